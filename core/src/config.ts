@@ -1,0 +1,144 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The repository root (core/dist/config.js -> ../..). */
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/** Where the embedded default keeps its data, and the env file the launcher writes there. */
+export const DEFAULT_DATA_DIR = path.join(REPO_ROOT, '.data');
+export const PLATFORM_ENV_FILE = 'platform.env';
+
+export const DEFAULT_PORTS = {
+  rest: 8080,
+  gateway: 4000,
+  events: 4001,
+  images: 4002,
+  search: 4003,
+  media: 4004,
+  s3: 9000,
+  postgres: 54329,
+  redis: 6390,
+} as const;
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
+
+  DATABASE_URL: z.string().url().default(`postgres://postgres:postgres@127.0.0.1:${DEFAULT_PORTS.postgres}/eventmedia`),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  REDIS_URL: z.string().url().default(`redis://127.0.0.1:${DEFAULT_PORTS.redis}`),
+
+  S3_ENDPOINT: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.s3}`),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).default('embedded-access-key'),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).default('embedded-secret-key'),
+  S3_BUCKET: z.string().min(3).default('event-media'),
+  S3_FORCE_PATH_STYLE: bool.default('true'),
+  /** Public base URL of preview images and clips (a CDN in production); defaults to the bucket URL. */
+  MEDIA_URL: z.string().url().optional(),
+  /** Lifetime of presigned original-download links. */
+  DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
+
+  /** Shared secret that signs the principal the gateway forwards to subgraphs. */
+  PRINCIPAL_SECRET: z.string().min(32).optional(),
+  PRINCIPAL_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** Seconds an API key lookup is cached by the gateway (deactivation takes effect after this). */
+  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+  /**
+   * Which proxies' X-Forwarded-For the gateway and the REST adapter believe, in express's
+   * `trust proxy` syntax ("loopback", a list of addresses/CIDRs, or a hop count).
+   */
+  TRUST_PROXY: z.string().default('loopback'),
+
+  REST_PORT: port.default(DEFAULT_PORTS.rest),
+  REST_HOST: z.string().default('0.0.0.0'),
+  REST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  GATEWAY_PORT: port.default(DEFAULT_PORTS.gateway),
+  GATEWAY_URL: z.string().url().optional(),
+  EVENTS_PORT: port.default(DEFAULT_PORTS.events),
+  IMAGES_PORT: port.default(DEFAULT_PORTS.images),
+  SEARCH_PORT: port.default(DEFAULT_PORTS.search),
+  MEDIA_PORT: port.default(DEFAULT_PORTS.media),
+  /** Subgraph addresses for the gateway; default to the local ports above. */
+  EVENTS_URL: z.string().url().optional(),
+  IMAGES_URL: z.string().url().optional(),
+  SEARCH_URL: z.string().url().optional(),
+  MEDIA_SUBGRAPH_URL: z.string().url().optional(),
+  SUPERGRAPH_PATH: z.string().default(path.join(REPO_ROOT, 'supergraph.graphql')),
+});
+
+type RawConfig = z.infer<typeof schema>;
+
+export interface Config extends Omit<RawConfig, 'MEDIA_URL' | 'PRINCIPAL_SECRET' | 'GATEWAY_URL'> {
+  MEDIA_URL: string;
+  PRINCIPAL_SECRET: string;
+  GATEWAY_URL: string;
+  subgraphUrls: Record<SubgraphName, string>;
+}
+
+export type SubgraphName = 'events' | 'images' | 'search' | 'media';
+
+/** Reads KEY=VALUE lines (the launcher's env file); blank lines and # comments are skipped. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const trimmed = line.trim();
+    if (!trimmed || trimmed.startsWith('#')) continue;
+    const eq = trimmed.indexOf('=');
+    if (eq > 0) out[trimmed.slice(0, eq).trim()] = trimmed.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/**
+ * Builds the typed configuration from an environment. Variables that are not set fall back to the
+ * embedded default's env file (`.data/platform.env`, written by `npm start`) and then to defaults.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = env.DATA_DIR ?? DEFAULT_DATA_DIR;
+  const envFile = path.join(dataDir, PLATFORM_ENV_FILE);
+  const fromFile = existsSync(envFile) ? parseEnvFile(readFileSync(envFile, 'utf8')) : {};
+  const merged: Record<string, string | undefined> = { ...fromFile };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') merged[k] = v;
+
+  const parsed = schema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const raw = parsed.data;
+  if (!raw.PRINCIPAL_SECRET) {
+    if (raw.NODE_ENV === 'production') throw new Error('Invalid configuration: PRINCIPAL_SECRET is required in production');
+  }
+  const local = (p: number) => `http://127.0.0.1:${p}/graphql`;
+  return {
+    ...raw,
+    MEDIA_URL: (raw.MEDIA_URL ?? `${raw.S3_ENDPOINT.replace(/\/$/, '')}/${raw.S3_BUCKET}`).replace(/\/$/, ''),
+    PRINCIPAL_SECRET: raw.PRINCIPAL_SECRET ?? 'development-only-principal-secret-change-me',
+    GATEWAY_URL: raw.GATEWAY_URL ?? local(raw.GATEWAY_PORT),
+    subgraphUrls: {
+      events: raw.EVENTS_URL ?? local(raw.EVENTS_PORT),
+      images: raw.IMAGES_URL ?? local(raw.IMAGES_PORT),
+      search: raw.SEARCH_URL ?? local(raw.SEARCH_PORT),
+      media: raw.MEDIA_SUBGRAPH_URL ?? local(raw.MEDIA_PORT),
+    },
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, read once. Services run in UTC so datetimes format the same everywhere. */
+export function config(): Config {
+  if (!cached) {
+    process.env.TZ = 'UTC';
+    cached = loadConfig();
+  }
+  return cached;
+}

@@ -1,0 +1,22 @@
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `YYYY-MM-DDTHH:MM:SS` without zone, read in UTC (services run with TZ=UTC). */
+export function formatDateTime(date: Date | null | undefined): string | null {
+  if (!date) return null;
+  return `${formatDate(date)}T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+}
+
+/** `YYYY-MM-DD` of the UTC calendar. */
+export function formatDate(date: Date): string {
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
+
+export function toEpochSeconds(date: Date | null | undefined): number | null {
+  return date ? Math.floor(date.getTime() / 1000) : null;
+}
+
+/** `HH:MM:SS` for a position (seconds) inside a video. */
+export function formatClockTime(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}

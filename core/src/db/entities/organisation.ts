@@ -1,0 +1,99 @@
+import { Entity, Enum, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+
+@Entity({ tableName: 'organisations' })
+export class Organisation {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Property({ type: 'text' })
+  @Unique()
+  slug!: string;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+}
+
+/** A person who signs in with OAuth (issue "Accounts"): linked by the token's subject or e-mail. */
+@Entity({ tableName: 'accounts' })
+export class Account {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @Property({ type: 'text' })
+  @Unique()
+  email!: string;
+
+  /** The `sub` claim of the identity provider, once the account has signed in. */
+  @Property({ type: 'text', nullable: true })
+  @Unique()
+  subject?: string | null;
+
+  @Property({ type: 'boolean', default: true })
+  active: boolean = true;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+}
+
+export type MembershipRole = 'admin' | 'user';
+export type MembershipStatus = 'active' | 'pending';
+
+@Entity({ tableName: 'memberships' })
+@Unique({ properties: ['organisation', 'account'] })
+export class Membership {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => Organisation, { deleteRule: 'cascade' })
+  organisation!: Organisation;
+
+  @ManyToOne(() => Account, { deleteRule: 'cascade', index: true })
+  account!: Account;
+
+  @Enum({ items: ['admin', 'user'], type: 'text' })
+  role: MembershipRole = 'user';
+
+  /** Pending invitations are not memberships yet: the account call excludes them. */
+  @Enum({ items: ['active', 'pending'], type: 'text' })
+  status: MembershipStatus = 'active';
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+}
+
+/** An organisation's API key. Only its SHA-256 is stored; the key itself is shown once. */
+@Entity({ tableName: 'api_keys' })
+export class ApiKey {
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => Organisation, { deleteRule: 'cascade', index: true })
+  organisation!: Organisation;
+
+  @Property({ type: 'text' })
+  name!: string;
+
+  /** The first characters of the key, shown in listings so a person can tell keys apart. */
+  @Property({ type: 'text' })
+  prefix!: string;
+
+  @Property({ type: 'text' })
+  @Unique()
+  keyHash!: string;
+
+  @Property({ type: 'boolean', default: true })
+  active: boolean = true;
+
+  /** Hostnames (`example.org`, `*.example.org`) or client IP addresses; empty = any host. */
+  @Property({ type: 'text[]', default: '{}' })
+  allowedHosts: string[] = [];
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  lastUsedAt?: Date | null;
+}

@@ -1,0 +1,48 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { ApiKey, Organisation } from './organisation';
+import { Event } from './event';
+
+export interface FaceMatch {
+  photoId: string;
+  /** Similarity in percent (0-100). */
+  confidence: number;
+}
+
+/** One selfie search, kept under its request_id: the cache of face search GET and downloads. */
+@Entity({ tableName: 'face_searches' })
+@Index({ properties: ['organisation', 'createdAt'] })
+export class FaceSearch {
+  @PrimaryKey({ type: 'uuid' })
+  requestId!: string;
+
+  @ManyToOne(() => Organisation, { deleteRule: 'cascade', index: false })
+  organisation!: Organisation;
+
+  @ManyToOne(() => Event, { deleteRule: 'cascade' })
+  event!: Event;
+
+  @ManyToOne(() => ApiKey, { deleteRule: 'set null', nullable: true })
+  apiKey?: ApiKey | null;
+
+  /** The selfie's descriptor; null when no face was found on it. */
+  @Property({ type: 'blob', nullable: true })
+  embedding?: Buffer | null;
+
+  /** The confidence threshold that filtered the matches (percent); null = none configured. */
+  @Property({ type: 'real', nullable: true })
+  confidenceThreshold?: number | null;
+
+  /** Matches in result order (best first). */
+  @Property({ type: 'jsonb' })
+  matches: FaceMatch[] = [];
+
+  /** A fresh search counts as billable; a cached retry does not. */
+  @Property({ type: 'boolean', default: true })
+  billable: boolean = true;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  updatedAt: Date = new Date();
+}

@@ -1,0 +1,142 @@
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { newId } from '../../ids';
+import { Event } from './event';
+
+export type VideoStatus = 'uploaded' | 'indexing' | 'indexed' | 'failed';
+
+@Entity({ tableName: 'videos' })
+@Unique({ properties: ['event', 'sourceKey'] })
+export class Video {
+  @PrimaryKey({ type: 'uuid' })
+  id: string = newId();
+
+  @ManyToOne(() => Event, { deleteRule: 'cascade', index: false })
+  event!: Event;
+
+  /** The organiser's identifier of this video source (reported as `source_video_key`). */
+  @Property({ type: 'text' })
+  sourceKey!: string;
+
+  @Property({ type: 'text' })
+  storageKey!: string;
+
+  @Property({ type: 'text' })
+  originalFileName!: string;
+
+  @Enum({ items: ['uploaded', 'indexing', 'indexed', 'failed'], type: 'text' })
+  status: VideoStatus = 'uploaded';
+
+  @Property({ type: 'text', nullable: true })
+  error?: string | null;
+
+  @Property({ type: 'real', nullable: true })
+  durationSeconds?: number | null;
+
+  @Property({ type: 'integer', nullable: true })
+  width?: number | null;
+
+  @Property({ type: 'integer', nullable: true })
+  height?: number | null;
+
+  /** Indexing progress, 0-1. */
+  @Property({ type: 'real', default: 0 })
+  indexProgress: number = 0;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  indexedAt?: Date | null;
+}
+
+/** A face seen in a sampled video frame. */
+@Entity({ tableName: 'video_faces' })
+@Index({ properties: ['event'] })
+export class VideoFace {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @ManyToOne(() => Video, { deleteRule: 'cascade' })
+  video!: Video;
+
+  @ManyToOne(() => Event, { deleteRule: 'cascade', index: false })
+  event!: Event;
+
+  @Property({ type: 'real' })
+  timeSeconds!: number;
+
+  @Property({ type: 'blob' })
+  embedding!: Buffer;
+
+  @Property({ type: 'real' })
+  score!: number;
+}
+
+export type ClipRequestStatus = 'processing' | 'completed' | 'no_matches' | 'no_segments' | 'clip_failed' | 'failed';
+
+export interface ClipError {
+  videoKey: string | null;
+  error: string | null;
+  statusCode: number | null;
+}
+
+/** A selfie-driven clipping request; shares its request_id with the face search. */
+@Entity({ tableName: 'clip_requests' })
+export class ClipRequest {
+  @PrimaryKey({ type: 'uuid' })
+  requestId!: string;
+
+  @ManyToOne(() => Event, { deleteRule: 'cascade' })
+  event!: Event;
+
+  @Enum({ items: ['processing', 'completed', 'no_matches', 'no_segments', 'clip_failed', 'failed'], type: 'text' })
+  status: ClipRequestStatus = 'processing';
+
+  @Property({ type: 'text', nullable: true })
+  error?: string | null;
+
+  @Property({ type: 'jsonb' })
+  clipErrors: ClipError[] = [];
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  updatedAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  finishedAt?: Date | null;
+}
+
+export type ClipDownloadStatus = 'ready' | 'expired' | 'deleted';
+
+@Entity({ tableName: 'clips' })
+@Index({ properties: ['clipRequest'] })
+export class Clip {
+  @PrimaryKey({ type: 'uuid' })
+  id: string = newId();
+
+  @ManyToOne(() => ClipRequest, { deleteRule: 'cascade', index: false })
+  clipRequest!: ClipRequest;
+
+  @ManyToOne(() => Video, { deleteRule: 'cascade' })
+  video!: Video;
+
+  @Property({ type: 'real' })
+  startSeconds!: number;
+
+  @Property({ type: 'real' })
+  endSeconds!: number;
+
+  @Property({ type: 'text' })
+  storageKey!: string;
+
+  @Enum({ items: ['ready', 'expired', 'deleted'], type: 'text' })
+  downloadStatus: ClipDownloadStatus = 'ready';
+
+  @Property({ type: 'timestamptz', nullable: true })
+  expiresAt?: Date | null;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+}

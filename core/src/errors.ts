@@ -1,0 +1,65 @@
+/**
+ * Error codes of the platform and the HTTP status each one carries. This table is the one place
+ * where an error kind meets its status: subgraphs throw AppError with a code, the gateway and the
+ * REST adapter translate the code with httpStatusOf().
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Codes that GraphQL servers produce on their own, mapped onto ours. */
+const GRAPHQL_CODE_ALIASES: Record<string, ErrorCode> = {
+  GRAPHQL_PARSE_FAILED: 'BAD_REQUEST',
+  GRAPHQL_VALIDATION_FAILED: 'BAD_REQUEST',
+  BAD_USER_INPUT: 'BAD_REQUEST',
+  BAD_REQUEST: 'BAD_REQUEST',
+  PERSISTED_QUERY_NOT_FOUND: 'BAD_REQUEST',
+  INTERNAL_SERVER_ERROR: 'INTERNAL',
+};
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERROR_STATUS, code);
+}
+
+export function normaliseErrorCode(code: unknown): ErrorCode {
+  if (isErrorCode(code)) return code;
+  if (typeof code === 'string' && GRAPHQL_CODE_ALIASES[code]) return GRAPHQL_CODE_ALIASES[code];
+  return 'INTERNAL';
+}
+
+export function httpStatusOf(code: unknown): number {
+  return ERROR_STATUS[normaliseErrorCode(code)];
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const unauthenticated = (message: string) => new AppError('UNAUTHENTICATED', message);
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+export const unprocessable = (message: string) => new AppError('UNPROCESSABLE', message);

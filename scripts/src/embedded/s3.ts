@@ -1,0 +1,112 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { Credentials, verifySigV4 } from './sigv4';
+
+// s3rver ships no types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const S3rver = require('s3rver');
+
+/** s3rver's built-in account: the verifying front re-authenticates verified requests as this one. */
+const STORE_ACCOUNT = 'S3RVER';
+
+export interface EmbeddedS3Options {
+  dataDir: string;
+  port: number;
+  host?: string;
+  bucket: string;
+  credentials: Credentials;
+  /** Object keys under this prefix are publicly readable (GET/HEAD) without a signature: the media host. */
+  publicPrefix: string;
+}
+
+export interface EmbeddedS3 {
+  endpoint: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+function s3Error(res: http.ServerResponse, status: number, code: string, message: string): void {
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+  res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function stripAuthQuery(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const kept = url
+    .slice(q + 1)
+    .split('&')
+    .filter((p) => p && !/^x-amz-/i.test(p));
+  return kept.length ? `${url.slice(0, q)}?${kept.join('&')}` : url.slice(0, q);
+}
+
+function amzNow(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+/**
+ * S3 for the embedded default: s3rver stores the objects on disk, and a front on the public port
+ * verifies every SigV4 signature (s3rver does not) before passing the request on. Objects under
+ * the public prefix are served anonymously, as a bucket policy for a media CDN would.
+ */
+export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<EmbeddedS3> {
+  const directory = path.join(opts.dataDir, 's3');
+  mkdirSync(directory, { recursive: true });
+  const store = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory,
+    silent: true,
+    configureBuckets: [{ name: opts.bucket }],
+  });
+  const storeAddress: AddressInfo = await store.run();
+  const publicPath = `/${opts.bucket}/${opts.publicPrefix}`;
+
+  const front = http.createServer((req, res) => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = req.url ?? '/';
+    const verdict = verifySigV4({ method, url, headers: req.headers }, opts.credentials);
+    if (!verdict.ok) return s3Error(res, verdict.status, verdict.code, verdict.message);
+    if (verdict.kind === 'anonymous') {
+      const pathname = url.split('?')[0];
+      const publicRead = (method === 'GET' || method === 'HEAD') && pathname.startsWith(publicPath) && !pathname.includes('/../');
+      if (!publicRead) return s3Error(res, 403, 'AccessDenied', 'Access Denied');
+    }
+    const headers = { ...req.headers };
+    delete headers.authorization;
+    for (const h of Object.keys(headers)) if (h.startsWith('x-amz-') && h !== 'x-amz-content-sha256' && !h.startsWith('x-amz-meta-')) delete headers[h];
+    headers.host = `127.0.0.1:${storeAddress.port}`;
+    if (verdict.kind !== 'anonymous') {
+      const date = amzNow();
+      headers['x-amz-date'] = date;
+      headers.authorization = `AWS4-HMAC-SHA256 Credential=${STORE_ACCOUNT}/${date.slice(0, 8)}/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=verified-by-front`;
+    }
+    const upstream = http.request({ host: '127.0.0.1', port: storeAddress.port, method, path: stripAuthQuery(url), headers }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      upRes.pipe(res);
+    });
+    upstream.on('error', () => {
+      if (!res.headersSent) s3Error(res, 503, 'ServiceUnavailable', 'The object store is not available');
+      else res.destroy();
+    });
+    req.pipe(upstream);
+  });
+  front.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (front.address() as AddressInfo).port;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      front.closeAllConnections();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { assertOrganisation, Event, eventHasFeature, formatDateTime, guardEvent, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
+import { QueryOrder } from '@mikro-orm/core';
+
+export interface EventView {
+  id: number;
+  orgId: number;
+  name: string;
+  slug: string;
+  eventDate: string | null;
+  status: string;
+  enabled: boolean;
+  bibSearch: boolean;
+  selfieSearch: boolean;
+  nameSearch: boolean;
+  videoSearch: boolean;
+  videoSelfieSearch: boolean;
+  timelineSearch: boolean;
+  coverImageUrl: string | null;
+  timeZone: string;
+  confidenceThreshold: number | null;
+}
+
+export class EventsService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly store: ObjectStore,
+  ) {}
+
+  /** The organisation's events, most recent event date first (undated last), then newest id first. */
+  async list(principal: Principal, orgId: number, page?: number | null, pageSize?: number | null): Promise<Page<EventView>> {
+    assertOrganisation(principal, orgId);
+    const request = resolvePage(page, pageSize, PAGE_LIMITS.events);
+    const [events, total] = await this.orm.em.findAndCount(
+      Event,
+      { organisation: orgId },
+      { orderBy: [{ eventDate: QueryOrder.DESC_NULLS_LAST }, { id: QueryOrder.DESC }], limit: request.pageSize, offset: request.offset },
+    );
+    return { items: events.map((e) => this.view(e)), pageInfo: pageInfo(total, request) };
+  }
+
+  async details(principal: Principal, orgId: number, eventId: number): Promise<EventView> {
+    return this.view(await guardEvent(this.orm.em, principal, orgId, eventId));
+  }
+
+  private view(e: Event): EventView {
+    return {
+      id: e.id,
+      orgId: e.organisation.id,
+      name: e.name,
+      slug: e.slug,
+      eventDate: formatDateTime(e.eventDate),
+      status: e.status,
+      enabled: e.enabled,
+      bibSearch: e.bibSearch,
+      selfieSearch: e.selfieSearch,
+      nameSearch: e.nameSearch,
+      videoSearch: e.videoSearch,
+      videoSelfieSearch: eventHasFeature(e, 'videoSelfieSearch'),
+      timelineSearch: e.timelineSearch,
+      coverImageUrl: e.coverImageKey ? this.store.publicUrl(e.coverImageKey) : null,
+      timeZone: e.timeZone,
+      confidenceThreshold: e.confidenceThreshold ?? null,
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import { ObjectStore, Photo, toEpochSeconds } from '@em/core';
+
+export interface PhotoView {
+  id: string;
+  eventId: number;
+  largeUrl: string;
+  thumbnailUrl: string;
+  width: number;
+  height: number;
+  originalUrl: null;
+  meta: {
+    photoTimestamp: number | null;
+    photographerName: string | null;
+    originalFileName: string;
+    source: string;
+    imagePath: string;
+    externalUrl: string | null;
+  };
+}
+
+/** How a published photo is shown: preview URLs on the media host, never the original. */
+export function photoView(photo: Photo, store: ObjectStore): PhotoView {
+  return {
+    id: photo.id,
+    eventId: photo.event.id,
+    largeUrl: store.publicUrl(photo.largeKey!),
+    thumbnailUrl: store.publicUrl(photo.thumbnailKey!),
+    width: photo.largeWidth ?? photo.width ?? 0,
+    height: photo.largeHeight ?? photo.height ?? 0,
+    originalUrl: null,
+    meta: {
+      photoTimestamp: toEpochSeconds(photo.capturedAt),
+      photographerName: photo.photographerName ?? null,
+      originalFileName: photo.originalFileName,
+      source: photo.source,
+      imagePath: photo.originalKey,
+      externalUrl: photo.externalUrl ?? null,
+    },
+  };
+}

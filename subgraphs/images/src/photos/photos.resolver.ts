@@ -1,0 +1,39 @@
+import { SubgraphContext } from '@em/subgraph-kit';
+import DataLoader from 'dataloader';
+import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { PhotoPageType, PhotoType } from './photo.types';
+import { PhotoView } from './photo-view';
+import { PhotosService } from './photos.service';
+
+@Resolver(() => PhotoType)
+export class PhotosResolver {
+  private readonly loaders = new WeakMap<SubgraphContext, DataLoader<string, PhotoView | null>>();
+
+  constructor(private readonly service: PhotosService) {}
+
+  @Query(() => PhotoPageType, { description: 'All published photos of the event by capture time (untimed last); page size 32, at most 100.' })
+  photos(
+    @Ctx() ctx: SubgraphContext,
+    @Arg('orgId', () => Int) orgId: number,
+    @Arg('eventId', () => Int) eventId: number,
+    @Arg('page', () => Int, { nullable: true }) page?: number,
+    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+  ) {
+    return this.service.gallery(ctx.principal, orgId, eventId, page, pageSize);
+  }
+
+  @Query(() => PhotoType, { description: 'One photo of the event with its metadata.' })
+  photo(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number, @Arg('imageId') imageId: string) {
+    return this.service.details(ctx.principal, orgId, eventId, imageId);
+  }
+
+  /** Photos referenced by other subgraphs (search results), loaded in one batch per request. */
+  resolveReference(reference: { id: string }, ctx: SubgraphContext): Promise<PhotoView | null> {
+    let loader = this.loaders.get(ctx);
+    if (!loader) {
+      loader = new DataLoader((ids) => this.service.byIds(ids));
+      this.loaders.set(ctx, loader);
+    }
+    return loader.load(reference.id);
+  }
+}

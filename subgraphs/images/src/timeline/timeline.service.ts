@@ -1,0 +1,74 @@
+import { AppError, guardEvent, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
+import { QueryOrder } from '@mikro-orm/core';
+import { photoView, PhotoView } from '../photos/photo-view';
+
+export interface TimelineDay {
+  date: string;
+  total: number;
+  hours: Array<{ hour: number; count: number }>;
+}
+
+/** An epoch-seconds bound of the window: an integer that a date can hold, else 422. */
+function epochBound(name: string, value: number | null | undefined): Date {
+  if (value === null || value === undefined) throw new AppError('UNPROCESSABLE', `${name} is required (Unix epoch seconds)`);
+  if (!Number.isSafeInteger(value)) throw new AppError('UNPROCESSABLE', `${name} must be an integer (Unix epoch seconds)`);
+  const date = new Date(value * 1000);
+  if (Number.isNaN(date.getTime())) throw new AppError('UNPROCESSABLE', `${name} is out of range`);
+  return date;
+}
+
+export class TimelineService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly store: ObjectStore,
+  ) {}
+
+  /** Per UTC day and hour counts of the event's timed, published photos. */
+  async days(principal: Principal, orgId: number, eventId: number): Promise<TimelineDay[]> {
+    await guardEvent(this.orm.em, principal, orgId, eventId, ['timelineSearch']);
+    const rows: Array<{ day: string; hour: number; count: number }> = await this.orm.em.getConnection().execute(
+      `select to_char(captured_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+              extract(hour from captured_at at time zone 'UTC')::int as hour,
+              count(*)::int as count
+         from photos
+        where event_id = ? and published_at is not null and captured_at is not null
+        group by 1, 2
+        order by 1, 2`,
+      [eventId],
+    );
+    const days: TimelineDay[] = [];
+    for (const row of rows) {
+      let day = days[days.length - 1];
+      if (!day || day.date !== row.day) {
+        day = { date: row.day, total: 0, hours: [] };
+        days.push(day);
+      }
+      day.total += row.count;
+      day.hours.push({ hour: row.hour, count: row.count });
+    }
+    return days;
+  }
+
+  /** Published photos captured in [from, to), ascending by capture time. */
+  async window(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    from: number | null | undefined,
+    to: number | null | undefined,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<Page<PhotoView>> {
+    await guardEvent(this.orm.em, principal, orgId, eventId, ['timelineSearch']);
+    const start = epochBound('from', from);
+    const end = epochBound('to', to);
+    if (end.getTime() <= start.getTime()) throw new AppError('BAD_REQUEST', 'to must be greater than from');
+    const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
+    const [photos, total] = await this.orm.em.findAndCount(
+      Photo,
+      { event: eventId, publishedAt: { $ne: null }, capturedAt: { $gte: start, $lt: end } },
+      { orderBy: [{ capturedAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], limit: request.pageSize, offset: request.offset },
+    );
+    return { items: photos.map((p) => photoView(p, this.store)), pageInfo: pageInfo(total, request) };
+  }
+}

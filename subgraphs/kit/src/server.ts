@@ -1,0 +1,74 @@
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { AppError, Logger, Orm, PRINCIPAL_HEADER, verifyPrincipal } from '@em/core';
+import { RequestContext } from '@mikro-orm/core';
+import express from 'express';
+import { GraphQLError, GraphQLSchema } from 'graphql';
+import { Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { SubgraphContext } from './context';
+import { formatSubgraphError } from './errors';
+
+export interface SubgraphServerOptions {
+  name: string;
+  schema: GraphQLSchema;
+  port: number;
+  orm: Orm;
+  principalSecret: string;
+  logger: Logger;
+}
+
+export interface RunningSubgraph {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serves a subgraph at /graphql. Every operation must carry the gateway's signed principal
+ * (401 otherwise), runs in its own MikroORM request context, and reports errors with core's codes.
+ */
+export async function startSubgraphServer(opts: SubgraphServerOptions): Promise<RunningSubgraph> {
+  const apollo = new ApolloServer<SubgraphContext>({
+    schema: opts.schema,
+    formatError: formatSubgraphError(opts.logger),
+    introspection: true,
+    csrfPrevention: false,
+  });
+  await apollo.start();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok', service: opts.name });
+  });
+  app.use('/graphql', (_req, _res, next) => RequestContext.create(opts.orm.em, next));
+  app.use(
+    '/graphql',
+    express.json({ limit: '2mb' }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        try {
+          const principal = verifyPrincipal(req.header(PRINCIPAL_HEADER), opts.principalSecret);
+          return { principal, requestId: req.header('x-request-id') ?? principal.requestId ?? '' };
+        } catch (err) {
+          const message = err instanceof AppError ? err.message : 'Unauthenticated';
+          throw new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+        }
+      },
+    }),
+  );
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(opts.port, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+  server.keepAliveTimeout = 65_000;
+  const port = (server.address() as AddressInfo).port;
+  opts.logger.info({ port }, `${opts.name} subgraph listening`);
+  return {
+    url: `http://127.0.0.1:${port}/graphql`,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await apollo.stop();
+    },
+  };
+}

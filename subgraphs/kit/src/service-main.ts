@@ -1,0 +1,34 @@
+import { Config, config, createLogger, Logger, openDatabase, Orm } from '@em/core';
+
+export interface ServiceRuntime {
+  cfg: Config;
+  logger: Logger;
+  orm: Orm;
+}
+
+/**
+ * Runs a subgraph process: config, logger and database, then `start`, and a clean stop on
+ * SIGTERM/SIGINT (in-flight requests finish, then the pool closes).
+ */
+export function runService(name: string, start: (rt: ServiceRuntime) => Promise<{ stop(): Promise<void> }>): void {
+  const logger = createLogger(name);
+  (async () => {
+    const cfg = config();
+    const orm = await openDatabase(cfg);
+    const running = await start({ cfg, logger, orm });
+    let stopping = false;
+    const shutdown = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'stopping');
+      await running.stop();
+      await orm.close();
+      process.exit(0);
+    };
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+  })().catch((err) => {
+    logger.fatal({ err }, 'failed to start');
+    process.exit(1);
+  });
+}

@@ -1,0 +1,9 @@
+import 'reflect-metadata';
+import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
+import { VideosResolver, VideosService } from './videos/videos';
+import { buildMediaSchema } from './schema';
+
+runService('media', async ({ cfg, logger, orm }) => {
+  const schema = await buildMediaSchema(resolverContainer(new VideosResolver(new VideosService(orm))));
+  return startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });
+});

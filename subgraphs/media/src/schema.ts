@@ -1,0 +1,10 @@
+import { buildFederatedSchema } from '@em/subgraph-kit';
+import { ContainerType } from 'type-graphql';
+import { VideosResolver } from './videos/videos';
+
+export const RESOLVERS = [VideosResolver] as const;
+
+/** The media subgraph: event videos, their face index, clipping requests and clips. */
+export function buildMediaSchema(container?: ContainerType) {
+  return buildFederatedSchema({ resolvers: RESOLVERS, container });
+}

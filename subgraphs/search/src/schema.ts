@@ -1,0 +1,10 @@
+import { buildFederatedSchema } from '@em/subgraph-kit';
+import { ContainerType } from 'type-graphql';
+import { BibSearchResolver } from './bibs/bib-search.resolver';
+
+export const RESOLVERS = [BibSearchResolver] as const;
+
+/** The search subgraph: BIB search (and selfie search with its request_id cache). */
+export function buildSearchSchema(container?: ContainerType) {
+  return buildFederatedSchema({ resolvers: RESOLVERS, container });
+}
