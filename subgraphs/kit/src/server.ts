@@ -1,4 +1,5 @@
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { AppError, Logger, Orm, PRINCIPAL_HEADER, verifyPrincipal } from '@em/core';
 import { RequestContext } from '@mikro-orm/core';
@@ -33,6 +34,9 @@ export async function startSubgraphServer(opts: SubgraphServerOptions): Promise<
     formatError: formatSubgraphError(opts.logger),
     introspection: true,
     csrfPrevention: false,
+    // The service's own shutdown (runService) stops the server; Apollo must not take the signals.
+    stopOnTerminationSignals: false,
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
 

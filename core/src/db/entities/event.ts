@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Organisation } from './organisation';
 
 export type EventStatus = 'draft' | 'active' | 'archived';
@@ -7,6 +7,8 @@ export type EventStatus = 'draft' | 'active' | 'archived';
 @Unique({ properties: ['organisation', 'slug'] })
 @Index({ properties: ['organisation', 'eventDate', 'id'] })
 export class Event {
+  [OptionalProps]?: 'createdAt' | 'status' | 'enabled' | 'bibSearch' | 'selfieSearch' | 'nameSearch' | 'timelineSearch' | 'videoSearch' | 'videoSelfieClipping' | 'timeZone' | 'videoSampleFps' | 'clipMaxGapSeconds' | 'clipMinSegmentSeconds' | 'clipPaddingStartSeconds' | 'clipPaddingEndSeconds' | 'clipMaxDurationSeconds';
+
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 

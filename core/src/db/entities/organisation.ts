@@ -1,7 +1,9 @@
-import { Entity, Enum, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, OptionalProps, Enum, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 
 @Entity({ tableName: 'organisations' })
 export class Organisation {
+  [OptionalProps]?: 'createdAt';
+
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -19,6 +21,8 @@ export class Organisation {
 /** A person who signs in with OAuth (issue "Accounts"): linked by the token's subject or e-mail. */
 @Entity({ tableName: 'accounts' })
 export class Account {
+  [OptionalProps]?: 'createdAt' | 'active';
+
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -44,6 +48,8 @@ export type MembershipStatus = 'active' | 'pending';
 @Entity({ tableName: 'memberships' })
 @Unique({ properties: ['organisation', 'account'] })
 export class Membership {
+  [OptionalProps]?: 'createdAt' | 'role' | 'status';
+
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -67,6 +73,8 @@ export class Membership {
 /** An organisation's API key. Only its SHA-256 is stored; the key itself is shown once. */
 @Entity({ tableName: 'api_keys' })
 export class ApiKey {
+  [OptionalProps]?: 'createdAt' | 'active' | 'allowedHosts';
+
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 

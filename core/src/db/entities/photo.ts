@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { newId } from '../../ids';
 import { Event } from './event';
 
@@ -12,6 +12,8 @@ export type PhotoStepErrors = Partial<Record<'previews' | 'exif' | 'bibs' | 'fac
 @Index({ name: 'photos_gallery_idx', expression: 'create index "photos_gallery_idx" on "photos" ("event_id", "captured_at" asc nulls last, "id") where "published_at" is not null' })
 @Index({ properties: ['event', 'status'] })
 export class Photo {
+  [OptionalProps]?: 'id' | 'createdAt' | 'status' | 'source';
+
   @PrimaryKey({ type: 'uuid' })
   id: string = newId();
 
@@ -89,6 +91,8 @@ export class Photo {
 @Unique({ properties: ['photo', 'bib'] })
 @Index({ properties: ['event', 'bib'] })
 export class PhotoBib {
+  [OptionalProps]?: 'confidence';
+
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
 

@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, OptionalProps, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { ApiKey, Organisation } from './organisation';
 import { Event } from './event';
 
@@ -12,6 +12,8 @@ export interface FaceMatch {
 @Entity({ tableName: 'face_searches' })
 @Index({ properties: ['organisation', 'createdAt'] })
 export class FaceSearch {
+  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'matches' | 'billable';
+
   @PrimaryKey({ type: 'uuid' })
   requestId!: string;
 

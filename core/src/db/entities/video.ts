@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { newId } from '../../ids';
 import { Event } from './event';
 
@@ -7,6 +7,8 @@ export type VideoStatus = 'uploaded' | 'indexing' | 'indexed' | 'failed';
 @Entity({ tableName: 'videos' })
 @Unique({ properties: ['event', 'sourceKey'] })
 export class Video {
+  [OptionalProps]?: 'id' | 'createdAt' | 'status' | 'indexProgress';
+
   @PrimaryKey({ type: 'uuid' })
   id: string = newId();
 
@@ -83,6 +85,8 @@ export interface ClipError {
 /** A selfie-driven clipping request; shares its request_id with the face search. */
 @Entity({ tableName: 'clip_requests' })
 export class ClipRequest {
+  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'status' | 'clipErrors';
+
   @PrimaryKey({ type: 'uuid' })
   requestId!: string;
 
@@ -113,6 +117,8 @@ export type ClipDownloadStatus = 'ready' | 'expired' | 'deleted';
 @Entity({ tableName: 'clips' })
 @Index({ properties: ['clipRequest'] })
 export class Clip {
+  [OptionalProps]?: 'id' | 'createdAt' | 'downloadStatus';
+
   @PrimaryKey({ type: 'uuid' })
   id: string = newId();
 

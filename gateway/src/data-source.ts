@@ -1,0 +1,12 @@
+import { GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { PRINCIPAL_HEADER } from '@em/core';
+import { GatewayContext } from './context';
+
+/** Calls a subgraph with the signed principal of the request and its request id. */
+export class PrincipalForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
+    if (!('principalToken' in context) || !context.principalToken) return;
+    request.http?.headers.set(PRINCIPAL_HEADER, context.principalToken);
+    request.http?.headers.set('x-request-id', context.requestId);
+  }
+}

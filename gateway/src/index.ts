@@ -1,0 +1,88 @@
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { AppError, config, createLogger, hostFromUrlHeader, newId, openDatabase, signPrincipal, SubgraphName } from '@em/core';
+import express from 'express';
+import { GraphQLError } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { AddressInfo } from 'node:net';
+import { ApiKeyLookup } from './auth/api-key-cache';
+import { Authenticator } from './auth/authenticator';
+import { GatewayContext } from './context';
+import { PrincipalForwardingDataSource } from './data-source';
+import { formatGatewayError } from './errors';
+
+const logger = createLogger('gateway');
+
+async function main() {
+  const cfg = config();
+  const orm = await openDatabase(cfg);
+  const authenticator = new Authenticator(new ApiKeyLookup(orm, cfg.API_KEY_CACHE_SECONDS));
+
+  const gateway = new ApolloGateway({
+    supergraphSdl: readFileSync(cfg.SUPERGRAPH_PATH, 'utf8'),
+    buildService: ({ name }) => new PrincipalForwardingDataSource({ url: cfg.subgraphUrls[name as SubgraphName], fetcher: fetch as never }),
+  });
+  const apollo = new ApolloServer<GatewayContext>({
+    gateway,
+    formatError: formatGatewayError(logger),
+    introspection: true,
+    csrfPrevention: false,
+    stopOnTerminationSignals: false,
+  });
+  await apollo.start();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', parseTrustProxy(cfg.TRUST_PROXY));
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok', service: 'gateway' });
+  });
+  app.use(
+    '/graphql',
+    express.json({ limit: '2mb' }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        const requestId = req.header('x-request-id') || newId();
+        try {
+          const principal = await authenticator.authenticate(
+            { apiKey: req.header('x-api-key'), authorization: req.header('authorization') },
+            { originHost: hostFromUrlHeader(req.header('origin')) ?? hostFromUrlHeader(req.header('referer')), clientIp: req.ip ?? null },
+            requestId,
+          );
+          return { principal, principalToken: signPrincipal(principal, cfg.PRINCIPAL_SECRET, cfg.PRINCIPAL_TTL_SECONDS), requestId };
+        } catch (err) {
+          if (err instanceof AppError) throw new GraphQLError(err.message, { extensions: { code: err.code, http: { status: err.status } } });
+          logger.error({ err }, 'authentication failed unexpectedly');
+          throw new GraphQLError('The service is temporarily unavailable', { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
+        }
+      },
+    }),
+  );
+
+  const server = app.listen(cfg.GATEWAY_PORT, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  server.keepAliveTimeout = 65_000;
+  logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
+
+  const shutdown = async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await apollo.stop();
+    await orm.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+}
+
+/** express's `trust proxy`: "true"/"false", a hop count, or addresses and names like "loopback". */
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+main().catch((err) => {
+  logger.fatal({ err }, 'failed to start');
+  process.exit(1);
+});

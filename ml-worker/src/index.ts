@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { config, connectRedis, createLogger, JOBS, ObjectStore, openDatabase, ProcessPhotoJob, QUEUES } from '@em/core';
+import { Worker } from 'bullmq';
+import { PhotoProcessor } from './photos/process-photo';
+
+const logger = createLogger('ml-worker');
+
+/** The ML worker: BullMQ processors only, no HTTP. */
+async function main() {
+  const cfg = config();
+  const orm = await openDatabase(cfg);
+  const store = new ObjectStore(cfg);
+  const photos = new PhotoProcessor(orm, store, logger);
+
+  const photoWorker = new Worker<ProcessPhotoJob>(
+    QUEUES.photos,
+    async (job) => {
+      if (job.name !== JOBS.processPhoto) throw new Error(`Unknown job ${job.name}`);
+      return photos.process(job.data.photoId);
+    },
+    { connection: connectRedis(cfg.REDIS_URL), concurrency: 2 },
+  );
+  photoWorker.on('failed', (job, err) => logger.warn({ jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'));
+  photoWorker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
+  await photoWorker.waitUntilReady();
+  logger.info({ queues: [QUEUES.photos] }, 'ml-worker ready');
+
+  const shutdown = async () => {
+    await photoWorker.close();
+    await orm.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+}
+
+main().catch((err) => {
+  logger.fatal({ err }, 'failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,85 @@
+import { AppError, httpStatusOf, Logger, newId, normaliseErrorCode } from '@em/core';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { GatewayClient } from './gateway-client';
+import { parseJsonBody, readBody } from './http/body';
+import { failure, success } from './http/envelope';
+import { readVariables } from './http/params';
+import { compilePath } from './http/router';
+import { RouteDef } from './routes';
+
+export const API_PREFIX = '/api/v1/ext';
+
+/** Request headers the gateway needs: credentials, the caller's site, and tracing. */
+const FORWARDED_HEADERS = ['x-api-key', 'authorization', 'origin', 'referer', 'user-agent'];
+
+export interface AdapterOptions {
+  routes: RouteDef[];
+  gateway: GatewayClient;
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+/**
+ * The REST compatibility layer: matches a route of the table, reads its variables, runs its
+ * GraphQL operation on the gateway and answers in the spec's envelope, with the HTTP status of
+ * the error code when the operation fails. It holds no business rule.
+ */
+export function createRestHandler(opts: AdapterOptions) {
+  const compiled = opts.routes.map((route) => ({ route, path: compilePath(route.path) }));
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://adapter');
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (url.pathname === '/health') return success(res, 'ok', { status: 'ok', service: 'rest-adapter' });
+    if (!url.pathname.startsWith(`${API_PREFIX}/`)) return failure(res, 404, `Unknown route: ${method} ${url.pathname}`);
+    const path = url.pathname.slice(API_PREFIX.length);
+
+    const candidates = compiled.map((c) => ({ ...c, params: c.path.match(path) })).filter((c) => c.params);
+    if (candidates.length === 0) return failure(res, 404, `Unknown route: ${method} ${url.pathname}`);
+    const hit = candidates.find((c) => c.route.method === method || (method === 'HEAD' && c.route.method === 'GET'));
+    if (!hit) {
+      const allow = [...new Set(candidates.map((c) => c.route.method))].join(', ');
+      req.resume();
+      return failure(res, 405, `Method ${method} is not allowed here; use ${allow}`, { allow });
+    }
+
+    const raw = await readBody(req, opts.bodyLimitBytes);
+    const body = hit.route.method === 'POST' ? parseJsonBody(raw, req.headers['content-type']) : undefined;
+    const { route } = hit;
+    if (!route.operation || !route.variables || !route.data) {
+      throw new AppError('NOT_IMPLEMENTED', `${route.summary} is not available yet on this server`);
+    }
+    const variables = readVariables(route.variables, { params: hit.params!, query: url.searchParams, body });
+
+    const headers: Record<string, string> = { 'x-request-id': requestIdOf(req) };
+    for (const name of FORWARDED_HEADERS) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const peer = req.socket.remoteAddress ?? '';
+    const incoming = req.headers['x-forwarded-for'];
+    headers['x-forwarded-for'] = typeof incoming === 'string' && incoming ? `${incoming}, ${peer}` : peer;
+
+    const result = await opts.gateway.execute(route.operation, variables, headers);
+    const error = result.errors?.[0];
+    if (error || !result.data) {
+      const code = normaliseErrorCode(error?.extensions?.code);
+      if (code === 'INTERNAL') opts.logger.error({ errors: result.errors, route: route.path }, 'operation failed');
+      return failure(res, httpStatusOf(code), error?.message ?? 'Internal error');
+    }
+    return success(res, `${route.summary}: ok`, route.data(result.data));
+  }
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((err) => {
+      if (err instanceof AppError) return failure(res, err.status, err.message);
+      opts.logger.error({ err }, 'unexpected adapter failure');
+      if (!res.headersSent) failure(res, 500, 'Internal error');
+    });
+  };
+}
+
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : newId();
+}

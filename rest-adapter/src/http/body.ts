@@ -1,0 +1,40 @@
+import { AppError } from '@em/core';
+import { IncomingMessage } from 'node:http';
+
+/** Reads a request body up to `limit` bytes; a larger body is a 413, and reading stops there. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      return reject(new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes`));
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** JSON bodies: an empty body is undefined, malformed JSON a 400. */
+export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
+  if (raw.length === 0) return undefined;
+  if (contentType && !/^application\/(.+\+)?json\b/i.test(contentType.trim())) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json)');
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new AppError('BAD_REQUEST', 'The request body is not valid JSON');
+  }
+}

@@ -1,0 +1,54 @@
+import { AppError, ErrorCode } from '@em/core';
+
+/** What a route's variables are read from: the matched path, the query string and the body. */
+export interface RequestInput {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+}
+
+type Reader<T> = (input: RequestInput) => T;
+
+const INT32_MAX = 2147483647;
+
+/** A path id (`org_id`, `event_id`): digits that fit a 32-bit integer, else 400. */
+export const pathInt = (name: string, label: string): Reader<number> => (input) => {
+  const raw = input.params[name];
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > INT32_MAX || Number(raw) < 1) throw new AppError('BAD_REQUEST', `${label} must be a positive integer`);
+  return Number(raw);
+};
+
+export const pathString = (name: string): Reader<string> => (input) => input.params[name];
+
+/**
+ * An optional integer query parameter (`page`, `page_size`): absent -> undefined; not an integer
+ * -> 400. Range rules (positive, maximum) are the service's.
+ */
+export const queryInt = (name: string): Reader<number | undefined> => (input) => {
+  const raw = input.query.get(name);
+  if (raw === null || raw === '') return undefined;
+  if (!/^-?\d{1,10}$/.test(raw.trim()) || Math.abs(Number(raw)) > INT32_MAX) {
+    throw new AppError('BAD_REQUEST', `${name} must be a positive integer`);
+  }
+  return Number(raw);
+};
+
+/** A required integer query parameter whose absence or malformation has its own status (422 for the timeline window). */
+export const requiredQueryInt = (name: string, invalid: ErrorCode): Reader<number> => (input) => {
+  const raw = input.query.get(name)?.trim();
+  if (raw === undefined || raw === '') throw new AppError(invalid, `${name} is required (an integer)`);
+  if (!/^-?\d{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new AppError(invalid, `${name} must be an integer`);
+  return Number(raw);
+};
+
+/** Reads every variable of a route; the first invalid one is the error. */
+export function readVariables(spec: Record<string, Reader<unknown>>, input: RequestInput): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, read] of Object.entries(spec)) {
+    const value = read(input);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+export type VariableSpec = Record<string, Reader<unknown>>;

@@ -1,0 +1,28 @@
+import { config, createLogger } from '@em/core';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { createRestHandler } from './app';
+import { GatewayClient } from './gateway-client';
+import { ROUTES } from './routes';
+
+const logger = createLogger('rest-adapter');
+const cfg = config();
+const gateway = new GatewayClient(cfg.GATEWAY_URL);
+const server = http.createServer(createRestHandler({ routes: ROUTES, gateway, bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES, logger }));
+server.keepAliveTimeout = 65_000;
+server.requestTimeout = 120_000;
+
+server.listen(cfg.REST_PORT, cfg.REST_HOST, () => {
+  logger.info({ port: (server.address() as AddressInfo).port }, 'REST adapter listening');
+});
+server.on('error', (err) => {
+  logger.fatal({ err }, 'failed to start');
+  process.exit(1);
+});
+
+const shutdown = () => {
+  server.close(() => void gateway.close().finally(() => process.exit(0)));
+  server.closeIdleConnections();
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

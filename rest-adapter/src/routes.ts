@@ -1,0 +1,110 @@
+import { pathInt, pathString, queryInt, requiredQueryInt, VariableSpec } from './http/params';
+import * as map from './mappers';
+
+/**
+ * The REST interface of the spec, one row per route: the GraphQL operation it runs on the
+ * gateway, where its variables come from, and the shape of `data`. Routes without an operation
+ * yet answer 501 (see the README's status of each route).
+ */
+export interface RouteDef {
+  method: 'GET' | 'POST';
+  path: string;
+  summary: string;
+  operation?: string;
+  variables?: VariableSpec;
+  data?: (result: Record<string, any>) => unknown;
+}
+
+const org = { orgId: pathInt('orgId', 'org_id') };
+const orgEvent = { ...org, eventId: pathInt('eventId', 'event_id') };
+const paging = { page: queryInt('page'), pageSize: queryInt('page_size') };
+const ORG_EVENT_ARGS = '$orgId: Int!, $eventId: Int!';
+const PAGE_ARGS = '$page: Int, $pageSize: Int';
+
+export const ROUTES: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/:orgId/events',
+    summary: 'List events',
+    operation: `query ListEvents($orgId: Int!, ${PAGE_ARGS}) { events(orgId: $orgId, page: $page, pageSize: $pageSize) { items { ${map.EVENT_FIELDS} } pageInfo { ${map.PAGE_INFO_FIELDS} } } }`,
+    variables: { ...org, ...paging },
+    data: (r) => ({ events: r.events.items.map(map.eventListItem), pagination: map.pagination(r.events.pageInfo) }),
+  },
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/details',
+    summary: 'Event details',
+    operation: `query EventDetails(${ORG_EVENT_ARGS}) { event(orgId: $orgId, eventId: $eventId) { ${map.EVENT_FIELDS} } }`,
+    variables: orgEvent,
+    data: (r) => map.eventDetails(r.event),
+  },
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/ping',
+    summary: 'Ping',
+    operation: `query Ping(${ORG_EVENT_ARGS}) { ping(orgId: $orgId, eventId: $eventId) { status orgId eventId } }`,
+    variables: orgEvent,
+    data: (r) => ({ status: r.ping.status, org_id: r.ping.orgId, event_id: r.ping.eventId }),
+  },
+  {
+    method: 'GET',
+    path: '/account',
+    summary: 'Account',
+    operation: 'query Account { account { accountLabel scopes organisations { orgId name slug role } } }',
+    variables: {},
+    data: (r) => ({
+      account_label: r.account.accountLabel,
+      scopes: r.account.scopes,
+      organisations: r.account.organisations.map((o: any) => ({ org_id: o.orgId, name: o.name, slug: o.slug, role: o.role })),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/images',
+    summary: 'All photos',
+    operation: `query AllPhotos(${ORG_EVENT_ARGS}, ${PAGE_ARGS}) { photos(orgId: $orgId, eventId: $eventId, page: $page, pageSize: $pageSize) { items { ${map.IMAGE_WITH_META_FIELDS} } pageInfo { ${map.PAGE_INFO_FIELDS} } } }`,
+    variables: { ...orgEvent, ...paging },
+    data: (r) => map.imagePage(r.photos, map.imageItemWithMeta),
+  },
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/images/:imageId',
+    summary: 'Image details',
+    operation: `query ImageDetails(${ORG_EVENT_ARGS}, $imageId: String!) { photo(orgId: $orgId, eventId: $eventId, imageId: $imageId) { ${map.IMAGE_WITH_META_FIELDS} } }`,
+    variables: { ...orgEvent, imageId: pathString('imageId') },
+    data: (r) => map.imageItemWithMeta(r.photo),
+  },
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/bibs/:bib',
+    summary: 'BIB search',
+    operation: `query BibSearch(${ORG_EVENT_ARGS}, $bib: String!, ${PAGE_ARGS}) { bibSearch(orgId: $orgId, eventId: $eventId, bib: $bib, page: $page, pageSize: $pageSize) { items { ${map.IMAGE_FIELDS} } pageInfo { ${map.PAGE_INFO_FIELDS} } } }`,
+    variables: { ...orgEvent, bib: pathString('bib'), ...paging },
+    data: (r) => map.imagePage(r.bibSearch),
+  },
+  { method: 'POST', path: '/:orgId/event/:eventId/faces', summary: 'Face search by selfie' },
+  { method: 'GET', path: '/:orgId/event/:eventId/faces/:requestId', summary: 'Cached face search' },
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/timeline/days',
+    summary: 'Timeline buckets',
+    operation: `query TimelineDays(${ORG_EVENT_ARGS}) { timelineDays(orgId: $orgId, eventId: $eventId) { date total hours { hour count } } }`,
+    variables: orgEvent,
+    data: (r) => ({ days: r.timelineDays }),
+  },
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/timeline/images',
+    summary: 'Timeline window',
+    operation: `query TimelinePhotos(${ORG_EVENT_ARGS}, $from: Float, $to: Float, ${PAGE_ARGS}) { timelinePhotos(orgId: $orgId, eventId: $eventId, from: $from, to: $to, page: $page, pageSize: $pageSize) { items { ${map.IMAGE_FIELDS} } pageInfo { ${map.PAGE_INFO_FIELDS} } } }`,
+    variables: { ...orgEvent, from: requiredQueryInt('from', 'UNPROCESSABLE'), to: requiredQueryInt('to', 'UNPROCESSABLE'), ...paging },
+    data: (r) => map.imagePage(r.timelinePhotos),
+  },
+  { method: 'POST', path: '/:orgId/event/:eventId/video-clipping/search-by-selfie', summary: 'Start clipping' },
+  { method: 'GET', path: '/:orgId/event/:eventId/video-clipping/:requestId', summary: 'Read clipping result' },
+  { method: 'POST', path: '/:orgId/event/:eventId/original-photos', summary: 'Presigned original downloads' },
+  { method: 'GET', path: '/:orgId/event/:eventId/pipeline/photos/status', summary: 'Pipeline status' },
+  { method: 'POST', path: '/:orgId/event/:eventId/pipeline/photos/import', summary: 'Import photos' },
+  { method: 'POST', path: '/:orgId/event/:eventId/pipeline/photos/process', summary: 'Process photos' },
+  { method: 'POST', path: '/:orgId/event/:eventId/pipeline/photos/go-live', summary: 'Publish photos' },
+];

@@ -1,0 +1,115 @@
+import { Config, connectRedis, DEFAULT_PORTS, loadConfig, migrateDatabase, ObjectStore, openDatabase, Orm, PLATFORM_ENV_FILE, QUEUES } from '@em/core';
+import { Queue } from 'bullmq';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DemoSeed, publishDemo, seedDemo } from '../seed/demo';
+import { Infrastructure, InfrastructurePorts, startInfrastructure } from './infrastructure';
+import { isPortInUse } from './ports';
+import { ServiceGroup, startServices } from './services';
+
+export interface ServicePorts {
+  rest: number;
+  gateway: number;
+  events: number;
+  images: number;
+  search: number;
+  media: number;
+}
+
+export interface PlatformOptions {
+  dataDir: string;
+  ports?: Partial<ServicePorts & InfrastructurePorts>;
+  /** Variables for the services on top of the infrastructure's (LOG_LEVEL, limits...). */
+  extraEnv?: Record<string, string>;
+  seed?: boolean;
+  log: (line: string) => void;
+  onServiceOutput: (service: string, line: string) => void;
+}
+
+export interface Platform {
+  cfg: Config;
+  env: Record<string, string>;
+  orm: Orm;
+  store: ObjectStore;
+  demo: DemoSeed | null;
+  infrastructure: Infrastructure;
+  services: ServiceGroup;
+  restUrl: string;
+  gatewayUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole platform in one call: infrastructure (embedded or configured), migrations, the demo
+ * seed, every service, and the demo photos through the worker and live. Used by `npm start` and
+ * by the end-to-end tests.
+ */
+export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const p = { ...DEFAULT_PORTS, ...opts.ports };
+  for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media })) {
+    if (await isPortInUse(port)) throw new Error(`Port ${port} (${name}) is already in use: is the platform already running? Set ${name.toUpperCase()}_PORT to use another.`);
+  }
+  const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, log: opts.log });
+  let orm: Orm | undefined;
+  let queue: Queue | undefined;
+  let services: ServiceGroup | undefined;
+  try {
+    const env: Record<string, string> = {
+      ...infrastructure.env,
+      REST_PORT: String(p.rest),
+      GATEWAY_PORT: String(p.gateway),
+      EVENTS_PORT: String(p.events),
+      IMAGES_PORT: String(p.images),
+      SEARCH_PORT: String(p.search),
+      MEDIA_PORT: String(p.media),
+      ...opts.extraEnv,
+    };
+    writeFileSync(
+      path.join(opts.dataDir, PLATFORM_ENV_FILE),
+      `# Written by npm start: how the services of this data directory reach each other.\n${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`,
+      { mode: 0o600 },
+    );
+    const cfg = loadConfig({ ...process.env, ...env });
+    orm = await openDatabase(cfg);
+    const applied = await migrateDatabase(orm);
+    if (applied.length) opts.log(`applied migrations: ${applied.join(', ')}`);
+    const store = new ObjectStore(cfg);
+    await store.ensureBucket();
+
+    let demo: DemoSeed | null = null;
+    if (opts.seed !== false) {
+      queue = new Queue(QUEUES.photos, { connection: connectRedis(cfg.REDIS_URL) });
+      demo = await seedDemo({ orm, store, queue, dataDir: opts.dataDir, log: opts.log });
+    }
+    services = await startServices({ env, onOutput: opts.onServiceOutput });
+    if (demo) {
+      const { live, failed } = await publishDemo(orm, demo.eventId);
+      opts.log(`demo event ${demo.eventId}: ${live} photos live${failed ? `, ${failed} failed` : ''}`);
+    }
+    const platform: Platform = {
+      cfg,
+      env,
+      orm,
+      store,
+      demo,
+      infrastructure,
+      services,
+      restUrl: `http://127.0.0.1:${p.rest}`,
+      gatewayUrl: `http://127.0.0.1:${p.gateway}/graphql`,
+      async stop() {
+        await services!.stop();
+        await queue?.close();
+        await orm!.close();
+        await infrastructure.stop();
+      },
+    };
+    return platform;
+  } catch (err) {
+    await services?.stop().catch(() => undefined);
+    await queue?.close().catch(() => undefined);
+    await orm?.close().catch(() => undefined);
+    await infrastructure.stop();
+    throw err;
+  }
+}

@@ -1,0 +1,101 @@
+import { REPO_ROOT } from '@em/core';
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+export interface ServiceDef {
+  name: string;
+  entry: string;
+  /** The env variable of its port; services without one (the worker) serve no HTTP. */
+  portVar?: string;
+}
+
+/** Every process of the platform, in start order: subgraphs, worker, gateway, REST adapter. */
+export const SERVICES: ServiceDef[] = [
+  { name: 'events', entry: 'subgraphs/events/dist/index.js', portVar: 'EVENTS_PORT' },
+  { name: 'images', entry: 'subgraphs/images/dist/index.js', portVar: 'IMAGES_PORT' },
+  { name: 'search', entry: 'subgraphs/search/dist/index.js', portVar: 'SEARCH_PORT' },
+  { name: 'media', entry: 'subgraphs/media/dist/index.js', portVar: 'MEDIA_PORT' },
+  { name: 'ml-worker', entry: 'ml-worker/dist/index.js' },
+  { name: 'gateway', entry: 'gateway/dist/index.js', portVar: 'GATEWAY_PORT' },
+  { name: 'rest-adapter', entry: 'rest-adapter/dist/index.js', portVar: 'REST_PORT' },
+];
+
+export interface RunningService {
+  def: ServiceDef;
+  child: ChildProcess;
+}
+
+export interface ServiceGroup {
+  services: RunningService[];
+  stop(): Promise<void>;
+}
+
+async function waitForHealth(service: RunningService, port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null) throw new Error(`${service.def.name} exited with code ${service.child.exitCode} while starting`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${service.def.name} did not become healthy on port ${port} within ${timeoutMs} ms`);
+}
+
+function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Starts the services as child processes with `env`, each waited for until its /health answers.
+ * `onOutput` receives every line a service prints.
+ */
+export async function startServices(opts: {
+  env: Record<string, string>;
+  onOutput: (service: string, line: string) => void;
+  only?: string[];
+  timeoutMs?: number;
+}): Promise<ServiceGroup> {
+  const running: RunningService[] = [];
+  const group: ServiceGroup = {
+    services: running,
+    async stop() {
+      await Promise.all([...running].reverse().map((s) => stopChild(s.child)));
+    },
+  };
+  try {
+    for (const def of SERVICES.filter((s) => !opts.only || opts.only.includes(s.name))) {
+      const child = spawn(process.execPath, [path.join(REPO_ROOT, def.entry)], {
+        env: { ...process.env, ...opts.env, TZ: 'UTC' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const service = { def, child };
+      running.push(service);
+      for (const stream of [child.stdout!, child.stderr!]) {
+        let buffered = '';
+        stream.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString();
+          const lines = buffered.split('\n');
+          buffered = lines.pop() ?? '';
+          for (const line of lines) if (line.trim()) opts.onOutput(def.name, line);
+        });
+      }
+      if (def.portVar) await waitForHealth(service, Number(opts.env[def.portVar]), opts.timeoutMs ?? 60_000);
+    }
+  } catch (err) {
+    await group.stop();
+    throw err;
+  }
+  return group;
+}

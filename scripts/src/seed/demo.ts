@@ -1,0 +1,115 @@
+import { ApiKey, Account, DEFAULT_JOB_OPTIONS, Event, generateApiKey, JOBS, Membership, ObjectStore, objectKeys, Organisation, Orm, Photo, processPhotoJobId, readExif, REPO_ROOT } from '@em/core';
+import { Queue } from 'bullmq';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const DEMO_ORG_SLUG = 'demo-running-club';
+export const DEMO_EVENT_SLUG = 'demo-city-10k';
+
+/** The sample photos that ship inside the @vladmandic/face-api package. */
+export function demoPhotoFiles(): string[] {
+  const dir = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json', { paths: [REPO_ROOT] })), 'demo');
+  return readdirSync(dir)
+    .filter((f) => /^sample\d+\.jpg$/i.test(f))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+export interface DemoSeed {
+  orgId: number;
+  eventId: number;
+  /** The demo key, readable from `<dataDir>/demo-api-key` on this machine only. */
+  apiKey: string | null;
+  created: boolean;
+}
+
+/**
+ * The demo: an organisation, an admin account, an event with every flag on, an API key, and the
+ * sample photos imported (originals into S3) and queued for processing. Runs once; later starts
+ * find it and re-queue photos that were not processed yet.
+ */
+export async function seedDemo(opts: { orm: Orm; store: ObjectStore; queue: Queue; dataDir: string; log: (l: string) => void }): Promise<DemoSeed> {
+  const em = opts.orm.em.fork();
+  const keyFile = path.join(opts.dataDir, 'demo-api-key');
+  let org = await em.findOne(Organisation, { slug: DEMO_ORG_SLUG });
+  let created = false;
+  let apiKey: string | null = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : null;
+
+  if (!org) {
+    created = true;
+    org = em.create(Organisation, { name: 'Demo Running Club', slug: DEMO_ORG_SLUG });
+    const account = em.create(Account, { email: 'organiser@demo.example', active: true });
+    em.create(Membership, { organisation: org, account, role: 'admin', status: 'active' });
+    em.create(Event, {
+      organisation: org,
+      name: 'Demo City 10K',
+      slug: DEMO_EVENT_SLUG,
+      eventDate: new Date(Date.UTC(2026, 4, 17, 9, 0, 0)),
+      status: 'active',
+      enabled: true,
+      bibSearch: true,
+      selfieSearch: true,
+      nameSearch: true,
+      timelineSearch: true,
+      videoSearch: true,
+      videoSelfieClipping: true,
+      timeZone: 'UTC',
+      watermarkText: 'Demo City 10K',
+    });
+    const key = generateApiKey();
+    em.create(ApiKey, { organisation: org, name: 'Demo key', prefix: key.displayPrefix, keyHash: key.keyHash, active: true, allowedHosts: [] });
+    await em.flush();
+    apiKey = key.rawKey;
+    writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
+    opts.log(`created the demo organisation (org_id ${org.id})`);
+  }
+
+  const event = await em.findOneOrFail(Event, { organisation: org, slug: DEMO_EVENT_SLUG });
+  await opts.store.ensureBucket();
+  for (const file of demoPhotoFiles()) {
+    const original = readFileSync(file);
+    const contentHash = createHash('sha256').update(original).digest('hex');
+    let photo = await em.findOne(Photo, { event, contentHash });
+    if (!photo) {
+      photo = em.create(Photo, {
+        event,
+        contentHash,
+        originalKey: '',
+        originalFileName: path.basename(file),
+        mimeType: 'image/jpeg',
+        fileSize: original.length,
+        source: 'seed',
+        photographerName: 'Demo photographer',
+        status: 'queued',
+        capturedAt: (await readExif(original, event.timeZone)).capturedAt,
+      });
+      photo.originalKey = objectKeys.original(event.id, photo.id, '.jpg');
+      await opts.store.put(photo.originalKey, original, 'image/jpeg');
+      await em.flush();
+    }
+    if (photo.status !== 'processed') {
+      await opts.queue.add(JOBS.processPhoto, { photoId: photo.id }, { jobId: processPhotoJobId(photo.id), ...DEFAULT_JOB_OPTIONS });
+    }
+  }
+  return { orgId: org.id, eventId: event.id, apiKey, created };
+}
+
+/** Waits until the demo photos are processed, then publishes them (go-live). */
+export async function publishDemo(orm: Orm, eventId: number, timeoutMs = 180_000): Promise<{ live: number; failed: number }> {
+  const em = orm.em.fork();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pending = await em.count(Photo, { event: eventId, status: { $in: ['imported', 'queued', 'processing'] } });
+    if (pending === 0) break;
+    if (Date.now() > deadline) throw new Error(`demo photos still processing after ${timeoutMs / 1000}s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const now = new Date();
+  await em.nativeUpdate(Photo, { event: eventId, status: 'processed', publishedAt: null }, { publishedAt: now });
+  await em.nativeUpdate(Event, { id: eventId, wentLiveAt: null }, { wentLiveAt: now });
+  return {
+    live: await em.count(Photo, { event: eventId, publishedAt: { $ne: null } }),
+    failed: await em.count(Photo, { event: eventId, status: 'failed' }),
+  };
+}

@@ -1,0 +1,77 @@
+import { DEFAULT_DATA_DIR, DEFAULT_PORTS } from '@em/core';
+import { startPlatform } from './platform/platform';
+
+const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/** Service logs are pino JSON; show them as one short line each. */
+function printServiceLine(service: string, line: string): void {
+  try {
+    const entry = JSON.parse(line);
+    const extra = entry.err ? ` ${entry.err.message ?? JSON.stringify(entry.err)}` : entry.port ? ` (port ${entry.port})` : '';
+    console.log(`[${service}] ${LEVELS[entry.level] ?? entry.level} ${entry.msg}${extra}`);
+  } catch {
+    console.log(`[${service}] ${line}`);
+  }
+}
+
+const envPort = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+
+async function main() {
+  const dataDir = process.env.DATA_DIR || DEFAULT_DATA_DIR;
+  const started = Date.now();
+  console.log(`Starting the platform (data in ${dataDir})...`);
+  const platform = await startPlatform({
+    dataDir,
+    ports: {
+      rest: envPort('REST_PORT', DEFAULT_PORTS.rest),
+      gateway: envPort('GATEWAY_PORT', DEFAULT_PORTS.gateway),
+      events: envPort('EVENTS_PORT', DEFAULT_PORTS.events),
+      images: envPort('IMAGES_PORT', DEFAULT_PORTS.images),
+      search: envPort('SEARCH_PORT', DEFAULT_PORTS.search),
+      media: envPort('MEDIA_PORT', DEFAULT_PORTS.media),
+      postgres: envPort('EMBEDDED_POSTGRES_PORT', DEFAULT_PORTS.postgres),
+      redis: envPort('EMBEDDED_REDIS_PORT', DEFAULT_PORTS.redis),
+      s3: envPort('EMBEDDED_S3_PORT', DEFAULT_PORTS.s3),
+    },
+    log: (l) => console.log(`[platform] ${l}`),
+    onServiceOutput: printServiceLine,
+  });
+
+  const api = `${platform.restUrl}/api/v1/ext`;
+  const demo = platform.demo!;
+  const key = demo.apiKey ?? '<your API key>';
+  const base = `${api}/${demo.orgId}/event/${demo.eventId}`;
+  console.log(`
+The platform is up (${((Date.now() - started) / 1000).toFixed(1)} s).
+  REST API      ${api}
+  GraphQL       ${platform.gatewayUrl}
+  Media host    ${platform.cfg.MEDIA_URL}
+  Embedded      ${platform.infrastructure.embedded.join('; ') || 'none (configured from the environment)'}
+${demo.created ? `\nDemo API key (shown once; kept for this machine in ${dataDir}/demo-api-key):\n  ${key}\n` : `\nDemo API key: in ${dataDir}/demo-api-key\n`}
+Try it:
+  curl -s -H 'X-API-Key: ${key}' ${api}/${demo.orgId}/events
+  curl -s -H 'X-API-Key: ${key}' ${base}/details
+  curl -s -H 'X-API-Key: ${key}' '${base}/images?page=1&page_size=32'
+  curl -s -H 'X-API-Key: ${key}' ${base}/timeline/days
+  curl -s -H 'X-API-Key: ${key}' '${base}/timeline/images?from=0&to=2000000000'
+  curl -s -H 'X-API-Key: ${key}' ${base}/ping
+
+Press Ctrl-C to stop.`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping services and infrastructure...`);
+    await platform.stop();
+    console.log('Stopped. Data is kept for the next start.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(`Could not start the platform: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import { Account, AppError, Membership, Orm, Principal } from '@em/core';
+import { SubgraphContext } from '@em/subgraph-kit';
+import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
+
+@ObjectType('AccountOrganisation')
+export class AccountOrganisationType {
+  @Field(() => Int) orgId!: number;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => String, { nullable: true }) slug!: string | null;
+  @Field({ description: 'admin or user.' }) role!: string;
+}
+
+@ObjectType('Account')
+export class AccountType {
+  @Field(() => String, { nullable: true, description: 'The e-mail of the signed-in account.' }) accountLabel!: string | null;
+  @Field(() => [String], { description: 'Scopes of the token, sorted.' }) scopes!: string[];
+  @Field(() => [AccountOrganisationType], { description: 'Sorted by name; pending invitations excluded.' })
+  organisations!: AccountOrganisationType[];
+}
+
+export class AccountService {
+  constructor(private readonly orm: Orm) {}
+
+  /** The signed-in account (OAuth bearer only) and its organisations. */
+  async current(principal: Principal): Promise<AccountType> {
+    if (principal.kind !== 'account') throw new AppError('FORBIDDEN', 'The account endpoint needs an OAuth bearer token, not an API key');
+    if (!principal.scopes.includes('events:read')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:read');
+    const account = principal.accountId ? await this.orm.em.findOne(Account, { id: principal.accountId }) : null;
+    if (!account) throw new AppError('FORBIDDEN', 'No account is linked to this token');
+    if (!account.active) throw new AppError('FORBIDDEN', 'The account is inactive');
+    const memberships = await this.orm.em.find(Membership, { account, status: 'active' }, { populate: ['organisation'] });
+    const organisations = memberships
+      .map((m) => ({ orgId: m.organisation.id, name: m.organisation.name, slug: m.organisation.slug, role: m.role }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.orgId - b.orgId);
+    return { accountLabel: account.email, scopes: [...principal.scopes].sort(), organisations };
+  }
+}
+
+@Resolver()
+export class AccountResolver {
+  constructor(private readonly service: AccountService) {}
+
+  @Query(() => AccountType, { description: 'The account of the OAuth token (scope events:read).' })
+  account(@Ctx() ctx: SubgraphContext) {
+    return this.service.current(ctx.principal);
+  }
+}
