@@ -138,8 +138,6 @@ let cached: Config | undefined;
 export function config(): Config {
   if (!cached) {
     process.env.TZ = 'UTC';
-    // Node 20 is supported here; the AWS SDK's notice about its future Node 22 floor is noise in every log.
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     cached = loadConfig();
   }
   return cached;

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { DEFAULT_DATA_DIR, DEFAULT_PORTS } from '@em/core';
 import { startPlatform } from './platform/platform';
 
@@ -36,6 +37,12 @@ async function main() {
     log: (l) => console.log(`[platform] ${l}`),
     onServiceOutput: printServiceLine,
   });
+
+  if (process.env.PLATFORM_INFO_FILE) {
+    // For tools that start the platform and wait for it (the end-to-end tests): where everything is.
+    const info = { restUrl: platform.restUrl, gatewayUrl: platform.gatewayUrl, env: platform.env, demo: platform.demo };
+    writeFileSync(process.env.PLATFORM_INFO_FILE, JSON.stringify(info, null, 2));
+  }
 
   const api = `${platform.restUrl}/api/v1/ext`;
   const demo = platform.demo!;

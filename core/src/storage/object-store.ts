@@ -2,6 +2,9 @@ import { CreateBucketCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCom
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Config } from '../config';
 
+// Node 20 is supported here; the AWS SDK's notice about its future Node 22 floor is noise in every log.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 /** Object keys of the platform. Anything under `public/` is readable on the media host without signature. */
 export const objectKeys = {
   original: (eventId: number, photoId: string, ext: string) => `originals/${eventId}/${photoId}${ext}`,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -72,6 +72,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       if (/PANIC|FATAL|ERROR/.test(text) && !/administrator command|the database system is (starting|shutting) up/.test(text)) opts.log(text);
     },
   });
+  if (userInfo().uid === 0) {
+    // The `postgres` user must be able to reach its cluster directory inside the data directory.
+    mkdirSync(opts.dataDir, { recursive: true });
+    chmodSync(opts.dataDir, 0o755);
+  }
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     opts.log(`initialising a new Postgres cluster in ${clusterDir}`);
     await pg.initialise();

@@ -82,6 +82,7 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
     if (verdict.kind !== 'anonymous') {
       const date = amzNow();
       headers['x-amz-date'] = date;
+      headers['x-amz-content-sha256'] ??= 'UNSIGNED-PAYLOAD';
       headers.authorization = `AWS4-HMAC-SHA256 Credential=${STORE_ACCOUNT}/${date.slice(0, 8)}/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=verified-by-front`;
     }
     const upstream = http.request({ host: '127.0.0.1', port: storeAddress.port, method, path: stripAuthQuery(url), headers }, (upRes) => {

@@ -53,6 +53,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, log: opts.log });
   let orm: Orm | undefined;
   let queue: Queue | undefined;
+  let redis: ReturnType<typeof connectRedis> | undefined;
   let services: ServiceGroup | undefined;
   try {
     const env: Record<string, string> = {
@@ -79,7 +80,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
 
     let demo: DemoSeed | null = null;
     if (opts.seed !== false) {
-      queue = new Queue(QUEUES.photos, { connection: connectRedis(cfg.REDIS_URL) });
+      redis = connectRedis(cfg.REDIS_URL);
+      queue = new Queue(QUEUES.photos, { connection: redis });
       demo = await seedDemo({ orm, store, queue, dataDir: opts.dataDir, log: opts.log });
     }
     services = await startServices({ env, onOutput: opts.onServiceOutput });
@@ -100,6 +102,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       async stop() {
         await services!.stop();
         await queue?.close();
+        redis?.disconnect();
         await orm!.close();
         await infrastructure.stop();
       },
@@ -108,6 +111,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   } catch (err) {
     await services?.stop().catch(() => undefined);
     await queue?.close().catch(() => undefined);
+    redis?.disconnect();
     await orm?.close().catch(() => undefined);
     await infrastructure.stop();
     throw err;

@@ -1,0 +1,14 @@
+// Shared jest settings: ts-jest on the sources, workspace packages mapped to their src.
+const path = require('node:path');
+
+module.exports = (dir, overrides = {}) => ({
+  rootDir: dir,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.json'), diagnostics: false }] },
+  moduleNameMapper: {
+    '^@em/core$': path.join(__dirname, 'core/src'),
+    '^@em/subgraph-kit$': path.join(__dirname, 'subgraphs/kit/src'),
+  },
+  testMatch: ['<rootDir>/src/**/*.test.ts'],
+  ...overrides,
+});

@@ -1,0 +1,58 @@
+import { API, api, expectError, info } from './support/platform';
+
+const demo = `/${info.demo.orgId}/event/${info.demo.eventId}`;
+
+describe('REST adapter: envelope on every response', () => {
+  it('unknown routes are 404 in the envelope', async () => {
+    expectError(await api('/nothing/here'), 404);
+    expectError(await api(`${demo}/unknown`), 404);
+    const res = await fetch(`${API}`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ responseType: 'error', data: null });
+  });
+
+  it('a wrong method is 405 with Allow', async () => {
+    const res = await api(`${demo}/details`, { method: 'DELETE' });
+    expectError(res, 405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expectError(await api(`${demo}/faces`, { method: 'GET' }), 405);
+  });
+
+  it('malformed JSON is 400, a non-JSON body 415, an oversize body 413', async () => {
+    const json = { 'content-type': 'application/json' };
+    expectError(await api(`${demo}/original-photos`, { method: 'POST', headers: json, body: '{"method": "bib", ' }), 400);
+    expectError(await api(`${demo}/original-photos`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' }), 415);
+    expectError(await api(`${demo}/original-photos`, { method: 'POST', headers: json, body: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }) }), 413);
+  });
+
+  it('routes that later issues build answer 501 in the envelope, never a 500', async () => {
+    expectError(await api(`${demo}/faces/4d1f3b3c-9a3e-4c55-9d8f-0c1f2a3b4c5d`), 501);
+    expectError(await api(`${demo}/pipeline/photos/status`), 501);
+  });
+
+  it.each([
+    ['page=0', 400],
+    ['page=-1', 400],
+    ['page=abc', 400],
+    ['page=1.5', 400],
+    ['page_size=0', 400],
+    ['page_size=-3', 400],
+    ['page_size=ten', 400],
+    ['page=99999999999', 400],
+  ])('paging parameter %s is a %i', async (query, status) => {
+    expectError(await api(`${demo}/images?${query}`), status);
+    expectError(await api(`/${info.demo.orgId}/events?${query}`), status);
+  });
+
+  it('path ids that are not positive integers are a 400', async () => {
+    expectError(await api(`/abc/events`), 400);
+    expectError(await api(`/${info.demo.orgId}/event/-4/details`), 400);
+    expectError(await api(`/${info.demo.orgId}/event/1.5/ping`), 400);
+  });
+
+  it('success responses carry the envelope and JSON content type', async () => {
+    const res = await api(`${demo}/ping`);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'responseType']);
+  });
+});

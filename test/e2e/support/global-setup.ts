@@ -1,0 +1,48 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '@em/core';
+import { freePort } from '@em/scripts/dist/platform/ports';
+
+/**
+ * Starts the real platform once for the run, as `npm start` does (its own process): embedded
+ * Postgres, Redis and S3 in a temporary data directory, every service on free ports, the demo
+ * seeded through the worker. The tests read where everything is from the info file.
+ */
+export default async function globalSetup(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'em-e2e-'));
+  const ports: Record<string, number> = {};
+  for (const name of ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3']) {
+    ports[name] = await freePort();
+  }
+  const infoFile = path.join(dataDir, 'platform.json');
+  const logFile = path.join(dataDir, 'platform.log');
+  const log = createWriteStream(logFile);
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/dist/start.js')], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PLATFORM_INFO_FILE: infoFile,
+      LOG_LEVEL: 'warn',
+      API_KEY_CACHE_SECONDS: '0',
+      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [`${k}_PORT`, String(v)])),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+
+  const deadline = Date.now() + 240_000;
+  while (!existsSync(infoFile)) {
+    if (child.exitCode !== null) throw new Error(`the platform exited (${child.exitCode}) while starting; see ${logFile}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the platform did not start within 240 s; see ${logFile}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  (globalThis as any).__PLATFORM__ = { child, dataDir };
+  process.env.E2E_PLATFORM_INFO = infoFile;
+  process.env.E2E_PORTS = JSON.stringify({ events: ports.EVENTS, images: ports.IMAGES, search: ports.SEARCH, media: ports.MEDIA });
+}

@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { generateApiKey, loadConfig, normaliseBib, ObjectStore } from '@em/core';
+import { Pool } from 'pg';
+import { randomUUID } from 'node:crypto';
+
+export interface PlatformInfo {
+  restUrl: string;
+  gatewayUrl: string;
+  env: Record<string, string>;
+  demo: { orgId: number; eventId: number; apiKey: string };
+  /** The subgraphs' ports. */
+  ports: Record<'events' | 'images' | 'search' | 'media', number>;
+}
+
+export const info: PlatformInfo = { ...JSON.parse(readFileSync(process.env.E2E_PLATFORM_INFO!, 'utf8')), ports: JSON.parse(process.env.E2E_PORTS!) };
+export const API = `${info.restUrl}/api/v1/ext`;
+export const cfg = loadConfig({ ...process.env, ...info.env });
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** A REST call as a client makes it. */
+export async function api(path: string, opts: { key?: string | null; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...opts.headers };
+  const key = opts.key === undefined ? info.demo.apiKey : opts.key;
+  if (key) headers['x-api-key'] = key;
+  const res = await fetch(`${API}${path}`, { method: opts.method ?? 'GET', headers, body: opts.body });
+  const text = await res.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+/** A GraphQL call to the gateway. */
+export async function gql(query: string, variables: Record<string, unknown> = {}, key: string | null = info.demo.apiKey, url = info.gatewayUrl) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (key) headers['x-api-key'] = key;
+  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+  return { status: res.status, body: (await res.json()) as { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
+}
+
+/** Asserts the envelope of an error with its status. */
+export function expectError(res: ApiResponse, status: number): void {
+  expect({ status: res.status, responseType: res.body?.responseType, data: res.body?.data, hasMessage: typeof res.body?.message === 'string' }).toEqual({
+    status,
+    responseType: 'error',
+    data: null,
+    hasMessage: true,
+  });
+}
+
+export function expectSuccess(res: ApiResponse): any {
+  expect({ status: res.status, responseType: res.body?.responseType }).toEqual({ status: 200, responseType: 'success' });
+  expect(typeof res.body.message).toBe('string');
+  return res.body.data;
+}
+
+let pool: Pool | undefined;
+/** SQL on the platform's database (test data is written directly; the pipeline has its own tests). */
+export async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
+  pool ??= new Pool({ connectionString: cfg.DATABASE_URL, max: 2 });
+  return (await pool.query(text, params)).rows as T[];
+}
+export async function closeDb(): Promise<void> {
+  await pool?.end();
+  pool = undefined;
+}
+
+export const store = new ObjectStore(cfg);
+
+export interface EventFlags {
+  bibSearch?: boolean;
+  selfieSearch?: boolean;
+  nameSearch?: boolean;
+  timelineSearch?: boolean;
+  videoSearch?: boolean;
+  videoSelfieClipping?: boolean;
+  enabled?: boolean;
+  status?: string;
+  eventDate?: Date | null;
+  name?: string;
+}
+
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+export const fixtures = {
+  async organisation(name = `Org ${randomUUID().slice(0, 8)}`): Promise<{ orgId: number; key: string }> {
+    const [org] = await sql<{ id: number }>('insert into organisations (name, slug) values ($1, $2) returning id', [name, `org-${randomUUID()}`]);
+    return { orgId: org.id, key: await fixtures.apiKey(org.id) };
+  },
+
+  async apiKey(orgId: number, opts: { active?: boolean; allowedHosts?: string[] } = {}): Promise<string> {
+    const generated = generateApiKey();
+    await sql('insert into api_keys (organisation_id, name, prefix, key_hash, active, allowed_hosts) values ($1, $2, $3, $4, $5, $6)', [
+      orgId,
+      'test key',
+      generated.displayPrefix,
+      generated.keyHash,
+      opts.active ?? true,
+      opts.allowedHosts ?? [],
+    ]);
+    return generated.rawKey;
+  },
+
+  async event(orgId: number, flags: EventFlags = {}): Promise<number> {
+    const values: Record<string, unknown> = {
+      organisation_id: orgId,
+      name: flags.name ?? `Event ${randomUUID().slice(0, 6)}`,
+      slug: `event-${randomUUID()}`,
+      status: 'active',
+      bib_search: true,
+      selfie_search: true,
+      timeline_search: true,
+    };
+    for (const [k, v] of Object.entries(flags)) if (k !== 'name') values[snake(k)] = v;
+    const cols = Object.keys(values);
+    const [row] = await sql<{ id: number }>(
+      `insert into events (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}) returning id`,
+      Object.values(values),
+    );
+    return row.id;
+  },
+
+  /** Published photos with the given capture times (null = untimed) and BIBs. */
+  async photos(eventId: number, specs: Array<{ capturedAt: Date | null; bibs?: string[]; published?: boolean }>): Promise<string[]> {
+    const ids: string[] = [];
+    for (const spec of specs) {
+      const id = randomUUID();
+      await sql(
+        `insert into photos (id, event_id, status, content_hash, original_key, original_file_name, mime_type, width, height,
+                             large_key, large_width, large_height, thumbnail_key, captured_at, photographer_name, source, published_at)
+         values ($1, $2, 'processed', $3, $4, $5, 'image/jpeg', 3000, 2000, $6, 1600, 1067, $7, $8, 'Test Photographer', 'test', $9)`,
+        [
+          id,
+          eventId,
+          `hash-${id}`,
+          `originals/${eventId}/${id}.jpg`,
+          `IMG_${id.slice(0, 4)}.jpg`,
+          `public/${eventId}/large/${id}.jpg`,
+          `public/${eventId}/thumb/${id}.jpg`,
+          spec.capturedAt,
+          spec.published === false ? null : new Date(),
+        ],
+      );
+      for (const bib of spec.bibs ?? []) {
+        await sql('insert into photo_bibs (photo_id, event_id, bib, confidence) values ($1, $2, $3, 0.9)', [id, eventId, normaliseBib(bib)]);
+      }
+      ids.push(id);
+    }
+    return ids;
+  },
+};
