@@ -28,14 +28,18 @@ export function createRestHandler(opts: AdapterOptions) {
   const compiled = opts.routes.map((route) => ({ route, path: compilePath(route.path) }));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://adapter');
+    // The request target is split by hand: WHATWG URL parsing would read `//host/...` as a host.
+    const target = req.url ?? '/';
+    const queryAt = target.indexOf('?');
+    const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
+    const searchParams = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
     const method = (req.method ?? 'GET').toUpperCase();
-    if (url.pathname === '/health') return success(res, 'ok', { status: 'ok', service: 'rest-adapter' });
-    if (!url.pathname.startsWith(`${API_PREFIX}/`)) return failure(res, 404, `Unknown route: ${method} ${url.pathname}`);
-    const path = url.pathname.slice(API_PREFIX.length);
+    if (pathname === '/health') return success(res, 'ok', { status: 'ok', service: 'rest-adapter' });
+    if (!pathname.startsWith(`${API_PREFIX}/`)) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
+    const path = pathname.slice(API_PREFIX.length);
 
     const candidates = compiled.map((c) => ({ ...c, params: c.path.match(path) })).filter((c) => c.params);
-    if (candidates.length === 0) return failure(res, 404, `Unknown route: ${method} ${url.pathname}`);
+    if (candidates.length === 0) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
     const hit = candidates.find((c) => c.route.method === method || (method === 'HEAD' && c.route.method === 'GET'));
     if (!hit) {
       const allow = [...new Set(candidates.map((c) => c.route.method))].join(', ');
@@ -49,7 +53,7 @@ export function createRestHandler(opts: AdapterOptions) {
     if (!route.operation || !route.variables || !route.data) {
       throw new AppError('NOT_IMPLEMENTED', `${route.summary} is not available yet on this server`);
     }
-    const variables = readVariables(route.variables, { params: hit.params!, query: url.searchParams, body });
+    const variables = readVariables(route.variables, { params: hit.params!, query: searchParams, body });
 
     const headers: Record<string, string> = { 'x-request-id': requestIdOf(req) };
     for (const name of FORWARDED_HEADERS) {

@@ -56,3 +56,19 @@ describe('REST adapter: envelope on every response', () => {
     expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'responseType']);
   });
 });
+
+describe('REST adapter: odd request targets', () => {
+  it('a request target that looks like a URL authority is just an unknown path (404), not a crash', async () => {
+    const http = await import('node:http');
+    const { hostname, port } = new URL(API);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request({ host: hostname, port, path: '//evil.example/api/v1/ext/1/events', method: 'GET' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(404);
+  });
+});

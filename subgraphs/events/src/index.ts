@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { ObjectStore } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
-import { AccountResolver, AccountService } from './account/account';
+import { AccountResolver } from './account/account.resolver';
+import { AccountService } from './account/account.service';
 import { EventsResolver } from './events/events.resolver';
 import { EventsService } from './events/events.service';
-import { PingResolver, PingService } from './ping/ping';
+import { PingResolver } from './ping/ping.resolver';
+import { PingService } from './ping/ping.service';
 import { buildEventsSchema } from './schema';
 
 runService('events', async ({ cfg, logger, orm }) => {

@@ -1,8 +1,8 @@
 import { buildFederatedSchema } from '@em/subgraph-kit';
 import { ContainerType } from 'type-graphql';
-import { AccountResolver } from './account/account';
+import { AccountResolver } from './account/account.resolver';
 import { EventsResolver } from './events/events.resolver';
-import { PingResolver } from './ping/ping';
+import { PingResolver } from './ping/ping.resolver';
 
 export const RESOLVERS = [EventsResolver, PingResolver, AccountResolver] as const;
 

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
-import { VideosResolver, VideosService } from './videos/videos';
+import { VideosResolver } from './videos/videos.resolver';
+import { VideosService } from './videos/videos.service';
 import { buildMediaSchema } from './schema';
 
 runService('media', async ({ cfg, logger, orm }) => {

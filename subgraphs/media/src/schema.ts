@@ -1,6 +1,6 @@
 import { buildFederatedSchema } from '@em/subgraph-kit';
 import { ContainerType } from 'type-graphql';
-import { VideosResolver } from './videos/videos';
+import { VideosResolver } from './videos/videos.resolver';
 
 export const RESOLVERS = [VideosResolver] as const;
 

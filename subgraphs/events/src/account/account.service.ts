@@ -1,22 +1,5 @@
 import { Account, AppError, Membership, Orm, Principal } from '@em/core';
-import { SubgraphContext } from '@em/subgraph-kit';
-import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
-
-@ObjectType('AccountOrganisation')
-export class AccountOrganisationType {
-  @Field(() => Int) orgId!: number;
-  @Field(() => String, { nullable: true }) name!: string | null;
-  @Field(() => String, { nullable: true }) slug!: string | null;
-  @Field({ description: 'admin or user.' }) role!: string;
-}
-
-@ObjectType('Account')
-export class AccountType {
-  @Field(() => String, { nullable: true, description: 'The e-mail of the signed-in account.' }) accountLabel!: string | null;
-  @Field(() => [String], { description: 'Scopes of the token, sorted.' }) scopes!: string[];
-  @Field(() => [AccountOrganisationType], { description: 'Sorted by name; pending invitations excluded.' })
-  organisations!: AccountOrganisationType[];
-}
+import type { AccountType } from './account.types';
 
 export class AccountService {
   constructor(private readonly orm: Orm) {}
@@ -33,15 +16,5 @@ export class AccountService {
       .map((m) => ({ orgId: m.organisation.id, name: m.organisation.name, slug: m.organisation.slug, role: m.role }))
       .sort((a, b) => a.name.localeCompare(b.name) || a.orgId - b.orgId);
     return { accountLabel: account.email, scopes: [...principal.scopes].sort(), organisations };
-  }
-}
-
-@Resolver()
-export class AccountResolver {
-  constructor(private readonly service: AccountService) {}
-
-  @Query(() => AccountType, { description: 'The account of the OAuth token (scope events:read).' })
-  account(@Ctx() ctx: SubgraphContext) {
-    return this.service.current(ctx.principal);
   }
 }

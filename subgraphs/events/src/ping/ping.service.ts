@@ -1,0 +1,12 @@
+import { guardEvent, Orm, Principal } from '@em/core';
+import type { PingType } from './ping.types';
+
+/** Checks key, host, organisation and event mapping without touching photo data. */
+export class PingService {
+  constructor(private readonly orm: Orm) {}
+
+  async ping(principal: Principal, orgId: number, eventId: number): Promise<PingType> {
+    await guardEvent(this.orm.em, principal, orgId, eventId);
+    return { status: 'ok', orgId, eventId };
+  }
+}
