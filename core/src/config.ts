@@ -57,6 +57,20 @@ const schema = z.object({
    */
   TRUST_PROXY: z.string().default('loopback'),
 
+  /** OAuth bearer tokens: issuer (`iss`) and audience (`aud`) they must carry. */
+  OAUTH_ISSUER: z.string().min(1).default('urn:event-media:embedded-issuer'),
+  OAUTH_AUDIENCE: z.string().min(1).default('event-media-api'),
+  /** The issuer's JWKS: a URL in production, or the embedded issuer's file (written by npm start). */
+  OAUTH_JWKS_URL: z.string().url().optional(),
+  OAUTH_JWKS_FILE: z.string().optional(),
+
+  /** Rate limits per API key or token, per window; face matching has its own, stricter budget. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  RATE_LIMIT_READS: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_MATCHING: z.coerce.number().int().min(1).default(30),
+  /** API keys an organisation may hold (active or not). */
+  MAX_API_KEYS_PER_ORG: z.coerce.number().int().min(1).max(1000).default(25),
+
   REST_PORT: port.default(DEFAULT_PORTS.rest),
   REST_HOST: z.string().default('0.0.0.0'),
   REST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

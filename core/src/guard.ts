@@ -12,11 +12,26 @@ const FEATURE_NAMES: Record<EventFeature, string> = {
   videoSelfieSearch: 'video_selfie_search',
 };
 
-/** Is the principal allowed to act for this organisation? */
+/**
+ * May the principal read this organisation's data? An API key: when it is the organisation's.
+ * An account token: when the account is an active member and the token has `events:read`.
+ */
 export function assertOrganisation(principal: Principal, orgId: number): void {
+  if (principal.kind === 'account') {
+    if (!principal.orgRoles?.[orgId]) throw new AppError('FORBIDDEN', 'The account is not a member of this organisation');
+    if (!principal.scopes.includes('events:read')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:read');
+    return;
+  }
   if (principal.orgId === null || principal.orgId !== orgId) {
     throw new AppError('FORBIDDEN', 'The credential does not belong to this organisation');
   }
+}
+
+/** May the principal manage the organisation (API keys)? Only an admin's token with `events:write`. */
+export function assertOrganisationAdmin(principal: Principal, orgId: number): void {
+  if (principal.kind !== 'account') throw new AppError('FORBIDDEN', 'Managing the organisation needs an OAuth bearer token of an admin');
+  if (principal.orgRoles?.[orgId] !== 'admin') throw new AppError('FORBIDDEN', 'Only admins of the organisation may do this');
+  if (!principal.scopes.includes('events:write')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:write');
 }
 
 /**

@@ -15,3 +15,8 @@ export * from './jobs';
 export * from './imaging/previews';
 export * from './redis';
 export * from './imaging/exif';
+export * from './auth/tokens';
+export * from './auth/token-issuer';
+export * from './auth/rate-limiter';
+export * from './auth/api-key-service';
+export * from './auth/account-directory';

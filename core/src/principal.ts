@@ -9,6 +9,8 @@ export interface Principal {
   apiKeyId?: number;
   accountId?: number;
   scopes: string[];
+  /** For an account: its role in each organisation it is an active member of. */
+  orgRoles?: Record<number, 'admin' | 'user'>;
   /** Request id carried through the services for logs. */
   requestId?: string;
 }

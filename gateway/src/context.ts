@@ -4,4 +4,7 @@ export interface GatewayContext {
   principal: Principal;
   principalToken: string;
   requestId: string;
+  /** Rate-limit identity of the credential, and a key's own read limit. */
+  rateSubject: string;
+  readLimit?: number;
 }

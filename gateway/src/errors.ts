@@ -12,6 +12,7 @@ export function formatGatewayError(logger: Logger) {
         ? { message: 'A service is temporarily unavailable', path: formatted.path, extensions: { code: 'UNAVAILABLE' } }
         : { message: 'Internal error', path: formatted.path, extensions: { code } };
     }
-    return { message: formatted.message, path: formatted.path, extensions: { code } };
+    const retryAfterSeconds = formatted.extensions?.retryAfterSeconds;
+    return { message: formatted.message, path: formatted.path, extensions: retryAfterSeconds ? { code, retryAfterSeconds } : { code } };
   };
 }

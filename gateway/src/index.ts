@@ -1,7 +1,20 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import { AppError, config, createLogger, hostFromUrlHeader, newId, openDatabase, signPrincipal, SubgraphName } from '@em/core';
+import {
+  AppError,
+  config,
+  connectRedis,
+  createLogger,
+  hostFromUrlHeader,
+  linkAccount,
+  newId,
+  openDatabase,
+  RateLimiter,
+  signPrincipal,
+  SubgraphName,
+  TokenVerifier,
+} from '@em/core';
 import express from 'express';
 import { GraphQLError } from 'graphql';
 import { readFileSync } from 'node:fs';
@@ -11,13 +24,21 @@ import { Authenticator } from './auth/authenticator';
 import { GatewayContext } from './context';
 import { PrincipalForwardingDataSource } from './data-source';
 import { formatGatewayError } from './errors';
+import { rateLimitPlugin } from './rate-limit-plugin';
 
 const logger = createLogger('gateway');
 
 async function main() {
   const cfg = config();
   const orm = await openDatabase(cfg);
-  const authenticator = new Authenticator(new ApiKeyLookup(orm, cfg.API_KEY_CACHE_SECONDS));
+  const redis = connectRedis(cfg.REDIS_URL);
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis unavailable'));
+  const limiter = new RateLimiter(redis, cfg, (err) => logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; letting calls through'));
+  const verifier = new TokenVerifier(cfg);
+  const authenticator = new Authenticator(new ApiKeyLookup(orm, cfg.API_KEY_CACHE_SECONDS), {
+    verify: (token) => verifier.verify(token),
+    link: (claims) => linkAccount(orm.em.fork(), claims),
+  });
 
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(cfg.SUPERGRAPH_PATH, 'utf8'),
@@ -29,6 +50,7 @@ async function main() {
     introspection: true,
     csrfPrevention: false,
     stopOnTerminationSignals: false,
+    plugins: [rateLimitPlugin(limiter)],
   });
   await apollo.start();
 
@@ -45,12 +67,13 @@ async function main() {
       context: async ({ req }) => {
         const requestId = req.header('x-request-id') || newId();
         try {
-          const principal = await authenticator.authenticate(
+          const { principal, rateSubject, readLimit } = await authenticator.authenticate(
             { apiKey: req.header('x-api-key'), authorization: req.header('authorization') },
             { originHost: hostFromUrlHeader(req.header('origin')) ?? hostFromUrlHeader(req.header('referer')), clientIp: req.ip ?? null },
             requestId,
           );
-          return { principal, principalToken: signPrincipal(principal, cfg.PRINCIPAL_SECRET, cfg.PRINCIPAL_TTL_SECONDS), requestId };
+          const principalToken = signPrincipal(principal, cfg.PRINCIPAL_SECRET, cfg.PRINCIPAL_TTL_SECONDS);
+          return { principal, principalToken, requestId, rateSubject, readLimit };
         } catch (err) {
           if (err instanceof AppError) throw new GraphQLError(err.message, { extensions: { code: err.code, http: { status: err.status } } });
           logger.error({ err }, 'authentication failed unexpectedly');
@@ -68,6 +91,7 @@ async function main() {
   const shutdown = async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await apollo.stop();
+    redis.disconnect();
     await orm.close();
     process.exit(0);
   };

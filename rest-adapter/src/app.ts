@@ -69,7 +69,8 @@ export function createRestHandler(opts: AdapterOptions) {
     if (error || !result.data) {
       const code = normaliseErrorCode(error?.extensions?.code);
       if (code === 'INTERNAL') opts.logger.error({ errors: result.errors, route: route.path }, 'operation failed');
-      return failure(res, httpStatusOf(code), error?.message ?? 'Internal error');
+      const retryAfter = error?.extensions?.retryAfterSeconds;
+      return failure(res, httpStatusOf(code), error?.message ?? 'Internal error', retryAfter ? { 'retry-after': String(retryAfter) } : {});
     }
     return success(res, `${route.summary}: ok`, route.data(result.data));
   }

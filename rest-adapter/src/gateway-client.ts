@@ -3,7 +3,7 @@ import { Pool } from 'undici';
 
 export interface GraphQLResult {
   data?: Record<string, any> | null;
-  errors?: Array<{ message: string; extensions?: { code?: string } }>;
+  errors?: Array<{ message: string; extensions?: { code?: string; retryAfterSeconds?: number } }>;
 }
 
 /** POSTs GraphQL operations to the gateway over a keep-alive connection pool. */

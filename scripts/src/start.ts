@@ -62,6 +62,7 @@ Try it:
   curl -s -H 'X-API-Key: ${key}' ${base}/timeline/days
   curl -s -H 'X-API-Key: ${key}' '${base}/timeline/images?from=0&to=2000000000'
   curl -s -H 'X-API-Key: ${key}' ${base}/ping
+  curl -s -H "Authorization: Bearer $(npm run -s cli -- mint-token --email organiser@demo.example --scopes events:read,events:write)" ${api}/account
 
 Press Ctrl-C to stop.`);
 

@@ -5,6 +5,7 @@ export interface KeyRecord {
   orgId: number;
   active: boolean;
   allowedHosts: string[];
+  rateLimit: number | null;
 }
 
 /**
@@ -29,7 +30,7 @@ export class ApiKeyLookup {
 
     const em = this.orm.em.fork();
     const key = await em.findOne(ApiKey, { keyHash: hash });
-    const record = key ? { id: key.id, orgId: key.organisation.id, active: key.active, allowedHosts: key.allowedHosts } : null;
+    const record = key ? { id: key.id, orgId: key.organisation.id, active: key.active, allowedHosts: key.allowedHosts, rateLimit: key.rateLimit ?? null } : null;
     if (this.cacheSeconds > 0) {
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(hash, { record, expiresAt: now + this.cacheSeconds * 1000 });

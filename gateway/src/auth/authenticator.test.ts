@@ -1,17 +1,24 @@
 import { AppError } from '@em/core';
 import { ApiKeyLookup, KeyRecord } from './api-key-cache';
-import { Authenticator } from './authenticator';
+import { AccountTokens, Authenticator } from './authenticator';
 
 function lookup(records: Record<string, KeyRecord>): ApiKeyLookup {
   return { find: async (raw: string) => records[raw] ?? null, touch: () => undefined } as unknown as ApiKeyLookup;
 }
 
 const keys = {
-  emk_good_key_123: { id: 1, orgId: 7, active: true, allowedHosts: [] },
-  emk_inactive_key: { id: 2, orgId: 7, active: false, allowedHosts: [] },
-  emk_site_bound_1: { id: 3, orgId: 7, active: true, allowedHosts: ['photos.example.org'] },
+  emk_good_key_123: { id: 1, orgId: 7, active: true, allowedHosts: [], rateLimit: 5 },
+  emk_inactive_key: { id: 2, orgId: 7, active: false, allowedHosts: [], rateLimit: null },
+  emk_site_bound_1: { id: 3, orgId: 7, active: true, allowedHosts: ['photos.example.org'], rateLimit: null },
 };
-const auth = new Authenticator(lookup(keys));
+const tokens: AccountTokens = {
+  verify: async (token) => {
+    if (token !== 'good.token.value') throw new AppError('UNAUTHENTICATED', 'bad token');
+    return { subject: 'sub-1', email: 'a@example.org', scopes: ['events:read'] };
+  },
+  link: async () => ({ accountId: 11, orgRoles: { 7: 'admin' } }),
+};
+const auth = new Authenticator(lookup(keys), tokens);
 const anywhere = { originHost: null, clientIp: '127.0.0.1' };
 
 async function statusOf(promise: Promise<unknown>): Promise<number | 'ok'> {
@@ -26,12 +33,19 @@ async function statusOf(promise: Promise<unknown>): Promise<number | 'ok'> {
 describe('Authenticator', () => {
   it("turns a valid key into the key's organisation", async () => {
     await expect(auth.authenticate({ apiKey: 'emk_good_key_123', authorization: undefined }, anywhere, 'r1')).resolves.toEqual({
-      orgId: 7,
-      kind: 'api_key',
-      apiKeyId: 1,
-      scopes: [],
-      requestId: 'r1',
+      principal: { orgId: 7, kind: 'api_key', apiKeyId: 1, scopes: [], requestId: 'r1' },
+      rateSubject: 'key:1',
+      readLimit: 5,
     });
+  });
+
+  it("turns a verified bearer token into its account's principal", async () => {
+    await expect(auth.authenticate({ apiKey: undefined, authorization: 'Bearer good.token.value' }, anywhere, 'r2')).resolves.toEqual({
+      principal: { orgId: null, kind: 'account', accountId: 11, scopes: ['events:read'], orgRoles: { 7: 'admin' }, requestId: 'r2' },
+      rateSubject: 'account:11',
+    });
+    expect(await statusOf(auth.authenticate({ apiKey: undefined, authorization: 'Bearer' }, anywhere, 'r'))).toBe(401);
+    expect(await statusOf(auth.authenticate({ apiKey: undefined, authorization: 'Token abc' }, anywhere, 'r'))).toBe(401);
   });
 
   it('applies the credential rules of the spec', async () => {

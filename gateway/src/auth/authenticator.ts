@@ -1,4 +1,4 @@
-import { AppError, CallerHost, isHostAllowed, looksLikeApiKey, Principal } from '@em/core';
+import { AppError, CallerHost, isHostAllowed, LinkedAccount, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
 import { ApiKeyLookup } from './api-key-cache';
 
 export interface Credentials {
@@ -6,30 +6,60 @@ export interface Credentials {
   authorization: string | undefined;
 }
 
+/** Verifies bearer tokens and finds their account (see core's TokenVerifier and linkAccount). */
+export interface AccountTokens {
+  verify(token: string): Promise<TokenClaims>;
+  link(claims: TokenClaims): Promise<LinkedAccount>;
+}
+
+/** The principal and what the rate limiter needs to know of it. */
+export interface Authenticated {
+  principal: Principal;
+  /** Stable id of the credential for rate limits: `key:<id>` or `account:<id>`. */
+  rateSubject: string;
+  /** The key's own read limit, when it has one. */
+  readLimit?: number;
+}
+
 /**
- * Establishes who calls: an `X-API-Key` (the key's organisation), or an OAuth bearer token.
- * Both at once is a 400, neither a 401; an unknown or inactive key, or a host not on the key's
- * allowlist, a 403.
+ * Establishes who calls: an `X-API-Key` (the key's organisation), or an OAuth bearer token (its
+ * account and memberships). Both at once is a 400, neither a 401; an unknown or inactive key, or
+ * a host not on the key's allowlist, a 403; a malformed, expired or unverifiable token a 401.
  */
 export class Authenticator {
-  constructor(private readonly keys: ApiKeyLookup) {}
+  constructor(
+    private readonly keys: ApiKeyLookup,
+    private readonly tokens: AccountTokens,
+  ) {}
 
-  async authenticate(credentials: Credentials, caller: CallerHost, requestId: string): Promise<Principal> {
+  async authenticate(credentials: Credentials, caller: CallerHost, requestId: string): Promise<Authenticated> {
     const apiKey = credentials.apiKey?.trim();
-    const bearer = /^Bearer\s+(.+)$/i.exec(credentials.authorization?.trim() ?? '')?.[1];
-    if (apiKey && credentials.authorization) throw new AppError('BAD_REQUEST', 'Send either an API key or a bearer token, not both');
-    if (!apiKey && !credentials.authorization) throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
-    if (!apiKey) {
-      if (!bearer) throw new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>"');
-      throw new AppError('UNAUTHENTICATED', 'The bearer token could not be verified');
-    }
+    const authorization = credentials.authorization?.trim();
+    if (apiKey && authorization) throw new AppError('BAD_REQUEST', 'Send either an API key or a bearer token, not both');
+    if (!apiKey && !authorization) throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
+    if (authorization) return this.fromBearer(authorization, requestId);
 
-    if (!looksLikeApiKey(apiKey)) throw new AppError('FORBIDDEN', 'The API key is invalid');
-    const key = await this.keys.find(apiKey);
+    if (!looksLikeApiKey(apiKey!)) throw new AppError('FORBIDDEN', 'The API key is invalid');
+    const key = await this.keys.find(apiKey!);
     if (!key) throw new AppError('FORBIDDEN', 'The API key is invalid');
     if (!key.active) throw new AppError('FORBIDDEN', 'The API key is inactive');
     if (!isHostAllowed(key.allowedHosts, caller)) throw new AppError('FORBIDDEN', 'The calling host is not approved for this API key');
     this.keys.touch(key.id);
-    return { orgId: key.orgId, kind: 'api_key', apiKeyId: key.id, scopes: [], requestId };
+    return {
+      principal: { orgId: key.orgId, kind: 'api_key', apiKeyId: key.id, scopes: [], requestId },
+      rateSubject: `key:${key.id}`,
+      readLimit: key.rateLimit ?? undefined,
+    };
+  }
+
+  private async fromBearer(authorization: string, requestId: string): Promise<Authenticated> {
+    const token = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)$/i.exec(authorization)?.[1];
+    if (!token) throw new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>"');
+    const claims = await this.tokens.verify(token);
+    const account = await this.tokens.link(claims);
+    return {
+      principal: { orgId: null, kind: 'account', accountId: account.accountId, scopes: claims.scopes, orgRoles: account.orgRoles, requestId },
+      rateSubject: `account:${account.accountId}`,
+    };
   }
 }

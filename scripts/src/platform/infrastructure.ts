@@ -1,4 +1,4 @@
-import { DEFAULT_PORTS, objectKeys } from '@em/core';
+import { DEFAULT_PORTS, ensureEmbeddedIssuer, objectKeys } from '@em/core';
 import { startEmbeddedPostgres } from '../embedded/postgres';
 import { startEmbeddedRedis } from '../embedded/redis';
 import { startEmbeddedS3 } from '../embedded/s3';
@@ -76,6 +76,12 @@ export async function startInfrastructure(opts: {
         S3_FORCE_PATH_STYLE: 'true',
       });
       if (env.MEDIA_URL) out.MEDIA_URL = env.MEDIA_URL;
+    }
+
+    if (!env.OAUTH_JWKS_URL && !env.OAUTH_JWKS_FILE) {
+      const issuer = await ensureEmbeddedIssuer(opts.dataDir);
+      out.OAUTH_JWKS_FILE = issuer.jwksFile;
+      embedded.push('OAuth issuer (keys in oauth/; mint tokens with npm run cli -- mint-token)');
     }
   } catch (err) {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
-import { ObjectStore } from '@em/core';
+import { ApiKeyService, ObjectStore } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { AccountResolver } from './account/account.resolver';
 import { AccountService } from './account/account.service';
+import { ApiKeysResolver } from './api-keys/api-keys.resolver';
+import { ApiKeysService } from './api-keys/api-keys.service';
 import { EventsResolver } from './events/events.resolver';
 import { EventsService } from './events/events.service';
 import { PingResolver } from './ping/ping.resolver';
@@ -15,6 +17,7 @@ runService('events', async ({ cfg, logger, orm }) => {
     new EventsResolver(new EventsService(orm, store)),
     new PingResolver(new PingService(orm)),
     new AccountResolver(new AccountService(orm)),
+    new ApiKeysResolver(new ApiKeysService(orm, new ApiKeyService(cfg.MAX_API_KEYS_PER_ORG))),
   );
   const schema = await buildEventsSchema(container);
   return startSubgraphServer({ name: 'events', schema, port: cfg.EVENTS_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });

@@ -1,12 +1,13 @@
 import { buildFederatedSchema } from '@em/subgraph-kit';
 import { ContainerType } from 'type-graphql';
 import { AccountResolver } from './account/account.resolver';
+import { ApiKeysResolver } from './api-keys/api-keys.resolver';
 import { EventsResolver } from './events/events.resolver';
 import { PingResolver } from './ping/ping.resolver';
 
-export const RESOLVERS = [EventsResolver, PingResolver, AccountResolver] as const;
+export const RESOLVERS = [EventsResolver, PingResolver, AccountResolver, ApiKeysResolver] as const;
 
-/** The events subgraph: organisations' events, their flags, ping, and the signed-in account. */
+/** The events subgraph: organisations' events, their flags, ping, the signed-in account and API key management. */
 export function buildEventsSchema(container?: ContainerType) {
   return buildFederatedSchema({ resolvers: RESOLVERS, container });
 }

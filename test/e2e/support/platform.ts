@@ -157,3 +157,32 @@ export const fixtures = {
     return ids;
   },
 };
+
+/** The test identity provider (its JWKS is served by the global setup). */
+const idp: { issuer: string; audience: string; privateJwk: Record<string, string> } = JSON.parse(readFileSync(process.env.E2E_IDP!, 'utf8'));
+
+/** An access token as the identity provider issues it; every claim can be overridden for the error cases. */
+export async function accessToken(
+  opts: { subject: string; email?: string; scopes?: string[]; expiresIn?: number; issuer?: string; audience?: string; key?: Record<string, string> } = { subject: 'x' },
+): Promise<string> {
+  const { SignJWT, importJWK } = await import('jose');
+  const key = await importJWK(opts.key ?? idp.privateJwk, 'ES256');
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ scope: (opts.scopes ?? ['events:read']).join(' '), ...(opts.email ? { email: opts.email } : {}) })
+    .setProtectedHeader({ alg: 'ES256', kid: 'test-idp-1' })
+    .setIssuer(opts.issuer ?? idp.issuer)
+    .setAudience(opts.audience ?? idp.audience)
+    .setSubject(opts.subject)
+    .setIssuedAt(now - 10)
+    .setExpirationTime(now + (opts.expiresIn ?? 600))
+    .sign(key);
+}
+
+/** An account with memberships: `[orgId, role, status]`. */
+export async function account(email: string, memberships: Array<[number, 'admin' | 'user', ('active' | 'pending')?]> = [], active = true): Promise<number> {
+  const [row] = await sql<{ id: number }>('insert into accounts (email, active) values ($1, $2) returning id', [email, active]);
+  for (const [orgId, role, status] of memberships) {
+    await sql('insert into memberships (organisation_id, account_id, role, status) values ($1, $2, $3, $4)', [orgId, row.id, role, status ?? 'active']);
+  }
+  return row.id;
+}

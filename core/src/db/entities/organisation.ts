@@ -104,4 +104,8 @@ export class ApiKey {
 
   @Property({ type: 'timestamptz', nullable: true })
   lastUsedAt?: Date | null;
+
+  /** Read calls allowed per rate-limit window for this key; null = the platform default. */
+  @Property({ type: 'integer', nullable: true })
+  rateLimit?: number | null;
 }

@@ -1,0 +1,48 @@
+import type { Redis } from 'ioredis';
+import { Config } from '../config';
+
+/** Reads, and the stricter budget of face-matching calls (face search POST, clipping start). */
+export type RateClass = 'read' | 'matching';
+
+/** GraphQL root fields that run face matching: they count against the `matching` budget. */
+export const FACE_MATCHING_FIELDS: ReadonlySet<string> = new Set(['searchFaces', 'startVideoClipping']);
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  retryAfterSeconds: number;
+}
+
+/**
+ * Fixed-window counters in Redis, per credential and class, so the limits hold across any number
+ * of gateway processes. If Redis cannot be reached the call is let through (and the failure
+ * reported): a limiter outage must not take the API down.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly cfg: Pick<Config, 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_READS' | 'RATE_LIMIT_MATCHING'>,
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {}
+
+  defaultLimit(cls: RateClass): number {
+    return cls === 'matching' ? this.cfg.RATE_LIMIT_MATCHING : this.cfg.RATE_LIMIT_READS;
+  }
+
+  async consume(cls: RateClass, subject: string, limit = this.defaultLimit(cls), now = Date.now()): Promise<RateDecision> {
+    const window = this.cfg.RATE_LIMIT_WINDOW_SECONDS;
+    const nowSeconds = now / 1000;
+    const windowIndex = Math.floor(nowSeconds / window);
+    const retryAfterSeconds = Math.max(1, Math.ceil((windowIndex + 1) * window - nowSeconds));
+    const key = `rl:${cls}:${subject}:${windowIndex}`;
+    try {
+      const results = await this.redis.multi().incr(key).expire(key, window + 1).exec();
+      const count = Number(results?.[0]?.[1] ?? 0);
+      return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), retryAfterSeconds };
+    } catch (err) {
+      this.onError(err);
+      return { allowed: true, limit, remaining: limit, retryAfterSeconds: 0 };
+    }
+  }
+}
