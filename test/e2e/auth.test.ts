@@ -1,5 +1,6 @@
 import { hashApiKey } from '@em/core';
-import { api, closeDb, expectError, fixtures, info, sql } from './support/platform';
+import { randomUUID } from 'node:crypto';
+import { accessToken, account, api, closeDb, expectError, fixtures, info, sql } from './support/platform';
 
 /** Every route of the read slice, with a path for an organisation and one of its events. */
 const ROUTES: Array<(org: number, event: number, image: string) => string> = [
@@ -61,6 +62,18 @@ describe('authentication and authorisation matrix (every route)', () => {
 
   it.each(ROUTES.map((_, i) => [i]))('route %i: an API key and a bearer token together is a 400', async (i) => {
     expectError(await api(path(i), { key: own.key, headers: { authorization: 'Bearer abc.def.ghi' } }), 400);
+  });
+
+  it.each(ROUTES.map((_, i) => [i]))('route %i with bearer tokens: member 200; malformed or expired 401; wrong scope or non-member 403', async (i) => {
+    const email = `member-${randomUUID()}@example.org`;
+    const subject = `idp|${randomUUID()}`;
+    await account(email, [[own.orgId, 'user']]);
+    const bearer = (token: string) => ({ key: null, headers: { authorization: `Bearer ${token}` } });
+    expect((await api(path(i), bearer(await accessToken({ subject, email })))).status).toBe(200);
+    expectError(await api(path(i), bearer('malformed')), 401);
+    expectError(await api(path(i), bearer(await accessToken({ subject, email, expiresIn: -300 }))), 401);
+    expectError(await api(path(i), bearer(await accessToken({ subject, email, scopes: ['analytics:read'] }))), 403);
+    expectError(await api(ROUTES[i](other.orgId, other.eventId, own.imageId), bearer(await accessToken({ subject, email }))), 403);
   });
 
   it('an event that does not exist is a 404', async () => {
