@@ -27,6 +27,13 @@ export function assertOrganisation(principal: Principal, orgId: number): void {
   }
 }
 
+/** May the principal change the organisation's events (the photo pipeline)? A key of the organisation, or a member's token with `events:write`. */
+export function assertCanWrite(principal: Principal): void {
+  if (principal.kind === 'account' && !principal.scopes.includes('events:write')) {
+    throw new AppError('FORBIDDEN', 'The token lacks the scope events:write');
+  }
+}
+
 /** May the principal manage the organisation (API keys)? Only an admin's token with `events:write`. */
 export function assertOrganisationAdmin(principal: Principal, orgId: number): void {
   if (principal.kind !== 'account') throw new AppError('FORBIDDEN', 'Managing the organisation needs an OAuth bearer token of an admin');

@@ -20,3 +20,5 @@ export * from './auth/token-issuer';
 export * from './auth/rate-limiter';
 export * from './auth/api-key-service';
 export * from './auth/account-directory';
+export * from './imaging/formats';
+export * from './queues';

@@ -20,7 +20,10 @@ async function main() {
     },
     { connection: connectRedis(cfg.REDIS_URL), concurrency: 2 },
   );
-  photoWorker.on('failed', (job, err) => logger.warn({ jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'));
+  photoWorker.on('failed', (job, err) => {
+    logger.warn({ jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed');
+    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) void photos.markFailed(job.data.photoId, err.message).catch(() => undefined);
+  });
   photoWorker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
   await photoWorker.waitUntilReady();
   logger.info({ queues: [QUEUES.photos] }, 'ml-worker ready');

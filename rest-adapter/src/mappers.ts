@@ -64,3 +64,32 @@ export const imagePage = (page: any, item: (p: any) => unknown = imageItem) => (
   images: page.items.map(item),
   pagination: pagination(page.pageInfo),
 });
+
+/** GraphQL DateTime (ISO with zone) to the spec's `YYYY-MM-DDTHH:MM:SS` (UTC). */
+export const dateTime = (iso: string | null) => (iso ? iso.slice(0, 19) : null);
+
+export const PIPELINE_STATUS_FIELDS =
+  'isLive wentLiveAt total imported queued processing processed failed live progress failures { reason count } lastImportedAt lastProcessedAt';
+
+export const pipelineStatus = (p: any) => ({
+  is_live: p.isLive,
+  went_live_at: dateTime(p.wentLiveAt),
+  total: p.total,
+  imported: p.imported,
+  queued: p.queued,
+  processing: p.processing,
+  processed: p.processed,
+  failed: p.failed,
+  live: p.live,
+  progress: p.progress,
+  failures: p.failures,
+  last_imported_at: dateTime(p.lastImportedAt),
+  last_processed_at: dateTime(p.lastProcessedAt),
+});
+
+export const importReport = (r: any) => ({
+  imported: r.imported,
+  duplicates: r.duplicates,
+  rejected: r.rejected,
+  files: r.files.map((f: any) => ({ key: f.key, status: f.status, image_id: f.imageId, reason: f.reason })),
+});

@@ -1,4 +1,4 @@
-import { pathInt, pathString, queryInt, requiredQueryInt, VariableSpec } from './http/params';
+import { bodyBoolean, bodyStringArray, noBodyFields, pathInt, pathString, queryInt, requiredQueryInt, VariableSpec } from './http/params';
 import * as map from './mappers';
 
 /**
@@ -103,8 +103,36 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: '/:orgId/event/:eventId/video-clipping/search-by-selfie', summary: 'Start clipping' },
   { method: 'GET', path: '/:orgId/event/:eventId/video-clipping/:requestId', summary: 'Read clipping result' },
   { method: 'POST', path: '/:orgId/event/:eventId/original-photos', summary: 'Presigned original downloads' },
-  { method: 'GET', path: '/:orgId/event/:eventId/pipeline/photos/status', summary: 'Pipeline status' },
-  { method: 'POST', path: '/:orgId/event/:eventId/pipeline/photos/import', summary: 'Import photos' },
-  { method: 'POST', path: '/:orgId/event/:eventId/pipeline/photos/process', summary: 'Process photos' },
-  { method: 'POST', path: '/:orgId/event/:eventId/pipeline/photos/go-live', summary: 'Publish photos' },
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/pipeline/photos/status',
+    summary: 'Pipeline status',
+    operation: `query PipelineStatus(${ORG_EVENT_ARGS}) { pipelineStatus(orgId: $orgId, eventId: $eventId) { ${map.PIPELINE_STATUS_FIELDS} } }`,
+    variables: orgEvent,
+    data: (r) => map.pipelineStatus(r.pipelineStatus),
+  },
+  {
+    method: 'POST',
+    path: '/:orgId/event/:eventId/pipeline/photos/import',
+    summary: 'Import photos',
+    operation: `mutation ImportPhotos(${ORG_EVENT_ARGS}, $keys: [String!]) { importPhotos(orgId: $orgId, eventId: $eventId, keys: $keys) { imported duplicates rejected files { key status imageId reason } } }`,
+    variables: { ...orgEvent, keys: bodyStringArray('keys') },
+    data: (r) => map.importReport(r.importPhotos),
+  },
+  {
+    method: 'POST',
+    path: '/:orgId/event/:eventId/pipeline/photos/process',
+    summary: 'Process photos',
+    operation: `mutation ProcessPhotos(${ORG_EVENT_ARGS}, $retryFailed: Boolean) { processPhotos(orgId: $orgId, eventId: $eventId, retryFailed: $retryFailed) { queued } }`,
+    variables: { ...orgEvent, retryFailed: bodyBoolean('retry_failed') },
+    data: (r) => ({ queued: r.processPhotos.queued }),
+  },
+  {
+    method: 'POST',
+    path: '/:orgId/event/:eventId/pipeline/photos/go-live',
+    summary: 'Publish photos',
+    operation: `mutation GoLive(${ORG_EVENT_ARGS}) { goLive(orgId: $orgId, eventId: $eventId) { published isLive wentLiveAt } }`,
+    variables: { ...orgEvent, body: noBodyFields },
+    data: (r) => ({ published: r.goLive.published, is_live: r.goLive.isLive, went_live_at: map.dateTime(r.goLive.wentLiveAt) }),
+  },
 ];

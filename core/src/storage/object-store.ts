@@ -1,4 +1,13 @@
-import { CreateBucketCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Config } from '../config';
 
@@ -10,6 +19,8 @@ export const objectKeys = {
   original: (eventId: number, photoId: string, ext: string) => `originals/${eventId}/${photoId}${ext}`,
   large: (eventId: number, photoId: string) => `public/${eventId}/large/${photoId}.jpg`,
   thumbnail: (eventId: number, photoId: string) => `public/${eventId}/thumb/${photoId}.jpg`,
+  /** Where an organiser drops files for the pipeline's import. */
+  inbox: (eventId: number) => `inbox/${eventId}/`,
   publicPrefix: 'public/',
 };
 
@@ -47,6 +58,22 @@ export class ObjectStore {
   async getBuffer(key: string): Promise<Buffer> {
     const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** Every key under a prefix, in key order (all pages). */
+  async list(prefix: string): Promise<Array<{ key: string; size: number }>> {
+    const out: Array<{ key: string; size: number }> = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) if (o.Key) out.push({ key: o.Key, size: o.Size ?? 0 });
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return out;
   }
 
   async exists(key: string): Promise<boolean> {

@@ -1,9 +1,9 @@
-import { displayedSize, Logger, ObjectStore, objectKeys, Orm, Photo, renderPreviews } from '@em/core';
+import { displayedSize, Event, Logger, ObjectStore, objectKeys, Orm, Photo, renderPreviews } from '@em/core';
 
 /**
  * Processes one photo: large preview and thumbnail into the public part of the store, then the
- * photo row in one update. Idempotent: a processed photo is left as it is, and a retry after a
- * crash rewrites the same object keys.
+ * photo row in one update (and published at once when its event is already live). Idempotent: a
+ * processed photo is left as it is, and a retry after a crash rewrites the same object keys.
  */
 export class PhotoProcessor {
   constructor(
@@ -26,6 +26,8 @@ export class PhotoProcessor {
     await this.store.put(largeKey, large.buffer, 'image/jpeg');
     await this.store.put(thumbnailKey, thumbnail.buffer, 'image/jpeg');
 
+    const now = new Date();
+    const live = await em.count(Event, { id: eventId, wentLiveAt: { $ne: null } });
     await em.nativeUpdate(
       Photo,
       { id: photoId },
@@ -37,11 +39,17 @@ export class PhotoProcessor {
         thumbnailKey,
         width: size.width,
         height: size.height,
-        processedAt: new Date(),
+        processedAt: now,
         stepErrors: null,
+        ...(live ? { publishedAt: photo.publishedAt ?? now } : {}),
       },
     );
     this.logger.debug({ photoId }, 'photo processed');
     return 'processed';
+  }
+
+  /** After the last attempt: the photo is failed, with the reason the organiser sees in the status. */
+  async markFailed(photoId: string, reason: string): Promise<void> {
+    await this.orm.em.fork().nativeUpdate(Photo, { id: photoId, status: { $ne: 'processed' } }, { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } });
   }
 }

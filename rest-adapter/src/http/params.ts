@@ -52,3 +52,31 @@ export function readVariables(spec: Record<string, Reader<unknown>>, input: Requ
 }
 
 export type VariableSpec = Record<string, Reader<unknown>>;
+
+function bodyObject(input: RequestInput): Record<string, unknown> {
+  if (input.body === undefined || input.body === null) return {};
+  if (typeof input.body !== 'object' || Array.isArray(input.body)) throw new AppError('BAD_REQUEST', 'The request body must be a JSON object');
+  return input.body as Record<string, unknown>;
+}
+
+/** An optional array of strings in the JSON body. */
+export const bodyStringArray = (name: string): Reader<string[] | undefined> => (input) => {
+  const value = bodyObject(input)[name];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new AppError('BAD_REQUEST', `${name} must be an array of strings`);
+  return value as string[];
+};
+
+/** An optional boolean in the JSON body. */
+export const bodyBoolean = (name: string): Reader<boolean | undefined> => (input) => {
+  const value = bodyObject(input)[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw new AppError('BAD_REQUEST', `${name} must be true or false`);
+  return value;
+};
+
+/** A route whose JSON body may carry nothing: still refuses a body that is not an object. */
+export const noBodyFields: Reader<undefined> = (input) => {
+  bodyObject(input);
+  return undefined;
+};

@@ -1,5 +1,5 @@
-import { Config, connectRedis, DEFAULT_PORTS, loadConfig, migrateDatabase, ObjectStore, openDatabase, Orm, PLATFORM_ENV_FILE, QUEUES } from '@em/core';
-import { Queue } from 'bullmq';
+import { Config, DEFAULT_PORTS, loadConfig, migrateDatabase, ObjectStore, openDatabase, Orm, PhotoQueue, PLATFORM_ENV_FILE } from '@em/core';
+import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DemoSeed, publishDemo, seedDemo } from '../seed/demo';
@@ -52,8 +52,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   }
   const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, log: opts.log });
   let orm: Orm | undefined;
-  let queue: Queue | undefined;
-  let redis: ReturnType<typeof connectRedis> | undefined;
+  let queue: PhotoQueue | undefined;
   let services: ServiceGroup | undefined;
   try {
     const env: Record<string, string> = {
@@ -79,14 +78,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     await store.ensureBucket();
 
     let demo: DemoSeed | null = null;
-    if (opts.seed !== false) {
-      redis = connectRedis(cfg.REDIS_URL);
-      queue = new Queue(QUEUES.photos, { connection: redis });
-      demo = await seedDemo({ orm, store, queue, dataDir: opts.dataDir, log: opts.log });
-    }
+    queue = new PhotoQueue(cfg.REDIS_URL);
+    const pipeline = new PipelineService(orm, store, queue);
+    if (opts.seed !== false) demo = await seedDemo({ orm, store, queue, pipeline, dataDir: opts.dataDir, log: opts.log });
     services = await startServices({ env, onOutput: opts.onServiceOutput });
     if (demo) {
-      const { live, failed } = await publishDemo(orm, demo.eventId);
+      const { live, failed } = await publishDemo(orm, pipeline, demo.eventId);
       opts.log(`demo event ${demo.eventId}: ${live} photos live${failed ? `, ${failed} failed` : ''}`);
     }
     const platform: Platform = {
@@ -102,7 +99,6 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       async stop() {
         await services!.stop();
         await queue?.close();
-        redis?.disconnect();
         await orm!.close();
         await infrastructure.stop();
       },
@@ -111,7 +107,6 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   } catch (err) {
     await services?.stop().catch(() => undefined);
     await queue?.close().catch(() => undefined);
-    redis?.disconnect();
     await orm?.close().catch(() => undefined);
     await infrastructure.stop();
     throw err;

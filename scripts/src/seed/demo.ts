@@ -1,6 +1,5 @@
-import { ApiKey, Account, DEFAULT_JOB_OPTIONS, Event, generateApiKey, JOBS, Membership, ObjectStore, objectKeys, Organisation, Orm, Photo, processPhotoJobId, readExif, REPO_ROOT } from '@em/core';
-import { Queue } from 'bullmq';
-import { createHash } from 'node:crypto';
+import { Account, ApiKey, Event, generateApiKey, Membership, ObjectStore, Organisation, Orm, Photo, PhotoQueue, REPO_ROOT } from '@em/core';
+import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -29,7 +28,14 @@ export interface DemoSeed {
  * sample photos imported (originals into S3) and queued for processing. Runs once; later starts
  * find it and re-queue photos that were not processed yet.
  */
-export async function seedDemo(opts: { orm: Orm; store: ObjectStore; queue: Queue; dataDir: string; log: (l: string) => void }): Promise<DemoSeed> {
+export async function seedDemo(opts: {
+  orm: Orm;
+  store: ObjectStore;
+  queue: PhotoQueue;
+  pipeline: PipelineService;
+  dataDir: string;
+  log: (l: string) => void;
+}): Promise<DemoSeed> {
   const em = opts.orm.em.fork();
   const keyFile = path.join(opts.dataDir, 'demo-api-key');
   let org = await em.findOne(Organisation, { slug: DEMO_ORG_SLUG });
@@ -67,36 +73,21 @@ export async function seedDemo(opts: { orm: Orm; store: ObjectStore; queue: Queu
 
   const event = await em.findOneOrFail(Event, { organisation: org, slug: DEMO_EVENT_SLUG });
   await opts.store.ensureBucket();
+  // The demo goes through the real pipeline: import, then a worker job per photo.
   for (const file of demoPhotoFiles()) {
-    const original = readFileSync(file);
-    const contentHash = createHash('sha256').update(original).digest('hex');
-    let photo = await em.findOne(Photo, { event, contentHash });
-    if (!photo) {
-      photo = em.create(Photo, {
-        event,
-        contentHash,
-        originalKey: '',
-        originalFileName: path.basename(file),
-        mimeType: 'image/jpeg',
-        fileSize: original.length,
-        source: 'seed',
-        photographerName: 'Demo photographer',
-        status: 'queued',
-        capturedAt: (await readExif(original, event.timeZone)).capturedAt,
-      });
-      photo.originalKey = objectKeys.original(event.id, photo.id, '.jpg');
-      await opts.store.put(photo.originalKey, original, 'image/jpeg');
-      await em.flush();
-    }
-    if (photo.status !== 'processed') {
-      await opts.queue.add(JOBS.processPhoto, { photoId: photo.id }, { jobId: processPhotoJobId(photo.id), ...DEFAULT_JOB_OPTIONS });
-    }
+    const outcome = await opts.pipeline.importFile(event, readFileSync(file), { fileName: path.basename(file), source: 'seed', photographerName: 'Demo photographer' });
+    if (outcome.status === 'rejected') opts.log(`demo photo ${path.basename(file)} rejected: ${outcome.reason}`);
+  }
+  const pending = await em.find(Photo, { event, status: { $in: ['imported', 'queued', 'processing'] } }, { fields: ['id'] });
+  if (pending.length) {
+    await em.nativeUpdate(Photo, { id: { $in: pending.map((p) => p.id) }, status: 'imported' }, { status: 'queued' });
+    await opts.queue.enqueue(pending.map((p) => p.id));
   }
   return { orgId: org.id, eventId: event.id, apiKey, created };
 }
 
 /** Waits until the demo photos are processed, then publishes them (go-live). */
-export async function publishDemo(orm: Orm, eventId: number, timeoutMs = 180_000): Promise<{ live: number; failed: number }> {
+export async function publishDemo(orm: Orm, pipeline: PipelineService, eventId: number, timeoutMs = 180_000): Promise<{ live: number; failed: number }> {
   const em = orm.em.fork();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -105,9 +96,7 @@ export async function publishDemo(orm: Orm, eventId: number, timeoutMs = 180_000
     if (Date.now() > deadline) throw new Error(`demo photos still processing after ${timeoutMs / 1000}s`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  const now = new Date();
-  await em.nativeUpdate(Photo, { event: eventId, status: 'processed', publishedAt: null }, { publishedAt: now });
-  await em.nativeUpdate(Event, { id: eventId, wentLiveAt: null }, { wentLiveAt: now });
+  await pipeline.publish(eventId);
   return {
     live: await em.count(Photo, { event: eventId, publishedAt: { $ne: null } }),
     failed: await em.count(Photo, { event: eventId, status: 'failed' }),

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
-import { ObjectStore } from '@em/core';
+import { ObjectStore, PhotoQueue } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { PhotosResolver } from './photos/photos.resolver';
 import { PhotosService } from './photos/photos.service';
+import { PipelineResolver } from './pipeline/pipeline.resolver';
+import { PipelineService } from './pipeline/pipeline.service';
 import { TimelineResolver } from './timeline/timeline.resolver';
 import { TimelineService } from './timeline/timeline.service';
 import { buildImagesSchema } from './schema';
@@ -11,6 +13,14 @@ runService('images', async ({ cfg, logger, orm }) => {
   const store = new ObjectStore(cfg);
   const photos = new PhotosResolver(new PhotosService(orm, store));
   const timeline = new TimelineResolver(new TimelineService(orm, store));
-  const schema = await buildImagesSchema(resolverContainer(photos, timeline), photos);
-  return startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });
+  const queue = new PhotoQueue(cfg.REDIS_URL);
+  const pipeline = new PipelineResolver(new PipelineService(orm, store, queue));
+  const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline), photos);
+  const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });
+  return {
+    async stop() {
+      await server.stop();
+      await queue.close();
+    },
+  };
 });

@@ -1,11 +1,12 @@
 import { buildFederatedSchema } from '@em/subgraph-kit';
 import { ContainerType } from 'type-graphql';
 import { PhotosResolver } from './photos/photos.resolver';
+import { PipelineResolver } from './pipeline/pipeline.resolver';
 import { TimelineResolver } from './timeline/timeline.resolver';
 
-export const RESOLVERS = [PhotosResolver, TimelineResolver] as const;
+export const RESOLVERS = [PhotosResolver, TimelineResolver, PipelineResolver] as const;
 
-/** The images subgraph: photos, gallery, image details and the timeline. */
+/** The images subgraph: photos, gallery, image details, the timeline and the photo pipeline. */
 export function buildImagesSchema(container?: ContainerType, photos?: PhotosResolver) {
   return buildFederatedSchema(
     { resolvers: RESOLVERS, container },

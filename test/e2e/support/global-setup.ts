@@ -51,7 +51,7 @@ export default async function globalSetup(): Promise<void> {
       OAUTH_JWKS_URL: idp.jwksUrl,
       OAUTH_ISSUER: idp.issuer,
       OAUTH_AUDIENCE: idp.audience,
-      RATE_LIMIT_WINDOW_SECONDS: '2',
+      RATE_LIMIT_WINDOW_SECONDS: '5',
       MAX_API_KEYS_PER_ORG: '5',
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [`${k}_PORT`, String(v)])),
     },

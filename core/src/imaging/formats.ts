@@ -1,0 +1,33 @@
+import sharp, { Metadata } from 'sharp';
+
+/** Photo formats the pipeline accepts, by what sharp reads in the file (not by its name). */
+export const SUPPORTED_FORMATS: Record<string, { mime: string; ext: string }> = {
+  jpeg: { mime: 'image/jpeg', ext: '.jpg' },
+  png: { mime: 'image/png', ext: '.png' },
+  webp: { mime: 'image/webp', ext: '.webp' },
+  tiff: { mime: 'image/tiff', ext: '.tif' },
+  heif: { mime: 'image/heif', ext: '.heic' },
+};
+
+export type ImageProbe = { ok: true; format: string; mime: string; ext: string; width: number; height: number } | { ok: false; reason: string };
+
+/** What the file really is: a supported, decodable photo with its size, or the reason it is not. */
+export async function probeImage(file: Buffer): Promise<ImageProbe> {
+  if (file.length === 0) return { ok: false, reason: 'empty file' };
+  let meta: Metadata;
+  try {
+    meta = await sharp(file, { failOn: 'error' }).metadata();
+  } catch {
+    return { ok: false, reason: 'not an image, or a corrupt one' };
+  }
+  const format = SUPPORTED_FORMATS[meta.format ?? ''];
+  if (!format) return { ok: false, reason: `unsupported format ${meta.format ?? 'unknown'} (JPEG, PNG, WebP, TIFF or HEIF)` };
+  if (!meta.width || !meta.height) return { ok: false, reason: 'image without dimensions' };
+  try {
+    // Decoding a few pixels catches truncated files that still have a valid header.
+    await sharp(file, { failOn: 'truncated' }).resize(8, 8, { fit: 'inside' }).raw().toBuffer();
+  } catch {
+    return { ok: false, reason: 'corrupt or truncated image' };
+  }
+  return { ok: true, format: meta.format!, ...format, width: meta.width, height: meta.height };
+}

@@ -1,0 +1,49 @@
+import { SubgraphContext } from '@em/subgraph-kit';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { GoLiveReportType, ImportReportType, PipelineStatusType, ProcessReportType } from './pipeline.types';
+import { PipelineService } from './pipeline.service';
+
+@Resolver()
+export class PipelineResolver {
+  constructor(private readonly service: PipelineService) {}
+
+  @Query(() => PipelineStatusType, { description: 'The photo pipeline of an event (organisers).' })
+  pipelineStatus(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number) {
+    return this.service.status(ctx.principal, orgId, eventId);
+  }
+
+  @Mutation(() => ImportReportType, { description: "Imports the photos in the event's inbox (inbox/<eventId>/ in the bucket)." })
+  async importPhotos(
+    @Ctx() ctx: SubgraphContext,
+    @Arg('orgId', () => Int) orgId: number,
+    @Arg('eventId', () => Int) eventId: number,
+    @Arg('keys', () => [String], { nullable: true }) keys?: string[],
+  ) {
+    const report = await this.service.importInbox(ctx.principal, orgId, eventId, keys);
+    return {
+      ...report,
+      files: report.files.map((f) => ({
+        key: f.key,
+        status: f.outcome.status,
+        imageId: 'imageId' in f.outcome ? f.outcome.imageId : null,
+        reason: 'reason' in f.outcome ? f.outcome.reason : null,
+      })),
+    };
+  }
+
+  @Mutation(() => ProcessReportType, { description: 'Queues imported photos (and failed ones with retryFailed) for processing.' })
+  processPhotos(
+    @Ctx() ctx: SubgraphContext,
+    @Arg('orgId', () => Int) orgId: number,
+    @Arg('eventId', () => Int) eventId: number,
+    @Arg('retryFailed', { nullable: true }) retryFailed?: boolean,
+  ) {
+    return this.service.process(ctx.principal, orgId, eventId, retryFailed ?? false);
+  }
+
+  @Mutation(() => GoLiveReportType, { description: 'Publishes processed photos; later ones are published as they finish.' })
+  async goLive(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number) {
+    const { published, wentLiveAt } = await this.service.goLive(ctx.principal, orgId, eventId);
+    return { published, isLive: true, wentLiveAt };
+  }
+}

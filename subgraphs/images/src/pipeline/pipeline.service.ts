@@ -1,0 +1,226 @@
+import {
+  AppError,
+  assertCanWrite,
+  Event,
+  guardEvent,
+  ObjectStore,
+  objectKeys,
+  Orm,
+  Photo,
+  PhotoQueue,
+  Principal,
+  probeImage,
+  readExif,
+} from '@em/core';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+
+export type ImportOutcome =
+  | { status: 'imported'; imageId: string }
+  | { status: 'duplicate'; imageId: string }
+  | { status: 'rejected'; reason: string };
+
+export interface ImportedFile {
+  key: string;
+  outcome: ImportOutcome;
+}
+
+export interface ImportReport {
+  imported: number;
+  duplicates: number;
+  rejected: number;
+  files: ImportedFile[];
+}
+
+export interface PipelineStatus {
+  isLive: boolean;
+  wentLiveAt: Date | null;
+  total: number;
+  imported: number;
+  queued: number;
+  processing: number;
+  processed: number;
+  failed: number;
+  live: number;
+  /** Share of photos that are done (processed or failed), 0-1; 1 for an empty event. */
+  progress: number;
+  failures: Array<{ reason: string; count: number }>;
+  lastImportedAt: Date | null;
+  lastProcessedAt: Date | null;
+}
+
+export interface PhotoSource {
+  fileName: string;
+  source: string;
+  photographerName?: string | null;
+}
+
+/** How many inbox files one import call takes; the rest wait for the next call. */
+export const MAX_FILES_PER_IMPORT = 500;
+
+/**
+ * The organiser's photo pipeline: import (originals into S3 and photo rows, deduplicated by
+ * content), process (one worker job per photo), go-live (publish), and the status of it all.
+ */
+export class PipelineService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly store: ObjectStore,
+    private readonly queue: PhotoQueue,
+  ) {}
+
+  private async organiserEvent(principal: Principal, orgId: number, eventId: number): Promise<Event> {
+    const event = await guardEvent(this.orm.em, principal, orgId, eventId);
+    assertCanWrite(principal);
+    return event;
+  }
+
+  /**
+   * Imports one file. A file already in the event (same content) is a duplicate and keeps its
+   * photo; a file that is not a supported, decodable photo is rejected with the reason.
+   */
+  async importFile(event: Event, file: Buffer, origin: PhotoSource): Promise<ImportOutcome> {
+    const probe = await probeImage(file);
+    if (!probe.ok) return { status: 'rejected', reason: probe.reason };
+    const contentHash = createHash('sha256').update(file).digest('hex');
+    const em = this.orm.em.fork();
+    const existing = await em.findOne(Photo, { event: event.id, contentHash });
+    if (existing) return { status: 'duplicate', imageId: existing.id };
+
+    const exif = await readExif(file, event.timeZone);
+    const photo = em.create(Photo, {
+      event: event.id,
+      contentHash,
+      originalKey: '',
+      originalFileName: path.basename(origin.fileName) || `photo${probe.ext}`,
+      mimeType: probe.mime,
+      fileSize: file.length,
+      width: probe.width,
+      height: probe.height,
+      capturedAt: exif.capturedAt,
+      photographerName: origin.photographerName ?? exif.artist,
+      source: origin.source,
+      status: 'imported',
+    });
+    photo.originalKey = objectKeys.original(event.id, photo.id, probe.ext);
+    // The object first: a crash in between leaves an orphan object, never a row without its file.
+    await this.store.put(photo.originalKey, file, probe.mime);
+    try {
+      await em.flush();
+    } catch (err) {
+      // The same content imported concurrently: the other import won.
+      const winner = await this.orm.em.fork().findOne(Photo, { event: event.id, contentHash });
+      if (winner) return { status: 'duplicate', imageId: winner.id };
+      throw err;
+    }
+    return { status: 'imported', imageId: photo.id };
+  }
+
+  /**
+   * Imports the files in the event's inbox (`inbox/<event_id>/` in the bucket), or only the
+   * given keys of it. Imported and duplicate files leave the inbox; rejected ones stay, with
+   * their reason in the report.
+   */
+  async importInbox(principal: Principal, orgId: number, eventId: number, keys?: string[] | null): Promise<ImportReport> {
+    const event = await this.organiserEvent(principal, orgId, eventId);
+    const prefix = objectKeys.inbox(eventId);
+    let wanted: string[];
+    if (keys && keys.length) {
+      const outside = keys.filter((k) => typeof k !== 'string' || !k.startsWith(prefix) || k.includes('..'));
+      if (outside.length) throw new AppError('BAD_REQUEST', `keys must lie in the event's inbox ${prefix}: ${outside.slice(0, 3).join(', ')}`);
+      wanted = [...new Set(keys)];
+    } else {
+      wanted = (await this.store.list(prefix)).map((o) => o.key);
+    }
+    if (wanted.length > MAX_FILES_PER_IMPORT) wanted = wanted.slice(0, MAX_FILES_PER_IMPORT);
+
+    const report: ImportReport = { imported: 0, duplicates: 0, rejected: 0, files: [] };
+    for (const key of wanted) {
+      let outcome: ImportOutcome;
+      try {
+        const file = await this.store.getBuffer(key);
+        outcome = await this.importFile(event, file, { fileName: key.slice(prefix.length), source: 'inbox' });
+      } catch (err) {
+        const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status === 404 || (err as Error).name === 'NoSuchKey') outcome = { status: 'rejected', reason: 'no such file in the inbox' };
+        else throw err;
+      }
+      if (outcome.status !== 'rejected') await this.store.delete(key);
+      report.files.push({ key, outcome });
+      if (outcome.status === 'imported') report.imported++;
+      else if (outcome.status === 'duplicate') report.duplicates++;
+      else report.rejected++;
+    }
+    return report;
+  }
+
+  /** Queues every imported photo (and, on request, the failed ones again) for processing. */
+  async process(principal: Principal, orgId: number, eventId: number, retryFailed = false): Promise<{ queued: number }> {
+    await this.organiserEvent(principal, orgId, eventId);
+    const em = this.orm.em.fork();
+    const statuses: Photo['status'][] = retryFailed ? ['imported', 'queued', 'failed'] : ['imported', 'queued'];
+    const photos = await em.find(Photo, { event: eventId, status: { $in: statuses } }, { fields: ['id'] });
+    const ids = photos.map((p) => p.id);
+    if (ids.length) {
+      await em.nativeUpdate(Photo, { id: { $in: ids }, status: { $in: statuses } }, { status: 'queued', stepErrors: null });
+      await this.queue.enqueue(ids);
+    }
+    return { queued: ids.length };
+  }
+
+  /** Publishes every processed photo; from then on the worker publishes new ones as they finish. */
+  async goLive(principal: Principal, orgId: number, eventId: number): Promise<{ published: number; wentLiveAt: Date }> {
+    await this.organiserEvent(principal, orgId, eventId);
+    return this.publish(eventId);
+  }
+
+  /** The publishing step itself (also used by the demo seed). */
+  async publish(eventId: number): Promise<{ published: number; wentLiveAt: Date }> {
+    const em = this.orm.em.fork();
+    const now = new Date();
+    const published = await em.nativeUpdate(Photo, { event: eventId, status: 'processed', publishedAt: null }, { publishedAt: now });
+    await em.nativeUpdate(Event, { id: eventId, wentLiveAt: null }, { wentLiveAt: now });
+    const event = await em.findOneOrFail(Event, { id: eventId });
+    return { published, wentLiveAt: event.wentLiveAt! };
+  }
+
+  async status(principal: Principal, orgId: number, eventId: number): Promise<PipelineStatus> {
+    const event = await this.organiserEvent(principal, orgId, eventId);
+    const conn = this.orm.em.getConnection();
+    const rows: Array<{ status: Photo['status']; count: number; last_created: Date | null; last_processed: Date | null; live: number }> = await conn.execute(
+      `select status, count(*)::int as count, max(created_at) as last_created, max(processed_at) as last_processed,
+              count(published_at)::int as live
+         from photos where event_id = ? group by status`,
+      [eventId],
+    );
+    const failures: Array<{ reason: string; count: number }> = await conn.execute(
+      `select coalesce((select value from jsonb_each_text(step_errors) limit 1), 'unknown') as reason, count(*)::int as count
+         from photos where event_id = ? and status = 'failed' group by 1 order by 2 desc, 1 limit 20`,
+      [eventId],
+    );
+    const by = (s: Photo['status']) => rows.find((r) => r.status === s)?.count ?? 0;
+    const total = rows.reduce((n, r) => n + r.count, 0);
+    // Aggregates come back from the driver as text or Date depending on the column path.
+    const latest = (pick: (r: (typeof rows)[number]) => Date | string | null) =>
+      rows
+        .map(pick)
+        .filter((d): d is Date | string => !!d)
+        .map((d) => new Date(d))
+        .sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
+    return {
+      isLive: !!event.wentLiveAt,
+      wentLiveAt: event.wentLiveAt ?? null,
+      total,
+      imported: by('imported'),
+      queued: by('queued'),
+      processing: by('processing'),
+      processed: by('processed'),
+      failed: by('failed'),
+      live: rows.reduce((n, r) => n + r.live, 0),
+      progress: total === 0 ? 1 : (by('processed') + by('failed')) / total,
+      failures,
+      lastImportedAt: latest((r) => r.last_created),
+      lastProcessedAt: latest((r) => r.last_processed),
+    };
+  }
+}
