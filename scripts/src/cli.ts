@@ -12,6 +12,7 @@ import {
   SCOPES,
 } from '@em/core';
 import { existsSync } from 'node:fs';
+import { importFolder } from './organiser/import-folder';
 
 /**
  * The organiser's command line: `npm run cli -- <command> [--flag value]`. It works on the
@@ -23,12 +24,19 @@ const HELP = `Commands:
                                                           an access token of the embedded issuer
   create-key --org ID --name NAME [--hosts a.example,*.b.example,203.0.113.7] [--rate-limit N]
   list-keys --org ID
-  deactivate-key --org ID --key KEY_ID | activate-key --org ID --key KEY_ID | delete-key --org ID --key KEY_ID`;
+  deactivate-key --org ID --key KEY_ID | activate-key --org ID --key KEY_ID | delete-key --org ID --key KEY_ID
+  import-photos --event ID --dir FOLDER [--photographer NAME] [--no-process] [--no-go-live]
+                                                          imports a folder (recursively), processes it and
+                                                          publishes it, with progress`;
 
 function parseFlags(args: string[]): Record<string, string> {
   const flags: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     if (!args[i].startsWith('--')) throw new Error(`unexpected argument ${args[i]}`);
+    if (args[i].startsWith('--no-')) {
+      flags[args[i].slice(2)] = 'true';
+      continue;
+    }
     flags[args[i].slice(2)] = args[i + 1] ?? '';
     i++;
   }
@@ -113,6 +121,9 @@ async function main() {
       case 'delete-key':
         await keys.delete(em, intFlag(flags, 'org'), intFlag(flags, 'key'));
         console.log(`key ${flags.key} deleted`);
+        break;
+      case 'import-photos':
+        await importFolder(orm, cfg, flags);
         break;
       default:
         throw new Error(`unknown command ${command}\n${HELP}`);

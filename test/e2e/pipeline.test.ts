@@ -133,3 +133,37 @@ describe('photo pipeline: import, process, go-live, status', () => {
     expect((await api(`${base}/pipeline/photos/status`, { key: null, headers: { authorization: `Bearer ${writer}` } })).status).toBe(200);
   });
 });
+
+describe('organiser CLI: import-photos', () => {
+  afterAll(closeDb);
+
+  it('imports a folder, processes it and publishes it, reporting refused files', async () => {
+    const { execFile } = await import('node:child_process');
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { REPO_ROOT } = await import('@em/core');
+    const { info } = await import('./support/platform');
+    const { orgId, key } = await fixtures.organisation();
+    const eventId = await fixtures.event(orgId);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-import-'));
+    mkdirSync(path.join(dir, 'stage-2'));
+    writeFileSync(path.join(dir, 'a.jpg'), await photo(10, '2026:05:17 10:00:00'));
+    writeFileSync(path.join(dir, 'stage-2', 'b.png'), await sharp({ create: { width: 640, height: 480, channels: 3, background: '#345' } }).png().toBuffer());
+    writeFileSync(path.join(dir, 'c.jpg'), Buffer.from('not really a jpeg'));
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/dist/cli.js'), 'import-photos', '--event', String(eventId), '--dir', dir, '--photographer', 'CLI Cam'], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+    expect(output).toContain('3/3 (2 new, 0 duplicates, 1 refused)');
+    expect(output).toMatch(/refused c\.jpg: .+/);
+    expect(output).toContain('go-live: 2 photos published');
+    const gallery = expectSuccess(await api(`/${orgId}/event/${eventId}/images`, { key }));
+    expect(gallery.images.map((i: any) => [i.meta_info.original_file_name, i.meta_info.photographer_name, i.meta_info.source])).toEqual([
+      ['a.jpg', 'CLI Cam', 'cli'],
+      ['b.png', 'CLI Cam', 'cli'],
+    ]);
+  });
+});

@@ -1,0 +1,79 @@
+import { Config, Event, ObjectStore, Orm, Photo, PhotoQueue } from '@em/core';
+import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const PHOTO_EXTENSIONS = /\.(jpe?g|png|webp|tiff?|heic|heif)$/i;
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(full));
+    else if (entry.isFile() && PHOTO_EXTENSIONS.test(entry.name)) out.push(full);
+  }
+  return out.sort();
+}
+
+/** One line that redraws itself on a terminal, and prints plainly elsewhere (CI, pipes). */
+function progress(label: string, done: number, total: number, extra = ''): void {
+  const width = 30;
+  const filled = total ? Math.round((done / total) * width) : width;
+  const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${extra}`;
+  if (process.stdout.isTTY) process.stdout.write(`\r${line}`);
+  else if (done === total) console.log(line);
+}
+
+/**
+ * `import-photos`: a local folder into an event through the real pipeline: import (dedupe, reasons
+ * for refused files), process by the ml-worker (the platform must be running), then go-live.
+ */
+export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, string>): Promise<void> {
+  const eventId = Number(flags.event);
+  const dir = flags.dir;
+  if (!Number.isSafeInteger(eventId) || eventId < 1) throw new Error('--event must be a positive integer');
+  if (!dir || !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error('--dir must be a folder');
+  const event = await orm.em.fork().findOne(Event, { id: eventId });
+  if (!event) throw new Error(`no event ${eventId}`);
+
+  const store = new ObjectStore(cfg);
+  const queue = new PhotoQueue(cfg.REDIS_URL);
+  const pipeline = new PipelineService(orm, store, queue);
+  try {
+    const files = filesUnder(dir);
+    const counts = { imported: 0, duplicate: 0, rejected: 0 };
+    const rejected: string[] = [];
+    for (const [i, file] of files.entries()) {
+      const outcome = await pipeline.importFile(event, readFileSync(file), {
+        fileName: path.relative(dir, file),
+        source: 'cli',
+        photographerName: flags.photographer || null,
+      });
+      counts[outcome.status]++;
+      if (outcome.status === 'rejected') rejected.push(`${path.relative(dir, file)}: ${outcome.reason}`);
+      progress('import ', i + 1, files.length, `(${counts.imported} new, ${counts.duplicate} duplicates, ${counts.rejected} refused)`);
+    }
+    if (process.stdout.isTTY) process.stdout.write('\n');
+    for (const line of rejected) console.log(`  refused ${line}`);
+    if (flags['no-process']) return;
+
+    const em = orm.em.fork();
+    const waiting = await em.find(Photo, { event: eventId, status: { $in: ['imported', 'queued'] } }, { fields: ['id'] });
+    await em.nativeUpdate(Photo, { id: { $in: waiting.map((p) => p.id) }, status: 'imported' }, { status: 'queued' });
+    await queue.enqueue(waiting.map((p) => p.id));
+    const total = await em.count(Photo, { event: eventId });
+    for (;;) {
+      const open = await em.count(Photo, { event: eventId, status: { $in: ['imported', 'queued', 'processing'] } });
+      const failed = await em.count(Photo, { event: eventId, status: 'failed' });
+      progress('process', total - open, total, failed ? `(${failed} failed)` : '');
+      if (open === 0) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    if (process.stdout.isTTY) process.stdout.write('\n');
+    if (flags['no-go-live']) return;
+    const { published } = await pipeline.publish(eventId);
+    console.log(`go-live: ${published} photos published; the event is live`);
+  } finally {
+    await queue.close();
+  }
+}
