@@ -74,6 +74,9 @@ const schema = z.object({
   REST_PORT: port.default(DEFAULT_PORTS.rest),
   REST_HOST: z.string().default('0.0.0.0'),
   REST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Uploads (photo import, selfies): largest file and most files in one request. */
+  UPLOAD_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
   GATEWAY_PORT: port.default(DEFAULT_PORTS.gateway),
   GATEWAY_URL: z.string().url().optional(),
   EVENTS_PORT: port.default(DEFAULT_PORTS.events),

@@ -25,6 +25,8 @@ import { GatewayContext } from './context';
 import { PrincipalForwardingDataSource } from './data-source';
 import { formatGatewayError } from './errors';
 import { rateLimitPlugin } from './rate-limit-plugin';
+import { uploadAwareFetch } from './uploads';
+import { graphqlUploadExpress } from 'graphql-upload-minimal';
 
 const logger = createLogger('gateway');
 
@@ -42,7 +44,11 @@ async function main() {
 
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(cfg.SUPERGRAPH_PATH, 'utf8'),
-    buildService: ({ name }) => new PrincipalForwardingDataSource({ url: cfg.subgraphUrls[name as SubgraphName], fetcher: fetch as never }),
+    buildService: ({ name }) =>
+      new PrincipalForwardingDataSource({
+        url: cfg.subgraphUrls[name as SubgraphName],
+        fetcher: ((url: string, init: { body?: unknown; headers?: Record<string, string> }) => uploadAwareFetch(init, url)) as never,
+      }),
   });
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
@@ -63,6 +69,7 @@ async function main() {
   app.use(
     '/graphql',
     express.json({ limit: '2mb' }),
+    graphqlUploadExpress({ maxFileSize: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         const requestId = req.header('x-request-id') || newId();

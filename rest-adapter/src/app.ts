@@ -3,6 +3,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayClient } from './gateway-client';
 import { parseJsonBody, readBody } from './http/body';
 import { failure, success } from './http/envelope';
+import { MultipartFile, readMultipart } from './http/multipart';
 import { readVariables } from './http/params';
 import { compilePath } from './http/router';
 import { RouteDef } from './routes';
@@ -16,6 +17,7 @@ export interface AdapterOptions {
   routes: RouteDef[];
   gateway: GatewayClient;
   bodyLimitBytes: number;
+  uploadLimits: { maxFileBytes: number; maxFiles: number };
   logger: Logger;
 }
 
@@ -47,9 +49,18 @@ export function createRestHandler(opts: AdapterOptions) {
       return failure(res, 405, `Method ${method} is not allowed here; use ${allow}`, { allow });
     }
 
-    const raw = await readBody(req, opts.bodyLimitBytes);
-    const body = hit.route.method === 'POST' ? parseJsonBody(raw, req.headers['content-type']) : undefined;
     const { route } = hit;
+    const contentType = req.headers['content-type'] ?? '';
+    let body: unknown;
+    let files: MultipartFile[] = [];
+    if (route.uploads && /^multipart\/form-data/i.test(contentType)) {
+      const multipart = await readMultipart(req, { ...opts.uploadLimits, fileFields: route.uploads.fields });
+      body = multipart.fields;
+      files = multipart.files;
+    } else {
+      const raw = await readBody(req, opts.bodyLimitBytes);
+      body = route.method === 'POST' ? parseJsonBody(raw, contentType) : undefined;
+    }
     if (!route.operation || !route.variables || !route.data) {
       throw new AppError('NOT_IMPLEMENTED', `${route.summary} is not available yet on this server`);
     }
@@ -64,7 +75,9 @@ export function createRestHandler(opts: AdapterOptions) {
     const incoming = req.headers['x-forwarded-for'];
     headers['x-forwarded-for'] = typeof incoming === 'string' && incoming ? `${incoming}, ${peer}` : peer;
 
-    const result = await opts.gateway.execute(route.operation, variables, headers);
+    const result = files.length
+      ? await opts.gateway.executeWithFiles(route.operation, variables, route.uploads!.variable, files, headers)
+      : await opts.gateway.execute(route.operation, variables, headers);
     const error = result.errors?.[0];
     if (error || !result.data) {
       const code = normaliseErrorCode(error?.extensions?.code);

@@ -10,11 +10,13 @@ export interface GraphQLResult {
 export class GatewayClient {
   private readonly pool: Pool;
   private readonly path: string;
+  private readonly origin: string;
 
   constructor(gatewayUrl: string, connections = 64) {
     const url = new URL(gatewayUrl);
     this.pool = new Pool(url.origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
     this.path = url.pathname;
+    this.origin = url.origin;
   }
 
   async execute(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<GraphQLResult> {
@@ -32,6 +34,31 @@ export class GatewayClient {
     const text = await response.body.text();
     try {
       return JSON.parse(text) as GraphQLResult;
+    } catch {
+      throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
+    }
+  }
+
+  /** A GraphQL multipart request (files in `variables.<name>`), as the gateway's upload support reads it. */
+  async executeWithFiles(
+    query: string,
+    variables: Record<string, unknown>,
+    fileVariable: string,
+    files: Array<{ fileName: string; mimeType: string; content: Buffer }>,
+    headers: Record<string, string>,
+  ): Promise<GraphQLResult> {
+    const form = new FormData();
+    form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVariable]: files.map(() => null) } }));
+    form.append('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [`variables.${fileVariable}.${i}`]]))));
+    files.forEach((f, i) => form.append(String(i), new Blob([f.content], { type: f.mimeType || 'application/octet-stream' }), f.fileName));
+    let response: Response;
+    try {
+      response = await fetch(`${this.origin}${this.path}`, { method: 'POST', headers: { ...headers, 'apollo-require-preflight': 'true' }, body: form });
+    } catch {
+      throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
+    }
+    try {
+      return (await response.json()) as GraphQLResult;
     } catch {
       throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
     }

@@ -8,7 +8,13 @@ import { ROUTES } from './routes';
 const logger = createLogger('rest-adapter');
 const cfg = config();
 const gateway = new GatewayClient(cfg.GATEWAY_URL);
-const server = http.createServer(createRestHandler({ routes: ROUTES, gateway, bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES, logger }));
+const server = http.createServer(createRestHandler({
+    routes: ROUTES,
+    gateway,
+    bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
+    uploadLimits: { maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES },
+    logger,
+  }));
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 120_000;
 

@@ -1,4 +1,4 @@
-import { bodyBoolean, bodyStringArray, noBodyFields, pathInt, pathString, queryInt, requiredQueryInt, VariableSpec } from './http/params';
+import { bodyBoolean, bodyString, bodyStringArray, noBodyFields, pathInt, pathString, queryInt, requiredQueryInt, VariableSpec } from './http/params';
 import * as map from './mappers';
 
 /**
@@ -13,6 +13,8 @@ export interface RouteDef {
   operation?: string;
   variables?: VariableSpec;
   data?: (result: Record<string, any>) => unknown;
+  /** Multipart uploads: the form fields that carry files and the list variable they fill. */
+  uploads?: { fields: string[]; variable: string };
 }
 
 const org = { orgId: pathInt('orgId', 'org_id') };
@@ -115,8 +117,9 @@ export const ROUTES: RouteDef[] = [
     method: 'POST',
     path: '/:orgId/event/:eventId/pipeline/photos/import',
     summary: 'Import photos',
-    operation: `mutation ImportPhotos(${ORG_EVENT_ARGS}, $keys: [String!]) { importPhotos(orgId: $orgId, eventId: $eventId, keys: $keys) { imported duplicates rejected files { key status imageId reason } } }`,
-    variables: { ...orgEvent, keys: bodyStringArray('keys') },
+    operation: `mutation ImportPhotos(${ORG_EVENT_ARGS}, $keys: [String!], $files: [Upload!], $photographerName: String) { importPhotos(orgId: $orgId, eventId: $eventId, keys: $keys, files: $files, photographerName: $photographerName) { imported duplicates rejected files { key status imageId reason } } }`,
+    variables: { ...orgEvent, keys: bodyStringArray('keys'), photographerName: bodyString('photographer_name') },
+    uploads: { fields: ['files', 'file'], variable: 'files' },
     data: (r) => map.importReport(r.importPhotos),
   },
   {

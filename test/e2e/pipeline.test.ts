@@ -167,3 +167,64 @@ describe('organiser CLI: import-photos', () => {
     ]);
   });
 });
+
+describe('photo import by multipart upload (REST -> gateway -> images subgraph)', () => {
+  afterAll(closeDb);
+
+  async function upload(base: string, key: string, files: Array<{ name: string; content: Buffer; type?: string; field?: string }>, fields: Record<string, string> = {}) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    for (const f of files) form.append(f.field ?? 'files', new Blob([f.content], { type: f.type ?? 'image/jpeg' }), f.name);
+    const { API } = await import('./support/platform');
+    const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
+    return { status: res.status, headers: res.headers, body: await res.json() };
+  }
+
+  it('imports uploaded files with per-file outcomes, then processes and publishes them', async () => {
+    const { orgId, key } = await fixtures.organisation();
+    const eventId = await fixtures.event(orgId);
+    const base = `/${orgId}/event/${eventId}`;
+    const one = await photo(21, '2026:05:17 12:00:00');
+    const res = await upload(
+      base,
+      key,
+      [
+        { name: 'one.jpg', content: one },
+        { name: 'two.png', content: await sharp({ create: { width: 300, height: 200, channels: 3, background: '#a33' } }).png().toBuffer(), type: 'image/png' },
+        { name: 'one-again.jpg', content: one },
+        { name: 'empty.jpg', content: Buffer.alloc(0) },
+        { name: 'script.jpg', content: Buffer.from('#!/bin/sh\necho hi\n') },
+      ],
+      { photographer_name: 'Upload Cam' },
+    );
+    const data = expectSuccess(res as any);
+    expect({ imported: data.imported, duplicates: data.duplicates, rejected: data.rejected }).toEqual({ imported: 2, duplicates: 1, rejected: 2 });
+    expect(data.files.map((f: any) => [f.key, f.status])).toEqual([
+      ['one.jpg', 'imported'],
+      ['two.png', 'imported'],
+      ['one-again.jpg', 'duplicate'],
+      ['empty.jpg', 'rejected'],
+      ['script.jpg', 'rejected'],
+    ]);
+    expect(data.files[3].reason).toBe('empty file');
+    expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
+    await waitUntilDone(base, key);
+    expectSuccess(await api(`${base}/pipeline/photos/go-live`, { key, method: 'POST' }));
+    const gallery = expectSuccess(await api(`${base}/images`, { key }));
+    expect(gallery.images.map((i: any) => [i.meta_info.original_file_name, i.meta_info.photographer_name, i.meta_info.source])).toEqual([
+      ['one.jpg', 'Upload Cam', 'upload'],
+      ['two.png', 'Upload Cam', 'upload'],
+    ]);
+  });
+
+  it('refuses files in an unexpected field (400) and uploads by strangers (403)', async () => {
+    const { orgId, key } = await fixtures.organisation();
+    const eventId = await fixtures.event(orgId);
+    const base = `/${orgId}/event/${eventId}`;
+    const bad = await upload(base, key, [{ name: 'x.jpg', content: await photo(5), field: 'picture' }]);
+    expect({ status: bad.status, responseType: bad.body.responseType, data: bad.body.data }).toEqual({ status: 400, responseType: 'error', data: null });
+    const stranger = await fixtures.organisation();
+    const denied = await upload(base, stranger.key, [{ name: 'x.jpg', content: await photo(6) }]);
+    expect({ status: denied.status, data: denied.body.data }).toEqual({ status: 403, data: null });
+  });
+});

@@ -80,3 +80,11 @@ export const noBodyFields: Reader<undefined> = (input) => {
   bodyObject(input);
   return undefined;
 };
+
+/** An optional string in the JSON body or a multipart text field. */
+export const bodyString = (name: string): Reader<string | undefined> => (input) => {
+  const value = bodyObject(input)[name];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new AppError('BAD_REQUEST', `${name} must be a string`);
+  return value;
+};

@@ -5,3 +5,4 @@ export * from './errors';
 export * from './server';
 export * from './container';
 export * from './service-main';
+export * from './uploads';

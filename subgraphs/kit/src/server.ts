@@ -4,6 +4,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { AppError, Logger, Orm, PRINCIPAL_HEADER, verifyPrincipal } from '@em/core';
 import { RequestContext } from '@mikro-orm/core';
 import express from 'express';
+import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -17,6 +18,8 @@ export interface SubgraphServerOptions {
   orm: Orm;
   principalSecret: string;
   logger: Logger;
+  uploadMaxFileBytes?: number;
+  uploadMaxFiles?: number;
 }
 
 export interface RunningSubgraph {
@@ -49,6 +52,7 @@ export async function startSubgraphServer(opts: SubgraphServerOptions): Promise<
   app.use(
     '/graphql',
     express.json({ limit: '2mb' }),
+    graphqlUploadExpress({ maxFileSize: opts.uploadMaxFileBytes ?? 50 * 1024 * 1024, maxFiles: opts.uploadMaxFiles ?? 100 }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         try {

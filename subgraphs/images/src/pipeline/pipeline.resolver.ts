@@ -1,4 +1,4 @@
-import { SubgraphContext } from '@em/subgraph-kit';
+import { FileUpload, GraphQLUpload, readUpload, SubgraphContext } from '@em/subgraph-kit';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { GoLiveReportType, ImportReportType, PipelineStatusType, ProcessReportType } from './pipeline.types';
 import { PipelineService } from './pipeline.service';
@@ -12,14 +12,20 @@ export class PipelineResolver {
     return this.service.status(ctx.principal, orgId, eventId);
   }
 
-  @Mutation(() => ImportReportType, { description: "Imports the photos in the event's inbox (inbox/<eventId>/ in the bucket)." })
+  @Mutation(() => ImportReportType, {
+    description: "Imports uploaded files, or else the photos in the event's inbox (inbox/<eventId>/ in the bucket, all or the given keys).",
+  })
   async importPhotos(
     @Ctx() ctx: SubgraphContext,
     @Arg('orgId', () => Int) orgId: number,
     @Arg('eventId', () => Int) eventId: number,
     @Arg('keys', () => [String], { nullable: true }) keys?: string[],
+    @Arg('files', () => [GraphQLUpload], { nullable: true }) files?: Array<Promise<FileUpload>>,
+    @Arg('photographerName', () => String, { nullable: true }) photographerName?: string,
   ) {
-    const report = await this.service.importInbox(ctx.principal, orgId, eventId, keys);
+    const report = files?.length
+      ? await this.service.importUploads(ctx.principal, orgId, eventId, files.map((f) => () => readUpload(f)), photographerName ?? null)
+      : await this.service.importInbox(ctx.principal, orgId, eventId, keys);
     return {
       ...report,
       files: report.files.map((f) => ({

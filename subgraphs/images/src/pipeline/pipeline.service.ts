@@ -55,6 +55,13 @@ export interface PhotoSource {
   photographerName?: string | null;
 }
 
+function tally(report: ImportReport, key: string, outcome: ImportOutcome): void {
+  report.files.push({ key, outcome });
+  if (outcome.status === 'imported') report.imported++;
+  else if (outcome.status === 'duplicate') report.duplicates++;
+  else report.rejected++;
+}
+
 /** How many inbox files one import call takes; the rest wait for the next call. */
 export const MAX_FILES_PER_IMPORT = 500;
 
@@ -146,10 +153,28 @@ export class PipelineService {
         else throw err;
       }
       if (outcome.status !== 'rejected') await this.store.delete(key);
-      report.files.push({ key, outcome });
-      if (outcome.status === 'imported') report.imported++;
-      else if (outcome.status === 'duplicate') report.duplicates++;
-      else report.rejected++;
+      tally(report, key, outcome);
+    }
+    return report;
+  }
+
+  /**
+   * Imports files uploaded with the request (multipart). Each file is read only when its turn
+   * comes; its outcome is reported under its file name.
+   */
+  async importUploads(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    files: Array<() => Promise<{ fileName: string; content: Buffer }>>,
+    photographerName: string | null,
+  ): Promise<ImportReport> {
+    const event = await this.organiserEvent(principal, orgId, eventId);
+    const report: ImportReport = { imported: 0, duplicates: 0, rejected: 0, files: [] };
+    for (const read of files) {
+      const file = await read();
+      const outcome = await this.importFile(event, file.content, { fileName: file.fileName, source: 'upload', photographerName });
+      tally(report, file.fileName, outcome);
     }
     return report;
   }
