@@ -22,3 +22,5 @@ export * from './auth/api-key-service';
 export * from './auth/account-directory';
 export * from './imaging/formats';
 export * from './queues';
+export * from './faces/embedding';
+export * from './bibs/extract';

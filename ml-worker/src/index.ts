@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { config, connectRedis, createLogger, JOBS, ObjectStore, openDatabase, ProcessPhotoJob, QUEUES } from '@em/core';
 import { Worker } from 'bullmq';
+import { BibReader } from './bibs/bib-reader';
+import { FaceAnalyzer } from './faces/face-analyzer';
 import { PhotoProcessor } from './photos/process-photo';
 
 const logger = createLogger('ml-worker');
@@ -10,7 +12,10 @@ async function main() {
   const cfg = config();
   const orm = await openDatabase(cfg);
   const store = new ObjectStore(cfg);
-  const photos = new PhotoProcessor(orm, store, logger);
+  const faces = new FaceAnalyzer();
+  const bibs = new BibReader();
+  await Promise.all([faces.load(), bibs.load()]);
+  const photos = new PhotoProcessor(orm, store, faces, bibs, logger);
 
   const photoWorker = new Worker<ProcessPhotoJob>(
     QUEUES.photos,

