@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { DEFAULT_DATA_DIR, DEFAULT_PORTS } from '@em/core';
 import { startPlatform } from './platform/platform';
+import { DEMO_BIBS } from './seed/demo';
 
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 
@@ -59,6 +60,7 @@ Try it:
   curl -s -H 'X-API-Key: ${key}' ${api}/${demo.orgId}/events
   curl -s -H 'X-API-Key: ${key}' ${base}/details
   curl -s -H 'X-API-Key: ${key}' '${base}/images?page=1&page_size=32'
+  curl -s -H 'X-API-Key: ${key}' ${base}/bibs/${DEMO_BIBS[0]}
   curl -s -H 'X-API-Key: ${key}' ${base}/timeline/days
   curl -s -H 'X-API-Key: ${key}' '${base}/timeline/images?from=0&to=2000000000'
   curl -s -H 'X-API-Key: ${key}' ${base}/ping

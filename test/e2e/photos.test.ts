@@ -82,9 +82,16 @@ describe('all photos and image details', () => {
     expectError(await api(`/${orgId}/event/${eventId}/images/not-a-uuid`, { key }), 404);
   });
 
+  it('the demo has bibs to find: its drawn race photos are found by their numbers', async () => {
+    for (const bib of ['1207', '2315']) {
+      const data = expectSuccess(await api(`/${info.demo.orgId}/event/${info.demo.eventId}/bibs/${bib}`));
+      expect(data.images).toHaveLength(1);
+    }
+  });
+
   it('serves the demo photos: previews that really load on the media host, originals not public', async () => {
     const data = expectSuccess(await api(`/${info.demo.orgId}/event/${info.demo.eventId}/images`));
-    expect(data.images).toHaveLength(6);
+    expect(data.images).toHaveLength(8);
     for (const image of data.images) {
       for (const url of [image.img_url, image.thumbnail_url]) {
         const res = await fetch(url);

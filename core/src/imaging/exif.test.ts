@@ -36,3 +36,16 @@ describe('EXIF capture time', () => {
     expect((await readExif(none, 'UTC')).capturedAt).toBeNull();
   });
 });
+
+describe('previews', () => {
+  it('draws the watermark on the large preview only, keeping its size', async () => {
+    const { renderPreviews } = await import('./previews');
+    const original = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#404040' } }).jpeg().toBuffer();
+    const marked = await renderPreviews(original, 'Demo City 10K');
+    expect([marked.large.width, marked.large.height, marked.thumbnail.width]).toEqual([1600, 1067, 400]);
+    const corner = async (buf: Buffer) => (await sharp(buf).extract({ left: 1100, top: 960, width: 480, height: 90 }).stats()).channels[0].max;
+    expect(await corner(marked.large.buffer)).toBeGreaterThan(150);
+    expect(await corner(marked.plainLarge.buffer)).toBeLessThan(90);
+    expect(await corner((await renderPreviews(original)).large.buffer)).toBeLessThan(90);
+  });
+});

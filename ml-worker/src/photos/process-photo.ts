@@ -3,7 +3,7 @@ import { BibReader } from '../bibs/bib-reader';
 import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';
 
 /**
- * Processes one photo: large preview and thumbnail into the public part of the store, BIB numbers
+ * Processes one photo: large preview (with the event's watermark) and thumbnail into the public part of the store, BIB numbers
  * read on the original, faces (boxes, scores, descriptors) found on the large preview, then the
  * photo row, its bibs and faces in one transaction (published at once when its event is already
  * live). Idempotent: a processed photo is left as it is; a retry after a crash rewrites the same
@@ -27,7 +27,7 @@ export class PhotoProcessor {
 
     const original = await this.store.getBuffer(photo.originalKey);
     const eventId = photo.event.id;
-    const [{ large, thumbnail }, size] = await Promise.all([renderPreviews(original), displayedSize(original)]);
+    const [{ large, thumbnail, plainLarge }, size] = await Promise.all([renderPreviews(original, photo.event.watermarkText), displayedSize(original)]);
     const largeKey = objectKeys.large(eventId, photo.id);
     const thumbnailKey = objectKeys.thumbnail(eventId, photo.id);
     await this.store.put(largeKey, large.buffer, 'image/jpeg');
@@ -43,7 +43,7 @@ export class PhotoProcessor {
     }
     let detected: DetectedFace[] = [];
     try {
-      detected = await this.faces.detectAll(large.buffer);
+      detected = await this.faces.detectAll(plainLarge.buffer);
     } catch (err) {
       stepErrors.faces = (err as Error).message.slice(0, 500);
       this.logger.warn({ photoId, err: stepErrors.faces }, 'face step failed');

@@ -2,6 +2,7 @@ import { Account, ApiKey, Event, generateApiKey, Membership, ObjectStore, Organi
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 
 export const DEMO_ORG_SLUG = 'demo-running-club';
 export const DEMO_EVENT_SLUG = 'demo-city-10k';
@@ -13,6 +14,22 @@ export function demoPhotoFiles(): string[] {
     .filter((f) => /^sample\d+\.jpg$/i.test(f))
     .sort()
     .map((f) => path.join(dir, f));
+}
+
+/** BIB numbers on the demo's drawn race photos: BIB search finds them once the worker read them. */
+export const DEMO_BIBS = ['1207', '2315'];
+
+/** A simple drawn race photo (a runner's bib on a shirt), so the demo has bibs to search for. */
+async function drawnRacePhoto(bib: string, hue: number): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1800" height="1200">
+    <rect width="1800" height="1200" fill="hsl(${hue},35%,55%)"/>
+    <rect x="0" y="900" width="1800" height="300" fill="#777"/>
+    <circle cx="900" cy="260" r="130" fill="#e0b48f"/>
+    <rect x="640" y="400" width="520" height="560" rx="60" fill="hsl(${(hue + 180) % 360},60%,40%)"/>
+    <rect x="700" y="520" width="400" height="260" fill="white" stroke="#333" stroke-width="6"/>
+    <text x="900" y="705" font-size="150" font-family="DejaVu Sans, Arial, sans-serif" font-weight="bold" text-anchor="middle" fill="black">${bib}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).withExif({ IFD2: { DateTimeOriginal: `2026:05:17 09:${bib.slice(-2)}:00` } }).toBuffer();
 }
 
 export interface DemoSeed {
@@ -77,6 +94,9 @@ export async function seedDemo(opts: {
   for (const file of demoPhotoFiles()) {
     const outcome = await opts.pipeline.importFile(event, readFileSync(file), { fileName: path.basename(file), source: 'seed', photographerName: 'Demo photographer' });
     if (outcome.status === 'rejected') opts.log(`demo photo ${path.basename(file)} rejected: ${outcome.reason}`);
+  }
+  for (const [i, bib] of DEMO_BIBS.entries()) {
+    await opts.pipeline.importFile(event, await drawnRacePhoto(bib, 120 + i * 70), { fileName: `finish-line-${bib}.jpg`, source: 'seed', photographerName: 'Demo photographer' });
   }
   const pending = await em.find(Photo, { event, status: { $in: ['imported', 'queued', 'processing'] } }, { fields: ['id'] });
   if (pending.length) {
