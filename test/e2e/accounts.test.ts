@@ -49,7 +49,7 @@ describe('GET /account with OAuth bearer tokens', () => {
 
   it('refuses tokens that cannot be trusted with 401', async () => {
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-    const foreignKey = { ...(await exportJWK(privateKey)), kid: 'test-idp-1' } as Record<string, string>;
+    const foreignKey = { ...(await exportJWK(privateKey)), kid: 'test-idp-1' };
     const cases = [
       await accessToken({ subject: 's', email, expiresIn: -120 }),
       await accessToken({ subject: 's', email, issuer: 'https://other-issuer.example/' }),

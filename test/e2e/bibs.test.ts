@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@em/core';
-import { API, api, closeDb, expectSuccess, fixtures } from './support/platform';
+import { API, api, closeDb, expectSuccess, fixtures, waitForPipeline } from './support/platform';
 
 const BIB_FIXTURES = path.join(REPO_ROOT, '..', 'shared', 'fixtures', 'bibs');
 
@@ -19,19 +19,10 @@ async function importProcessAndGoLive(base: string, key: string, files: Array<{ 
   const form = new FormData();
   for (const f of files) form.append('files', new Blob([f.content], { type: 'image/jpeg' }), f.name);
   const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
-  const report = (await res.json()).data;
+  const report = ((await res.json()) as any).data;
   expect(report.imported).toBe(files.length);
   expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const status = expectSuccess(await api(`${base}/pipeline/photos/status`, { key }));
-    if (status.queued === 0 && status.processing === 0) {
-      expect(status.failed).toBe(0);
-      break;
-    }
-    if (Date.now() > deadline) throw new Error('processing did not finish');
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  expect((await waitForPipeline(base, key)).failed).toBe(0);
   expectSuccess(await api(`${base}/pipeline/photos/go-live`, { key, method: 'POST' }));
   return report.files as Array<{ key: string; image_id: string }>;
 }

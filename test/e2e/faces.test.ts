@@ -1,19 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@em/core';
-import { API, api, closeDb, expectSuccess, fixtures, info, sql } from './support/platform';
+import { API, api, closeDb, expectSuccess, fixtures, info, sql, waitForPipeline } from './support/platform';
 
 const GROUPS = path.join(REPO_ROOT, '..', 'shared', 'fixtures', 'faces', 'group');
 
-async function waitUntilDone(base: string, key: string) {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const status = expectSuccess(await api(`${base}/pipeline/photos/status`, { key }));
-    if (status.queued === 0 && status.processing === 0) return status;
-    if (Date.now() > deadline) throw new Error(`pipeline not done: ${JSON.stringify(status)}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 describe('faces found by the ml-worker', () => {
   afterAll(closeDb);
@@ -45,9 +36,9 @@ describe('faces found by the ml-worker', () => {
     const names = readdirSync(GROUPS).filter((f) => /\.jpe?g$/i.test(f)).sort();
     for (const name of names) form.append('files', new Blob([readFileSync(path.join(GROUPS, name))], { type: 'image/jpeg' }), name);
     const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
-    expect((await res.json()).data.imported).toBe(names.length);
+    expect(((await res.json()) as any).data.imported).toBe(names.length);
     expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
-    await waitUntilDone(base, key);
+    await waitForPipeline(base, key);
     const perPhoto = await sql(
       `select p.original_file_name as name, count(f.id)::int as faces from photos p left join faces f on f.photo_id = p.id
         where p.event_id = $1 group by 1 order by 1`,

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
-import { accessToken, account, api, closeDb, expectError, expectSuccess, fixtures, store } from './support/platform';
+import { accessToken, account, api, closeDb, expectError, expectSuccess, fixtures, store, waitForPipeline } from './support/platform';
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -11,15 +11,6 @@ async function photo(seed: number, dateTimeOriginal?: string): Promise<Buffer> {
   return img.jpeg().toBuffer();
 }
 
-async function waitUntilDone(base: string, key: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = expectSuccess(await api(`${base}/pipeline/photos/status`, { key }));
-    if (status.queued === 0 && status.processing === 0) return status;
-    if (Date.now() > deadline) throw new Error(`pipeline not done: ${JSON.stringify(status)}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 describe('photo pipeline: import, process, go-live, status', () => {
   let orgId: number;
@@ -85,7 +76,7 @@ describe('photo pipeline: import, process, go-live, status', () => {
 
   it('processes every imported photo once, then go-live publishes them', async () => {
     expect(expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }))).toEqual({ queued: 2 });
-    const done = await waitUntilDone(base, key);
+    const done = await waitForPipeline(base, key);
     expect(done).toMatchObject({ total: 2, processed: 2, failed: 0, live: 0, progress: 1, is_live: false });
     expect(expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }))).toEqual({ queued: 0 });
     expect(expectSuccess(await api(`${base}/images`, { key })).images).toEqual([]);
@@ -109,7 +100,7 @@ describe('photo pipeline: import, process, go-live, status', () => {
     await store.put(`${inbox}late.jpg`, await photo(3, '2026:05:17 11:00:00'), 'image/jpeg');
     expect(expectSuccess(await api(`${base}/pipeline/photos/import`, { key, ...json({ keys: [`${inbox}late.jpg`] }) }))).toMatchObject({ imported: 1 });
     expect(expectSuccess(await api(`${base}/pipeline/photos/process`, { key, ...json({ retry_failed: true }) }))).toEqual({ queued: 1 });
-    const done = await waitUntilDone(base, key);
+    const done = await waitForPipeline(base, key);
     expect(done).toMatchObject({ total: 3, processed: 3, live: 3, is_live: true });
     expect(expectSuccess(await api(`${base}/images`, { key })).pagination.total).toBe(3);
   });
@@ -177,7 +168,7 @@ describe('photo import by multipart upload (REST -> gateway -> images subgraph)'
     for (const f of files) form.append(f.field ?? 'files', new Blob([f.content], { type: f.type ?? 'image/jpeg' }), f.name);
     const { API } = await import('./support/platform');
     const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
-    return { status: res.status, headers: res.headers, body: await res.json() };
+    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
   }
 
   it('imports uploaded files with per-file outcomes, then processes and publishes them', async () => {
@@ -208,7 +199,7 @@ describe('photo import by multipart upload (REST -> gateway -> images subgraph)'
     ]);
     expect(data.files[3].reason).toBe('empty file');
     expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
-    await waitUntilDone(base, key);
+    await waitForPipeline(base, key);
     expectSuccess(await api(`${base}/pipeline/photos/go-live`, { key, method: 'POST' }));
     const gallery = expectSuccess(await api(`${base}/images`, { key }));
     expect(gallery.images.map((i: any) => [i.meta_info.original_file_name, i.meta_info.photographer_name, i.meta_info.source])).toEqual([

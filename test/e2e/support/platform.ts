@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { generateApiKey, loadConfig, normaliseBib, ObjectStore } from '@em/core';
+import type { JWK } from 'jose';
 import { Pool } from 'pg';
 import { randomUUID } from 'node:crypto';
 
@@ -159,11 +160,11 @@ export const fixtures = {
 };
 
 /** The test identity provider (its JWKS is served by the global setup). */
-const idp: { issuer: string; audience: string; privateJwk: Record<string, string> } = JSON.parse(readFileSync(process.env.E2E_IDP!, 'utf8'));
+const idp: { issuer: string; audience: string; privateJwk: JWK } = JSON.parse(readFileSync(process.env.E2E_IDP!, 'utf8'));
 
 /** An access token as the identity provider issues it; every claim can be overridden for the error cases. */
 export async function accessToken(
-  opts: { subject: string; email?: string; scopes?: string[]; expiresIn?: number; issuer?: string; audience?: string; key?: Record<string, string> } = { subject: 'x' },
+  opts: { subject: string; email?: string; scopes?: string[]; expiresIn?: number; issuer?: string; audience?: string; key?: JWK } = { subject: 'x' },
 ): Promise<string> {
   const { SignJWT, importJWK } = await import('jose');
   const key = await importJWK(opts.key ?? idp.privateJwk, 'ES256');
@@ -185,4 +186,15 @@ export async function account(email: string, memberships: Array<[number, 'admin'
     await sql('insert into memberships (organisation_id, account_id, role, status) values ($1, $2, $3, $4)', [orgId, row.id, role, status ?? 'active']);
   }
   return row.id;
+}
+
+/** Polls the pipeline status until nothing is queued or processing; returns the last status. */
+export async function waitForPipeline(base: string, key: string, timeoutMs = 180_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = expectSuccess(await api(`${base}/pipeline/photos/status`, { key }));
+    if (status.queued === 0 && status.processing === 0) return status;
+    if (Date.now() > deadline) throw new Error(`pipeline not done: ${JSON.stringify(status)}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
 }
