@@ -58,9 +58,7 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     if (flags['no-process']) return;
 
     const em = orm.em.fork();
-    const waiting = await em.find(Photo, { event: eventId, status: { $in: ['imported', 'queued'] } }, { fields: ['id'] });
-    await em.nativeUpdate(Photo, { id: { $in: waiting.map((p) => p.id) }, status: 'imported' }, { status: 'queued' });
-    await queue.enqueue(waiting.map((p) => p.id));
+    await pipeline.queuePending(eventId);
     const total = await em.count(Photo, { event: eventId });
     for (;;) {
       const open = await em.count(Photo, { event: eventId, status: { $in: ['imported', 'queued', 'processing'] } });

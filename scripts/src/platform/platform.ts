@@ -80,7 +80,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     let demo: DemoSeed | null = null;
     queue = new PhotoQueue(cfg.REDIS_URL);
     const pipeline = new PipelineService(orm, store, queue);
-    if (opts.seed !== false) demo = await seedDemo({ orm, store, queue, pipeline, dataDir: opts.dataDir, log: opts.log });
+    if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, dataDir: opts.dataDir, log: opts.log });
     services = await startServices({ env, onOutput: opts.onServiceOutput });
     if (demo) {
       const { live, failed } = await publishDemo(orm, pipeline, demo.eventId);

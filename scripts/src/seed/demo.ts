@@ -1,4 +1,4 @@
-import { Account, ApiKey, Event, generateApiKey, Membership, ObjectStore, Organisation, Orm, Photo, PhotoQueue, REPO_ROOT } from '@em/core';
+import { Account, ApiKey, Event, generateApiKey, Membership, ObjectStore, Organisation, Orm, Photo, REPO_ROOT } from '@em/core';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -48,7 +48,6 @@ export interface DemoSeed {
 export async function seedDemo(opts: {
   orm: Orm;
   store: ObjectStore;
-  queue: PhotoQueue;
   pipeline: PipelineService;
   dataDir: string;
   log: (l: string) => void;
@@ -98,11 +97,7 @@ export async function seedDemo(opts: {
   for (const [i, bib] of DEMO_BIBS.entries()) {
     await opts.pipeline.importFile(event, await drawnRacePhoto(bib, 120 + i * 70), { fileName: `finish-line-${bib}.jpg`, source: 'seed', photographerName: 'Demo photographer' });
   }
-  const pending = await em.find(Photo, { event, status: { $in: ['imported', 'queued', 'processing'] } }, { fields: ['id'] });
-  if (pending.length) {
-    await em.nativeUpdate(Photo, { id: { $in: pending.map((p) => p.id) }, status: 'imported' }, { status: 'queued' });
-    await opts.queue.enqueue(pending.map((p) => p.id));
-  }
+  await opts.pipeline.queuePending(event.id);
   return { orgId: org.id, eventId: event.id, apiKey, created };
 }
 

@@ -3,6 +3,7 @@ import { Ctx, Query, Resolver } from 'type-graphql';
 import { AccountType } from './account.types';
 import { AccountService } from './account.service';
 
+@Resolver()
 export class AccountResolver {
   constructor(private readonly service: AccountService) {}
 

@@ -3,6 +3,7 @@ import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { PingType } from './ping.types';
 import { PingService } from './ping.service';
 
+@Resolver()
 export class PingResolver {
   constructor(private readonly service: PingService) {}
 

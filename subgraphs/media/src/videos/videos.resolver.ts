@@ -3,6 +3,7 @@ import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { EventVideoType } from './video.types';
 import { VideosService } from './videos.service';
 
+@Resolver()
 export class VideosResolver {
   constructor(private readonly service: VideosService) {}
 
