@@ -43,6 +43,8 @@ const schema = z.object({
   S3_FORCE_PATH_STYLE: bool.default('true'),
   /** Public base URL of preview images and clips (a CDN in production); defaults to the bucket URL. */
   MEDIA_URL: z.string().url().optional(),
+  /** Where clients reach S3 for presigned downloads when it differs from S3_ENDPOINT (an internal address). */
+  S3_PUBLIC_ENDPOINT: z.string().url().optional(),
   /** Lifetime of presigned original-download links. */
   DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
 
@@ -77,6 +79,12 @@ const schema = z.object({
   /** Uploads (photo import, selfies): largest file and most files in one request. */
   UPLOAD_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
+  /** Largest selfie accepted by face search and clipping (the spec recommends 5 MB; phones send more). */
+  SELFIE_MAX_BYTES: z.coerce.number().int().min(1024).default(15 * 1024 * 1024),
+  /** How long a face search waits for the ml-worker to embed a selfie before answering 503. */
+  SELFIE_EMBED_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  /** Most photos one face search keeps (best first). */
+  FACE_SEARCH_MAX_PHOTOS: z.coerce.number().int().min(1).max(100_000).default(5000),
   GATEWAY_PORT: port.default(DEFAULT_PORTS.gateway),
   GATEWAY_URL: z.string().url().optional(),
   EVENTS_PORT: port.default(DEFAULT_PORTS.events),

@@ -24,3 +24,7 @@ export * from './imaging/formats';
 export * from './queues';
 export * from './faces/embedding';
 export * from './bibs/extract';
+export * from './faces/face-matrix';
+export * from './faces/selfie-embedder';
+export * from './faces/face-index-revisions';
+export * from './search/photo-queries';

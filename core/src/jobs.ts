@@ -1,10 +1,13 @@
 /** Queues, job names and payloads shared by the services that enqueue and the ml-worker that runs them. */
 export const QUEUES = {
   photos: 'photo-processing',
+  /** Request/reply: a face search waits for its selfie's descriptor. */
+  selfies: 'selfie-embedding',
 } as const;
 
 export const JOBS = {
   processPhoto: 'process-photo',
+  embedSelfie: 'embed-selfie',
 } as const;
 
 export interface ProcessPhotoJob {
@@ -20,3 +23,27 @@ export const DEFAULT_JOB_OPTIONS = {
   removeOnComplete: { age: 24 * 3600, count: 10_000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 } as const;
+
+/** A selfie to embed: the image (already checked and downscaled), base64 in the job. */
+export interface EmbedSelfieJob {
+  imageBase64: string;
+}
+
+/** The largest face of the selfie, or null when none was found. */
+export interface EmbedSelfieResult {
+  descriptor: number[] | null;
+  facesFound: number;
+}
+
+/** Selfie jobs are short-lived: their replies are read at once, and selfies are not kept. */
+export const SELFIE_JOB_OPTIONS = {
+  attempts: 1,
+  removeOnComplete: { age: 120 },
+  removeOnFail: { age: 120 },
+} as const;
+
+/**
+ * A counter per event, bumped by the ml-worker whenever faces of the event were written, so
+ * in-memory face indexes know to load what is new.
+ */
+export const faceIndexRevisionKey = (eventId: number) => `faces:rev:${eventId}`;

@@ -24,6 +24,7 @@ import { Authenticator } from './auth/authenticator';
 import { GatewayContext } from './context';
 import { PrincipalForwardingDataSource } from './data-source';
 import { formatGatewayError } from './errors';
+import { FaceSearchRetries } from './face-search-retries';
 import { rateLimitPlugin } from './rate-limit-plugin';
 import { uploadAwareFetch } from './uploads';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
@@ -56,7 +57,7 @@ async function main() {
     introspection: true,
     csrfPrevention: false,
     stopOnTerminationSignals: false,
-    plugins: [rateLimitPlugin(limiter)],
+    plugins: [rateLimitPlugin(limiter, new FaceSearchRetries(orm))],
   });
   await apollo.start();
 

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { config, connectRedis, createLogger, JOBS, ObjectStore, openDatabase, ProcessPhotoJob, QUEUES } from '@em/core';
+import { config, connectRedis, createLogger, EmbedSelfieJob, EmbedSelfieResult, FaceIndexRevisions, JOBS, ObjectStore, openDatabase, ProcessPhotoJob, QUEUES } from '@em/core';
 import { Worker } from 'bullmq';
 import { BibReader } from './bibs/bib-reader';
+import { embedSelfie } from './faces/embed-selfie';
 import { FaceAnalyzer } from './faces/face-analyzer';
 import { PhotoProcessor } from './photos/process-photo';
 
@@ -15,7 +16,8 @@ async function main() {
   const faces = new FaceAnalyzer();
   const bibs = new BibReader();
   await Promise.all([faces.load(), bibs.load()]);
-  const photos = new PhotoProcessor(orm, store, faces, bibs, logger);
+  const redis = connectRedis(cfg.REDIS_URL);
+  const photos = new PhotoProcessor(orm, store, faces, bibs, new FaceIndexRevisions(redis), logger);
 
   const photoWorker = new Worker<ProcessPhotoJob>(
     QUEUES.photos,
@@ -30,11 +32,23 @@ async function main() {
     if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) void photos.markFailed(job.data.photoId, err.message).catch(() => undefined);
   });
   photoWorker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
-  await photoWorker.waitUntilReady();
-  logger.info({ queues: [QUEUES.photos] }, 'ml-worker ready');
+
+  const selfieWorker = new Worker<EmbedSelfieJob, EmbedSelfieResult>(
+    QUEUES.selfies,
+    async (job) => {
+      if (job.name !== JOBS.embedSelfie) throw new Error(`Unknown job ${job.name}`);
+      return embedSelfie(faces, job.data);
+    },
+    { connection: connectRedis(cfg.REDIS_URL), concurrency: 4 },
+  );
+  selfieWorker.on('error', (err) => logger.error({ err: err.message }, 'selfie worker error'));
+
+  await Promise.all([photoWorker.waitUntilReady(), selfieWorker.waitUntilReady()]);
+  logger.info({ queues: [QUEUES.photos, QUEUES.selfies] }, 'ml-worker ready');
 
   const shutdown = async () => {
-    await photoWorker.close();
+    await Promise.all([photoWorker.close(), selfieWorker.close()]);
+    redis.disconnect();
     await orm.close();
     process.exit(0);
   };

@@ -57,6 +57,7 @@ export function createRestHandler(opts: AdapterOptions) {
       const multipart = await readMultipart(req, { ...opts.uploadLimits, fileFields: route.uploads.fields });
       body = multipart.fields;
       files = multipart.files;
+      if (route.uploads.single && files.length > 1) throw new AppError('BAD_REQUEST', `Send one file only (field "${route.uploads.fields[0]}")`);
     } else {
       const raw = await readBody(req, opts.bodyLimitBytes);
       body = route.method === 'POST' ? parseJsonBody(raw, contentType) : undefined;
@@ -76,7 +77,7 @@ export function createRestHandler(opts: AdapterOptions) {
     headers['x-forwarded-for'] = typeof incoming === 'string' && incoming ? `${incoming}, ${peer}` : peer;
 
     const result = files.length
-      ? await opts.gateway.executeWithFiles(route.operation, variables, route.uploads!.variable, files, headers)
+      ? await opts.gateway.executeWithFiles(route.operation, variables, route.uploads!, files, headers)
       : await opts.gateway.execute(route.operation, variables, headers);
     const error = result.errors?.[0];
     if (error || !result.data) {

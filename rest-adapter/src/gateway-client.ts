@@ -39,17 +39,21 @@ export class GatewayClient {
     }
   }
 
-  /** A GraphQL multipart request (files in `variables.<name>`), as the gateway's upload support reads it. */
+  /**
+   * A GraphQL multipart request, as the gateway's upload support reads it: the files in the list
+   * `variables.<name>`, or the one file in `variables.<name>` when `single`.
+   */
   async executeWithFiles(
     query: string,
     variables: Record<string, unknown>,
-    fileVariable: string,
+    upload: { variable: string; single?: boolean },
     files: Array<{ fileName: string; mimeType: string; content: Buffer }>,
     headers: Record<string, string>,
   ): Promise<GraphQLResult> {
+    const { variable, single } = upload;
     const form = new FormData();
-    form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVariable]: files.map(() => null) } }));
-    form.append('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [`variables.${fileVariable}.${i}`]]))));
+    form.append('operations', JSON.stringify({ query, variables: { ...variables, [variable]: single ? null : files.map(() => null) } }));
+    form.append('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [single ? `variables.${variable}` : `variables.${variable}.${i}`]]))));
     files.forEach((f, i) => form.append(String(i), new Blob([f.content], { type: f.mimeType || 'application/octet-stream' }), f.fileName));
     let response: Response;
     try {

@@ -93,3 +93,24 @@ export const importReport = (r: any) => ({
   rejected: r.rejected,
   files: r.files.map((f: any) => ({ key: f.key, status: f.status, image_id: f.imageId, reason: f.reason })),
 });
+
+export const FACE_SEARCH_FIELDS = `requestId confidencePercentage items { similarity photo { ${IMAGE_FIELDS} } } pageInfo { ${PAGE_INFO_FIELDS} }`;
+
+export const faceSearch = (r: any) => ({
+  request_id: r.requestId,
+  confidence_percentage: r.confidencePercentage,
+  images: r.items.map((m: any) => imageItem(m.photo)),
+  pagination: pagination(r.pageInfo),
+});
+
+export const DOWNLOAD_FIELDS = `presignedUrls { imageId url fileName } failedUrls { imageId error path } totalImages successfulCount failedCount identifier pageInfo { ${PAGE_INFO_FIELDS} }`;
+
+export const originalDownloads = (r: any) => ({
+  presigned_urls: r.presignedUrls.map((u: any) => ({ url: u.url, filename: u.fileName, image_id: u.imageId })),
+  failed_urls: r.failedUrls.map((f: any) => ({ image_id: f.imageId, error: f.error, path: f.path })),
+  total_images: r.totalImages,
+  successful_count: r.successfulCount,
+  failed_count: r.failedCount,
+  identifier: r.identifier,
+  pagination: pagination(r.pageInfo),
+});

@@ -1,4 +1,4 @@
-import { bodyBoolean, bodyString, bodyStringArray, noBodyFields, pathInt, pathString, queryInt, requiredQueryInt, VariableSpec } from './http/params';
+import { bodyBoolean, bodyString, bodyStringArray, bodyValue, noBodyFields, pathInt, pathString, queryInt, requiredQueryInt, VariableSpec } from './http/params';
 import * as map from './mappers';
 
 /**
@@ -13,8 +13,8 @@ export interface RouteDef {
   operation?: string;
   variables?: VariableSpec;
   data?: (result: Record<string, any>) => unknown;
-  /** Multipart uploads: the form fields that carry files and the list variable they fill. */
-  uploads?: { fields: string[]; variable: string };
+  /** Multipart uploads: the form fields that carry files and the variable they fill (a list, or one file when `single`). */
+  uploads?: { fields: string[]; variable: string; single?: boolean };
 }
 
 const org = { orgId: pathInt('orgId', 'org_id') };
@@ -84,8 +84,23 @@ export const ROUTES: RouteDef[] = [
     variables: { ...orgEvent, bib: pathString('bib'), ...paging },
     data: (r) => map.imagePage(r.bibSearch),
   },
-  { method: 'POST', path: '/:orgId/event/:eventId/faces', summary: 'Face search by selfie' },
-  { method: 'GET', path: '/:orgId/event/:eventId/faces/:requestId', summary: 'Cached face search' },
+  {
+    method: 'POST',
+    path: '/:orgId/event/:eventId/faces',
+    summary: 'Face search by selfie',
+    operation: `mutation SearchFaces(${ORG_EVENT_ARGS}, $file: Upload, $requestId: String, ${PAGE_ARGS}) { searchFaces(orgId: $orgId, eventId: $eventId, file: $file, requestId: $requestId, page: $page, pageSize: $pageSize) { ${map.FACE_SEARCH_FIELDS} } }`,
+    variables: { ...orgEvent, requestId: bodyString('request_id'), ...paging },
+    uploads: { fields: ['file'], variable: 'file', single: true },
+    data: (r) => map.faceSearch(r.searchFaces),
+  },
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/faces/:requestId',
+    summary: 'Cached face search',
+    operation: `query FaceSearch(${ORG_EVENT_ARGS}, $requestId: String!, ${PAGE_ARGS}) { faceSearch(orgId: $orgId, eventId: $eventId, requestId: $requestId, page: $page, pageSize: $pageSize) { ${map.FACE_SEARCH_FIELDS} } }`,
+    variables: { ...orgEvent, requestId: pathString('requestId'), ...paging },
+    data: (r) => map.faceSearch(r.faceSearch),
+  },
   {
     method: 'GET',
     path: '/:orgId/event/:eventId/timeline/days',
@@ -104,7 +119,14 @@ export const ROUTES: RouteDef[] = [
   },
   { method: 'POST', path: '/:orgId/event/:eventId/video-clipping/search-by-selfie', summary: 'Start clipping' },
   { method: 'GET', path: '/:orgId/event/:eventId/video-clipping/:requestId', summary: 'Read clipping result' },
-  { method: 'POST', path: '/:orgId/event/:eventId/original-photos', summary: 'Presigned original downloads' },
+  {
+    method: 'POST',
+    path: '/:orgId/event/:eventId/original-photos',
+    summary: 'Presigned original downloads',
+    operation: `query OriginalDownloads(${ORG_EVENT_ARGS}, $method: String, $identifier: JSON, ${PAGE_ARGS}) { originalDownloads(orgId: $orgId, eventId: $eventId, method: $method, identifier: $identifier, page: $page, pageSize: $pageSize) { ${map.DOWNLOAD_FIELDS} } }`,
+    variables: { ...orgEvent, method: bodyValue('method'), identifier: bodyValue('identifier'), ...paging },
+    data: (r) => map.originalDownloads(r.originalDownloads),
+  },
   {
     method: 'GET',
     path: '/:orgId/event/:eventId/pipeline/photos/status',

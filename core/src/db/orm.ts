@@ -33,3 +33,9 @@ export async function migrateDatabase(orm: Orm): Promise<string[]> {
   const applied = await orm.getMigrator().up();
   return applied.map((m) => m.name);
 }
+
+/**
+ * A Postgres array literal for `= any(?::uuid[])` style parameters: raw queries expand a JS array
+ * into a value list, so lists travel as one literal. For ids and numbers only (no quoting).
+ */
+export const sqlArray = (values: ReadonlyArray<string | number>): string => `{${values.join(',')}}`;

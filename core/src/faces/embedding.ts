@@ -22,3 +22,11 @@ export function bufferToDescriptor(buf: Buffer): Float32Array {
 export function similarityPercent(distance: number): number {
   return Math.round(100 * Math.max(0, Math.min(1, (0.85 - distance) / 0.5)));
 }
+
+/** The match threshold when an event configures none: euclidean 0.55, shown as 60%. */
+export const DEFAULT_MATCH_PERCENT = 60;
+
+/** The euclidean distance a similarity percentage stands for (the inverse of similarityPercent). */
+export function percentToDistance(percent: number): number {
+  return 0.85 - 0.5 * (Math.max(0, Math.min(100, percent)) / 100);
+}

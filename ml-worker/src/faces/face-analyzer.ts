@@ -24,6 +24,15 @@ export interface FaceAnalyzerOptions {
 }
 
 export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48 };
+/** Selfies: the face is large, so a small detector input is enough (and fast). */
+export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24 };
+/** Tight face crops need a margin around the face before the detector sees it as one. */
+const SELFIE_PADDING = 0.25;
+
+export interface SelfieFace {
+  descriptor: Float32Array | null;
+  facesFound: number;
+}
 
 /**
  * Face detection, landmarks and 128-d descriptors. Models load once per process; tfjs-wasm is
@@ -31,7 +40,9 @@ export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { inputSize: 512, scoreTh
  */
 export class FaceAnalyzer {
   private ready: Promise<void> | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  private running = false;
+  private readonly urgent: Array<() => void> = [];
+  private readonly normal: Array<() => void> = [];
 
   load(): Promise<void> {
     this.ready ??= (async () => {
@@ -49,37 +60,79 @@ export class FaceAnalyzer {
 
   /** Every face of a photo big enough to match, best score first. */
   detectAll(image: Buffer, options: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS): Promise<DetectedFace[]> {
-    return this.serialised(async () => {
-      await this.load();
-      const { data, info } = await sharp(image).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-      const tensor = faceapi.tf.tensor3d(data, [info.height, info.width, 3], 'int32');
-      try {
-        const results = await faceapi
-          .detectAllFaces(tensor, new faceapi.TinyFaceDetectorOptions({ inputSize: options.inputSize, scoreThreshold: options.scoreThreshold }))
-          .withFaceLandmarks()
-          .withFaceDescriptors();
-        return results
-          .filter((r: any) => r.detection.box.width >= options.minFaceWidth)
-          .map((r: any) => ({
-            box: {
-              x: r.detection.box.x / info.width,
-              y: r.detection.box.y / info.height,
-              width: r.detection.box.width / info.width,
-              height: r.detection.box.height / info.height,
-            },
-            score: r.detection.score,
-            descriptor: Float32Array.from(r.descriptor),
-          }))
-          .sort((a: DetectedFace, b: DetectedFace) => b.score - a.score);
-      } finally {
-        tensor.dispose();
-      }
+    return this.serialised('normal', () => this.detect(image, options, 'tiny'));
+  }
+
+  /**
+   * The largest face of a selfie (it goes ahead of queued photo work: someone is waiting). The
+   * image gets a margin first; when the fast detector finds nothing, the slower SSD one tries.
+   */
+  embedSelfie(image: Buffer): Promise<SelfieFace> {
+    return this.serialised('urgent', async () => {
+      const meta = await sharp(image).metadata();
+      const margin = Math.round(Math.max(meta.width ?? 0, meta.height ?? 0) * SELFIE_PADDING);
+      const padded = await sharp(image)
+        .rotate()
+        .extend({ top: margin, bottom: margin, left: margin, right: margin, background: { r: 128, g: 128, b: 128 } })
+        .jpeg({ quality: 95 })
+        .toBuffer();
+      let faces = await this.detect(padded, SELFIE_FACE_OPTIONS, 'tiny');
+      if (faces.length === 0) faces = await this.detect(padded, SELFIE_FACE_OPTIONS, 'ssd');
+      const largest = faces.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0];
+      return { descriptor: largest?.descriptor ?? null, facesFound: faces.length };
     });
   }
 
-  private serialised<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => undefined);
-    return run;
+  private async detect(image: Buffer, options: FaceAnalyzerOptions, detector: 'tiny' | 'ssd'): Promise<DetectedFace[]> {
+    await this.load();
+    const { data, info } = await sharp(image).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    const tensor = faceapi.tf.tensor3d(data, [info.height, info.width, 3], 'int32');
+    try {
+      const detectorOptions = detector === 'tiny'
+        ? new faceapi.TinyFaceDetectorOptions({ inputSize: options.inputSize, scoreThreshold: options.scoreThreshold })
+        : new faceapi.SsdMobilenetv1Options({ minConfidence: options.scoreThreshold });
+      const results = await faceapi
+        .detectAllFaces(tensor, detectorOptions)
+        .withFaceLandmarks()
+        .withFaceDescriptors();
+      return results
+        .filter((r: any) => r.detection.box.width >= options.minFaceWidth)
+        .map((r: any) => ({
+          box: {
+            x: r.detection.box.x / info.width,
+            y: r.detection.box.y / info.height,
+            width: r.detection.box.width / info.width,
+            height: r.detection.box.height / info.height,
+          },
+          score: r.detection.score,
+          descriptor: Float32Array.from(r.descriptor),
+        }))
+        .sort((a: DetectedFace, b: DetectedFace) => b.score - a.score);
+    } finally {
+      tensor.dispose();
+    }
+  }
+
+  /** One call at a time (tfjs-wasm is single-threaded); urgent calls go before waiting normal ones. */
+  private serialised<T>(priority: 'urgent' | 'normal', work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      (priority === 'urgent' ? this.urgent : this.normal).push(() => {
+        work()
+          .then(resolve, reject)
+          .finally(() => {
+            this.running = false;
+            this.next();
+          });
+      });
+      this.next();
+    });
+  }
+
+  private next(): void {
+    if (this.running) return;
+    const task = this.urgent.shift() ?? this.normal.shift();
+    if (!task) return;
+    this.running = true;
+    task();
   }
 }

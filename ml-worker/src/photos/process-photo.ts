@@ -1,4 +1,4 @@
-import { descriptorToBuffer, displayedSize, Event, Face, Logger, ObjectStore, objectKeys, Orm, Photo, PhotoBib, PhotoStepErrors, renderPreviews } from '@em/core';
+import { descriptorToBuffer, displayedSize, Event, Face, FaceIndexRevisions, Logger, ObjectStore, objectKeys, Orm, Photo, PhotoBib, PhotoStepErrors, renderPreviews } from '@em/core';
 import { BibReader } from '../bibs/bib-reader';
 import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';
 
@@ -16,6 +16,7 @@ export class PhotoProcessor {
     private readonly store: ObjectStore,
     private readonly faces: FaceAnalyzer,
     private readonly bibs: BibReader,
+    private readonly revisions: FaceIndexRevisions,
     private readonly logger: Logger,
   ) {}
 
@@ -84,6 +85,7 @@ export class PhotoProcessor {
         },
       );
     });
+    if (detected.length) await this.revisions.bump(eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
     this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');
     return 'processed';
   }

@@ -88,3 +88,6 @@ export const bodyString = (name: string): Reader<string | undefined> => (input) 
   if (typeof value !== 'string') throw new AppError('BAD_REQUEST', `${name} must be a string`);
   return value;
 };
+
+/** A JSON body value passed on as it is (any JSON type): the service judges it. */
+export const bodyValue = (name: string): Reader<unknown> => (input) => bodyObject(input)[name];

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { ObjectStore, PhotoQueue } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
+import { DownloadsResolver } from './downloads/downloads.resolver';
+import { DownloadsService } from './downloads/downloads.service';
 import { PhotosResolver } from './photos/photos.resolver';
 import { PhotosService } from './photos/photos.service';
 import { PipelineResolver } from './pipeline/pipeline.resolver';
@@ -15,7 +17,8 @@ runService('images', async ({ cfg, logger, orm }) => {
   const timeline = new TimelineResolver(new TimelineService(orm, store));
   const queue = new PhotoQueue(cfg.REDIS_URL);
   const pipeline = new PipelineResolver(new PipelineService(orm, store, queue));
-  const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline), photos);
+  const downloads = new DownloadsResolver(new DownloadsService(orm, store));
+  const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads), photos);
   const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });
   return {
     async stop() {

@@ -1,12 +1,13 @@
 import { buildFederatedSchema } from '@em/subgraph-kit';
 import { ContainerType } from 'type-graphql';
+import { DownloadsResolver } from './downloads/downloads.resolver';
 import { PhotosResolver } from './photos/photos.resolver';
 import { PipelineResolver } from './pipeline/pipeline.resolver';
 import { TimelineResolver } from './timeline/timeline.resolver';
 
-export const RESOLVERS = [PhotosResolver, TimelineResolver, PipelineResolver] as const;
+export const RESOLVERS = [PhotosResolver, TimelineResolver, PipelineResolver, DownloadsResolver] as const;
 
-/** The images subgraph: photos, gallery, image details, the timeline and the photo pipeline. */
+/** The images subgraph: photos, gallery, image details, the timeline, original downloads and the photo pipeline. */
 export function buildImagesSchema(container?: ContainerType, photos?: PhotosResolver) {
   return buildFederatedSchema(
     { resolvers: RESOLVERS, container },

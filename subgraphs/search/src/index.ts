@@ -1,10 +1,29 @@
 import 'reflect-metadata';
+import { connectRedis, FaceIndexRevisions, SelfieEmbedder } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { BibSearchResolver } from './bibs/bib-search.resolver';
 import { BibSearchService } from './bibs/bib-search.service';
+import { FaceIndexCache } from './faces/face-index';
+import { FaceSearchResolver } from './faces/face-search.resolver';
+import { FaceSearchService } from './faces/face-search.service';
 import { buildSearchSchema } from './schema';
 
 runService('search', async ({ cfg, logger, orm }) => {
-  const schema = await buildSearchSchema(resolverContainer(new BibSearchResolver(new BibSearchService(orm))));
-  return startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });
+  const redis = connectRedis(cfg.REDIS_URL);
+  const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
+  const faceIndex = new FaceIndexCache(orm, new FaceIndexRevisions(redis), logger);
+  const schema = await buildSearchSchema(
+    resolverContainer(
+      new BibSearchResolver(new BibSearchService(orm)),
+      new FaceSearchResolver(new FaceSearchService(orm, embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS)),
+    ),
+  );
+  const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1 });
+  return {
+    async stop() {
+      await server.stop();
+      await embedder.close();
+      redis.disconnect();
+    },
+  };
 });

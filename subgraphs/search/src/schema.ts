@@ -1,8 +1,9 @@
 import { buildFederatedSchema } from '@em/subgraph-kit';
 import { ContainerType } from 'type-graphql';
 import { BibSearchResolver } from './bibs/bib-search.resolver';
+import { FaceSearchResolver } from './faces/face-search.resolver';
 
-export const RESOLVERS = [BibSearchResolver] as const;
+export const RESOLVERS = [BibSearchResolver, FaceSearchResolver] as const;
 
 /** The search subgraph: BIB search (and selfie search with its request_id cache). */
 export function buildSearchSchema(container?: ContainerType) {

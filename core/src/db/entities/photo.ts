@@ -111,7 +111,7 @@ export class PhotoBib {
 
 /** A detected face and its 128-d descriptor (float32 little-endian in `embedding`). */
 @Entity({ tableName: 'faces' })
-@Index({ properties: ['event'] })
+@Index({ properties: ['event', 'id'] })
 export class Face {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;

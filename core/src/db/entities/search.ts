@@ -11,8 +11,9 @@ export interface FaceMatch {
 /** One selfie search, kept under its request_id: the cache of face search GET and downloads. */
 @Entity({ tableName: 'face_searches' })
 @Index({ properties: ['organisation', 'createdAt'] })
+@Index({ properties: ['event', 'createdAt'] })
 export class FaceSearch {
-  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'matches' | 'billable';
+  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'matches' | 'billable' | 'cacheHits' | 'facesFound';
 
   @PrimaryKey({ type: 'uuid' })
   requestId!: string;
@@ -20,7 +21,7 @@ export class FaceSearch {
   @ManyToOne(() => Organisation, { deleteRule: 'cascade', index: false })
   organisation!: Organisation;
 
-  @ManyToOne(() => Event, { deleteRule: 'cascade' })
+  @ManyToOne(() => Event, { deleteRule: 'cascade', index: false })
   event!: Event;
 
   @ManyToOne(() => ApiKey, { deleteRule: 'set null', nullable: true })
@@ -41,6 +42,14 @@ export class FaceSearch {
   /** A fresh search counts as billable; a cached retry does not. */
   @Property({ type: 'boolean', default: true })
   billable: boolean = true;
+
+  /** Retries answered from this record (not billable). */
+  @Property({ type: 'integer', default: 0 })
+  cacheHits: number = 0;
+
+  /** Faces found on the selfie (the largest one is matched). */
+  @Property({ type: 'integer', default: 0 })
+  facesFound: number = 0;
 
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   createdAt: Date = new Date();

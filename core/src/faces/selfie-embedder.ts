@@ -1,0 +1,85 @@
+import { Queue, QueueEvents } from 'bullmq';
+import sharp from 'sharp';
+import { AppError } from '../errors';
+import { probeImage } from '../imaging/formats';
+import { EmbedSelfieJob, EmbedSelfieResult, JOBS, QUEUES, SELFIE_JOB_OPTIONS } from '../jobs';
+import { connectRedis } from '../redis';
+
+/** Selfie formats accepted: what phones and browsers send. */
+const SELFIE_FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
+/** Selfies are downscaled before they travel: faces in selfies are large, and Redis carries the bytes. */
+const SELFIE_MAX_SIDE = 1280;
+
+export interface SelfieEmbedding {
+  descriptor: Float32Array | null;
+  facesFound: number;
+}
+
+export interface SelfieLimits {
+  maxBytes: number;
+  timeoutSeconds: number;
+}
+
+/**
+ * The face-search side of selfie embedding: checks the file, downscales it and asks the ml-worker
+ * for the descriptor of its largest face (BullMQ request/reply), waiting at most the timeout.
+ */
+export class SelfieEmbedder {
+  private readonly queue: Queue<EmbedSelfieJob, EmbedSelfieResult>;
+  private readonly events: QueueEvents;
+
+  constructor(redisUrl: string, private readonly limits: SelfieLimits) {
+    this.queue = new Queue(QUEUES.selfies, { connection: connectRedis(redisUrl) });
+    this.events = new QueueEvents(QUEUES.selfies, { connection: connectRedis(redisUrl) });
+  }
+
+  /** The cheap checks, before anything else: 400 when the file is empty, 413 above the size limit. */
+  checkSize(file: Buffer): void {
+    if (file.length === 0) throw new AppError('BAD_REQUEST', 'The selfie file is empty');
+    if (file.length > this.limits.maxBytes) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `The selfie is larger than ${Math.round(this.limits.maxBytes / 1024 / 1024)} MB`);
+    }
+  }
+
+  /** Checks a selfie file (400 when it is not a photo) and downscales it for the trip to the worker. */
+  async prepare(file: Buffer): Promise<Buffer> {
+    this.checkSize(file);
+    const probe = await probeImage(file);
+    if (!probe.ok) throw new AppError('BAD_REQUEST', `The selfie is not usable: ${probe.reason}`);
+    if (!SELFIE_FORMATS.has(probe.format)) throw new AppError('BAD_REQUEST', `The selfie must be a JPEG or PNG photo (WebP and HEIF also work), not ${probe.format}`);
+    return sharp(file).rotate().resize(SELFIE_MAX_SIDE, SELFIE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 92 }).toBuffer();
+  }
+
+  /** The descriptor of the selfie's largest face (null when it shows none); 503 when no worker answers in time. */
+  async embed(prepared: Buffer): Promise<SelfieEmbedding> {
+    const timeoutMs = this.limits.timeoutSeconds * 1000;
+    let jobId: string | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new AppError('UNAVAILABLE', 'Face matching is busy or unavailable; retry with the same request_id')), timeoutMs);
+    });
+    const run = (async () => {
+      await this.events.waitUntilReady();
+      const job = await this.queue.add(JOBS.embedSelfie, { imageBase64: prepared.toString('base64') }, SELFIE_JOB_OPTIONS);
+      jobId = job.id;
+      return job.waitUntilFinished(this.events, timeoutMs);
+    })();
+    try {
+      const result = await Promise.race([run, deadline]);
+      return { descriptor: result.descriptor ? Float32Array.from(result.descriptor) : null, facesFound: result.facesFound };
+    } catch (err) {
+      // A selfie nobody embedded in time is withdrawn, so a late worker does not spend time on it.
+      if (jobId) void this.queue.remove(jobId).catch(() => undefined);
+      if (err instanceof AppError) throw err;
+      throw new AppError('UNAVAILABLE', 'Face matching is unavailable; retry with the same request_id');
+    } finally {
+      clearTimeout(timer);
+      run.catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.events.close();
+    await this.queue.close();
+  }
+}

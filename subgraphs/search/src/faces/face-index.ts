@@ -1,0 +1,127 @@
+import { bufferToDescriptor, FaceIndexRevisions, FaceMatrix, Logger, Orm } from '@em/core';
+
+/** How far back an incremental load re-reads, so faces committed out of id order are not missed. */
+const ID_OVERLAP = 2000;
+/** Look for new faces at least this often, even when no revision bump arrived. */
+const MAX_STALENESS_MS = 60_000;
+/** Rebuild from scratch this often, dropping faces of reprocessed or deleted photos. */
+const FULL_RELOAD_MS = 15 * 60_000;
+/** An event's index not searched for this long is dropped from memory. */
+const IDLE_EVICT_MS = 30 * 60_000;
+const LOAD_BATCH = 20_000;
+
+export interface PhotoMatch {
+  photoId: string;
+  distance: number;
+}
+
+/** The faces of one event in memory: the matrix, and for each row the photo it was found on. */
+class EventFaceIndex {
+  readonly matrix = new FaceMatrix(4096);
+  private readonly rowPhoto: number[] = [];
+  private readonly photoIds: string[] = [];
+  private readonly photoIndex = new Map<string, number>();
+  private readonly loadedIds = new Set<string>();
+  maxId = 0n;
+  revision: string | null = null;
+  checkedAt = 0;
+  builtAt = Date.now();
+  usedAt = Date.now();
+
+  add(faceId: string, photoId: string, embedding: Buffer): void {
+    if (this.loadedIds.has(faceId)) return;
+    this.loadedIds.add(faceId);
+    let photo = this.photoIndex.get(photoId);
+    if (photo === undefined) {
+      photo = this.photoIds.push(photoId) - 1;
+      this.photoIndex.set(photoId, photo);
+    }
+    this.matrix.add(bufferToDescriptor(embedding));
+    this.rowPhoto.push(photo);
+    const id = BigInt(faceId);
+    if (id > this.maxId) this.maxId = id;
+  }
+
+  /** Photos with a face within `maxDistance`, each with its nearest face's distance, nearest first. */
+  search(query: Float32Array, maxDistance: number, maxFaces: number): PhotoMatch[] {
+    const best = new Map<number, number>();
+    for (const { row, distance } of this.matrix.within(query, maxDistance, maxFaces)) {
+      const photo = this.rowPhoto[row];
+      if (!best.has(photo)) best.set(photo, distance);
+    }
+    return [...best].map(([photo, distance]) => ({ photoId: this.photoIds[photo], distance }));
+  }
+}
+
+/**
+ * The face indexes of the events searched by this process, loaded lazily from Postgres and kept
+ * fresh incrementally: when the event's revision (bumped by the ml-worker) moved, or at least every
+ * minute, the faces added since the last load are read. Faces of unpublished photos are indexed too;
+ * the search keeps only published photos.
+ */
+export class FaceIndexCache {
+  private readonly indexes = new Map<number, EventFaceIndex>();
+  private readonly loading = new Map<number, Promise<EventFaceIndex>>();
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly revisions: FaceIndexRevisions,
+    private readonly logger: Logger,
+  ) {}
+
+  async search(eventId: number, query: Float32Array, maxDistance: number, maxFaces: number): Promise<PhotoMatch[]> {
+    const index = await this.fresh(eventId);
+    index.usedAt = Date.now();
+    return index.search(query, maxDistance, maxFaces);
+  }
+
+  /** The faces held in memory for an event (0 when not loaded). */
+  size(eventId: number): number {
+    return this.indexes.get(eventId)?.matrix.size ?? 0;
+  }
+
+  private async fresh(eventId: number): Promise<EventFaceIndex> {
+    this.evictIdle();
+    const pending = this.loading.get(eventId);
+    if (pending) return pending;
+    const current = this.indexes.get(eventId);
+    const revision = await this.revisions.read(eventId);
+    const now = Date.now();
+    if (current && now - current.builtAt < FULL_RELOAD_MS && revision !== null && revision === current.revision && now - current.checkedAt < MAX_STALENESS_MS) {
+      return current;
+    }
+    const rebuild = !current || now - current.builtAt >= FULL_RELOAD_MS;
+    const load = this.load(eventId, rebuild ? new EventFaceIndex() : current, revision).finally(() => this.loading.delete(eventId));
+    this.loading.set(eventId, load);
+    return load;
+  }
+
+  private async load(eventId: number, index: EventFaceIndex, revision: string | null): Promise<EventFaceIndex> {
+    const started = Date.now();
+    const before = index.matrix.size;
+    const conn = this.orm.em.getConnection();
+    let after = index.maxId > BigInt(ID_OVERLAP) ? index.maxId - BigInt(ID_OVERLAP) : 0n;
+    for (;;) {
+      const rows: Array<{ id: string; photo_id: string; embedding: Buffer }> = await conn.execute(
+        'select id::text as id, photo_id, embedding from faces where event_id = ? and id > ? order by id limit ?',
+        [eventId, after.toString(), LOAD_BATCH],
+      );
+      for (const r of rows) index.add(r.id, r.photo_id, r.embedding);
+      if (rows.length < LOAD_BATCH) break;
+      after = BigInt(rows[rows.length - 1].id);
+    }
+    index.revision = revision;
+    index.checkedAt = Date.now();
+    this.indexes.set(eventId, index);
+    const added = index.matrix.size - before;
+    if (added > 0) this.logger.info({ eventId, added, faces: index.matrix.size, ms: Date.now() - started }, 'face index loaded');
+    return index;
+  }
+
+  private evictIdle(): void {
+    const now = Date.now();
+    for (const [eventId, index] of this.indexes) {
+      if (now - index.usedAt > IDLE_EVICT_MS) this.indexes.delete(eventId);
+    }
+  }
+}

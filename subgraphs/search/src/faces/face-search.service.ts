@@ -1,0 +1,147 @@
+import {
+  AppError,
+  DEFAULT_MATCH_PERCENT,
+  descriptorToBuffer,
+  Event,
+  FaceMatch,
+  FaceSearch,
+  guardEvent,
+  isUuid,
+  newId,
+  Orm,
+  Page,
+  PAGE_LIMITS,
+  pageInfo,
+  percentToDistance,
+  Principal,
+  resolvePage,
+  SelfieEmbedder,
+  similarityPercent,
+  findFaceSearch,
+  PageRequest,
+  publishedAmong,
+  StoredFaceSearch,
+  visibleMatches,
+} from '@em/core';
+import { FaceIndexCache } from './face-index';
+
+export interface FaceSearchPage extends Page<FaceMatch> {
+  requestId: string;
+  /** The threshold that filtered the matches, in percent; null when the event configures none. */
+  confidencePercentage: number | null;
+  /** True when the answer came from the stored result of an earlier search. */
+  cached: boolean;
+  facesFound: number;
+}
+
+export interface FaceSearchUsage {
+  billableSearches: number;
+  cachedRetries: number;
+}
+
+/** Faces of the same person on one photo can be many; the index is asked for this many faces per photo kept. */
+const FACES_PER_PHOTO = 4;
+
+/**
+ * Selfie search: the selfie's largest face against the event's face index, matches above the
+ * event's threshold stored under the request_id (the cache that GET, retries, clipping and
+ * downloads read). A stored result is never matched again.
+ */
+export class FaceSearchService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly embedder: SelfieEmbedder,
+    private readonly index: FaceIndexCache,
+    private readonly maxPhotos: number,
+  ) {}
+
+  async search(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    selfie: () => Promise<Buffer>,
+    requestId: string | null | undefined,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<FaceSearchPage> {
+    const event = await guardEvent(this.orm.em, principal, orgId, eventId, ['selfieSearch']);
+    const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
+    const id = this.requestIdOrNew(requestId);
+    const file = await selfie();
+    this.embedder.checkSize(file);
+
+    const stored = await findFaceSearch(this.orm.em, id);
+    if (stored) return this.retry(stored, orgId, eventId, request);
+
+    const { descriptor, facesFound } = await this.embedder.embed(await this.embedder.prepare(file));
+    const threshold = event.confidenceThreshold ?? null;
+    const matches = descriptor ? await this.match(event, descriptor, threshold) : [];
+    const inserted: Array<{ request_id: string }> = await this.orm.em.getConnection().execute(
+      `insert into face_searches (request_id, organisation_id, event_id, api_key_id, embedding, confidence_threshold, matches, faces_found, billable)
+       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, true) on conflict (request_id) do nothing returning request_id`,
+      [id, orgId, eventId, principal.apiKeyId ?? null, descriptor ? descriptorToBuffer(descriptor) : null, threshold, JSON.stringify(matches), facesFound],
+    );
+    // A concurrent request with the same id stored first: answer as its retry.
+    if (inserted.length === 0) return this.retry((await findFaceSearch(this.orm.em, id))!, orgId, eventId, request);
+    return this.page({ requestId: id, orgId, eventId, confidenceThreshold: threshold, matches, facesFound }, request, false);
+  }
+
+  /** A stored search by request_id (never matched again); 404 when unknown to this event. */
+  async cached(principal: Principal, orgId: number, eventId: number, requestId: string, page?: number | null, pageSize?: number | null): Promise<FaceSearchPage> {
+    await guardEvent(this.orm.em, principal, orgId, eventId, ['selfieSearch']);
+    const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
+    if (!isUuid(requestId)) throw new AppError('BAD_REQUEST', 'request_id must be a UUID');
+    const stored = await findFaceSearch(this.orm.em, requestId);
+    if (!stored || stored.orgId !== orgId || stored.eventId !== eventId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
+    return this.page(stored, request, true);
+  }
+
+  /** Billable searches (first runs) and free cached retries of an organisation, optionally in a time window. */
+  async usage(orgId: number, from?: Date | null, to?: Date | null, eventId?: number | null): Promise<FaceSearchUsage> {
+    const [row] = await this.orm.em.getConnection().execute(
+      `select count(*) filter (where billable)::int as billable, coalesce(sum(cache_hits), 0)::int as retries
+         from face_searches
+        where organisation_id = ? and (?::int is null or event_id = ?) and (?::timestamptz is null or created_at >= ?) and (?::timestamptz is null or created_at < ?)`,
+      [orgId, eventId ?? null, eventId ?? null, from ?? null, from ?? null, to ?? null, to ?? null],
+    );
+    return { billableSearches: row.billable, cachedRetries: row.retries };
+  }
+
+  private requestIdOrNew(requestId: string | null | undefined): string {
+    if (requestId === undefined || requestId === null || requestId === '') return newId();
+    if (!isUuid(requestId.trim())) throw new AppError('BAD_REQUEST', 'request_id must be a UUID');
+    return requestId.trim().toLowerCase();
+  }
+
+  private async retry(stored: StoredFaceSearch, orgId: number, eventId: number, request: PageRequest): Promise<FaceSearchPage> {
+    if (stored.orgId !== orgId || stored.eventId !== eventId) throw new AppError('CONFLICT', 'This request_id belongs to another search; send a new one or none');
+    await this.orm.em.getConnection().execute('update face_searches set cache_hits = cache_hits + 1, updated_at = now() where request_id = ?', [stored.requestId]);
+    return this.page(stored, request, true);
+  }
+
+  /** Photos of the event with a face above the threshold, best first (ties: photo id), at most maxPhotos. */
+  private async match(event: Event, descriptor: Float32Array, thresholdPercent: number | null): Promise<FaceMatch[]> {
+    const maxDistance = percentToDistance(thresholdPercent ?? DEFAULT_MATCH_PERCENT);
+    const found = await this.index.search(event.id, descriptor, maxDistance, this.maxPhotos * FACES_PER_PHOTO);
+    if (found.length === 0) return [];
+    const visible = await publishedAmong(this.orm.em, found.map((f) => f.photoId), event.id);
+    return found
+      .filter((f) => visible.has(f.photoId))
+      .sort((a, b) => a.distance - b.distance || (a.photoId < b.photoId ? -1 : 1))
+      .slice(0, this.maxPhotos)
+      .map((f) => ({ photoId: f.photoId, confidence: similarityPercent(f.distance) }));
+  }
+
+  /** One page of a stored result; photos unpublished or deleted since are left out. */
+  private async page(stored: StoredFaceSearch, request: PageRequest, cached: boolean): Promise<FaceSearchPage> {
+    const matches = await visibleMatches(this.orm.em, stored);
+    return {
+      requestId: stored.requestId,
+      confidencePercentage: stored.confidenceThreshold,
+      cached,
+      facesFound: stored.facesFound,
+      items: matches.slice(request.offset, request.offset + request.pageSize),
+      pageInfo: pageInfo(matches.length, request),
+    };
+  }
+}
