@@ -1,9 +1,17 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@em/core';
-import { API, api, closeDb, expectSuccess, fixtures, info, sql, waitForPipeline } from './support/platform';
+import { API, api, closeDb, expectSuccess, fixtures, info, postForm, sql, waitForPipeline } from './support/platform';
 
-const GROUPS = path.join(REPO_ROOT, '..', 'shared', 'fixtures', 'faces', 'group');
+const FACES = path.join(REPO_ROOT, '..', 'shared', 'fixtures', 'faces');
+const GROUPS = path.join(FACES, 'group');
+/** Who is on which group shot (labelled by hand; see scripts/src/bench/faces-ground-truth.ts). */
+const ON_SHOTS: Record<string, string[]> = {
+  sheldon: ['bbt1.jpg', 'bbt2.jpg', 'bbt3.jpg', 'bbt4.jpg', 'bbt5.jpg'],
+  raj: ['bbt1.jpg', 'bbt3.jpg', 'bbt4.jpg', 'bbt5.jpg'],
+  penny: ['bbt3.jpg', 'bbt4.jpg', 'bbt5.jpg'],
+  stuart: [],
+};
 
 
 describe('faces found by the ml-worker', () => {
@@ -49,5 +57,16 @@ describe('faces found by the ml-worker', () => {
     for (const r of perPhoto) expect(r.faces).toBeGreaterThanOrEqual(2);
     expect(total).toBeGreaterThanOrEqual(20);
     expect(total).toBeLessThanOrEqual(26);
+
+    // Selfie search on these shots: a person's crop finds shots they are on, never one they are not on.
+    expectSuccess(await api(`${base}/pipeline/photos/go-live`, { key, method: 'POST' }));
+    const fileOf = new Map((await sql(`select id, original_file_name from photos where event_id = $1`, [eventId])).map((r: any) => [r.id, r.original_file_name]));
+    for (const [person, shots] of Object.entries(ON_SHOTS)) {
+      const selfie = readFileSync(path.join(FACES, person, '1.png'));
+      const found = expectSuccess(await postForm(`${base}/faces`, key, selfie, {}, '1.png'));
+      const onShots = found.images.map((i: any) => fileOf.get(i.image_id)).sort();
+      for (const shot of onShots) expect(shots).toContain(shot);
+      expect(onShots.length).toBeGreaterThanOrEqual(Math.ceil(shots.length * 0.6));
+    }
   });
 });

@@ -26,8 +26,7 @@ describe('REST adapter: envelope on every response', () => {
   });
 
   it('routes that later issues build answer 501 in the envelope, never a 500', async () => {
-    expectError(await api(`${demo}/faces/4d1f3b3c-9a3e-4c55-9d8f-0c1f2a3b4c5d`), 501);
-    expectError(await api(`${demo}/original-photos`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"method":"bib","identifier":"1"}' }), 501);
+    expectError(await api(`${demo}/video-clipping/4d1f3b3c-9a3e-4c55-9d8f-0c1f2a3b4c5d`), 501);
   });
 
   it.each([

@@ -53,6 +53,8 @@ export default async function globalSetup(): Promise<void> {
       OAUTH_AUDIENCE: idp.audience,
       RATE_LIMIT_WINDOW_SECONDS: '5',
       MAX_API_KEYS_PER_ORG: '5',
+      RATE_LIMIT_MATCHING: '8',
+      SELFIE_MAX_BYTES: String(3 * 1024 * 1024),
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [`${k}_PORT`, String(v)])),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -24,7 +24,7 @@ export interface ApiResponse {
 }
 
 /** A REST call as a client makes it. */
-export async function api(path: string, opts: { key?: string | null; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<ApiResponse> {
+export async function api(path: string, opts: { key?: string | null; method?: string; headers?: Record<string, string>; body?: string | FormData } = {}): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...opts.headers };
   const key = opts.key === undefined ? info.demo.apiKey : opts.key;
   if (key) headers['x-api-key'] = key;
@@ -37,6 +37,19 @@ export async function api(path: string, opts: { key?: string | null; method?: st
     body = text;
   }
   return { status: res.status, headers: res.headers, body };
+}
+
+/** A POST of a multipart form: `file` (a Buffer, or omitted when null) and text fields. */
+export function postForm(path: string, key: string | null, file: Buffer | null, fields: Record<string, string> = {}, fileName = 'selfie.jpg'): Promise<ApiResponse> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  if (file) form.append('file', new Blob([file], { type: 'image/jpeg' }), fileName);
+  return api(path, { key, method: 'POST', body: form });
+}
+
+/** A POST with a JSON body. */
+export function postJson(path: string, key: string | null, body: unknown): Promise<ApiResponse> {
+  return api(path, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
 /** A GraphQL call to the gateway. */
