@@ -65,9 +65,11 @@ export class FaceAnalyzer {
 
   /**
    * The largest face of a selfie (it goes ahead of queued photo work: someone is waiting). The
-   * image gets a margin first; when the fast detector finds nothing, the slower SSD one tries.
+   * image gets a margin first; when the fast detector finds nothing, the slower SSD one tries. With
+   * `mirrored`, the descriptor is the mean of the selfie's and its mirror image's: +4 points of
+   * recall at the same threshold on the face fixtures, no wrong person (bench/results.md).
    */
-  embedSelfie(image: Buffer): Promise<SelfieFace> {
+  embedSelfie(image: Buffer, opts: { mirrored?: boolean } = { mirrored: true }): Promise<SelfieFace> {
     return this.serialised('urgent', async () => {
       const meta = await sharp(image).metadata();
       const margin = Math.round(Math.max(meta.width ?? 0, meta.height ?? 0) * SELFIE_PADDING);
@@ -76,11 +78,20 @@ export class FaceAnalyzer {
         .extend({ top: margin, bottom: margin, left: margin, right: margin, background: { r: 128, g: 128, b: 128 } })
         .jpeg({ quality: 95 })
         .toBuffer();
-      let faces = await this.detect(padded, SELFIE_FACE_OPTIONS, 'tiny');
-      if (faces.length === 0) faces = await this.detect(padded, SELFIE_FACE_OPTIONS, 'ssd');
-      const largest = faces.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0];
-      return { descriptor: largest?.descriptor ?? null, facesFound: faces.length };
+      const { largest, facesFound } = await this.largestFace(padded);
+      if (!largest) return { descriptor: null, facesFound };
+      if (!opts.mirrored) return { descriptor: largest.descriptor, facesFound };
+      const mirror = (await this.largestFace(await sharp(padded).flop().toBuffer())).largest;
+      if (!mirror) return { descriptor: largest.descriptor, facesFound };
+      return { descriptor: largest.descriptor.map((v, i) => (v + mirror.descriptor[i]) / 2), facesFound };
     });
+  }
+
+  private async largestFace(image: Buffer): Promise<{ largest: DetectedFace | undefined; facesFound: number }> {
+    let faces = await this.detect(image, SELFIE_FACE_OPTIONS, 'tiny');
+    if (faces.length === 0) faces = await this.detect(image, SELFIE_FACE_OPTIONS, 'ssd');
+    const largest = [...faces].sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0];
+    return { largest, facesFound: faces.length };
   }
 
   private async detect(image: Buffer, options: FaceAnalyzerOptions, detector: 'tiny' | 'ssd'): Promise<DetectedFace[]> {

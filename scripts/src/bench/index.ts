@@ -1,9 +1,12 @@
 import 'reflect-metadata';
-import { renderPreviews, REPO_ROOT } from '@em/core';
+import { REPO_ROOT } from '@em/core';
 import { BibReader } from '@em/ml-worker/dist/bibs/bib-reader';
 import { FaceAnalyzer } from '@em/ml-worker/dist/faces/face-analyzer';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { searchLatency, selfieAccuracy } from './face-search';
+import { bibAccuracy, facesOnGroups, throughput } from './photo-pipeline';
+import { BenchRow, markdownTable } from './table';
 
 /**
  * `npm run bench`: figures measured on this machine, in one run, printed as a table and written to
@@ -11,107 +14,19 @@ import path from 'node:path';
  */
 const FIXTURES = path.join(REPO_ROOT, '..', 'shared', 'fixtures');
 
-interface Row {
-  figure: string;
-  value: string;
-  target: string;
-  how: string;
-}
-
-const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
-
-async function bibAccuracy(rows: Row[], reader: BibReader): Promise<Array<{ name: string; file: Buffer }>> {
-  const dir = path.join(FIXTURES, 'bibs');
-  if (!existsSync(dir)) {
-    rows.push({ figure: 'BIB precision / recall / F1', value: 'skipped', target: 'F1 >= 0.85', how: '../shared/fixtures/bibs is absent' });
-    return [];
-  }
-  const truth = new Map<string, Set<string>>();
-  for (const line of readFileSync(path.join(dir, 'ground-truth.csv'), 'utf8').split(/\r?\n/)) {
-    const [file, ...bibs] = line.trim().split(';');
-    if (file) truth.set(file, new Set(bibs.filter(Boolean)));
-  }
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  const photos: Array<{ name: string; file: Buffer }> = [];
-  for (const [name, bibs] of truth) {
-    const file = readFileSync(path.join(dir, name));
-    photos.push({ name, file });
-    const found = await reader.read(file);
-    for (const bib of found.keys()) (bibs.has(bib) ? tp++ : fp++);
-    for (const bib of bibs) if (!found.has(bib)) fn++;
-  }
-  const p = tp / (tp + fp);
-  const r = tp / (tp + fn);
-  rows.push({
-    figure: 'BIB precision / recall / F1',
-    value: `${p.toFixed(3)} / ${r.toFixed(3)} / ${((2 * p * r) / (p + r)).toFixed(3)}`,
-    target: 'F1 >= 0.85',
-    how: `photo level, ${truth.size} photos, ${tp + fn} bibs of ground-truth.csv (a bib counts when read on its photo, as BIB search finds it)`,
-  });
-  return photos;
-}
-
-async function facesOnGroups(rows: Row[], faces: FaceAnalyzer): Promise<void> {
-  const dir = path.join(FIXTURES, 'faces', 'group');
-  if (!existsSync(dir)) {
-    rows.push({ figure: 'faces found on group shots', value: 'skipped', target: '', how: '../shared/fixtures/faces/group is absent' });
-    return;
-  }
-  let total = 0;
-  const names = readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort();
-  for (const name of names) {
-    const { large } = await renderPreviews(readFileSync(path.join(dir, name)));
-    total += (await faces.detectAll(large.buffer)).length;
-  }
-  rows.push({ figure: 'faces found on group shots', value: `${total}`, target: '23 (hand count)', how: `${names.length} shots, through the worker's path (large preview, tiny detector 512, >= 48 px)` });
-}
-
-async function throughput(rows: Row[], photos: Array<{ name: string; file: Buffer }>, reader: BibReader, faces: FaceAnalyzer): Promise<void> {
-  if (!photos.length) return;
-  const steps = { previews: 0, bibs: 0, faces: 0 };
-  const t0 = process.hrtime.bigint();
-  for (const { file } of photos) {
-    let t = process.hrtime.bigint();
-    const { large } = await renderPreviews(file);
-    steps.previews += ms(t);
-    t = process.hrtime.bigint();
-    await reader.read(file);
-    steps.bibs += ms(t);
-    t = process.hrtime.bigint();
-    await faces.detectAll(large.buffer);
-    steps.faces += ms(t);
-  }
-  const total = ms(t0);
-  const perMinute = (photos.length / total) * 60_000;
-  const dominant = Object.entries(steps).sort((a, b) => b[1] - a[1])[0];
-  rows.push({
-    figure: 'process stage, one worker process',
-    value: `${perMinute.toFixed(1)} photos/min`,
-    target: '>= 60 photos/min',
-    how: `${photos.length} fixture photos of 2048 px, previews + BIB OCR + faces in sequence, warm models, one process (several worker processes in parallel are not measured yet)`,
-  });
-  const share = (v: number) => `${((v / total) * 100).toFixed(0)}% (${(v / photos.length).toFixed(0)} ms/photo)`;
-  rows.push({
-    figure: 'time per step',
-    value: `previews ${share(steps.previews)}, bibs ${share(steps.bibs)}, faces ${share(steps.faces)}`,
-    target: '',
-    how: `dominant step: ${dominant[0]}`,
-  });
-}
-
 async function main() {
-  const rows: Row[] = [];
+  const rows: BenchRow[] = [];
   const reader = new BibReader();
   const faces = new FaceAnalyzer();
   await Promise.all([reader.load(), faces.load()]);
-  const photos = await bibAccuracy(rows, reader);
-  await facesOnGroups(rows, faces);
+  const photos = await bibAccuracy(rows, reader, FIXTURES);
+  await facesOnGroups(rows, faces, FIXTURES);
   await throughput(rows, photos, reader, faces);
-  rows.push({ figure: 'ml-worker resident memory after the run', value: `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`, target: '', how: 'RSS of this process with both models loaded' });
+  await selfieAccuracy(rows, faces, FIXTURES);
+  await searchLatency(rows);
+  rows.push({ figure: 'ml-worker resident memory after the run', value: `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`, target: '', how: 'RSS of this process with both models loaded (and the 250k-face index of the search benchmark)' });
 
-  const table = ['| figure | value | target | how it was measured |', '|---|---|---|---|', ...rows.map((r) => `| ${r.figure} | ${r.value} | ${r.target} | ${r.how} |`)].join('\n');
+  const table = markdownTable(rows);
   console.log(table);
   mkdirSync(path.join(REPO_ROOT, 'bench'), { recursive: true });
   writeFileSync(path.join(REPO_ROOT, 'bench', 'results.md'), `# npm run bench (${new Date().toISOString().slice(0, 16)}Z, ${process.platform}, node ${process.version})\n\n${table}\n`);
