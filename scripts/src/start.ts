@@ -63,7 +63,9 @@ Try it:
   curl -s -H 'X-API-Key: ${key}' ${base}/bibs/${DEMO_BIBS[0]}
   curl -s -H 'X-API-Key: ${key}' ${base}/timeline/days
   curl -s -H 'X-API-Key: ${key}' '${base}/timeline/images?from=0&to=2000000000'
-  curl -s -H 'X-API-Key: ${key}' ${base}/ping
+  curl -s -H 'X-API-Key: ${key}' ${base}/ping${demo.selfieFile ? `
+  curl -s -H 'X-API-Key: ${key}' -F file=@${demo.selfieFile} ${base}/faces
+  curl -s -H 'X-API-Key: ${key}' -H 'content-type: application/json' -d '{"method":"bib","identifier":"${DEMO_BIBS[0]}"}' ${base}/original-photos` : ''}
   curl -s -H "Authorization: Bearer $(npm run -s cli -- mint-token --email organiser@demo.example --scopes events:read,events:write)" ${api}/account
 
 Press Ctrl-C to stop.`);

@@ -27,16 +27,26 @@ export const objectKeys = {
 /** The S3-compatible store: originals (private, presigned downloads) and previews (public, on the media host). */
 export class ObjectStore {
   readonly client: S3Client;
+  /** Signs download links for the address clients reach S3 by (S3_PUBLIC_ENDPOINT), which may differ from ours. */
+  private readonly presigner: S3Client;
 
-  constructor(private readonly cfg: Pick<Config, 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_BUCKET' | 'S3_FORCE_PATH_STYLE' | 'MEDIA_URL' | 'DOWNLOAD_URL_TTL_SECONDS'>) {
-    this.client = new S3Client({
-      endpoint: cfg.S3_ENDPOINT,
-      region: cfg.S3_REGION,
-      forcePathStyle: cfg.S3_FORCE_PATH_STYLE,
-      credentials: { accessKeyId: cfg.S3_ACCESS_KEY_ID, secretAccessKey: cfg.S3_SECRET_ACCESS_KEY },
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+  constructor(
+    private readonly cfg: Pick<
+      Config,
+      'S3_ENDPOINT' | 'S3_PUBLIC_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_BUCKET' | 'S3_FORCE_PATH_STYLE' | 'MEDIA_URL' | 'DOWNLOAD_URL_TTL_SECONDS'
+    >,
+  ) {
+    const client = (endpoint: string) =>
+      new S3Client({
+        endpoint,
+        region: cfg.S3_REGION,
+        forcePathStyle: cfg.S3_FORCE_PATH_STYLE,
+        credentials: { accessKeyId: cfg.S3_ACCESS_KEY_ID, secretAccessKey: cfg.S3_SECRET_ACCESS_KEY },
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+    this.client = client(cfg.S3_ENDPOINT);
+    this.presigner = cfg.S3_PUBLIC_ENDPOINT ? client(cfg.S3_PUBLIC_ENDPOINT) : this.client;
   }
 
   get bucket(): string {
@@ -100,6 +110,6 @@ export class ObjectStore {
       Key: key,
       ResponseContentDisposition: `attachment; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
     });
-    return getSignedUrl(this.client, command, { expiresIn: ttlSeconds });
+    return getSignedUrl(this.presigner, command, { expiresIn: ttlSeconds });
   }
 }

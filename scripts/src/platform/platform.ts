@@ -2,7 +2,7 @@ import { Config, DEFAULT_PORTS, loadConfig, migrateDatabase, ObjectStore, openDa
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DemoSeed, publishDemo, seedDemo } from '../seed/demo';
+import { DemoSeed, publishDemo, seedDemo, writeDemoSelfie } from '../seed/demo';
 import { Infrastructure, InfrastructurePorts, startInfrastructure } from './infrastructure';
 import { isPortInUse } from './ports';
 import { ServiceGroup, startServices } from './services';
@@ -85,6 +85,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     if (demo) {
       const { live, failed } = await publishDemo(orm, pipeline, demo.eventId);
       opts.log(`demo event ${demo.eventId}: ${live} photos live${failed ? `, ${failed} failed` : ''}`);
+      demo.selfieFile = await writeDemoSelfie(orm, store, demo.eventId, opts.dataDir);
     }
     const platform: Platform = {
       cfg,

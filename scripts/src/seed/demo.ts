@@ -38,6 +38,8 @@ export interface DemoSeed {
   /** The demo key, readable from `<dataDir>/demo-api-key` on this machine only. */
   apiKey: string | null;
   created: boolean;
+  /** A face cut out of a demo photo, to try face search with. */
+  selfieFile?: string | null;
 }
 
 /**
@@ -116,4 +118,29 @@ export async function publishDemo(orm: Orm, pipeline: PipelineService, eventId: 
     live: await em.count(Photo, { event: eventId, publishedAt: { $ne: null } }),
     failed: await em.count(Photo, { event: eventId, status: 'failed' }),
   };
+}
+
+/**
+ * A selfie to try face search with: the largest face the worker found on the demo photos, cut out
+ * of its original with a margin, written to `<dataDir>/demo-selfie.jpg`. Null when none was found.
+ */
+export async function writeDemoSelfie(orm: Orm, store: ObjectStore, eventId: number, dataDir: string): Promise<string | null> {
+  const [face] = await orm.em.getConnection().execute(
+    `select p.original_key, f.box_x, f.box_y, f.box_width, f.box_height
+       from faces f join photos p on p.id = f.photo_id
+      where p.event_id = ? and p.published_at is not null order by f.box_width * f.box_height desc limit 1`,
+    [eventId],
+  );
+  if (!face) return null;
+  const original = await sharp(await store.getBuffer(face.original_key)).rotate().toBuffer();
+  const { width, height } = await sharp(original).metadata();
+  const left = Math.max(0, Math.round((face.box_x - face.box_width * 0.4) * width!));
+  const top = Math.max(0, Math.round((face.box_y - face.box_height * 0.4) * height!));
+  const selfie = await sharp(original)
+    .extract({ left, top, width: Math.min(width! - left, Math.round(face.box_width * 1.8 * width!)), height: Math.min(height! - top, Math.round(face.box_height * 1.8 * height!)) })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  const file = path.join(dataDir, 'demo-selfie.jpg');
+  writeFileSync(file, selfie);
+  return file;
 }
