@@ -1,7 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
-import { api, closeDb, expectError, expectSuccess, fixtures, gql, info, postForm, postJson, sql } from './support/platform';
+import { api, closeDb, expectError, expectSuccess, fixtures, gql, info, postForm, postJson, sql, waitForPipeline } from './support/platform';
 
 const DEMO_PHOTOS = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
 const demo = `/${info.demo.orgId}/event/${info.demo.eventId}`;
@@ -217,5 +217,40 @@ describe('face search: the stricter rate limit of face matching', () => {
     expect(expectSuccess(await postForm(`${demo}/faces`, key, blank, { request_id: stored })).request_id).toBe(stored);
     // Reads are another budget.
     expectSuccess(await api(`${demo}/faces/${stored}`, { key }));
+  });
+});
+
+describe('face index freshness', () => {
+  afterAll(closeDb);
+
+  /** Imports photos through the REST pipeline and processes them; returns their image ids by file name. */
+  async function importAndProcess(base: string, key: string, files: Array<[string, Buffer]>): Promise<Map<string, string>> {
+    const form = new FormData();
+    for (const [name, content] of files) form.append('files', new Blob([content], { type: 'image/jpeg' }), name);
+    const report = expectSuccess(await api(`${base}/pipeline/photos/import`, { key, method: 'POST', body: form }));
+    expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
+    await waitForPipeline(base, key);
+    return new Map(report.files.map((f: any) => [f.key, f.image_id]));
+  }
+
+  it('photos that go live after a search are found by the next search (the index loads what is new)', async () => {
+    const { orgId, key } = await fixtures.organisation();
+    const eventId = await fixtures.event(orgId, { selfieSearch: true });
+    const base = `/${orgId}/event/${eventId}`;
+    const [face] = await demoFaces();
+    const original = await sharp(path.join(DEMO_PHOTOS, face.file)).toBuffer();
+    const first = await importAndProcess(base, key, [['first.jpg', original]]);
+    expectSuccess(await api(`${base}/pipeline/photos/go-live`, { key, method: 'POST' }));
+    const selfie = await selfieOf(face);
+    const before = expectSuccess(await postForm(`${base}/faces`, key, selfie));
+    expect(before.images.map((i: any) => i.image_id)).toEqual([first.get('first.jpg')]);
+
+    // The same scene again, mirrored and cut: another photo of the same person, published as it finishes.
+    const again = await sharp(original).flop().resize(1200).jpeg({ quality: 85 }).toBuffer();
+    const second = await importAndProcess(base, key, [['second.jpg', again]]);
+    const after = expectSuccess(await postForm(`${base}/faces`, key, selfie));
+    expect(after.images.map((i: any) => i.image_id).sort()).toEqual([first.get('first.jpg'), second.get('second.jpg')].sort());
+    // The first search's stored result is unchanged.
+    expect(expectSuccess(await api(`${base}/faces/${before.request_id}`, { key })).images).toHaveLength(1);
   });
 });
