@@ -20,6 +20,18 @@ async function selfieOf(face: { file: string; x: number; y: number; w: number; h
     .toBuffer();
 }
 
+/** Events created in the demo organisation by these tests, removed afterwards (other suites count the demo's events). */
+const created: number[] = [];
+async function demoOrgEvent(flags: Parameters<typeof fixtures.event>[1]): Promise<number> {
+  const id = await fixtures.event(info.demo.orgId, flags);
+  created.push(id);
+  return id;
+}
+afterAll(async () => {
+  if (created.length) await sql('delete from events where id = any($1::int[])', [created]);
+  await closeDb();
+});
+
 async function demoFaces() {
   return sql<{ photo_id: string; file: string; x: number; y: number; w: number; h: number }>(
     `select p.id as photo_id, p.original_file_name as file, f.box_x as x, f.box_y as y, f.box_width as w, f.box_height as h
@@ -39,7 +51,6 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
     [face] = await demoFaces();
     selfie = await selfieOf(face);
   });
-  afterAll(closeDb);
 
   it('finds the photo of the person on the selfie, best match first, and generates a request_id', async () => {
     const data = expectSuccess(await postForm(`${demo}/faces`, key, selfie));
@@ -98,7 +109,7 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
   it('GET: an unknown request_id is 404, a malformed one 400, another event or organisation cannot see it', async () => {
     expectError(await api(`${demo}/faces/${randomUUID()}`, { key }), 404);
     expectError(await api(`${demo}/faces/not-a-uuid`, { key }), 400);
-    const otherEvent = await fixtures.event(info.demo.orgId, { selfieSearch: true });
+    const otherEvent = await demoOrgEvent({ selfieSearch: true });
     expectError(await api(`/${info.demo.orgId}/event/${otherEvent}/faces/${requestId}`, { key }), 404);
     const stranger = await fixtures.organisation();
     const strangerEvent = await fixtures.event(stranger.orgId, { selfieSearch: true });
@@ -107,7 +118,7 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
   });
 
   it('a POST reusing a request_id of another event is a conflict, not a leak of its result', async () => {
-    const otherEvent = await fixtures.event(info.demo.orgId, { selfieSearch: true });
+    const otherEvent = await demoOrgEvent({ selfieSearch: true });
     expectError(await postForm(`/${info.demo.orgId}/event/${otherEvent}/faces`, key, selfie, { request_id: requestId }), 409);
   });
 
@@ -122,7 +133,7 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
   });
 
   it('a face of nobody in the event: 200 with no images', async () => {
-    const event = await fixtures.event(info.demo.orgId, { selfieSearch: true });
+    const event = await demoOrgEvent({ selfieSearch: true });
     const data = expectSuccess(await postForm(`/${info.demo.orgId}/event/${event}/faces`, key, selfie));
     expect(data.images).toEqual([]);
     expect(data.pagination).toEqual(EMPTY_PAGE);
@@ -159,7 +170,6 @@ describe('face search: bad input', () => {
   beforeEach(async () => {
     key = await fixtures.apiKey(info.demo.orgId);
   });
-  afterAll(closeDb);
 
   it.each([
     ['an invalid request_id', Buffer.from('x'), { request_id: 'not-a-uuid' }, 400],
@@ -184,7 +194,7 @@ describe('face search: bad input', () => {
   });
 
   it('the selfie_search flag off is a 403, for POST and GET', async () => {
-    const event = await fixtures.event(info.demo.orgId, { selfieSearch: false });
+    const event = await demoOrgEvent({ selfieSearch: false });
     const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } }).png().toBuffer();
     expectError(await postForm(`/${info.demo.orgId}/event/${event}/faces`, key, blank), 403);
     expectError(await api(`/${info.demo.orgId}/event/${event}/faces/${randomUUID()}`, { key }), 403);
@@ -199,7 +209,6 @@ describe('face search: bad input', () => {
 });
 
 describe('face search: the stricter rate limit of face matching', () => {
-  afterAll(closeDb);
   const WINDOW_MS = 5000;
   const startOfNextWindow = () => new Promise((r) => setTimeout(r, WINDOW_MS - (Date.now() % WINDOW_MS) + 20));
 
@@ -221,7 +230,6 @@ describe('face search: the stricter rate limit of face matching', () => {
 });
 
 describe('face index freshness', () => {
-  afterAll(closeDb);
 
   /** Imports photos through the REST pipeline and processes them; returns their image ids by file name. */
   async function importAndProcess(base: string, key: string, files: Array<[string, Buffer]>): Promise<Map<string, string>> {
