@@ -28,3 +28,8 @@ export * from './faces/face-matrix';
 export * from './faces/selfie-embedder';
 export * from './faces/face-index-revisions';
 export * from './search/photo-queries';
+export * from './faces/face-index-cache';
+export * from './video/ffmpeg';
+export * from './video/segments';
+export * from './video/clip-status';
+export * from './video/slideshow';

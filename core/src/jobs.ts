@@ -3,12 +3,29 @@ export const QUEUES = {
   photos: 'photo-processing',
   /** Request/reply: a face search waits for its selfie's descriptor. */
   selfies: 'selfie-embedding',
+  videos: 'video-indexing',
+  clips: 'video-clipping',
 } as const;
 
 export const JOBS = {
   processPhoto: 'process-photo',
   embedSelfie: 'embed-selfie',
+  indexVideo: 'index-video',
+  cutClips: 'cut-clips',
 } as const;
+
+/** Samples a video's frames, finds and embeds their faces (the video face index). */
+export interface IndexVideoJob {
+  videoId: string;
+}
+export const indexVideoJobId = (videoId: string) => `video-${videoId}`;
+
+/** Builds and cuts the clips of one clipping request; a new generation after a re-run (new selfie or force_recreate). */
+export interface CutClipsJob {
+  requestId: string;
+  generation: number;
+}
+export const cutClipsJobId = (requestId: string, generation: number) => `clips-${requestId}-${generation}`;
 
 export interface ProcessPhotoJob {
   photoId: string;
@@ -46,4 +63,4 @@ export const SELFIE_JOB_OPTIONS = {
  * A counter per event, bumped by the ml-worker whenever faces of the event were written, so
  * in-memory face indexes know to load what is new.
  */
-export const faceIndexRevisionKey = (eventId: number) => `faces:rev:${eventId}`;
+export const faceIndexRevisionKey = (kind: 'photos' | 'videos', eventId: number) => `faces:rev:${kind}:${eventId}`;

@@ -1,6 +1,21 @@
 import { Queue } from 'bullmq';
-import { DEFAULT_JOB_OPTIONS, JOBS, processPhotoJobId, QUEUES } from './jobs';
+import { CutClipsJob, cutClipsJobId, DEFAULT_JOB_OPTIONS, IndexVideoJob, indexVideoJobId, JOBS, processPhotoJobId, QUEUES } from './jobs';
 import { connectRedis } from './redis';
+
+/**
+ * Adds a job under a stable id unless one with that id is waiting or running; a finished (or
+ * finally failed) job with the id is replaced. Returns whether a job was added.
+ */
+export async function enqueueOnce(queue: Queue, name: string, data: object, jobId: string, opts: object = DEFAULT_JOB_OPTIONS): Promise<boolean> {
+  const existing = await queue.getJob(jobId);
+  if (existing) {
+    const state = await existing.getState();
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
+    await existing.remove();
+  }
+  await queue.add(name, data, { jobId, ...opts });
+  return true;
+}
 
 /**
  * The photo-processing queue as producers see it. One job id per photo: a photo already waiting or
@@ -15,17 +30,7 @@ export class PhotoQueue {
 
   async enqueue(photoIds: string[]): Promise<number> {
     let added = 0;
-    for (const photoId of photoIds) {
-      const jobId = processPhotoJobId(photoId);
-      const existing = await this.queue.getJob(jobId);
-      if (existing) {
-        const state = await existing.getState();
-        if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
-        await existing.remove();
-      }
-      await this.queue.add(JOBS.processPhoto, { photoId }, { jobId, ...DEFAULT_JOB_OPTIONS });
-      added++;
-    }
+    for (const photoId of photoIds) if (await enqueueOnce(this.queue, JOBS.processPhoto, { photoId }, processPhotoJobId(photoId))) added++;
     return added;
   }
 
@@ -38,6 +43,32 @@ export class PhotoQueue {
   async close(): Promise<void> {
     const connection = await this.queue.client;
     await this.queue.close();
+    connection.disconnect();
+  }
+}
+
+/** The media queues as producers see them: video indexing and clip cutting. */
+export class MediaQueues {
+  readonly videos: Queue<IndexVideoJob>;
+  readonly clips: Queue<CutClipsJob>;
+
+  constructor(redisUrl: string) {
+    const connection = connectRedis(redisUrl);
+    this.videos = new Queue(QUEUES.videos, { connection });
+    this.clips = new Queue(QUEUES.clips, { connection });
+  }
+
+  indexVideo(videoId: string): Promise<boolean> {
+    return enqueueOnce(this.videos as Queue, JOBS.indexVideo, { videoId }, indexVideoJobId(videoId), { ...DEFAULT_JOB_OPTIONS, attempts: 3 });
+  }
+
+  cutClips(requestId: string, generation: number): Promise<boolean> {
+    return enqueueOnce(this.clips as Queue, JOBS.cutClips, { requestId, generation }, cutClipsJobId(requestId, generation), { ...DEFAULT_JOB_OPTIONS, attempts: 3 });
+  }
+
+  async close(): Promise<void> {
+    const connection = await this.videos.client;
+    await Promise.all([this.videos.close(), this.clips.close()]);
     connection.disconnect();
   }
 }

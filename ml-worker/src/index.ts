@@ -1,53 +1,68 @@
 import 'reflect-metadata';
-import { config, connectRedis, createLogger, EmbedSelfieJob, EmbedSelfieResult, FaceIndexRevisions, JOBS, ObjectStore, openDatabase, ProcessPhotoJob, QUEUES } from '@em/core';
-import { Worker } from 'bullmq';
+import {
+  config,
+  connectRedis,
+  createLogger,
+  CutClipsJob,
+  EmbedSelfieJob,
+  EmbedSelfieResult,
+  FaceIndexRevisions,
+  IndexVideoJob,
+  JOBS,
+  ObjectStore,
+  openDatabase,
+  ProcessPhotoJob,
+  QUEUES,
+} from '@em/core';
+import { Job, Worker } from 'bullmq';
 import { BibReader } from './bibs/bib-reader';
+import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
 import { FaceAnalyzer } from './faces/face-analyzer';
 import { PhotoProcessor } from './photos/process-photo';
+import { VideoIndexer } from './videos/index-video';
 
 const logger = createLogger('ml-worker');
+
+/** After a job's last attempt, its thing is marked failed with the reason. */
+const isLastAttempt = (job: Job | undefined) => !!job && job.attemptsMade >= (job.opts.attempts ?? 1);
 
 /** The ML worker: BullMQ processors only, no HTTP. */
 async function main() {
   const cfg = config();
   const orm = await openDatabase(cfg);
   const store = new ObjectStore(cfg);
+  const redis = connectRedis(cfg.REDIS_URL);
+  const revisions = new FaceIndexRevisions(redis);
   const faces = new FaceAnalyzer();
   const bibs = new BibReader();
   await Promise.all([faces.load(), bibs.load()]);
-  const redis = connectRedis(cfg.REDIS_URL);
-  const photos = new PhotoProcessor(orm, store, faces, bibs, new FaceIndexRevisions(redis), logger);
+  const photos = new PhotoProcessor(orm, store, faces, bibs, revisions, logger);
+  const videos = new VideoIndexer(orm, store, faces, revisions, logger);
+  const clips = new ClipCutter(orm, store, redis, logger);
+  const connection = () => connectRedis(cfg.REDIS_URL);
 
-  const photoWorker = new Worker<ProcessPhotoJob>(
-    QUEUES.photos,
-    async (job) => {
-      if (job.name !== JOBS.processPhoto) throw new Error(`Unknown job ${job.name}`);
-      return photos.process(job.data.photoId);
-    },
-    { connection: connectRedis(cfg.REDIS_URL), concurrency: 2 },
-  );
-  photoWorker.on('failed', (job, err) => {
-    logger.warn({ jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed');
-    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) void photos.markFailed(job.data.photoId, err.message).catch(() => undefined);
-  });
-  photoWorker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
-
-  const selfieWorker = new Worker<EmbedSelfieJob, EmbedSelfieResult>(
-    QUEUES.selfies,
-    async (job) => {
-      if (job.name !== JOBS.embedSelfie) throw new Error(`Unknown job ${job.name}`);
-      return embedSelfie(faces, job.data);
-    },
-    { connection: connectRedis(cfg.REDIS_URL), concurrency: 4 },
-  );
-  selfieWorker.on('error', (err) => logger.error({ err: err.message }, 'selfie worker error'));
-
-  await Promise.all([photoWorker.waitUntilReady(), selfieWorker.waitUntilReady()]);
-  logger.info({ queues: [QUEUES.photos, QUEUES.selfies] }, 'ml-worker ready');
+  const workers = [
+    new Worker<ProcessPhotoJob>(QUEUES.photos, async (job) => photos.process(job.data.photoId), { connection: connection(), concurrency: 2 }).on('failed', (job, err) => {
+      if (isLastAttempt(job)) void photos.markFailed(job!.data.photoId, err.message).catch(() => undefined);
+    }),
+    new Worker<EmbedSelfieJob, EmbedSelfieResult>(QUEUES.selfies, async (job) => embedSelfie(faces, job.data), { connection: connection(), concurrency: 4 }),
+    new Worker<IndexVideoJob>(QUEUES.videos, async (job) => videos.index(job.data.videoId), { connection: connection(), concurrency: 1, lockDuration: 120_000 }).on('failed', (job, err) => {
+      if (isLastAttempt(job) || err.name === 'UnrecoverableError') void videos.fail(job!.data.videoId, err.message).catch(() => undefined);
+    }),
+    new Worker<CutClipsJob>(QUEUES.clips, async (job) => clips.run(job.data.requestId, job.data.generation), { connection: connection(), concurrency: 1, lockDuration: 120_000 }).on('failed', (job, err) => {
+      if (isLastAttempt(job)) void clips.markFailed(job!.data.requestId, job!.data.generation, err.message).catch(() => undefined);
+    }),
+  ];
+  for (const worker of workers) {
+    worker.on('failed', (job, err) => logger.warn({ queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'));
+    worker.on('error', (err) => logger.error({ queue: worker.name, err: err.message }, 'worker error'));
+  }
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  logger.info({ queues: workers.map((w) => w.name) }, 'ml-worker ready');
 
   const shutdown = async () => {
-    await Promise.all([photoWorker.close(), selfieWorker.close()]);
+    await Promise.all(workers.map((w) => w.close()));
     redis.disconnect();
     await orm.close();
     process.exit(0);

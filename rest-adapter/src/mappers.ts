@@ -114,3 +114,22 @@ export const originalDownloads = (r: any) => ({
   identifier: r.identifier,
   pagination: pagination(r.pageInfo),
 });
+
+export const CLIPPING_FIELDS =
+  'requestId status error videos { uuid videoUrl sourceVideoKey startTime endTime downloadUrl downloadStatus } clipErrors { videoKey error statusCode }';
+
+export const videoClipping = (r: any) => ({
+  request_id: r.requestId,
+  status: r.status,
+  videos: r.videos.map((v: any) => ({
+    uuid: v.uuid,
+    video_url: v.videoUrl,
+    source_video_key: v.sourceVideoKey,
+    start_time: v.startTime,
+    end_time: v.endTime,
+    download_url: v.downloadUrl,
+    download_status: v.downloadStatus,
+  })),
+  error: r.error,
+  clip_errors: r.clipErrors.map((e: any) => ({ video_key: e.videoKey, error: e.error, status_code: e.statusCode })),
+});

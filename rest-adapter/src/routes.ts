@@ -1,4 +1,4 @@
-import { bodyBoolean, bodyString, bodyStringArray, bodyValue, noBodyFields, pathInt, pathString, queryInt, requiredQueryInt, VariableSpec } from './http/params';
+import { bodyBoolean, bodyString, bodyStringArray, bodyValue, flag, noBodyFields, pathInt, pathString, queryInt, requiredQueryInt, VariableSpec } from './http/params';
 import * as map from './mappers';
 
 /**
@@ -117,8 +117,23 @@ export const ROUTES: RouteDef[] = [
     variables: { ...orgEvent, from: requiredQueryInt('from', 'UNPROCESSABLE'), to: requiredQueryInt('to', 'UNPROCESSABLE'), ...paging },
     data: (r) => map.imagePage(r.timelinePhotos),
   },
-  { method: 'POST', path: '/:orgId/event/:eventId/video-clipping/search-by-selfie', summary: 'Start clipping' },
-  { method: 'GET', path: '/:orgId/event/:eventId/video-clipping/:requestId', summary: 'Read clipping result' },
+  {
+    method: 'POST',
+    path: '/:orgId/event/:eventId/video-clipping/search-by-selfie',
+    summary: 'Start clipping',
+    operation: `mutation StartVideoClipping(${ORG_EVENT_ARGS}, $file: Upload, $requestId: String, $forceRecreate: Boolean) { startVideoClipping(orgId: $orgId, eventId: $eventId, file: $file, requestId: $requestId, forceRecreate: $forceRecreate) { requestId status } }`,
+    variables: { ...orgEvent, requestId: bodyString('request_id'), forceRecreate: flag('force_recreate') },
+    uploads: { fields: ['file'], variable: 'file', single: true },
+    data: (r) => ({ status: r.startVideoClipping.status, request_id: r.startVideoClipping.requestId }),
+  },
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/video-clipping/:requestId',
+    summary: 'Read clipping result',
+    operation: `query VideoClipping(${ORG_EVENT_ARGS}, $requestId: String!) { videoClipping(orgId: $orgId, eventId: $eventId, requestId: $requestId) { ${map.CLIPPING_FIELDS} } }`,
+    variables: { ...orgEvent, requestId: pathString('requestId') },
+    data: (r) => map.videoClipping(r.videoClipping),
+  },
   {
     method: 'POST',
     path: '/:orgId/event/:eventId/original-photos',

@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
 import { faceIndexRevisionKey } from '../jobs';
 
+/** The two face indexes: faces on photos (selfie search) and faces in video frames (clipping). */
+export type FaceIndexKind = 'photos' | 'videos';
+
 /**
  * Per-event revision counters in Redis: writers of faces bump them, in-memory face indexes read
  * them to know there is something new to load. A failure to reach Redis is not fatal to either
@@ -9,14 +12,14 @@ import { faceIndexRevisionKey } from '../jobs';
 export class FaceIndexRevisions {
   constructor(private readonly redis: Redis) {}
 
-  async bump(eventId: number): Promise<void> {
-    await this.redis.incr(faceIndexRevisionKey(eventId));
+  async bump(kind: FaceIndexKind, eventId: number): Promise<void> {
+    await this.redis.incr(faceIndexRevisionKey(kind, eventId));
   }
 
   /** The current revision, or null when Redis cannot say. */
-  async read(eventId: number): Promise<string | null> {
+  async read(kind: FaceIndexKind, eventId: number): Promise<string | null> {
     try {
-      return (await this.redis.get(faceIndexRevisionKey(eventId))) ?? '0';
+      return (await this.redis.get(faceIndexRevisionKey(kind, eventId))) ?? '0';
     } catch {
       return null;
     }

@@ -9,6 +9,10 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Config } from '../config';
 
 // Node 20 is supported here; the AWS SDK's notice about its future Node 22 floor is noise in every log.
@@ -19,6 +23,8 @@ export const objectKeys = {
   original: (eventId: number, photoId: string, ext: string) => `originals/${eventId}/${photoId}${ext}`,
   large: (eventId: number, photoId: string) => `public/${eventId}/large/${photoId}.jpg`,
   thumbnail: (eventId: number, photoId: string) => `public/${eventId}/thumb/${photoId}.jpg`,
+  video: (eventId: number, videoId: string, ext: string) => `videos/${eventId}/${videoId}${ext}`,
+  clip: (eventId: number, requestId: string, clipId: string) => `public/${eventId}/clips/${requestId}/${clipId}.mp4`,
   /** Where an organiser drops files for the pipeline's import. */
   inbox: (eventId: number) => `inbox/${eventId}/`,
   publicPrefix: 'public/',
@@ -63,6 +69,18 @@ export class ObjectStore {
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+  }
+
+  /** Uploads a file from disk, streamed (videos). */
+  async putFile(key: string, file: string, contentType: string): Promise<void> {
+    const { size } = await stat(file);
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType }));
+  }
+
+  /** Downloads an object to a file on disk, streamed (videos). */
+  async download(key: string, file: string): Promise<void> {
+    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    await pipeline(out.Body as Readable, createWriteStream(file));
   }
 
   async getBuffer(key: string): Promise<Buffer> {

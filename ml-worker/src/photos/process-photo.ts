@@ -85,7 +85,7 @@ export class PhotoProcessor {
         },
       );
     });
-    if (detected.length) await this.revisions.bump(eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
+    if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
     this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');
     return 'processed';
   }

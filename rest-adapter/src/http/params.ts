@@ -91,3 +91,12 @@ export const bodyString = (name: string): Reader<string | undefined> => (input) 
 
 /** A JSON body value passed on as it is (any JSON type): the service judges it. */
 export const bodyValue = (name: string): Reader<unknown> => (input) => bodyObject(input)[name];
+
+/** A true/false flag sent as a query parameter, a multipart text field or a JSON boolean; anything else is a 400. */
+export const flag = (name: string): Reader<boolean | undefined> => (input) => {
+  const raw = input.query.get(name) ?? bodyObject(input)[name];
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (raw === true || raw === 'true' || raw === '1') return true;
+  if (raw === false || raw === 'false' || raw === '0') return false;
+  throw new AppError('BAD_REQUEST', `${name} must be true or false`);
+};

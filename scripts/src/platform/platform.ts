@@ -1,4 +1,5 @@
-import { Config, DEFAULT_PORTS, loadConfig, migrateDatabase, ObjectStore, openDatabase, Orm, PhotoQueue, PLATFORM_ENV_FILE } from '@em/core';
+import { Config, DEFAULT_PORTS, loadConfig, MediaQueues, migrateDatabase, ObjectStore, openDatabase, Orm, PhotoQueue, PLATFORM_ENV_FILE } from '@em/core';
+import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -53,6 +54,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, log: opts.log });
   let orm: Orm | undefined;
   let queue: PhotoQueue | undefined;
+  let mediaQueues: MediaQueues | undefined;
   let services: ServiceGroup | undefined;
   try {
     const env: Record<string, string> = {
@@ -79,8 +81,10 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
 
     let demo: DemoSeed | null = null;
     queue = new PhotoQueue(cfg.REDIS_URL);
+    mediaQueues = new MediaQueues(cfg.REDIS_URL);
     const pipeline = new PipelineService(orm, store, queue);
-    if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, dataDir: opts.dataDir, log: opts.log });
+    const videos = new VideosService(orm, store, mediaQueues);
+    if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log });
     services = await startServices({ env, onOutput: opts.onServiceOutput });
     if (demo) {
       const { live, failed } = await publishDemo(orm, pipeline, demo.eventId);
@@ -100,6 +104,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       async stop() {
         await services!.stop();
         await queue?.close();
+        await mediaQueues?.close();
         await orm!.close();
         await infrastructure.stop();
       },
@@ -108,6 +113,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   } catch (err) {
     await services?.stop().catch(() => undefined);
     await queue?.close().catch(() => undefined);
+    await mediaQueues?.close().catch(() => undefined);
     await orm?.close().catch(() => undefined);
     await infrastructure.stop();
     throw err;

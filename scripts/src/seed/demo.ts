@@ -1,6 +1,9 @@
-import { Account, ApiKey, Event, generateApiKey, Membership, ObjectStore, Organisation, Orm, Photo, REPO_ROOT } from '@em/core';
+import { Account, ApiKey, buildSlideshow, Event, generateApiKey, Membership, ObjectStore, Organisation, Orm, Photo, REPO_ROOT, Video } from '@em/core';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
+import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 
@@ -51,6 +54,7 @@ export async function seedDemo(opts: {
   orm: Orm;
   store: ObjectStore;
   pipeline: PipelineService;
+  videos: VideosService;
   dataDir: string;
   log: (l: string) => void;
 }): Promise<DemoSeed> {
@@ -100,7 +104,35 @@ export async function seedDemo(opts: {
     await opts.pipeline.importFile(event, await drawnRacePhoto(bib, 120 + i * 70), { fileName: `finish-line-${bib}.jpg`, source: 'seed', photographerName: 'Demo photographer' });
   }
   await opts.pipeline.queuePending(event.id);
+  if ((await em.count(Video, { event: event.id })) === 0) await addDemoVideo(event, opts.videos);
   return { orgId: org.id, eventId: event.id, apiKey, created };
+}
+
+/**
+ * The demo's video: 30 s at 720p where the people of the sample photos appear at known moments
+ * (each photo on screen for 4 s, with empty frames between), so selfie clipping has something to cut.
+ */
+async function addDemoVideo(event: Event, videos: VideosService): Promise<void> {
+  const [first, second, third] = demoPhotoFiles().slice(-3).map((f) => readFileSync(f));
+  const dir = await mkdtemp(path.join(tmpdir(), 'em-demo-video-'));
+  try {
+    const file = path.join(dir, 'finish-line-camera.mp4');
+    await buildSlideshow(
+      [
+        { image: null, seconds: 4 },
+        { image: first, seconds: 4 },
+        { image: null, seconds: 5 },
+        { image: second, seconds: 4 },
+        { image: null, seconds: 5 },
+        { image: third, seconds: 4 },
+        { image: null, seconds: 4 },
+      ],
+      file,
+    );
+    await videos.addToEvent(event, file, 'finish-line-camera.mp4', 'finish-line-camera');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Waits until the demo photos are processed, then publishes them (go-live). */

@@ -1,5 +1,10 @@
 import { AppError } from '@em/core';
 import type { FileUpload } from 'graphql-upload-minimal';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 export { GraphQLUpload } from 'graphql-upload-minimal';
 export type { FileUpload };
@@ -23,4 +28,20 @@ export async function readUpload(upload: Promise<FileUpload> | FileUpload): Prom
     throw new AppError('BAD_REQUEST', `${file.filename} could not be read: ${(err as Error).message}`);
   }
   return { fileName: file.filename, mimeType: file.mimetype, content: Buffer.concat(chunks) };
+}
+
+/** Streams an uploaded file to a temporary file (large uploads: videos); `remove` deletes it. */
+export async function saveUpload(upload: Promise<FileUpload> | FileUpload): Promise<{ path: string; fileName: string; remove(): Promise<void> }> {
+  const file = await upload;
+  const dir = await mkdtemp(path.join(tmpdir(), 'em-upload-'));
+  const target = path.join(dir, 'upload');
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    await pipeline(file.createReadStream(), createWriteStream(target));
+  } catch (err) {
+    await remove();
+    if (/exceeds|limit/i.test(String((err as Error).message))) throw new AppError('PAYLOAD_TOO_LARGE', `${file.filename} is larger than the upload limit`);
+    throw new AppError('BAD_REQUEST', `${file.filename} could not be read: ${(err as Error).message}`);
+  }
+  return { path: target, fileName: file.filename, remove };
 }

@@ -1,10 +1,27 @@
 import 'reflect-metadata';
+import { connectRedis, FaceIndexCache, FaceIndexRevisions, MediaQueues, ObjectStore, SelfieEmbedder } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
+import { ClippingResolver } from './clipping/clipping.resolver';
+import { ClippingService } from './clipping/clipping.service';
 import { VideosResolver } from './videos/videos.resolver';
 import { VideosService } from './videos/videos.service';
 import { buildMediaSchema } from './schema';
 
 runService('media', async ({ cfg, logger, orm }) => {
-  const schema = await buildMediaSchema(resolverContainer(new VideosResolver(new VideosService(orm))));
-  return startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });
+  const redis = connectRedis(cfg.REDIS_URL);
+  const store = new ObjectStore(cfg);
+  const queues = new MediaQueues(cfg.REDIS_URL);
+  const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
+  const videoFaces = new FaceIndexCache('videos', orm, new FaceIndexRevisions(redis), logger);
+  const schema = await buildMediaSchema(
+    resolverContainer(new VideosResolver(new VideosService(orm, store, queues)), new ClippingResolver(new ClippingService(orm, store, embedder, videoFaces, queues, redis))),
+  );
+  const server = await startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });
+  return {
+    async stop() {
+      await server.stop();
+      await Promise.all([embedder.close(), queues.close()]);
+      redis.disconnect();
+    },
+  };
 });

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { connectRedis, FaceIndexRevisions, SelfieEmbedder } from '@em/core';
+import { connectRedis, FaceIndexCache, FaceIndexRevisions, SelfieEmbedder } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { BibSearchResolver } from './bibs/bib-search.resolver';
 import { BibSearchService } from './bibs/bib-search.service';
-import { FaceIndexCache } from './faces/face-index';
 import { FaceSearchResolver } from './faces/face-search.resolver';
 import { FaceSearchService } from './faces/face-search.service';
 import { buildSearchSchema } from './schema';
@@ -11,7 +10,7 @@ import { buildSearchSchema } from './schema';
 runService('search', async ({ cfg, logger, orm }) => {
   const redis = connectRedis(cfg.REDIS_URL);
   const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
-  const faceIndex = new FaceIndexCache(orm, new FaceIndexRevisions(redis), logger);
+  const faceIndex = new FaceIndexCache('photos', orm, new FaceIndexRevisions(redis), logger);
   const schema = await buildSearchSchema(
     resolverContainer(
       new BibSearchResolver(new BibSearchService(orm)),

@@ -1,6 +1,7 @@
-import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property, Unique } from '@mikro-orm/core';
 import { newId } from '../../ids';
 import { Event } from './event';
+import { Organisation } from './organisation';
 
 export type VideoStatus = 'uploaded' | 'indexing' | 'indexed' | 'failed';
 
@@ -40,6 +41,10 @@ export class Video {
   @Property({ type: 'integer', nullable: true })
   height?: number | null;
 
+  /** Frames per second the index was sampled at. */
+  @Property({ type: 'real', nullable: true })
+  sampleFps?: number | null;
+
   /** Indexing progress, 0-1. */
   @Property({ type: 'real', default: 0 })
   indexProgress: number = 0;
@@ -53,7 +58,7 @@ export class Video {
 
 /** A face seen in a sampled video frame. */
 @Entity({ tableName: 'video_faces' })
-@Index({ properties: ['event'] })
+@Index({ properties: ['event', 'id'] })
 export class VideoFace {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -82,13 +87,35 @@ export interface ClipError {
   statusCode: number | null;
 }
 
+/** The frames of one video in which the selfie person was seen. */
+export interface VideoMatch {
+  videoId: string;
+  times: number[];
+}
+
 /** A selfie-driven clipping request; shares its request_id with the face search. */
 @Entity({ tableName: 'clip_requests' })
 export class ClipRequest {
-  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'status' | 'clipErrors';
+  [PrimaryKeyProp]?: 'requestId';
+  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'status' | 'clipErrors' | 'matches' | 'generation';
 
   @PrimaryKey({ type: 'uuid' })
   requestId!: string;
+
+  @ManyToOne(() => Organisation, { deleteRule: 'cascade', nullable: true, index: false })
+  organisation?: Organisation | null;
+
+  /** The selfie's descriptor the request was matched with. */
+  @Property({ type: 'blob', nullable: true })
+  embedding?: Buffer | null;
+
+  /** Matched frames per video, as found when the request was (re)started. */
+  @Property({ type: 'jsonb' })
+  matches: VideoMatch[] = [];
+
+  /** Runs of this request: a new selfie or force_recreate starts the next. */
+  @Property({ type: 'integer', default: 0 })
+  generation: number = 0;
 
   @ManyToOne(() => Event, { deleteRule: 'cascade' })
   event!: Event;

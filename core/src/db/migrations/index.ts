@@ -1,10 +1,12 @@
 import { Migration20261122ApiKeyRateLimit } from './Migration20261122ApiKeyRateLimit';
 import { Migration20261122FaceSearch } from './Migration20261122FaceSearch';
 import { Migration20261122Initial } from './Migration20261122Initial';
+import { Migration20261122VideoClipping } from './Migration20261122VideoClipping';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
   { name: 'Migration20261122Initial', class: Migration20261122Initial },
   { name: 'Migration20261122ApiKeyRateLimit', class: Migration20261122ApiKeyRateLimit },
   { name: 'Migration20261122FaceSearch', class: Migration20261122FaceSearch },
+  { name: 'Migration20261122VideoClipping', class: Migration20261122VideoClipping },
 ];

@@ -1,5 +1,6 @@
-import { SubgraphContext } from '@em/subgraph-kit';
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { AppError } from '@em/core';
+import { FileUpload, GraphQLUpload, saveUpload, SubgraphContext } from '@em/subgraph-kit';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { EventVideoType } from './video.types';
 import { VideosService } from './videos.service';
 
@@ -10,5 +11,22 @@ export class VideosResolver {
   @Query(() => [EventVideoType], { description: 'Videos of the event and their indexing state.' })
   eventVideos(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number) {
     return this.service.list(ctx.principal, orgId, eventId);
+  }
+
+  @Mutation(() => EventVideoType, { description: 'Adds a video to the event (organisers); the ml-worker indexes its faces.' })
+  async addEventVideo(
+    @Ctx() ctx: SubgraphContext,
+    @Arg('orgId', () => Int) orgId: number,
+    @Arg('eventId', () => Int) eventId: number,
+    @Arg('file', () => GraphQLUpload, { nullable: true }) file?: Promise<FileUpload> | null,
+    @Arg('sourceKey', () => String, { nullable: true, description: 'Names the source in clips (source_video_key); default: the file name.' }) sourceKey?: string | null,
+  ) {
+    if (!file) throw new AppError('BAD_REQUEST', 'A video file is required (multipart field "file")');
+    const saved = await saveUpload(file);
+    try {
+      return await this.service.add(ctx.principal, orgId, eventId, saved.path, saved.fileName, sourceKey);
+    } finally {
+      await saved.remove();
+    }
   }
 }

@@ -1,22 +1,56 @@
-import { guardEvent, Orm, Principal, Video } from '@em/core';
+import { AppError, assertCanWrite, Event, guardEvent, MediaQueues, ObjectStore, objectKeys, Orm, Principal, probeVideo, Video } from '@em/core';
 import { QueryOrder } from '@mikro-orm/core';
+import path from 'node:path';
 import type { EventVideoType } from './video.types';
 
+const toView = (v: Video): EventVideoType => ({
+  id: v.id,
+  sourceKey: v.sourceKey,
+  originalFileName: v.originalFileName,
+  status: v.status,
+  error: v.error ?? null,
+  durationSeconds: v.durationSeconds ?? null,
+  indexProgress: v.indexProgress,
+});
+
+/** An event's videos: adding one (stored, then indexed by the ml-worker) and listing them. */
 export class VideosService {
-  constructor(private readonly orm: Orm) {}
+  constructor(
+    private readonly orm: Orm,
+    private readonly store: ObjectStore,
+    private readonly queues: MediaQueues,
+  ) {}
 
   /** The event's videos in upload order. */
   async list(principal: Principal, orgId: number, eventId: number): Promise<EventVideoType[]> {
     await guardEvent(this.orm.em, principal, orgId, eventId);
-    const videos = await this.orm.em.find(Video, { event: eventId }, { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }] });
-    return videos.map((v) => ({
-      id: v.id,
-      sourceKey: v.sourceKey,
-      originalFileName: v.originalFileName,
-      status: v.status,
-      error: v.error ?? null,
-      durationSeconds: v.durationSeconds ?? null,
-      indexProgress: v.indexProgress,
-    }));
+    const videos = await this.orm.em.fork().find(Video, { event: eventId }, { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }] });
+    return videos.map(toView);
+  }
+
+  /**
+   * Adds a video file (on local disk) to the event: checked with ffprobe (400 when it is not a
+   * readable video), stored, and queued for indexing. `sourceKey` names the source in clips
+   * (default: the file name without extension) and is unique in the event (409).
+   */
+  async add(principal: Principal, orgId: number, eventId: number, file: string, fileName: string, sourceKey?: string | null): Promise<EventVideoType> {
+    assertCanWrite(principal);
+    const event = await guardEvent(this.orm.em, principal, orgId, eventId);
+    return this.addToEvent(event, file, fileName, sourceKey);
+  }
+
+  /** The same for trusted callers (the CLI), without a principal. */
+  async addToEvent(event: Event, file: string, fileName: string, sourceKey?: string | null): Promise<EventVideoType> {
+    await probeVideo(file);
+    const key = (sourceKey ?? path.parse(fileName).name).trim().slice(0, 200);
+    if (!key) throw new AppError('BAD_REQUEST', 'The video needs a source key');
+    const em = this.orm.em.fork();
+    if (await em.count(Video, { event: event.id, sourceKey: key })) throw new AppError('CONFLICT', `The event already has a video with source key "${key}"`);
+    const video = em.create(Video, { event: event.id, sourceKey: key, storageKey: '', originalFileName: fileName });
+    video.storageKey = objectKeys.video(event.id, video.id, path.extname(fileName).toLowerCase() || '.mp4');
+    await this.store.putFile(video.storageKey, file, 'video/mp4');
+    await em.flush();
+    await this.queues.indexVideo(video.id);
+    return toView(video);
   }
 }

@@ -3,6 +3,7 @@ import {
   DEFAULT_MATCH_PERCENT,
   descriptorToBuffer,
   Event,
+  FaceIndexCache,
   FaceMatch,
   FaceSearch,
   guardEvent,
@@ -23,7 +24,6 @@ import {
   StoredFaceSearch,
   visibleMatches,
 } from '@em/core';
-import { FaceIndexCache } from './face-index';
 
 export interface FaceSearchPage extends Page<FaceMatch> {
   requestId: string;
@@ -124,12 +124,12 @@ export class FaceSearchService {
     const maxDistance = percentToDistance(thresholdPercent ?? DEFAULT_MATCH_PERCENT);
     const found = await this.index.search(event.id, descriptor, maxDistance, this.maxPhotos * FACES_PER_PHOTO);
     if (found.length === 0) return [];
-    const visible = await publishedAmong(this.orm.em, found.map((f) => f.photoId), event.id);
+    const visible = await publishedAmong(this.orm.em, found.map((f) => f.ref), event.id);
     return found
-      .filter((f) => visible.has(f.photoId))
-      .sort((a, b) => a.distance - b.distance || (a.photoId < b.photoId ? -1 : 1))
+      .filter((f) => visible.has(f.ref))
+      .sort((a, b) => a.distance - b.distance || (a.ref < b.ref ? -1 : 1))
       .slice(0, this.maxPhotos)
-      .map((f) => ({ photoId: f.photoId, confidence: similarityPercent(f.distance) }));
+      .map((f) => ({ photoId: f.ref, confidence: similarityPercent(f.distance) }));
   }
 
   /** One page of a stored result; photos unpublished or deleted since are left out. */

@@ -1,4 +1,8 @@
-import { bufferToDescriptor, FaceIndexRevisions, FaceMatrix, Logger, Orm } from '@em/core';
+import { Orm } from '../db/orm';
+import { Logger } from '../logger';
+import { bufferToDescriptor } from './embedding';
+import { FaceIndexKind, FaceIndexRevisions } from './face-index-revisions';
+import { FaceMatrix } from './face-matrix';
 
 /** How far back an incremental load re-reads, so faces committed out of id order are not missed. */
 const ID_OVERLAP = 2000;
@@ -10,17 +14,24 @@ const FULL_RELOAD_MS = 15 * 60_000;
 const IDLE_EVICT_MS = 30 * 60_000;
 const LOAD_BATCH = 20_000;
 
-export interface PhotoMatch {
-  photoId: string;
+export interface FaceHit {
+  /** What the face belongs to: a photo id, or `<video id>@<seconds>` for a video frame. */
+  ref: string;
   distance: number;
 }
 
-/** The faces of one event in memory: the matrix, and for each row the photo it was found on. */
+/** Where an index's faces come from: photo faces, or faces in sampled video frames. */
+const SOURCES: Record<FaceIndexKind, { table: string; ref: string }> = {
+  photos: { table: 'faces', ref: 'photo_id::text' },
+  videos: { table: 'video_faces', ref: "video_id::text || '@' || time_seconds::text" },
+};
+
+/** The faces of one event in memory: the matrix, and for each row what the face belongs to. */
 class EventFaceIndex {
   readonly matrix = new FaceMatrix(4096);
-  private readonly rowPhoto: number[] = [];
-  private readonly photoIds: string[] = [];
-  private readonly photoIndex = new Map<string, number>();
+  private readonly rowRef: number[] = [];
+  private readonly refs: string[] = [];
+  private readonly refIndex = new Map<string, number>();
   private readonly loadedIds = new Set<string>();
   maxId = 0n;
   revision: string | null = null;
@@ -28,48 +39,49 @@ class EventFaceIndex {
   builtAt = Date.now();
   usedAt = Date.now();
 
-  add(faceId: string, photoId: string, embedding: Buffer): void {
+  add(faceId: string, ref: string, embedding: Buffer): void {
     if (this.loadedIds.has(faceId)) return;
     this.loadedIds.add(faceId);
-    let photo = this.photoIndex.get(photoId);
-    if (photo === undefined) {
-      photo = this.photoIds.push(photoId) - 1;
-      this.photoIndex.set(photoId, photo);
+    let index = this.refIndex.get(ref);
+    if (index === undefined) {
+      index = this.refs.push(ref) - 1;
+      this.refIndex.set(ref, index);
     }
     this.matrix.add(bufferToDescriptor(embedding));
-    this.rowPhoto.push(photo);
+    this.rowRef.push(index);
     const id = BigInt(faceId);
     if (id > this.maxId) this.maxId = id;
   }
 
-  /** Photos with a face within `maxDistance`, each with its nearest face's distance, nearest first. */
-  search(query: Float32Array, maxDistance: number, maxFaces: number): PhotoMatch[] {
+  /** What has a face within `maxDistance`, each with its nearest face's distance, nearest first. */
+  search(query: Float32Array, maxDistance: number, maxFaces: number): FaceHit[] {
     const best = new Map<number, number>();
     for (const { row, distance } of this.matrix.within(query, maxDistance, maxFaces)) {
-      const photo = this.rowPhoto[row];
-      if (!best.has(photo)) best.set(photo, distance);
+      const ref = this.rowRef[row];
+      if (!best.has(ref)) best.set(ref, distance);
     }
-    return [...best].map(([photo, distance]) => ({ photoId: this.photoIds[photo], distance }));
+    return [...best].map(([ref, distance]) => ({ ref: this.refs[ref], distance }));
   }
 }
 
 /**
- * The face indexes of the events searched by this process, loaded lazily from Postgres and kept
- * fresh incrementally: when the event's revision (bumped by the ml-worker) moved, or at least every
- * minute, the faces added since the last load are read. Faces of unpublished photos are indexed too;
- * the search keeps only published photos.
+ * The face indexes of the events searched by this process (photo faces, or video-frame faces),
+ * loaded lazily from Postgres and kept fresh incrementally: when the event's revision (bumped by the
+ * ml-worker) moved, or at least every minute, the faces added since the last load are read. Faces of
+ * unpublished photos are indexed too; the photo search keeps only published photos.
  */
 export class FaceIndexCache {
   private readonly indexes = new Map<number, EventFaceIndex>();
   private readonly loading = new Map<number, Promise<EventFaceIndex>>();
 
   constructor(
+    private readonly kind: FaceIndexKind,
     private readonly orm: Orm,
     private readonly revisions: FaceIndexRevisions,
     private readonly logger: Logger,
   ) {}
 
-  async search(eventId: number, query: Float32Array, maxDistance: number, maxFaces: number): Promise<PhotoMatch[]> {
+  async search(eventId: number, query: Float32Array, maxDistance: number, maxFaces: number): Promise<FaceHit[]> {
     const index = await this.fresh(eventId);
     index.usedAt = Date.now();
     return index.search(query, maxDistance, maxFaces);
@@ -85,7 +97,7 @@ export class FaceIndexCache {
     const pending = this.loading.get(eventId);
     if (pending) return pending;
     const current = this.indexes.get(eventId);
-    const revision = await this.revisions.read(eventId);
+    const revision = await this.revisions.read(this.kind, eventId);
     const now = Date.now();
     if (current && now - current.builtAt < FULL_RELOAD_MS && revision !== null && revision === current.revision && now - current.checkedAt < MAX_STALENESS_MS) {
       return current;
@@ -100,13 +112,14 @@ export class FaceIndexCache {
     const started = Date.now();
     const before = index.matrix.size;
     const conn = this.orm.em.getConnection();
+    const source = SOURCES[this.kind];
     let after = index.maxId > BigInt(ID_OVERLAP) ? index.maxId - BigInt(ID_OVERLAP) : 0n;
     for (;;) {
-      const rows: Array<{ id: string; photo_id: string; embedding: Buffer }> = await conn.execute(
-        'select id::text as id, photo_id, embedding from faces where event_id = ? and id > ? order by id limit ?',
+      const rows: Array<{ id: string; ref: string; embedding: Buffer }> = await conn.execute(
+        `select id::text as id, ${source.ref} as ref, embedding from ${source.table} where event_id = ? and id > ? order by id limit ?`,
         [eventId, after.toString(), LOAD_BATCH],
       );
-      for (const r of rows) index.add(r.id, r.photo_id, r.embedding);
+      for (const r of rows) index.add(r.id, r.ref, r.embedding);
       if (rows.length < LOAD_BATCH) break;
       after = BigInt(rows[rows.length - 1].id);
     }
@@ -114,7 +127,7 @@ export class FaceIndexCache {
     index.checkedAt = Date.now();
     this.indexes.set(eventId, index);
     const added = index.matrix.size - before;
-    if (added > 0) this.logger.info({ eventId, added, faces: index.matrix.size, ms: Date.now() - started }, 'face index loaded');
+    if (added > 0) this.logger.info({ kind: this.kind, eventId, added, faces: index.matrix.size, ms: Date.now() - started }, 'face index loaded');
     return index;
   }
 

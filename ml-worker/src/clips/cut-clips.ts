@@ -1,0 +1,138 @@
+import {
+  buildSegments,
+  Clip,
+  ClipError,
+  ClipRequest,
+  ClipRequestStatus,
+  cutClip,
+  Event,
+  Logger,
+  newId,
+  ObjectStore,
+  objectKeys,
+  Orm,
+  publishClipStatus,
+  Segment,
+  Video,
+} from '@em/core';
+import type { Redis } from 'ioredis';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * The clip job of one clipping request: from the matched frames, windows per video with the event's
+ * settings, then MP4 clips cut with ffmpeg into the public part of the store, and the terminal
+ * state: `completed` (with `clip_errors` for sources that failed), `no_segments` when the sightings
+ * are too sparse for any window, `clip_failed` when every cut failed. A run of an older generation,
+ * or of a request no longer processing, does nothing (idempotent under retries).
+ */
+export class ClipCutter {
+  constructor(
+    private readonly orm: Orm,
+    private readonly store: ObjectStore,
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+  ) {}
+
+  async run(requestId: string, generation: number): Promise<ClipRequestStatus | 'skipped'> {
+    const em = this.orm.em.fork();
+    const request = await em.findOne(ClipRequest, { requestId }, { populate: ['event'] });
+    if (!request || request.generation !== generation || request.status !== 'processing') return 'skipped';
+    const event = request.event as Event;
+    await this.removeClips(requestId);
+
+    const videos = new Map((await em.find(Video, { id: { $in: request.matches.map((m) => m.videoId) } })).map((v) => [v.id, v]));
+    const plans: Array<{ video: Video; segments: Segment[] }> = [];
+    for (const match of request.matches) {
+      const video = videos.get(match.videoId);
+      if (!video?.durationSeconds || !video.sampleFps) continue;
+      const segments = buildSegments(match.times, video.sampleFps, video.durationSeconds, {
+        maxGapSeconds: event.clipMaxGapSeconds,
+        minSegmentSeconds: event.clipMinSegmentSeconds,
+        paddingStartSeconds: event.clipPaddingStartSeconds,
+        paddingEndSeconds: event.clipPaddingEndSeconds,
+        maxDurationSeconds: event.clipMaxDurationSeconds,
+      });
+      if (segments.length) plans.push({ video, segments });
+    }
+    if (plans.length === 0) {
+      const sightings = request.matches.reduce((n, m) => n + m.times.length, 0);
+      return this.finish(request, 'no_segments', [
+        {
+          videoKey: null,
+          error: `The person was seen in ${sightings} sampled frame(s), too briefly or too scattered for a clip of at least ${event.clipMinSegmentSeconds} s`,
+          statusCode: null,
+        },
+      ]);
+    }
+
+    const errors: ClipError[] = [];
+    let made = 0;
+    const expiresAt = event.clipRetentionHours ? new Date(Date.now() + event.clipRetentionHours * 3600_000) : null;
+    const dir = await mkdtemp(path.join(tmpdir(), 'em-clips-'));
+    try {
+      for (const { video, segments } of plans) {
+        const source = path.join(dir, `${video.id}.source`);
+        try {
+          await this.store.download(video.storageKey, source);
+        } catch (err) {
+          errors.push({ videoKey: video.sourceKey, error: `The source video could not be read from storage: ${(err as Error).message}`, statusCode: 404 });
+          continue;
+        }
+        for (const segment of segments) {
+          const clipId = newId();
+          const output = path.join(dir, `${clipId}.mp4`);
+          try {
+            await cutClip(source, segment.start, segment.end, output);
+            const key = objectKeys.clip(event.id, requestId, clipId);
+            await this.store.putFile(key, output, 'video/mp4');
+            em.create(Clip, { id: clipId, clipRequest: requestId, video: video.id, startSeconds: segment.start, endSeconds: segment.end, storageKey: key, expiresAt });
+            await em.flush();
+            made++;
+          } catch (err) {
+            errors.push({ videoKey: video.sourceKey, error: `Cutting ${segment.start}-${segment.end} s failed: ${(err as Error).message}`, statusCode: 500 });
+          } finally {
+            await rm(output, { force: true });
+          }
+        }
+        await rm(source, { force: true });
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    return this.finish(request, made > 0 ? 'completed' : 'clip_failed', errors);
+  }
+
+  /** After the last attempt: `failed` with the reason, unless a newer run took over. */
+  async markFailed(requestId: string, generation: number, reason: string): Promise<void> {
+    const em = this.orm.em.fork();
+    const updated = await em.nativeUpdate(
+      ClipRequest,
+      { requestId, generation, status: 'processing' },
+      { status: 'failed', error: reason.slice(0, 500), finishedAt: new Date(), updatedAt: new Date() },
+    );
+    const request = updated ? await em.findOne(ClipRequest, { requestId }) : null;
+    if (request) await publishClipStatus(this.redis, { requestId, eventId: request.event.id, status: 'failed', error: request.error ?? null });
+  }
+
+  /** Clips of earlier runs: their objects and rows go before new ones are cut. */
+  private async removeClips(requestId: string): Promise<void> {
+    const em = this.orm.em.fork();
+    const old = await em.find(Clip, { clipRequest: requestId });
+    for (const clip of old) await this.store.delete(clip.storageKey).catch(() => undefined);
+    if (old.length) await em.nativeDelete(Clip, { clipRequest: requestId });
+  }
+
+  private async finish(request: ClipRequest, status: ClipRequestStatus, clipErrors: ClipError[]): Promise<ClipRequestStatus> {
+    const em = this.orm.em.fork();
+    const updated = await em.nativeUpdate(
+      ClipRequest,
+      { requestId: request.requestId, generation: request.generation, status: 'processing' },
+      { status, clipErrors, error: null, finishedAt: new Date(), updatedAt: new Date() },
+    );
+    if (updated) await publishClipStatus(this.redis, { requestId: request.requestId, eventId: request.event.id, status, error: null });
+    this.logger.info({ requestId: request.requestId, status, errors: clipErrors.length }, 'clipping finished');
+    return status;
+  }
+}

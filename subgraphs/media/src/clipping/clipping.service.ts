@@ -1,0 +1,174 @@
+import {
+  AppError,
+  bufferToDescriptor,
+  Clip,
+  ClipError,
+  ClipRequest,
+  ClipRequestStatus,
+  DEFAULT_MATCH_PERCENT,
+  descriptorToBuffer,
+  Event,
+  FaceIndexCache,
+  findFaceSearch,
+  guardEvent,
+  isUuid,
+  MediaQueues,
+  newId,
+  ObjectStore,
+  Orm,
+  percentToDistance,
+  Principal,
+  publishClipStatus,
+  SelfieEmbedder,
+  toClockTime,
+  Video,
+  VideoMatch,
+} from '@em/core';
+import type { Redis } from 'ioredis';
+
+export interface ClipView {
+  uuid: string;
+  videoUrl: string;
+  sourceVideoKey: string | null;
+  startTime: string | null;
+  endTime: string | null;
+  startSeconds: number;
+  endSeconds: number;
+  downloadUrl: string;
+  /** `ready`, or `expired` once the event's clip retention has passed (recreate with force_recreate). */
+  downloadStatus: string;
+}
+
+export interface ClippingResult {
+  requestId: string;
+  status: ClipRequestStatus;
+  videos: ClipView[];
+  error: string | null;
+  clipErrors: ClipError[];
+}
+
+export interface StartClipping {
+  selfie: (() => Promise<Buffer>) | null;
+  requestId?: string | null;
+  forceRecreate?: boolean | null;
+}
+
+/** Most matched frames a request keeps (best first); plenty for hours of video at 2 fps. */
+const MAX_MATCHED_FRAMES = 20_000;
+
+/**
+ * Selfie-driven clipping. Start: the selfie (a new file, or the descriptor of the face search with
+ * the same request_id) against the event's video face index; nothing matched is `no_matches` at
+ * once, else the request is `processing` and the ml-worker's clip job ends it. Read: the record
+ * as it is, never changed by reading.
+ */
+export class ClippingService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly store: ObjectStore,
+    private readonly embedder: SelfieEmbedder,
+    private readonly index: FaceIndexCache,
+    private readonly queues: MediaQueues,
+    private readonly redis: Redis,
+  ) {}
+
+  async start(principal: Principal, orgId: number, eventId: number, input: StartClipping): Promise<{ requestId: string; status: ClipRequestStatus }> {
+    const event = await guardEvent(this.orm.em, principal, orgId, eventId, ['videoSearch', 'videoSelfieSearch']);
+    const given = input.requestId?.trim() || null;
+    if (given !== null && !isUuid(given)) throw new AppError('BAD_REQUEST', 'request_id must be a UUID');
+    if (!input.selfie && !given) throw new AppError('BAD_REQUEST', 'Send a selfie file, a request_id of an earlier face search, or both');
+    const requestId = given?.toLowerCase() ?? newId();
+    const em = this.orm.em.fork();
+    const existing = await em.findOne(ClipRequest, { requestId });
+    if (existing && (existing.event.id !== eventId || (existing.organisation && existing.organisation.id !== orgId))) {
+      throw new AppError('CONFLICT', 'This request_id belongs to another event; send a new one or none');
+    }
+
+    let descriptor: Float32Array | null;
+    if (input.selfie) {
+      const file = await input.selfie();
+      descriptor = (await this.embedder.embed(await this.embedder.prepare(file))).descriptor;
+    } else if (existing) {
+      // Idempotent: a repeat without a new selfie answers the request as it is, unless recreating.
+      if (!input.forceRecreate || existing.status === 'processing') return { requestId, status: existing.status };
+      descriptor = existing.embedding ? bufferToDescriptor(existing.embedding) : null;
+    } else {
+      const search = await findFaceSearch(em, requestId);
+      if (!search || search.orgId !== orgId || search.eventId !== eventId) throw new AppError('BAD_REQUEST', 'No face search ran with this request_id in this event; send a selfie file');
+      const [row] = await em.getConnection().execute('select embedding from face_searches where request_id = ?', [requestId]);
+      descriptor = row?.embedding ? bufferToDescriptor(row.embedding) : null;
+    }
+
+    const matches = descriptor ? await this.match(event, descriptor) : [];
+    const status: ClipRequestStatus = matches.length ? 'processing' : 'no_matches';
+    const generation = (existing?.generation ?? 0) + 1;
+    await em.getConnection().execute(
+      `insert into clip_requests (request_id, event_id, organisation_id, status, embedding, matches, generation, error, clip_errors, finished_at)
+       values (?, ?, ?, ?, ?, ?::jsonb, ?, null, '[]'::jsonb, ?)
+       on conflict (request_id) do update set status = excluded.status, embedding = excluded.embedding, matches = excluded.matches,
+         generation = excluded.generation, error = null, clip_errors = '[]'::jsonb, finished_at = excluded.finished_at, updated_at = now()`,
+      [requestId, eventId, orgId, status, descriptor ? descriptorToBuffer(descriptor) : null, JSON.stringify(matches), generation, status === 'processing' ? null : new Date()],
+    );
+    if (status === 'processing') {
+      try {
+        await this.queues.cutClips(requestId, generation);
+      } catch (err) {
+        await em.nativeUpdate(ClipRequest, { requestId, generation }, { status: 'failed', error: `The clip job could not be queued: ${(err as Error).message}`, finishedAt: new Date() });
+        await publishClipStatus(this.redis, { requestId, eventId, status: 'failed', error: 'The clip job could not be queued' });
+        return { requestId, status: 'failed' };
+      }
+    }
+    await publishClipStatus(this.redis, { requestId, eventId, status, error: null });
+    return { requestId, status };
+  }
+
+  async read(principal: Principal, orgId: number, eventId: number, requestId: string): Promise<ClippingResult> {
+    await guardEvent(this.orm.em, principal, orgId, eventId, ['videoSearch', 'videoSelfieSearch']);
+    return this.result(orgId, eventId, requestId);
+  }
+
+  /** The record of a request of this event (404 otherwise), with its clips once completed. */
+  async result(orgId: number, eventId: number, requestId: string): Promise<ClippingResult> {
+    const em = this.orm.em.fork();
+    const request = isUuid(requestId) ? await em.findOne(ClipRequest, { requestId: requestId.toLowerCase() }) : null;
+    if (!request || request.event.id !== eventId || (request.organisation && request.organisation.id !== orgId)) {
+      throw new AppError('NOT_FOUND', 'No video clipping request with this request_id for this event');
+    }
+    const clips = request.status === 'completed' ? await em.find(Clip, { clipRequest: request.requestId }, { populate: ['video'], orderBy: { createdAt: 'asc', startSeconds: 'asc' } }) : [];
+    const now = Date.now();
+    const videos = await Promise.all(
+      clips.map(async (clip): Promise<ClipView> => {
+        const video = clip.video as Video;
+        const fileName = `${video.sourceKey}-${toClockTime(clip.startSeconds).replace(/:/g, '')}.mp4`;
+        const expired = clip.downloadStatus !== 'ready' || (clip.expiresAt ? clip.expiresAt.getTime() < now : false);
+        return {
+          uuid: clip.id,
+          videoUrl: this.store.publicUrl(clip.storageKey),
+          sourceVideoKey: video.sourceKey,
+          startTime: toClockTime(clip.startSeconds),
+          endTime: toClockTime(clip.endSeconds),
+          startSeconds: clip.startSeconds,
+          endSeconds: clip.endSeconds,
+          downloadUrl: await this.store.presignedDownload(clip.storageKey, fileName),
+          downloadStatus: expired ? (clip.downloadStatus === 'deleted' ? 'deleted' : 'expired') : 'ready',
+        };
+      }),
+    );
+    return { requestId: request.requestId, status: request.status, videos, error: request.error ?? null, clipErrors: request.clipErrors };
+  }
+
+  /** Frames of the event's indexed videos where the selfie person appears, per video. */
+  private async match(event: Event, descriptor: Float32Array): Promise<VideoMatch[]> {
+    const maxDistance = percentToDistance(event.confidenceThreshold ?? DEFAULT_MATCH_PERCENT);
+    const hits = await this.index.search(event.id, descriptor, maxDistance, MAX_MATCHED_FRAMES);
+    const byVideo = new Map<string, number[]>();
+    for (const hit of hits) {
+      const at = hit.ref.lastIndexOf('@');
+      const videoId = hit.ref.slice(0, at);
+      byVideo.set(videoId, [...(byVideo.get(videoId) ?? []), Number(hit.ref.slice(at + 1))]);
+    }
+    if (byVideo.size === 0) return [];
+    const indexed = await this.orm.em.fork().find(Video, { id: { $in: [...byVideo.keys()] }, status: 'indexed' }, { orderBy: { createdAt: 'asc' } });
+    return indexed.map((v) => ({ videoId: v.id, times: byVideo.get(v.id)!.sort((a, b) => a - b) }));
+  }
+}

@@ -1,0 +1,36 @@
+import { Field, Float, ObjectType } from 'type-graphql';
+
+@ObjectType('VideoClip')
+export class VideoClipType {
+  @Field() uuid!: string;
+  @Field({ description: 'Public MP4 on the media host.' }) videoUrl!: string;
+  @Field(() => String, { nullable: true }) sourceVideoKey!: string | null;
+  @Field(() => String, { nullable: true, description: 'HH:MM:SS in the source video.' }) startTime!: string | null;
+  @Field(() => String, { nullable: true }) endTime!: string | null;
+  @Field(() => Float) startSeconds!: number;
+  @Field(() => Float) endSeconds!: number;
+  @Field({ description: 'Presigned download (attachment); use when downloadStatus is ready.' }) downloadUrl!: string;
+  @Field({ description: 'ready, expired (past the event clip retention; recreate with forceRecreate) or deleted.' }) downloadStatus!: string;
+}
+
+@ObjectType('ClipError')
+export class ClipErrorType {
+  @Field(() => String, { nullable: true }) videoKey!: string | null;
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => Float, { nullable: true }) statusCode!: number | null;
+}
+
+@ObjectType('VideoClipping')
+export class VideoClippingType {
+  @Field() requestId!: string;
+  @Field({ description: 'processing, completed, no_matches, no_segments, clip_failed or failed.' }) status!: string;
+  @Field(() => [VideoClipType]) videos!: VideoClipType[];
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => [ClipErrorType]) clipErrors!: ClipErrorType[];
+}
+
+@ObjectType('VideoClippingStart')
+export class VideoClippingStartType {
+  @Field() requestId!: string;
+  @Field({ description: 'processing, or no_matches at once.' }) status!: string;
+}
