@@ -25,6 +25,9 @@ import { GatewayContext } from './context';
 import { PrincipalForwardingDataSource } from './data-source';
 import { formatGatewayError } from './errors';
 import { FaceSearchRetries } from './face-search-retries';
+import { ClipStatusFeed } from './subscriptions/clip-status-feed';
+import { clipStatusSchema } from './subscriptions/clip-status-subscription';
+import { serveSubscriptions } from './subscriptions/server';
 import { rateLimitPlugin } from './rate-limit-plugin';
 import { uploadAwareFetch } from './uploads';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
@@ -94,9 +97,13 @@ async function main() {
   const server = app.listen(cfg.GATEWAY_PORT, '127.0.0.1');
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.keepAliveTimeout = 65_000;
+  const feed = new ClipStatusFeed(cfg.REDIS_URL, logger);
+  const subscriptions = serveSubscriptions(server, clipStatusSchema(orm, feed), authenticator, logger);
   logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
 
   const shutdown = async () => {
+    await subscriptions.close();
+    feed.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await apollo.stop();
     redis.disconnect();

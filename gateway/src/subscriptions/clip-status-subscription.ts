@@ -1,0 +1,53 @@
+import { AppError, ClipRequest, ClipRequestStatus, ClipStatusEvent, guardEvent, isTerminalClipStatus, isUuid, Orm, Principal } from '@em/core';
+import { GraphQLError, GraphQLSchema } from 'graphql';
+import { makeSubscriptionSchema } from './schema';
+import { ClipStatusFeed } from './clip-status-feed';
+
+export interface SubscriptionContext {
+  principal: Principal;
+}
+
+/**
+ * `clipStatus(orgId, eventId, requestId)`: the request's current status at once, then every
+ * transition, ending after the terminal one. Authorised like the read query (organisation, event,
+ * video flags); the request must be of that event.
+ */
+export function clipStatusSchema(orm: Orm, feed: ClipStatusFeed): GraphQLSchema {
+  return makeSubscriptionSchema(async function* clipStatus(args: { orgId: number; eventId: number; requestId: string }, ctx: SubscriptionContext) {
+    const em = orm.em.fork();
+    try {
+      await guardEvent(em, ctx.principal, args.orgId, args.eventId, ['videoSearch', 'videoSelfieSearch']);
+    } catch (err) {
+      if (err instanceof AppError) throw new GraphQLError(err.message, { extensions: { code: err.code } });
+      throw err;
+    }
+    const requestId = args.requestId.toLowerCase();
+    const queue: ClipStatusEvent[] = [];
+    let wake: (() => void) | null = null;
+    const stop = await feed.listen(requestId, (event) => {
+      queue.push(event);
+      wake?.();
+    });
+    try {
+      const request = isUuid(requestId) ? await em.findOne(ClipRequest, { requestId }) : null;
+      if (!request || request.event.id !== args.eventId) {
+        throw new GraphQLError('No video clipping request with this request_id for this event', { extensions: { code: 'NOT_FOUND' } });
+      }
+      const current: ClipStatusEvent = { requestId, eventId: args.eventId, status: request.status, error: request.error ?? null, at: request.updatedAt.toISOString() };
+      yield { clipStatus: current };
+      if (isTerminalClipStatus(current.status)) return;
+      let last: ClipRequestStatus = current.status;
+      for (;;) {
+        while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        const event = queue.shift()!;
+        // A transition announced before the record was read is not repeated.
+        if (event.status === last) continue;
+        last = event.status;
+        yield { clipStatus: event };
+        if (isTerminalClipStatus(event.status)) return;
+      }
+    } finally {
+      stop();
+    }
+  });
+}

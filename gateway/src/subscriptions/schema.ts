@@ -1,0 +1,44 @@
+import { GraphQLFieldConfig, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, GraphQLBoolean } from 'graphql';
+
+/** The gateway's own schema for subscriptions (Apollo Gateway executes queries and mutations only). */
+export const SUBSCRIPTION_SDL = `type Query { subscriptionsOnly: Boolean }
+
+"""One transition of a video clipping request."""
+type ClipStatus { requestId: String!  eventId: Int!  status: String!  error: String  at: String! }
+
+type Subscription {
+  """The request's current status at once, then every transition; completes after the terminal one."""
+  clipStatus(orgId: Int!, eventId: Int!, requestId: String!): ClipStatus!
+}
+`;
+
+const ClipStatusType = new GraphQLObjectType({
+  name: 'ClipStatus',
+  description: 'One transition of a video clipping request.',
+  fields: {
+    requestId: { type: new GraphQLNonNull(GraphQLString) },
+    eventId: { type: new GraphQLNonNull(GraphQLInt) },
+    status: { type: new GraphQLNonNull(GraphQLString), description: 'processing, completed, no_matches, no_segments, clip_failed or failed.' },
+    error: { type: GraphQLString },
+    at: { type: new GraphQLNonNull(GraphQLString), description: 'ISO time of the transition.' },
+  },
+});
+
+export function makeSubscriptionSchema(
+  clipStatus: (args: { orgId: number; eventId: number; requestId: string }, ctx: any) => AsyncGenerator<{ clipStatus: unknown }>,
+): GraphQLSchema {
+  const field: GraphQLFieldConfig<unknown, any, any> = {
+    type: new GraphQLNonNull(ClipStatusType),
+    description: "The request's current status at once, then every transition; completes after the terminal one.",
+    args: {
+      orgId: { type: new GraphQLNonNull(GraphQLInt) },
+      eventId: { type: new GraphQLNonNull(GraphQLInt) },
+      requestId: { type: new GraphQLNonNull(GraphQLString) },
+    },
+    subscribe: (_root, args, ctx) => clipStatus(args, ctx),
+  };
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: { subscriptionsOnly: { type: GraphQLBoolean, resolve: () => true } } }),
+    subscription: new GraphQLObjectType({ name: 'Subscription', fields: { clipStatus: field } }),
+  });
+}
