@@ -33,6 +33,11 @@ describe('buildSegments', () => {
     ]);
   });
 
+  it('refuses settings that cannot make clips', () => {
+    expect(() => buildSegments([1], 2, 60, { ...settings, maxDurationSeconds: 0 })).toThrow(/Invalid clip settings/);
+    expect(() => buildSegments([1], 0, 60, settings)).toThrow(/Invalid clip settings/);
+  });
+
   it('formats clock times', () => {
     expect(toClockTime(0)).toBe('00:00:00');
     expect(toClockTime(3725.4)).toBe('01:02:05');

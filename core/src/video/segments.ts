@@ -22,6 +22,9 @@ export interface Segment {
  * merged when they overlap, and split to at most maxDuration.
  */
 export function buildSegments(times: number[], sampleFps: number, durationSeconds: number, s: ClipSettings): Segment[] {
+  if (!(sampleFps > 0) || !(s.maxDurationSeconds > 0) || s.maxGapSeconds < 0 || s.minSegmentSeconds < 0 || s.paddingStartSeconds < 0 || s.paddingEndSeconds < 0) {
+    throw new Error(`Invalid clip settings: ${JSON.stringify({ sampleFps, ...s })}`);
+  }
   const frame = 1 / sampleFps;
   const sorted = [...new Set(times)].sort((a, b) => a - b);
   const runs: Segment[] = [];

@@ -1,0 +1,240 @@
+import { buildSlideshow, probeVideo } from '@em/core';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { api, closeDb, expectError, expectSuccess, fixtures, info, postForm, sql, store } from './support/platform';
+
+const DEMO_PHOTOS = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
+/** Person A's photo is on screen from 5 s to 9 s, person B's from 14 s to 17 s; 20 s in all. */
+const A_SECONDS = [5, 9];
+const B_SECONDS = [14, 17];
+
+async function faceCrop(file: string): Promise<Buffer> {
+  const [face] = await sql(
+    `select f.box_x as x, f.box_y as y, f.box_width as w, f.box_height as h from faces f join photos p on p.id = f.photo_id
+      where p.event_id = $1 and p.original_file_name = $2 order by f.box_width desc limit 1`,
+    [info.demo.eventId, file],
+  );
+  const image = path.join(DEMO_PHOTOS, file);
+  const { width, height } = await sharp(image).metadata();
+  const left = Math.max(0, Math.round((face.x - face.w * 0.3) * width!));
+  const top = Math.max(0, Math.round((face.y - face.h * 0.3) * height!));
+  return sharp(image)
+    .extract({ left, top, width: Math.min(width! - left, Math.round(face.w * 1.6 * width!)), height: Math.min(height! - top, Math.round(face.h * 1.6 * height!)) })
+    .jpeg()
+    .toBuffer();
+}
+
+async function addVideo(base: string, key: string, file: string, sourceKey: string) {
+  const form = new FormData();
+  const [orgId, eventId] = base.split('/').filter(Boolean).filter((_, i) => i !== 1).map(Number);
+  form.append('operations', JSON.stringify({ query: 'mutation($o: Int!, $e: Int!, $f: Upload, $k: String) { addEventVideo(orgId: $o, eventId: $e, file: $f, sourceKey: $k) { id status } }', variables: { o: orgId, e: eventId, f: null, k: sourceKey } }));
+  form.append('map', JSON.stringify({ 0: ['variables.f'] }));
+  form.append('0', new Blob([readFileSync(file)], { type: 'video/mp4' }), path.basename(file));
+  const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' }, body: form });
+  return (await res.json()) as any;
+}
+
+async function waitIndexed(videoId: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const [row] = await sql('select status, error from videos where id = $1', [videoId]);
+    if (row.status === 'indexed') return;
+    if (row.status === 'failed') throw new Error(`indexing failed: ${row.error}`);
+    if (Date.now() > deadline) throw new Error('video not indexed in time');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function poll(base: string, key: string, requestId: string): Promise<any> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const data = expectSuccess(await api(`${base}/video-clipping/${requestId}`, { key }));
+    if (data.status !== 'processing') return data;
+    if (Date.now() > deadline) throw new Error('clipping still processing');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+describe('video clipping by selfie', () => {
+  let orgId: number;
+  let key: string;
+  let eventId: number;
+  let base: string;
+  let videoId: string;
+  let videoFile: string;
+  let selfieA: Buffer;
+  let selfieNobody: Buffer;
+
+  beforeAll(async () => {
+    ({ orgId, key } = await fixtures.organisation());
+    eventId = await fixtures.event(orgId, { videoSearch: true, videoSelfieClipping: true });
+    await sql('update events set clip_padding_start_seconds = 0, clip_padding_end_seconds = 0 where id = $1', [eventId]);
+    base = `/${orgId}/event/${eventId}`;
+    const dir = mkdtempSync(path.join(tmpdir(), 'em-clip-test-'));
+    videoFile = path.join(dir, 'camera-a.mp4');
+    await buildSlideshow(
+      [
+        { image: null, seconds: A_SECONDS[0] },
+        { image: readFileSync(path.join(DEMO_PHOTOS, 'sample5.jpg')), seconds: A_SECONDS[1] - A_SECONDS[0] },
+        { image: null, seconds: B_SECONDS[0] - A_SECONDS[1] },
+        { image: readFileSync(path.join(DEMO_PHOTOS, 'sample6.jpg')), seconds: B_SECONDS[1] - B_SECONDS[0] },
+        { image: null, seconds: 3 },
+      ],
+      videoFile,
+    );
+    const added = await addVideo(base, key, videoFile, 'camera-a');
+    expect(added.errors).toBeUndefined();
+    videoId = added.data.addEventVideo.id;
+    await waitIndexed(videoId);
+    selfieA = await faceCrop('sample5.jpg');
+    selfieNobody = await faceCrop('sample3.jpg');
+  }, 180_000);
+  afterAll(closeDb);
+
+  it('the video was indexed: duration, frames sampled at 2 fps, faces only while people are on screen', async () => {
+    const [video] = await sql('select duration_seconds, sample_fps, index_progress from videos where id = $1', [videoId]);
+    expect(video.duration_seconds).toBeCloseTo(20, 0);
+    expect(video.sample_fps).toBe(2);
+    expect(video.index_progress).toBe(1);
+    const times = (await sql('select distinct time_seconds as t from video_faces where video_id = $1 order by 1', [videoId])).map((r: any) => r.t);
+    expect(times.length).toBeGreaterThanOrEqual(10);
+    for (const t of times) expect((t >= A_SECONDS[0] - 0.5 && t < A_SECONDS[1] + 0.5) || (t >= B_SECONDS[0] - 0.5 && t < B_SECONDS[1] + 0.5)).toBe(true);
+  });
+
+  it('a selfie of A: processing, then completed with a playable clip covering A’s seconds and none of B’s (polling and subscription agree)', async () => {
+    const start = expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie`, key, selfieA));
+    expect(start.status).toBe('processing');
+    expect(start.request_id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const seen: string[] = [];
+    const client = createClient({ url: info.gatewayUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key } });
+    const subscription = (async () => {
+      for await (const message of client.iterate({ query: `subscription { clipStatus(orgId: ${orgId}, eventId: ${eventId}, requestId: "${start.request_id}") { status } }` })) {
+        seen.push((message.data as any).clipStatus.status);
+      }
+    })();
+
+    const result = await poll(base, key, start.request_id);
+    await subscription;
+    await client.dispose();
+    expect(result.status).toBe('completed');
+    expect(seen[seen.length - 1]).toBe('completed');
+    expect(seen.every((s) => s === 'processing' || s === 'completed')).toBe(true);
+    expect(result.error).toBeNull();
+    expect(result.clip_errors).toEqual([]);
+    expect(result.videos).toHaveLength(1);
+    const clip = result.videos[0];
+    expect(clip).toMatchObject({ source_video_key: 'camera-a', download_status: 'ready' });
+    expect(clip.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    const seconds = (hms: string) => hms.split(':').reduce((s, p) => s * 60 + Number(p), 0);
+    expect(Math.abs(seconds(clip.start_time) - A_SECONDS[0])).toBeLessThanOrEqual(1);
+    expect(Math.abs(seconds(clip.end_time) - A_SECONDS[1])).toBeLessThanOrEqual(1);
+    expect(seconds(clip.end_time)).toBeLessThanOrEqual(B_SECONDS[0]);
+
+    const mp4 = Buffer.from(await (await fetch(clip.video_url)).arrayBuffer());
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'em-clip-')), 'clip.mp4');
+    writeFileSync(file, mp4);
+    const probe = await probeVideo(file);
+    expect(probe.durationSeconds).toBeGreaterThan(3);
+    expect(probe.durationSeconds).toBeLessThan(6);
+    const download = await fetch(clip.download_url);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toContain('attachment');
+
+    // Reading never changes the result.
+    expect(expectSuccess(await api(`${base}/video-clipping/${start.request_id}`, { key }))).toEqual(expect.objectContaining({ status: 'completed', videos: [expect.objectContaining({ uuid: clip.uuid })] }));
+
+    // force_recreate (query parameter or form field) cuts the clip again.
+    const again = expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie?force_recreate=true`, key, null, { request_id: start.request_id }));
+    expect(again).toEqual({ status: 'processing', request_id: start.request_id });
+    const recreated = await poll(base, key, start.request_id);
+    expect(recreated.status).toBe('completed');
+    expect(recreated.videos[0].uuid).not.toBe(clip.uuid);
+    expect((await fetch(clip.video_url)).status).not.toBe(200);
+
+    // Clips past the event's retention read as expired.
+    await sql(`update clips set expires_at = now() - interval '1 hour' where clip_request_request_id = $1`, [start.request_id]);
+    expect(expectSuccess(await api(`${base}/video-clipping/${start.request_id}`, { key })).videos[0].download_status).toBe('expired');
+  }, 180_000);
+
+  it('a request_id alone reuses the face search of that id; without one it is a 400', async () => {
+    await sql('update events set selfie_search = true where id = $1', [eventId]);
+    const search = expectSuccess(await postForm(`${base}/faces`, key, selfieA));
+    const start = expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie`, key, null, { request_id: search.request_id }));
+    expect(start).toEqual({ status: 'processing', request_id: search.request_id });
+    expect((await poll(base, key, search.request_id)).status).toBe('completed');
+    expectError(await postForm(`${base}/video-clipping/search-by-selfie`, key, null, { request_id: randomUUID() }), 400);
+  }, 120_000);
+
+  it('no_matches at once when the selfie matches no frame', async () => {
+    const start = expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie`, key, selfieNobody));
+    expect(start.status).toBe('no_matches');
+    const read = expectSuccess(await api(`${base}/video-clipping/${start.request_id}`, { key }));
+    expect(read).toEqual({ request_id: start.request_id, status: 'no_matches', videos: [], error: null, clip_errors: [] });
+  });
+
+  it('no_segments when the sightings are shorter than the event minimum, with an explanation', async () => {
+    await sql('update events set clip_min_segment_seconds = 10 where id = $1', [eventId]);
+    try {
+      const start = expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie`, key, selfieA));
+      const result = await poll(base, key, start.request_id);
+      expect(result.status).toBe('no_segments');
+      expect(result.videos).toEqual([]);
+      expect(result.clip_errors).toEqual([{ video_key: null, error: expect.stringContaining('10 s'), status_code: null }]);
+    } finally {
+      await sql('update events set clip_min_segment_seconds = 1 where id = $1', [eventId]);
+    }
+  }, 120_000);
+
+  it('failed when the job cannot run (invalid clip settings), with the error', async () => {
+    await sql('update events set clip_max_duration_seconds = 0 where id = $1', [eventId]);
+    try {
+      const start = expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie`, key, selfieA));
+      const result = await poll(base, key, start.request_id);
+      expect(result.status).toBe('failed');
+      expect(result.error).toMatch(/Invalid clip settings/);
+    } finally {
+      await sql('update events set clip_max_duration_seconds = 30 where id = $1', [eventId]);
+    }
+  }, 120_000);
+
+  it('clip_failed when the source cannot be cut, with per-source detail', async () => {
+    const otherEvent = await fixtures.event(orgId, { videoSearch: true, videoSelfieClipping: true });
+    const other = `/${orgId}/event/${otherEvent}`;
+    const added = await addVideo(other, key, videoFile, 'camera-b');
+    await waitIndexed(added.data.addEventVideo.id);
+    const [video] = await sql('select storage_key from videos where id = $1', [added.data.addEventVideo.id]);
+    await store.delete(video.storage_key);
+    const start = expectSuccess(await postForm(`${other}/video-clipping/search-by-selfie`, key, selfieA));
+    const result = await poll(other, key, start.request_id);
+    expect(result.status).toBe('clip_failed');
+    expect(result.clip_errors).toEqual([{ video_key: 'camera-b', error: expect.any(String), status_code: 404 }]);
+  }, 180_000);
+
+  it('rules of the start call: 400s, 403 without both video flags, 404 for an unknown request_id', async () => {
+    expectError(await postForm(`${base}/video-clipping/search-by-selfie`, key, null), 400);
+    expectError(await postForm(`${base}/video-clipping/search-by-selfie`, key, selfieA, { request_id: 'nope' }), 400);
+    expectError(await postForm(`${base}/video-clipping/search-by-selfie`, key, Buffer.from('not an image')), 400);
+    expectError(await postForm(`${base}/video-clipping/search-by-selfie?force_recreate=maybe`, key, selfieA), 400);
+    expectError(await api(`${base}/video-clipping/${randomUUID()}`, { key }), 404);
+    for (const flags of [{ videoSearch: false, videoSelfieClipping: true }, { videoSearch: true, videoSelfieClipping: false }]) {
+      const gated = await fixtures.event(orgId, flags);
+      expectError(await postForm(`/${orgId}/event/${gated}/video-clipping/search-by-selfie`, key, selfieA), 403);
+      expectError(await api(`/${orgId}/event/${gated}/video-clipping/${randomUUID()}`, { key }), 403);
+    }
+    const stranger = await fixtures.organisation();
+    expectError(await api(`${base}/video-clipping/${randomUUID()}`, { key: stranger.key }), 403);
+  });
+
+  it('a file that is not a video is refused when added', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'em-bad-video-')), 'broken.mp4');
+    writeFileSync(file, Buffer.from('this is not a video at all'));
+    const res = await addVideo(base, key, file, 'broken');
+    expect(res.errors?.[0].extensions.code).toBe('BAD_REQUEST');
+  });
+});
