@@ -12,6 +12,7 @@ import {
   SCOPES,
 } from '@em/core';
 import { existsSync } from 'node:fs';
+import { addVideo } from './organiser/add-video';
 import { importFolder } from './organiser/import-folder';
 
 /**
@@ -27,7 +28,9 @@ const HELP = `Commands:
   deactivate-key --org ID --key KEY_ID | activate-key --org ID --key KEY_ID | delete-key --org ID --key KEY_ID
   import-photos --event ID --dir FOLDER [--photographer NAME] [--no-process] [--no-go-live]
                                                           imports a folder (recursively), processes it and
-                                                          publishes it, with progress`;
+                                                          publishes it, with progress
+  add-video --event ID --file VIDEO [--source-key KEY] [--no-wait]
+                                                          adds a video; the ml-worker indexes its faces`;
 
 function parseFlags(args: string[]): Record<string, string> {
   const flags: Record<string, string> = {};
@@ -124,6 +127,9 @@ async function main() {
         break;
       case 'import-photos':
         await importFolder(orm, cfg, flags);
+        break;
+      case 'add-video':
+        await addVideo(orm, cfg, flags);
         break;
       default:
         throw new Error(`unknown command ${command}\n${HELP}`);

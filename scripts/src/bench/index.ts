@@ -7,6 +7,7 @@ import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
 import { bibAccuracy, facesOnGroups, throughput } from './photo-pipeline';
 import { BenchRow, markdownTable } from './table';
+import { videoBench } from './video';
 
 /**
  * `npm run bench`: figures measured on this machine, in one run, printed as a table and written to
@@ -24,6 +25,7 @@ async function main() {
   await throughput(rows, photos, reader, faces);
   await selfieAccuracy(rows, faces, FIXTURES);
   await searchLatency(rows);
+  await videoBench(rows, faces);
   rows.push({ figure: 'ml-worker resident memory after the run', value: `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`, target: '', how: 'RSS of this process with both models loaded (and the 250k-face index of the search benchmark)' });
 
   const table = markdownTable(rows);

@@ -2,6 +2,7 @@ import { Config, Event, ObjectStore, Orm, Photo, PhotoQueue } from '@em/core';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { progress } from './progress';
 
 const PHOTO_EXTENSIONS = /\.(jpe?g|png|webp|tiff?|heic|heif)$/i;
 
@@ -13,15 +14,6 @@ function filesUnder(dir: string): string[] {
     else if (entry.isFile() && PHOTO_EXTENSIONS.test(entry.name)) out.push(full);
   }
   return out.sort();
-}
-
-/** One line that redraws itself on a terminal, and prints plainly elsewhere (CI, pipes). */
-function progress(label: string, done: number, total: number, extra = ''): void {
-  const width = 30;
-  const filled = total ? Math.round((done / total) * width) : width;
-  const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${extra}`;
-  if (process.stdout.isTTY) process.stdout.write(`\r${line}`);
-  else if (done === total) console.log(line);
 }
 
 /**
