@@ -62,9 +62,6 @@ export function createRestHandler(opts: AdapterOptions) {
       const raw = await readBody(req, opts.bodyLimitBytes);
       body = route.method === 'POST' ? parseJsonBody(raw, contentType) : undefined;
     }
-    if (!route.operation || !route.variables || !route.data) {
-      throw new AppError('NOT_IMPLEMENTED', `${route.summary} is not available yet on this server`);
-    }
     const variables = readVariables(route.variables, { params: hit.params!, query: searchParams, body });
 
     const headers: Record<string, string> = { 'x-request-id': requestIdOf(req) };

@@ -3,16 +3,15 @@ import * as map from './mappers';
 
 /**
  * The REST interface of the spec, one row per route: the GraphQL operation it runs on the
- * gateway, where its variables come from, and the shape of `data`. Routes without an operation
- * yet answer 501 (see the README's status of each route).
+ * gateway, where its variables come from, and the shape of `data`.
  */
 export interface RouteDef {
   method: 'GET' | 'POST';
   path: string;
   summary: string;
-  operation?: string;
-  variables?: VariableSpec;
-  data?: (result: Record<string, any>) => unknown;
+  operation: string;
+  variables: VariableSpec;
+  data: (result: Record<string, any>) => unknown;
   /** Multipart uploads: the form fields that carry files and the variable they fill (a list, or one file when `single`). */
   uploads?: { fields: string[]; variable: string; single?: boolean };
 }
