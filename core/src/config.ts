@@ -16,6 +16,7 @@ export const DEFAULT_PORTS = {
   images: 4002,
   search: 4003,
   media: 4004,
+  mlWorker: 4005,
   s3: 9000,
   postgres: 54329,
   redis: 6390,
@@ -86,11 +87,15 @@ const schema = z.object({
   /** Most photos one face search keeps (best first). */
   FACE_SEARCH_MAX_PHOTOS: z.coerce.number().int().min(1).max(100_000).default(5000),
   GATEWAY_PORT: port.default(DEFAULT_PORTS.gateway),
+  /** Where the gateway, subgraphs and the ml-worker's operator endpoints listen (0.0.0.0 in containers). */
+  LISTEN_HOST: z.string().default('127.0.0.1'),
   GATEWAY_URL: z.string().url().optional(),
   EVENTS_PORT: port.default(DEFAULT_PORTS.events),
   IMAGES_PORT: port.default(DEFAULT_PORTS.images),
   SEARCH_PORT: port.default(DEFAULT_PORTS.search),
   MEDIA_PORT: port.default(DEFAULT_PORTS.media),
+  /** The ml-worker's operator endpoints (/metrics, /health/*); it serves nothing else. */
+  ML_WORKER_PORT: port.default(DEFAULT_PORTS.mlWorker),
   /** Subgraph addresses for the gateway; default to the local ports above. */
   EVENTS_URL: z.string().url().optional(),
   IMAGES_URL: z.string().url().optional(),
@@ -167,3 +172,6 @@ export function config(): Config {
   }
   return cached;
 }
+
+/** Every variable the configuration reads (deployment files are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);

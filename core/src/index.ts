@@ -33,3 +33,5 @@ export * from './video/ffmpeg';
 export * from './video/segments';
 export * from './video/clip-status';
 export * from './video/slideshow';
+export * from './observability/metrics';
+export * from './observability/checks';

@@ -15,19 +15,24 @@ export const JOBS = {
 } as const;
 
 /** Samples a video's frames, finds and embeds their faces (the video face index). */
-export interface IndexVideoJob {
+export interface IndexVideoJob extends TracedJob {
   videoId: string;
 }
 export const indexVideoJobId = (videoId: string) => `video-${videoId}`;
 
 /** Builds and cuts the clips of one clipping request; a new generation after a re-run (new selfie or force_recreate). */
-export interface CutClipsJob {
+export interface CutClipsJob extends TracedJob {
   requestId: string;
   generation: number;
 }
 export const cutClipsJobId = (requestId: string, generation: number) => `clips-${requestId}-${generation}`;
 
-export interface ProcessPhotoJob {
+/** The id of the HTTP request that queued a job (`x-request-id`), carried into the worker's logs. */
+export interface TracedJob {
+  httpRequestId?: string;
+}
+
+export interface ProcessPhotoJob extends TracedJob {
   photoId: string;
 }
 

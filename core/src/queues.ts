@@ -28,9 +28,9 @@ export class PhotoQueue {
     this.queue = new Queue(QUEUES.photos, { connection: connectRedis(redisUrl) });
   }
 
-  async enqueue(photoIds: string[]): Promise<number> {
+  async enqueue(photoIds: string[], httpRequestId?: string): Promise<number> {
     let added = 0;
-    for (const photoId of photoIds) if (await enqueueOnce(this.queue, JOBS.processPhoto, { photoId }, processPhotoJobId(photoId))) added++;
+    for (const photoId of photoIds) if (await enqueueOnce(this.queue, JOBS.processPhoto, { photoId, httpRequestId }, processPhotoJobId(photoId))) added++;
     return added;
   }
 
@@ -58,12 +58,12 @@ export class MediaQueues {
     this.clips = new Queue(QUEUES.clips, { connection });
   }
 
-  indexVideo(videoId: string): Promise<boolean> {
-    return enqueueOnce(this.videos as Queue, JOBS.indexVideo, { videoId }, indexVideoJobId(videoId), { ...DEFAULT_JOB_OPTIONS, attempts: 3 });
+  indexVideo(videoId: string, httpRequestId?: string): Promise<boolean> {
+    return enqueueOnce(this.videos as Queue, JOBS.indexVideo, { videoId, httpRequestId }, indexVideoJobId(videoId), { ...DEFAULT_JOB_OPTIONS, attempts: 3 });
   }
 
-  cutClips(requestId: string, generation: number): Promise<boolean> {
-    return enqueueOnce(this.clips as Queue, JOBS.cutClips, { requestId, generation }, cutClipsJobId(requestId, generation), { ...DEFAULT_JOB_OPTIONS, attempts: 3 });
+  cutClips(requestId: string, generation: number, httpRequestId?: string): Promise<boolean> {
+    return enqueueOnce(this.clips as Queue, JOBS.cutClips, { requestId, generation, httpRequestId }, cutClipsJobId(requestId, generation), { ...DEFAULT_JOB_OPTIONS, attempts: 3 });
   }
 
   async close(): Promise<void> {

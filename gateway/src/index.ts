@@ -3,6 +3,7 @@ import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import {
   AppError,
+  checks,
   config,
   connectRedis,
   createLogger,
@@ -10,7 +11,9 @@ import {
   linkAccount,
   newId,
   openDatabase,
+  operatorEndpoint,
   RateLimiter,
+  ServiceMetrics,
   signPrincipal,
   SubgraphName,
   TokenVerifier,
@@ -31,6 +34,7 @@ import { serveSubscriptions } from './subscriptions/server';
 import { rateLimitPlugin } from './rate-limit-plugin';
 import { uploadAwareFetch } from './uploads';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
+import { operationObserver } from '@em/subgraph-kit';
 
 const logger = createLogger('gateway');
 
@@ -41,6 +45,7 @@ async function main() {
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis unavailable'));
   const limiter = new RateLimiter(redis, cfg, (err) => logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; letting calls through'));
   const verifier = new TokenVerifier(cfg);
+  const metrics = new ServiceMetrics('gateway');
   const authenticator = new Authenticator(new ApiKeyLookup(orm, cfg.API_KEY_CACHE_SECONDS), {
     verify: (token) => verifier.verify(token),
     link: (claims) => linkAccount(orm.em.fork(), claims),
@@ -60,15 +65,16 @@ async function main() {
     introspection: true,
     csrfPrevention: false,
     stopOnTerminationSignals: false,
-    plugins: [rateLimitPlugin(limiter, new FaceSearchRetries(orm))],
+    plugins: [rateLimitPlugin(limiter, new FaceSearchRetries(orm)), operationObserver(metrics, logger)],
   });
   await apollo.start();
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', parseTrustProxy(cfg.TRUST_PROXY));
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', service: 'gateway' });
+  app.get(['/health', '/health/live', '/health/ready', '/metrics'], async (req, res) => {
+    const answer = (await operatorEndpoint(req.path, metrics, [checks.postgres(orm), checks.redis(redis)]))!;
+    res.status(answer.status).type(answer.contentType).send(answer.body);
   });
   app.use(
     '/graphql',
@@ -94,7 +100,7 @@ async function main() {
     }),
   );
 
-  const server = app.listen(cfg.GATEWAY_PORT, '127.0.0.1');
+  const server = app.listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.keepAliveTimeout = 65_000;
   const feed = new ClipStatusFeed(cfg.REDIS_URL, logger);

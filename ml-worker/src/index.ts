@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import {
+  checks,
   config,
   connectRedis,
   createLogger,
@@ -13,12 +14,15 @@ import {
   openDatabase,
   ProcessPhotoJob,
   QUEUES,
+  ServiceMetrics,
+  TracedJob,
 } from '@em/core';
-import { Job, Worker } from 'bullmq';
+import { Job, Queue, Worker } from 'bullmq';
 import { BibReader } from './bibs/bib-reader';
 import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
 import { FaceAnalyzer } from './faces/face-analyzer';
+import { serveOperatorEndpoints } from './operator-endpoints';
 import { PhotoProcessor } from './photos/process-photo';
 import { VideoIndexer } from './videos/index-video';
 
@@ -54,15 +58,29 @@ async function main() {
       if (isLastAttempt(job)) void clips.markFailed(job!.data.requestId, job!.data.generation, err.message).catch(() => undefined);
     }),
   ];
-  for (const worker of workers) {
-    worker.on('failed', (job, err) => logger.warn({ queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job failed'));
+  const requestIdOf = (job: Job | undefined) => (job?.data as TracedJob | undefined)?.httpRequestId;
+  for (const worker of workers as Worker[]) {
+    worker.on('active', (job) => logger.debug({ queue: worker.name, jobId: job.id, requestId: requestIdOf(job) }, 'job started'));
+    worker.on('completed', (job) => logger.info({ queue: worker.name, jobId: job.id, requestId: requestIdOf(job), ms: (job.finishedOn ?? 0) - (job.processedOn ?? 0) }, 'job done'));
+    worker.on('failed', (job, err) => logger.warn({ queue: worker.name, jobId: job?.id, requestId: requestIdOf(job), attempts: job?.attemptsMade, err: err.message }, 'job failed'));
     worker.on('error', (err) => logger.error({ queue: worker.name, err: err.message }, 'worker error'));
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
-  logger.info({ queues: workers.map((w) => w.name) }, 'ml-worker ready');
+  const queues = workers.map((w) => new Queue(w.name, { connection: redis }));
+  const operator = serveOperatorEndpoints({
+    port: cfg.ML_WORKER_PORT,
+    host: cfg.LISTEN_HOST,
+    metrics: new ServiceMetrics('ml-worker'),
+    checks: [checks.postgres(orm), checks.redis(redis), checks.s3(store)],
+    workers,
+    queues,
+  });
+  logger.info({ queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT }, 'ml-worker ready');
 
   const shutdown = async () => {
+    operator.close();
     await Promise.all(workers.map((w) => w.close()));
+    await Promise.all(queues.map((q) => q.close()));
     redis.disconnect();
     await orm.close();
     process.exit(0);

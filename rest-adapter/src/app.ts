@@ -1,4 +1,4 @@
-import { AppError, httpStatusOf, Logger, newId, normaliseErrorCode } from '@em/core';
+import { AppError, DependencyCheck, httpStatusOf, Logger, newId, normaliseErrorCode, operatorEndpoint, ServiceMetrics } from '@em/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayClient } from './gateway-client';
 import { parseJsonBody, readBody } from './http/body';
@@ -6,9 +6,12 @@ import { failure, success } from './http/envelope';
 import { MultipartFile, readMultipart } from './http/multipart';
 import { readVariables } from './http/params';
 import { compilePath } from './http/router';
+import { serveDocs } from './openapi/docs';
+import { API_PREFIX, buildOpenApiDocument } from './openapi/document';
 import { RouteDef } from './routes';
 
-export const API_PREFIX = '/api/v1/ext';
+export { API_PREFIX };
+
 
 /** Request headers the gateway needs: credentials, the caller's site, and tracing. */
 const FORWARDED_HEADERS = ['x-api-key', 'authorization', 'origin', 'referer', 'user-agent'];
@@ -19,6 +22,11 @@ export interface AdapterOptions {
   bodyLimitBytes: number;
   uploadLimits: { maxFileBytes: number; maxFiles: number };
   logger: Logger;
+  /** Version reported in the OpenAPI document. */
+  version: string;
+  metrics: ServiceMetrics;
+  /** What readiness checks (the gateway). */
+  checks: DependencyCheck[];
 }
 
 /**
@@ -28,6 +36,7 @@ export interface AdapterOptions {
  */
 export function createRestHandler(opts: AdapterOptions) {
   const compiled = opts.routes.map((route) => ({ route, path: compilePath(route.path) }));
+  const openApi = buildOpenApiDocument(opts.routes, opts.version);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The request target is split by hand: WHATWG URL parsing would read `//host/...` as a host.
@@ -36,7 +45,9 @@ export function createRestHandler(opts: AdapterOptions) {
     const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
     const searchParams = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
     const method = (req.method ?? 'GET').toUpperCase();
-    if (pathname === '/health') return success(res, 'ok', { status: 'ok', service: 'rest-adapter' });
+    const operator = method === 'GET' && !pathname.startsWith(API_PREFIX) ? await operatorEndpoint(pathname, opts.metrics, opts.checks) : null;
+    if (operator) return void res.writeHead(operator.status, { 'content-type': operator.contentType }).end(operator.body);
+    if (method === 'GET' && (await serveDocs(pathname, openApi, res))) return;
     if (!pathname.startsWith(`${API_PREFIX}/`)) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
     const path = pathname.slice(API_PREFIX.length);
 
@@ -50,6 +61,8 @@ export function createRestHandler(opts: AdapterOptions) {
     }
 
     const { route } = hit;
+    const done = opts.metrics.startRequest(`${route.method} ${route.path}`);
+    res.on('finish', () => done(res.statusCode));
     const contentType = req.headers['content-type'] ?? '';
     let body: unknown;
     let files: MultipartFile[] = [];
@@ -64,7 +77,9 @@ export function createRestHandler(opts: AdapterOptions) {
     }
     const variables = readVariables(route.variables, { params: hit.params!, query: searchParams, body });
 
-    const headers: Record<string, string> = { 'x-request-id': requestIdOf(req) };
+    const requestId = requestIdOf(req);
+    res.setHeader('x-request-id', requestId);
+    const headers: Record<string, string> = { 'x-request-id': requestId };
     for (const name of FORWARDED_HEADERS) {
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
@@ -79,7 +94,7 @@ export function createRestHandler(opts: AdapterOptions) {
     const error = result.errors?.[0];
     if (error || !result.data) {
       const code = normaliseErrorCode(error?.extensions?.code);
-      if (code === 'INTERNAL') opts.logger.error({ errors: result.errors, route: route.path }, 'operation failed');
+      if (code === 'INTERNAL') opts.logger.error({ requestId, errors: result.errors, route: route.path }, 'operation failed');
       const retryAfter = error?.extensions?.retryAfterSeconds;
       return failure(res, httpStatusOf(code), error?.message ?? 'Internal error', retryAfter ? { 'retry-after': String(retryAfter) } : {});
     }

@@ -68,6 +68,13 @@ export class GatewayClient {
     }
   }
 
+  /** Readiness: the gateway's own readiness answers 200. */
+  async ready(): Promise<void> {
+    const res = await this.pool.request({ method: 'GET', path: '/health/ready' });
+    await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`gateway not ready (${res.statusCode})`);
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

@@ -1,4 +1,4 @@
-import { config, createLogger } from '@em/core';
+import { config, createLogger, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
@@ -14,6 +14,9 @@ const server = http.createServer(createRestHandler({
     bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
     uploadLimits: { maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES },
     logger,
+    version: process.env.npm_package_version ?? '1.0.0',
+    metrics: new ServiceMetrics('rest-adapter'),
+    checks: [{ name: 'gateway', check: () => gateway.ready() }],
   }));
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 120_000;

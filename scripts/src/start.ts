@@ -31,6 +31,7 @@ async function main() {
       images: envPort('IMAGES_PORT', DEFAULT_PORTS.images),
       search: envPort('SEARCH_PORT', DEFAULT_PORTS.search),
       media: envPort('MEDIA_PORT', DEFAULT_PORTS.media),
+      mlWorker: envPort('ML_WORKER_PORT', DEFAULT_PORTS.mlWorker),
       postgres: envPort('EMBEDDED_POSTGRES_PORT', DEFAULT_PORTS.postgres),
       redis: envPort('EMBEDDED_REDIS_PORT', DEFAULT_PORTS.redis),
       s3: envPort('EMBEDDED_S3_PORT', DEFAULT_PORTS.s3),

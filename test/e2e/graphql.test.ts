@@ -12,7 +12,7 @@ describe('GraphQL through the gateway', () => {
         photos(orgId: $o, eventId: $e, pageSize: 2) { items { id largeUrl meta { photoTimestamp } } pageInfo { total pageSize currentPage } }
         timelineDays(orgId: $o, eventId: $e) { date total hours { hour count } }
         bibSearch(orgId: $o, eventId: $e, bib: "none") { items { id } pageInfo { total currentPage } }
-        eventVideos(orgId: $o, eventId: $e) { id }
+        eventVideos(orgId: $o, eventId: $e) { sourceKey originalFileName }
       }`,
       { o: info.demo.orgId, e: info.demo.eventId },
     );
@@ -23,7 +23,7 @@ describe('GraphQL through the gateway', () => {
     expect(body.data.photos.items).toHaveLength(2);
     expect(body.data.timelineDays.reduce((n: number, d: any) => n + d.total, 0)).toBe(8);
     expect(body.data.bibSearch).toEqual({ items: [], pageInfo: { total: 0, currentPage: 0 } });
-    expect(body.data.eventVideos).toEqual([]);
+    expect(body.data.eventVideos).toEqual([{ sourceKey: 'finish-line-camera', originalFileName: 'finish-line-camera.mp4' }]);
   });
 
   it('authenticates at the gateway with the HTTP status of the error', async () => {

@@ -15,6 +15,7 @@ export interface ServicePorts {
   images: number;
   search: number;
   media: number;
+  mlWorker: number;
 }
 
 export interface PlatformOptions {
@@ -48,8 +49,8 @@ export interface Platform {
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   mkdirSync(opts.dataDir, { recursive: true });
   const p = { ...DEFAULT_PORTS, ...opts.ports };
-  for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media })) {
-    if (await isPortInUse(port)) throw new Error(`Port ${port} (${name}) is already in use: is the platform already running? Set ${name.toUpperCase()}_PORT to use another.`);
+  for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media, 'ml-worker': p.mlWorker })) {
+    if (await isPortInUse(port)) throw new Error(`Port ${port} (${name}) is already in use: is the platform already running? Set ${name.toUpperCase().replace('-', '_')}_PORT to use another.`);
   }
   const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, log: opts.log });
   let orm: Orm | undefined;
@@ -65,6 +66,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       IMAGES_PORT: String(p.images),
       SEARCH_PORT: String(p.search),
       MEDIA_PORT: String(p.media),
+      ML_WORKER_PORT: String(p.mlWorker),
       ...opts.extraEnv,
     };
     writeFileSync(

@@ -5,7 +5,7 @@ import path from 'node:path';
 export interface ServiceDef {
   name: string;
   entry: string;
-  /** The env variable of its port; services without one (the worker) serve no HTTP. */
+  /** The env variable of its port (the ml-worker's serves only /metrics and /health). */
   portVar?: string;
 }
 
@@ -15,7 +15,7 @@ export const SERVICES: ServiceDef[] = [
   { name: 'images', entry: 'subgraphs/images/dist/index.js', portVar: 'IMAGES_PORT' },
   { name: 'search', entry: 'subgraphs/search/dist/index.js', portVar: 'SEARCH_PORT' },
   { name: 'media', entry: 'subgraphs/media/dist/index.js', portVar: 'MEDIA_PORT' },
-  { name: 'ml-worker', entry: 'ml-worker/dist/index.js' },
+  { name: 'ml-worker', entry: 'ml-worker/dist/index.js', portVar: 'ML_WORKER_PORT' },
   { name: 'gateway', entry: 'gateway/dist/index.js', portVar: 'GATEWAY_PORT' },
   { name: 'rest-adapter', entry: 'rest-adapter/dist/index.js', portVar: 'REST_PORT' },
 ];

@@ -20,5 +20,5 @@ runService('events', async ({ cfg, logger, orm }) => {
     new ApiKeysResolver(new ApiKeysService(orm, new ApiKeyService(cfg.MAX_API_KEYS_PER_ORG))),
   );
   const schema = await buildEventsSchema(container);
-  return startSubgraphServer({ name: 'events', schema, port: cfg.EVENTS_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });
+  return startSubgraphServer({ name: 'events', schema, port: cfg.EVENTS_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, host: cfg.LISTEN_HOST, logger });
 });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ObjectStore, PhotoQueue } from '@em/core';
+import { checks, ObjectStore, PhotoQueue } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { DownloadsResolver } from './downloads/downloads.resolver';
 import { DownloadsService } from './downloads/downloads.service';
@@ -19,7 +19,7 @@ runService('images', async ({ cfg, logger, orm }) => {
   const pipeline = new PipelineResolver(new PipelineService(orm, store, queue));
   const downloads = new DownloadsResolver(new DownloadsService(orm, store));
   const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads), photos);
-  const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });
+  const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, host: cfg.LISTEN_HOST, logger, checks: [checks.s3(store)] });
   return {
     async stop() {
       await server.stop();

@@ -6,3 +6,4 @@ export * from './server';
 export * from './container';
 export * from './service-main';
 export * from './uploads';
+export * from './operation-observer';

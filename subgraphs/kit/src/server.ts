@@ -1,7 +1,7 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import { AppError, Logger, Orm, PRINCIPAL_HEADER, verifyPrincipal } from '@em/core';
+import { AppError, checks, DependencyCheck, Logger, operatorEndpoint, Orm, PRINCIPAL_HEADER, ServiceMetrics, verifyPrincipal } from '@em/core';
 import { RequestContext } from '@mikro-orm/core';
 import express from 'express';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
@@ -10,6 +10,7 @@ import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { SubgraphContext } from './context';
 import { formatSubgraphError } from './errors';
+import { operationObserver } from './operation-observer';
 
 export interface SubgraphServerOptions {
   name: string;
@@ -18,8 +19,12 @@ export interface SubgraphServerOptions {
   orm: Orm;
   principalSecret: string;
   logger: Logger;
+  /** Interface to listen on (LISTEN_HOST). */
+  host?: string;
   uploadMaxFileBytes?: number;
   uploadMaxFiles?: number;
+  /** Dependencies besides Postgres that readiness checks (Redis, S3). */
+  checks?: DependencyCheck[];
 }
 
 export interface RunningSubgraph {
@@ -32,6 +37,8 @@ export interface RunningSubgraph {
  * (401 otherwise), runs in its own MikroORM request context, and reports errors with core's codes.
  */
 export async function startSubgraphServer(opts: SubgraphServerOptions): Promise<RunningSubgraph> {
+  const metrics = new ServiceMetrics(opts.name);
+  const dependencies = [checks.postgres(opts.orm), ...(opts.checks ?? [])];
   const apollo = new ApolloServer<SubgraphContext>({
     schema: opts.schema,
     formatError: formatSubgraphError(opts.logger),
@@ -39,14 +46,15 @@ export async function startSubgraphServer(opts: SubgraphServerOptions): Promise<
     csrfPrevention: false,
     // The service's own shutdown (runService) stops the server; Apollo must not take the signals.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), operationObserver(metrics, opts.logger)],
   });
   await apollo.start();
 
   const app = express();
   app.disable('x-powered-by');
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', service: opts.name });
+  app.get(['/health', '/health/live', '/health/ready', '/metrics'], async (req, res) => {
+    const answer = (await operatorEndpoint(req.path, metrics, dependencies))!;
+    res.status(answer.status).type(answer.contentType).send(answer.body);
   });
   app.use('/graphql', (_req, _res, next) => RequestContext.create(opts.orm.em, next));
   app.use(
@@ -67,7 +75,7 @@ export async function startSubgraphServer(opts: SubgraphServerOptions): Promise<
   );
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(opts.port, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = app.listen(opts.port, opts.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
   });
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;

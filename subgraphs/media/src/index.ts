@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { connectRedis, FaceIndexCache, FaceIndexRevisions, MediaQueues, ObjectStore, SelfieEmbedder } from '@em/core';
+import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, MediaQueues, ObjectStore, SelfieEmbedder } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { ClippingResolver } from './clipping/clipping.resolver';
 import { ClippingService } from './clipping/clipping.service';
@@ -16,7 +16,7 @@ runService('media', async ({ cfg, logger, orm }) => {
   const schema = await buildMediaSchema(
     resolverContainer(new VideosResolver(new VideosService(orm, store, queues)), new ClippingResolver(new ClippingService(orm, store, embedder, videoFaces, queues, redis))),
   );
-  const server = await startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger });
+  const server = await startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, host: cfg.LISTEN_HOST, logger, checks: [checks.redis(redis), checks.s3(store)] });
   return {
     async stop() {
       await server.stop();

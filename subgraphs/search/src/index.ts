@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { connectRedis, FaceIndexCache, FaceIndexRevisions, SelfieEmbedder } from '@em/core';
+import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, SelfieEmbedder } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { BibSearchResolver } from './bibs/bib-search.resolver';
 import { BibSearchService } from './bibs/bib-search.service';
@@ -17,7 +17,7 @@ runService('search', async ({ cfg, logger, orm }) => {
       new FaceSearchResolver(new FaceSearchService(orm, embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS)),
     ),
   );
-  const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1 });
+  const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, host: cfg.LISTEN_HOST, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1, checks: [checks.redis(redis)] });
   return {
     async stop() {
       await server.stop();

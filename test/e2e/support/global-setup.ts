@@ -33,7 +33,7 @@ export default async function globalSetup(): Promise<void> {
   writeFileSync(idpFile, JSON.stringify(idp));
 
   const ports: Record<string, number> = {};
-  for (const name of ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3']) {
+  for (const name of ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'ML_WORKER', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3']) {
     let port = await freePort();
     while (Object.values(ports).includes(port)) port = await freePort();
     ports[name] = port;
@@ -74,5 +74,5 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as any).__PLATFORM__ = { child, dataDir, jwksServer };
   process.env.E2E_IDP = idpFile;
   process.env.E2E_PLATFORM_INFO = infoFile;
-  process.env.E2E_PORTS = JSON.stringify({ events: ports.EVENTS, images: ports.IMAGES, search: ports.SEARCH, media: ports.MEDIA });
+  process.env.E2E_PORTS = JSON.stringify({ events: ports.EVENTS, images: ports.IMAGES, search: ports.SEARCH, media: ports.MEDIA, mlWorker: ports.ML_WORKER, gateway: ports.GATEWAY, rest: ports.REST });
 }

@@ -3,6 +3,7 @@ import { generateApiKey, loadConfig, normaliseBib, ObjectStore } from '@em/core'
 import type { JWK } from 'jose';
 import { Pool } from 'pg';
 import { randomUUID } from 'node:crypto';
+import { OpenApiContract } from './openapi';
 
 export interface PlatformInfo {
   restUrl: string;
@@ -23,7 +24,9 @@ export interface ApiResponse {
   body: any;
 }
 
-/** A REST call as a client makes it. */
+let contract: Promise<OpenApiContract> | undefined;
+
+/** A REST call as a client makes it; the answer is checked against the served OpenAPI document. */
 export async function api(path: string, opts: { key?: string | null; method?: string; headers?: Record<string, string>; body?: string | FormData } = {}): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...opts.headers };
   const key = opts.key === undefined ? info.demo.apiKey : opts.key;
@@ -36,6 +39,8 @@ export async function api(path: string, opts: { key?: string | null; method?: st
   } catch {
     body = text;
   }
+  contract ??= OpenApiContract.load(info.restUrl);
+  (await contract).check(opts.method ?? 'GET', new URL(`${API}${path}`).pathname, res.status, body);
   return { status: res.status, headers: res.headers, body };
 }
 

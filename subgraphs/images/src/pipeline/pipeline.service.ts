@@ -182,21 +182,21 @@ export class PipelineService {
   /** Queues every imported photo (and, on request, the failed ones again) for processing. */
   async process(principal: Principal, orgId: number, eventId: number, retryFailed = false): Promise<{ queued: number }> {
     await this.organiserEvent(principal, orgId, eventId);
-    return { queued: await this.queuePending(eventId, retryFailed) };
+    return { queued: await this.queuePending(eventId, retryFailed, principal.requestId) };
   }
 
   /**
    * Marks the event's imported photos (and failed ones, on request) queued and gives each a job;
    * photos still queued from before get their job again if it was lost. Returns how many.
    */
-  async queuePending(eventId: number, retryFailed = false): Promise<number> {
+  async queuePending(eventId: number, retryFailed = false, httpRequestId?: string): Promise<number> {
     const em = this.orm.em.fork();
     const statuses: Photo['status'][] = retryFailed ? ['imported', 'queued', 'failed'] : ['imported', 'queued'];
     const photos = await em.find(Photo, { event: eventId, status: { $in: statuses } }, { fields: ['id'] });
     const ids = photos.map((p) => p.id);
     if (ids.length) {
       await em.nativeUpdate(Photo, { id: { $in: ids }, status: { $in: statuses } }, { status: 'queued', stepErrors: null });
-      await this.queue.enqueue(ids);
+      await this.queue.enqueue(ids, httpRequestId);
     }
     return ids.length;
   }

@@ -111,7 +111,7 @@ export class ClippingService {
     );
     if (status === 'processing') {
       try {
-        await this.queues.cutClips(requestId, generation);
+        await this.queues.cutClips(requestId, generation, principal.requestId);
       } catch (err) {
         await em.nativeUpdate(ClipRequest, { requestId, generation }, { status: 'failed', error: `The clip job could not be queued: ${(err as Error).message}`, finishedAt: new Date() });
         await publishClipStatus(this.redis, { requestId, eventId, status: 'failed', error: 'The clip job could not be queued' });

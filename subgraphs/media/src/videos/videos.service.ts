@@ -36,11 +36,11 @@ export class VideosService {
   async add(principal: Principal, orgId: number, eventId: number, file: string, fileName: string, sourceKey?: string | null): Promise<EventVideoType> {
     assertCanWrite(principal);
     const event = await guardEvent(this.orm.em, principal, orgId, eventId);
-    return this.addToEvent(event, file, fileName, sourceKey);
+    return this.addToEvent(event, file, fileName, sourceKey, principal.requestId);
   }
 
   /** The same for trusted callers (the CLI), without a principal. */
-  async addToEvent(event: Event, file: string, fileName: string, sourceKey?: string | null): Promise<EventVideoType> {
+  async addToEvent(event: Event, file: string, fileName: string, sourceKey?: string | null, httpRequestId?: string): Promise<EventVideoType> {
     await probeVideo(file);
     const key = (sourceKey ?? path.parse(fileName).name).trim().slice(0, 200);
     if (!key) throw new AppError('BAD_REQUEST', 'The video needs a source key');
@@ -50,7 +50,7 @@ export class VideosService {
     video.storageKey = objectKeys.video(event.id, video.id, path.extname(fileName).toLowerCase() || '.mp4');
     await this.store.putFile(video.storageKey, file, 'video/mp4');
     await em.flush();
-    await this.queues.indexVideo(video.id);
+    await this.queues.indexVideo(video.id, httpRequestId);
     return toView(video);
   }
 }

@@ -1,0 +1,20 @@
+# One image for every service; the compose file picks the entry point of each.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json turbo.json tsconfig.json jest.base.js ./
+COPY core core
+COPY subgraphs subgraphs
+COPY gateway gateway
+COPY rest-adapter rest-adapter
+COPY ml-worker ml-worker
+COPY scripts scripts
+COPY test/package.json test/package.json
+COPY supergraph.graphql ./
+RUN npm install --no-audit --no-fund && npx turbo run build --filter='!@em/test'
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production LISTEN_HOST=0.0.0.0 REST_HOST=0.0.0.0
+WORKDIR /app
+COPY --from=build /app /app
+USER node
+CMD ["node", "gateway/dist/index.js"]

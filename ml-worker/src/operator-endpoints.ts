@@ -1,0 +1,46 @@
+import { DependencyCheck, operatorEndpoint, ServiceMetrics } from '@em/core';
+import { Queue, Worker } from 'bullmq';
+import { Gauge, Histogram } from 'prom-client';
+import http from 'node:http';
+
+/**
+ * The ml-worker's only HTTP: /metrics (queue depths read at scrape time, job durations and
+ * outcomes by queue, process metrics) and /health/live, /health/ready for the orchestrator.
+ */
+export function serveOperatorEndpoints(opts: { port: number; host: string; metrics: ServiceMetrics; checks: DependencyCheck[]; workers: Worker[]; queues: Queue[] }): http.Server {
+  const { metrics } = opts;
+  const jobSeconds = new Histogram({
+    name: 'em_job_duration_seconds',
+    help: 'Job run time by queue and outcome (completed, failed)',
+    labelNames: ['queue', 'outcome'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800],
+    registers: [metrics.registry],
+  });
+  new Gauge({
+    name: 'em_queue_jobs',
+    help: 'Jobs per queue and state (waiting, active, delayed, failed)',
+    labelNames: ['queue', 'state'],
+    registers: [metrics.registry],
+    async collect() {
+      for (const queue of opts.queues) {
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized').catch(() => null);
+        if (counts) for (const [state, n] of Object.entries(counts)) this.set({ queue: queue.name, state }, n);
+      }
+    },
+  });
+  for (const worker of opts.workers) {
+    const observe = (outcome: string) => (job: { processedOn?: number; finishedOn?: number } | undefined) => {
+      if (job?.processedOn && job.finishedOn) jobSeconds.observe({ queue: worker.name, outcome }, (job.finishedOn - job.processedOn) / 1000);
+    };
+    worker.on('completed', observe('completed'));
+    worker.on('failed', observe('failed'));
+  }
+  const server = http.createServer((req, res) => {
+    void operatorEndpoint(req.url?.split('?')[0] ?? '/', metrics, opts.checks).then((answer) => {
+      if (!answer) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
+    });
+  });
+  server.listen(opts.port, opts.host);
+  return server;
+}

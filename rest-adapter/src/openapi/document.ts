@@ -1,0 +1,96 @@
+import { ERROR_STATUS } from '@em/core';
+import { ParamDoc } from '../http/params';
+import { RouteDef } from '../routes';
+import { SCHEMAS } from './schemas';
+
+export const API_PREFIX = '/api/v1/ext';
+
+/** Error statuses every route can answer, and those particular to some routes. */
+const COMMON_ERRORS = [400, 401, 403, 404, 429, 500, 503];
+const ERROR_REASONS: Record<number, string> = {
+  400: 'Invalid input (see the message)',
+  401: 'Credentials missing (or an invalid bearer token)',
+  403: 'Key, organisation, event, host or feature flag refused',
+  404: 'Not found',
+  405: 'Method not allowed on this path',
+  409: 'The request_id belongs to another search',
+  413: 'Body or file too large',
+  415: 'Body is not JSON',
+  422: 'from / to missing or not integers',
+  429: 'Rate limit exceeded; see Retry-After',
+  500: 'Internal failure',
+  503: 'A dependency is unavailable; retry',
+};
+
+/**
+ * The OpenAPI 3.1 document of the REST interface, built from the route table: its paths and
+ * parameters from the routes' readers, bodies from their body readers and uploads, responses
+ * from their `response` component and the error statuses.
+ */
+export function buildOpenApiDocument(routes: RouteDef[], version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const docs = Object.values(route.variables).flatMap((read) => read.doc);
+    let path = route.path;
+    for (const d of docs.filter((p) => p.in === 'path')) path = path.replace(`:${d.segment}`, `{${d.name}}`);
+    const errors = [...COMMON_ERRORS, ...routeErrors(route, docs)].sort((a, b) => a - b);
+    const operation: Record<string, unknown> = {
+      operationId: route.operation.match(/^(?:query|mutation)\s+(\w+)/)?.[1],
+      summary: route.summary,
+      parameters: docs
+        .filter((d) => d.in !== 'body')
+        .map((d) => ({ name: d.name, in: d.in, required: d.required ?? false, schema: d.schema, ...(d.description ? { description: d.description } : {}) })),
+      responses: {
+        200: { description: route.summary, content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Envelope' }, { properties: { data: { $ref: `#/components/schemas/${route.response}` } } }] } } } },
+        ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/Error${status}` }])),
+      },
+    };
+    const body = requestBody(route, docs.filter((d) => d.in === 'body'));
+    if (body) operation.requestBody = body;
+    paths[`${API_PREFIX}${path}`] = { ...(paths[`${API_PREFIX}${path}`] ?? {}), [route.method.toLowerCase()]: operation };
+  }
+  const statuses = Object.values(ERROR_STATUS).filter((s) => ERROR_REASONS[s]);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Event photo & video discovery API',
+      version,
+      description: 'Every response has the envelope { responseType, message, data }; data is null on errors and the HTTP status carries the error type.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }, { bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'OAuth access token (the account endpoint; events:read)' },
+      },
+      schemas: SCHEMAS,
+      responses: Object.fromEntries(
+        [...new Set([...statuses, 405])].map((s) => [`Error${s}`, { description: ERROR_REASONS[s], content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } }]),
+      ),
+    },
+  };
+}
+
+function routeErrors(route: RouteDef, docs: ParamDoc[]): number[] {
+  const out: number[] = [];
+  if (route.method === 'POST') out.push(413, 415);
+  if (docs.some((d) => d.in === 'query' && d.required)) out.push(422);
+  if (/faces|video-clipping\/search-by-selfie/.test(route.path) && route.method === 'POST') out.push(409);
+  return out;
+}
+
+function requestBody(route: RouteDef, fields: ParamDoc[]): Record<string, unknown> | null {
+  if (!route.uploads && fields.length === 0) return null;
+  const properties = Object.fromEntries(fields.map((f) => [f.name, { ...f.schema, ...(f.description ? { description: f.description } : {}) }]));
+  const content: Record<string, unknown> = {};
+  if (route.uploads) {
+    const file = { type: 'string', format: 'binary' };
+    const files = Object.fromEntries(route.uploads.fields.map((name) => [name, route.uploads!.single ? file : { oneOf: [file, { type: 'array', items: file }] }]));
+    const textFields = Object.fromEntries(fields.filter((f) => f.schema.type !== 'array').map((f) => [f.name, { type: 'string', ...(f.description ? { description: f.description } : {}) }]));
+    content['multipart/form-data'] = { schema: { type: 'object', properties: { ...files, ...textFields } } };
+  }
+  if (fields.length && !(route.uploads?.single)) content['application/json'] = { schema: { type: 'object', properties } };
+  return { required: false, content };
+}
