@@ -1,5 +1,6 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import {
   AppError,
@@ -19,7 +20,8 @@ import {
   TokenVerifier,
 } from '@em/core';
 import express from 'express';
-import { GraphQLError } from 'graphql';
+import { Supergraph } from '@apollo/federation-internals';
+import { GraphQLError, printSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { ApiKeyLookup } from './auth/api-key-cache';
@@ -31,6 +33,7 @@ import { FaceSearchRetries } from './face-search-retries';
 import { ClipStatusFeed } from './subscriptions/clip-status-feed';
 import { clipStatusSchema } from './subscriptions/clip-status-subscription';
 import { serveSubscriptions } from './subscriptions/server';
+import { EXAMPLE_OPERATIONS, landingPage } from './landing-page';
 import { rateLimitPlugin } from './rate-limit-plugin';
 import { uploadAwareFetch } from './uploads';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
@@ -46,6 +49,7 @@ async function main() {
   const limiter = new RateLimiter(redis, cfg, (err) => logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; letting calls through'));
   const verifier = new TokenVerifier(cfg);
   const metrics = new ServiceMetrics('gateway');
+  const feed = new ClipStatusFeed(cfg.REDIS_URL, logger);
   const authenticator = new Authenticator(new ApiKeyLookup(orm, cfg.API_KEY_CACHE_SECONDS), {
     verify: (token) => verifier.verify(token),
     link: (claims) => linkAccount(orm.em.fork(), claims),
@@ -65,7 +69,7 @@ async function main() {
     introspection: true,
     csrfPrevention: false,
     stopOnTerminationSignals: false,
-    plugins: [rateLimitPlugin(limiter, new FaceSearchRetries(orm)), operationObserver(metrics, logger)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), rateLimitPlugin(limiter, new FaceSearchRetries(orm)), operationObserver(metrics, logger)],
   });
   await apollo.start();
 
@@ -76,6 +80,12 @@ async function main() {
     const answer = (await operatorEndpoint(req.path, metrics, [checks.postgres(orm), checks.redis(redis)]))!;
     res.status(answer.status).type(answer.contentType).send(answer.body);
   });
+  // Browsers get a small offline sandbox and the SDLs; API calls go on to Apollo below.
+  const apiSdl = printSchema(Supergraph.build(readFileSync(cfg.SUPERGRAPH_PATH, 'utf8')).apiSchema().toGraphQLJSSchema());
+  const subscriptionSchema = clipStatusSchema(orm, feed);
+  app.get('/graphql/schema.graphql', (_req, res) => void res.type('text/plain').send(apiSdl));
+  app.get('/graphql/subscriptions.graphql', (_req, res) => void res.type('text/plain').send(printSchema(subscriptionSchema)));
+  app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? void res.type('html').send(landingPage(EXAMPLE_OPERATIONS)) : next()));
   app.use(
     '/graphql',
     express.json({ limit: '2mb' }),
@@ -103,8 +113,7 @@ async function main() {
   const server = app.listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.keepAliveTimeout = 65_000;
-  const feed = new ClipStatusFeed(cfg.REDIS_URL, logger);
-  const subscriptions = serveSubscriptions(server, clipStatusSchema(orm, feed), authenticator, logger);
+  const subscriptions = serveSubscriptions(server, subscriptionSchema, authenticator, logger);
   logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
 
   const shutdown = async () => {

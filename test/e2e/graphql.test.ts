@@ -55,4 +55,17 @@ describe('GraphQL through the gateway', () => {
     const committed = readFileSync(path.join(REPO_ROOT, 'supergraph.graphql'), 'utf8');
     expect(committed).toBe(await composeSupergraph());
   });
+
+  it('a browser gets an offline sandbox with examples, and the SDLs of the API and of the subscriptions', async () => {
+    const page = await fetch(info.gatewayUrl, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('id="run"');
+    expect(html).not.toMatch(/https?:\/\/(cdn|embeddable|unpkg|jsdelivr)/);
+    const api = await (await fetch(`${info.gatewayUrl}/schema.graphql`)).text();
+    expect(api).toContain('searchFaces(');
+    expect(api).not.toContain('join__');
+    const subscriptions = await (await fetch(`${info.gatewayUrl}/subscriptions.graphql`)).text();
+    expect(subscriptions).toContain('clipStatus(orgId: Int!, eventId: Int!, requestId: String!): ClipStatus!');
+  });
 });
