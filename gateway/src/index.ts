@@ -34,6 +34,7 @@ import { ClipStatusFeed } from './subscriptions/clip-status-feed';
 import { clipStatusSchema } from './subscriptions/clip-status-subscription';
 import { serveSubscriptions } from './subscriptions/server';
 import { EXAMPLE_OPERATIONS, landingPage } from './landing-page';
+import { containsNul } from './nul-characters';
 import { rateLimitPlugin } from './rate-limit-plugin';
 import { uploadAwareFetch } from './uploads';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
@@ -99,6 +100,8 @@ async function main() {
             { originHost: hostFromUrlHeader(req.header('origin')) ?? hostFromUrlHeader(req.header('referer')), clientIp: req.ip ?? null },
             requestId,
           );
+          // Postgres cannot hold a NUL character: refused once here rather than failing in a subgraph.
+          if (containsNul(req.body)) throw new AppError('BAD_REQUEST', 'The request contains a NUL character, which no field accepts');
           const principalToken = signPrincipal(principal, cfg.PRINCIPAL_SECRET, cfg.PRINCIPAL_TTL_SECONDS);
           return { principal, principalToken, requestId, rateSubject, readLimit };
         } catch (err) {

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
 import { bibAccuracy, facesOnGroups, throughput } from './photo-pipeline';
+import { readPathBench } from './read-path';
 import { BenchRow, markdownTable } from './table';
 import { videoBench } from './video';
 
@@ -26,6 +27,7 @@ async function main() {
   await selfieAccuracy(rows, faces, FIXTURES);
   await searchLatency(rows);
   await videoBench(rows, faces);
+  await readPathBench(rows);
   rows.push({ figure: 'ml-worker resident memory after the run', value: `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`, target: '', how: 'RSS of this process with both models loaded (and the 250k-face index of the search benchmark)' });
 
   const table = markdownTable(rows);

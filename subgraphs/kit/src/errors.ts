@@ -16,6 +16,10 @@ export function formatSubgraphError(logger: Logger) {
     if (code && code !== 'INTERNAL_SERVER_ERROR') {
       return { ...formatted, extensions: { code: normaliseErrorCode(code) } };
     }
+    if (isDataException(original)) {
+      // SQLSTATE class 22: a value Postgres cannot take (a malformed number, date or id).
+      return { message: 'The request contains a value that cannot be used', path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
+    }
     if (isDatabaseUnavailable(original)) {
       logger.error({ err: original }, 'database unavailable');
       return { message: 'The service is temporarily unavailable', path: formatted.path, extensions: { code: 'UNAVAILABLE' } };
@@ -23,6 +27,11 @@ export function formatSubgraphError(logger: Logger) {
     logger.error({ err: original }, 'unexpected error');
     return { message: 'Internal error', path: formatted.path, extensions: { code: 'INTERNAL' } };
   };
+}
+
+function isDataException(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
 function isDatabaseUnavailable(err: unknown): boolean {

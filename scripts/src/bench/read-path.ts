@@ -1,0 +1,151 @@
+import { generateApiKey } from '@em/core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
+import { Platform, startPlatform } from '../platform/platform';
+import { freePort } from '../platform/ports';
+import { BenchRow } from './table';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }>;
+
+const PHOTOS = 50_000;
+const CONNECTIONS = 64;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+/**
+ * The REST read path under load, against a direct baseline in the same run: an event of 50,000
+ * photos seeded in bulk, `GET .../images?page_size=32` through rest-adapter -> gateway -> images
+ * subgraph, and the same page from a minimal handler (one process, same query, same database, no
+ * auth). Also BIB search and the timeline, the services' memory afterwards, and the cold start.
+ */
+export async function readPathBench(rows: BenchRow[]): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-platform-'));
+  const ports = { rest: 0, gateway: 0, events: 0, images: 0, search: 0, media: 0, mlWorker: 0, postgres: 0, redis: 0, s3: 0 };
+  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+  const options = {
+    dataDir,
+    ports,
+    seed: false,
+    extraEnv: { LOG_LEVEL: 'warn', RATE_LIMIT_READS: '1000000000', API_KEY_CACHE_SECONDS: '30' },
+    log: () => undefined,
+    onServiceOutput: () => undefined,
+  };
+  let platform: Platform | null = await startPlatform(options);
+  const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 8 });
+  try {
+    const { orgId, eventId, key } = await seedLargeEvent(db);
+    const base = `${platform.restUrl}/api/v1/ext/${orgId}/event/${eventId}`;
+    const direct = await startDirectHandler(db, platform.cfg.MEDIA_URL);
+    const page = (i: number) => 1 + (i % Math.floor(PHOTOS / 32));
+    const load = (url: string, headers: Record<string, string> = {}) => autocannonRun(url, headers, page);
+
+    const full = await load(`${base}/images`, { 'x-api-key': key });
+    const baseline = await load(`http://127.0.0.1:${direct.port}/api/v1/ext/${orgId}/event/${eventId}/images`);
+    rows.push({
+      figure: 'REST read path vs direct handler, 50k-photo event',
+      value: `${full.requests.average.toFixed(0)} vs ${baseline.requests.average.toFixed(0)} req/s = ${(full.requests.average / baseline.requests.average).toFixed(2)}; p50 ${full.latency.p50} vs ${baseline.latency.p50} ms, p99 ${full.latency.p99} vs ${baseline.latency.p99} ms`,
+      target: 'ratio >= 0.5',
+      how: `GET .../images?page_size=32 over all pages, ${CONNECTIONS} connections, ${SECONDS} s each (autocannon, same machine); full path = rest-adapter -> gateway (auth, rate limit) -> images subgraph; direct = one node:http process, same SQL, same Postgres, no auth; errors ${full.errors + full.non2xx} / ${baseline.errors + baseline.non2xx}`,
+    });
+    const bib = await load(`${base}/bibs/1234`, { 'x-api-key': key });
+    const timeline = await autocannonRun(`${base}/timeline/images`, { 'x-api-key': key }, (i) => 1 + (i % 5), (i) => `&from=${1_780_000_000 + (i % 20) * 600}&to=${1_780_000_000 + (i % 20) * 600 + 3600}`);
+    rows.push({
+      figure: 'BIB search and timeline window, same event',
+      value: `${bib.requests.average.toFixed(0)} req/s (p99 ${bib.latency.p99} ms); ${timeline.requests.average.toFixed(0)} req/s (p99 ${timeline.latency.p99} ms)`,
+      target: '',
+      how: `full path, ${CONNECTIONS} connections, ${SECONDS} s each; errors ${bib.errors + bib.non2xx} / ${timeline.errors + timeline.non2xx}`,
+    });
+    rows.push({ figure: 'service memory after the load', value: await serviceMemory(ports), target: '', how: 'process_resident_memory_bytes from each /metrics' });
+    direct.server.close();
+
+    await platform.stop();
+    platform = null;
+    const started = Date.now();
+    platform = await startPlatform(options);
+    rows.push({ figure: 'cold start with existing data', value: `${((Date.now() - started) / 1000).toFixed(1)} s`, target: '', how: 'startPlatform (what npm start runs, without the demo seed) on the data directory of this run, to every service ready' });
+  } finally {
+    await db.end();
+    await platform?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function autocannonRun(url: string, headers: Record<string, string>, page: (i: number) => number, extra: (i: number) => string = () => '') {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers,
+    requests: Array.from({ length: 50 }, (_, i) => ({ method: 'GET', path: `${new URL(url).pathname}?page_size=32&page=${page(i * 37)}${extra(i)}`, headers })),
+  });
+}
+
+async function seedLargeEvent(db: Pool): Promise<{ orgId: number; eventId: number; key: string }> {
+  const [org] = (await db.query(`insert into organisations (name, slug) values ('Bench', 'bench-${Date.now()}') returning id`)).rows;
+  const [event] = (
+    await db.query(`insert into events (organisation_id, name, slug, status, bib_search, selfie_search, timeline_search) values ($1, 'Bench 50k', 'bench-50k', 'active', true, true, true) returning id`, [org.id])
+  ).rows;
+  const generated = generateApiKey();
+  await db.query('insert into api_keys (organisation_id, name, prefix, key_hash, active, allowed_hosts) values ($1, $2, $3, $4, true, $5)', [org.id, 'bench', generated.displayPrefix, generated.keyHash, []]);
+  await db.query(
+    `insert into photos (id, event_id, status, content_hash, original_key, original_file_name, mime_type, width, height, large_key, large_width, large_height, thumbnail_key, captured_at, photographer_name, source, published_at)
+     select gen_random_uuid(), $1, 'processed', 'hash-' || g, 'originals/' || $1 || '/' || g || '.jpg', 'IMG_' || g || '.jpg', 'image/jpeg', 4000, 3000,
+            'public/' || $1 || '/large/' || g || '.jpg', 1600, 1200, 'public/' || $1 || '/thumb/' || g || '.jpg',
+            to_timestamp(1780000000 + g * 2), 'Bench', 'bench', now()
+       from generate_series(1, $2::int) g`,
+    [event.id, PHOTOS],
+  );
+  await db.query(`insert into photo_bibs (photo_id, event_id, bib, confidence) select id, event_id, (abs(hashtext(id::text)) % 5000)::text, 0.99 from photos where event_id = $1`, [event.id]);
+  await db.query('analyze photos; analyze photo_bibs');
+  return { orgId: org.id, eventId: event.id, key: generated.rawKey };
+}
+
+/** The baseline: the gallery page straight from Postgres, in the spec's envelope. */
+async function startDirectHandler(db: Pool, mediaUrl: string): Promise<{ server: http.Server; port: number }> {
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const [, , , , , eventId] = url.pathname.split('/');
+    const size = Math.min(100, Number(url.searchParams.get('page_size') ?? 32));
+    const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
+    const [count, rows] = await Promise.all([
+      db.query('select count(*)::int as n from photos where event_id = $1 and published_at is not null', [eventId]),
+      db.query(
+        `select id, large_key, thumbnail_key, large_width, large_height, captured_at, photographer_name, original_file_name, source, original_key, external_url
+           from photos where event_id = $1 and published_at is not null order by captured_at asc nulls last, id asc limit $2 offset $3`,
+        [eventId, size, (page - 1) * size],
+      ),
+    ]);
+    const total = count.rows[0].n;
+    const images = rows.rows.map((p) => ({
+      img_url: `${mediaUrl}/${p.large_key}`,
+      height: p.large_height,
+      width: p.large_width,
+      image_id: p.id,
+      thumbnail_url: `${mediaUrl}/${p.thumbnail_key}`,
+      original_url: null,
+      meta_info: { photo_timestamp: Math.floor(p.captured_at / 1000), photographer_name: p.photographer_name, original_file_name: p.original_file_name, source: p.source, image_path: p.original_key, external_drive_url: p.external_url },
+    }));
+    const totalPages = Math.ceil(total / size);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({ responseType: 'success', message: 'ok', data: { images, pagination: { total, currentPage: page, totalPages, hasNextPage: page < totalPages, hasPreviousPage: page > 1, page_size: size } } }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+async function serviceMemory(ports: Record<string, number>): Promise<string> {
+  const out: string[] = [];
+  for (const [name, port] of Object.entries(ports)) {
+    if (['postgres', 'redis', 's3'].includes(name)) continue;
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text().catch(() => '');
+    const rss = /process_resident_memory_bytes\{[^}]*\} (\d+)/.exec(text)?.[1];
+    if (rss) out.push(`${name} ${(Number(rss) / 1024 / 1024).toFixed(0)} MB`);
+  }
+  return out.join(', ');
+}
+
