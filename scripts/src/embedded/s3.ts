@@ -105,8 +105,9 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
     endpoint: `http://127.0.0.1:${port}`,
     port,
     async stop() {
-      await new Promise<void>((resolve) => front.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => front.close(() => resolve()));
       front.closeAllConnections();
+      await closed;
       await store.close();
     },
   };

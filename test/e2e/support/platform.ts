@@ -24,25 +24,35 @@ export interface ApiResponse {
   body: any;
 }
 
-let contract: Promise<OpenApiContract> | undefined;
+export type RestCall = (path: string, opts?: { key?: string | null; method?: string; headers?: Record<string, string>; body?: string | FormData; timeoutMs?: number }) => Promise<ApiResponse>;
 
-/** A REST call as a client makes it; the answer is checked against the served OpenAPI document. */
-export async function api(path: string, opts: { key?: string | null; method?: string; headers?: Record<string, string>; body?: string | FormData } = {}): Promise<ApiResponse> {
-  const headers: Record<string, string> = { ...opts.headers };
-  const key = opts.key === undefined ? info.demo.apiKey : opts.key;
-  if (key) headers['x-api-key'] = key;
-  const res = await fetch(`${API}${path}`, { method: opts.method ?? 'GET', headers, body: opts.body });
-  const text = await res.text();
-  let body: any;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  contract ??= OpenApiContract.load(info.restUrl);
-  (await contract).check(opts.method ?? 'GET', new URL(`${API}${path}`).pathname, res.status, body);
-  return { status: res.status, headers: res.headers, body };
+/**
+ * REST calls to the platform at `restUrl` as a client makes them (`defaultKey` unless `key` is
+ * given; null sends none); every answer is checked against the OpenAPI document that platform serves.
+ */
+export function restClient(restUrl: string, defaultKey: string | null): RestCall {
+  let contract: Promise<OpenApiContract> | undefined;
+  return async (path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    const key = opts.key === undefined ? defaultKey : opts.key;
+    if (key) headers['x-api-key'] = key;
+    const url = `${restUrl}/api/v1/ext${path}`;
+    const res = await fetch(url, { method: opts.method ?? 'GET', headers, body: opts.body, signal: opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined });
+    const text = await res.text();
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    contract ??= OpenApiContract.load(restUrl);
+    (await contract).check(opts.method ?? 'GET', new URL(url).pathname, res.status, body);
+    return { status: res.status, headers: res.headers, body };
+  };
 }
+
+/** A REST call to the test platform (the demo key unless `key` is given). */
+export const api: RestCall = restClient(info.restUrl, info.demo.apiKey);
 
 /** A POST of a multipart form: `file` (a Buffer, or omitted when null) and text fields. */
 export function postForm(path: string, key: string | null, file: Buffer | null, fields: Record<string, string> = {}, fileName = 'selfie.jpg'): Promise<ApiResponse> {
@@ -109,73 +119,80 @@ export interface EventFlags {
 
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-export const fixtures = {
-  async organisation(name = `Org ${randomUUID().slice(0, 8)}`): Promise<{ orgId: number; key: string }> {
-    const [org] = await sql<{ id: number }>('insert into organisations (name, slug) values ($1, $2) returning id', [name, `org-${randomUUID()}`]);
-    return { orgId: org.id, key: await fixtures.apiKey(org.id) };
-  },
+/** Test data written with SQL through `run` (the test platform's database unless another is given). */
+export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => Promise<T[]>) {
+  const fixtures = {
+    async organisation(name = `Org ${randomUUID().slice(0, 8)}`): Promise<{ orgId: number; key: string }> {
+      const [org] = await run<{ id: number }>('insert into organisations (name, slug) values ($1, $2) returning id', [name, `org-${randomUUID()}`]);
+      return { orgId: org.id, key: await fixtures.apiKey(org.id) };
+    },
 
-  async apiKey(orgId: number, opts: { active?: boolean; allowedHosts?: string[] } = {}): Promise<string> {
-    const generated = generateApiKey();
-    await sql('insert into api_keys (organisation_id, name, prefix, key_hash, active, allowed_hosts) values ($1, $2, $3, $4, $5, $6)', [
-      orgId,
-      'test key',
-      generated.displayPrefix,
-      generated.keyHash,
-      opts.active ?? true,
-      opts.allowedHosts ?? [],
-    ]);
-    return generated.rawKey;
-  },
+    async apiKey(orgId: number, opts: { active?: boolean; allowedHosts?: string[]; rateLimit?: number } = {}): Promise<string> {
+      const generated = generateApiKey();
+      await run('insert into api_keys (organisation_id, name, prefix, key_hash, active, allowed_hosts, rate_limit) values ($1, $2, $3, $4, $5, $6, $7)', [
+        orgId,
+        'test key',
+        generated.displayPrefix,
+        generated.keyHash,
+        opts.active ?? true,
+        opts.allowedHosts ?? [],
+        opts.rateLimit ?? null,
+      ]);
+      return generated.rawKey;
+    },
 
-  async event(orgId: number, flags: EventFlags = {}): Promise<number> {
-    const values: Record<string, unknown> = {
-      organisation_id: orgId,
-      name: flags.name ?? `Event ${randomUUID().slice(0, 6)}`,
-      slug: `event-${randomUUID()}`,
-      status: 'active',
-      bib_search: true,
-      selfie_search: true,
-      timeline_search: true,
-    };
-    for (const [k, v] of Object.entries(flags)) if (k !== 'name') values[snake(k)] = v;
-    const cols = Object.keys(values);
-    const [row] = await sql<{ id: number }>(
-      `insert into events (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}) returning id`,
-      Object.values(values),
-    );
-    return row.id;
-  },
-
-  /** Published photos with the given capture times (null = untimed) and BIBs. */
-  async photos(eventId: number, specs: Array<{ capturedAt: Date | null; bibs?: string[]; published?: boolean }>): Promise<string[]> {
-    const ids: string[] = [];
-    for (const spec of specs) {
-      const id = randomUUID();
-      await sql(
-        `insert into photos (id, event_id, status, content_hash, original_key, original_file_name, mime_type, width, height,
-                             large_key, large_width, large_height, thumbnail_key, captured_at, photographer_name, source, published_at)
-         values ($1, $2, 'processed', $3, $4, $5, 'image/jpeg', 3000, 2000, $6, 1600, 1067, $7, $8, 'Test Photographer', 'test', $9)`,
-        [
-          id,
-          eventId,
-          `hash-${id}`,
-          `originals/${eventId}/${id}.jpg`,
-          `IMG_${id.slice(0, 4)}.jpg`,
-          `public/${eventId}/large/${id}.jpg`,
-          `public/${eventId}/thumb/${id}.jpg`,
-          spec.capturedAt,
-          spec.published === false ? null : new Date(),
-        ],
+    async event(orgId: number, flags: EventFlags = {}): Promise<number> {
+      const values: Record<string, unknown> = {
+        organisation_id: orgId,
+        name: flags.name ?? `Event ${randomUUID().slice(0, 6)}`,
+        slug: `event-${randomUUID()}`,
+        status: 'active',
+        bib_search: true,
+        selfie_search: true,
+        timeline_search: true,
+      };
+      for (const [k, v] of Object.entries(flags)) if (k !== 'name') values[snake(k)] = v;
+      const cols = Object.keys(values);
+      const [row] = await run<{ id: number }>(
+        `insert into events (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}) returning id`,
+        Object.values(values),
       );
-      for (const bib of spec.bibs ?? []) {
-        await sql('insert into photo_bibs (photo_id, event_id, bib, confidence) values ($1, $2, $3, 0.9)', [id, eventId, normaliseBib(bib)]);
+      return row.id;
+    },
+
+    /** Published photos with the given capture times (null = untimed) and BIBs. */
+    async photos(eventId: number, specs: Array<{ capturedAt: Date | null; bibs?: string[]; published?: boolean }>): Promise<string[]> {
+      const ids: string[] = [];
+      for (const spec of specs) {
+        const id = randomUUID();
+        await run(
+          `insert into photos (id, event_id, status, content_hash, original_key, original_file_name, mime_type, width, height,
+                               large_key, large_width, large_height, thumbnail_key, captured_at, photographer_name, source, published_at)
+           values ($1, $2, 'processed', $3, $4, $5, 'image/jpeg', 3000, 2000, $6, 1600, 1067, $7, $8, 'Test Photographer', 'test', $9)`,
+          [
+            id,
+            eventId,
+            `hash-${id}`,
+            `originals/${eventId}/${id}.jpg`,
+            `IMG_${id.slice(0, 4)}.jpg`,
+            `public/${eventId}/large/${id}.jpg`,
+            `public/${eventId}/thumb/${id}.jpg`,
+            spec.capturedAt,
+            spec.published === false ? null : new Date(),
+          ],
+        );
+        for (const bib of spec.bibs ?? []) {
+          await run('insert into photo_bibs (photo_id, event_id, bib, confidence) values ($1, $2, $3, 0.9)', [id, eventId, normaliseBib(bib)]);
+        }
+        ids.push(id);
       }
-      ids.push(id);
-    }
-    return ids;
-  },
-};
+      return ids;
+    },
+  };
+  return fixtures;
+}
+
+export const fixtures = fixturesOn(sql);
 
 /** The test identity provider (its JWKS is served by the global setup). */
 const idp: { issuer: string; audience: string; privateJwk: JWK } = JSON.parse(readFileSync(process.env.E2E_IDP!, 'utf8'));
@@ -207,10 +224,10 @@ export async function account(email: string, memberships: Array<[number, 'admin'
 }
 
 /** Polls the pipeline status until nothing is queued or processing; returns the last status. */
-export async function waitForPipeline(base: string, key: string, timeoutMs = 180_000): Promise<any> {
+export async function waitForPipeline(base: string, key: string, timeoutMs = 180_000, call: RestCall = api): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = expectSuccess(await api(`${base}/pipeline/photos/status`, { key }));
+    const status = expectSuccess(await call(`${base}/pipeline/photos/status`, { key }));
     if (status.queued === 0 && status.processing === 0) return status;
     if (Date.now() > deadline) throw new Error(`pipeline not done: ${JSON.stringify(status)}`);
     await new Promise((r) => setTimeout(r, 300));

@@ -1,0 +1,105 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '@em/core';
+import { freePort } from '@em/scripts/dist/platform/ports';
+
+export const PORT_VARIABLES = ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'ML_WORKER', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3'] as const;
+
+export interface SpawnedPlatform {
+  child: ChildProcess;
+  dataDir: string;
+  infoFile: string;
+  logFile: string;
+  /** `REST`, `GATEWAY`, ... -> port. */
+  ports: Record<(typeof PORT_VARIABLES)[number], number>;
+  /** Stops it the way Ctrl-C does (SIGKILL after 30 s) and removes its data unless E2E_KEEP_DATA is set. */
+  stop(): Promise<void>;
+}
+
+/** Ports free right now, all different. */
+export async function freePorts<K extends string>(names: readonly K[]): Promise<Record<K, number>> {
+  const ports = {} as Record<K, number>;
+  for (const name of names) {
+    let port = await freePort();
+    while (Object.values(ports).includes(port)) port = await freePort();
+    ports[name] = port;
+  }
+  return ports;
+}
+
+/**
+ * Starts a platform as `npm start` does (its own process, `scripts/dist/start.js`) in a new data
+ * directory on free ports, and waits for it to be up (its info file written). `env` is added to
+ * the process environment: limits, or external infrastructure (REDIS_URL, S3_*).
+ */
+export async function spawnPlatform(opts: { env?: Record<string, string>; prefix?: string; timeoutMs?: number } = {}): Promise<SpawnedPlatform> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), opts.prefix ?? 'em-e2e-'));
+  const ports = await freePorts(PORT_VARIABLES);
+  const infoFile = path.join(dataDir, 'platform.json');
+  const logFile = path.join(dataDir, 'platform.log');
+  const log = createWriteStream(logFile);
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/dist/start.js')], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PLATFORM_INFO_FILE: infoFile,
+      LOG_LEVEL: 'warn',
+      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [`${k}_PORT`, String(v)])),
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+
+  const deadline = Date.now() + (opts.timeoutMs ?? 240_000);
+  while (!existsSync(infoFile)) {
+    if (child.exitCode !== null) throw new Error(`the platform exited (${child.exitCode}) while starting; see ${logFile}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the platform did not start in time; see ${logFile}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    child,
+    dataDir,
+    infoFile,
+    logFile,
+    ports,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGINT');
+        });
+      }
+      if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The platform's info file: URLs, the services' environment and the demo. */
+export function readPlatformInfo(platform: SpawnedPlatform): { restUrl: string; gatewayUrl: string; env: Record<string, string>; demo: { orgId: number; eventId: number; apiKey: string } } {
+  return JSON.parse(readFileSync(platform.infoFile, 'utf8'));
+}
+
+/** The pid of one service process of a platform (found by its DATA_DIR), or null. */
+export function servicePid(dataDir: string, entry: string): number | null {
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmdline.includes(entry)) continue;
+      if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`DATA_DIR=${dataDir}`)) return Number(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
