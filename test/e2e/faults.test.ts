@@ -7,7 +7,8 @@ import { Client, Pool } from 'pg';
 import { connectRedis, objectKeys, processPhotoJobId, QUEUES, REPO_ROOT } from '@em/core';
 import { EmbeddedRedisHandle, startEmbeddedRedis } from '@em/scripts/dist/embedded/redis';
 import { EmbeddedS3, startEmbeddedS3 } from '@em/scripts/dist/embedded/s3';
-import { drawnBibPhoto, drawnPhotosForm } from './support/drawn-photos';
+import { isAlive } from '@em/scripts/dist/platform/processes';
+import { drawnBibPhoto, drawnPhotosForm, expectDrawnPhotosProcessedOnce } from './support/drawn-photos';
 import { expectError, expectSuccess, fixturesOn, RestCall, restClient, waitForPipeline } from './support/platform';
 import { freePorts, readPlatformInfo, servicePid, SpawnedPlatform, spawnPlatform } from './support/spawn-platform';
 
@@ -19,15 +20,6 @@ import { freePorts, readPlatformInfo, servicePid, SpawnedPlatform, spawnPlatform
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const S3_CREDENTIALS = { accessKeyId: 'fault-test', secretAccessKey: 'fault-test-secret-key-0123456789' };
 const BUCKET = 'event-media';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitGone(pid: number, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -78,15 +70,7 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
     return call(`${base}/pipeline/photos/import`, { key, method: 'POST', body: await drawnPhotosForm(bibs, { width: 700, height: 450 }), timeoutMs: 90_000 });
   }
 
-  /** Every photo of the event processed once: one BIB row each, its own number. */
-  async function expectEachPhotoOnce(eventId: number, bibs: number[]) {
-    const rows = await db.query(
-      `select p.original_file_name as name, p.status, array_agg(b.bib order by b.bib) as bibs
-         from photos p left join photo_bibs b on b.photo_id = p.id where p.event_id = $1 group by 1, 2 order by 1`,
-      [eventId],
-    );
-    expect(rows.rows.map((r) => [r.name, r.status, r.bibs])).toEqual([...bibs].sort().map((b) => [`runner-${b}.jpg`, 'processed', [String(b)]]));
-  }
+  const expectEachPhotoOnce = (eventId: number, bibs: number[]) => expectDrawnPhotosProcessedOnce(async (text, params) => (await db.query(text, params)).rows, eventId, bibs);
 
   beforeAll(async () => {
     infraDir = mkdtempSync(path.join(os.tmpdir(), 'em-faults-infra-'));

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT } from '@em/core';
 import { api, closeDb, expectSuccess, fixtures, info, sql, waitForPipeline } from './support/platform';
-import { drawnPhotosForm } from './support/drawn-photos';
+import { drawnPhotosForm, expectDrawnPhotosProcessedOnce } from './support/drawn-photos';
 import { servicePid } from './support/spawn-platform';
 
 const PHOTOS = 200;
@@ -44,11 +44,6 @@ describe(`a worker killed in the middle of processing ${PHOTOS} photos`, () => {
     const done = await waitForPipeline(base, key, 400_000);
     expect(done).toMatchObject({ total: PHOTOS, processed: PHOTOS, failed: 0 });
 
-    const rows = await sql(
-      `select p.original_file_name as name, array_agg(b.bib) as bibs
-         from photos p left join photo_bibs b on b.photo_id = p.id where p.event_id = $1 group by 1 order by 1`,
-      [eventId],
-    );
-    expect(rows.map((r: any) => [r.name, r.bibs])).toEqual(bibs.map((b) => [`runner-${b}.jpg`, [String(b)]]));
+    await expectDrawnPhotosProcessedOnce(sql, eventId, bibs);
   }, 600_000);
 });

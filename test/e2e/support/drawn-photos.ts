@@ -16,3 +16,22 @@ export async function drawnPhotosForm(bibs: number[], size?: { width: number; he
   for (const bib of bibs) form.append('files', new Blob([await drawnBibPhoto(bib, size)], { type: 'image/jpeg' }), `runner-${bib}.jpg`);
   return form;
 }
+
+type Run = (text: string, params: unknown[]) => Promise<Array<Record<string, any>>>;
+
+/**
+ * Every drawn photo of the event processed exactly once: all `processed`, no BIB row twice, no
+ * number but its own, and nearly all of them read (the reader may miss a rare one; a duplicate
+ * job would show as a second row).
+ */
+export async function expectDrawnPhotosProcessedOnce(run: Run, eventId: number, bibs: number[]): Promise<void> {
+  const rows = await run(
+    `select p.original_file_name as name, p.status, coalesce(array_agg(b.bib) filter (where b.bib is not null), '{}') as bibs
+       from photos p left join photo_bibs b on b.photo_id = p.id where p.event_id = $1 group by 1, 2 order by 1`,
+    [eventId],
+  );
+  expect(rows.map((r) => r.name)).toEqual(bibs.map((b) => `runner-${b}.jpg`).sort());
+  const wrong = rows.filter((r) => r.status !== 'processed' || r.bibs.length > 1 || r.bibs.some((bib: string) => `runner-${bib}.jpg` !== r.name));
+  expect(wrong).toEqual([]);
+  expect(rows.filter((r) => r.bibs.length === 1).length).toBeGreaterThanOrEqual(Math.floor(bibs.length * 0.95));
+}
