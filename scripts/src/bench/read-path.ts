@@ -10,7 +10,7 @@ import { freePort } from '../platform/ports';
 import { BenchRow } from './table';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }>;
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }>;
 
 const PHOTOS = 50_000;
 const CONNECTIONS = 64;
@@ -43,13 +43,21 @@ export async function readPathBench(rows: BenchRow[]): Promise<void> {
     const page = (i: number) => 1 + (i % Math.floor(PHOTOS / 32));
     const load = (url: string, headers: Record<string, string> = {}) => autocannonRun(url, headers, page);
 
+    const cpuBefore = await serviceCpuSeconds(ports);
     const full = await load(`${base}/images`, { 'x-api-key': key });
+    const cpuAfter = await serviceCpuSeconds(ports);
     const baseline = await load(`http://127.0.0.1:${direct.port}/api/v1/ext/${orgId}/event/${eventId}/images`);
     rows.push({
       figure: 'REST read path vs direct handler, 50k-photo event',
       value: `${full.requests.average.toFixed(0)} vs ${baseline.requests.average.toFixed(0)} req/s = ${(full.requests.average / baseline.requests.average).toFixed(2)}; p50 ${full.latency.p50} vs ${baseline.latency.p50} ms, p99 ${full.latency.p99} vs ${baseline.latency.p99} ms`,
       target: 'ratio >= 0.5',
       how: `GET .../images?page_size=32 over all pages, ${CONNECTIONS} connections, ${SECONDS} s each (autocannon, same machine); full path = rest-adapter -> gateway (auth, rate limit) -> images subgraph; direct = one node:http process, same SQL, same Postgres, no auth; errors ${full.errors + full.non2xx} / ${baseline.errors + baseline.non2xx}`,
+    });
+    rows.push({
+      figure: 'CPU per service on the full read path',
+      value: Object.keys(cpuAfter).map((name) => `${name} ${(((cpuAfter[name] - cpuBefore[name]) / full.requests.total) * 1000).toFixed(1)} ms`).join(', '),
+      target: '',
+      how: 'process_cpu_seconds_total of each service over the full-path run, per request answered (Postgres not included)',
     });
     const bib = await load(`${base}/bibs/1234`, { 'x-api-key': key });
     const timeline = await autocannonRun(`${base}/timeline/images`, { 'x-api-key': key }, (i) => 1 + (i % 5), (i) => `&from=${1_780_000_000 + (i % 20) * 600}&to=${1_780_000_000 + (i % 20) * 600 + 3600}`);
@@ -137,6 +145,15 @@ async function startDirectHandler(db: Pool, mediaUrl: string): Promise<{ server:
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port };
+}
+
+async function serviceCpuSeconds(ports: Record<string, number>): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const name of ['rest', 'gateway', 'images']) {
+    const text = await (await fetch(`http://127.0.0.1:${ports[name]}/metrics`)).text();
+    out[name] = Number(/process_cpu_seconds_total\{[^}]*\} ([\d.e+-]+)/.exec(text)?.[1] ?? NaN);
+  }
+  return out;
 }
 
 async function serviceMemory(ports: Record<string, number>): Promise<string> {
