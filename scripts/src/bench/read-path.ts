@@ -36,6 +36,7 @@ export async function readPathBench(rows: BenchRow[]): Promise<void> {
   };
   let platform: Platform | null = await startPlatform(options);
   const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 8 });
+  db.on('error', () => undefined); // idle connections end when the platform restarts for the cold start
   try {
     const { orgId, eventId, key } = await seedLargeEvent(db);
     const base = `${platform.restUrl}/api/v1/ext/${orgId}/event/${eventId}`;
@@ -147,23 +148,25 @@ async function startDirectHandler(db: Pool, mediaUrl: string): Promise<{ server:
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-async function serviceCpuSeconds(ports: Record<string, number>): Promise<Record<string, number>> {
+const SERVICES = ['rest', 'gateway', 'events', 'images', 'search', 'media', 'mlWorker'] as const;
+
+/** One process metric of each service, read from its /metrics (NaN when it cannot be read). */
+async function scrapeServices(ports: Record<string, number>, metric: string, services: readonly string[] = SERVICES): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const name of ['rest', 'gateway', 'images']) {
-    const text = await (await fetch(`http://127.0.0.1:${ports[name]}/metrics`)).text();
-    out[name] = Number(/process_cpu_seconds_total\{[^}]*\} ([\d.e+-]+)/.exec(text)?.[1] ?? NaN);
+  for (const name of services) {
+    const text = await (await fetch(`http://127.0.0.1:${ports[name]}/metrics`)).text().catch(() => '');
+    out[name] = Number(new RegExp(`^${metric}(?:\\{[^}]*\\})? ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
   }
   return out;
 }
 
+const serviceCpuSeconds = (ports: Record<string, number>) => scrapeServices(ports, 'process_cpu_seconds_total', ['rest', 'gateway', 'images']);
+
 async function serviceMemory(ports: Record<string, number>): Promise<string> {
-  const out: string[] = [];
-  for (const [name, port] of Object.entries(ports)) {
-    if (['postgres', 'redis', 's3'].includes(name)) continue;
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text().catch(() => '');
-    const rss = /process_resident_memory_bytes\{[^}]*\} (\d+)/.exec(text)?.[1];
-    if (rss) out.push(`${name} ${(Number(rss) / 1024 / 1024).toFixed(0)} MB`);
-  }
-  return out.join(', ');
+  const rss = await scrapeServices(ports, 'process_resident_memory_bytes');
+  return Object.entries(rss)
+    .filter(([, bytes]) => Number.isFinite(bytes))
+    .map(([name, bytes]) => `${name} ${(bytes / 1024 / 1024).toFixed(0)} MB`)
+    .join(', ');
 }
 

