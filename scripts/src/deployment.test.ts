@@ -40,4 +40,54 @@ describe('docker-compose.yml and the Dockerfile', () => {
     const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
     for (const [, source] of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm)) expect(existsSync(path.join(REPO_ROOT, source))).toBe(true);
   });
+
+  describe('#17 MinIO: the platform is not root, and only public/* is anonymous', () => {
+    const minioDir = path.join(REPO_ROOT, 'deploy/minio');
+    const policy = (file: string) => JSON.parse(readFileSync(path.join(minioDir, file), 'utf8'));
+    const init = compose.services['minio-init'];
+    const initScript = readFileSync(path.join(minioDir, 'init.sh'), 'utf8');
+    const bucket = compose['x-app'].environment.S3_BUCKET;
+    const platformServices = ['migrate', ...SERVICES.map((s) => s.name)];
+
+    it('#17 compose: no platform service gets MinIO root credentials', () => {
+      for (const name of platformServices) {
+        const env = JSON.stringify(compose.services[name].environment);
+        expect({ name, root: /MINIO_ROOT/.test(env) }).toEqual({ name, root: false });
+      }
+      const minioEnv = compose.services.minio.environment;
+      expect(minioEnv.MINIO_ROOT_USER).toMatch(/^\$\{MINIO_ROOT_USER:\?/);
+      expect(minioEnv.MINIO_ROOT_PASSWORD).toMatch(/^\$\{MINIO_ROOT_PASSWORD:\?/);
+      expect(JSON.stringify(minioEnv)).not.toContain('S3_');
+      expect(initScript).toMatch(/if \[ "\$S3_ACCESS_KEY_ID" = "\$MINIO_ROOT_USER" \]; then[\s\S]*?exit 1/);
+    });
+
+    it('#17 compose: a one-shot mc step sets up the bucket first, and every service waits for it', () => {
+      expect(init.image).toMatch(/^minio\/mc/);
+      expect(init.restart).toBe('no');
+      expect(init.entrypoint).toEqual(['/bin/sh', '/deploy/minio/init.sh']);
+      expect(init.volumes).toEqual(['./deploy/minio:/deploy/minio:ro']);
+      for (const def of SERVICES) expect(compose.services[def.name].depends_on['minio-init'].condition).toBe('service_completed_successfully');
+      expect(initScript).toContain('mc mb --ignore-existing "local/$BUCKET"');
+      expect(initScript).toContain('mc anonymous set-json /deploy/minio/public-read.json "local/$BUCKET"');
+      expect(initScript).not.toMatch(/mc anonymous set (public|download|upload)/);
+      expect(initScript).toContain('mc admin policy attach local "$POLICY" --user "$S3_ACCESS_KEY_ID"');
+      expect(initScript).toContain(`BUCKET=${bucket}`);
+    });
+
+    it('#17 compose: the bucket policy lets anyone GET public/* and nothing else', () => {
+      expect(policy('public-read.json').Statement).toEqual([
+        { Sid: expect.any(String), Effect: 'Allow', Principal: { AWS: ['*'] }, Action: ['s3:GetObject'], Resource: [`arn:aws:s3:::${bucket}/public/*`] },
+      ]);
+    });
+
+    it("#17 compose: the platform's user may only list, read and write the bucket's objects", () => {
+      const statements: Array<{ Effect: string; Action: string[]; Resource: string[] }> = policy('platform-policy.json').Statement;
+      const allowed = statements.flatMap((s) => s.Action);
+      expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
+      expect(statements.flatMap((s) => s.Resource).sort()).toEqual([`arn:aws:s3:::${bucket}`, `arn:aws:s3:::${bucket}/*`]);
+      for (const action of allowed) expect(action).toMatch(/^s3:(Get|Put|Delete|List|Abort)\w*$/);
+      expect(allowed).not.toEqual(expect.arrayContaining(['s3:*']));
+      expect(allowed.filter((a) => /Bucket(Policy|Acl)|CreateBucket|DeleteBucket$|Admin/.test(a))).toEqual([]);
+    });
+  });
 });

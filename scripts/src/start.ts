@@ -1,6 +1,6 @@
-import { writeFileSync } from 'node:fs';
 import { DEFAULT_DATA_DIR, DEFAULT_PORTS } from '@em/core';
 import { startPlatform } from './platform/platform';
+import { writePrivateFile } from './platform/private-files';
 import { DEMO_BIBS } from './seed/demo';
 
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
@@ -43,7 +43,7 @@ async function main() {
   if (process.env.PLATFORM_INFO_FILE) {
     // For tools that start the platform and wait for it (the end-to-end tests): where everything is.
     const info = { restUrl: platform.restUrl, gatewayUrl: platform.gatewayUrl, env: platform.env, demo: platform.demo };
-    writeFileSync(process.env.PLATFORM_INFO_FILE, JSON.stringify(info, null, 2));
+    writePrivateFile(process.env.PLATFORM_INFO_FILE, JSON.stringify(info, null, 2));
   }
 
   const api = `${platform.restUrl}/api/v1/ext`;

@@ -21,11 +21,11 @@ export function embeddedIssuerFiles(dataDir: string): EmbeddedIssuerFiles {
 export async function ensureEmbeddedIssuer(dataDir: string): Promise<EmbeddedIssuerFiles> {
   const files = embeddedIssuerFiles(dataDir);
   if (existsSync(files.privateKeyFile) && existsSync(files.jwksFile)) return files;
-  mkdirSync(path.dirname(files.privateKeyFile), { recursive: true });
+  mkdirSync(path.dirname(files.privateKeyFile), { recursive: true, mode: 0o700 });
   const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
   writeFileSync(files.privateKeyFile, await exportPKCS8(privateKey), { mode: 0o600 });
   const jwk = { ...(await exportJWK(publicKey)), kid: KEY_ID, alg: 'RS256', use: 'sig' };
-  writeFileSync(files.jwksFile, JSON.stringify({ keys: [jwk] }, null, 2));
+  writeFileSync(files.jwksFile, JSON.stringify({ keys: [jwk] }, null, 2), { mode: 0o600 });
   return files;
 }
 

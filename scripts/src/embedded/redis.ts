@@ -61,7 +61,7 @@ export function pingRedis(port: number, host = '127.0.0.1', timeoutMs = 500): Pr
 export async function startEmbeddedRedis(opts: { dataDir: string; port: number; log: (line: string) => void }): Promise<EmbeddedRedisHandle> {
   const binary = ensureRedisServer(opts.log);
   const dir = path.join(opts.dataDir, 'redis');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const child = spawn(
     binary,
     ['--port', String(opts.port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--daemonize', 'no', '--logfile', ''],

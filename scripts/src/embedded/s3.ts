@@ -1,8 +1,11 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { isPublicRead, parseObjectPath } from './object-path';
 import { Credentials, verifySigV4 } from './sigv4';
+import { receiveVerifiedPayload } from './verified-payload';
 
 // s3rver ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -54,7 +57,7 @@ function amzNow(): string {
  */
 export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<EmbeddedS3> {
   const directory = path.join(opts.dataDir, 's3');
-  mkdirSync(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   const store = new S3rver({
     address: '127.0.0.1',
     port: 0,
@@ -63,19 +66,41 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
     configureBuckets: [{ name: opts.bucket }],
   });
   const storeAddress: AddressInfo = await store.run();
-  const publicPath = `/${opts.bucket}/${opts.publicPrefix}`;
 
-  const front = http.createServer((req, res) => {
+  const spoolDir = path.join(opts.dataDir, 's3-spool');
+  rmSync(spoolDir, { recursive: true, force: true });
+  mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+  const payloadLimits = { spoolDir, memoryBytes: 256 * 1024, maxBytes: 5 * 1024 ** 3 };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
     const verdict = verifySigV4({ method, url, headers: req.headers }, opts.credentials);
     if (!verdict.ok) return s3Error(res, verdict.status, verdict.code, verdict.message);
-    if (verdict.kind === 'anonymous') {
-      const pathname = url.split('?')[0];
-      const publicRead = (method === 'GET' || method === 'HEAD') && pathname.startsWith(publicPath) && !pathname.includes('/../');
-      if (!publicRead) return s3Error(res, 403, 'AccessDenied', 'Access Denied');
+    const q = url.indexOf('?');
+    const pathname = q < 0 ? url : url.slice(0, q);
+    const target = parseObjectPath(pathname);
+    if (!target.ok) return s3Error(res, 400, 'InvalidURI', target.reason);
+    const queryNames = [...new URLSearchParams(q < 0 ? '' : url.slice(q + 1)).keys()];
+    if (verdict.kind === 'anonymous' && !isPublicRead(method, target, queryNames, opts.bucket, opts.publicPrefix)) {
+      return s3Error(res, 403, 'AccessDenied', 'Access Denied');
     }
+
     const headers = { ...req.headers };
+    let body: Readable = req;
+    let done = async () => undefined as void;
+    if (verdict.kind === 'header' && verdict.payloadHash.startsWith('STREAMING-')) {
+      // s3rver would store the aws-chunked framing as the object's bytes.
+      return s3Error(res, 501, 'NotImplemented', "aws-chunked uploads (STREAMING-*) are not supported by the embedded store: send UNSIGNED-PAYLOAD or the body's sha256 (AWS SDK: requestChecksumCalculation 'WHEN_REQUIRED')");
+    }
+    if (verdict.kind === 'header' && verdict.payloadHash !== 'UNSIGNED-PAYLOAD') {
+      const payload = await receiveVerifiedPayload(req, verdict.payloadHash, payloadLimits);
+      if (!payload.ok) return s3Error(res, payload.status, payload.code, payload.message);
+      body = payload.stream();
+      done = payload.dispose;
+      delete headers['transfer-encoding'];
+      if (payload.length > 0 || headers['content-length'] !== undefined) headers['content-length'] = String(payload.length);
+    }
     delete headers.authorization;
     for (const h of Object.keys(headers)) if (h.startsWith('x-amz-') && h !== 'x-amz-content-sha256' && !h.startsWith('x-amz-meta-')) delete headers[h];
     headers.host = `127.0.0.1:${storeAddress.port}`;
@@ -93,7 +118,15 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
       if (!res.headersSent) s3Error(res, 503, 'ServiceUnavailable', 'The object store is not available');
       else res.destroy();
     });
-    req.pipe(upstream);
+    res.on('close', () => void done());
+    body.pipe(upstream);
+  };
+
+  const front = http.createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) s3Error(res, 400, 'IncompleteBody', 'The request body could not be read');
+      else res.destroy();
+    });
   });
   front.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -18,7 +18,9 @@ export interface SignedRequest {
 }
 
 export type VerifyResult =
-  | { ok: true; kind: 'header' | 'query' | 'anonymous' }
+  | { ok: true; kind: 'query' | 'anonymous' }
+  /** `payloadHash`: the signed `x-amz-content-sha256` (the body is the caller's to check against it). */
+  | { ok: true; kind: 'header'; payloadHash: string }
   | { ok: false; status: number; code: string; message: string };
 
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
@@ -145,5 +147,5 @@ export function verifySigV4(req: SignedRequest, creds: Credentials, now = Date.n
   if (!sameHex(expected, provided.toLowerCase())) {
     return deny(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided');
   }
-  return { ok: true, kind };
+  return kind === 'header' ? { ok: true, kind, payloadHash } : { ok: true, kind };
 }

@@ -38,7 +38,7 @@ export async function startInfrastructure(opts: {
   try {
     if (env.DATABASE_URL) out.DATABASE_URL = env.DATABASE_URL;
     else {
-      const pg = await startEmbeddedPostgres({ dataDir: opts.dataDir, port: ports.postgres, database: 'eventmedia', log: (l) => opts.log(`[postgres] ${l}`) });
+      const pg = await startEmbeddedPostgres({ dataDir: opts.dataDir, port: ports.postgres, database: 'eventmedia', password: secrets.postgresPassword, log: (l) => opts.log(`[postgres] ${l}`) });
       stops.push(pg.stop);
       embedded.push(`Postgres on 127.0.0.1:${ports.postgres}`);
       out.DATABASE_URL = pg.url;

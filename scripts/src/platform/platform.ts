@@ -1,11 +1,11 @@
 import { Config, DEFAULT_PORTS, loadConfig, MediaQueues, migrateDatabase, ObjectStore, openDatabase, Orm, PhotoQueue, PLATFORM_ENV_FILE } from '@em/core';
 import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DemoSeed, publishDemo, seedDemo, writeDemoSelfie } from '../seed/demo';
 import { Infrastructure, InfrastructurePorts, startInfrastructure } from './infrastructure';
 import { isPortInUse } from './ports';
+import { closeDataDir, writePrivateFile } from './private-files';
 import { ServiceGroup, startServices } from './services';
 
 export interface ServicePorts {
@@ -47,7 +47,7 @@ export interface Platform {
  * by the end-to-end tests.
  */
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
-  mkdirSync(opts.dataDir, { recursive: true });
+  closeDataDir(opts.dataDir);
   const p = { ...DEFAULT_PORTS, ...opts.ports };
   for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media, 'ml-worker': p.mlWorker })) {
     if (await isPortInUse(port)) throw new Error(`Port ${port} (${name}) is already in use: is the platform already running? Set ${name.toUpperCase().replace('-', '_')}_PORT to use another.`);
@@ -69,10 +69,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       ML_WORKER_PORT: String(p.mlWorker),
       ...opts.extraEnv,
     };
-    writeFileSync(
+    writePrivateFile(
       path.join(opts.dataDir, PLATFORM_ENV_FILE),
       `# Written by npm start: how the services of this data directory reach each other.\n${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`,
-      { mode: 0o600 },
     );
     const cfg = loadConfig({ ...process.env, ...env });
     orm = await openDatabase(cfg);

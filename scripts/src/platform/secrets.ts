@@ -1,23 +1,35 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { makePrivateDir, writePrivateFile } from './private-files';
 
 export interface PlatformSecrets {
   principalSecret: string;
   s3AccessKeyId: string;
   s3SecretAccessKey: string;
+  /** The embedded Postgres superuser's password. */
+  postgresPassword: string;
 }
 
-/** Secrets of the embedded default, generated once into `<dataDir>/secrets.json` (mode 600). */
+const generators: { [K in keyof PlatformSecrets]: () => string } = {
+  principalSecret: () => randomBytes(32).toString('base64url'),
+  s3AccessKeyId: () => `EMB${randomBytes(8).toString('hex').toUpperCase()}`,
+  s3SecretAccessKey: () => randomBytes(30).toString('base64url'),
+  postgresPassword: () => randomBytes(32).toString('hex'),
+};
+
+/**
+ * Secrets of the embedded default, generated once into `<dataDir>/secrets.json` (mode 600); a
+ * secret that an older data directory lacks is added to it.
+ */
 export function loadOrCreateSecrets(dataDir: string): PlatformSecrets {
   const file = path.join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  mkdirSync(dataDir, { recursive: true });
-  const secrets: PlatformSecrets = {
-    principalSecret: randomBytes(32).toString('base64url'),
-    s3AccessKeyId: `EMB${randomBytes(8).toString('hex').toUpperCase()}`,
-    s3SecretAccessKey: randomBytes(30).toString('base64url'),
-  };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  const stored: Partial<PlatformSecrets> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const missing = (Object.keys(generators) as Array<keyof PlatformSecrets>).filter((k) => !stored[k]);
+  if (!missing.length) return stored as PlatformSecrets;
+  const secrets = { ...stored } as PlatformSecrets;
+  for (const k of missing) secrets[k] = generators[k]();
+  makePrivateDir(dataDir);
+  writePrivateFile(file, JSON.stringify(secrets, null, 2));
   return secrets;
 }

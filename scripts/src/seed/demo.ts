@@ -1,11 +1,12 @@
 import { Account, ApiKey, buildSlideshow, Event, generateApiKey, Membership, ObjectStore, Organisation, Orm, Photo, REPO_ROOT, Video } from '@em/core';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { writePrivateFile } from '../platform/private-files';
 
 export const DEMO_ORG_SLUG = 'demo-running-club';
 export const DEMO_EVENT_SLUG = 'demo-city-10k';
@@ -89,7 +90,7 @@ export async function seedDemo(opts: {
     em.create(ApiKey, { organisation: org, name: 'Demo key', prefix: key.displayPrefix, keyHash: key.keyHash, active: true, allowedHosts: [] });
     await em.flush();
     apiKey = key.rawKey;
-    writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
+    writePrivateFile(keyFile, `${apiKey}\n`);
     opts.log(`created the demo organisation (org_id ${org.id})`);
   }
 
@@ -173,6 +174,6 @@ export async function writeDemoSelfie(orm: Orm, store: ObjectStore, eventId: num
     .jpeg({ quality: 90 })
     .toBuffer();
   const file = path.join(dataDir, 'demo-selfie.jpg');
-  writeFileSync(file, selfie);
+  writePrivateFile(file, selfie);
   return file;
 }

