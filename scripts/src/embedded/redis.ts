@@ -1,5 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { writePrivateFile } from '../platform/private-files';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -43,7 +44,7 @@ export function ensureRedisServer(log: (line: string) => void): string {
   );
 }
 
-export function pingRedis(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
+export function pingRedis(port: number, host = '127.0.0.1', timeoutMs = 500, password?: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host });
     const done = (ok: boolean) => {
@@ -52,26 +53,36 @@ export function pingRedis(port: number, host = '127.0.0.1', timeoutMs = 500): Pr
     };
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (d) => done(d.toString().startsWith('+PONG')));
+    socket.once('connect', () => socket.write(`${password ? `AUTH ${JSON.stringify(password)}\r\n` : ''}PING\r\n`));
+    let answer = '';
+    socket.on('data', (d) => {
+      answer += d.toString();
+      if (answer.includes('+PONG')) done(true);
+      else if (answer.startsWith('-') || answer.includes('\r\n-')) done(false);
+    });
   });
 }
 
-/** Redis on loopback with its data (append-only file) in `<dataDir>/redis`, so queued jobs survive a restart. */
-export async function startEmbeddedRedis(opts: { dataDir: string; port: number; log: (line: string) => void }): Promise<EmbeddedRedisHandle> {
+/**
+ * Redis on loopback with its data (append-only file) in `<dataDir>/redis`, so queued jobs survive a
+ * restart. With `password`, clients must AUTH (it is in a 0600 config file, not on the command line).
+ */
+export async function startEmbeddedRedis(opts: { dataDir: string; port: number; password?: string; log: (line: string) => void }): Promise<EmbeddedRedisHandle> {
   const binary = ensureRedisServer(opts.log);
   const dir = path.join(opts.dataDir, 'redis');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const configFile = path.join(dir, 'redis.conf');
+  writePrivateFile(configFile, opts.password ? `requirepass ${JSON.stringify(opts.password)}\n` : '');
   const child = spawn(
     binary,
-    ['--port', String(opts.port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--daemonize', 'no', '--logfile', ''],
+    [configFile, '--port', String(opts.port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--daemonize', 'no', '--logfile', ''],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   child.stdout?.on('data', (d) => (output = (output + d).slice(-4000)));
   child.stderr?.on('data', (d) => (output = (output + d).slice(-4000)));
   const deadline = Date.now() + 15_000;
-  while (!(await pingRedis(opts.port))) {
+  while (!(await pingRedis(opts.port, '127.0.0.1', 500, opts.password))) {
     if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}):\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -80,7 +91,7 @@ export async function startEmbeddedRedis(opts: { dataDir: string; port: number; 
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url: `redis://127.0.0.1:${opts.port}`,
+    url: opts.password ? `redis://:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}` : `redis://127.0.0.1:${opts.port}`,
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {

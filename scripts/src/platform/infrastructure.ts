@@ -46,7 +46,7 @@ export async function startInfrastructure(opts: {
 
     if (env.REDIS_URL) out.REDIS_URL = env.REDIS_URL;
     else {
-      const redis = await startEmbeddedRedis({ dataDir: opts.dataDir, port: ports.redis, log: (l) => opts.log(`[redis] ${l}`) });
+      const redis = await startEmbeddedRedis({ dataDir: opts.dataDir, port: ports.redis, password: secrets.redisPassword, log: (l) => opts.log(`[redis] ${l}`) });
       stops.push(redis.stop);
       embedded.push(`Redis on 127.0.0.1:${ports.redis}`);
       out.REDIS_URL = redis.url;

@@ -9,6 +9,8 @@ export interface PlatformSecrets {
   s3SecretAccessKey: string;
   /** The embedded Postgres superuser's password. */
   postgresPassword: string;
+  /** The embedded Redis's password. */
+  redisPassword: string;
 }
 
 const generators: { [K in keyof PlatformSecrets]: () => string } = {
@@ -16,6 +18,7 @@ const generators: { [K in keyof PlatformSecrets]: () => string } = {
   s3AccessKeyId: () => `EMB${randomBytes(8).toString('hex').toUpperCase()}`,
   s3SecretAccessKey: () => randomBytes(30).toString('base64url'),
   postgresPassword: () => randomBytes(32).toString('hex'),
+  redisPassword: () => randomBytes(32).toString('hex'),
 };
 
 /**

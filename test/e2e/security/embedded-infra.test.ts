@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { execFile } from 'node:child_process';
 import { ensureEmbeddedIssuer, REPO_ROOT } from '@em/core';
+import { pingRedis } from '@em/scripts/dist/embedded/redis';
 import { freePort } from '@em/scripts/dist/platform/ports';
 import { info } from '../support/platform';
 
@@ -80,6 +81,13 @@ describe('#14 embedded infrastructure: private to the user that runs it', () => 
     expect(decodeURIComponent(url.password).length).toBeGreaterThanOrEqual(24);
     expect(await connects(Number(url.port), 'postgres')).toBe('28P01');
     expect(await connects(Number(url.port), decodeURIComponent(url.password))).toBe(true);
+  });
+
+  it('#14 embedded infra: Redis refuses a client without its random password', async () => {
+    const url = new URL(info.env.REDIS_URL);
+    expect(decodeURIComponent(url.password).length).toBeGreaterThanOrEqual(24);
+    expect(await pingRedis(Number(url.port))).toBe(false);
+    expect(await pingRedis(Number(url.port), '127.0.0.1', 2000, decodeURIComponent(url.password))).toBe(true);
   });
 
   it('#14 embedded infra: a cluster made with the old fixed password moves to the random one on the next start', async () => {
