@@ -4,8 +4,8 @@ import path from 'node:path';
 import { mkdirSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { isPublicRead, parseObjectPath } from './object-path';
-import { Credentials, verifySigV4 } from './sigv4';
-import { receiveVerifiedPayload } from './verified-payload';
+import { Credentials, verifySigV4, VerifyResult } from './sigv4';
+import { PayloadLimits, receiveVerifiedPayload } from './verified-payload';
 
 // s3rver ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -50,6 +50,47 @@ function amzNow(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 }
 
+type CheckedBody = { ok: true; stream: Readable; length?: number; dispose(): Promise<void> } | { ok: false; status: number; code: string; message: string };
+
+/**
+ * The body to pass on to the store: as it comes (anonymous, presigned, UNSIGNED-PAYLOAD), or, when
+ * the signature covers its sha256, received in full and checked against it first.
+ */
+async function checkedBody(req: http.IncomingMessage, verdict: VerifyResult & { ok: true }, limits: PayloadLimits): Promise<CheckedBody> {
+  const asReceived: CheckedBody = { ok: true, stream: req, dispose: async () => undefined };
+  if (verdict.kind !== 'header' || verdict.payloadHash === 'UNSIGNED-PAYLOAD') return asReceived;
+  if (verdict.payloadHash.startsWith('STREAMING-')) {
+    // s3rver would store the aws-chunked framing as the object's bytes.
+    return {
+      ok: false,
+      status: 501,
+      code: 'NotImplemented',
+      message: "aws-chunked uploads (STREAMING-*) are not supported by the embedded store: send UNSIGNED-PAYLOAD or the body's sha256 (AWS SDK: requestChecksumCalculation 'WHEN_REQUIRED')",
+    };
+  }
+  const payload = await receiveVerifiedPayload(req, verdict.payloadHash, limits);
+  return payload.ok ? { ok: true, stream: payload.stream(), length: payload.length, dispose: payload.dispose } : payload;
+}
+
+/** The request's headers for s3rver: our signature replaced by its own account's (`signed`), the body's length when known. */
+function storeHeaders(received: http.IncomingHttpHeaders, signed: boolean, storePort: number, length?: number): http.OutgoingHttpHeaders {
+  const headers: http.OutgoingHttpHeaders = { ...received };
+  delete headers.authorization;
+  for (const h of Object.keys(headers)) if (h.startsWith('x-amz-') && h !== 'x-amz-content-sha256' && !h.startsWith('x-amz-meta-')) delete headers[h];
+  headers.host = `127.0.0.1:${storePort}`;
+  if (length !== undefined) {
+    delete headers['transfer-encoding'];
+    headers['content-length'] = String(length);
+  }
+  if (signed) {
+    const date = amzNow();
+    headers['x-amz-date'] = date;
+    headers['x-amz-content-sha256'] ??= 'UNSIGNED-PAYLOAD';
+    headers.authorization = `AWS4-HMAC-SHA256 Credential=${STORE_ACCOUNT}/${date.slice(0, 8)}/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=verified-by-front`;
+  }
+  return headers;
+}
+
 /**
  * S3 for the embedded default: s3rver stores the objects on disk, and a front on the public port
  * verifies every SigV4 signature (s3rver does not) before passing the request on. Objects under
@@ -86,30 +127,10 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
       return s3Error(res, 403, 'AccessDenied', 'Access Denied');
     }
 
-    const headers = { ...req.headers };
-    let body: Readable = req;
-    let done = async () => undefined as void;
-    if (verdict.kind === 'header' && verdict.payloadHash.startsWith('STREAMING-')) {
-      // s3rver would store the aws-chunked framing as the object's bytes.
-      return s3Error(res, 501, 'NotImplemented', "aws-chunked uploads (STREAMING-*) are not supported by the embedded store: send UNSIGNED-PAYLOAD or the body's sha256 (AWS SDK: requestChecksumCalculation 'WHEN_REQUIRED')");
-    }
-    if (verdict.kind === 'header' && verdict.payloadHash !== 'UNSIGNED-PAYLOAD') {
-      const payload = await receiveVerifiedPayload(req, verdict.payloadHash, payloadLimits);
-      if (!payload.ok) return s3Error(res, payload.status, payload.code, payload.message);
-      body = payload.stream();
-      done = payload.dispose;
-      delete headers['transfer-encoding'];
-      if (payload.length > 0 || headers['content-length'] !== undefined) headers['content-length'] = String(payload.length);
-    }
-    delete headers.authorization;
-    for (const h of Object.keys(headers)) if (h.startsWith('x-amz-') && h !== 'x-amz-content-sha256' && !h.startsWith('x-amz-meta-')) delete headers[h];
-    headers.host = `127.0.0.1:${storeAddress.port}`;
-    if (verdict.kind !== 'anonymous') {
-      const date = amzNow();
-      headers['x-amz-date'] = date;
-      headers['x-amz-content-sha256'] ??= 'UNSIGNED-PAYLOAD';
-      headers.authorization = `AWS4-HMAC-SHA256 Credential=${STORE_ACCOUNT}/${date.slice(0, 8)}/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=verified-by-front`;
-    }
+    const body = await checkedBody(req, verdict, payloadLimits);
+    if (!body.ok) return s3Error(res, body.status, body.code, body.message);
+    res.on('close', () => void body.dispose());
+    const headers = storeHeaders(req.headers, verdict.kind !== 'anonymous', storeAddress.port, body.length);
     const upstream = http.request({ host: '127.0.0.1', port: storeAddress.port, method, path: stripAuthQuery(url), headers }, (upRes) => {
       res.writeHead(upRes.statusCode ?? 502, upRes.headers);
       upRes.pipe(res);
@@ -118,13 +139,13 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
       if (!res.headersSent) s3Error(res, 503, 'ServiceUnavailable', 'The object store is not available');
       else res.destroy();
     });
-    res.on('close', () => void done());
-    body.pipe(upstream);
+    body.stream.pipe(upstream);
   };
 
   const front = http.createServer((req, res) => {
+    // Reading the body failed (the client went away, the disk is full): answer if anyone still listens.
     handle(req, res).catch(() => {
-      if (!res.headersSent) s3Error(res, 400, 'IncompleteBody', 'The request body could not be read');
+      if (!res.headersSent) s3Error(res, 500, 'InternalError', 'We encountered an internal error. Please try again.');
       else res.destroy();
     });
   });

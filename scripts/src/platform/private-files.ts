@@ -1,5 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { embeddedIssuerFiles, PLATFORM_ENV_FILE } from '@em/core';
 
 /**
  * The data directory holds every secret of the embedded default (database password, S3 keys,
@@ -19,18 +20,20 @@ export function writePrivateFile(file: string, content: string | Buffer): void {
   chmodSync(file, PRIVATE_FILE_MODE);
 }
 
+/** What the launcher keeps in a data directory (Postgres keeps its own `postgres/` private itself). */
+const LAUNCHER_DIRS = ['redis', 's3', 's3-spool', 'oauth'];
+const launcherFiles = (dataDir: string) => [
+  ...['secrets.json', PLATFORM_ENV_FILE, 'demo-api-key', 'demo-selfie.jpg'].map((name) => path.join(dataDir, name)),
+  ...Object.values(embeddedIssuerFiles(dataDir)),
+];
+
 /**
  * Closes a data directory, including one made by an older version with the default umask: the
- * directory and its subdirectories 0700, its files (and the OAuth keys) 0600. Postgres keeps its
- * own cluster directory private itself; everything deeper is behind a closed directory.
+ * directory and the launcher's directories in it 0700, the launcher's files 0600 (only what it
+ * knows: DATA_DIR may be shared with other things).
  */
 export function closeDataDir(dataDir: string): void {
   makePrivateDir(dataDir);
-  for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
-    const full = path.join(dataDir, entry.name);
-    if (entry.isDirectory() && entry.name !== 'postgres') chmodSync(full, PRIVATE_DIR_MODE);
-    else if (entry.isFile()) chmodSync(full, PRIVATE_FILE_MODE);
-  }
-  const oauth = path.join(dataDir, 'oauth');
-  if (existsSync(oauth)) for (const name of readdirSync(oauth)) chmodSync(path.join(oauth, name), PRIVATE_FILE_MODE);
+  for (const dir of LAUNCHER_DIRS) if (existsSync(path.join(dataDir, dir))) chmodSync(path.join(dataDir, dir), PRIVATE_DIR_MODE);
+  for (const file of launcherFiles(dataDir)) if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
 }
