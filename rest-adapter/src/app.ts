@@ -139,17 +139,19 @@ function throwOnError(result: GraphQLResult, onInternal?: (errors: GraphQLResult
 
 /**
  * Answers an error in the envelope. When the body has not been read (a refused upload), the
- * connection closes after the answer: what is left is drained for a moment, so that the client
- * reads the answer, then cut, never read whole.
+ * connection is then closed the lingering way: our side ends at once (FIN, so that the client
+ * reads the answer and stops sending), what still arrives is discarded, and the socket is cut
+ * after LINGER_MS. Node's own `Connection: close` would destroy the socket with unread data in
+ * it, and the reset can reach the client before the answer.
  */
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return void req.socket.destroy();
-  const unread = !req.complete;
-  failure(res, status, message, unread ? { ...headers, connection: 'close' } : headers);
-  if (!unread) return;
+  failure(res, status, message, headers);
+  if (req.complete) return;
   res.once('finish', () => {
     req.unpipe();
     req.resume();
+    req.socket.end();
     setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
   });
 }
