@@ -75,16 +75,18 @@ export function createRestHandler(opts: AdapterOptions) {
     const headers = forwardedHeaders(req, requestId);
     if (!headers['x-api-key'] && !headers.authorization) throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
 
-    const authorize = async () => {
-      const pathId = (name: string) => {
-        try {
-          return (route.variables[name]?.({ params, query: searchParams, body: undefined }) as number | undefined) ?? null;
-        } catch {
-          return null;
-        }
-      };
-      throwOnError(await opts.gateway.execute(AUTHORIZE, { operation: hit.rootField, orgId: pathId('orgId'), eventId: pathId('eventId') }, headers));
+    // The ids of the path, for `authorize`; an invalid one is checked without them, then refused.
+    let pathError: unknown;
+    const pathId = (name: string) => {
+      try {
+        return (route.variables[name]?.({ params, query: searchParams, body: undefined }) as number | undefined) ?? null;
+      } catch (err) {
+        pathError ??= err;
+        return null;
+      }
     };
+    const ids = { orgId: pathId('orgId'), eventId: pathId('eventId') };
+    const authorize = async () => throwOnError(await opts.gateway.execute(AUTHORIZE, { operation: hit.rootField, ...ids }, headers));
 
     const contentType = req.headers['content-type'] ?? '';
     const uploading = Boolean(route.uploads) && /^multipart\/form-data/i.test(contentType);
@@ -93,6 +95,7 @@ export function createRestHandler(opts: AdapterOptions) {
       let variables: Record<string, unknown>;
       if (uploading) {
         await authorize();
+        if (pathError) throw pathError;
         upload = await readMultipart(req, { ...opts.uploadLimits, fileFields: route.uploads!.fields });
         if (route.uploads!.single && upload.files.length > 1) throw new AppError('BAD_REQUEST', `Send one file only (field "${route.uploads!.fields[0]}")`);
         variables = readVariables(route.variables, { params, query: searchParams, body: upload.fields });
