@@ -96,8 +96,16 @@ function streamUpload(urlPath: string, opts: { key?: string; files: number; file
   });
 }
 
+/** What the upload tests measured, printed at the end (for the notes). */
+const figures: string[] = [];
+const note = (what: string, answer: StreamedAnswer, rssGrowth: number) =>
+  figures.push(`${what}: ${answer.status} in ${answer.elapsedMs} ms after ${(answer.sentBytes / MB).toFixed(0)} MB sent, adapter peak RSS +${(rssGrowth / MB).toFixed(1)} MB`);
+
 describe('#2 the REST adapter authenticates before it reads an upload', () => {
-  afterAll(closeDb);
+  afterAll(async () => {
+    await closeDb();
+    console.log(figures.join('\n'));
+  });
   const { orgId, eventId } = info.demo;
   const importPath = `/${orgId}/event/${eventId}/pipeline/photos/import`;
 
@@ -105,6 +113,7 @@ describe('#2 the REST adapter authenticates before it reads an upload', () => {
     const pid = adapterPid();
     const before = peakRss(pid);
     const answer = await streamUpload(importPath, { files: 1, fileBytes: 200 * MB });
+    note('unauthenticated 200 MB', answer, peakRss(pid) - before);
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({ responseType: 'error', data: null });
     expect(answer.elapsedMs).toBeLessThan(1000);
@@ -115,6 +124,7 @@ describe('#2 the REST adapter authenticates before it reads an upload', () => {
     const pid = adapterPid();
     const before = peakRss(pid);
     const answer = await streamUpload(importPath, { files: 100, fileBytes: 50 * MB });
+    note('unauthenticated 100 x 50 MB', answer, peakRss(pid) - before);
     expect(answer.status).toBe(401);
     expect(answer.elapsedMs).toBeLessThan(1000);
     expect(peakRss(pid) - before).toBeLessThan(32 * MB);
@@ -145,6 +155,7 @@ describe('#2 the REST adapter authenticates before it reads an upload', () => {
     const pid = adapterPid();
     const before = peakRss(pid);
     const answer = await streamUpload(`/${org}/event/${event}/pipeline/photos/import`, { key, files: 1, fileBytes: cfg.UPLOAD_MAX_FILE_BYTES * 4 });
+    note(`authenticated ${(cfg.UPLOAD_MAX_FILE_BYTES * 4) / MB} MB file (limit ${cfg.UPLOAD_MAX_FILE_BYTES / MB} MB)`, answer, peakRss(pid) - before);
     expect(answer.status).toBe(413);
     expect(answer.body).toMatchObject({ responseType: 'error', data: null });
     expect(answer.elapsedMs).toBeLessThan(15_000);
