@@ -20,6 +20,7 @@ export const DEFAULT_PORTS = {
   s3: 9000,
   postgres: 54329,
   redis: 6390,
+  restOperator: 4006,
 } as const;
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -76,6 +77,8 @@ const schema = z.object({
 
   REST_PORT: port.default(DEFAULT_PORTS.rest),
   REST_HOST: z.string().default('0.0.0.0'),
+  /** The REST adapter's operator endpoints (/metrics, /health/*), on LISTEN_HOST: never on the public REST port. */
+  REST_OPERATOR_PORT: port.default(DEFAULT_PORTS.restOperator),
   REST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Uploads (photo import, selfies): largest file and most files in one request. */
   UPLOAD_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),

@@ -35,3 +35,5 @@ export * from './video/clip-status';
 export * from './video/slideshow';
 export * from './observability/metrics';
 export * from './observability/checks';
+export * from './operation-policy';
+export * from './observability/operator-server';

@@ -1,20 +1,25 @@
-import { AppError, DependencyCheck, httpStatusOf, Logger, newId, normaliseErrorCode, operatorEndpoint, ServiceMetrics } from '@em/core';
+import { AppError, Logger, newId, normaliseErrorCode, ServiceMetrics } from '@em/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { GatewayClient } from './gateway-client';
+import { GatewayClient, GraphQLResult } from './gateway-client';
 import { parseJsonBody, readBody } from './http/body';
 import { failure, success } from './http/envelope';
-import { MultipartFile, readMultipart } from './http/multipart';
+import { MultipartBody, readMultipart } from './http/multipart';
 import { readVariables } from './http/params';
 import { compilePath } from './http/router';
 import { serveDocs } from './openapi/docs';
 import { API_PREFIX, buildOpenApiDocument } from './openapi/document';
-import { RouteDef } from './routes';
+import { RouteDef, rootFieldOf } from './routes';
 
 export { API_PREFIX };
 
-
 /** Request headers the gateway needs: credentials, the caller's site, and tracing. */
 const FORWARDED_HEADERS = ['x-api-key', 'authorization', 'origin', 'referer', 'user-agent'];
+
+/** The gateway's check of a caller for a route, without its work (see `authorize` in the events subgraph). */
+const AUTHORIZE = 'query Authorize($operation: String!, $orgId: Int, $eventId: Int) { authorize(operation: $operation, orgId: $orgId, eventId: $eventId) }';
+
+/** How long a refused request's unread body is still drained (so the client reads the answer) before the connection is cut. */
+const LINGER_MS = 2000;
 
 export interface AdapterOptions {
   routes: RouteDef[];
@@ -25,17 +30,20 @@ export interface AdapterOptions {
   /** Version reported in the OpenAPI document. */
   version: string;
   metrics: ServiceMetrics;
-  /** What readiness checks (the gateway). */
-  checks: DependencyCheck[];
 }
 
 /**
  * The REST compatibility layer: matches a route of the table, reads its variables, runs its
  * GraphQL operation on the gateway and answers in the spec's envelope, with the HTTP status of
  * the error code when the operation fails. It holds no business rule.
+ *
+ * The order protects it: no credentials is a 401 before anything is read; an upload is read only
+ * after the gateway has authorised the caller for the route (`authorize`), and streamed to disk;
+ * a request that fails locally (400/413/415/422) is authorised first, so a bad credential gets
+ * its 401/403 rather than the validation error.
  */
 export function createRestHandler(opts: AdapterOptions) {
-  const compiled = opts.routes.map((route) => ({ route, path: compilePath(route.path) }));
+  const compiled = opts.routes.map((route) => ({ route, rootField: rootFieldOf(route), path: compilePath(route.path) }));
   const openApi = buildOpenApiDocument(opts.routes, opts.version);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -45,8 +53,6 @@ export function createRestHandler(opts: AdapterOptions) {
     const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
     const searchParams = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
     const method = (req.method ?? 'GET').toUpperCase();
-    const operator = method === 'GET' && !pathname.startsWith(API_PREFIX) ? await operatorEndpoint(pathname, opts.metrics, opts.checks) : null;
-    if (operator) return void res.writeHead(operator.status, { 'content-type': operator.contentType }).end(operator.body);
     if (method === 'GET' && (await serveDocs(pathname, openApi, res))) return;
     if (!pathname.startsWith(`${API_PREFIX}/`)) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
     const path = pathname.slice(API_PREFIX.length);
@@ -61,55 +67,111 @@ export function createRestHandler(opts: AdapterOptions) {
     }
 
     const { route } = hit;
+    const params = hit.params!;
     const done = opts.metrics.startRequest(`${route.method} ${route.path}`);
     res.on('finish', () => done(res.statusCode));
-    const contentType = req.headers['content-type'] ?? '';
-    let body: unknown;
-    let files: MultipartFile[] = [];
-    if (route.uploads && /^multipart\/form-data/i.test(contentType)) {
-      const multipart = await readMultipart(req, { ...opts.uploadLimits, fileFields: route.uploads.fields });
-      body = multipart.fields;
-      files = multipart.files;
-      if (route.uploads.single && files.length > 1) throw new AppError('BAD_REQUEST', `Send one file only (field "${route.uploads.fields[0]}")`);
-    } else {
-      const raw = await readBody(req, opts.bodyLimitBytes);
-      body = route.method === 'POST' ? parseJsonBody(raw, contentType) : undefined;
-    }
-    const variables = readVariables(route.variables, { params: hit.params!, query: searchParams, body });
-
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
-    const headers: Record<string, string> = { 'x-request-id': requestId };
-    for (const name of FORWARDED_HEADERS) {
-      const value = req.headers[name];
-      if (typeof value === 'string') headers[name] = value;
-    }
-    const peer = req.socket.remoteAddress ?? '';
-    const incoming = req.headers['x-forwarded-for'];
-    headers['x-forwarded-for'] = typeof incoming === 'string' && incoming ? `${incoming}, ${peer}` : peer;
+    const headers = forwardedHeaders(req, requestId);
+    if (!headers['x-api-key'] && !headers.authorization) throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
 
-    const result = files.length
-      ? await opts.gateway.executeWithFiles(route.operation, variables, route.uploads!, files, headers)
-      : await opts.gateway.execute(route.operation, variables, headers);
-    const error = result.errors?.[0];
-    if (error || !result.data) {
-      const code = normaliseErrorCode(error?.extensions?.code);
-      if (code === 'INTERNAL') opts.logger.error({ requestId, errors: result.errors, route: route.path }, 'operation failed');
-      const retryAfter = error?.extensions?.retryAfterSeconds;
-      return failure(res, httpStatusOf(code), error?.message ?? 'Internal error', retryAfter ? { 'retry-after': String(retryAfter) } : {});
+    // The ids of the path, for `authorize`; an invalid one is checked without them, then refused.
+    let pathError: unknown;
+    const pathId = (name: string) => {
+      try {
+        return (route.variables[name]?.({ params, query: searchParams, body: undefined }) as number | undefined) ?? null;
+      } catch (err) {
+        pathError ??= err;
+        return null;
+      }
+    };
+    const ids = { orgId: pathId('orgId'), eventId: pathId('eventId') };
+    const authorize = async () => throwOnError(await opts.gateway.execute(AUTHORIZE, { operation: hit.rootField, ...ids }, headers));
+
+    const contentType = req.headers['content-type'] ?? '';
+    const uploading = Boolean(route.uploads) && /^multipart\/form-data/i.test(contentType);
+    let upload: MultipartBody | undefined;
+    try {
+      let variables: Record<string, unknown>;
+      if (uploading) {
+        await authorize();
+        if (pathError) throw pathError;
+        upload = await readMultipart(req, { ...opts.uploadLimits, fileFields: route.uploads!.fields });
+        if (route.uploads!.single && upload.files.length > 1) throw new AppError('BAD_REQUEST', `Send one file only (field "${route.uploads!.fields[0]}")`);
+        variables = readVariables(route.variables, { params, query: searchParams, body: upload.fields });
+      } else {
+        try {
+          const raw = await readBody(req, opts.bodyLimitBytes);
+          const body = route.method === 'POST' ? parseJsonBody(raw, contentType) : undefined;
+          variables = readVariables(route.variables, { params, query: searchParams, body });
+        } catch (err) {
+          if (err instanceof AppError && err.status < 500) await authorize();
+          throw err;
+        }
+      }
+      const result = upload?.files.length
+        ? await opts.gateway.executeWithFiles(route.operation, variables, route.uploads!, upload.files, headers)
+        : await opts.gateway.execute(route.operation, variables, headers);
+      const data = throwOnError(result, (errors) => opts.logger.error({ requestId, errors, route: route.path }, 'operation failed'));
+      return success(res, `${route.summary}: ok`, route.data(data));
+    } finally {
+      await upload?.cleanup();
     }
-    return success(res, `${route.summary}: ok`, route.data(result.data));
   }
 
   return (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err) => {
-      if (err instanceof AppError) return failure(res, err.status, err.message);
+      if (err instanceof AppError) {
+        const retryAfter = err.details?.retryAfterSeconds;
+        return refuse(req, res, err.status, err.message, retryAfter ? { 'retry-after': String(retryAfter) } : {});
+      }
       opts.logger.error({ err }, 'unexpected adapter failure');
-      if (!res.headersSent) failure(res, 500, 'Internal error');
+      refuse(req, res, 500, 'Internal error');
     });
   };
 }
 
+/** The operation's data, or its first error as an AppError (an internal one reported to `onInternal`). */
+function throwOnError(result: GraphQLResult, onInternal?: (errors: GraphQLResult['errors']) => void): Record<string, any> {
+  const error = result.errors?.[0];
+  if (!error && result.data) return result.data;
+  const code = normaliseErrorCode(error?.extensions?.code);
+  if (code === 'INTERNAL') onInternal?.(result.errors);
+  throw new AppError(code, error?.message ?? 'Internal error', { retryAfterSeconds: error?.extensions?.retryAfterSeconds });
+}
+
+/**
+ * Answers an error in the envelope. When the body has not been read (a refused upload), the
+ * connection is then closed the lingering way: our side ends at once (FIN, so that the client
+ * reads the answer and stops sending), what still arrives is discarded, and the socket is cut
+ * after LINGER_MS. Node's own `Connection: close` would destroy the socket with unread data in
+ * it, and the reset can reach the client before the answer.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return void req.socket.destroy();
+  failure(res, status, message, headers);
+  if (req.complete) return;
+  res.once('finish', () => {
+    req.unpipe();
+    req.resume();
+    req.socket.end();
+    setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+  });
+}
+
+function forwardedHeaders(req: IncomingMessage, requestId: string): Record<string, string> {
+  const headers: Record<string, string> = { 'x-request-id': requestId };
+  for (const name of FORWARDED_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === 'string' && value) headers[name] = value;
+  }
+  const peer = req.socket.remoteAddress ?? '';
+  const incoming = req.headers['x-forwarded-for'];
+  headers['x-forwarded-for'] = typeof incoming === 'string' && incoming ? `${incoming}, ${peer}` : peer;
+  return headers;
+}
+
+/** The caller's request id when it is a short token, else a new one: never a long or odd value in logs, headers or jobs. */
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : newId();

@@ -1,4 +1,5 @@
 import { AppError } from '@em/core';
+import { openAsBlob } from 'node:fs';
 import { Pool } from 'undici';
 
 export interface GraphQLResult {
@@ -47,14 +48,15 @@ export class GatewayClient {
     query: string,
     variables: Record<string, unknown>,
     upload: { variable: string; single?: boolean },
-    files: Array<{ fileName: string; mimeType: string; content: Buffer }>,
+    files: Array<{ fileName: string; mimeType: string; path: string }>,
     headers: Record<string, string>,
   ): Promise<GraphQLResult> {
     const { variable, single } = upload;
     const form = new FormData();
     form.append('operations', JSON.stringify({ query, variables: { ...variables, [variable]: single ? null : files.map(() => null) } }));
     form.append('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [single ? `variables.${variable}` : `variables.${variable}.${i}`]]))));
-    files.forEach((f, i) => form.append(String(i), new Blob([f.content], { type: f.mimeType || 'application/octet-stream' }), f.fileName));
+    // File-backed blobs: the upload streams from disk to the gateway, never whole in memory.
+    for (const [i, f] of files.entries()) form.append(String(i), await openAsBlob(f.path, { type: f.mimeType || 'application/octet-stream' }), f.fileName);
     let response: Response;
     try {
       response = await fetch(`${this.origin}${this.path}`, { method: 'POST', headers: { ...headers, 'apollo-require-preflight': 'true' }, body: form });

@@ -1,4 +1,4 @@
-import { config, createLogger, ServiceMetrics } from '@em/core';
+import { config, createLogger, serveOperatorPort, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
@@ -8,6 +8,7 @@ import { ROUTES } from './routes';
 const logger = createLogger('rest-adapter');
 const cfg = config();
 const gateway = new GatewayClient(cfg.GATEWAY_URL);
+const metrics = new ServiceMetrics('rest-adapter');
 const server = http.createServer(createRestHandler({
     routes: ROUTES,
     gateway,
@@ -15,21 +16,25 @@ const server = http.createServer(createRestHandler({
     uploadLimits: { maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES },
     logger,
     version: process.env.npm_package_version ?? '1.0.0',
-    metrics: new ServiceMetrics('rest-adapter'),
-    checks: [{ name: 'gateway', check: () => gateway.ready() }],
+    metrics,
   }));
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 120_000;
+// /metrics and /health/* on their own port of the internal interface, never on the public one.
+const operator = serveOperatorPort({ port: cfg.REST_OPERATOR_PORT, host: cfg.LISTEN_HOST, metrics, checks: [{ name: 'gateway', check: () => gateway.ready() }] });
 
 server.listen(cfg.REST_PORT, cfg.REST_HOST, () => {
-  logger.info({ port: (server.address() as AddressInfo).port }, 'REST adapter listening');
+  logger.info({ port: (server.address() as AddressInfo).port, operatorPort: cfg.REST_OPERATOR_PORT }, 'REST adapter listening');
 });
-server.on('error', (err) => {
-  logger.fatal({ err }, 'failed to start');
-  process.exit(1);
-});
+for (const s of [server, operator]) {
+  s.on('error', (err) => {
+    logger.fatal({ err }, 'failed to start');
+    process.exit(1);
+  });
+}
 
 const shutdown = () => {
+  operator.close();
   server.close(() => void gateway.close().finally(() => process.exit(0)));
   server.closeIdleConnections();
 };

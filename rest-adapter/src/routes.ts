@@ -201,3 +201,10 @@ export const ROUTES: RouteDef[] = [
     data: (r) => ({ published: r.goLive.published, is_live: r.goLive.isLive, went_live_at: map.dateTime(r.goLive.wentLiveAt) }),
   },
 ];
+
+/** The root field a route's operation runs (`importPhotos`): what the gateway authorises it by. */
+export function rootFieldOf(route: RouteDef): string {
+  const field = /^[^{]*\{\s*(\w+)/.exec(route.operation)?.[1];
+  if (!field) throw new Error(`No root field in the operation of ${route.method} ${route.path}`);
+  return field;
+}

@@ -1,4 +1,4 @@
-import { CONFIG_VARIABLES, loadConfig, REPO_ROOT } from '@em/core';
+import { CONFIG_VARIABLES, DEFAULT_PORTS, loadConfig, REPO_ROOT } from '@em/core';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -34,6 +34,12 @@ describe('docker-compose.yml and the Dockerfile', () => {
     const cfg = loadConfig({ ...resolved, DATA_DIR: '/nonexistent' });
     expect(cfg.subgraphUrls.search).toBe('http://search:4003/graphql');
     expect(cfg.LISTEN_HOST).toBe('0.0.0.0');
+  });
+
+  it('checks the REST adapter on its operator port, which is not published', () => {
+    const adapter = compose.services['rest-adapter'];
+    expect(adapter.healthcheck.test.join(' ')).toContain(`127.0.0.1:${DEFAULT_PORTS.restOperator}/health/ready`);
+    expect(adapter.ports.join(' ')).not.toContain(String(DEFAULT_PORTS.restOperator));
   });
 
   it('the Dockerfile copies what the build needs', () => {

@@ -32,6 +32,7 @@ async function main() {
       search: envPort('SEARCH_PORT', DEFAULT_PORTS.search),
       media: envPort('MEDIA_PORT', DEFAULT_PORTS.media),
       mlWorker: envPort('ML_WORKER_PORT', DEFAULT_PORTS.mlWorker),
+      restOperator: envPort('REST_OPERATOR_PORT', DEFAULT_PORTS.restOperator),
       postgres: envPort('EMBEDDED_POSTGRES_PORT', DEFAULT_PORTS.postgres),
       redis: envPort('EMBEDDED_REDIS_PORT', DEFAULT_PORTS.redis),
       s3: envPort('EMBEDDED_S3_PORT', DEFAULT_PORTS.s3),

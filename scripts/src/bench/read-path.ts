@@ -24,7 +24,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
  */
 export async function readPathBench(rows: BenchRow[]): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-platform-'));
-  const ports = { rest: 0, gateway: 0, events: 0, images: 0, search: 0, media: 0, mlWorker: 0, postgres: 0, redis: 0, s3: 0 };
+  const ports = { rest: 0, gateway: 0, events: 0, images: 0, search: 0, media: 0, mlWorker: 0, restOperator: 0, postgres: 0, redis: 0, s3: 0 };
   for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
   const options = {
     dataDir,
@@ -154,7 +154,8 @@ const SERVICES = ['rest', 'gateway', 'events', 'images', 'search', 'media', 'mlW
 async function scrapeServices(ports: Record<string, number>, metric: string, services: readonly string[] = SERVICES): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const name of services) {
-    const text = await (await fetch(`http://127.0.0.1:${ports[name]}/metrics`)).text().catch(() => '');
+    const port = name === 'rest' ? ports.restOperator : ports[name]; // the REST adapter's /metrics is on its operator port
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text().catch(() => '');
     out[name] = Number(new RegExp(`^${metric}(?:\\{[^}]*\\})? ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
   }
   return out;

@@ -16,6 +16,7 @@ export interface ServicePorts {
   search: number;
   media: number;
   mlWorker: number;
+  restOperator: number;
 }
 
 export interface PlatformOptions {
@@ -49,7 +50,7 @@ export interface Platform {
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   closeDataDir(opts.dataDir);
   const p = { ...DEFAULT_PORTS, ...opts.ports };
-  for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media, 'ml-worker': p.mlWorker })) {
+  for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media, 'ml-worker': p.mlWorker, 'rest-operator': p.restOperator })) {
     if (await isPortInUse(port)) throw new Error(`Port ${port} (${name}) is already in use: is the platform already running? Set ${name.toUpperCase().replace('-', '_')}_PORT to use another.`);
   }
   const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, log: opts.log });
@@ -67,6 +68,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       SEARCH_PORT: String(p.search),
       MEDIA_PORT: String(p.media),
       ML_WORKER_PORT: String(p.mlWorker),
+      REST_OPERATOR_PORT: String(p.restOperator),
       ...opts.extraEnv,
     };
     writePrivateFile(

@@ -5,7 +5,7 @@ import path from 'node:path';
 export interface ServiceDef {
   name: string;
   entry: string;
-  /** The env variable of its port (the ml-worker's serves only /metrics and /health). */
+  /** The env variable of its operator port (/metrics and /health): the service's own port, or a separate one (the ml-worker's, the REST adapter's). */
   portVar?: string;
 }
 
@@ -17,7 +17,7 @@ export const SERVICES: ServiceDef[] = [
   { name: 'media', entry: 'subgraphs/media/dist/index.js', portVar: 'MEDIA_PORT' },
   { name: 'ml-worker', entry: 'ml-worker/dist/index.js', portVar: 'ML_WORKER_PORT' },
   { name: 'gateway', entry: 'gateway/dist/index.js', portVar: 'GATEWAY_PORT' },
-  { name: 'rest-adapter', entry: 'rest-adapter/dist/index.js', portVar: 'REST_PORT' },
+  { name: 'rest-adapter', entry: 'rest-adapter/dist/index.js', portVar: 'REST_OPERATOR_PORT' },
 ];
 
 export interface RunningService {

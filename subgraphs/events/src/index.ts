@@ -3,6 +3,7 @@ import { ApiKeyService, ObjectStore } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { AccountResolver } from './account/account.resolver';
 import { AccountService } from './account/account.service';
+import { AuthorizeResolver } from './authorize/authorize.resolver';
 import { ApiKeysResolver } from './api-keys/api-keys.resolver';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { EventsResolver } from './events/events.resolver';
@@ -18,6 +19,7 @@ runService('events', async ({ cfg, logger, orm }) => {
     new PingResolver(new PingService(orm)),
     new AccountResolver(new AccountService(orm)),
     new ApiKeysResolver(new ApiKeysService(orm, new ApiKeyService(cfg.MAX_API_KEYS_PER_ORG))),
+    new AuthorizeResolver(orm),
   );
   const schema = await buildEventsSchema(container);
   return startSubgraphServer({ name: 'events', schema, port: cfg.EVENTS_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, host: cfg.LISTEN_HOST, logger });

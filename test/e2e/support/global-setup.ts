@@ -43,5 +43,6 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as any).__PLATFORM__ = { platform, jwksServer };
   process.env.E2E_IDP = idpFile;
   process.env.E2E_PLATFORM_INFO = infoFile;
-  process.env.E2E_PORTS = JSON.stringify({ events: ports.EVENTS, images: ports.IMAGES, search: ports.SEARCH, media: ports.MEDIA, mlWorker: ports.ML_WORKER, gateway: ports.GATEWAY, rest: ports.REST });
+  // Each service's operator port (/metrics, /health): the REST adapter's is not its public port.
+  process.env.E2E_PORTS = JSON.stringify({ events: ports.EVENTS, images: ports.IMAGES, search: ports.SEARCH, media: ports.MEDIA, mlWorker: ports.ML_WORKER, gateway: ports.GATEWAY, rest: ports.REST_OPERATOR });
 }

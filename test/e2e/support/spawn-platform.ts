@@ -5,7 +5,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '@em/core';
 import { freePort } from '@em/scripts/dist/platform/ports';
 
-export const PORT_VARIABLES = ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'ML_WORKER', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3'] as const;
+export const PORT_VARIABLES = ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'ML_WORKER', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3', 'REST_OPERATOR'] as const;
 
 export interface SpawnedPlatform {
   child: ChildProcess;

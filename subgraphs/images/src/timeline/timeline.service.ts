@@ -1,4 +1,4 @@
-import { AppError, guardEvent, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
+import { AppError, guardOperation, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
 import { QueryOrder } from '@mikro-orm/core';
 import { photoView, PhotoView } from '../photos/photo-view';
 
@@ -25,7 +25,7 @@ export class TimelineService {
 
   /** Per UTC day and hour counts of the event's timed, published photos. */
   async days(principal: Principal, orgId: number, eventId: number): Promise<TimelineDay[]> {
-    await guardEvent(this.orm.em, principal, orgId, eventId, ['timelineSearch']);
+    await guardOperation(this.orm.em, principal, 'timelineDays', orgId, eventId);
     const rows: Array<{ day: string; hour: number; count: number }> = await this.orm.em.getConnection().execute(
       `select to_char(captured_at at time zone 'UTC', 'YYYY-MM-DD') as day,
               extract(hour from captured_at at time zone 'UTC')::int as hour,
@@ -59,7 +59,7 @@ export class TimelineService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<PhotoView>> {
-    await guardEvent(this.orm.em, principal, orgId, eventId, ['timelineSearch']);
+    await guardOperation(this.orm.em, principal, 'timelinePhotos', orgId, eventId);
     const start = epochBound('from', from);
     const end = epochBound('to', to);
     if (end.getTime() <= start.getTime()) throw new AppError('BAD_REQUEST', 'to must be greater than from');

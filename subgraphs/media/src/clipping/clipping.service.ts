@@ -10,7 +10,7 @@ import {
   Event,
   FaceIndexCache,
   findFaceSearch,
-  guardEvent,
+  guardOperation,
   isUuid,
   MediaQueues,
   newId,
@@ -73,7 +73,7 @@ export class ClippingService {
   ) {}
 
   async start(principal: Principal, orgId: number, eventId: number, input: StartClipping): Promise<{ requestId: string; status: ClipRequestStatus }> {
-    const event = await guardEvent(this.orm.em, principal, orgId, eventId, ['videoSearch', 'videoSelfieSearch']);
+    const event = await guardOperation(this.orm.em, principal, 'startVideoClipping', orgId, eventId);
     const given = input.requestId?.trim() || null;
     if (given !== null && !isUuid(given)) throw new AppError('BAD_REQUEST', 'request_id must be a UUID');
     if (!input.selfie && !given) throw new AppError('BAD_REQUEST', 'Send a selfie file, a request_id of an earlier face search, or both');
@@ -123,7 +123,7 @@ export class ClippingService {
   }
 
   async read(principal: Principal, orgId: number, eventId: number, requestId: string): Promise<ClippingResult> {
-    await guardEvent(this.orm.em, principal, orgId, eventId, ['videoSearch', 'videoSelfieSearch']);
+    await guardOperation(this.orm.em, principal, 'videoClipping', orgId, eventId);
     return this.result(orgId, eventId, requestId);
   }
 

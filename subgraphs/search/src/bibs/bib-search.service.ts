@@ -1,11 +1,11 @@
-import { guardEvent, Orm, Page, PAGE_LIMITS, pageInfo, photosWithBib, Principal, resolvePage } from '@em/core';
+import { guardOperation, Orm, Page, PAGE_LIMITS, pageInfo, photosWithBib, Principal, resolvePage } from '@em/core';
 
 export class BibSearchService {
   constructor(private readonly orm: Orm) {}
 
   /** Published photos on which `bib` was read (case-insensitive), in gallery order. */
   async search(principal: Principal, orgId: number, eventId: number, bib: string, page?: number | null, pageSize?: number | null): Promise<Page<{ id: string }>> {
-    await guardEvent(this.orm.em, principal, orgId, eventId, ['bibSearch']);
+    await guardOperation(this.orm.em, principal, 'bibSearch', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     const { total, ids } = await photosWithBib(this.orm.em, eventId, bib, request);
     return { items: ids.map((id) => ({ id })), pageInfo: pageInfo(total, request) };

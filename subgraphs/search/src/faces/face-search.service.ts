@@ -6,7 +6,7 @@ import {
   FaceIndexCache,
   FaceMatch,
   FaceSearch,
-  guardEvent,
+  guardOperation,
   isUuid,
   newId,
   Orm,
@@ -64,7 +64,7 @@ export class FaceSearchService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<FaceSearchPage> {
-    const event = await guardEvent(this.orm.em, principal, orgId, eventId, ['selfieSearch']);
+    const event = await guardOperation(this.orm.em, principal, 'searchFaces', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     const id = this.requestIdOrNew(requestId);
     const file = await selfie();
@@ -88,7 +88,7 @@ export class FaceSearchService {
 
   /** A stored search by request_id (never matched again); 404 when unknown to this event. */
   async cached(principal: Principal, orgId: number, eventId: number, requestId: string, page?: number | null, pageSize?: number | null): Promise<FaceSearchPage> {
-    await guardEvent(this.orm.em, principal, orgId, eventId, ['selfieSearch']);
+    await guardOperation(this.orm.em, principal, 'faceSearch', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     if (!isUuid(requestId)) throw new AppError('BAD_REQUEST', 'request_id must be a UUID');
     const stored = await findFaceSearch(this.orm.em, requestId);
