@@ -35,3 +35,4 @@ export * from './video/clip-status';
 export * from './video/slideshow';
 export * from './observability/metrics';
 export * from './observability/checks';
+export * from './auth/client-address';

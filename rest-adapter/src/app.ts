@@ -1,4 +1,4 @@
-import { AppError, DependencyCheck, httpStatusOf, Logger, newId, normaliseErrorCode, operatorEndpoint, ServiceMetrics } from '@em/core';
+import { AppError, clientAddress, DependencyCheck, httpStatusOf, Logger, newId, normaliseErrorCode, operatorEndpoint, ServiceMetrics, TrustProxy } from '@em/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayClient } from './gateway-client';
 import { parseJsonBody, readBody } from './http/body';
@@ -27,6 +27,8 @@ export interface AdapterOptions {
   metrics: ServiceMetrics;
   /** What readiness checks (the gateway). */
   checks: DependencyCheck[];
+  /** Which peers' X-Forwarded-For is believed (TRUST_PROXY). */
+  trustProxy: TrustProxy;
 }
 
 /**
@@ -84,9 +86,9 @@ export function createRestHandler(opts: AdapterOptions) {
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const peer = req.socket.remoteAddress ?? '';
-    const incoming = req.headers['x-forwarded-for'];
-    headers['x-forwarded-for'] = typeof incoming === 'string' && incoming ? `${incoming}, ${peer}` : peer;
+    // The gateway trusts this adapter's X-Forwarded-For: it names the client address resolved here
+    // (through TRUST_PROXY), never a chain a client wrote.
+    headers['x-forwarded-for'] = clientAddress(req, opts.trustProxy);
 
     const result = files.length
       ? await opts.gateway.executeWithFiles(route.operation, variables, route.uploads!, files, headers)

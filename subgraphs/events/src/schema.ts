@@ -8,6 +8,9 @@ import { PingResolver } from './ping/ping.resolver';
 export const RESOLVERS = [EventsResolver, PingResolver, AccountResolver, ApiKeysResolver] as const;
 
 /** The events subgraph: organisations' events, their flags, ping, the signed-in account and API key management. */
-export function buildEventsSchema(container?: ContainerType) {
-  return buildFederatedSchema({ resolvers: RESOLVERS, container });
+export function buildEventsSchema(container?: ContainerType, events?: EventsResolver) {
+  return buildFederatedSchema(
+    { resolvers: RESOLVERS, container },
+    { Event: { __resolveReference: (ref: { id: unknown }, ctx: any) => events!.resolveReference(ref, ctx) } },
+  );
 }
