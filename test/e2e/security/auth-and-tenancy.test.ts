@@ -7,7 +7,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { accessToken, account, api, ApiResponse, cfg, closeDb, expectError, expectSuccess, fixtures, info, postForm, postJson, sql } from '../support/platform';
+import { Pool } from 'pg';
+import { accessToken, account, api, ApiResponse, cfg, closeDb, expectError, expectSuccess, fixtures, fixturesOn, info, postForm, postJson, sql } from '../support/platform';
 
 const bearer = (token: string) => ({ key: null, headers: { authorization: `Bearer ${token}` } });
 const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.org`;
@@ -26,10 +27,11 @@ function getFrom(localAddress: string, url: string, headers: Record<string, stri
   });
 }
 
-/** Runs a service's built entry point with exactly `env` (plus PATH); resolves when it exits or after `ms`. */
+/** Runs a service's built entry point (or, for '-', the script in env.SCRIPT) with exactly `env` (plus PATH); resolves when it exits or after `ms`. */
 function runService(entry: string, env: Record<string, string>, ms: number): Promise<{ code: number | null; output: string; exited: boolean }> {
   return new Promise((resolve) => {
-    const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = entry === '-' ? ['-e', env.SCRIPT] : [path.join(REPO_ROOT, entry)];
+    const child: ChildProcess = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout!.on('data', (c) => (output += c));
     child.stderr!.on('data', (c) => (output += c));
@@ -213,5 +215,51 @@ describe('security: authentication and tenancy', () => {
     expect(expectSuccess(await api(`/${a.orgId}/event/${eventA}/video-clipping/${id}`, { key: a.key })).status).toBe('no_matches');
     const rows = await sql('select event_id from face_searches where request_id = $1 order by event_id', [id]);
     expect(rows.map((r) => r.event_id)).toEqual([eventA, eventA2, eventB].sort((x, y) => x - y));
+  }, 120_000);
+
+  it('#12 request_id per event: the migration keeps existing searches, clipping requests and their clips', async () => {
+    const name = `em_migration_${randomUUID().slice(0, 8)}`;
+    await sql(`create database ${name}`);
+    const url = new URL(cfg.DATABASE_URL);
+    url.pathname = `/${name}`;
+    const pool = new Pool({ connectionString: url.toString(), max: 1 });
+    const run = async <T = any>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[];
+    // MikroORM's migrator in its own process (as scripts/migrate does): up to the release before, then the rest.
+    const migrate = async (to?: string) => {
+      const script = `require('@em/core').openDatabase({ DATABASE_URL: process.env.DATABASE_URL, DATABASE_POOL_MAX: 1 })
+        .then(async (orm) => { const done = await orm.getMigrator().up(process.env.TO ? { to: process.env.TO } : undefined); console.log(JSON.stringify(done.map((m) => m.name))); await orm.close(); })
+        .catch((err) => { console.error(err); process.exit(1); });`;
+      const result = await runService('-', { DATABASE_URL: url.toString(), DATA_DIR: os.tmpdir(), ...(to ? { TO: to } : {}), SCRIPT: script }, 60_000);
+      expect(result.code).toBe(0);
+      return result.output;
+    };
+    try {
+      await migrate('Migration20261122VideoClipping');
+      const data = fixturesOn(run);
+      const { orgId } = await data.organisation();
+      const eventId = await data.event(orgId);
+      const otherEvent = await data.event(orgId);
+      const rid = randomUUID();
+      const videoId = randomUUID();
+      const clipId = randomUUID();
+      await run(`insert into face_searches (request_id, organisation_id, event_id, matches) values ($1, $2, $3, '[]'::jsonb)`, [rid, orgId, eventId]);
+      await run(`insert into clip_requests (request_id, event_id, organisation_id, status) values ($1, $2, $3, 'completed')`, [rid, eventId, orgId]);
+      await run(`insert into videos (id, event_id, source_key, storage_key, original_file_name) values ($1, $2, 'cam', 'videos/x.mp4', 'x.mp4')`, [videoId, eventId]);
+      await run(`insert into clips (id, clip_request_request_id, video_id, start_seconds, end_seconds, storage_key) values ($1, $2, $3, 1, 2, 'public/x.mp4')`, [clipId, rid, videoId]);
+
+      expect(await migrate()).toContain('Migration20261123RequestIdPerEvent');
+
+      expect(await run('select event_id, status from clip_requests where request_id = $1', [rid])).toEqual([{ event_id: eventId, status: 'completed' }]);
+      expect(await run('select id, clip_request_event_id from clips')).toEqual([{ id: clipId, clip_request_event_id: eventId }]);
+      expect(await run('select event_id from face_searches where request_id = $1', [rid])).toEqual([{ event_id: eventId }]);
+      // The same id is now free in another event, for both kinds of record; deleting a request still removes its clips.
+      await run(`insert into face_searches (request_id, organisation_id, event_id, matches) values ($1, $2, $3, '[]'::jsonb)`, [rid, orgId, otherEvent]);
+      await run(`insert into clip_requests (request_id, event_id, organisation_id, status) values ($1, $2, $3, 'no_matches')`, [rid, otherEvent, orgId]);
+      await run('delete from clip_requests where event_id = $1 and request_id = $2', [eventId, rid]);
+      expect(await run('select id from clips')).toEqual([]);
+    } finally {
+      await pool.end();
+      await sql(`drop database ${name}`);
+    }
   }, 120_000);
 });
