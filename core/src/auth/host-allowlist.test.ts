@@ -20,6 +20,7 @@ describe('host allowlist', () => {
     expect(isHostAllowed(['photos.example.org'], { originHost: null, clientIp: '127.0.0.1' })).toBe(false);
     expect(isHostAllowed(['203.0.113.9'], { originHost: null, clientIp: null })).toBe(false);
     expect(isHostAllowed(['2001:db8::1'], { originHost: null, clientIp: '2001:DB8::1' })).toBe(true);
+    expect(isHostAllowed(['2001:db8:0:0::1'], { originHost: null, clientIp: '2001:db8::1' })).toBe(true);
   });
 
   it('never lets an IP literal in Origin/Referer satisfy an entry (#5: forged Origin)', () => {

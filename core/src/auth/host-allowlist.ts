@@ -22,10 +22,12 @@ export function hostFromUrlHeader(value: string | undefined | null): string | nu
   }
 }
 
+/** One spelling per address: IPv4-mapped IPv6 as IPv4, IPv6 compressed and lower case. */
 export function normaliseIp(ip: string | null | undefined): string | null {
   if (!ip) return null;
   const value = ip.trim().toLowerCase();
-  return value.startsWith('::ffff:') && isIP(value.slice(7)) === 4 ? value.slice(7) : value;
+  if (value.startsWith('::ffff:') && isIP(value.slice(7)) === 4) return value.slice(7);
+  return isIP(value) === 6 ? new URL(`http://[${value}]/`).hostname.slice(1, -1) : value;
 }
 
 function hostMatches(entry: string, host: string): boolean {
