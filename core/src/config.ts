@@ -50,7 +50,10 @@ const schema = z.object({
   /** Lifetime of presigned original-download links. */
   DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
 
-  /** Shared secret that signs the principal the gateway forwards to subgraphs. */
+  /**
+   * Shared secret that signs the principal the gateway forwards to subgraphs. No default: the
+   * gateway and the subgraphs refuse to start without it (requirePrincipalSecret).
+   */
   PRINCIPAL_SECRET: z.string().min(32).optional(),
   PRINCIPAL_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   /** Seconds an API key lookup is cached by the gateway (deactivation takes effect after this). */
@@ -109,9 +112,8 @@ const schema = z.object({
 
 type RawConfig = z.infer<typeof schema>;
 
-export interface Config extends Omit<RawConfig, 'MEDIA_URL' | 'PRINCIPAL_SECRET' | 'GATEWAY_URL'> {
+export interface Config extends Omit<RawConfig, 'MEDIA_URL' | 'GATEWAY_URL'> {
   MEDIA_URL: string;
-  PRINCIPAL_SECRET: string;
   GATEWAY_URL: string;
   subgraphUrls: Record<SubgraphName, string>;
 }
@@ -147,14 +149,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const raw = parsed.data;
-  if (!raw.PRINCIPAL_SECRET) {
-    if (raw.NODE_ENV === 'production') throw new Error('Invalid configuration: PRINCIPAL_SECRET is required in production');
-  }
   const local = (p: number) => `http://127.0.0.1:${p}/graphql`;
   return {
     ...raw,
     MEDIA_URL: (raw.MEDIA_URL ?? `${raw.S3_ENDPOINT.replace(/\/$/, '')}/${raw.S3_BUCKET}`).replace(/\/$/, ''),
-    PRINCIPAL_SECRET: raw.PRINCIPAL_SECRET ?? 'development-only-principal-secret-change-me',
     GATEWAY_URL: raw.GATEWAY_URL ?? local(raw.GATEWAY_PORT),
     subgraphUrls: {
       events: raw.EVENTS_URL ?? local(raw.EVENTS_PORT),
@@ -178,3 +176,15 @@ export function config(): Config {
 
 /** Every variable the configuration reads (deployment files are checked against it). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
+/**
+ * The principal secret of a service that signs or verifies principals (the gateway, every subgraph).
+ * There is no fallback: without it the service must not start. Other processes (CLI, migrate) never ask.
+ */
+export function requirePrincipalSecret(cfg: Pick<Config, 'PRINCIPAL_SECRET'>, service: string): string {
+  if (cfg.PRINCIPAL_SECRET) return cfg.PRINCIPAL_SECRET;
+  throw new Error(
+    `PRINCIPAL_SECRET is not set: the ${service} signs or verifies the gateway's principal and does not start without it. ` +
+      'Set the same random value of 32+ characters in the gateway and every subgraph (npm start writes one into <DATA_DIR>/secrets.json).',
+  );
+}

@@ -15,16 +15,26 @@ const FEATURE_NAMES: Record<EventFeature, string> = {
 /**
  * May the principal read this organisation's data? An API key: when it is the organisation's.
  * An account token: when the account is an active member and the token has `events:read`.
+ * Returns why not, or null when it may.
  */
-export function assertOrganisation(principal: Principal, orgId: number): void {
+function organisationDenial(principal: Principal, orgId: number): string | null {
   if (principal.kind === 'account') {
-    if (!principal.orgRoles?.[orgId]) throw new AppError('FORBIDDEN', 'The account is not a member of this organisation');
-    if (!principal.scopes.includes('events:read')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:read');
-    return;
+    if (!principal.orgRoles?.[orgId]) return 'The account is not a member of this organisation';
+    if (!principal.scopes.includes('events:read')) return 'The token lacks the scope events:read';
+    return null;
   }
-  if (principal.orgId === null || principal.orgId !== orgId) {
-    throw new AppError('FORBIDDEN', 'The credential does not belong to this organisation');
-  }
+  if (principal.orgId === null || principal.orgId !== orgId) return 'The credential does not belong to this organisation';
+  return null;
+}
+
+export function assertOrganisation(principal: Principal, orgId: number): void {
+  const denial = organisationDenial(principal, orgId);
+  if (denial) throw new AppError('FORBIDDEN', denial);
+}
+
+/** The same rule as a test (federation reference resolvers answer null instead of an error). */
+export function canReadOrganisation(principal: Principal, orgId: number): boolean {
+  return organisationDenial(principal, orgId) === null;
 }
 
 /** May the principal change the organisation's events (the photo pipeline)? A key of the organisation, or a member's token with `events:write`. */

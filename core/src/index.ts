@@ -37,3 +37,4 @@ export * from './observability/metrics';
 export * from './observability/checks';
 export * from './operation-policy';
 export * from './observability/operator-server';
+export * from './auth/client-address';

@@ -22,10 +22,12 @@ export const indexVideoJobId = (videoId: string) => `video-${videoId}`;
 
 /** Builds and cuts the clips of one clipping request; a new generation after a re-run (new selfie or force_recreate). */
 export interface CutClipsJob extends TracedJob {
+  /** Absent in jobs queued before request ids were per event (their request_id was unique). */
+  eventId?: number;
   requestId: string;
   generation: number;
 }
-export const cutClipsJobId = (requestId: string, generation: number) => `clips-${requestId}-${generation}`;
+export const cutClipsJobId = (eventId: number, requestId: string, generation: number) => `clips-${eventId}-${requestId}-${generation}`;
 
 /** The id of the HTTP request that queued a job (`x-request-id`), carried into the worker's logs. */
 export interface TracedJob {

@@ -62,8 +62,8 @@ export class MediaQueues {
     return enqueueOnce(this.videos as Queue, JOBS.indexVideo, { videoId, httpRequestId }, indexVideoJobId(videoId), { ...DEFAULT_JOB_OPTIONS, attempts: 3 });
   }
 
-  cutClips(requestId: string, generation: number, httpRequestId?: string): Promise<boolean> {
-    return enqueueOnce(this.clips as Queue, JOBS.cutClips, { requestId, generation, httpRequestId }, cutClipsJobId(requestId, generation), { ...DEFAULT_JOB_OPTIONS, attempts: 3 });
+  cutClips(eventId: number, requestId: string, generation: number, httpRequestId?: string): Promise<boolean> {
+    return enqueueOnce(this.clips as Queue, JOBS.cutClips, { eventId, requestId, generation, httpRequestId }, cutClipsJobId(eventId, requestId, generation), { ...DEFAULT_JOB_OPTIONS, attempts: 3 });
   }
 
   async close(): Promise<void> {

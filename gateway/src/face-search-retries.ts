@@ -15,13 +15,18 @@ export class FaceSearchRetries {
   async isCachedRetry(operation: OperationDefinitionNode | undefined, variables: Record<string, unknown> | undefined, orgIds: number[]): Promise<boolean> {
     const fields = (operation?.selectionSet.selections ?? []).filter((s) => s.kind === Kind.FIELD);
     if (fields.length !== 1 || fields[0].kind !== Kind.FIELD || !CACHED_BY_REQUEST_ID.has(fields[0].name.value)) return false;
-    const arg = fields[0].arguments?.find((a) => a.name.value === 'requestId');
-    const requestId = arg ? valueFromASTUntyped(arg.value, variables) : undefined;
-    if (!isUuid(requestId) || orgIds.length === 0) return false;
+    const argument = (name: string) => {
+      const arg = fields[0].kind === Kind.FIELD ? fields[0].arguments?.find((a) => a.name.value === name) : undefined;
+      return arg ? valueFromASTUntyped(arg.value, variables) : undefined;
+    };
+    const requestId = argument('requestId');
+    const eventId = argument('eventId');
+    if (!isUuid(requestId) || !Number.isSafeInteger(eventId) || orgIds.length === 0) return false;
     try {
+      // A request_id names a search within one event.
       const rows = await this.orm.em
         .getConnection()
-        .execute('select 1 from face_searches where request_id = ? and organisation_id = any(?::int[]) limit 1', [requestId.toLowerCase(), sqlArray(orgIds)]);
+        .execute('select 1 from face_searches where event_id = ? and request_id = ? and organisation_id = any(?::int[]) limit 1', [eventId, requestId.toLowerCase(), sqlArray(orgIds)]);
       return rows.length > 0;
     } catch {
       return false;

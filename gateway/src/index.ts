@@ -5,6 +5,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import {
   AppError,
   checks,
+  compileTrustProxy,
   config,
   connectRedis,
   createLogger,
@@ -14,6 +15,7 @@ import {
   openDatabase,
   operatorEndpoint,
   RateLimiter,
+  requirePrincipalSecret,
   ServiceMetrics,
   signPrincipal,
   SubgraphName,
@@ -44,6 +46,7 @@ const logger = createLogger('gateway');
 
 async function main() {
   const cfg = config();
+  const principalSecret = requirePrincipalSecret(cfg, 'gateway');
   const orm = await openDatabase(cfg);
   const redis = connectRedis(cfg.REDIS_URL, { failFast: true });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis unavailable'));
@@ -76,7 +79,8 @@ async function main() {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', parseTrustProxy(cfg.TRUST_PROXY));
+  const trustProxy = compileTrustProxy(cfg.TRUST_PROXY);
+  app.set('trust proxy', trustProxy);
   app.get(['/health', '/health/live', '/health/ready', '/metrics'], async (req, res) => {
     const answer = (await operatorEndpoint(req.path, metrics, [checks.postgres(orm), checks.redis(redis)]))!;
     res.status(answer.status).type(answer.contentType).send(answer.body);
@@ -102,7 +106,7 @@ async function main() {
           );
           // Postgres cannot hold a NUL character: refused once here rather than failing in a subgraph.
           if (containsNul(req.body)) throw new AppError('BAD_REQUEST', 'The request contains a NUL character, which no field accepts');
-          const principalToken = signPrincipal(principal, cfg.PRINCIPAL_SECRET, cfg.PRINCIPAL_TTL_SECONDS);
+          const principalToken = signPrincipal(principal, principalSecret, cfg.PRINCIPAL_TTL_SECONDS);
           return { principal, principalToken, requestId, rateSubject, readLimit };
         } catch (err) {
           if (err instanceof AppError) throw new GraphQLError(err.message, { extensions: { code: err.code, http: { status: err.status } } });
@@ -116,7 +120,7 @@ async function main() {
   const server = app.listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.keepAliveTimeout = 65_000;
-  const subscriptions = serveSubscriptions(server, subscriptionSchema, authenticator, logger);
+  const subscriptions = serveSubscriptions(server, subscriptionSchema, authenticator, logger, trustProxy);
   logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
 
   const shutdown = async () => {
@@ -130,13 +134,6 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
-}
-
-/** express's `trust proxy`: "true"/"false", a hop count, or addresses and names like "loopback". */
-function parseTrustProxy(value: string): boolean | number | string[] {
-  if (value === 'true' || value === 'false') return value === 'true';
-  if (/^\d+$/.test(value)) return Number(value);
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 main().catch((err) => {

@@ -54,8 +54,8 @@ async function main() {
     new Worker<IndexVideoJob>(QUEUES.videos, async (job) => videos.index(job.data.videoId), { connection: connection(), concurrency: 1, lockDuration: 120_000 }).on('failed', (job, err) => {
       if (isLastAttempt(job) || err.name === 'UnrecoverableError') void videos.fail(job!.data.videoId, err.message).catch(() => undefined);
     }),
-    new Worker<CutClipsJob>(QUEUES.clips, async (job) => clips.run(job.data.requestId, job.data.generation), { connection: connection(), concurrency: 1, lockDuration: 120_000 }).on('failed', (job, err) => {
-      if (isLastAttempt(job)) void clips.markFailed(job!.data.requestId, job!.data.generation, err.message).catch(() => undefined);
+    new Worker<CutClipsJob>(QUEUES.clips, async (job) => clips.run(job.data.eventId, job.data.requestId, job.data.generation), { connection: connection(), concurrency: 1, lockDuration: 120_000 }).on('failed', (job, err) => {
+      if (isLastAttempt(job)) void clips.markFailed(job!.data.eventId, job!.data.requestId, job!.data.generation, err.message).catch(() => undefined);
     }),
   ];
   const requestIdOf = (job: Job | undefined) => (job?.data as TracedJob | undefined)?.httpRequestId;

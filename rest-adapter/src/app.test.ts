@@ -1,4 +1,4 @@
-import { createLogger, ServiceMetrics } from '@em/core';
+import { compileTrustProxy, createLogger, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
@@ -13,7 +13,7 @@ async function adapter(authorize: GraphQLResult) {
     executeWithFiles: async () => (calls.push('upload'), { data: { importPhotos: { imported: 1, duplicates: 0, rejected: 0, files: [] } } }),
   } as unknown as GatewayClient;
   const server = http.createServer(
-    createRestHandler({ routes: ROUTES, gateway, bodyLimitBytes: 1024, uploadLimits: { maxFileBytes: 64 * 1024, maxFiles: 2 }, logger: createLogger('test'), version: 't', metrics: new ServiceMetrics('test-adapter') }),
+    createRestHandler({ routes: ROUTES, gateway, bodyLimitBytes: 1024, uploadLimits: { maxFileBytes: 64 * 1024, maxFiles: 2 }, logger: createLogger('test'), version: 't', metrics: new ServiceMetrics('test-adapter'), trustProxy: compileTrustProxy('loopback') }),
   );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/ext`;

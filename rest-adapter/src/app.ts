@@ -1,4 +1,4 @@
-import { AppError, Logger, newId, normaliseErrorCode, ServiceMetrics } from '@em/core';
+import { AppError, clientAddress, Logger, newId, normaliseErrorCode, ServiceMetrics, TrustProxy } from '@em/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayClient, GraphQLResult } from './gateway-client';
 import { parseJsonBody, readBody } from './http/body';
@@ -30,6 +30,8 @@ export interface AdapterOptions {
   /** Version reported in the OpenAPI document. */
   version: string;
   metrics: ServiceMetrics;
+  /** Which peers' X-Forwarded-For is believed (TRUST_PROXY). */
+  trustProxy: TrustProxy;
 }
 
 /**
@@ -72,7 +74,7 @@ export function createRestHandler(opts: AdapterOptions) {
     res.on('finish', () => done(res.statusCode));
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
-    const headers = forwardedHeaders(req, requestId);
+    const headers = forwardedHeaders(req, requestId, opts.trustProxy);
     if (!headers['x-api-key'] && !headers.authorization) throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
 
     // The ids of the path, for `authorize`; an invalid one is checked without them, then refused.
@@ -159,15 +161,15 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, messa
   });
 }
 
-function forwardedHeaders(req: IncomingMessage, requestId: string): Record<string, string> {
+function forwardedHeaders(req: IncomingMessage, requestId: string, trustProxy: TrustProxy): Record<string, string> {
   const headers: Record<string, string> = { 'x-request-id': requestId };
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string' && value) headers[name] = value;
   }
-  const peer = req.socket.remoteAddress ?? '';
-  const incoming = req.headers['x-forwarded-for'];
-  headers['x-forwarded-for'] = typeof incoming === 'string' && incoming ? `${incoming}, ${peer}` : peer;
+  // The gateway trusts this adapter's X-Forwarded-For: it names the client address resolved here
+  // (through TRUST_PROXY), never a chain a client wrote.
+  headers['x-forwarded-for'] = clientAddress(req, trustProxy);
   return headers;
 }
 

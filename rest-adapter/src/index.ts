@@ -1,4 +1,4 @@
-import { config, createLogger, serveOperatorPort, ServiceMetrics } from '@em/core';
+import { compileTrustProxy, config, createLogger, serveOperatorPort, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
@@ -17,6 +17,7 @@ const server = http.createServer(createRestHandler({
     logger,
     version: process.env.npm_package_version ?? '1.0.0',
     metrics,
+    trustProxy: compileTrustProxy(cfg.TRUST_PROXY),
   }));
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 120_000;

@@ -35,7 +35,9 @@ describe('the OpenAPI document and the docs page', () => {
     const faces = doc.paths['/api/v1/ext/{org_id}/event/{event_id}/faces'].post;
     expect(faces.parameters.map((p: any) => p.name)).toEqual(['org_id', 'event_id', 'page', 'page_size']);
     expect(Object.keys(faces.requestBody.content['multipart/form-data'].schema.properties)).toEqual(['file', 'request_id']);
-    expect(Object.keys(faces.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '413', '429']));
+    expect(Object.keys(faces.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '413', '429']));
+    // A request_id of another event is no conflict: it names a fresh search there (issue 13 #12).
+    expect(faces.responses['409']).toBeUndefined();
     const timeline = doc.paths['/api/v1/ext/{org_id}/event/{event_id}/timeline/images'].get;
     expect(timeline.parameters.filter((p: any) => p.required).map((p: any) => p.name)).toEqual(['org_id', 'event_id', 'from', 'to']);
     expect(timeline.responses['422']).toBeDefined();

@@ -3,8 +3,9 @@ import { isIP } from 'node:net';
 /**
  * Where a call comes from, as the host allowlist sees it:
  * - `originHost`: the hostname of the `Origin` header, or else of the `Referer` header
- *   (browsers send these; they name the site that made the call);
- * - `clientIp`: the caller's address (the socket's, or X-Forwarded-For from a trusted proxy).
+ *   (browsers send these; they name the site that made the call, and any other client can forge them);
+ * - `clientIp`: the caller's address: the socket's, or the one X-Forwarded-For names when every hop
+ *   after it is a trusted proxy (TRUST_PROXY).
  */
 export interface CallerHost {
   originHost: string | null;
@@ -21,9 +22,12 @@ export function hostFromUrlHeader(value: string | undefined | null): string | nu
   }
 }
 
+/** One spelling per address: IPv4-mapped IPv6 as IPv4, IPv6 compressed and lower case. */
 export function normaliseIp(ip: string | null | undefined): string | null {
   if (!ip) return null;
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  const value = ip.trim().toLowerCase();
+  if (value.startsWith('::ffff:') && isIP(value.slice(7)) === 4) return value.slice(7);
+  return isIP(value) === 6 ? new URL(`http://[${value}]/`).hostname.slice(1, -1) : value;
 }
 
 function hostMatches(entry: string, host: string): boolean {
@@ -35,18 +39,18 @@ function hostMatches(entry: string, host: string): boolean {
 }
 
 /**
- * The allowlist rule: an empty list allows every host. Otherwise, a call that names its site
- * (Origin/Referer) is allowed when that hostname is on the list; a call that names none is allowed
- * when its client IP is on the list. Entries are hostnames, `*.domain` wildcards, or IP addresses.
+ * The allowlist rule. An empty list allows every caller. Otherwise a call is allowed when
+ * - its client address equals an IP entry (the address of the connection, through trusted proxies), or
+ * - the hostname of its Origin (else Referer) matches a hostname or `*.domain` entry.
+ * An IP literal in Origin/Referer matches nothing: those headers are the client's to write, so an
+ * IP entry is never satisfied by them. Hostname entries therefore guard browser use only.
  */
 export function isHostAllowed(allowedHosts: readonly string[], caller: CallerHost): boolean {
   if (allowedHosts.length === 0) return true;
   const entries = allowedHosts.map((e) => e.trim().toLowerCase()).filter(Boolean);
-  if (caller.originHost) {
-    const host = caller.originHost.toLowerCase();
-    return entries.some((e) => hostMatches(e, host));
-  }
   const ip = normaliseIp(caller.clientIp);
-  if (!ip) return false;
-  return entries.some((e) => isIP(e) !== 0 && normaliseIp(e) === ip);
+  if (ip && entries.some((e) => isIP(e) !== 0 && normaliseIp(e) === ip)) return true;
+  const host = caller.originHost?.toLowerCase() ?? null;
+  if (!host || isIP(host) !== 0) return false;
+  return entries.some((e) => isIP(e) === 0 && hostMatches(e, host));
 }

@@ -39,8 +39,23 @@ describe('embedded issuer and token verification', () => {
     await expect(verifier.verify(await mint({ scopes: ['events:write', 'events:read'] }))).resolves.toEqual({
       subject: 'acct|1',
       email: 'a@example.org',
+      emailVerified: true,
       scopes: ['events:read', 'events:write'],
     });
+  });
+
+  it('refuses a token without exp with 401; reads email_verified only when it is true', async () => {
+    const { SignJWT, importPKCS8 } = await import('jose');
+    const sign = async (claims: Record<string, unknown>, exp: boolean) => {
+      const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'embedded-1' }).setIssuer(base.OAUTH_ISSUER).setAudience(base.OAUTH_AUDIENCE).setSubject('s');
+      if (exp) jwt.setExpirationTime('1m');
+      return jwt.sign(await importPKCS8(key, 'RS256'));
+    };
+    await expect(verifier.verify(await sign({ email: 'a@b.example', email_verified: true }, false))).rejects.toMatchObject({ status: 401, message: expect.stringMatching(/exp/) });
+    expect((await verifier.verify(await sign({ email: 'a@b.example', email_verified: 'true' }, true))).emailVerified).toBe(true);
+    for (const verified of [undefined, false, 'false', 1]) {
+      expect((await verifier.verify(await sign({ email: 'a@b.example', email_verified: verified }, true))).emailVerified).toBe(false);
+    }
   });
 
   it('refuses expired tokens, other issuers and audiences, and garbage with 401', async () => {

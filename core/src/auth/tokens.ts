@@ -7,6 +7,8 @@ import { AppError } from '../errors';
 export interface TokenClaims {
   subject: string;
   email: string | null;
+  /** The issuer vouches that the subject owns `email` (`email_verified: true`). */
+  emailVerified: boolean;
   scopes: string[];
 }
 
@@ -19,10 +21,15 @@ export function scopesOf(payload: JWTPayload): string[] {
   return [...new Set(list.filter((s): s is string => typeof s === 'string' && s.length > 0))].sort();
 }
 
+/** `email_verified` as providers send it: a boolean, or (some older ones) the string "true". */
+function isVerified(claim: unknown): boolean {
+  return claim === true || claim === 'true';
+}
+
 /**
  * Verifies OAuth access tokens (JWT) against the issuer's keys: a JWKS URL in production (fetched
  * and cached by jose), or the embedded issuer's JWKS file. Issuer, audience, signature and expiry
- * must hold; anything else is a 401.
+ * must hold, and the token must carry an expiry (`exp`); anything else is a 401.
  */
 export class TokenVerifier {
   private readonly keys: JWTVerifyGetKey;
@@ -43,10 +50,12 @@ export class TokenVerifier {
         audience: this.cfg.OAUTH_AUDIENCE,
         algorithms: ['RS256', 'ES256', 'PS256', 'EdDSA'],
         clockTolerance: 30,
+        requiredClaims: ['exp'],
       }));
     } catch (err) {
       if (err instanceof AppError) throw err;
       if (err instanceof errors.JWTExpired) throw new AppError('UNAUTHENTICATED', 'The bearer token has expired');
+      if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'exp') throw new AppError('UNAUTHENTICATED', 'The bearer token has no expiry (exp)');
       if (err instanceof errors.JOSEError && !(err instanceof errors.JWKSTimeout)) {
         throw new AppError('UNAUTHENTICATED', 'The bearer token is malformed or not valid for this service');
       }
@@ -55,6 +64,6 @@ export class TokenVerifier {
     }
     if (typeof payload.sub !== 'string' || !payload.sub) throw new AppError('UNAUTHENTICATED', 'The bearer token has no subject');
     const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : null;
-    return { subject: payload.sub, email, scopes: scopesOf(payload) };
+    return { subject: payload.sub, email, emailVerified: isVerified(payload.email_verified), scopes: scopesOf(payload) };
   }
 }

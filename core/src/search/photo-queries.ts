@@ -44,10 +44,11 @@ export interface StoredFaceSearch {
   facesFound: number;
 }
 
-export async function findFaceSearch(em: EntityManager, requestId: string): Promise<StoredFaceSearch | null> {
+/** The face search stored under `requestId` in this event (a request_id names a search within one event only). */
+export async function findFaceSearch(em: EntityManager, eventId: number, requestId: string): Promise<StoredFaceSearch | null> {
   const [row] = await em
     .getConnection()
-    .execute('select request_id, organisation_id, event_id, confidence_threshold, matches, faces_found from face_searches where request_id = ?', [requestId.toLowerCase()]);
+    .execute('select request_id, organisation_id, event_id, confidence_threshold, matches, faces_found from face_searches where event_id = ? and request_id = ?', [eventId, requestId.toLowerCase()]);
   if (!row) return null;
   return {
     requestId: row.request_id,

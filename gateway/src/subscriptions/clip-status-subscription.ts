@@ -25,12 +25,14 @@ export function clipStatusSchema(orm: Orm, feed: ClipStatusFeed): GraphQLSchema 
     const queue: ClipStatusEvent[] = [];
     let wake: (() => void) | null = null;
     const stop = await feed.listen(requestId, (event) => {
+      // The channel is per request_id, which another event may use too.
+      if (event.eventId !== args.eventId) return;
       queue.push(event);
       wake?.();
     });
     try {
-      const request = isUuid(requestId) ? await em.findOne(ClipRequest, { requestId }) : null;
-      if (!request || request.event.id !== args.eventId) {
+      const request = isUuid(requestId) ? await em.findOne(ClipRequest, { event: args.eventId, requestId }) : null;
+      if (!request) {
         throw new GraphQLError('No video clipping request with this request_id for this event', { extensions: { code: 'NOT_FOUND' } });
       }
       const current: ClipStatusEvent = { requestId, eventId: args.eventId, status: request.status, error: request.error ?? null, at: request.updatedAt.toISOString() };

@@ -1,6 +1,6 @@
-import { AppError, hostFromUrlHeader, Logger, newId } from '@em/core';
+import { AppError, clientAddress, hostFromUrlHeader, Logger, newId, TrustProxy } from '@em/core';
 import { GraphQLSchema } from 'graphql';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { Authenticator } from '../auth/authenticator';
 
@@ -13,7 +13,7 @@ const { useServer } = require('graphql-ws/use/ws') as { useServer: (options: Rec
  * authenticated like a query: `x-api-key` or `authorization` in the connection parameters (or
  * the upgrade request's headers), the host allowlist by Origin or client address.
  */
-export function serveSubscriptions(server: Server, schema: GraphQLSchema, authenticator: Authenticator, logger: Logger): { close(): Promise<void> } {
+export function serveSubscriptions(server: Server, schema: GraphQLSchema, authenticator: Authenticator, logger: Logger, trustProxy: TrustProxy): { close(): Promise<void> } {
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const handle = useServer(
     {
@@ -25,7 +25,7 @@ export function serveSubscriptions(server: Server, schema: GraphQLSchema, authen
         try {
           const { principal } = await authenticator.authenticate(
             { apiKey: pick('x-api-key'), authorization: pick('authorization') },
-            { originHost: hostFromUrlHeader(headers.origin), clientIp: ctx.extra.request.socket.remoteAddress ?? null },
+            { originHost: hostFromUrlHeader(headers.origin) ?? hostFromUrlHeader(headers.referer), clientIp: clientAddress(ctx.extra.request as unknown as IncomingMessage, trustProxy) },
             newId(),
           );
           ctx.extra.principal = principal;

@@ -35,12 +35,12 @@ export class ClipCutter {
     private readonly logger: Logger,
   ) {}
 
-  async run(requestId: string, generation: number): Promise<ClipRequestStatus | 'skipped'> {
+  async run(eventId: number | undefined, requestId: string, generation: number): Promise<ClipRequestStatus | 'skipped'> {
     const em = this.orm.em.fork();
-    const request = await em.findOne(ClipRequest, { requestId }, { populate: ['event'] });
+    const request = await em.findOne(ClipRequest, requestKey(eventId, requestId), { populate: ['event'] });
     if (!request || request.generation !== generation || request.status !== 'processing') return 'skipped';
     const event = request.event as Event;
-    await this.removeClips(requestId);
+    await this.removeClips(request);
 
     const videos = new Map((await em.find(Video, { id: { $in: request.matches.map((m) => m.videoId) } })).map((v) => [v.id, v]));
     const plans: Array<{ video: Video; segments: Segment[] }> = [];
@@ -87,7 +87,7 @@ export class ClipCutter {
             await cutClip(source, segment.start, segment.end, output);
             const key = objectKeys.clip(event.id, requestId, clipId);
             await this.store.putFile(key, output, 'video/mp4');
-            em.create(Clip, { id: clipId, clipRequest: requestId, video: video.id, startSeconds: segment.start, endSeconds: segment.end, storageKey: key, expiresAt });
+            em.create(Clip, { id: clipId, clipRequest: request, video: video.id, startSeconds: segment.start, endSeconds: segment.end, storageKey: key, expiresAt });
             await em.flush();
             made++;
           } catch (err) {
@@ -105,34 +105,39 @@ export class ClipCutter {
   }
 
   /** After the last attempt: `failed` with the reason, unless a newer run took over. */
-  async markFailed(requestId: string, generation: number, reason: string): Promise<void> {
+  async markFailed(eventId: number | undefined, requestId: string, generation: number, reason: string): Promise<void> {
     const em = this.orm.em.fork();
     const updated = await em.nativeUpdate(
       ClipRequest,
-      { requestId, generation, status: 'processing' },
+      { ...requestKey(eventId, requestId), generation, status: 'processing' },
       { status: 'failed', error: reason.slice(0, 500), finishedAt: new Date(), updatedAt: new Date() },
     );
-    const request = updated ? await em.findOne(ClipRequest, { requestId }) : null;
+    const request = updated ? await em.findOne(ClipRequest, requestKey(eventId, requestId)) : null;
     if (request) await publishClipStatus(this.redis, { requestId, eventId: request.event.id, status: 'failed', error: request.error ?? null });
   }
 
   /** Clips of earlier runs: their objects and rows go before new ones are cut. */
-  private async removeClips(requestId: string): Promise<void> {
+  private async removeClips(request: ClipRequest): Promise<void> {
     const em = this.orm.em.fork();
-    const old = await em.find(Clip, { clipRequest: requestId });
+    const old = await em.find(Clip, { clipRequest: request });
     for (const clip of old) await this.store.delete(clip.storageKey).catch(() => undefined);
-    if (old.length) await em.nativeDelete(Clip, { clipRequest: requestId });
+    if (old.length) await em.nativeDelete(Clip, { clipRequest: request });
   }
 
   private async finish(request: ClipRequest, status: ClipRequestStatus, clipErrors: ClipError[]): Promise<ClipRequestStatus> {
     const em = this.orm.em.fork();
     const updated = await em.nativeUpdate(
       ClipRequest,
-      { requestId: request.requestId, generation: request.generation, status: 'processing' },
+      { event: request.event.id, requestId: request.requestId, generation: request.generation, status: 'processing' },
       { status, clipErrors, error: null, finishedAt: new Date(), updatedAt: new Date() },
     );
     if (updated) await publishClipStatus(this.redis, { requestId: request.requestId, eventId: request.event.id, status, error: null });
     this.logger.info({ requestId: request.requestId, status, errors: clipErrors.length }, 'clipping finished');
     return status;
   }
+}
+
+/** A clipping request is keyed by event and request_id; jobs queued before that carry the request_id alone (then unique). */
+function requestKey(eventId: number | undefined, requestId: string) {
+  return eventId === undefined ? { requestId } : { event: eventId, requestId };
 }

@@ -13,7 +13,6 @@ const ERROR_REASONS: Record<number, string> = {
   403: 'Key, organisation, event, host or feature flag refused',
   404: 'Not found',
   405: 'Method not allowed on this path',
-  409: 'The request_id belongs to another search',
   413: 'Body or file too large',
   415: 'Body is not JSON',
   422: 'from / to missing or not integers',
@@ -77,7 +76,6 @@ function routeErrors(route: RouteDef, docs: ParamDoc[]): number[] {
   const out: number[] = [];
   if (route.method === 'POST') out.push(413, 415);
   if (docs.some((d) => d.in === 'query' && d.required)) out.push(422);
-  if (/faces|video-clipping\/search-by-selfie/.test(route.path) && route.method === 'POST') out.push(409);
   return out;
 }
 

@@ -12,15 +12,16 @@ import { PingResolver } from './ping/ping.resolver';
 import { PingService } from './ping/ping.service';
 import { buildEventsSchema } from './schema';
 
-runService('events', async ({ cfg, logger, orm }) => {
+runService('events', async ({ cfg, logger, orm, principalSecret }) => {
   const store = new ObjectStore(cfg);
+  const events = new EventsResolver(new EventsService(orm, store));
   const container = resolverContainer(
-    new EventsResolver(new EventsService(orm, store)),
+    events,
     new PingResolver(new PingService(orm)),
     new AccountResolver(new AccountService(orm)),
     new ApiKeysResolver(new ApiKeysService(orm, new ApiKeyService(cfg.MAX_API_KEYS_PER_ORG))),
     new AuthorizeResolver(orm),
   );
-  const schema = await buildEventsSchema(container);
-  return startSubgraphServer({ name: 'events', schema, port: cfg.EVENTS_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, host: cfg.LISTEN_HOST, logger });
+  const schema = await buildEventsSchema(container, events);
+  return startSubgraphServer({ name: 'events', schema, port: cfg.EVENTS_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger });
 });

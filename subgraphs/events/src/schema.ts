@@ -8,7 +8,10 @@ import { PingResolver } from './ping/ping.resolver';
 
 export const RESOLVERS = [EventsResolver, PingResolver, AccountResolver, ApiKeysResolver, AuthorizeResolver] as const;
 
-/** The events subgraph: organisations' events, their flags, ping, the signed-in account, API key management and `authorize`. */
-export function buildEventsSchema(container?: ContainerType) {
-  return buildFederatedSchema({ resolvers: RESOLVERS, container });
+/** The events subgraph: organisations' events, their flags, ping, the signed-in account and API key management and `authorize`. */
+export function buildEventsSchema(container?: ContainerType, events?: EventsResolver) {
+  return buildFederatedSchema(
+    { resolvers: RESOLVERS, container },
+    { Event: { __resolveReference: (ref: { id: unknown }, ctx: any) => events!.resolveReference(ref, ctx) } },
+  );
 }

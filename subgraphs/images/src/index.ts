@@ -11,7 +11,7 @@ import { TimelineResolver } from './timeline/timeline.resolver';
 import { TimelineService } from './timeline/timeline.service';
 import { buildImagesSchema } from './schema';
 
-runService('images', async ({ cfg, logger, orm }) => {
+runService('images', async ({ cfg, logger, orm, principalSecret }) => {
   const store = new ObjectStore(cfg);
   const photos = new PhotosResolver(new PhotosService(orm, store));
   const timeline = new TimelineResolver(new TimelineService(orm, store));
@@ -19,7 +19,7 @@ runService('images', async ({ cfg, logger, orm }) => {
   const pipeline = new PipelineResolver(new PipelineService(orm, store, queue));
   const downloads = new DownloadsResolver(new DownloadsService(orm, store));
   const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads), photos);
-  const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, host: cfg.LISTEN_HOST, logger, checks: [checks.s3(store)] });
+  const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.s3(store)] });
   return {
     async stop() {
       await server.stop();

@@ -1,9 +1,11 @@
-import { Config, config, createLogger, Logger, openDatabase, Orm } from '@em/core';
+import { Config, config, createLogger, Logger, openDatabase, Orm, requirePrincipalSecret } from '@em/core';
 
 export interface ServiceRuntime {
   cfg: Config;
   logger: Logger;
   orm: Orm;
+  /** The secret the gateway's principals are verified with (required: no subgraph starts without it). */
+  principalSecret: string;
 }
 
 /**
@@ -14,8 +16,9 @@ export function runService(name: string, start: (rt: ServiceRuntime) => Promise<
   const logger = createLogger(name);
   (async () => {
     const cfg = config();
+    const principalSecret = requirePrincipalSecret(cfg, `${name} subgraph`);
     const orm = await openDatabase(cfg);
-    const running = await start({ cfg, logger, orm });
+    const running = await start({ cfg, logger, orm, principalSecret });
     let stopping = false;
     const shutdown = async (signal: string) => {
       if (stopping) return;

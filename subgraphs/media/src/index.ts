@@ -7,7 +7,7 @@ import { VideosResolver } from './videos/videos.resolver';
 import { VideosService } from './videos/videos.service';
 import { buildMediaSchema } from './schema';
 
-runService('media', async ({ cfg, logger, orm }) => {
+runService('media', async ({ cfg, logger, orm, principalSecret }) => {
   const redis = connectRedis(cfg.REDIS_URL);
   const store = new ObjectStore(cfg);
   const queues = new MediaQueues(cfg.REDIS_URL);
@@ -16,7 +16,7 @@ runService('media', async ({ cfg, logger, orm }) => {
   const schema = await buildMediaSchema(
     resolverContainer(new VideosResolver(new VideosService(orm, store, queues)), new ClippingResolver(new ClippingService(orm, store, embedder, videoFaces, queues, redis))),
   );
-  const server = await startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, host: cfg.LISTEN_HOST, logger, checks: [checks.redis(redis), checks.s3(store)] });
+  const server = await startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.redis(redis), checks.s3(store)] });
   return {
     async stop() {
       await server.stop();

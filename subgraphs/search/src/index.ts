@@ -7,7 +7,7 @@ import { FaceSearchResolver } from './faces/face-search.resolver';
 import { FaceSearchService } from './faces/face-search.service';
 import { buildSearchSchema } from './schema';
 
-runService('search', async ({ cfg, logger, orm }) => {
+runService('search', async ({ cfg, logger, orm, principalSecret }) => {
   const redis = connectRedis(cfg.REDIS_URL);
   const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
   const faceIndex = new FaceIndexCache('photos', orm, new FaceIndexRevisions(redis), logger);
@@ -17,7 +17,7 @@ runService('search', async ({ cfg, logger, orm }) => {
       new FaceSearchResolver(new FaceSearchService(orm, embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS)),
     ),
   );
-  const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret: cfg.PRINCIPAL_SECRET, host: cfg.LISTEN_HOST, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1, checks: [checks.redis(redis)] });
+  const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1, checks: [checks.redis(redis)] });
   return {
     async stop() {
       await server.stop();

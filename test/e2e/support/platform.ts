@@ -199,19 +199,35 @@ const idp: { issuer: string; audience: string; privateJwk: JWK } = JSON.parse(re
 
 /** An access token as the identity provider issues it; every claim can be overridden for the error cases. */
 export async function accessToken(
-  opts: { subject: string; email?: string; scopes?: string[]; expiresIn?: number; issuer?: string; audience?: string; key?: JWK } = { subject: 'x' },
+  opts: {
+    subject: string;
+    email?: string;
+    /** `email_verified` (true unless given; undefined leaves the claim out). */
+    emailVerified?: boolean | undefined;
+    scopes?: string[];
+    /** Seconds to expiry; null leaves `exp` out. */
+    expiresIn?: number | null;
+    issuer?: string;
+    audience?: string;
+    key?: JWK;
+  } = { subject: 'x' },
 ): Promise<string> {
   const { SignJWT, importJWK } = await import('jose');
   const key = await importJWK(opts.key ?? idp.privateJwk, 'ES256');
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ scope: (opts.scopes ?? ['events:read']).join(' '), ...(opts.email ? { email: opts.email } : {}) })
+  const verified = 'emailVerified' in opts ? opts.emailVerified : true;
+  const jwt = new SignJWT({
+    scope: (opts.scopes ?? ['events:read']).join(' '),
+    ...(opts.email ? { email: opts.email } : {}),
+    ...(opts.email && verified !== undefined ? { email_verified: verified } : {}),
+  })
     .setProtectedHeader({ alg: 'ES256', kid: 'test-idp-1' })
     .setIssuer(opts.issuer ?? idp.issuer)
     .setAudience(opts.audience ?? idp.audience)
     .setSubject(opts.subject)
-    .setIssuedAt(now - 10)
-    .setExpirationTime(now + (opts.expiresIn ?? 600))
-    .sign(key);
+    .setIssuedAt(now - 10);
+  if (opts.expiresIn !== null) jwt.setExpirationTime(now + (opts.expiresIn ?? 600));
+  return jwt.sign(key);
 }
 
 /** An account with memberships: `[orgId, role, status]`. */

@@ -1,4 +1,4 @@
-import { Entity, OptionalProps, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, OptionalProps, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
 import { ApiKey, Organisation } from './organisation';
 import { Event } from './event';
 
@@ -8,21 +8,25 @@ export interface FaceMatch {
   confidence: number;
 }
 
-/** One selfie search, kept under its request_id: the cache of face search GET and downloads. */
+/**
+ * One selfie search, kept under its event and request_id: the cache of face search GET and
+ * downloads. A request_id is the client's and names a search within one event only.
+ */
 @Entity({ tableName: 'face_searches' })
 @Index({ properties: ['organisation', 'createdAt'] })
 @Index({ properties: ['event', 'createdAt'] })
 export class FaceSearch {
+  [PrimaryKeyProp]?: ['event', 'requestId'];
   [OptionalProps]?: 'createdAt' | 'updatedAt' | 'matches' | 'billable' | 'cacheHits' | 'facesFound';
+
+  @ManyToOne(() => Event, { deleteRule: 'cascade', primary: true })
+  event!: Event;
 
   @PrimaryKey({ type: 'uuid' })
   requestId!: string;
 
   @ManyToOne(() => Organisation, { deleteRule: 'cascade', index: false })
   organisation!: Organisation;
-
-  @ManyToOne(() => Event, { deleteRule: 'cascade', index: false })
-  event!: Event;
 
   @ManyToOne(() => ApiKey, { deleteRule: 'set null', nullable: true })
   apiKey?: ApiKey | null;

@@ -93,11 +93,14 @@ export interface VideoMatch {
   times: number[];
 }
 
-/** A selfie-driven clipping request; shares its request_id with the face search. */
+/** A selfie-driven clipping request; shares its request_id with the face search of the same event. */
 @Entity({ tableName: 'clip_requests' })
 export class ClipRequest {
-  [PrimaryKeyProp]?: 'requestId';
+  [PrimaryKeyProp]?: ['event', 'requestId'];
   [OptionalProps]?: 'createdAt' | 'updatedAt' | 'status' | 'clipErrors' | 'matches' | 'generation';
+
+  @ManyToOne(() => Event, { deleteRule: 'cascade', primary: true })
+  event!: Event;
 
   @PrimaryKey({ type: 'uuid' })
   requestId!: string;
@@ -116,9 +119,6 @@ export class ClipRequest {
   /** Runs of this request: a new selfie or force_recreate starts the next. */
   @Property({ type: 'integer', default: 0 })
   generation: number = 0;
-
-  @ManyToOne(() => Event, { deleteRule: 'cascade' })
-  event!: Event;
 
   @Enum({ items: ['processing', 'completed', 'no_matches', 'no_segments', 'clip_failed', 'failed'], type: 'text' })
   status: ClipRequestStatus = 'processing';
@@ -149,7 +149,7 @@ export class Clip {
   @PrimaryKey({ type: 'uuid' })
   id: string = newId();
 
-  @ManyToOne(() => ClipRequest, { deleteRule: 'cascade', index: false })
+  @ManyToOne(() => ClipRequest, { deleteRule: 'cascade', index: false, joinColumns: ['clip_request_event_id', 'clip_request_request_id'] })
   clipRequest!: ClipRequest;
 
   @ManyToOne(() => Video, { deleteRule: 'cascade' })

@@ -21,4 +21,9 @@ export class EventsResolver {
   event(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number) {
     return this.service.details(ctx.principal, orgId, eventId);
   }
+
+  /** Events referenced by other subgraphs (`_entities`), checked against the principal's organisations. */
+  resolveReference(reference: { id: unknown }, ctx: SubgraphContext) {
+    return this.service.byReference(ctx.principal, reference.id);
+  }
 }

@@ -1,4 +1,4 @@
-import { assertOrganisation, Event, eventHasFeature, formatDateTime, guardEvent, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
+import { assertOrganisation, canReadOrganisation, Event, eventHasFeature, formatDateTime, guardEvent, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
 import { QueryOrder } from '@mikro-orm/core';
 
 export interface EventView {
@@ -40,6 +40,14 @@ export class EventsService {
 
   async details(principal: Principal, orgId: number, eventId: number): Promise<EventView> {
     return this.view(await guardEvent(this.orm.em, principal, orgId, eventId));
+  }
+
+  /** The federation entry point (`_entities`): the event, or null when missing or of an organisation the principal may not read. */
+  async byReference(principal: Principal, id: unknown): Promise<EventView | null> {
+    const eventId = Number(id);
+    if (!Number.isSafeInteger(eventId) || eventId <= 0 || eventId > 2147483647) return null;
+    const event = await this.orm.em.findOne(Event, { id: eventId });
+    return event && canReadOrganisation(principal, event.organisation.id) ? this.view(event) : null;
   }
 
   private view(e: Event): EventView {

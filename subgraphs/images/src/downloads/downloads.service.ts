@@ -91,8 +91,8 @@ export class DownloadsService {
 
   private async bySelfie(orgId: number, eventId: number, requestId: string, request: PageRequest): Promise<OriginalDownloads> {
     if (!isUuid(requestId.trim())) throw new AppError('BAD_REQUEST', 'For method selfie, identifier must be the request_id (a UUID) of a face search');
-    const search = await findFaceSearch(this.orm.em, requestId.trim());
-    if (!search || search.orgId !== orgId || search.eventId !== eventId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
+    const search = await findFaceSearch(this.orm.em, eventId, requestId.trim());
+    if (!search || search.orgId !== orgId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
     const matches = await visibleMatches(this.orm.em, search);
     if (matches.length === 0) throw new AppError('NOT_FOUND', 'The face search with this request_id matched no photos');
     const ids = matches.slice(request.offset, request.offset + request.pageSize).map((m) => m.photoId);

@@ -31,7 +31,7 @@ export class PhotosResolver {
   resolveReference(reference: { id: string }, ctx: SubgraphContext): Promise<PhotoView | null> {
     let loader = this.loaders.get(ctx);
     if (!loader) {
-      loader = new DataLoader((ids) => this.service.byIds(ids));
+      loader = new DataLoader((ids) => this.service.byIds(ctx.principal, ids));
       this.loaders.set(ctx, loader);
     }
     return loader.load(reference.id);

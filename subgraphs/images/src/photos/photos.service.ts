@@ -1,4 +1,4 @@
-import { AppError, guardEvent, isUuid, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
+import { AppError, canReadOrganisation, Event, guardEvent, isUuid, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
 import { PhotoFields, photoView, PhotoView } from './photo-view';
 
 /** A gallery row as Postgres returns it (timestamps as epoch milliseconds, not strings). */
@@ -70,11 +70,15 @@ export class PhotosService {
     return photoView(photo, this.store);
   }
 
-  /** Published photos by id, in the order asked (missing ids are null): the federation entry point. */
-  async byIds(ids: readonly string[]): Promise<Array<PhotoView | null>> {
+  /**
+   * Published photos by id, in the order asked: the federation entry point (`_entities`). A photo
+   * of an organisation the principal may not read is null, as a missing one is.
+   */
+  async byIds(principal: Principal, ids: readonly string[]): Promise<Array<PhotoView | null>> {
     const valid = ids.filter(isUuid);
-    const photos = valid.length ? await this.orm.em.find(Photo, { id: { $in: valid }, publishedAt: { $ne: null } }) : [];
-    const byId = new Map(photos.map((p) => [p.id, p]));
+    const photos = valid.length ? await this.orm.em.find(Photo, { id: { $in: valid }, publishedAt: { $ne: null } }, { populate: ['event'] }) : [];
+    const readable = photos.filter((p) => canReadOrganisation(principal, (p.event as Event).organisation.id));
+    const byId = new Map(readable.map((p) => [p.id, p]));
     return ids.map((id) => {
       const p = byId.get(id);
       return p ? photoView(p, this.store) : null;

@@ -79,10 +79,8 @@ export class ClippingService {
     if (!input.selfie && !given) throw new AppError('BAD_REQUEST', 'Send a selfie file, a request_id of an earlier face search, or both');
     const requestId = given?.toLowerCase() ?? newId();
     const em = this.orm.em.fork();
-    const existing = await em.findOne(ClipRequest, { requestId });
-    if (existing && (existing.event.id !== eventId || (existing.organisation && existing.organisation.id !== orgId))) {
-      throw new AppError('CONFLICT', 'This request_id belongs to another event; send a new one or none');
-    }
+    // A request_id names a request of this event only: one of another event is no concern here.
+    const existing = await em.findOne(ClipRequest, { event: eventId, requestId });
 
     let descriptor: Float32Array | null;
     if (input.selfie) {
@@ -93,9 +91,9 @@ export class ClippingService {
       if (!input.forceRecreate || existing.status === 'processing') return { requestId, status: existing.status };
       descriptor = existing.embedding ? bufferToDescriptor(existing.embedding) : null;
     } else {
-      const search = await findFaceSearch(em, requestId);
-      if (!search || search.orgId !== orgId || search.eventId !== eventId) throw new AppError('BAD_REQUEST', 'No face search ran with this request_id in this event; send a selfie file');
-      const [row] = await em.getConnection().execute('select embedding from face_searches where request_id = ?', [requestId]);
+      const search = await findFaceSearch(em, eventId, requestId);
+      if (!search || search.orgId !== orgId) throw new AppError('BAD_REQUEST', 'No face search ran with this request_id in this event; send a selfie file');
+      const [row] = await em.getConnection().execute('select embedding from face_searches where event_id = ? and request_id = ?', [eventId, requestId]);
       descriptor = row?.embedding ? bufferToDescriptor(row.embedding) : null;
     }
 
@@ -105,15 +103,15 @@ export class ClippingService {
     await em.getConnection().execute(
       `insert into clip_requests (request_id, event_id, organisation_id, status, embedding, matches, generation, error, clip_errors, finished_at)
        values (?, ?, ?, ?, ?, ?::jsonb, ?, null, '[]'::jsonb, ?)
-       on conflict (request_id) do update set status = excluded.status, embedding = excluded.embedding, matches = excluded.matches,
+       on conflict (event_id, request_id) do update set status = excluded.status, embedding = excluded.embedding, matches = excluded.matches,
          generation = excluded.generation, error = null, clip_errors = '[]'::jsonb, finished_at = excluded.finished_at, updated_at = now()`,
       [requestId, eventId, orgId, status, descriptor ? descriptorToBuffer(descriptor) : null, JSON.stringify(matches), generation, status === 'processing' ? null : new Date()],
     );
     if (status === 'processing') {
       try {
-        await this.queues.cutClips(requestId, generation, principal.requestId);
+        await this.queues.cutClips(eventId, requestId, generation, principal.requestId);
       } catch (err) {
-        await em.nativeUpdate(ClipRequest, { requestId, generation }, { status: 'failed', error: `The clip job could not be queued: ${(err as Error).message}`, finishedAt: new Date() });
+        await em.nativeUpdate(ClipRequest, { event: eventId, requestId, generation }, { status: 'failed', error: `The clip job could not be queued: ${(err as Error).message}`, finishedAt: new Date() });
         await publishClipStatus(this.redis, { requestId, eventId, status: 'failed', error: 'The clip job could not be queued' });
         return { requestId, status: 'failed' };
       }
@@ -130,11 +128,11 @@ export class ClippingService {
   /** The record of a request of this event (404 otherwise), with its clips once completed. */
   async result(orgId: number, eventId: number, requestId: string): Promise<ClippingResult> {
     const em = this.orm.em.fork();
-    const request = isUuid(requestId) ? await em.findOne(ClipRequest, { requestId: requestId.toLowerCase() }) : null;
-    if (!request || request.event.id !== eventId || (request.organisation && request.organisation.id !== orgId)) {
+    const request = isUuid(requestId) ? await em.findOne(ClipRequest, { event: eventId, requestId: requestId.toLowerCase() }) : null;
+    if (!request || (request.organisation && request.organisation.id !== orgId)) {
       throw new AppError('NOT_FOUND', 'No video clipping request with this request_id for this event');
     }
-    const clips = request.status === 'completed' ? await em.find(Clip, { clipRequest: request.requestId }, { populate: ['video'], orderBy: { createdAt: 'asc', startSeconds: 'asc' } }) : [];
+    const clips = request.status === 'completed' ? await em.find(Clip, { clipRequest: request }, { populate: ['video'], orderBy: { createdAt: 'asc', startSeconds: 'asc' } }) : [];
     const now = Date.now();
     const videos = await Promise.all(
       clips.map(async (clip): Promise<ClipView> => {

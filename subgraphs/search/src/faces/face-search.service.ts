@@ -70,19 +70,20 @@ export class FaceSearchService {
     const file = await selfie();
     this.embedder.checkSize(file);
 
-    const stored = await findFaceSearch(this.orm.em, id);
-    if (stored) return this.retry(stored, orgId, eventId, request);
+    // A request_id names a search of this event only: one of another event is no concern here.
+    const stored = await findFaceSearch(this.orm.em, eventId, id);
+    if (stored) return this.retry(stored, request);
 
     const { descriptor, facesFound } = await this.embedder.embed(await this.embedder.prepare(file));
     const threshold = event.confidenceThreshold ?? null;
     const matches = descriptor ? await this.match(event, descriptor, threshold) : [];
     const inserted: Array<{ request_id: string }> = await this.orm.em.getConnection().execute(
       `insert into face_searches (request_id, organisation_id, event_id, api_key_id, embedding, confidence_threshold, matches, faces_found, billable)
-       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, true) on conflict (request_id) do nothing returning request_id`,
+       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, true) on conflict (event_id, request_id) do nothing returning request_id`,
       [id, orgId, eventId, principal.apiKeyId ?? null, descriptor ? descriptorToBuffer(descriptor) : null, threshold, JSON.stringify(matches), facesFound],
     );
     // A concurrent request with the same id stored first: answer as its retry.
-    if (inserted.length === 0) return this.retry((await findFaceSearch(this.orm.em, id))!, orgId, eventId, request);
+    if (inserted.length === 0) return this.retry((await findFaceSearch(this.orm.em, eventId, id))!, request);
     return this.page({ requestId: id, orgId, eventId, confidenceThreshold: threshold, matches, facesFound }, request, false);
   }
 
@@ -91,8 +92,8 @@ export class FaceSearchService {
     await guardOperation(this.orm.em, principal, 'faceSearch', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     if (!isUuid(requestId)) throw new AppError('BAD_REQUEST', 'request_id must be a UUID');
-    const stored = await findFaceSearch(this.orm.em, requestId);
-    if (!stored || stored.orgId !== orgId || stored.eventId !== eventId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
+    const stored = await findFaceSearch(this.orm.em, eventId, requestId);
+    if (!stored || stored.orgId !== orgId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
     return this.page(stored, request, true);
   }
 
@@ -113,9 +114,10 @@ export class FaceSearchService {
     return requestId.trim().toLowerCase();
   }
 
-  private async retry(stored: StoredFaceSearch, orgId: number, eventId: number, request: PageRequest): Promise<FaceSearchPage> {
-    if (stored.orgId !== orgId || stored.eventId !== eventId) throw new AppError('CONFLICT', 'This request_id belongs to another search; send a new one or none');
-    await this.orm.em.getConnection().execute('update face_searches set cache_hits = cache_hits + 1, updated_at = now() where request_id = ?', [stored.requestId]);
+  private async retry(stored: StoredFaceSearch, request: PageRequest): Promise<FaceSearchPage> {
+    await this.orm.em
+      .getConnection()
+      .execute('update face_searches set cache_hits = cache_hits + 1, updated_at = now() where event_id = ? and request_id = ?', [stored.eventId, stored.requestId]);
     return this.page(stored, request, true);
   }
 
