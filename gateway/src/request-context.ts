@@ -1,5 +1,5 @@
 import { AppError, hostFromUrlHeader, Logger, RateLimiter, signPrincipal } from '@em/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { Authenticator } from './auth/authenticator';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle';
@@ -20,13 +20,14 @@ export interface RequestContextDeps {
 
 /**
  * Apollo's context for each HTTP request, built before Apollo parses, validates or plans
- * anything: who calls (failed authentications throttled per client address), then the cheap
+ * anything: the request id (echoed in `x-request-id`), who calls (failed authentications throttled per client address), then the cheap
  * screens of the operation (NUL characters, operation limits). An operation refused by the
  * limits still costs the caller a read.
  */
 export function requestContext(deps: RequestContextDeps) {
-  return async ({ req }: { req: Request }): Promise<GatewayContext> => {
+  return async ({ req, res }: { req: Request; res: Response }): Promise<GatewayContext> => {
     const requestId = requestIdFrom(req.header('x-request-id'));
+    res.setHeader('x-request-id', requestId);
     try {
       const caller = { originHost: hostFromUrlHeader(req.header('origin')) ?? hostFromUrlHeader(req.header('referer')), clientIp: req.ip ?? null };
       const credentials = { apiKey: req.header('x-api-key'), authorization: req.header('authorization') };
