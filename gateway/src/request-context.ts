@@ -54,6 +54,7 @@ export function requestContext(deps: RequestContextDeps) {
 
 export function graphQLErrorOf(err: AppError): GraphQLError {
   const retryAfterSeconds = err.details?.retryAfterSeconds;
-  const headers = retryAfterSeconds ? new Map([['retry-after', String(retryAfterSeconds)]]) : undefined;
-  return new GraphQLError(err.message, { extensions: { code: err.code, ...(retryAfterSeconds ? { retryAfterSeconds } : {}), http: { status: err.status, headers } } });
+  if (!retryAfterSeconds) return new GraphQLError(err.message, { extensions: { code: err.code, http: { status: err.status } } });
+  const http = { status: err.status, headers: new Map([['retry-after', String(retryAfterSeconds)]]) };
+  return new GraphQLError(err.message, { extensions: { code: err.code, retryAfterSeconds, http } });
 }

@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import { connectRedis } from '../redis';
+import IORedis, { Redis } from 'ioredis';
 
 /** Redis pub/sub channel on which a deactivated, reactivated or deleted key's id is announced. */
 export const API_KEY_INVALIDATION_CHANNEL = 'em:api-keys:invalidated';
@@ -12,16 +11,22 @@ export interface KeyInvalidationNotifier {
 
 /**
  * Publishes on API_KEY_INVALIDATION_CHANNEL. Connects on first use (the CLI mostly does not need
- * it). A failed publish is reported and swallowed: the change is already in Postgres, and the
- * gateways' cache lifetime (API_KEY_CACHE_SECONDS) still bounds how long it goes unseen.
+ * it) and waits for the connection, at most `timeoutMs`. A failed publish is reported and
+ * swallowed: the change is already in Postgres, and the gateways' cache lifetime
+ * (API_KEY_CACHE_SECONDS) still bounds how long it goes unseen.
  */
-export function keyInvalidationNotifier(redisUrl: string, onError: (err: unknown) => void = () => undefined): KeyInvalidationNotifier {
+export function keyInvalidationNotifier(redisUrl: string, onError: (err: unknown) => void = () => undefined, timeoutMs = 2000): KeyInvalidationNotifier {
   let redis: Redis | null = null;
   return {
     async keyChanged(keyId) {
       try {
-        redis ??= connectRedis(redisUrl, { failFast: true });
-        await redis.publish(API_KEY_INVALIDATION_CHANNEL, String(keyId));
+        if (!redis) {
+          redis = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
+          redis.on('error', () => undefined); // reported through the failed publish below
+        }
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from Redis in ${timeoutMs} ms`)), timeoutMs)));
+        await Promise.race([redis.publish(API_KEY_INVALIDATION_CHANNEL, String(keyId)), timeout]).finally(() => clearTimeout(timer));
       } catch (err) {
         onError(err);
       }

@@ -158,7 +158,7 @@ describe('gateway credentials', () => {
     expect(res.status).toBe(200);
     const metrics = await (await fetch(info.gatewayUrl.replace(/\/graphql$/, '/metrics'))).text();
     expect(metrics).not.toContain(name);
-    expect(metrics).toMatch(/operation="ping"/);
+    expect(metrics).toMatch(/name="ping"/);
     const events = await (await fetch(`http://127.0.0.1:${info.ports.events}/metrics`)).text();
     expect(events).not.toContain(name);
   });

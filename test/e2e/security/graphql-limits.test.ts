@@ -47,9 +47,14 @@ describe('#3 GraphQL operation limits', () => {
 
   it('#3 a token-heavy operation under the body limit is refused in under 100 ms with 400', async () => {
     const query = `query { ${Array.from({ length: 6000 }, (_, i) => `a${i}:ping`).join(' ')} }`; // ~60 KB, 18,000 tokens
-    const res = await post(query);
-    expectRefused(res, 400, 'BAD_REQUEST', /Token limit/);
-    expect(res.ms).toBeLessThan(100);
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await post(query);
+      expectRefused(res, 400, 'BAD_REQUEST', /Token limit/);
+      times.push(res.ms);
+    }
+    // The median of three: this machine is shared, one slow round trip says little.
+    expect(times.sort((a, b) => a - b)[1]).toBeLessThan(100);
   });
 
   it('#3 /health/live answers in under 200 ms while several huge operations are in flight', async () => {
@@ -77,7 +82,7 @@ describe('#3 GraphQL operation limits', () => {
   });
 
   it('#3 many directives: 400', async () => {
-    expectRefused(await post(`query { ${ping()} ${'@include(if: true) '.repeat(200)} }`), 400, 'BAD_REQUEST', /Directives limit of 20/);
+    expectRefused(await post(`query { ping(orgId: ${orgId}, eventId: ${eventId}) ${'@include(if: true) '.repeat(200)} { status } }`), 400, 'BAD_REQUEST', /Directives limit of 20/);
   });
 
   it('#3 a body over the limit is refused before it is parsed, in GraphQL error format', async () => {
