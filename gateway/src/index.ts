@@ -94,7 +94,7 @@ async function main() {
   app.use(
     '/graphql',
     express.json({ limit: cfg.GRAPHQL_MAX_BODY_BYTES }),
-    graphqlUploadExpress({ maxFileSize: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES }),
+    graphqlUploadExpress({ maxFileSize: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES, maxFieldSize: cfg.GRAPHQL_MAX_BODY_BYTES }),
     expressMiddleware(apollo, {
       context: requestContext({ authenticator, failedAuth, operations, limiter, principal: { secret: cfg.PRINCIPAL_SECRET, ttlSeconds: cfg.PRINCIPAL_TTL_SECONDS }, logger }),
     }),

@@ -35,7 +35,7 @@ export function requestContext(deps: RequestContextDeps) {
       // Postgres cannot hold a NUL character: refused once here rather than failing in a subgraph.
       if (containsNul(req.body)) throw new AppError('BAD_REQUEST', 'The request contains a NUL character, which no field accepts');
       try {
-        deps.operations.check(req.method === 'GET' ? req.query.query : req.body?.query);
+        deps.operations.check(queryOf(req));
       } catch (err) {
         const decision = await chargeCaller(deps.limiter, authenticated, { cls: 'read', units: 1 });
         if (!decision.allowed) throw rateLimited(decision, 'read');
@@ -50,6 +50,12 @@ export function requestContext(deps: RequestContextDeps) {
       throw new GraphQLError('The service is temporarily unavailable', { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
     }
   };
+}
+
+/** The operation's text where Apollo reads it: the body, or for GET the first `query` parameter. */
+function queryOf(req: Request): unknown {
+  if (req.method !== 'GET') return req.body?.query;
+  return new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('query');
 }
 
 export function graphQLErrorOf(err: AppError): GraphQLError {

@@ -85,6 +85,14 @@ describe('#3 GraphQL operation limits', () => {
     expectRefused(await post(`query { ping(orgId: ${orgId}, eventId: ${eventId}) ${'@include(if: true) '.repeat(200)} { status } }`), 400, 'BAD_REQUEST', /Directives limit of 20/);
   });
 
+  it('#3 GET requests get the same limits', async () => {
+    const deep = `query { ${'a { '.repeat(30)}b${' }'.repeat(30)} }`;
+    const res = await fetch(`${info.gatewayUrl}?query=${encodeURIComponent(`{ ${ping()} }`)}&query=${encodeURIComponent(deep)}`, { headers: { 'x-api-key': key } });
+    expect(res.status).toBe(200); // Apollo runs the first `query` parameter, the one checked
+    const refused = await fetch(`${info.gatewayUrl}?query=${encodeURIComponent(deep)}`, { headers: { 'x-api-key': key } });
+    expectRefused({ status: refused.status, body: await refused.json() }, 400, 'BAD_REQUEST', /depth limit/);
+  });
+
   it('#3 a body over the limit is refused before it is parsed, in GraphQL error format', async () => {
     const res = await post(`query { ${ping()} } # ${'x'.repeat(300 * 1024)}`);
     expectRefused(res, 413, 'PAYLOAD_TOO_LARGE', /larger than/);
