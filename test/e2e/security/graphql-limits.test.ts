@@ -87,8 +87,6 @@ describe('#3 GraphQL operation limits', () => {
 
   it('#3 GET requests get the same limits', async () => {
     const deep = `query { ${'a { '.repeat(30)}b${' }'.repeat(30)} }`;
-    const res = await fetch(`${info.gatewayUrl}?query=${encodeURIComponent(`{ ${ping()} }`)}&query=${encodeURIComponent(deep)}`, { headers: { 'x-api-key': key } });
-    expect(res.status).toBe(200); // Apollo runs the first `query` parameter, the one checked
     const refused = await fetch(`${info.gatewayUrl}?query=${encodeURIComponent(deep)}`, { headers: { 'x-api-key': key } });
     expectRefused({ status: refused.status, body: await refused.json() }, 400, 'BAD_REQUEST', /depth limit/);
   });
