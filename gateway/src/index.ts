@@ -19,7 +19,9 @@ import express from 'express';
 import { Supergraph } from '@apollo/federation-internals';
 import { printSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { AddressInfo } from 'node:net';
+import proxyAddr from 'proxy-addr';
 import { ApiKeyLookup } from './auth/api-key-cache';
 import { Authenticator } from './auth/authenticator';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle';
@@ -104,7 +106,8 @@ async function main() {
   const server = app.listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.keepAliveTimeout = 65_000;
-  const subscriptions = serveSubscriptions(server, subscriptionSchema, { authenticator, failedAuth, operations, logger });
+  const clientAddress = (request: IncomingMessage) => proxyAddr(request, app.get('trust proxy fn'));
+  const subscriptions = serveSubscriptions(server, subscriptionSchema, { clientAddress, authenticator, failedAuth, operations, logger });
   // Deactivated or deleted keys (announced by the events subgraph and the CLI) stop working at once.
   const keyChanges = listenForKeyChanges(
     cfg.REDIS_URL,

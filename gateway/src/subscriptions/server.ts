@@ -1,6 +1,6 @@
 import { AppError, CallerHost, hostFromUrlHeader, Logger, newId, Principal } from '@em/core';
 import { GraphQLError, GraphQLSchema } from 'graphql';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { Authenticator, Credentials } from '../auth/authenticator';
 import { FailedAuthThrottle } from '../auth/failed-auth-throttle';
@@ -14,6 +14,8 @@ const { useServer } = require('graphql-ws/use/ws') as { useServer: (options: Rec
 const FORBIDDEN = 4403;
 
 export interface SubscriptionDeps {
+  /** The client's address of an upgrade request, through the trusted proxies (as express's `req.ip`). */
+  clientAddress: (request: IncomingMessage) => string;
   authenticator: Authenticator;
   failedAuth: FailedAuthThrottle;
   operations: OperationLimiter;
@@ -29,14 +31,14 @@ interface Connection {
 
 interface WsContext {
   connectionParams?: Record<string, unknown>;
-  extra: { request: { headers: Record<string, string | undefined>; socket: { remoteAddress?: string } }; socket: WebSocket; connection?: Connection };
+  extra: { request: IncomingMessage; socket: WebSocket; connection?: Connection };
 }
 
 /**
  * GraphQL subscriptions over graphql-ws on the gateway's `/graphql` path. The connection is
  * authenticated like a query: `x-api-key` or `authorization` in the connection parameters (or
- * the upgrade request's headers), the host allowlist by Origin or client address, failures
- * throttled per address. The credential is checked again on every `subscribe` message and when
+ * the upgrade request's headers), the host allowlist by Origin or client address (through the
+ * trusted proxies), failures throttled per address. The credential is checked again on every `subscribe` message and when
  * its key is announced changed (recheckKey): a connection whose credential no longer holds is
  * closed with 4403. Each subscription passes the same operation limits as queries.
  */
@@ -66,10 +68,10 @@ export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: 
       onConnect: async (ctx: WsContext) => {
         const params = ctx.connectionParams ?? {};
         const headers = ctx.extra.request.headers;
-        const pick = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : headers[name]);
+        const pick = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : (headers[name] as string | undefined));
         const connection: Connection = {
           credentials: { apiKey: pick('x-api-key'), authorization: pick('authorization') },
-          caller: { originHost: hostFromUrlHeader(headers.origin), clientIp: ctx.extra.request.socket.remoteAddress ?? null },
+          caller: { originHost: hostFromUrlHeader(headers.origin), clientIp: deps.clientAddress(ctx.extra.request) },
           socket: ctx.extra.socket,
         };
         if (!(await authenticate(connection))) return false;

@@ -131,6 +131,21 @@ describe('gateway credentials', () => {
     expect((await ping(gw2.url, key, newAddress())).status).toBe(200);
   });
 
+  it('#13 failed WebSocket authentications count against the (forwarded) client address too', async () => {
+    const address = newAddress();
+    const connectWith = (apiKey: string) =>
+      new Promise<number>((resolve) => {
+        const socket = new WebSocket(gw2.url.replace(/^http/, 'ws'), 'graphql-transport-ws', { headers: { 'x-forwarded-for': address } });
+        socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { 'x-api-key': apiKey } })));
+        socket.on('close', (code) => resolve(code));
+        socket.on('message', () => socket.close(1000));
+      });
+    for (let i = 0; i < FAILURE_LIMIT; i++) expect(await connectWith(`emk_invented_${randomUUID().replace(/-/g, '')}`)).toBe(4403);
+    const { key } = await newKey();
+    expect(await connectWith(key)).toBe(4403);
+    expect((await ping(gw2.url, key, address)).status).toBe(429);
+  });
+
   it('#13 10,000 unknown keys do not evict a known key from the cache', async () => {
     const { key, id } = await newKey();
     expect((await ping(gw2.url, key, newAddress())).status).toBe(200);
