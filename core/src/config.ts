@@ -108,6 +108,17 @@ const schema = z.object({
   SEARCH_URL: z.string().url().optional(),
   MEDIA_SUBGRAPH_URL: z.string().url().optional(),
   SUPERGRAPH_PATH: z.string().default(path.join(REPO_ROOT, 'supergraph.graphql')),
+
+  /** GraphQL operation limits, checked by the gateway before validation and query planning. */
+  GRAPHQL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(50).default(2000),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
+  GRAPHQL_MAX_ROOT_FIELDS: z.coerce.number().int().min(1).default(10),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(20),
+  /** Failed authentications one client address may make per window before it gets 429s. */
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(30),
+  AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 type RawConfig = z.infer<typeof schema>;

@@ -19,6 +19,7 @@ export * from './auth/tokens';
 export * from './auth/token-issuer';
 export * from './auth/rate-limiter';
 export * from './auth/api-key-service';
+export * from './auth/key-invalidation';
 export * from './auth/account-directory';
 export * from './imaging/formats';
 export * from './queues';

@@ -1,22 +1,21 @@
 import { isUuid, Orm, sqlArray } from '@em/core';
-import { Kind, OperationDefinitionNode, valueFromASTUntyped } from 'graphql';
+import { FieldNode, valueFromASTUntyped } from 'graphql';
 
 /** Face-matching root fields whose retry with a stored requestId is answered from the cache. */
 const CACHED_BY_REQUEST_ID = new Set(['searchFaces']);
 
 /**
  * The spec's advice on 429 is "retry with the same request_id to hit the cache": such a retry must
- * not be refused by the face-matching budget. It is recognised before execution by its requestId
- * having a stored result of the caller's organisation.
+ * not be refused by the face-matching budget. It is recognised, field by field, before execution
+ * by its requestId having a stored result of the caller's organisation.
  */
 export class FaceSearchRetries {
   constructor(private readonly orm: Orm) {}
 
-  async isCachedRetry(operation: OperationDefinitionNode | undefined, variables: Record<string, unknown> | undefined, orgIds: number[]): Promise<boolean> {
-    const fields = (operation?.selectionSet.selections ?? []).filter((s) => s.kind === Kind.FIELD);
-    if (fields.length !== 1 || fields[0].kind !== Kind.FIELD || !CACHED_BY_REQUEST_ID.has(fields[0].name.value)) return false;
+  async isCachedRetry(field: FieldNode, variables: Record<string, unknown> | undefined, orgIds: number[]): Promise<boolean> {
+    if (!CACHED_BY_REQUEST_ID.has(field.name.value)) return false;
     const argument = (name: string) => {
-      const arg = fields[0].kind === Kind.FIELD ? fields[0].arguments?.find((a) => a.name.value === name) : undefined;
+      const arg = field.arguments?.find((a) => a.name.value === name);
       return arg ? valueFromASTUntyped(arg.value, variables) : undefined;
     };
     const requestId = argument('requestId');

@@ -3,31 +3,34 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import {
-  AppError,
   checks,
+  clientAddress,
   compileTrustProxy,
   config,
   connectRedis,
   createLogger,
-  hostFromUrlHeader,
   linkAccount,
-  newId,
   openDatabase,
   operatorEndpoint,
   RateLimiter,
   requirePrincipalSecret,
   ServiceMetrics,
-  signPrincipal,
   SubgraphName,
   TokenVerifier,
 } from '@em/core';
 import express from 'express';
 import { Supergraph } from '@apollo/federation-internals';
-import { GraphQLError, printSchema } from 'graphql';
+import { printSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { ApiKeyLookup } from './auth/api-key-cache';
 import { Authenticator } from './auth/authenticator';
+import { FailedAuthThrottle } from './auth/failed-auth-throttle';
+import { listenForKeyChanges } from './auth/key-change-listener';
+import { graphqlBodyErrors } from './body-errors';
+import { OperationLimiter, operationLimitsOf } from './operations/operation-limits';
+import { requestContext } from './request-context';
 import { GatewayContext } from './context';
 import { PrincipalForwardingDataSource } from './data-source';
 import { formatGatewayError } from './errors';
@@ -36,7 +39,6 @@ import { ClipStatusFeed } from './subscriptions/clip-status-feed';
 import { clipStatusSchema } from './subscriptions/clip-status-subscription';
 import { serveSubscriptions } from './subscriptions/server';
 import { EXAMPLE_OPERATIONS, landingPage } from './landing-page';
-import { containsNul } from './nul-characters';
 import { rateLimitPlugin } from './rate-limit-plugin';
 import { uploadAwareFetch } from './uploads';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
@@ -54,10 +56,14 @@ async function main() {
   const verifier = new TokenVerifier(cfg);
   const metrics = new ServiceMetrics('gateway');
   const feed = new ClipStatusFeed(cfg.REDIS_URL, logger);
-  const authenticator = new Authenticator(new ApiKeyLookup(orm, cfg.API_KEY_CACHE_SECONDS), {
+  const keys = new ApiKeyLookup(orm, cfg.API_KEY_CACHE_SECONDS);
+  const authenticator = new Authenticator(keys, {
     verify: (token) => verifier.verify(token),
     link: (claims) => linkAccount(orm.em.fork(), claims),
   });
+  const failedAuth = new FailedAuthThrottle(redis, cfg, (err) => logger.warn({ err: (err as Error).message }, 'failed-auth throttle unavailable; letting calls through'));
+  const apiSchema = Supergraph.build(readFileSync(cfg.SUPERGRAPH_PATH, 'utf8')).apiSchema().toGraphQLJSSchema();
+  const operations = new OperationLimiter(apiSchema, operationLimitsOf(cfg));
 
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(cfg.SUPERGRAPH_PATH, 'utf8'),
@@ -86,45 +92,43 @@ async function main() {
     res.status(answer.status).type(answer.contentType).send(answer.body);
   });
   // Browsers get a small offline sandbox and the SDLs; API calls go on to Apollo below.
-  const apiSdl = printSchema(Supergraph.build(readFileSync(cfg.SUPERGRAPH_PATH, 'utf8')).apiSchema().toGraphQLJSSchema());
+  const apiSdl = printSchema(apiSchema);
   const subscriptionSchema = clipStatusSchema(orm, feed);
   app.get('/graphql/schema.graphql', (_req, res) => void res.type('text/plain').send(apiSdl));
   app.get('/graphql/subscriptions.graphql', (_req, res) => void res.type('text/plain').send(printSchema(subscriptionSchema)));
   app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? void res.type('html').send(landingPage(EXAMPLE_OPERATIONS)) : next()));
   app.use(
     '/graphql',
-    express.json({ limit: '2mb' }),
-    graphqlUploadExpress({ maxFileSize: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES }),
+    express.json({ limit: cfg.GRAPHQL_MAX_BODY_BYTES }),
+    graphqlUploadExpress({ maxFileSize: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES, maxFieldSize: cfg.GRAPHQL_MAX_BODY_BYTES }),
     expressMiddleware(apollo, {
-      context: async ({ req }) => {
-        const requestId = req.header('x-request-id') || newId();
-        try {
-          const { principal, rateSubject, readLimit } = await authenticator.authenticate(
-            { apiKey: req.header('x-api-key'), authorization: req.header('authorization') },
-            { originHost: hostFromUrlHeader(req.header('origin')) ?? hostFromUrlHeader(req.header('referer')), clientIp: req.ip ?? null },
-            requestId,
-          );
-          // Postgres cannot hold a NUL character: refused once here rather than failing in a subgraph.
-          if (containsNul(req.body)) throw new AppError('BAD_REQUEST', 'The request contains a NUL character, which no field accepts');
-          const principalToken = signPrincipal(principal, principalSecret, cfg.PRINCIPAL_TTL_SECONDS);
-          return { principal, principalToken, requestId, rateSubject, readLimit };
-        } catch (err) {
-          if (err instanceof AppError) throw new GraphQLError(err.message, { extensions: { code: err.code, http: { status: err.status } } });
-          logger.error({ err }, 'authentication failed unexpectedly');
-          throw new GraphQLError('The service is temporarily unavailable', { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
-        }
-      },
+      context: requestContext({ authenticator, failedAuth, operations, limiter, principal: { secret: principalSecret, ttlSeconds: cfg.PRINCIPAL_TTL_SECONDS }, logger }),
     }),
+    graphqlBodyErrors(cfg.GRAPHQL_MAX_BODY_BYTES),
   );
 
   const server = app.listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.keepAliveTimeout = 65_000;
-  const subscriptions = serveSubscriptions(server, subscriptionSchema, authenticator, logger, trustProxy);
+  const clientAddressOf = (request: IncomingMessage) => clientAddress(request, trustProxy);
+  const subscriptions = serveSubscriptions(server, subscriptionSchema, { clientAddress: clientAddressOf, authenticator, failedAuth, operations, logger });
+  // Deactivated or deleted keys (announced by the events subgraph and the CLI) stop working at once.
+  const keyChanges = listenForKeyChanges(
+    cfg.REDIS_URL,
+    {
+      keyChanged: (keyId) => {
+        keys.invalidate(keyId);
+        void subscriptions.recheckKey(keyId);
+      },
+      resync: () => keys.invalidateAll(),
+    },
+    logger,
+  );
   logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
 
   const shutdown = async () => {
     await subscriptions.close();
+    keyChanges.close();
     feed.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await apollo.stop();

@@ -1,44 +1,71 @@
 import { ApolloServerPlugin } from '@apollo/server';
-import { FACE_MATCHING_FIELDS, Principal, RateClass, RateLimiter } from '@em/core';
-import { GraphQLError, Kind, OperationDefinitionNode } from 'graphql';
+import { FACE_MATCHING_FIELDS, Principal, RateClass, RateDecision, RateLimiter } from '@em/core';
+import { DocumentNode, FieldNode, GraphQLError } from 'graphql';
 import { GatewayContext } from './context';
 import { FaceSearchRetries } from './face-search-retries';
+import { fragmentsOf, rootFieldsOf } from './operations/root-fields';
 
-/** An operation is face matching when one of its root fields is. */
-export function rateClassOf(operation: OperationDefinitionNode | undefined): RateClass {
-  const fields = operation?.selectionSet.selections ?? [];
-  return fields.some((s) => s.kind === Kind.FIELD && FACE_MATCHING_FIELDS.has(s.name.value)) ? 'matching' : 'read';
+/** What an operation costs: face-matching units when it runs face matching, else one read. */
+export interface Charge {
+  cls: RateClass;
+  units: number;
+}
+
+/**
+ * One unit per face-matching root field (fragments opened, so `... on Mutation { searchFaces }`
+ * counts; each such field takes at most one selfie, so this is also one unit per selfie), except a
+ * face search retried with a stored requestId, which is a read. An operation without face matching
+ * is one read.
+ */
+export async function chargeOf(fields: FieldNode[], isCachedRetry: (field: FieldNode) => Promise<boolean>): Promise<Charge> {
+  let units = 0;
+  for (const field of fields) if (FACE_MATCHING_FIELDS.has(field.name.value) && !(await isCachedRetry(field))) units++;
+  return units > 0 ? { cls: 'matching', units } : { cls: 'read', units: 1 };
 }
 
 /**
  * Counts every operation against its credential's budget before it is planned: 429 with
- * Retry-After (and `retryAfterSeconds` in the error) once the window's budget is spent. A face
- * search retried with a stored requestId counts as a read.
+ * Retry-After (and `retryAfterSeconds` in the error) once the window's budget is spent. An
+ * operation that fails to parse or validate costs one read too (counted as it is answered).
  */
 export function rateLimitPlugin(limiter: RateLimiter, retries: FaceSearchRetries): ApolloServerPlugin<GatewayContext> {
   return {
     async requestDidStart() {
+      let charged = false;
       return {
-        async didResolveOperation({ contextValue, operation, request }) {
-          let cls = rateClassOf(operation);
-          if (cls === 'matching' && (await retries.isCachedRetry(operation, request.variables, organisationsOf(contextValue.principal)))) cls = 'read';
-          const limit = cls === 'read' && contextValue.readLimit ? contextValue.readLimit : limiter.defaultLimit(cls);
-          const decision = await limiter.consume(cls, contextValue.rateSubject, limit);
-          if (decision.allowed) return;
-          throw new GraphQLError(`Rate limit exceeded (${decision.limit} ${cls === 'matching' ? 'face-matching calls' : 'calls'} per window); retry in ${decision.retryAfterSeconds} s`, {
-            extensions: {
-              code: 'RATE_LIMITED',
-              retryAfterSeconds: decision.retryAfterSeconds,
-              http: { status: 429, headers: new Map([['retry-after', String(decision.retryAfterSeconds)]]) },
-            },
-          });
+        async didResolveOperation({ contextValue, document, operation, request }) {
+          charged = true;
+          const fields = rootFieldsOf(operation, fragmentsOf(document as DocumentNode));
+          const orgIds = organisationsOf(contextValue.principal);
+          const charge = await chargeOf(fields, (field) => retries.isCachedRetry(field, request.variables, orgIds));
+          const decision = await chargeCaller(limiter, contextValue, charge);
+          if (!decision.allowed) throw rateLimited(decision, charge.cls);
+        },
+        async willSendResponse({ contextValue }) {
+          if (!charged && contextValue?.rateSubject) await chargeCaller(limiter, contextValue, { cls: 'read', units: 1 });
         },
       };
     },
   };
 }
 
+export function chargeCaller(limiter: RateLimiter, caller: Pick<GatewayContext, 'rateSubject' | 'readLimit'>, charge: Charge): Promise<RateDecision> {
+  const limit = charge.cls === 'read' && caller.readLimit ? caller.readLimit : limiter.defaultLimit(charge.cls);
+  return limiter.consume(charge.cls, caller.rateSubject, limit, charge.units);
+}
+
+export function rateLimited(decision: RateDecision, cls: RateClass): GraphQLError {
+  return new GraphQLError(`Rate limit exceeded (${decision.limit} ${cls === 'matching' ? 'face-matching calls' : 'calls'} per window); retry in ${decision.retryAfterSeconds} s`, {
+    extensions: {
+      code: 'RATE_LIMITED',
+      retryAfterSeconds: decision.retryAfterSeconds,
+      http: { status: 429, headers: new Map([['retry-after', String(decision.retryAfterSeconds)]]) },
+    },
+  });
+}
+
 function organisationsOf(principal: Principal): number[] {
   if (principal.orgId !== null) return [principal.orgId];
   return Object.keys(principal.orgRoles ?? {}).map(Number);
 }
+

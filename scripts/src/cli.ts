@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import {
   Account,
   ApiKeyService,
+  keyInvalidationNotifier,
   embeddedIssuerFiles,
   loadConfig,
   Membership,
@@ -64,7 +65,8 @@ async function main() {
   const cfg = loadConfig();
   const orm = await openDatabase(cfg);
   const em = orm.em.fork();
-  const keys = new ApiKeyService(cfg.MAX_API_KEYS_PER_ORG);
+  const keyChanges = keyInvalidationNotifier(cfg.REDIS_URL, (err) => console.error(`warning: gateways were not told of the key change (${(err as Error).message}); they notice within API_KEY_CACHE_SECONDS`));
+  const keys = new ApiKeyService(cfg.MAX_API_KEYS_PER_ORG, (keyId) => keyChanges.keyChanged(keyId));
   try {
     switch (command) {
       case 'create-account': {
@@ -135,6 +137,7 @@ async function main() {
         throw new Error(`unknown command ${command}\n${HELP}`);
     }
   } finally {
+    keyChanges.close();
     await orm.close();
   }
 }

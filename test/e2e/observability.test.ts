@@ -24,9 +24,10 @@ describe('operator endpoints: liveness, readiness, Prometheus metrics', () => {
     const rest = await (await fetch(`http://127.0.0.1:${ports.rest}/metrics`)).text();
     expect(rest).toMatch(/em_request_duration_seconds_count\{[^}]*name="GET \/:orgId\/event\/:eventId\/details"[^}]*status="200"[^}]*\} [1-9]/);
     const gateway = await (await fetch(`http://127.0.0.1:${ports.gateway}/metrics`)).text();
-    expect(gateway).toMatch(/em_requests_total\{[^}]*name="EventDetails"[^}]*status="ok"/);
+    // GraphQL operations are labelled by their first root field, never by the client-chosen operation name.
+    expect(gateway).toMatch(/em_requests_total\{[^}]*name="event"[^}]*status="ok"/);
     const events = await (await fetch(`http://127.0.0.1:${ports.events}/metrics`)).text();
-    expect(events).toMatch(/em_requests_total\{[^}]*name="EventDetails[^"]*"/);
+    expect(events).toMatch(/em_requests_total\{[^}]*name="event"/);
     expect(events).toContain('process_resident_memory_bytes');
   });
 

@@ -21,7 +21,11 @@ export function normaliseAllowedHost(entry: string): string {
 
 /** Creating, listing, deactivating and deleting an organisation's API keys (GraphQL and the CLI). */
 export class ApiKeyService {
-  constructor(private readonly maxPerOrganisation: number) {}
+  constructor(
+    private readonly maxPerOrganisation: number,
+    /** Told of every deactivation, activation and deletion (the gateways' caches, see key-invalidation). */
+    private readonly onKeyChanged: (keyId: number) => Promise<void> = async () => undefined,
+  ) {}
 
   async create(em: EntityManager, orgId: number, input: ApiKeyInput): Promise<{ apiKey: ApiKey; rawKey: string }> {
     const name = input.name?.trim();
@@ -57,11 +61,14 @@ export class ApiKeyService {
     const key = await this.find(em, orgId, keyId);
     key.active = active;
     await em.flush();
+    await this.onKeyChanged(key.id);
     return key;
   }
 
   async delete(em: EntityManager, orgId: number, keyId: number): Promise<void> {
-    await em.removeAndFlush(await this.find(em, orgId, keyId));
+    const key = await this.find(em, orgId, keyId);
+    await em.removeAndFlush(key);
+    await this.onKeyChanged(keyId);
   }
 
   private async find(em: EntityManager, orgId: number, keyId: number): Promise<ApiKey> {

@@ -30,14 +30,15 @@ export class RateLimiter {
     return cls === 'matching' ? this.cfg.RATE_LIMIT_MATCHING : this.cfg.RATE_LIMIT_READS;
   }
 
-  async consume(cls: RateClass, subject: string, limit = this.defaultLimit(cls), now = Date.now()): Promise<RateDecision> {
+  /** Charges `units` calls (an operation with several face-matching fields costs one each). */
+  async consume(cls: RateClass, subject: string, limit = this.defaultLimit(cls), units = 1, now = Date.now()): Promise<RateDecision> {
     const window = this.cfg.RATE_LIMIT_WINDOW_SECONDS;
     const nowSeconds = now / 1000;
     const windowIndex = Math.floor(nowSeconds / window);
     const retryAfterSeconds = Math.max(1, Math.ceil((windowIndex + 1) * window - nowSeconds));
     const key = `rl:${cls}:${subject}:${windowIndex}`;
     try {
-      const results = await this.redis.multi().incr(key).expire(key, window + 1).exec();
+      const results = await this.redis.multi().incrby(key, units).expire(key, window + 1).exec();
       const count = Number(results?.[0]?.[1] ?? 0);
       return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), retryAfterSeconds };
     } catch (err) {

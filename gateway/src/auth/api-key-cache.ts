@@ -1,4 +1,5 @@
 import { ApiKey, hashApiKey, Orm } from '@em/core';
+import { LruMap } from './lru';
 
 export interface KeyRecord {
   id: number;
@@ -8,34 +9,59 @@ export interface KeyRecord {
   rateLimit: number | null;
 }
 
+/** Where key records come from when they are not cached (Postgres). */
+export type KeySource = (keyHash: string) => Promise<KeyRecord | null>;
+
+interface Cached<T> {
+  value: T;
+  expiresAt: number;
+}
+
 /**
  * API keys by hash, cached for a few seconds so the hot path does not hit Postgres on every
- * call; a deactivated key stops working within that time. Records last-used time at most once a
- * minute per key.
+ * call. Known keys and unknown ones are cached apart, each in a bounded LRU: a flood of invented
+ * keys only churns the small negative cache and never evicts a real key. A key that changes is
+ * dropped at once by invalidate() (the gateway listens for announcements on Redis). Records
+ * last-used time at most once a minute per key.
  */
 export class ApiKeyLookup {
-  private readonly cache = new Map<string, { record: KeyRecord | null; expiresAt: number }>();
-  private readonly lastTouched = new Map<number, number>();
+  private readonly known: LruMap<string, Cached<KeyRecord>>;
+  private readonly unknown: LruMap<string, Cached<null>>;
+  private readonly lastTouched = new LruMap<number, number>(10_000);
 
   constructor(
     private readonly orm: Orm,
     private readonly cacheSeconds: number,
-  ) {}
+    private readonly source: KeySource = (hash) => findKey(orm, hash),
+    capacity = { known: 10_000, unknown: 1_000 },
+  ) {
+    this.known = new LruMap(capacity.known);
+    this.unknown = new LruMap(capacity.unknown);
+  }
 
   async find(rawKey: string): Promise<KeyRecord | null> {
     const hash = hashApiKey(rawKey);
     const now = Date.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > now) return cached.record;
+    const cached = this.known.get(hash) ?? this.unknown.get(hash);
+    if (cached && cached.expiresAt > now) return cached.value;
 
-    const em = this.orm.em.fork();
-    const key = await em.findOne(ApiKey, { keyHash: hash });
-    const record = key ? { id: key.id, orgId: key.organisation.id, active: key.active, allowedHosts: key.allowedHosts, rateLimit: key.rateLimit ?? null } : null;
+    const record = await this.source(hash);
     if (this.cacheSeconds > 0) {
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, { record, expiresAt: now + this.cacheSeconds * 1000 });
+      const expiresAt = now + this.cacheSeconds * 1000;
+      if (record) this.known.set(hash, { value: record, expiresAt });
+      else this.unknown.set(hash, { value: null, expiresAt });
     }
     return record;
+  }
+
+  /** Forgets a key that was deactivated, reactivated or deleted elsewhere. */
+  invalidate(keyId: number): void {
+    this.known.deleteWhere((entry) => entry.value.id === keyId);
+  }
+
+  /** Forgets every cached key (key change announcements may have been missed). */
+  invalidateAll(): void {
+    this.known.deleteWhere(() => true);
   }
 
   touch(keyId: number): void {
@@ -47,4 +73,9 @@ export class ApiKeyLookup {
       .nativeUpdate(ApiKey, { id: keyId }, { lastUsedAt: new Date(now) })
       .catch(() => undefined);
   }
+}
+
+async function findKey(orm: Orm, keyHash: string): Promise<KeyRecord | null> {
+  const key = await orm.em.fork().findOne(ApiKey, { keyHash });
+  return key ? { id: key.id, orgId: key.organisation.id, active: key.active, allowedHosts: key.allowedHosts, rateLimit: key.rateLimit ?? null } : null;
 }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ApiKeyService, ObjectStore } from '@em/core';
+import { ApiKeyService, keyInvalidationNotifier, ObjectStore } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { AccountResolver } from './account/account.resolver';
 import { AccountService } from './account/account.service';
@@ -15,11 +15,12 @@ import { buildEventsSchema } from './schema';
 runService('events', async ({ cfg, logger, orm, principalSecret }) => {
   const store = new ObjectStore(cfg);
   const events = new EventsResolver(new EventsService(orm, store));
+  const keyChanges = keyInvalidationNotifier(cfg.REDIS_URL, (err) => logger.warn({ err: (err as Error).message }, 'could not announce an API key change'));
   const container = resolverContainer(
     events,
     new PingResolver(new PingService(orm)),
     new AccountResolver(new AccountService(orm)),
-    new ApiKeysResolver(new ApiKeysService(orm, new ApiKeyService(cfg.MAX_API_KEYS_PER_ORG))),
+    new ApiKeysResolver(new ApiKeysService(orm, new ApiKeyService(cfg.MAX_API_KEYS_PER_ORG, (keyId) => keyChanges.keyChanged(keyId)))),
     new AuthorizeResolver(orm),
   );
   const schema = await buildEventsSchema(container, events);

@@ -1,8 +1,19 @@
 import { ApolloServerPlugin } from '@apollo/server';
 import { Logger, ServiceMetrics } from '@em/core';
+import { Kind, OperationDefinitionNode } from 'graphql';
 
 /**
- * Times and logs every GraphQL operation: by its name (or its first root field), with status `ok`
+ * The metric label of an operation: the schema name of its first root field (validated, so it is
+ * one of a fixed set), never the client-chosen operation name, which would let any caller mint
+ * new label values; `other` when the root holds only fragments.
+ */
+export function operationLabel(operation: OperationDefinitionNode | undefined): string {
+  const field = operation?.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
+  return field?.kind === Kind.FIELD ? field.name.value : 'other';
+}
+
+/**
+ * Times and logs every GraphQL operation: by its first root field (see operationLabel), with status `ok`
  * or the code of its first error (`invalid` when it did not parse), and the request id the REST
  * adapter or the caller gave it (`x-request-id`). Failed operations log at warn, others at debug.
  */
@@ -13,9 +24,8 @@ export function operationObserver(metrics: ServiceMetrics, logger: Logger): Apol
       let name = 'invalid';
       let end: ((status: string) => void) | null = null;
       return {
-        async didResolveOperation({ operation, operationName }) {
-          const field = operation?.selectionSet.selections.find((s) => s.kind === 'Field');
-          name = operationName ?? (field && 'name' in field ? field.name.value : 'anonymous');
+        async didResolveOperation({ operation }) {
+          name = operationLabel(operation);
           end = metrics.startRequest(name);
         },
         async willSendResponse({ errors, contextValue }) {

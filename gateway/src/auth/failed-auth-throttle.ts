@@ -1,0 +1,56 @@
+import { AppError, Config } from '@em/core';
+import type { Redis } from 'ioredis';
+
+/**
+ * Counts failed authentications (401/403) per client address in fixed Redis windows, shared by
+ * every gateway process. Once an address has failed `AUTH_FAILURE_LIMIT` times in a window, its
+ * calls are answered 429 with Retry-After before any key lookup, whatever credential they carry.
+ * If Redis cannot be reached, calls are let through (like the rate limiter).
+ */
+export class FailedAuthThrottle {
+  constructor(
+    private readonly redis: Redis,
+    private readonly cfg: Pick<Config, 'AUTH_FAILURE_LIMIT' | 'AUTH_FAILURE_WINDOW_SECONDS'>,
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {}
+
+  /** Throws RATE_LIMITED (with `retryAfterSeconds`) when the address has failed too often. */
+  async assertAllowed(address: string | null | undefined, now = Date.now()): Promise<void> {
+    const { key, retryAfterSeconds } = this.window(address, now);
+    try {
+      const failures = Number((await this.redis.get(key)) ?? 0);
+      if (failures >= this.cfg.AUTH_FAILURE_LIMIT) {
+        throw new AppError('RATE_LIMITED', `Too many failed authentications from this address; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      this.onError(err);
+    }
+  }
+
+  async recordFailure(address: string | null | undefined, now = Date.now()): Promise<void> {
+    const { key } = this.window(address, now);
+    try {
+      await this.redis.multi().incr(key).expire(key, this.cfg.AUTH_FAILURE_WINDOW_SECONDS + 1).exec();
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  /** Runs an authentication, counting its 401/403 against the address. */
+  async guard<T>(address: string | null | undefined, authenticate: () => Promise<T>): Promise<T> {
+    await this.assertAllowed(address);
+    try {
+      return await authenticate();
+    } catch (err) {
+      if (err instanceof AppError && (err.status === 401 || err.status === 403)) await this.recordFailure(address);
+      throw err;
+    }
+  }
+
+  private window(address: string | null | undefined, now: number) {
+    const seconds = this.cfg.AUTH_FAILURE_WINDOW_SECONDS;
+    const index = Math.floor(now / 1000 / seconds);
+    return { key: `authfail:${address ?? 'unknown'}:${index}`, retryAfterSeconds: Math.max(1, Math.ceil((index + 1) * seconds - now / 1000)) };
+  }
+}

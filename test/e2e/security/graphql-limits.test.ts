@@ -1,0 +1,111 @@
+import { WebSocket } from 'ws';
+import { createClient } from 'graphql-ws';
+import { closeDb, fixtures, info } from '../support/platform';
+
+/** Issue 13 #3: one GraphQL request must not freeze the gateway (limits before validation and planning). */
+describe('#3 GraphQL operation limits', () => {
+  let orgId: number;
+  let eventId: number;
+  let key: string;
+  const healthUrl = info.gatewayUrl.replace(/\/graphql$/, '/health/live');
+
+  beforeAll(async () => {
+    ({ orgId, key } = await fixtures.organisation());
+    eventId = await fixtures.event(orgId);
+  });
+  afterAll(closeDb);
+
+  const ping = () => `ping(orgId: ${orgId}, eventId: ${eventId}) { status }`;
+  const aliases = (n: number) => `query { ${Array.from({ length: n }, (_, i) => `a${i}: ${ping()}`).join(' ')} }`;
+
+  async function post(query: string): Promise<{ status: number; ms: number; body: any }> {
+    const started = performance.now();
+    const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ query }) });
+    const body = await res.json().catch(() => null);
+    return { status: res.status, ms: performance.now() - started, body };
+  }
+
+  async function roundTrip(url: string): Promise<number> {
+    const started = performance.now();
+    await (await fetch(url)).text();
+    return performance.now() - started;
+  }
+
+  function expectRefused(res: { status: number; body: any }, status: number, code: string, message: RegExp) {
+    expect({ status: res.status, code: res.body?.errors?.[0]?.extensions?.code, data: res.body?.data ?? null }).toEqual({ status, code, data: null });
+    expect(res.body.errors[0].message).toMatch(message);
+  }
+
+  it('#3 20,000 aliased ping fields (about 1 MB) are refused in under 100 ms', async () => {
+    expect((await post(`query { ${ping()} }`)).status).toBe(200); // warm connection
+    const res = await post(aliases(20_000));
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.errors[0].extensions.code).toMatch(/^(BAD_REQUEST|PAYLOAD_TOO_LARGE)$/);
+    expect(res.ms).toBeLessThan(100);
+  });
+
+  it('#3 a token-heavy operation under the body limit is refused in under 100 ms with 400', async () => {
+    const query = `query { ${Array.from({ length: 6000 }, (_, i) => `a${i}:ping`).join(' ')} }`; // ~60 KB, 18,000 tokens
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await post(query);
+      expectRefused(res, 400, 'BAD_REQUEST', /Token limit/);
+      times.push(res.ms);
+    }
+    // The median of three: this machine is shared, one slow round trip says little.
+    expect(times.sort((a, b) => a - b)[1]).toBeLessThan(100);
+  });
+
+  it('#3 /health/live answers in under 200 ms while several huge operations are in flight', async () => {
+    const huge = [aliases(20_000), `query { ${Array.from({ length: 6000 }, (_, i) => `a${i}:ping`).join(' ')} }`];
+    const inFlight = Array.from({ length: 6 }, (_, i) => post(huge[i % 2]));
+    await new Promise((r) => setTimeout(r, 20));
+    const health: number[] = [];
+    for (let i = 0; i < 5; i++) health.push(await roundTrip(healthUrl));
+    const answers = await Promise.all(inFlight);
+    expect(Math.max(...health)).toBeLessThan(200);
+    for (const res of answers) expect(res.status).toBeLessThan(500);
+  });
+
+  it('#3 too many aliases: 400', async () => {
+    expectRefused(await post(`query { ping(orgId: ${orgId}, eventId: ${eventId}) { ${Array.from({ length: 16 }, (_, i) => `s${i}: status`).join(' ')} } }`), 400, 'BAD_REQUEST', /Aliases limit of 15/);
+  });
+
+  it('#3 too many root fields (also hidden in fragments): 400', async () => {
+    expectRefused(await post(`query { ${Array.from({ length: 11 }, ping).join(' ')} }`), 400, 'BAD_REQUEST', /Root field limit of 10/);
+    expectRefused(await post(`query { ... on Query { ${Array.from({ length: 6 }, ping).join(' ')} } ...F } fragment F on Query { ${Array.from({ length: 5 }, ping).join(' ')} }`), 400, 'BAD_REQUEST', /Root field limit/);
+  });
+
+  it('#3 deep nesting: 400', async () => {
+    expectRefused(await post(`query { ${'a { '.repeat(30)}b${' }'.repeat(30)} }`), 400, 'BAD_REQUEST', /depth limit of 10/);
+  });
+
+  it('#3 many directives: 400', async () => {
+    expectRefused(await post(`query { ping(orgId: ${orgId}, eventId: ${eventId}) ${'@include(if: true) '.repeat(200)} { status } }`), 400, 'BAD_REQUEST', /Directives limit of 20/);
+  });
+
+  it('#3 GET requests get the same limits', async () => {
+    const deep = `query { ${'a { '.repeat(30)}b${' }'.repeat(30)} }`;
+    const refused = await fetch(`${info.gatewayUrl}?query=${encodeURIComponent(deep)}`, { headers: { 'x-api-key': key } });
+    expectRefused({ status: refused.status, body: await refused.json() }, 400, 'BAD_REQUEST', /depth limit/);
+  });
+
+  it('#3 a body over the limit is refused before it is parsed, in GraphQL error format', async () => {
+    const res = await post(`query { ${ping()} } # ${'x'.repeat(300 * 1024)}`);
+    expectRefused(res, 413, 'PAYLOAD_TOO_LARGE', /larger than/);
+  });
+
+  it('#3 subscriptions over graphql-ws get the same limits', async () => {
+    const client = createClient({ url: info.gatewayUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key }, retryAttempts: 0 });
+    try {
+      const query = `subscription { ${Array.from({ length: 16 }, (_, i) => `c${i}: clipStatus(orgId: ${orgId}, eventId: ${eventId}, requestId: "x") { status }`).join(' ')} }`;
+      const started = performance.now();
+      const errors = await new Promise<any>((resolve) => client.subscribe({ query }, { next: () => undefined, error: resolve, complete: () => resolve(null) }));
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(JSON.stringify(errors)).toMatch(/limit/);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
