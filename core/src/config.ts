@@ -117,7 +117,7 @@ const schema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(20),
   /** Failed authentications one client address may make per window before it gets 429s. */
-  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(30),
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(120),
   AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
