@@ -102,6 +102,13 @@ const schema = z.object({
   SEARCH_URL: z.string().url().optional(),
   MEDIA_SUBGRAPH_URL: z.string().url().optional(),
   SUPERGRAPH_PATH: z.string().default(path.join(REPO_ROOT, 'supergraph.graphql')),
+  /**
+   * Largest photo or selfie accepted, in pixels (width x height): a small compressed file can decode
+   * to gigabytes. Also the pixel limit of every image decode (sharp's limitInputPixels).
+   */
+  IMPORT_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(268_402_689).default(50_000_000),
+  /** How often the ml-worker deletes clips past their event's retention from storage. */
+  CLIP_RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(300),
 });
 
 type RawConfig = z.infer<typeof schema>;

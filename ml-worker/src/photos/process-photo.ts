@@ -1,4 +1,4 @@
-import { descriptorToBuffer, displayedSize, Event, Face, FaceIndexRevisions, Logger, ObjectStore, objectKeys, Orm, Photo, PhotoBib, PhotoStepErrors, renderPreviews } from '@em/core';
+import { clientMessage, descriptorToBuffer, displayedSize, Event, Face, FaceIndexRevisions, Logger, ObjectStore, objectKeys, Orm, Photo, PhotoBib, PhotoStepErrors, renderPreviews } from '@em/core';
 import { BibReader } from '../bibs/bib-reader';
 import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';
 
@@ -39,15 +39,15 @@ export class PhotoProcessor {
     try {
       bibs = await this.bibs.read(original);
     } catch (err) {
-      stepErrors.bibs = (err as Error).message.slice(0, 500);
-      this.logger.warn({ photoId, err: stepErrors.bibs }, 'bib step failed');
+      stepErrors.bibs = clientMessage(err, 'BIB reading failed');
+      this.logger.warn({ photoId, err: (err as Error).message }, 'bib step failed');
     }
     let detected: DetectedFace[] = [];
     try {
       detected = await this.faces.detectAll(plainLarge.buffer);
     } catch (err) {
-      stepErrors.faces = (err as Error).message.slice(0, 500);
-      this.logger.warn({ photoId, err: stepErrors.faces }, 'face step failed');
+      stepErrors.faces = clientMessage(err, 'Face detection failed');
+      this.logger.warn({ photoId, err: (err as Error).message }, 'face step failed');
     }
 
     const now = new Date();

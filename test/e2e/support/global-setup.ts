@@ -35,6 +35,8 @@ export default async function globalSetup(): Promise<void> {
       MAX_API_KEYS_PER_ORG: '5',
       RATE_LIMIT_MATCHING: '8',
       SELFIE_MAX_BYTES: String(3 * 1024 * 1024),
+      // Clip retention sweep often, so the retention test does not wait (security/media.test.ts).
+      CLIP_RETENTION_SWEEP_SECONDS: '2',
     },
   });
   const { ports, infoFile } = platform;
