@@ -1,4 +1,4 @@
-import type { Metadata } from 'sharp';
+import sharp, { Metadata } from 'sharp';
 import { openImage, oversizeReason } from './pixel-limit';
 
 /** Photo formats the pipeline accepts, by what sharp reads in the file (not by its name). */
@@ -19,7 +19,8 @@ export async function probeImage(file: Buffer): Promise<ImageProbe> {
   if (file.length === 0) return { ok: false, reason: 'empty file' };
   let meta: Metadata;
   try {
-    meta = await openImage(file, { failOn: 'error' }).metadata();
+    // The header only (no decode), without the pixel limit, so an oversized image gets its own reason below.
+    meta = await sharp(file, { failOn: 'error', limitInputPixels: false }).metadata();
   } catch {
     return { ok: false, reason: 'not an image, or a corrupt one' };
   }
