@@ -32,6 +32,8 @@ const logger = createLogger('ml-worker');
 
 /** After a job's last attempt, its thing is marked failed with the reason. */
 const isLastAttempt = (job: Job | undefined) => !!job && job.attemptsMade >= (job.opts.attempts ?? 1);
+/** What a client may read of a job's failure: our own UnrecoverableError reasons and AppErrors; anything else is in the log only. */
+const reasonOf = (err: Error, fallback: string) => (err.name === 'UnrecoverableError' ? err.message : clientMessage(err, fallback));
 
 /** The ML worker: BullMQ processors only, no HTTP. */
 async function main() {
@@ -51,11 +53,11 @@ async function main() {
 
   const workers = [
     new Worker<ProcessPhotoJob>(QUEUES.photos, async (job) => photos.process(job.data.photoId), { connection: connection(), concurrency: 2 }).on('failed', (job, err) => {
-      if (isLastAttempt(job)) void photos.markFailed(job!.data.photoId, clientMessage(err, 'The photo could not be processed (see the worker log)')).catch(() => undefined);
+      if (isLastAttempt(job) || err.name === 'UnrecoverableError') void photos.markFailed(job!.data.photoId, reasonOf(err, 'The photo could not be processed (see the worker log)')).catch(() => undefined);
     }),
     new Worker<EmbedSelfieJob, EmbedSelfieResult>(QUEUES.selfies, async (job) => embedSelfie(faces, job.data), { connection: connection(), concurrency: 4 }),
     new Worker<IndexVideoJob>(QUEUES.videos, async (job) => videos.index(job.data.videoId), { connection: connection(), concurrency: 1, lockDuration: 120_000 }).on('failed', (job, err) => {
-      if (isLastAttempt(job) || err.name === 'UnrecoverableError') void videos.fail(job!.data.videoId, err.name === 'UnrecoverableError' ? err.message : clientMessage(err, 'The video could not be indexed (see the worker log)')).catch(() => undefined);
+      if (isLastAttempt(job) || err.name === 'UnrecoverableError') void videos.fail(job!.data.videoId, reasonOf(err, 'The video could not be indexed (see the worker log)')).catch(() => undefined);
     }),
     new Worker(QUEUES.clipRetention, async () => retention.sweep(), { connection: connection(), concurrency: 1 }),
     new Worker<CutClipsJob>(QUEUES.clips, async (job) => clips.run(job.data.requestId, job.data.generation), { connection: connection(), concurrency: 1, lockDuration: 120_000 }).on('failed', (job, err) => {

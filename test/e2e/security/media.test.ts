@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { API, api, closeDb, expectError, expectSuccess, fixtures, info, postForm, sql } from '../support/platform';
+import { randomUUID } from 'node:crypto';
+import { API, api, closeDb, expectError, expectSuccess, fixtures, info, postForm, sql, store, waitForPipeline } from '../support/platform';
 
 /** Security regressions of the media paths (issue 13: items 6, 9, 11 and the error-leak part of 16). */
 
@@ -136,6 +137,24 @@ describe('security: media (images, selfies, videos, clips)', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     await workerHealthy();
   });
+
+  it('#6 an oversized original that reaches the ml-worker anyway (stored before the limit) fails fast, and the worker stays healthy', async () => {
+    const id = randomUUID();
+    const originalKey = `originals/${eventId}/${id}.png`;
+    await store.put(originalKey, huge, 'image/png');
+    await sql(
+      `insert into photos (id, event_id, status, content_hash, original_key, original_file_name, mime_type, width, height, source)
+       values ($1, $2, 'imported', $3, $4, 'huge.png', 'image/png', 16000, 16000, 'test')`,
+      [id, eventId, `hash-${id}`, originalKey],
+    );
+    const started = Date.now();
+    expect(expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }))).toEqual({ queued: 1 });
+    const status = await waitForPipeline(base, key, 90_000);
+    expect(status).toMatchObject({ failed: 1, processed: 0 });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(status.failures).toEqual([{ reason: expect.stringMatching(/256 megapixels.*limit/), count: 1 }]);
+    await workerHealthy();
+  }, 120_000);
 
   it('#9 an HLS playlist naming local and remote files is refused at upload, and none of them is read', async () => {
     const segment = path.join(dir, 'segment.ts');
