@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffmpegPath, inputArgs, probeVideo, VIDEO_DEMUXERS } from './ffmpeg';
@@ -14,6 +14,7 @@ describe('how tenant videos are opened', () => {
     execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', segment]);
     execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', '-pix_fmt', 'yuv420p', mp4]);
   });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('local files and pipes only, the allowed demuxers only, and the identified demuxer when known', () => {
     expect(inputArgs('/x/in', 'mov')).toEqual(['-protocol_whitelist', 'file,pipe', '-format_whitelist', VIDEO_DEMUXERS.join(','), '-f', 'mov', '-i', '/x/in']);

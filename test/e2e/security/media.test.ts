@@ -1,6 +1,6 @@
 import { buildSlideshow } from '@em/core';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -114,7 +114,10 @@ describe('security: media (images, selfies, videos, clips)', () => {
     await sql('update events set clip_padding_start_seconds = 0, clip_padding_end_seconds = 0 where id = $1', [eventId]);
     base = `/${orgId}/event/${eventId}`;
   });
-  afterAll(closeDb);
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await closeDb();
+  });
 
   it('#6 a 16000x16000 PNG is refused at import with the reason, and the ml-worker stays healthy', async () => {
     expect(huge.length).toBeLessThan(1024 * 1024);
