@@ -13,6 +13,8 @@ COPY supergraph.graphql ./
 RUN npm install --no-audit --no-fund && npx turbo run build --filter='!@em/test'
 
 FROM node:20-bookworm-slim
+# Tenant videos are decoded by Debian's maintained ffmpeg, not the older static build from npm.
+RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production LISTEN_HOST=0.0.0.0 REST_HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app /app

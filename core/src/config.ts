@@ -119,6 +119,13 @@ const schema = z.object({
   /** Failed authentications one client address may make per window before it gets 429s. */
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(120),
   AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
+   * Largest photo or selfie accepted, in pixels (width x height): a small compressed file can decode
+   * to gigabytes. Also the pixel limit of every image decode (sharp's limitInputPixels).
+   */
+  IMPORT_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(268_402_689).default(50_000_000),
+  /** How often the ml-worker deletes clips past their event's retention from storage. */
+  CLIP_RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(300),
 });
 
 type RawConfig = z.infer<typeof schema>;

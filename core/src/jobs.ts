@@ -5,6 +5,8 @@ export const QUEUES = {
   selfies: 'selfie-embedding',
   videos: 'video-indexing',
   clips: 'video-clipping',
+  /** Repeating: deletes clips past their event's retention from storage. */
+  clipRetention: 'clip-retention',
 } as const;
 
 export const JOBS = {
@@ -12,6 +14,7 @@ export const JOBS = {
   embedSelfie: 'embed-selfie',
   indexVideo: 'index-video',
   cutClips: 'cut-clips',
+  sweepExpiredClips: 'sweep-expired-clips',
 } as const;
 
 /** Samples a video's frames, finds and embeds their faces (the video face index). */

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import {
   checks,
+  clientMessage,
   config,
   connectRedis,
   createLogger,
@@ -19,6 +20,7 @@ import {
 } from '@em/core';
 import { Job, Queue, Worker } from 'bullmq';
 import { BibReader } from './bibs/bib-reader';
+import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
 import { FaceAnalyzer } from './faces/face-analyzer';
@@ -30,6 +32,8 @@ const logger = createLogger('ml-worker');
 
 /** After a job's last attempt, its thing is marked failed with the reason. */
 const isLastAttempt = (job: Job | undefined) => !!job && job.attemptsMade >= (job.opts.attempts ?? 1);
+/** What a client may read of a job's failure: our own UnrecoverableError reasons and AppErrors; anything else is in the log only. */
+const reasonOf = (err: Error, fallback: string) => (err.name === 'UnrecoverableError' ? err.message : clientMessage(err, fallback));
 
 /** The ML worker: BullMQ processors only, no HTTP. */
 async function main() {
@@ -44,18 +48,20 @@ async function main() {
   const photos = new PhotoProcessor(orm, store, faces, bibs, revisions, logger);
   const videos = new VideoIndexer(orm, store, faces, revisions, logger);
   const clips = new ClipCutter(orm, store, redis, logger);
+  const retention = new ClipRetention(orm, store, logger);
   const connection = () => connectRedis(cfg.REDIS_URL);
 
   const workers = [
     new Worker<ProcessPhotoJob>(QUEUES.photos, async (job) => photos.process(job.data.photoId), { connection: connection(), concurrency: 2 }).on('failed', (job, err) => {
-      if (isLastAttempt(job)) void photos.markFailed(job!.data.photoId, err.message).catch(() => undefined);
+      if (isLastAttempt(job) || err.name === 'UnrecoverableError') void photos.markFailed(job!.data.photoId, reasonOf(err, 'The photo could not be processed (see the worker log)')).catch(() => undefined);
     }),
     new Worker<EmbedSelfieJob, EmbedSelfieResult>(QUEUES.selfies, async (job) => embedSelfie(faces, job.data), { connection: connection(), concurrency: 4 }),
     new Worker<IndexVideoJob>(QUEUES.videos, async (job) => videos.index(job.data.videoId), { connection: connection(), concurrency: 1, lockDuration: 120_000 }).on('failed', (job, err) => {
-      if (isLastAttempt(job) || err.name === 'UnrecoverableError') void videos.fail(job!.data.videoId, err.message).catch(() => undefined);
+      if (isLastAttempt(job) || err.name === 'UnrecoverableError') void videos.fail(job!.data.videoId, reasonOf(err, 'The video could not be indexed (see the worker log)')).catch(() => undefined);
     }),
+    new Worker(QUEUES.clipRetention, async () => retention.sweep(), { connection: connection(), concurrency: 1 }),
     new Worker<CutClipsJob>(QUEUES.clips, async (job) => clips.run(job.data.eventId, job.data.requestId, job.data.generation), { connection: connection(), concurrency: 1, lockDuration: 120_000 }).on('failed', (job, err) => {
-      if (isLastAttempt(job)) void clips.markFailed(job!.data.eventId, job!.data.requestId, job!.data.generation, err.message).catch(() => undefined);
+      if (isLastAttempt(job)) void clips.markFailed(job!.data.eventId, job!.data.requestId, job!.data.generation, clientMessage(err, 'Clip generation failed')).catch(() => undefined);
     }),
   ];
   const requestIdOf = (job: Job | undefined) => (job?.data as TracedJob | undefined)?.httpRequestId;
@@ -67,6 +73,7 @@ async function main() {
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const queues = workers.map((w) => new Queue(w.name, { connection: redis }));
+  await ClipRetention.schedule(queues.find((q) => q.name === QUEUES.clipRetention)!, cfg.CLIP_RETENTION_SWEEP_SECONDS);
   const operator = serveOperatorEndpoints({
     port: cfg.ML_WORKER_PORT,
     host: cfg.LISTEN_HOST,

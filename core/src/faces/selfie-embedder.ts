@@ -1,7 +1,7 @@
 import { Queue, QueueEvents } from 'bullmq';
-import sharp from 'sharp';
 import { AppError } from '../errors';
 import { probeImage } from '../imaging/formats';
+import { openImage } from '../imaging/pixel-limit';
 import { EmbedSelfieJob, EmbedSelfieResult, JOBS, QUEUES, SELFIE_JOB_OPTIONS } from '../jobs';
 import { connectRedis } from '../redis';
 
@@ -41,13 +41,13 @@ export class SelfieEmbedder {
     }
   }
 
-  /** Checks a selfie file (400 when it is not a photo) and downscales it for the trip to the worker. */
+  /** Checks a selfie file (400 when it is not a photo, 413 over the pixel limit) and downscales it for the trip to the worker. */
   async prepare(file: Buffer): Promise<Buffer> {
     this.checkSize(file);
     const probe = await probeImage(file);
-    if (!probe.ok) throw new AppError('BAD_REQUEST', `The selfie is not usable: ${probe.reason}`);
+    if (!probe.ok) throw new AppError(probe.tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', `The selfie is not usable: ${probe.reason}`);
     if (!SELFIE_FORMATS.has(probe.format)) throw new AppError('BAD_REQUEST', `The selfie must be a JPEG or PNG photo (WebP and HEIF also work), not ${probe.format}`);
-    return sharp(file).rotate().resize(SELFIE_MAX_SIDE, SELFIE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 92 }).toBuffer();
+    return openImage(file).rotate().resize(SELFIE_MAX_SIDE, SELFIE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 92 }).toBuffer();
   }
 
   /** The descriptor of the selfie's largest face (null when it shows none); 503 when no worker answers in time. */

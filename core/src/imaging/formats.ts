@@ -1,4 +1,5 @@
 import sharp, { Metadata } from 'sharp';
+import { openImage, oversizeReason } from './pixel-limit';
 
 /** Photo formats the pipeline accepts, by what sharp reads in the file (not by its name). */
 export const SUPPORTED_FORMATS: Record<string, { mime: string; ext: string }> = {
@@ -9,23 +10,28 @@ export const SUPPORTED_FORMATS: Record<string, { mime: string; ext: string }> = 
   heif: { mime: 'image/heif', ext: '.heic' },
 };
 
-export type ImageProbe = { ok: true; format: string; mime: string; ext: string; width: number; height: number } | { ok: false; reason: string };
+export type ImageProbe =
+  | { ok: true; format: string; mime: string; ext: string; width: number; height: number }
+  | { ok: false; reason: string; /** over the pixel limit (a 413 where a single file is refused) */ tooLarge?: boolean };
 
 /** What the file really is: a supported, decodable photo with its size, or the reason it is not. */
 export async function probeImage(file: Buffer): Promise<ImageProbe> {
   if (file.length === 0) return { ok: false, reason: 'empty file' };
   let meta: Metadata;
   try {
-    meta = await sharp(file, { failOn: 'error' }).metadata();
+    // The header only (no decode), without the pixel limit, so an oversized image gets its own reason below.
+    meta = await sharp(file, { failOn: 'error', limitInputPixels: false }).metadata();
   } catch {
     return { ok: false, reason: 'not an image, or a corrupt one' };
   }
   const format = SUPPORTED_FORMATS[meta.format ?? ''];
   if (!format) return { ok: false, reason: `unsupported format ${meta.format ?? 'unknown'} (JPEG, PNG, WebP, TIFF or HEIF)` };
   if (!meta.width || !meta.height) return { ok: false, reason: 'image without dimensions' };
+  const oversize = oversizeReason(meta.width, meta.height);
+  if (oversize) return { ok: false, reason: oversize, tooLarge: true };
   try {
     // Decoding a few pixels catches truncated files that still have a valid header.
-    await sharp(file, { failOn: 'truncated' }).resize(8, 8, { fit: 'inside' }).raw().toBuffer();
+    await openImage(file, { failOn: 'truncated' }).resize(8, 8, { fit: 'inside' }).raw().toBuffer();
   } catch {
     return { ok: false, reason: 'corrupt or truncated image' };
   }

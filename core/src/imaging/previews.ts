@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { openImage } from './pixel-limit';
 
 export interface RenderedImage {
   buffer: Buffer;
@@ -9,7 +10,7 @@ export interface RenderedImage {
 export const PREVIEW_SIZES = { large: 1600, thumbnail: 400 } as const;
 
 async function render(input: Buffer, maxEdge: number, quality: number): Promise<RenderedImage> {
-  const { data, info } = await sharp(input, { failOn: 'error' })
+  const { data, info } = await openImage(input, { failOn: 'error' })
     .rotate() // apply EXIF orientation
     .resize({ width: maxEdge, height: maxEdge, fit: 'inside', withoutEnlargement: true })
     .jpeg({ quality, mozjpeg: true })
@@ -48,7 +49,7 @@ export async function renderPreviews(
 
 /** Dimensions as displayed (EXIF orientation applied). */
 export async function displayedSize(original: Buffer): Promise<{ width: number; height: number }> {
-  const meta = await sharp(original).metadata();
+  const meta = await openImage(original).metadata();
   const swap = (meta.orientation ?? 1) >= 5;
   return { width: (swap ? meta.height : meta.width) ?? 0, height: (swap ? meta.width : meta.height) ?? 0 };
 }

@@ -1,18 +1,23 @@
 import { spawn } from 'node:child_process';
 import { AppError } from '../errors';
+import { ffmpegPath, ffprobePath, lastLines, logToolFailure, MediaToolError, run } from './tools';
+
+export { ffmpegPath, ffprobePath, MediaToolError, run } from './tools';
 
 /**
- * ffmpeg and ffprobe: FFMPEG_PATH / FFPROBE_PATH when set (a system build), else the static builds
- * that ship in npm packages (@ffmpeg-installer, @ffprobe-installer), so a fresh machine needs nothing.
+ * The demuxers a tenant's video may be read with: real containers that name no other file. HLS,
+ * DASH, concat lists, image sequences and the like read further files or URLs, so they are refused.
  */
-export function ffmpegPath(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return process.env.FFMPEG_PATH || (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-}
+export const VIDEO_DEMUXERS = ['mov', 'matroska', 'avi', 'mpegts'] as const;
+/** Demuxers that read other files or URLs named inside the upload: refused with their own reason. */
+const PLAYLIST_DEMUXERS = /^(hls|applehttp|concat|dash|ffconcat|m3u|mpd|image2|tee|subfile|data)$/;
 
-export function ffprobePath(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return process.env.FFPROBE_PATH || (require('@ffprobe-installer/ffprobe') as { path: string }).path;
+/**
+ * How ffmpeg and ffprobe open a tenant's file: local files and pipes only, and only the allowed
+ * demuxers (with `format`, exactly the one ffprobe identified).
+ */
+export function inputArgs(file: string, format?: string): string[] {
+  return ['-protocol_whitelist', 'file,pipe', '-format_whitelist', VIDEO_DEMUXERS.join(','), ...(format ? ['-f', format] : []), '-i', file];
 }
 
 export interface VideoProbe {
@@ -20,66 +25,50 @@ export interface VideoProbe {
   width: number;
   height: number;
   frameRate: number;
+  /** The demuxer ffprobe identified (one of VIDEO_DEMUXERS); decoding uses exactly it. */
+  format: string;
 }
 
-/** Runs a tool to completion; rejects with the end of its stderr when it fails. */
-export function run(binary: string, args: string[], opts: { stdout?: (chunk: Buffer) => void; timeoutMs?: number } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs) : undefined;
-    child.stdout.on('data', (chunk: Buffer) => (opts.stdout ? opts.stdout(chunk) : (out += chunk.toString())));
-    child.stderr.on('data', (chunk: Buffer) => {
-      err = (err + chunk.toString()).slice(-4000);
-    });
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`${binary.split('/').pop()} failed (${signal ?? `exit ${code}`}): ${lastLines(err)}`));
-    });
-  });
-}
+const NOT_READABLE = 'The file is not a readable video (MP4/MOV, MKV/WebM, AVI or MPEG-TS)';
 
-function lastLines(text: string): string {
-  return text.trim().split('\n').slice(-3).join(' / ').slice(0, 500);
-}
-
-/** Duration, size and frame rate of a video file; a clear error when it is not a readable video. */
+/** Duration, size, frame rate and container of a video file; a clear 400 when it is not an accepted, readable video. */
 export async function probeVideo(file: string): Promise<VideoProbe> {
   let json: string;
   try {
-    json = await run(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], { timeoutMs: 60_000 });
+    json = await run(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', ...inputArgs(file)], { timeoutMs: 60_000 });
   } catch (err) {
-    throw new AppError('BAD_REQUEST', `Not a readable video: ${(err as Error).message}`);
+    const refused = /\[(\w+) @ 0x[0-9a-f]+\] Format not on whitelist/.exec((err as MediaToolError).detail ?? '')?.[1];
+    if (refused && PLAYLIST_DEMUXERS.test(refused)) {
+      throw new AppError('BAD_REQUEST', 'Playlists and concat lists (HLS, DASH, ffconcat) are not accepted: upload the video file itself');
+    }
+    if (refused) throw new AppError('BAD_REQUEST', `${NOT_READABLE}; this container (${refused}) is not accepted`);
+    throw new AppError('BAD_REQUEST', NOT_READABLE);
   }
   const parsed = JSON.parse(json) as { streams?: Array<Record<string, any>>; format?: Record<string, any> };
+  const format = String(parsed.format?.format_name ?? '').split(',')[0];
+  if (!(VIDEO_DEMUXERS as readonly string[]).includes(format)) throw new AppError('BAD_REQUEST', NOT_READABLE);
   const video = parsed.streams?.find((s) => s.codec_type === 'video');
   if (!video) throw new AppError('BAD_REQUEST', 'The file has no video stream');
   const duration = Number(parsed.format?.duration ?? video.duration);
   if (!Number.isFinite(duration) || duration <= 0) throw new AppError('BAD_REQUEST', 'The video has no duration (corrupt or a still image)');
   const [num, den] = String(video.avg_frame_rate ?? video.r_frame_rate ?? '0/1').split('/').map(Number);
-  return { durationSeconds: duration, width: Number(video.width), height: Number(video.height), frameRate: den ? num / den : 0 };
+  return { durationSeconds: duration, width: Number(video.width), height: Number(video.height), frameRate: den ? num / den : 0, format };
 }
 
 /**
- * Decodes frames at `fps` (scaled to at most `maxWidth`) as raw RGB and hands each to `onFrame`
+ * Decodes frames at `fps` (scaled to `width` x `height`) as raw RGB and hands each to `onFrame`
  * with its time; frames are delivered one at a time (backpressure through the pipe).
  */
 export function sampleFrames(
   file: string,
-  opts: { fps: number; width: number; height: number },
+  opts: { fps: number; width: number; height: number; format: string },
   onFrame: (rgb: Buffer, timeSeconds: number) => Promise<void>,
 ): Promise<number> {
   const frameBytes = opts.width * opts.height * 3;
   return new Promise((resolve, reject) => {
     const child = spawn(
       ffmpegPath(),
-      ['-v', 'error', '-i', file, '-an', '-vf', `fps=${opts.fps},scale=${opts.width}:${opts.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+      ['-v', 'error', ...inputArgs(file, opts.format), '-an', '-vf', `fps=${opts.fps},scale=${opts.width}:${opts.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let pending = Buffer.alloc(0);
@@ -106,24 +95,25 @@ export function sampleFrames(
           .finally(() => child.stdout.resume());
       }
     });
-    child.on('error', reject);
+    child.on('error', (e) => reject(new MediaToolError('ffmpeg could not start', e.message)));
     child.on('close', (code) => {
       void chain.then(() => {
-        if (failed) reject(failed);
-        else if (code !== 0) reject(new Error(`ffmpeg could not decode the video: ${lastLines(err)}`));
-        else resolve(index);
+        if (failed) return reject(failed);
+        if (code === 0) return resolve(index);
+        logToolFailure('ffmpeg could not decode the video', lastLines(err));
+        reject(new MediaToolError('ffmpeg could not decode the video', lastLines(err)));
       });
     });
   });
 }
 
-/** Cuts [start, end) of a video into an MP4 (H.264/AAC, re-encoded so the start is frame-accurate). */
-export async function cutClip(source: string, startSeconds: number, endSeconds: number, output: string): Promise<void> {
+/** Cuts [start, end) of a video read with its demuxer `format` into an MP4 (H.264/AAC, re-encoded so the start is frame-accurate). */
+export async function cutClip(source: string, format: string, startSeconds: number, endSeconds: number, output: string): Promise<void> {
   await run(
     ffmpegPath(),
     [
       '-v', 'error', '-y',
-      '-ss', startSeconds.toFixed(3), '-i', source, '-t', (endSeconds - startSeconds).toFixed(3),
+      '-ss', startSeconds.toFixed(3), ...inputArgs(source, format), '-t', (endSeconds - startSeconds).toFixed(3),
       '-map', '0:v:0', '-map', '0:a:0?',
       '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
       '-c:a', 'aac', '-b:a', '128k',

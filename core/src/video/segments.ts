@@ -1,3 +1,5 @@
+import { AppError } from '../errors';
+
 /** The event's clipping settings (seconds). */
 export interface ClipSettings {
   /** Matched frames further apart than this start a new segment. */
@@ -23,7 +25,7 @@ export interface Segment {
  */
 export function buildSegments(times: number[], sampleFps: number, durationSeconds: number, s: ClipSettings): Segment[] {
   if (!(sampleFps > 0) || !(s.maxDurationSeconds > 0) || s.maxGapSeconds < 0 || s.minSegmentSeconds < 0 || s.paddingStartSeconds < 0 || s.paddingEndSeconds < 0) {
-    throw new Error(`Invalid clip settings: ${JSON.stringify({ sampleFps, ...s })}`);
+    throw new AppError('BAD_REQUEST', `Invalid clip settings: ${JSON.stringify({ sampleFps, ...s })}`);
   }
   const frame = 1 / sampleFps;
   const sorted = [...new Set(times)].sort((a, b) => a - b);

@@ -1,6 +1,7 @@
 import {
   buildSegments,
   Clip,
+  clientMessage,
   ClipError,
   ClipRequest,
   ClipRequestStatus,
@@ -11,6 +12,7 @@ import {
   ObjectStore,
   objectKeys,
   Orm,
+  probeVideo,
   publishClipStatus,
   Segment,
   Video,
@@ -74,24 +76,28 @@ export class ClipCutter {
     try {
       for (const { video, segments } of plans) {
         const source = path.join(dir, `${video.id}.source`);
+        let format: string;
         try {
           await this.store.download(video.storageKey, source);
+          format = (await probeVideo(source)).format;
         } catch (err) {
-          errors.push({ videoKey: video.sourceKey, error: `The source video could not be read from storage: ${(err as Error).message}`, statusCode: 404 });
+          this.logger.warn({ requestId, videoId: video.id, err: (err as Error).message }, 'clip source unreadable');
+          errors.push({ videoKey: video.sourceKey, error: clientMessage(err, 'The source video could not be read from storage'), statusCode: 404 });
           continue;
         }
         for (const segment of segments) {
           const clipId = newId();
           const output = path.join(dir, `${clipId}.mp4`);
           try {
-            await cutClip(source, segment.start, segment.end, output);
+            await cutClip(source, format, segment.start, segment.end, output);
             const key = objectKeys.clip(event.id, requestId, clipId);
             await this.store.putFile(key, output, 'video/mp4');
             em.create(Clip, { id: clipId, clipRequest: request, video: video.id, startSeconds: segment.start, endSeconds: segment.end, storageKey: key, expiresAt });
             await em.flush();
             made++;
           } catch (err) {
-            errors.push({ videoKey: video.sourceKey, error: `Cutting ${segment.start}-${segment.end} s failed: ${(err as Error).message}`, statusCode: 500 });
+            this.logger.warn({ requestId, videoId: video.id, segment, err: (err as Error).message }, 'clip cut failed');
+            errors.push({ videoKey: video.sourceKey, error: `Cutting ${segment.start}-${segment.end} s failed`, statusCode: 500 });
           } finally {
             await rm(output, { force: true });
           }

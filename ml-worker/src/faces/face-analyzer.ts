@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { boundedCopy, openImage } from '@em/core';
 import sharp from 'sharp';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
@@ -28,6 +29,8 @@ export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { inputSize: 512, scoreTh
 export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40 };
 /** Selfies: the face is large, so a small detector input is enough (and fast). */
 export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24 };
+/** Selfies and photos are analysed on a copy at most this large (boxes are relative, so they hold). */
+const ANALYSIS_MAX_SIDE = 2048;
 /** Tight face crops need a margin around the face before the detector sees it as one. */
 const SELFIE_PADDING = 0.25;
 
@@ -73,9 +76,10 @@ export class FaceAnalyzer {
    */
   embedSelfie(image: Buffer, opts: { mirrored?: boolean } = { mirrored: true }): Promise<SelfieFace> {
     return this.serialised('urgent', async () => {
-      const meta = await sharp(image).metadata();
+      const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
+      const meta = await openImage(bounded).metadata();
       const margin = Math.round(Math.max(meta.width ?? 0, meta.height ?? 0) * SELFIE_PADDING);
-      const padded = await sharp(image)
+      const padded = await openImage(bounded)
         .rotate()
         .extend({ top: margin, bottom: margin, left: margin, right: margin, background: { r: 128, g: 128, b: 128 } })
         .jpeg({ quality: 95 })
@@ -102,7 +106,8 @@ export class FaceAnalyzer {
   }
 
   private async detect(image: Buffer, options: FaceAnalyzerOptions, detector: 'tiny' | 'ssd'): Promise<DetectedFace[]> {
-    const { data, info } = await sharp(image).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
+    const { data, info } = await openImage(bounded).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     return this.detectPixels(data, info.width, info.height, options, detector);
   }
 

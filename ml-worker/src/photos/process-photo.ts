@@ -1,4 +1,5 @@
-import { descriptorToBuffer, displayedSize, Event, Face, FaceIndexRevisions, Logger, ObjectStore, objectKeys, Orm, Photo, PhotoBib, PhotoStepErrors, renderPreviews } from '@em/core';
+import { clientMessage, descriptorToBuffer, displayedSize, Event, Face, FaceIndexRevisions, Logger, ObjectStore, objectKeys, Orm, Photo, PhotoBib, PhotoStepErrors, probeImage, renderPreviews } from '@em/core';
+import { UnrecoverableError } from 'bullmq';
 import { BibReader } from '../bibs/bib-reader';
 import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';
 
@@ -27,6 +28,12 @@ export class PhotoProcessor {
     await em.nativeUpdate(Photo, { id: photoId, status: { $ne: 'processed' } }, { status: 'processing' });
 
     const original = await this.store.getBuffer(photo.originalKey);
+    // Checked again here: an original stored before the pixel limit (or by other means) fails at once, without retries.
+    const probe = await probeImage(original);
+    if (!probe.ok) {
+      await this.markFailed(photoId, probe.reason);
+      throw new UnrecoverableError(probe.reason);
+    }
     const eventId = photo.event.id;
     const [{ large, thumbnail, plainLarge }, size] = await Promise.all([renderPreviews(original, photo.event.watermarkText), displayedSize(original)]);
     const largeKey = objectKeys.large(eventId, photo.id);
@@ -39,15 +46,15 @@ export class PhotoProcessor {
     try {
       bibs = await this.bibs.read(original);
     } catch (err) {
-      stepErrors.bibs = (err as Error).message.slice(0, 500);
-      this.logger.warn({ photoId, err: stepErrors.bibs }, 'bib step failed');
+      stepErrors.bibs = clientMessage(err, 'BIB reading failed');
+      this.logger.warn({ photoId, err: (err as Error).message }, 'bib step failed');
     }
     let detected: DetectedFace[] = [];
     try {
       detected = await this.faces.detectAll(plainLarge.buffer);
     } catch (err) {
-      stepErrors.faces = (err as Error).message.slice(0, 500);
-      this.logger.warn({ photoId, err: stepErrors.faces }, 'face step failed');
+      stepErrors.faces = clientMessage(err, 'Face detection failed');
+      this.logger.warn({ photoId, err: (err as Error).message }, 'face step failed');
     }
 
     const now = new Date();

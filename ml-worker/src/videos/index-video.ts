@@ -1,12 +1,12 @@
-import { descriptorToBuffer, Event, FaceIndexRevisions, Logger, ObjectStore, Orm, probeVideo, sampleFrames, Video, VideoFace } from '@em/core';
+import { clientMessage, descriptorToBuffer, Event, FaceIndexRevisions, Logger, ObjectStore, Orm, probeVideo, sampleFrames, Video, VideoFace } from '@em/core';
 import { UnrecoverableError } from 'bullmq';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FaceAnalyzer } from '../faces/face-analyzer';
 
-/** Frames are analysed at most this wide (720p stays as it is). */
-const MAX_FRAME_WIDTH = 1280;
+/** Frames are analysed at most this large on their longest side (720p stays as it is). */
+const MAX_FRAME_SIDE = 1280;
 const INSERT_BATCH = 200;
 
 /**
@@ -38,11 +38,14 @@ export class VideoIndexer {
       try {
         probe = await probeVideo(file);
       } catch (err) {
-        await this.fail(videoId, (err as Error).message);
-        throw new UnrecoverableError((err as Error).message);
+        const reason = clientMessage(err, 'The stored file is not a readable video');
+        await this.fail(videoId, reason);
+        throw new UnrecoverableError(reason);
       }
-      const width = Math.min(MAX_FRAME_WIDTH, probe.width) & ~1;
-      const height = Math.max(2, Math.round((probe.height * width) / probe.width / 2) * 2);
+      // Frames at most MAX_FRAME_SIDE on their longest side, even sizes (a tall video is bounded too).
+      const scale = Math.min(1, MAX_FRAME_SIDE / Math.max(probe.width, probe.height));
+      const width = Math.max(2, Math.round((probe.width * scale) / 2) * 2);
+      const height = Math.max(2, Math.round((probe.height * scale) / 2) * 2);
       const fps = event.videoSampleFps;
       const expectedFrames = Math.max(1, Math.floor(probe.durationSeconds * fps));
 
@@ -58,7 +61,7 @@ export class VideoIndexer {
         batch = [];
       };
       let facesFound = 0;
-      const frames = await sampleFrames(file, { fps, width, height }, async (rgb, time) => {
+      const frames = await sampleFrames(file, { fps, width, height, format: probe.format }, async (rgb, time) => {
         for (const face of await this.faces.detectFrame(rgb, width, height)) {
           batch.push({ video: videoId, event: event.id, time, embedding: descriptorToBuffer(face.descriptor), score: face.score });
           facesFound++;

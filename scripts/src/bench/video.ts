@@ -40,7 +40,7 @@ export async function videoBench(rows: BenchRow[], faces: FaceAnalyzer): Promise
     const matrix = new FaceMatrix();
     const times: number[] = [];
     let t = process.hrtime.bigint();
-    await sampleFrames(file, { fps, width: probe.width, height: probe.height }, async (rgb, time) => {
+    await sampleFrames(file, { fps, width: probe.width, height: probe.height, format: probe.format }, async (rgb, time) => {
       for (const face of await faces.detectFrame(rgb, probe.width, probe.height)) {
         matrix.add(face.descriptor);
         times.push(time);
@@ -75,7 +75,7 @@ export async function videoBench(rows: BenchRow[], faces: FaceAnalyzer): Promise
       paddingEndSeconds: 0,
       maxDurationSeconds: 30,
     });
-    for (const [i, s] of segments.entries()) await cutClip(file, s.start, s.end, path.join(dir, `clip${i}.mp4`));
+    for (const [i, s] of segments.entries()) await cutClip(file, probe.format, s.start, s.end, path.join(dir, `clip${i}.mp4`));
     const selfieToClips = ms(t) / 1000;
     const errors = segments.length === A_TRUTH.length ? segments.flatMap((s, i) => [Math.abs(s.start - A_TRUTH[i].start), Math.abs(s.end - A_TRUTH[i].end)]) : [];
     rows.push({

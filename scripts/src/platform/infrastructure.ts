@@ -3,6 +3,7 @@ import { startEmbeddedPostgres } from '../embedded/postgres';
 import { startEmbeddedRedis } from '../embedded/redis';
 import { startEmbeddedS3 } from '../embedded/s3';
 import { loadOrCreateSecrets } from './secrets';
+import { ensureSystemFfmpeg } from './system-ffmpeg';
 
 export interface InfrastructurePorts {
   postgres: number;
@@ -31,6 +32,7 @@ export async function startInfrastructure(opts: {
   const env = opts.env ?? process.env;
   const ports = { postgres: DEFAULT_PORTS.postgres, redis: DEFAULT_PORTS.redis, s3: DEFAULT_PORTS.s3, ...opts.ports };
   const secrets = loadOrCreateSecrets(opts.dataDir);
+  ensureSystemFfmpeg(opts.log);
   const stops: Array<() => Promise<void>> = [];
   const embedded: string[] = [];
   const out: Record<string, string> = { DATA_DIR: opts.dataDir, PRINCIPAL_SECRET: env.PRINCIPAL_SECRET || secrets.principalSecret };

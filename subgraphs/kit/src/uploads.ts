@@ -25,7 +25,7 @@ export async function readUpload(upload: Promise<FileUpload> | FileUpload): Prom
     if ((err as { status?: number }).status === 413 || /exceeds|limit/i.test(String((err as Error).message))) {
       throw new AppError('PAYLOAD_TOO_LARGE', `${file.filename} is larger than the upload limit`);
     }
-    throw new AppError('BAD_REQUEST', `${file.filename} could not be read: ${(err as Error).message}`);
+    throw new AppError('BAD_REQUEST', `${file.filename} could not be read (the upload was interrupted or malformed)`);
   }
   return { fileName: file.filename, mimeType: file.mimetype, content: Buffer.concat(chunks) };
 }
@@ -41,7 +41,7 @@ export async function saveUpload(upload: Promise<FileUpload> | FileUpload): Prom
   } catch (err) {
     await remove();
     if (/exceeds|limit/i.test(String((err as Error).message))) throw new AppError('PAYLOAD_TOO_LARGE', `${file.filename} is larger than the upload limit`);
-    throw new AppError('BAD_REQUEST', `${file.filename} could not be read: ${(err as Error).message}`);
+    throw new AppError('BAD_REQUEST', `${file.filename} could not be read (the upload was interrupted or malformed)`);
   }
   return { path: target, fileName: file.filename, remove };
 }

@@ -37,6 +37,8 @@ export default async function globalSetup(): Promise<void> {
       // Every test calls from 127.0.0.1 and many expect 401/403: the failed-auth throttle is tested on its own gateway.
       AUTH_FAILURE_LIMIT: '100000',
       SELFIE_MAX_BYTES: String(3 * 1024 * 1024),
+      // Clip retention sweep often, so the retention test does not wait (security/media.test.ts).
+      CLIP_RETENTION_SWEEP_SECONDS: '2',
     },
   });
   const { ports, infoFile } = platform;

@@ -28,13 +28,14 @@ import type { Redis } from 'ioredis';
 
 export interface ClipView {
   uuid: string;
-  videoUrl: string;
+  /** Null once the clip expired (its file is deleted by the retention sweep). */
+  videoUrl: string | null;
   sourceVideoKey: string | null;
   startTime: string | null;
   endTime: string | null;
   startSeconds: number;
   endSeconds: number;
-  downloadUrl: string;
+  downloadUrl: string | null;
   /** `ready`, or `expired` once the event's clip retention has passed (recreate with force_recreate). */
   downloadStatus: string;
 }
@@ -111,7 +112,7 @@ export class ClippingService {
       try {
         await this.queues.cutClips(eventId, requestId, generation, principal.requestId);
       } catch (err) {
-        await em.nativeUpdate(ClipRequest, { event: eventId, requestId, generation }, { status: 'failed', error: `The clip job could not be queued: ${(err as Error).message}`, finishedAt: new Date() });
+        await em.nativeUpdate(ClipRequest, { event: eventId, requestId, generation }, { status: 'failed', error: 'The clip job could not be queued', finishedAt: new Date() });
         await publishClipStatus(this.redis, { requestId, eventId, status: 'failed', error: 'The clip job could not be queued' });
         return { requestId, status: 'failed' };
       }
@@ -141,13 +142,13 @@ export class ClippingService {
         const expired = clip.downloadStatus !== 'ready' || (clip.expiresAt ? clip.expiresAt.getTime() < now : false);
         return {
           uuid: clip.id,
-          videoUrl: this.store.publicUrl(clip.storageKey),
+          videoUrl: expired ? null : this.store.publicUrl(clip.storageKey),
           sourceVideoKey: video.sourceKey,
           startTime: toClockTime(clip.startSeconds),
           endTime: toClockTime(clip.endSeconds),
           startSeconds: clip.startSeconds,
           endSeconds: clip.endSeconds,
-          downloadUrl: await this.store.presignedDownload(clip.storageKey, fileName),
+          downloadUrl: expired ? null : await this.store.presignedDownload(clip.storageKey, fileName),
           downloadStatus: expired ? (clip.downloadStatus === 'deleted' ? 'deleted' : 'expired') : 'ready',
         };
       }),

@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ffmpegPath, inputArgs, probeVideo, VIDEO_DEMUXERS } from './ffmpeg';
+import { findOnPath } from './tools';
+
+describe('how tenant videos are opened', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'em-ffmpeg-test-'));
+  const segment = path.join(dir, 'segment.ts');
+  const mp4 = path.join(dir, 'clip.mp4');
+
+  beforeAll(() => {
+    execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', segment]);
+    execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', '-pix_fmt', 'yuv420p', mp4]);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('local files and pipes only, the allowed demuxers only, and the identified demuxer when known', () => {
+    expect(inputArgs('/x/in', 'mov')).toEqual(['-protocol_whitelist', 'file,pipe', '-format_whitelist', VIDEO_DEMUXERS.join(','), '-f', 'mov', '-i', '/x/in']);
+    expect(inputArgs('/x/in')).not.toContain('-f');
+  });
+
+  it('prefers the ffmpeg on PATH over the npm static build', () => {
+    const onPath = findOnPath('ffmpeg');
+    if (!process.env.FFMPEG_PATH && onPath) expect(ffmpegPath()).toBe(onPath);
+  });
+
+  it('probes a real video with its demuxer', async () => {
+    await expect(probeVideo(mp4)).resolves.toMatchObject({ format: 'mov', width: 160, height: 120 });
+    await expect(probeVideo(segment)).resolves.toMatchObject({ format: 'mpegts' });
+  });
+
+  it('refuses an HLS playlist and a concat list without reading what they name, and says nothing of paths', async () => {
+    const playlist = path.join(dir, 'upload');
+    writeFileSync(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n${segment}\n#EXT-X-ENDLIST\n`);
+    const hls = probeVideo(playlist);
+    await expect(hls).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(hls).rejects.toThrow(/^(?!.*\/tmp).*(playlist|not a readable video)/i);
+    writeFileSync(playlist, `ffconcat version 1.0\nfile segment.ts\n`);
+    await expect(probeVideo(playlist)).rejects.toThrow(/^(?!.*\/tmp).*(playlist|not a readable video)/i);
+  });
+});

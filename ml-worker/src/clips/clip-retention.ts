@@ -1,0 +1,43 @@
+import { Clip, JOBS, Logger, ObjectStore, Orm } from '@em/core';
+import { Queue } from 'bullmq';
+
+/** Clips handled per database round trip of a sweep. */
+const BATCH = 200;
+
+/**
+ * Clip retention: clips past their `expires_at` (the event's clip_retention_hours) lose their
+ * object in storage, so the public URL answers 404, and are marked `expired` (a clipping result
+ * then shows no URL; force_recreate cuts them again). A repeating BullMQ job runs the sweep: the
+ * schedule lives in Redis, so it survives restarts and runs once per tick however many workers.
+ */
+export class ClipRetention {
+  constructor(
+    private readonly orm: Orm,
+    private readonly store: ObjectStore,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Schedules the sweep every `everySeconds` (idempotent: one schedule, updated in place). */
+  static async schedule(queue: Queue, everySeconds: number): Promise<void> {
+    await queue.upsertJobScheduler('clip-retention-sweep', { every: everySeconds * 1000 }, { name: JOBS.sweepExpiredClips, opts: { removeOnComplete: 100, removeOnFail: 100 } });
+  }
+
+  /** Deletes the objects of every expired clip still marked ready; returns how many. */
+  async sweep(now = new Date()): Promise<number> {
+    const em = this.orm.em.fork();
+    let swept = 0;
+    for (;;) {
+      const due = await em.find(Clip, { downloadStatus: 'ready', expiresAt: { $lte: now } }, { fields: ['id', 'storageKey'], limit: BATCH });
+      if (due.length === 0) break;
+      for (const clip of due) {
+        // The object goes first: a clip marked expired never keeps a public file.
+        await this.store.delete(clip.storageKey);
+        await em.nativeUpdate(Clip, { id: clip.id, downloadStatus: 'ready' }, { downloadStatus: 'expired' });
+        swept++;
+      }
+      if (due.length < BATCH) break;
+    }
+    if (swept) this.logger.info({ swept }, 'expired clips deleted from storage');
+    return swept;
+  }
+}
