@@ -110,7 +110,7 @@ const schema = z.object({
   SUPERGRAPH_PATH: z.string().default(path.join(REPO_ROOT, 'supergraph.graphql')),
 
   /** GraphQL operation limits, checked by the gateway before validation and query planning. */
-  GRAPHQL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  GRAPHQL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(50).default(2000),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
   GRAPHQL_MAX_ROOT_FIELDS: z.coerce.number().int().min(1).default(10),

@@ -3,31 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { api, closeDb, expectError, expectSuccess, fixtures, info, postForm, sql, store } from './support/platform';
+import { DEMO_PHOTOS, faceCrop } from './support/demo-faces';
 
-const DEMO_PHOTOS = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
 /** Person A's photo is on screen from 5 s to 9 s, person B's from 14 s to 17 s; 20 s in all. */
 const A_SECONDS = [5, 9];
 const B_SECONDS = [14, 17];
-
-async function faceCrop(file: string): Promise<Buffer> {
-  const [face] = await sql(
-    `select f.box_x as x, f.box_y as y, f.box_width as w, f.box_height as h from faces f join photos p on p.id = f.photo_id
-      where p.event_id = $1 and p.original_file_name = $2 order by f.box_width desc limit 1`,
-    [info.demo.eventId, file],
-  );
-  const image = path.join(DEMO_PHOTOS, file);
-  const { width, height } = await sharp(image).metadata();
-  const left = Math.max(0, Math.round((face.x - face.w * 0.3) * width!));
-  const top = Math.max(0, Math.round((face.y - face.h * 0.3) * height!));
-  return sharp(image)
-    .extract({ left, top, width: Math.min(width! - left, Math.round(face.w * 1.6 * width!)), height: Math.min(height! - top, Math.round(face.h * 1.6 * height!)) })
-    .jpeg()
-    .toBuffer();
-}
 
 async function addVideo(base: string, key: string, file: string, sourceKey: string) {
   const form = new FormData();

@@ -9,10 +9,10 @@ import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
 import { API, api, closeDb, expectError, expectSuccess, fixtures, info, postForm, sql, store, waitForPipeline } from '../support/platform';
+import { DEMO_PHOTOS, faceCrop } from '../support/demo-faces';
 
 /** Security regressions of the media paths (issue 13: items 6, 9, 11 and the error-leak part of 16). */
 
-const DEMO_PHOTOS = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
 const mlWorkerPort = JSON.parse(process.env.E2E_PORTS!).mlWorker as number;
 
 /** A valid PNG of the given size, 1-bit grey and all black: a few KB on disk, `width*height` pixels decoded. */
@@ -66,23 +66,6 @@ function expectNoLeak(message: unknown): void {
   expect(text).not.toMatch(/\/tmp\b|em-upload-|em-video-|em-clips-/);
   expect(text).not.toContain(info.env.DATA_DIR ?? '/nonexistent-data-dir');
   expect(text).not.toMatch(/ffmpeg version|ffprobe version|configuration: --|libav\w+|Invalid data found|\[\w+ @ 0x/i);
-}
-
-/** A face of a demo photo, cropped with a margin (the demo event has analysed it). */
-async function faceCrop(file: string): Promise<Buffer> {
-  const [face] = await sql(
-    `select f.box_x as x, f.box_y as y, f.box_width as w, f.box_height as h from faces f join photos p on p.id = f.photo_id
-      where p.event_id = $1 and p.original_file_name = $2 order by f.box_width desc limit 1`,
-    [info.demo.eventId, file],
-  );
-  const image = path.join(DEMO_PHOTOS, file);
-  const { width, height } = await sharp(image).metadata();
-  const left = Math.max(0, Math.round((face.x - face.w * 0.3) * width!));
-  const top = Math.max(0, Math.round((face.y - face.h * 0.3) * height!));
-  return sharp(image)
-    .extract({ left, top, width: Math.min(width! - left, Math.round(face.w * 1.6 * width!)), height: Math.min(height! - top, Math.round(face.h * 1.6 * height!)) })
-    .jpeg()
-    .toBuffer();
 }
 
 async function workerHealthy(): Promise<void> {
