@@ -39,5 +39,6 @@ export * from './video/slideshow';
 export * from './observability/metrics';
 export * from './observability/checks';
 export * from './operation-policy';
+export * from './operation-guard';
 export * from './observability/operator-server';
 export * from './auth/client-address';

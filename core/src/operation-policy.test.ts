@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/core';
-import { authorizeOperation, operationPolicy } from './operation-policy';
+import { authorizeOperation, guardOrganisationOperation } from './operation-guard';
+import { findOperationPolicy, operationPolicy } from './operation-policy';
 import { Principal } from './principal';
 
 const event = { id: 7, enabled: true, organisation: { id: 1 }, bibSearch: true, selfieSearch: false, timelineSearch: true, videoSearch: true, videoSelfieSearch: true };
@@ -30,6 +31,21 @@ describe('the operation policy', () => {
 
   it('knows no other operation (nor an inherited property name)', () => {
     expect(() => operationPolicy('toString')).toThrow(/Unknown operation/);
-    expect(() => operationPolicy('createApiKey')).toThrow(/Unknown operation/);
+    expect(() => operationPolicy('__typename')).toThrow(/Unknown operation/);
+    expect(findOperationPolicy('constructor')).toBeUndefined();
+  });
+
+  it('lets only an admin token of the organisation manage its API keys', async () => {
+    const adminToken: Principal = { ...readOnlyToken, scopes: ['events:read', 'events:write'], orgRoles: { 1: 'admin' } };
+    expect(() => guardOrganisationOperation(key, 'createApiKey', 1)).toThrow(/OAuth bearer token of an admin/);
+    expect(() => guardOrganisationOperation({ ...adminToken, orgRoles: { 1: 'user' } }, 'apiKeys', 1)).toThrow(/Only admins/);
+    expect(() => guardOrganisationOperation(adminToken, 'deleteApiKey', 1)).not.toThrow();
+    await expect(authorizeOperation(em, key, 'createApiKey', 1, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('charges face matching only for the fields that run it, and makes a stored request_id a read only for the face search', () => {
+    expect(operationPolicy('searchFaces')).toMatchObject({ rate: 'matching', storedRequestIdIsRead: true });
+    expect(operationPolicy('startVideoClipping')).toMatchObject({ rate: 'matching', storedRequestIdIsRead: false });
+    expect(operationPolicy('faceSearch')).toMatchObject({ rate: 'read', storedRequestIdIsRead: false });
   });
 });
