@@ -22,6 +22,8 @@ describe('the operation policy', () => {
   it('refuses a write to a token without events:write', async () => {
     await expect(authorizeOperation(em, readOnlyToken, 'photos', 1, 7)).resolves.toBeUndefined();
     await expect(authorizeOperation(em, readOnlyToken, 'importPhotos', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    // The pipeline's progress is the organiser's view: guarded like its actions, as the service always did.
+    await expect(authorizeOperation(em, readOnlyToken, 'pipelineStatus', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('checks the organisation alone without an event, and nothing more without an organisation', async () => {
