@@ -5,7 +5,8 @@ export * from './datetime';
 export * from './ids';
 export * from './logger';
 export * from './principal';
-export * from './guard';
+// Services guard through the operation policy (operation-guard); only the federation test is exported.
+export { canReadOrganisation } from './guard';
 export * from './auth/api-keys';
 export * from './auth/host-allowlist';
 export * from './storage/object-store';
@@ -39,5 +40,6 @@ export * from './video/slideshow';
 export * from './observability/metrics';
 export * from './observability/checks';
 export * from './operation-policy';
+export * from './operation-guard';
 export * from './observability/operator-server';
 export * from './auth/client-address';

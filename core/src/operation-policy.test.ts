@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/core';
-import { authorizeOperation, operationPolicy } from './operation-policy';
+import { authorizeOperation, guardOrganisationOperation } from './operation-guard';
+import { findOperationPolicy, operationPolicy } from './operation-policy';
 import { Principal } from './principal';
 
 const event = { id: 7, enabled: true, organisation: { id: 1 }, bibSearch: true, selfieSearch: false, timelineSearch: true, videoSearch: true, videoSelfieSearch: true };
@@ -21,6 +22,8 @@ describe('the operation policy', () => {
   it('refuses a write to a token without events:write', async () => {
     await expect(authorizeOperation(em, readOnlyToken, 'photos', 1, 7)).resolves.toBeUndefined();
     await expect(authorizeOperation(em, readOnlyToken, 'importPhotos', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    // The pipeline's progress is the organiser's view: guarded like its actions, as the service always did.
+    await expect(authorizeOperation(em, readOnlyToken, 'pipelineStatus', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('checks the organisation alone without an event, and nothing more without an organisation', async () => {
@@ -30,6 +33,21 @@ describe('the operation policy', () => {
 
   it('knows no other operation (nor an inherited property name)', () => {
     expect(() => operationPolicy('toString')).toThrow(/Unknown operation/);
-    expect(() => operationPolicy('createApiKey')).toThrow(/Unknown operation/);
+    expect(() => operationPolicy('__typename')).toThrow(/Unknown operation/);
+    expect(findOperationPolicy('constructor')).toBeUndefined();
+  });
+
+  it('lets only an admin token of the organisation manage its API keys', async () => {
+    const adminToken: Principal = { ...readOnlyToken, scopes: ['events:read', 'events:write'], orgRoles: { 1: 'admin' } };
+    expect(() => guardOrganisationOperation(key, 'createApiKey', 1)).toThrow(/OAuth bearer token of an admin/);
+    expect(() => guardOrganisationOperation({ ...adminToken, orgRoles: { 1: 'user' } }, 'apiKeys', 1)).toThrow(/Only admins/);
+    expect(() => guardOrganisationOperation(adminToken, 'deleteApiKey', 1)).not.toThrow();
+    await expect(authorizeOperation(em, key, 'createApiKey', 1, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('charges face matching only for the fields that run it, and makes a stored request_id a read only for the face search', () => {
+    expect(operationPolicy('searchFaces')).toMatchObject({ rate: 'matching', storedRequestIdIsRead: true });
+    expect(operationPolicy('startVideoClipping')).toMatchObject({ rate: 'matching', storedRequestIdIsRead: false });
+    expect(operationPolicy('faceSearch')).toMatchObject({ rate: 'read', storedRequestIdIsRead: false });
   });
 });

@@ -1,71 +1,90 @@
-import { EntityManager } from '@mikro-orm/core';
-import { Event, EventFeature } from './db/entities';
+import type { EventFeature } from './db/entities/event';
 import { AppError } from './errors';
-import { assertCanWrite, assertOrganisation, guardEvent } from './guard';
-import { Principal } from './principal';
 
-/** What a root field of the API needs from its caller: an organisation, an event, feature flags, write access. */
+/** Reads, and the stricter budget of face-matching calls (face search POST, clipping start). */
+export type RateClass = 'read' | 'matching';
+
+/** What a root field of the API needs from its caller, and what it costs. */
 export interface OperationPolicy {
+  /** What the guard checks: the credential alone, an organisation, or an event of it. */
   scope: 'account' | 'organisation' | 'event';
+  /** Feature flags of the event that must all be on (a disabled event refuses them too). */
   features: readonly EventFeature[];
-  writes: boolean;
+  /** `write`: a key of the organisation or a token with events:write; `admin`: an admin's token with events:write. */
+  access: 'read' | 'write' | 'admin';
+  /** The rate-limit budget one call of the field counts against (one unit per field). */
+  rate: RateClass;
+  /** A call naming a `requestId` that already has a stored result is answered from it: a read. */
+  storedRequestIdIsRead: boolean;
 }
 
-const read = (scope: OperationPolicy['scope'], features: EventFeature[] = []): OperationPolicy => ({ scope, features, writes: false });
-const write = (scope: OperationPolicy['scope'], features: EventFeature[] = []): OperationPolicy => ({ scope, features, writes: true });
+interface Options {
+  features?: EventFeature[];
+  rate?: RateClass;
+  storedRequestIdIsRead?: boolean;
+}
+const policy =
+  (access: OperationPolicy['access']) =>
+  (scope: OperationPolicy['scope'], { features = [], rate = 'read', storedRequestIdIsRead = false }: Options = {}): OperationPolicy => ({
+    scope,
+    features,
+    access,
+    rate,
+    storedRequestIdIsRead,
+  });
+const read = policy('read');
+const write = policy('write');
+const admin = policy('admin');
 const VIDEO_SELFIE: EventFeature[] = ['videoSearch', 'videoSelfieSearch'];
 
 /**
- * The one table of who may run which root field: the services guard with it
- * (`guardOperation`), and the `authorize` query answers from it so that the REST adapter can
- * refuse a caller before it reads an upload.
+ * The one table of what each root field of the API (Query, Mutation and the gateway's
+ * Subscription) needs and costs. The services guard with it (`guardOperation`,
+ * `guardOrganisationOperation`), the `authorize` query answers from it so that the REST adapter
+ * can refuse a caller before it reads an upload, the gateway's rate limiter charges by its `rate`
+ * and `storedRequestIdIsRead`, and the clipStatus subscription guards with it.
  */
-export const OPERATION_POLICY: Readonly<Record<string, OperationPolicy>> = {
+export const OPERATION_POLICY = {
   account: read('account'),
+  authorize: read('account'),
   events: read('organisation'),
   event: read('event'),
   ping: read('event'),
+  apiKeys: admin('organisation'),
+  createApiKey: admin('organisation'),
+  setApiKeyActive: admin('organisation'),
+  deleteApiKey: admin('organisation'),
   photos: read('event'),
   photo: read('event'),
   originalDownloads: read('event'),
-  pipelineStatus: read('event'),
   eventVideos: read('event'),
-  bibSearch: read('event', ['bibSearch']),
-  searchFaces: read('event', ['selfieSearch']),
-  faceSearch: read('event', ['selfieSearch']),
-  timelineDays: read('event', ['timelineSearch']),
-  timelinePhotos: read('event', ['timelineSearch']),
-  startVideoClipping: read('event', VIDEO_SELFIE),
-  videoClipping: read('event', VIDEO_SELFIE),
+  bibSearch: read('event', { features: ['bibSearch'] }),
+  searchFaces: read('event', { features: ['selfieSearch'], rate: 'matching', storedRequestIdIsRead: true }),
+  faceSearch: read('event', { features: ['selfieSearch'] }),
+  faceSearchUsage: read('organisation'),
+  timelineDays: read('event', { features: ['timelineSearch'] }),
+  timelinePhotos: read('event', { features: ['timelineSearch'] }),
+  startVideoClipping: read('event', { features: VIDEO_SELFIE, rate: 'matching' }),
+  videoClipping: read('event', { features: VIDEO_SELFIE }),
+  clipStatus: read('event', { features: VIDEO_SELFIE }),
   importPhotos: write('event'),
   processPhotos: write('event'),
   goLive: write('event'),
+  // The pipeline's progress is the organiser's view, guarded like its actions.
+  pipelineStatus: write('event'),
   addEventVideo: write('event'),
-};
+} as const satisfies Record<string, OperationPolicy>;
+
+/** A root field with a row in the table. */
+export type OperationName = keyof typeof OPERATION_POLICY;
+
+/** The row of a root field, or undefined (an unknown name, `__typename`, an inherited property name). */
+export function findOperationPolicy(operation: string): OperationPolicy | undefined {
+  return Object.prototype.hasOwnProperty.call(OPERATION_POLICY, operation) ? OPERATION_POLICY[operation as OperationName] : undefined;
+}
 
 export function operationPolicy(operation: string): OperationPolicy {
-  const policy = Object.prototype.hasOwnProperty.call(OPERATION_POLICY, operation) ? OPERATION_POLICY[operation] : undefined;
-  if (!policy) throw new AppError('BAD_REQUEST', `Unknown operation "${operation.slice(0, 64)}"`);
-  return policy;
-}
-
-/** The guard of an event-scoped root field, as its service runs it: the organisation, the event, its feature flags, write access. */
-export async function guardOperation(em: EntityManager, principal: Principal, operation: string, orgId: number, eventId: number): Promise<Event> {
-  const policy = operationPolicy(operation);
-  const event = await guardEvent(em, principal, orgId, eventId, [...policy.features]);
-  if (policy.writes) assertCanWrite(principal);
-  return event;
-}
-
-/**
- * Runs the guard of `operation` for the principal: the organisation, the event and its feature
- * flags, and write access. Without an organisation (the caller sent none, or an invalid one) only
- * the credential itself is checked, which the gateway has done already.
- */
-export async function authorizeOperation(em: EntityManager, principal: Principal, operation: string, orgId: number | null, eventId: number | null): Promise<void> {
-  const policy = operationPolicy(operation);
-  if (orgId === null || policy.scope === 'account') return;
-  if (policy.scope === 'event' && eventId !== null) return void (await guardOperation(em, principal, operation, orgId, eventId));
-  assertOrganisation(principal, orgId);
-  if (policy.writes) assertCanWrite(principal);
+  const found = findOperationPolicy(operation);
+  if (!found) throw new AppError('BAD_REQUEST', `Unknown operation "${operation.slice(0, 64)}"`);
+  return found;
 }

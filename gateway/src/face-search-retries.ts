@@ -1,8 +1,5 @@
-import { isUuid, Orm, sqlArray } from '@em/core';
+import { findOperationPolicy, Orm, parseRequestId, sqlArray } from '@em/core';
 import { FieldNode, valueFromASTUntyped } from 'graphql';
-
-/** Face-matching root fields whose retry with a stored requestId is answered from the cache. */
-const CACHED_BY_REQUEST_ID = new Set(['searchFaces']);
 
 /**
  * The spec's advice on 429 is "retry with the same request_id to hit the cache": such a retry must
@@ -13,19 +10,19 @@ export class FaceSearchRetries {
   constructor(private readonly orm: Orm) {}
 
   async isCachedRetry(field: FieldNode, variables: Record<string, unknown> | undefined, orgIds: number[]): Promise<boolean> {
-    if (!CACHED_BY_REQUEST_ID.has(field.name.value)) return false;
+    if (!findOperationPolicy(field.name.value)?.storedRequestIdIsRead) return false;
     const argument = (name: string) => {
       const arg = field.arguments?.find((a) => a.name.value === name);
       return arg ? valueFromASTUntyped(arg.value, variables) : undefined;
     };
-    const requestId = argument('requestId');
+    const requestId = parseRequestId(argument('requestId'));
     const eventId = argument('eventId');
-    if (!isUuid(requestId) || !Number.isSafeInteger(eventId) || orgIds.length === 0) return false;
+    if (requestId === null || !Number.isSafeInteger(eventId) || orgIds.length === 0) return false;
     try {
       // A request_id names a search within one event.
       const rows = await this.orm.em
         .getConnection()
-        .execute('select 1 from face_searches where event_id = ? and request_id = ? and organisation_id = any(?::int[]) limit 1', [eventId, requestId.toLowerCase(), sqlArray(orgIds)]);
+        .execute('select 1 from face_searches where event_id = ? and request_id = ? and organisation_id = any(?::int[]) limit 1', [eventId, requestId, sqlArray(orgIds)]);
       return rows.length > 0;
     } catch {
       return false;

@@ -1,5 +1,5 @@
 import { ApolloServerPlugin } from '@apollo/server';
-import { FACE_MATCHING_FIELDS, Principal, RateClass, RateDecision, RateLimiter } from '@em/core';
+import { findOperationPolicy, Principal, RateClass, RateDecision, RateLimiter } from '@em/core';
 import { DocumentNode, FieldNode, GraphQLError } from 'graphql';
 import { GatewayContext } from './context';
 import { FaceSearchRetries } from './face-search-retries';
@@ -12,14 +12,19 @@ export interface Charge {
 }
 
 /**
- * One unit per face-matching root field (fragments opened, so `... on Mutation { searchFaces }`
- * counts; each such field takes at most one selfie, so this is also one unit per selfie), except a
- * face search retried with a stored requestId, which is a read. An operation without face matching
- * is one read.
+ * One unit per root field whose policy rate is `matching` (fragments opened, so `... on Mutation
+ * { searchFaces }` counts; each such field takes at most one selfie, so this is also one unit per
+ * selfie), except a call that the policy lets a stored requestId answer and whose requestId is
+ * stored, which is a read. An operation without face matching is one read.
  */
 export async function chargeOf(fields: FieldNode[], isCachedRetry: (field: FieldNode) => Promise<boolean>): Promise<Charge> {
   let units = 0;
-  for (const field of fields) if (FACE_MATCHING_FIELDS.has(field.name.value) && !(await isCachedRetry(field))) units++;
+  for (const field of fields) {
+    const policy = findOperationPolicy(field.name.value);
+    if (policy?.rate !== 'matching') continue;
+    if (policy.storedRequestIdIsRead && (await isCachedRetry(field))) continue;
+    units++;
+  }
   return units > 0 ? { cls: 'matching', units } : { cls: 'read', units: 1 };
 }
 

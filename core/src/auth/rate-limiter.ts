@@ -1,11 +1,6 @@
 import type { Redis } from 'ioredis';
 import { Config } from '../config';
-
-/** Reads, and the stricter budget of face-matching calls (face search POST, clipping start). */
-export type RateClass = 'read' | 'matching';
-
-/** GraphQL root fields that run face matching: they count against the `matching` budget. */
-export const FACE_MATCHING_FIELDS: ReadonlySet<string> = new Set(['searchFaces', 'startVideoClipping']);
+import type { RateClass } from '../operation-policy';
 
 export interface RateDecision {
   allowed: boolean;

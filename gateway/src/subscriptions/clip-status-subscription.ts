@@ -1,4 +1,4 @@
-import { AppError, ClipRequest, ClipRequestStatus, ClipStatusEvent, guardEvent, isTerminalClipStatus, isUuid, Orm, Principal } from '@em/core';
+import { AppError, ClipRequest, ClipRequestStatus, ClipStatusEvent, guardOperation, isTerminalClipStatus, Orm, parseRequestId, Principal } from '@em/core';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { makeSubscriptionSchema } from './schema';
 import { ClipStatusFeed } from './clip-status-feed';
@@ -16,12 +16,14 @@ export function clipStatusSchema(orm: Orm, feed: ClipStatusFeed): GraphQLSchema 
   return makeSubscriptionSchema(async function* clipStatus(args: { orgId: number; eventId: number; requestId: string }, ctx: SubscriptionContext) {
     const em = orm.em.fork();
     try {
-      await guardEvent(em, ctx.principal, args.orgId, args.eventId, ['videoSearch', 'videoSelfieSearch']);
+      await guardOperation(em, ctx.principal, 'clipStatus', args.orgId, args.eventId);
     } catch (err) {
       if (err instanceof AppError) throw new GraphQLError(err.message, { extensions: { code: err.code } });
       throw err;
     }
-    const requestId = args.requestId.toLowerCase();
+    const requestId = parseRequestId(args.requestId);
+    const notFound = () => new GraphQLError('No video clipping request with this request_id for this event', { extensions: { code: 'NOT_FOUND' } });
+    if (requestId === null) throw notFound();
     const queue: ClipStatusEvent[] = [];
     let wake: (() => void) | null = null;
     const stop = await feed.listen(requestId, (event) => {
@@ -31,10 +33,8 @@ export function clipStatusSchema(orm: Orm, feed: ClipStatusFeed): GraphQLSchema 
       wake?.();
     });
     try {
-      const request = isUuid(requestId) ? await em.findOne(ClipRequest, { event: args.eventId, requestId }) : null;
-      if (!request) {
-        throw new GraphQLError('No video clipping request with this request_id for this event', { extensions: { code: 'NOT_FOUND' } });
-      }
+      const request = await em.findOne(ClipRequest, { event: args.eventId, requestId });
+      if (!request) throw notFound();
       const current: ClipStatusEvent = { requestId, eventId: args.eventId, status: request.status, error: request.error ?? null, at: request.updatedAt.toISOString() };
       yield { clipStatus: current };
       if (isTerminalClipStatus(current.status)) return;

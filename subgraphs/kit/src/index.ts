@@ -7,3 +7,4 @@ export * from './container';
 export * from './service-main';
 export * from './uploads';
 export * from './operation-observer';
+export * from './args';

@@ -1,4 +1,4 @@
-import { ApiKey, ApiKeyInput, ApiKeyService, assertOrganisationAdmin, Orm, Principal } from '@em/core';
+import { ApiKey, ApiKeyInput, ApiKeyService, guardOrganisationOperation, Orm, Principal } from '@em/core';
 
 export interface ApiKeyView {
   id: number;
@@ -30,23 +30,23 @@ export class ApiKeysService {
   ) {}
 
   async list(principal: Principal, orgId: number): Promise<ApiKeyView[]> {
-    assertOrganisationAdmin(principal, orgId);
+    guardOrganisationOperation(principal, 'apiKeys', orgId);
     return (await this.keys.list(this.orm.em, orgId)).map(view);
   }
 
   async create(principal: Principal, orgId: number, input: ApiKeyInput): Promise<{ key: string; apiKey: ApiKeyView }> {
-    assertOrganisationAdmin(principal, orgId);
+    guardOrganisationOperation(principal, 'createApiKey', orgId);
     const { apiKey, rawKey } = await this.keys.create(this.orm.em, orgId, input);
     return { key: rawKey, apiKey: view(apiKey) };
   }
 
   async setActive(principal: Principal, orgId: number, keyId: number, active: boolean): Promise<ApiKeyView> {
-    assertOrganisationAdmin(principal, orgId);
+    guardOrganisationOperation(principal, 'setApiKeyActive', orgId);
     return view(await this.keys.setActive(this.orm.em, orgId, keyId, active));
   }
 
   async delete(principal: Principal, orgId: number, keyId: number): Promise<boolean> {
-    assertOrganisationAdmin(principal, orgId);
+    guardOrganisationOperation(principal, 'deleteApiKey', orgId);
     await this.keys.delete(this.orm.em, orgId, keyId);
     return true;
   }

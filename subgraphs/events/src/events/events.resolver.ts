@@ -1,5 +1,5 @@
-import { SubgraphContext } from '@em/subgraph-kit';
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { OrgArgs, OrgEventArgs, PageArgs, SubgraphContext } from '@em/subgraph-kit';
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import { EventPageType, EventType } from './event.types';
 import { EventsService } from './events.service';
 
@@ -10,15 +10,14 @@ export class EventsResolver {
   @Query(() => EventPageType, { description: 'Events of the organisation (page size 10 by default, 100 at most).' })
   events(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
-    @Arg('page', () => Int, { nullable: true }) page?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+    @Args() { orgId }: OrgArgs,
+    @Args() { page, pageSize }: PageArgs,
   ) {
     return this.service.list(ctx.principal, orgId, page, pageSize);
   }
 
   @Query(() => EventType, { description: 'One event with its feature flags.' })
-  event(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number) {
+  event(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs) {
     return this.service.details(ctx.principal, orgId, eventId);
   }
 

@@ -1,4 +1,4 @@
-import { assertOrganisation, canReadOrganisation, Event, eventHasFeature, formatDateTime, guardEvent, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
+import { canReadOrganisation, Event, eventHasFeature, formatDateTime, guardOperation, guardOrganisationOperation, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
 import { QueryOrder } from '@mikro-orm/core';
 
 export interface EventView {
@@ -28,7 +28,7 @@ export class EventsService {
 
   /** The organisation's events, most recent event date first (undated last), then newest id first. */
   async list(principal: Principal, orgId: number, page?: number | null, pageSize?: number | null): Promise<Page<EventView>> {
-    assertOrganisation(principal, orgId);
+    guardOrganisationOperation(principal, 'events', orgId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.events);
     const [events, total] = await this.orm.em.findAndCount(
       Event,
@@ -39,7 +39,7 @@ export class EventsService {
   }
 
   async details(principal: Principal, orgId: number, eventId: number): Promise<EventView> {
-    return this.view(await guardEvent(this.orm.em, principal, orgId, eventId));
+    return this.view(await guardOperation(this.orm.em, principal, 'event', orgId, eventId));
   }
 
   /** The federation entry point (`_entities`): the event, or null when missing or of an organisation the principal may not read. */

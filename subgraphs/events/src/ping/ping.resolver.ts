@@ -1,5 +1,5 @@
-import { SubgraphContext } from '@em/subgraph-kit';
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { OrgEventArgs, SubgraphContext } from '@em/subgraph-kit';
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import { PingType } from './ping.types';
 import { PingService } from './ping.service';
 
@@ -8,7 +8,7 @@ export class PingResolver {
   constructor(private readonly service: PingService) {}
 
   @Query(() => PingType)
-  ping(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number) {
+  ping(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs) {
     return this.service.ping(ctx.principal, orgId, eventId);
   }
 }

@@ -1,4 +1,4 @@
-import { guardEvent, Orm, Principal } from '@em/core';
+import { guardOperation, Orm, Principal } from '@em/core';
 import type { PingType } from './ping.types';
 
 /** Checks key, host, organisation and event mapping without touching photo data. */
@@ -6,7 +6,7 @@ export class PingService {
   constructor(private readonly orm: Orm) {}
 
   async ping(principal: Principal, orgId: number, eventId: number): Promise<PingType> {
-    await guardEvent(this.orm.em, principal, orgId, eventId);
+    await guardOperation(this.orm.em, principal, 'ping', orgId, eventId);
     return { status: 'ok', orgId, eventId };
   }
 }

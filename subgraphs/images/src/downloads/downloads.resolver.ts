@@ -1,6 +1,6 @@
-import { SubgraphContext } from '@em/subgraph-kit';
+import { OrgEventArgs, PageArgs, SubgraphContext } from '@em/subgraph-kit';
 import { GraphQLJSON } from 'graphql-scalars';
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import { DownloadsService } from './downloads.service';
 import { OriginalDownloadsType } from './downloads.types';
 
@@ -14,12 +14,10 @@ export class DownloadsResolver {
   })
   originalDownloads(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
-    @Arg('eventId', () => Int) eventId: number,
-    @Arg('method', () => String, { nullable: true }) method?: string | null,
-    @Arg('identifier', () => GraphQLJSON, { nullable: true }) identifier?: unknown,
-    @Arg('page', () => Int, { nullable: true }) page?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+    @Args() { orgId, eventId }: OrgEventArgs,
+    @Arg('method', () => String, { nullable: true }) method: string | null | undefined,
+    @Arg('identifier', () => GraphQLJSON, { nullable: true }) identifier: unknown,
+    @Args() { page, pageSize }: PageArgs,
   ) {
     return this.service.originals(ctx.principal, orgId, eventId, method, identifier, page, pageSize);
   }

@@ -1,8 +1,9 @@
 import {
   AppError,
   findFaceSearch,
-  guardEvent,
+  guardOperation,
   isUuid,
+  requireRequestId,
   ObjectStore,
   Orm,
   PAGE_LIMITS,
@@ -65,7 +66,7 @@ export class DownloadsService {
   ) {}
 
   async originals(principal: Principal, orgId: number, eventId: number, method: unknown, identifier: unknown, page?: number | null, pageSize?: number | null): Promise<OriginalDownloads> {
-    await guardEvent(this.orm.em, principal, orgId, eventId);
+    await guardOperation(this.orm.em, principal, 'originalDownloads', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.downloads);
     if (typeof method !== 'string' || !(DOWNLOAD_METHODS as readonly string[]).includes(method)) {
       throw new AppError('BAD_REQUEST', `method must be one of ${DOWNLOAD_METHODS.join(', ')}`);
@@ -90,8 +91,7 @@ export class DownloadsService {
   }
 
   private async bySelfie(orgId: number, eventId: number, requestId: string, request: PageRequest): Promise<OriginalDownloads> {
-    if (!isUuid(requestId.trim())) throw new AppError('BAD_REQUEST', 'For method selfie, identifier must be the request_id (a UUID) of a face search');
-    const search = await findFaceSearch(this.orm.em, eventId, requestId.trim());
+    const search = await findFaceSearch(this.orm.em, eventId, requireRequestId(requestId, 'For method selfie, identifier must be the request_id (a UUID) of a face search'));
     if (!search || search.orgId !== orgId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
     const matches = await visibleMatches(this.orm.em, search);
     if (matches.length === 0) throw new AppError('NOT_FOUND', 'The face search with this request_id matched no photos');

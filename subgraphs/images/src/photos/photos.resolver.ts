@@ -1,6 +1,6 @@
-import { SubgraphContext } from '@em/subgraph-kit';
+import { OrgEventArgs, PageArgs, SubgraphContext } from '@em/subgraph-kit';
 import DataLoader from 'dataloader';
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import { PhotoPageType, PhotoType } from './photo.types';
 import { PhotoView } from './photo-view';
 import { PhotosService } from './photos.service';
@@ -14,16 +14,14 @@ export class PhotosResolver {
   @Query(() => PhotoPageType, { description: 'All published photos of the event by capture time (untimed last); page size 32, at most 100.' })
   photos(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
-    @Arg('eventId', () => Int) eventId: number,
-    @Arg('page', () => Int, { nullable: true }) page?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+    @Args() { orgId, eventId }: OrgEventArgs,
+    @Args() { page, pageSize }: PageArgs,
   ) {
     return this.service.gallery(ctx.principal, orgId, eventId, page, pageSize);
   }
 
   @Query(() => PhotoType, { description: 'One photo of the event with its metadata.' })
-  photo(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number, @Arg('imageId') imageId: string) {
+  photo(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs, @Arg('imageId') imageId: string) {
     return this.service.details(ctx.principal, orgId, eventId, imageId);
   }
 

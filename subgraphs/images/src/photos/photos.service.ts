@@ -1,4 +1,4 @@
-import { AppError, canReadOrganisation, Event, guardEvent, isUuid, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
+import { AppError, canReadOrganisation, Event, guardOperation, isUuid, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
 import { PhotoFields, photoView, PhotoView } from './photo-view';
 
 /** A gallery row as Postgres returns it (timestamps as epoch milliseconds, not strings). */
@@ -46,7 +46,7 @@ export class PhotosService {
 
   /** Every published photo of the event (no visibility flags are honoured). */
   async gallery(principal: Principal, orgId: number, eventId: number, page?: number | null, pageSize?: number | null): Promise<Page<PhotoView>> {
-    await guardEvent(this.orm.em, principal, orgId, eventId);
+    await guardOperation(this.orm.em, principal, 'photos', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     // The hottest read of the platform: plain rows, no entity hydration. Order (photos_gallery_idx):
     // capture time ascending, untimed photos last, id as the tie-break so pages are stable.
@@ -64,7 +64,7 @@ export class PhotosService {
   }
 
   async details(principal: Principal, orgId: number, eventId: number, imageId: string): Promise<PhotoView> {
-    await guardEvent(this.orm.em, principal, orgId, eventId);
+    await guardOperation(this.orm.em, principal, 'photo', orgId, eventId);
     const photo = isUuid(imageId) ? await this.orm.em.findOne(Photo, { id: imageId.toLowerCase(), event: eventId, publishedAt: { $ne: null } }) : null;
     if (!photo) throw new AppError('NOT_FOUND', 'Image not found in this event');
     return photoView(photo, this.store);

@@ -1,5 +1,5 @@
-import { FileUpload, GraphQLUpload, readUpload, SubgraphContext } from '@em/subgraph-kit';
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { FileUpload, GraphQLUpload, OrgEventArgs, readUpload, SubgraphContext } from '@em/subgraph-kit';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { GoLiveReportType, ImportReportType, PipelineStatusType, ProcessReportType } from './pipeline.types';
 import { PipelineService } from './pipeline.service';
 
@@ -8,7 +8,7 @@ export class PipelineResolver {
   constructor(private readonly service: PipelineService) {}
 
   @Query(() => PipelineStatusType, { description: 'The photo pipeline of an event (organisers).' })
-  pipelineStatus(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number) {
+  pipelineStatus(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs) {
     return this.service.status(ctx.principal, orgId, eventId);
   }
 
@@ -17,8 +17,7 @@ export class PipelineResolver {
   })
   async importPhotos(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
-    @Arg('eventId', () => Int) eventId: number,
+    @Args() { orgId, eventId }: OrgEventArgs,
     @Arg('keys', () => [String], { nullable: true }) keys?: string[],
     @Arg('files', () => [GraphQLUpload], { nullable: true }) files?: Array<Promise<FileUpload>>,
     @Arg('photographerName', () => String, { nullable: true }) photographerName?: string,
@@ -40,15 +39,14 @@ export class PipelineResolver {
   @Mutation(() => ProcessReportType, { description: 'Queues imported photos (and failed ones with retryFailed) for processing.' })
   processPhotos(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
-    @Arg('eventId', () => Int) eventId: number,
+    @Args() { orgId, eventId }: OrgEventArgs,
     @Arg('retryFailed', { nullable: true }) retryFailed?: boolean,
   ) {
     return this.service.process(ctx.principal, orgId, eventId, retryFailed ?? false);
   }
 
   @Mutation(() => GoLiveReportType, { description: 'Publishes processed photos; later ones are published as they finish.' })
-  async goLive(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number) {
+  async goLive(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs) {
     const { published, wentLiveAt } = await this.service.goLive(ctx.principal, orgId, eventId);
     return { published, isLive: true, wentLiveAt };
   }

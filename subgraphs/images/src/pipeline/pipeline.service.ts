@@ -1,8 +1,7 @@
 import {
   AppError,
-  assertCanWrite,
   Event,
-  guardEvent,
+  guardOperation,
   ObjectStore,
   objectKeys,
   Orm,
@@ -76,12 +75,6 @@ export class PipelineService {
     private readonly queue: PhotoQueue,
   ) {}
 
-  private async organiserEvent(principal: Principal, orgId: number, eventId: number): Promise<Event> {
-    const event = await guardEvent(this.orm.em, principal, orgId, eventId);
-    assertCanWrite(principal);
-    return event;
-  }
-
   /**
    * Imports one file. A file already in the event (same content) is a duplicate and keeps its
    * photo; a file that is not a supported, decodable photo is rejected with the reason.
@@ -129,7 +122,7 @@ export class PipelineService {
    * their reason in the report.
    */
   async importInbox(principal: Principal, orgId: number, eventId: number, keys?: string[] | null): Promise<ImportReport> {
-    const event = await this.organiserEvent(principal, orgId, eventId);
+    const event = await guardOperation(this.orm.em, principal, 'importPhotos', orgId, eventId);
     const prefix = objectKeys.inbox(eventId);
     let wanted: string[];
     if (keys && keys.length) {
@@ -169,7 +162,7 @@ export class PipelineService {
     files: Array<() => Promise<{ fileName: string; content: Buffer }>>,
     photographerName: string | null,
   ): Promise<ImportReport> {
-    const event = await this.organiserEvent(principal, orgId, eventId);
+    const event = await guardOperation(this.orm.em, principal, 'importPhotos', orgId, eventId);
     const report: ImportReport = { imported: 0, duplicates: 0, rejected: 0, files: [] };
     for (const read of files) {
       const file = await read();
@@ -181,7 +174,7 @@ export class PipelineService {
 
   /** Queues every imported photo (and, on request, the failed ones again) for processing. */
   async process(principal: Principal, orgId: number, eventId: number, retryFailed = false): Promise<{ queued: number }> {
-    await this.organiserEvent(principal, orgId, eventId);
+    await guardOperation(this.orm.em, principal, 'processPhotos', orgId, eventId);
     return { queued: await this.queuePending(eventId, retryFailed, principal.requestId) };
   }
 
@@ -203,7 +196,7 @@ export class PipelineService {
 
   /** Publishes every processed photo; from then on the worker publishes new ones as they finish. */
   async goLive(principal: Principal, orgId: number, eventId: number): Promise<{ published: number; wentLiveAt: Date }> {
-    await this.organiserEvent(principal, orgId, eventId);
+    await guardOperation(this.orm.em, principal, 'goLive', orgId, eventId);
     return this.publish(eventId);
   }
 
@@ -218,7 +211,7 @@ export class PipelineService {
   }
 
   async status(principal: Principal, orgId: number, eventId: number): Promise<PipelineStatus> {
-    const event = await this.organiserEvent(principal, orgId, eventId);
+    const event = await guardOperation(this.orm.em, principal, 'pipelineStatus', orgId, eventId);
     const conn = this.orm.em.getConnection();
     const rows: Array<{ status: Photo['status']; count: number; last_created: Date | null; last_processed: Date | null; live: number }> = await conn.execute(
       `select status, count(*)::int as count, max(created_at) as last_created, max(processed_at) as last_processed,

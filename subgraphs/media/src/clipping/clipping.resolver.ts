@@ -1,5 +1,5 @@
-import { FileUpload, GraphQLUpload, readUpload, SubgraphContext } from '@em/subgraph-kit';
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { FileUpload, GraphQLUpload, OrgEventArgs, readUpload, SubgraphContext } from '@em/subgraph-kit';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { ClippingService } from './clipping.service';
 import { VideoClippingStartType, VideoClippingType } from './clipping.types';
 
@@ -12,8 +12,7 @@ export class ClippingResolver {
   })
   startVideoClipping(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
-    @Arg('eventId', () => Int) eventId: number,
+    @Args() { orgId, eventId }: OrgEventArgs,
     @Arg('file', () => GraphQLUpload, { nullable: true }) file?: Promise<FileUpload> | null,
     @Arg('requestId', () => String, { nullable: true }) requestId?: string | null,
     @Arg('forceRecreate', () => Boolean, { nullable: true, description: 'Recreate the clips of an existing request (deleted or expired ones).' }) forceRecreate?: boolean | null,
@@ -23,7 +22,7 @@ export class ClippingResolver {
   }
 
   @Query(() => VideoClippingType, { description: 'A clipping request and its clips; reading never changes it.' })
-  videoClipping(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number, @Arg('requestId') requestId: string) {
+  videoClipping(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs, @Arg('requestId') requestId: string) {
     return this.service.read(ctx.principal, orgId, eventId, requestId);
   }
 }

@@ -11,7 +11,8 @@ import {
   FaceIndexCache,
   findFaceSearch,
   guardOperation,
-  isUuid,
+  parseRequestId,
+  requireRequestId,
   MediaQueues,
   newId,
   ObjectStore,
@@ -75,10 +76,9 @@ export class ClippingService {
 
   async start(principal: Principal, orgId: number, eventId: number, input: StartClipping): Promise<{ requestId: string; status: ClipRequestStatus }> {
     const event = await guardOperation(this.orm.em, principal, 'startVideoClipping', orgId, eventId);
-    const given = input.requestId?.trim() || null;
-    if (given !== null && !isUuid(given)) throw new AppError('BAD_REQUEST', 'request_id must be a UUID');
+    const given = input.requestId?.trim() ? requireRequestId(input.requestId) : null;
     if (!input.selfie && !given) throw new AppError('BAD_REQUEST', 'Send a selfie file, a request_id of an earlier face search, or both');
-    const requestId = given?.toLowerCase() ?? newId();
+    const requestId = given ?? newId();
     const em = this.orm.em.fork();
     // A request_id names a request of this event only: one of another event is no concern here.
     const existing = await em.findOne(ClipRequest, { event: eventId, requestId });
@@ -129,7 +129,8 @@ export class ClippingService {
   /** The record of a request of this event (404 otherwise), with its clips once completed. */
   async result(orgId: number, eventId: number, requestId: string): Promise<ClippingResult> {
     const em = this.orm.em.fork();
-    const request = isUuid(requestId) ? await em.findOne(ClipRequest, { event: eventId, requestId: requestId.toLowerCase() }) : null;
+    const id = parseRequestId(requestId);
+    const request = id !== null ? await em.findOne(ClipRequest, { event: eventId, requestId: id }) : null;
     if (!request || (request.organisation && request.organisation.id !== orgId)) {
       throw new AppError('NOT_FOUND', 'No video clipping request with this request_id for this event');
     }

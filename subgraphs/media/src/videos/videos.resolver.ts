@@ -1,6 +1,6 @@
 import { AppError } from '@em/core';
-import { FileUpload, GraphQLUpload, saveUpload, SubgraphContext } from '@em/subgraph-kit';
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { FileUpload, GraphQLUpload, OrgEventArgs, saveUpload, SubgraphContext } from '@em/subgraph-kit';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { EventVideoType } from './video.types';
 import { VideosService } from './videos.service';
 
@@ -9,15 +9,14 @@ export class VideosResolver {
   constructor(private readonly service: VideosService) {}
 
   @Query(() => [EventVideoType], { description: 'Videos of the event and their indexing state.' })
-  eventVideos(@Ctx() ctx: SubgraphContext, @Arg('orgId', () => Int) orgId: number, @Arg('eventId', () => Int) eventId: number) {
+  eventVideos(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs) {
     return this.service.list(ctx.principal, orgId, eventId);
   }
 
   @Mutation(() => EventVideoType, { description: 'Adds a video to the event (organisers); the ml-worker indexes its faces.' })
   async addEventVideo(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
-    @Arg('eventId', () => Int) eventId: number,
+    @Args() { orgId, eventId }: OrgEventArgs,
     @Arg('file', () => GraphQLUpload, { nullable: true }) file?: Promise<FileUpload> | null,
     @Arg('sourceKey', () => String, { nullable: true, description: 'Names the source in clips (source_video_key); default: the file name.' }) sourceKey?: string | null,
   ) {

@@ -1,4 +1,4 @@
-import { AppError, assertCanWrite, Event, guardEvent, MediaQueues, ObjectStore, objectKeys, Orm, Principal, probeVideo, Video } from '@em/core';
+import { AppError, Event, guardOperation, MediaQueues, ObjectStore, objectKeys, Orm, Principal, probeVideo, Video } from '@em/core';
 import { QueryOrder } from '@mikro-orm/core';
 import path from 'node:path';
 import type { EventVideoType } from './video.types';
@@ -23,7 +23,7 @@ export class VideosService {
 
   /** The event's videos in upload order. */
   async list(principal: Principal, orgId: number, eventId: number): Promise<EventVideoType[]> {
-    await guardEvent(this.orm.em, principal, orgId, eventId);
+    await guardOperation(this.orm.em, principal, 'eventVideos', orgId, eventId);
     const videos = await this.orm.em.fork().find(Video, { event: eventId }, { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }] });
     return videos.map(toView);
   }
@@ -34,8 +34,7 @@ export class VideosService {
    * (default: the file name without extension) and is unique in the event (409).
    */
   async add(principal: Principal, orgId: number, eventId: number, file: string, fileName: string, sourceKey?: string | null): Promise<EventVideoType> {
-    assertCanWrite(principal);
-    const event = await guardEvent(this.orm.em, principal, orgId, eventId);
+    const event = await guardOperation(this.orm.em, principal, 'addEventVideo', orgId, eventId);
     return this.addToEvent(event, file, fileName, sourceKey, principal.requestId);
   }
 

@@ -1,5 +1,5 @@
-import { PageInfoType, SubgraphContext } from '@em/subgraph-kit';
-import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { OrgEventArgs, PageArgs, PageInfoType, SubgraphContext } from '@em/subgraph-kit';
+import { Arg, Args, Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import { PhotoRef } from '../photo-ref';
 import { BibSearchService } from './bib-search.service';
 
@@ -16,11 +16,9 @@ export class BibSearchResolver {
   @Query(() => BibSearchResultType, { description: 'Photos showing a BIB number (case-insensitive); needs the bib_search flag.' })
   bibSearch(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
-    @Arg('eventId', () => Int) eventId: number,
+    @Args() { orgId, eventId }: OrgEventArgs,
     @Arg('bib') bib: string,
-    @Arg('page', () => Int, { nullable: true }) page?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+    @Args() { page, pageSize }: PageArgs,
   ) {
     return this.service.search(ctx.principal, orgId, eventId, bib, page, pageSize);
   }

@@ -1,6 +1,6 @@
-import { AppError, assertOrganisation } from '@em/core';
-import { FileUpload, GraphQLUpload, readUpload, SubgraphContext } from '@em/subgraph-kit';
-import { Arg, Ctx, GraphQLISODateTime, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { AppError, guardOrganisationOperation } from '@em/core';
+import { FileUpload, GraphQLUpload, OrgArgs, OrgEventArgs, PageArgs, readUpload, SubgraphContext } from '@em/subgraph-kit';
+import { Arg, Args, Ctx, GraphQLISODateTime, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { FaceSearchPage, FaceSearchService } from './face-search.service';
 import { FaceSearchResultType, FaceSearchUsageType } from './face-search.types';
 
@@ -18,12 +18,10 @@ export class FaceSearchResolver {
   })
   async searchFaces(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
-    @Arg('eventId', () => Int) eventId: number,
-    @Arg('file', () => GraphQLUpload, { nullable: true, description: 'The selfie: JPEG or PNG (WebP, HEIF also work).' }) file?: Promise<FileUpload> | null,
-    @Arg('requestId', () => String, { nullable: true }) requestId?: string | null,
-    @Arg('page', () => Int, { nullable: true }) page?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+    @Args() { orgId, eventId }: OrgEventArgs,
+    @Arg('file', () => GraphQLUpload, { nullable: true, description: 'The selfie: JPEG or PNG (WebP, HEIF also work).' }) file: Promise<FileUpload> | null | undefined,
+    @Arg('requestId', () => String, { nullable: true }) requestId: string | null | undefined,
+    @Args() { page, pageSize }: PageArgs,
   ) {
     const selfie = async () => {
       if (!file) throw new AppError('BAD_REQUEST', 'A selfie file is required (multipart field "file")');
@@ -35,11 +33,9 @@ export class FaceSearchResolver {
   @Query(() => FaceSearchResultType, { description: 'A stored selfie search by requestId; never matches again.' })
   async faceSearch(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
-    @Arg('eventId', () => Int) eventId: number,
+    @Args() { orgId, eventId }: OrgEventArgs,
     @Arg('requestId') requestId: string,
-    @Arg('page', () => Int, { nullable: true }) page?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
+    @Args() { page, pageSize }: PageArgs,
   ) {
     return asResult(await this.service.cached(ctx.principal, orgId, eventId, requestId, page, pageSize));
   }
@@ -47,12 +43,12 @@ export class FaceSearchResolver {
   @Query(() => FaceSearchUsageType, { description: 'Billable face searches of the organisation (optionally one event, a window [from, to)).' })
   faceSearchUsage(
     @Ctx() ctx: SubgraphContext,
-    @Arg('orgId', () => Int) orgId: number,
+    @Args() { orgId }: OrgArgs,
     @Arg('eventId', () => Int, { nullable: true }) eventId?: number | null,
     @Arg('from', () => GraphQLISODateTime, { nullable: true }) from?: Date | null,
     @Arg('to', () => GraphQLISODateTime, { nullable: true }) to?: Date | null,
   ) {
-    assertOrganisation(ctx.principal, orgId);
+    guardOrganisationOperation(ctx.principal, 'faceSearchUsage', orgId);
     return this.service.usage(orgId, from, to, eventId);
   }
 }

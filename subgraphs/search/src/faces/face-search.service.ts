@@ -7,7 +7,7 @@ import {
   FaceMatch,
   FaceSearch,
   guardOperation,
-  isUuid,
+  requireRequestId,
   newId,
   Orm,
   Page,
@@ -91,8 +91,7 @@ export class FaceSearchService {
   async cached(principal: Principal, orgId: number, eventId: number, requestId: string, page?: number | null, pageSize?: number | null): Promise<FaceSearchPage> {
     await guardOperation(this.orm.em, principal, 'faceSearch', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
-    if (!isUuid(requestId)) throw new AppError('BAD_REQUEST', 'request_id must be a UUID');
-    const stored = await findFaceSearch(this.orm.em, eventId, requestId);
+    const stored = await findFaceSearch(this.orm.em, eventId, requireRequestId(requestId));
     if (!stored || stored.orgId !== orgId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
     return this.page(stored, request, true);
   }
@@ -110,8 +109,7 @@ export class FaceSearchService {
 
   private requestIdOrNew(requestId: string | null | undefined): string {
     if (requestId === undefined || requestId === null || requestId === '') return newId();
-    if (!isUuid(requestId.trim())) throw new AppError('BAD_REQUEST', 'request_id must be a UUID');
-    return requestId.trim().toLowerCase();
+    return requireRequestId(requestId);
   }
 
   private async retry(stored: StoredFaceSearch, request: PageRequest): Promise<FaceSearchPage> {

@@ -1,0 +1,38 @@
+import { EntityManager } from '@mikro-orm/core';
+import { Event } from './db/entities';
+import { assertCanWrite, assertOrganisation, assertOrganisationAdmin, guardEvent } from './guard';
+import { OperationName, operationPolicy, OperationPolicy } from './operation-policy';
+import { Principal } from './principal';
+
+function assertAccess(principal: Principal, policy: OperationPolicy, orgId: number): void {
+  if (policy.access === 'write') assertCanWrite(principal);
+  if (policy.access === 'admin') assertOrganisationAdmin(principal, orgId);
+}
+
+/** The guard of an event-scoped root field, as its service runs it: the organisation, the event, its feature flags, write access. */
+export async function guardOperation(em: EntityManager, principal: Principal, operation: OperationName, orgId: number, eventId: number): Promise<Event> {
+  const policy = operationPolicy(operation);
+  const event = await guardEvent(em, principal, orgId, eventId, [...policy.features]);
+  assertAccess(principal, policy, orgId);
+  return event;
+}
+
+/** The guard of an organisation-scoped root field: the organisation, and write or admin access when the field needs it. */
+export function guardOrganisationOperation(principal: Principal, operation: OperationName, orgId: number): void {
+  const policy = operationPolicy(operation);
+  if (policy.access === 'admin') return assertOrganisationAdmin(principal, orgId);
+  assertOrganisation(principal, orgId);
+  assertAccess(principal, policy, orgId);
+}
+
+/**
+ * Runs the guard of `operation` for the principal: the organisation, the event and its feature
+ * flags, and write access. Without an organisation (the caller sent none, or an invalid one) only
+ * the credential itself is checked, which the gateway has done already.
+ */
+export async function authorizeOperation(em: EntityManager, principal: Principal, operation: string, orgId: number | null, eventId: number | null): Promise<void> {
+  const policy = operationPolicy(operation);
+  if (orgId === null || policy.scope === 'account') return;
+  if (policy.scope === 'event' && eventId !== null) return void (await guardOperation(em, principal, operation as OperationName, orgId, eventId));
+  guardOrganisationOperation(principal, operation as OperationName, orgId);
+}
