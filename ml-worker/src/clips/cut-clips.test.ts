@@ -13,10 +13,10 @@ const EVENT = {
 };
 
 /** The rows the clip job reads, in memory; `updates` records the terminal state it writes. */
-function fakes(videos: Array<Partial<Video> & { id: string }>) {
+function fakes(videos: Array<Partial<Video> & { id: string }>, eventSettings: Partial<typeof EVENT> = {}) {
   const request = {
     requestId: '0b7e1c52-4a36-4d0e-9b59-3f1f4b8a2d11',
-    event: EVENT,
+    event: { ...EVENT, ...eventSettings },
     generation: 1,
     status: 'processing',
     matches: [{ videoId: 'v-1', times: [10, 11, 12, 13, 14, 15] }],
@@ -47,15 +47,10 @@ describe('ClipCutter', () => {
   });
 
   it('ends no_segments, with the explanation, when the videos are there but the sightings are too sparse', async () => {
-    const { cutter, request, updates } = fakes([{ id: 'v-1', durationSeconds: 60, sampleFps: 2 }]);
+    const { cutter, request, updates } = fakes([{ id: 'v-1', durationSeconds: 60, sampleFps: 2 }], { clipMinSegmentSeconds: 5 });
     request.matches = [{ videoId: 'v-1', times: [10] }];
-    (request.event as { clipMinSegmentSeconds: number }).clipMinSegmentSeconds = 5;
-    try {
-      expect(await cutter.run(EVENT.id, request.requestId, 1)).toBe('no_segments');
-      expect(updates[0]).toMatchObject({ status: 'no_segments', clipErrors: [{ videoKey: null, error: expect.stringContaining('1 sampled frame'), statusCode: null }] });
-    } finally {
-      EVENT.clipMinSegmentSeconds = 1;
-    }
+    expect(await cutter.run(EVENT.id, request.requestId, 1)).toBe('no_segments');
+    expect(updates[0]).toMatchObject({ status: 'no_segments', clipErrors: [{ videoKey: null, error: expect.stringContaining('1 sampled frame'), statusCode: null }] });
   });
 
   it('skips a run of an older generation', async () => {
