@@ -88,7 +88,7 @@ const schema = z.object({
   UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
   /** Largest selfie accepted by face search and clipping (the spec recommends 5 MB; phones send more). */
   SELFIE_MAX_BYTES: z.coerce.number().int().min(1024).default(15 * 1024 * 1024),
-  /** How long a face search waits for the ml-worker to embed a selfie before answering 503. */
+  /** How long a face search waits for the ml-worker to embed a selfie before answering 500 (nothing recorded; retry). */
   SELFIE_EMBED_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /** Most photos one face search keeps (best first). */
   FACE_SEARCH_MAX_PHOTOS: z.coerce.number().int().min(1).max(100_000).default(5000),

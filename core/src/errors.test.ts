@@ -9,6 +9,7 @@ describe('error codes', () => {
     expect(httpStatusOf('UNPROCESSABLE')).toBe(422);
     expect(httpStatusOf('RATE_LIMITED')).toBe(429);
     expect(httpStatusOf('UNAVAILABLE')).toBe(503);
+    expect(httpStatusOf('NOT_RECORDED')).toBe(500);
   });
 
   it("maps GraphQL servers' own codes and treats unknown ones as internal", () => {

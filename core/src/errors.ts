@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /** An internal failure before anything was recorded (the spec's face-search 500 row): its message, unlike INTERNAL's, reaches the client and says to retry. */
+  NOT_RECORDED: 500,
   NOT_IMPLEMENTED: 501,
   UNAVAILABLE: 503,
 } as const;

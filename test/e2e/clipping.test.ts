@@ -1,11 +1,12 @@
-import { buildSlideshow, probeVideo } from '@em/core';
+import { buildSlideshow, connectRedis, probeVideo, QUEUES } from '@em/core';
+import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { api, closeDb, expectError, expectSuccess, fixtures, info, postForm, sql, store } from './support/platform';
+import { api, cfg, closeDb, expectError, expectSuccess, fixtures, info, postForm, sql, store } from './support/platform';
 import { DEMO_PHOTOS, faceCrop } from './support/demo-faces';
 
 /** Person A's photo is on screen from 5 s to 9 s, person B's from 14 s to 17 s; 20 s in all. */
@@ -197,6 +198,32 @@ describe('video clipping by selfie', () => {
     const result = await poll(other, key, start.request_id);
     expect(result.status).toBe('clip_failed');
     expect(result.clip_errors).toEqual([{ video_key: 'camera-b', error: expect.any(String), status_code: 404 }]);
+  }, 180_000);
+
+  it('no_matches when the matched videos are deleted between the start and the clip job', async () => {
+    const otherEvent = await fixtures.event(orgId, { videoSearch: true, videoSelfieClipping: true });
+    const other = `/${orgId}/event/${otherEvent}`;
+    const added = await addVideo(other, key, videoFile, 'camera-c');
+    const vanishing = added.data.addEventVideo.id;
+    await waitIndexed(vanishing);
+    const redis = connectRedis(cfg.REDIS_URL);
+    const clipJobs = new Queue(QUEUES.clips, { connection: redis });
+    let requestId: string;
+    await clipJobs.pause();
+    try {
+      const start = expectSuccess(await postForm(`${other}/video-clipping/search-by-selfie`, key, selfieA));
+      expect(start.status).toBe('processing');
+      requestId = start.request_id;
+      const [video] = await sql('select storage_key from videos where id = $1', [vanishing]);
+      await sql('delete from videos where id = $1', [vanishing]);
+      await store.delete(video.storage_key);
+    } finally {
+      await clipJobs.resume();
+      await clipJobs.close();
+      redis.disconnect();
+    }
+    const result = await poll(other, key, requestId);
+    expect(result).toEqual({ request_id: requestId, status: 'no_matches', videos: [], error: null, clip_errors: [] });
   }, 180_000);
 
   it('rules of the start call: 400s, 403 without both video flags, 404 for an unknown request_id', async () => {

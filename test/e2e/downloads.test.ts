@@ -106,6 +106,27 @@ describe('original downloads (POST /original-photos)', () => {
     expectError(await postJson(`${base}/original-photos`, key, { method: 'image_ids', identifier: [randomUUID(), 'x', ids[4]] }), 400);
   });
 
+  it('method image_ids: the every-id-invalid rule is about the whole list, not the page; a page past the end is empty', async () => {
+    const unknown = randomUUID();
+    const list = [unknown, 'garbage', ids[3], ids[0]];
+    const onlyFailures = expectSuccess(await postJson(`${base}/original-photos?page=1&page_size=2`, key, { method: 'image_ids', identifier: list }));
+    expect(onlyFailures.presigned_urls).toEqual([]);
+    expect(onlyFailures.failed_urls.map((f: any) => f.image_id)).toEqual([unknown, 'garbage']);
+    expect(onlyFailures).toMatchObject({ identifier: null, total_images: 4, successful_count: 0, failed_count: 2 });
+    const second = expectSuccess(await postJson(`${base}/original-photos?page=2&page_size=2`, key, { method: 'image_ids', identifier: list }));
+    expect(second.presigned_urls.map((u: any) => u.image_id)).toEqual([ids[0]]);
+    expect(second.failed_urls.map((f: any) => f.image_id)).toEqual([ids[3]]);
+
+    const pastTheEnd = expectSuccess(await postJson(`${base}/original-photos?page=5&page_size=2`, key, { method: 'image_ids', identifier: list }));
+    expect(pastTheEnd).toMatchObject({ presigned_urls: [], failed_urls: [], total_images: 4, successful_count: 0, failed_count: 0 });
+    expect(pastTheEnd.pagination).toMatchObject({ total: 4, currentPage: 5, totalPages: 2, hasNextPage: false, page_size: 2 });
+
+    // Published but missing from storage, unknown, unpublished: still every id invalid, on any page.
+    const hopeless = [ids[3], unknown, ids[4]];
+    expectError(await postJson(`${base}/original-photos?page=1&page_size=2`, key, { method: 'image_ids', identifier: hopeless }), 400);
+    expectError(await postJson(`${base}/original-photos?page=3&page_size=2`, key, { method: 'image_ids', identifier: hopeless }), 400);
+  });
+
   it.each([
     ['no body', undefined],
     ['no method', { identifier: '77' }],

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
-import { api, closeDb, expectError, expectSuccess, fixtures, gql, info, postForm, postJson, sql, waitForPipeline } from './support/platform';
+import { Queue } from 'bullmq';
+import { connectRedis, QUEUES } from '@em/core';
+import { api, cfg, closeDb, expectError, expectSuccess, fixtures, gql, info, postForm, postJson, sql, waitForPipeline } from './support/platform';
 
 const DEMO_PHOTOS = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
 const demo = `/${info.demo.orgId}/event/${info.demo.eventId}`;
@@ -55,7 +57,7 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
   it('finds the photo of the person on the selfie, best match first, and generates a request_id', async () => {
     const data = expectSuccess(await postForm(`${demo}/faces`, key, selfie));
     expect(data.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(data.confidence_percentage).toBeNull();
+    expect(data.confidence_percentage).toBe(62);
     expect(data.images[0].image_id).toBe(face.photo_id);
     expect(Object.keys(data.images[0]).sort()).toEqual(['height', 'image_id', 'img_url', 'original_url', 'thumbnail_url', 'width']);
     expect(data.images[0].original_url).toBeNull();
@@ -163,6 +165,46 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
       await sql('update events set confidence_threshold = null where id = $1', [info.demo.eventId]);
     }
   });
+
+  it('reports the threshold it applied: 62 when the event sets none, for POST, GET and GraphQL', async () => {
+    const data = expectSuccess(await postForm(`${demo}/faces`, key, selfie));
+    expect(data.confidence_percentage).toBe(62);
+    expect(expectSuccess(await api(`${demo}/faces/${data.request_id}`, { key })).confidence_percentage).toBe(62);
+    const query = `query($o: Int!, $e: Int!, $r: String!) { faceSearch(orgId: $o, eventId: $e, requestId: $r) { confidencePercentage } }`;
+    const read = await gql(query, { o: info.demo.orgId, e: info.demo.eventId, r: data.request_id }, key);
+    expect(read.body.data.faceSearch.confidencePercentage).toBe(62);
+    // A search stored before the threshold was recorded was matched with the default too.
+    const older = randomUUID();
+    await sql(`insert into face_searches (request_id, organisation_id, event_id, matches, faces_found) values ($1, $2, $3, '[]'::jsonb, 1)`, [older, info.demo.orgId, info.demo.eventId]);
+    expect(expectSuccess(await api(`${demo}/faces/${older}`, { key })).confidence_percentage).toBe(62);
+  });
+});
+
+describe('face search: the selfie cannot be embedded', () => {
+  it('no embedding worker answers in time: 500 in the envelope, nothing recorded, and a retry with the same request_id works', async () => {
+    const key = await fixtures.apiKey(info.demo.orgId);
+    const [face] = await demoFaces();
+    const selfie = await selfieOf(face);
+    const requestId = randomUUID();
+    const redis = connectRedis(cfg.REDIS_URL);
+    const selfies = new Queue(QUEUES.selfies, { connection: redis });
+    await selfies.pause();
+    try {
+      const res = await postForm(`${demo}/faces`, key, selfie, { request_id: requestId });
+      expectError(res, 500);
+      expect(res.body.message).toMatch(/same request_id/);
+      expect(await sql('select 1 from face_searches where request_id = $1', [requestId])).toEqual([]);
+    } finally {
+      await selfies.resume();
+      await selfies.close();
+      redis.disconnect();
+    }
+    const retry = expectSuccess(await postForm(`${demo}/faces`, key, selfie, { request_id: requestId }));
+    expect(retry.request_id).toBe(requestId);
+    expect(retry.images[0].image_id).toBe(face.photo_id);
+    const [row] = await sql('select billable, cache_hits from face_searches where request_id = $1', [requestId]);
+    expect(row).toMatchObject({ billable: true, cache_hits: 0 });
+  }, (cfg.SELFIE_EMBED_TIMEOUT_SECONDS + 60) * 1000);
 });
 
 describe('face search: bad input', () => {

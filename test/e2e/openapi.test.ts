@@ -38,6 +38,13 @@ describe('the OpenAPI document and the docs page', () => {
     expect(Object.keys(faces.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '413', '429']));
     // A request_id of another event is no conflict: it names a fresh search there (issue 13 #12).
     expect(faces.responses['409']).toBeUndefined();
+    // Face matching that does not answer is the spec's face-search 500 row: nothing recorded, retry with the same request_id.
+    const clippingStart = doc.paths['/api/v1/ext/{org_id}/event/{event_id}/video-clipping/search-by-selfie'].post;
+    for (const selfieRoute of [faces, clippingStart]) {
+      expect(selfieRoute.responses['500'].description).toMatch(/nothing was recorded; retry with the same request_id/);
+      expect(selfieRoute.responses['500'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    }
+    expect(doc.paths['/api/v1/ext/{org_id}/event/{event_id}/faces/{request_id}'].get.responses['500']).toEqual({ $ref: '#/components/responses/Error500' });
     const timeline = doc.paths['/api/v1/ext/{org_id}/event/{event_id}/timeline/images'].get;
     expect(timeline.parameters.filter((p: any) => p.required).map((p: any) => p.name)).toEqual(['org_id', 'event_id', 'from', 'to']);
     expect(timeline.responses['422']).toBeDefined();

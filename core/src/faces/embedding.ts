@@ -29,6 +29,11 @@ export function similarityPercent(distance: number): number {
  */
 export const DEFAULT_MATCH_PERCENT = 62;
 
+/** The match threshold a search applies (and reports): the event's, or the default when it configures none. */
+export function appliedMatchPercent(configured: number | null | undefined): number {
+  return configured ?? DEFAULT_MATCH_PERCENT;
+}
+
 /** The euclidean distance a similarity percentage stands for (the inverse of similarityPercent). */
 export function percentToDistance(percent: number): number {
   return 0.85 - 0.5 * (Math.max(0, Math.min(100, percent)) / 100);

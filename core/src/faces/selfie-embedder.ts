@@ -9,6 +9,7 @@ import { connectRedis } from '../redis';
 const SELFIE_FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
 /** Selfies are downscaled before they travel: faces in selfies are large, and Redis carries the bytes. */
 const SELFIE_MAX_SIDE = 1280;
+const NOT_EMBEDDED = 'Face matching did not answer in time, so nothing was recorded; retry with the same request_id';
 
 export interface SelfieEmbedding {
   descriptor: Float32Array | null;
@@ -50,13 +51,17 @@ export class SelfieEmbedder {
     return openImage(file).rotate().resize(SELFIE_MAX_SIDE, SELFIE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 92 }).toBuffer();
   }
 
-  /** The descriptor of the selfie's largest face (null when it shows none); 503 when no worker answers in time. */
+  /**
+   * The descriptor of the selfie's largest face (null when it shows none). When no worker answers in
+   * time: NOT_RECORDED (500), since callers record a search or clipping request only after this, so
+   * nothing is kept and a retry with the same request_id starts afresh.
+   */
   async embed(prepared: Buffer): Promise<SelfieEmbedding> {
     const timeoutMs = this.limits.timeoutSeconds * 1000;
     let jobId: string | undefined;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AppError('UNAVAILABLE', 'Face matching is busy or unavailable; retry with the same request_id')), timeoutMs);
+      timer = setTimeout(() => reject(new AppError('NOT_RECORDED', NOT_EMBEDDED)), timeoutMs);
     });
     const run = (async () => {
       await this.events.waitUntilReady();
@@ -71,7 +76,7 @@ export class SelfieEmbedder {
       // A selfie nobody embedded in time is withdrawn, so a late worker does not spend time on it.
       if (jobId) void this.queue.remove(jobId).catch(() => undefined);
       if (err instanceof AppError) throw err;
-      throw new AppError('UNAVAILABLE', 'Face matching is unavailable; retry with the same request_id');
+      throw new AppError('NOT_RECORDED', NOT_EMBEDDED);
     } finally {
       clearTimeout(timer);
       run.catch(() => undefined);

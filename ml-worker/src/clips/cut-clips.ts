@@ -25,9 +25,10 @@ import path from 'node:path';
 /**
  * The clip job of one clipping request: from the matched frames, windows per video with the event's
  * settings, then MP4 clips cut with ffmpeg into the public part of the store, and the terminal
- * state: `completed` (with `clip_errors` for sources that failed), `no_segments` when the sightings
- * are too sparse for any window, `clip_failed` when every cut failed. A run of an older generation,
- * or of a request no longer processing, does nothing (idempotent under retries).
+ * state: `completed` (with `clip_errors` for sources that failed), `no_matches` when every matched
+ * video was deleted since the start, `no_segments` when the sightings are too sparse for any window,
+ * `clip_failed` when every cut failed. A run of an older generation, or of a request no longer
+ * processing, does nothing (idempotent under retries).
  */
 export class ClipCutter {
   constructor(
@@ -45,10 +46,13 @@ export class ClipCutter {
     await this.removeClips(request);
 
     const videos = new Map((await em.find(Video, { id: { $in: request.matches.map((m) => m.videoId) } })).map((v) => [v.id, v]));
+    // Videos deleted since the start took their matches with them: what is left may be nothing.
+    const matches = request.matches.filter((m) => videos.has(m.videoId));
+    if (matches.length === 0) return this.finish(request, 'no_matches', []);
     const plans: Array<{ video: Video; segments: Segment[] }> = [];
-    for (const match of request.matches) {
-      const video = videos.get(match.videoId);
-      if (!video?.durationSeconds || !video.sampleFps) continue;
+    for (const match of matches) {
+      const video = videos.get(match.videoId)!;
+      if (!video.durationSeconds || !video.sampleFps) continue;
       const segments = buildSegments(match.times, video.sampleFps, video.durationSeconds, {
         maxGapSeconds: event.clipMaxGapSeconds,
         minSegmentSeconds: event.clipMinSegmentSeconds,
@@ -59,7 +63,7 @@ export class ClipCutter {
       if (segments.length) plans.push({ video, segments });
     }
     if (plans.length === 0) {
-      const sightings = request.matches.reduce((n, m) => n + m.times.length, 0);
+      const sightings = matches.reduce((n, m) => n + m.times.length, 0);
       return this.finish(request, 'no_segments', [
         {
           videoKey: null,

@@ -20,6 +20,12 @@ const ERROR_REASONS: Record<number, string> = {
   500: 'Internal failure',
   503: 'A dependency is unavailable; retry',
 };
+/** What a status means on particular operations, where it says more than the common reason. */
+const NOT_RECORDED = 'Internal failure: face matching did not answer in time, nothing was recorded; retry with the same request_id';
+const OPERATION_ERROR_REASONS: Record<string, Record<number, string>> = {
+  SearchFaces: { 500: NOT_RECORDED },
+  StartVideoClipping: { 500: NOT_RECORDED },
+};
 
 /**
  * The OpenAPI 3.1 document of the REST interface, built from the route table: its paths and
@@ -33,15 +39,16 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): Recor
     let path = route.path;
     for (const d of docs.filter((p) => p.in === 'path')) path = path.replace(`:${d.segment}`, `{${d.name}}`);
     const errors = [...COMMON_ERRORS, ...routeErrors(route, docs)].sort((a, b) => a - b);
+    const operationId = route.operation.match(/^(?:query|mutation)\s+(\w+)/)?.[1];
     const operation: Record<string, unknown> = {
-      operationId: route.operation.match(/^(?:query|mutation)\s+(\w+)/)?.[1],
+      operationId,
       summary: route.summary,
       parameters: docs
         .filter((d) => d.in !== 'body')
         .map((d) => ({ name: d.name, in: d.in, required: d.required ?? false, schema: d.schema, ...(d.description ? { description: d.description } : {}) })),
       responses: {
         200: { description: route.summary, content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Envelope' }, { properties: { data: { $ref: `#/components/schemas/${route.response}` } } }] } } } },
-        ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/Error${status}` }])),
+        ...Object.fromEntries(errors.map((status) => [status, errorResponse(status, operationId ? OPERATION_ERROR_REASONS[operationId]?.[status] : undefined)])),
       },
     };
     const body = requestBody(route, docs.filter((d) => d.in === 'body'));
@@ -70,6 +77,11 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): Recor
       ),
     },
   };
+}
+
+function errorResponse(status: number, particular: string | undefined): Record<string, unknown> {
+  if (!particular) return { $ref: `#/components/responses/Error${status}` };
+  return { description: particular, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
 }
 
 function routeErrors(route: RouteDef, docs: ParamDoc[]): number[] {

@@ -108,14 +108,27 @@ export class DownloadsService {
     return result;
   }
 
+  /** A page of the list; 400 only when no id of the whole list can be downloaded (a page of failures, or past the end, is a page). */
   private async byImageIds(eventId: number, imageIds: string[], request: PageRequest): Promise<OriginalDownloads> {
     const wanted = [...new Set(imageIds.map((id) => id.trim().toLowerCase()))];
     if (wanted.length > MAX_IMAGE_IDS) throw new AppError('BAD_REQUEST', `identifier lists at most ${MAX_IMAGE_IDS} image ids`);
+    const photos = await this.photosByIds(eventId, wanted.filter(isUuid));
     const onPage = wanted.slice(request.offset, request.offset + request.pageSize);
-    const photos = await this.photosByIds(eventId, onPage.filter(isUuid));
     const result = await this.answer(onPage.map((id) => candidate(id, photos.get(id))), wanted.length, request, null);
-    if (result.successfulCount === 0) throw new AppError('BAD_REQUEST', 'None of the requested images can be downloaded');
+    if (result.successfulCount === 0) {
+      const elsewhere = [...photos.values()].filter((p) => !onPage.includes(p.id));
+      if (!(await this.anyOriginalStored(elsewhere))) throw new AppError('BAD_REQUEST', 'None of the requested images can be downloaded');
+    }
     return result;
+  }
+
+  /** Whether one of these photos has its original in storage (stops at the first). */
+  private async anyOriginalStored(photos: Photo[]): Promise<boolean> {
+    for (let i = 0; i < photos.length; i += STORAGE_CHECKS_IN_FLIGHT) {
+      const found = await Promise.all(photos.slice(i, i + STORAGE_CHECKS_IN_FLIGHT).map((p) => this.store.exists(p.originalKey)));
+      if (found.includes(true)) return true;
+    }
+    return false;
   }
 
   private async photosByIds(eventId: number, ids: string[]): Promise<Map<string, Photo>> {

@@ -1,11 +1,11 @@
 import {
   AppError,
+  appliedMatchPercent,
   bufferToDescriptor,
   Clip,
   ClipError,
   ClipRequest,
   ClipRequestStatus,
-  DEFAULT_MATCH_PERCENT,
   descriptorToBuffer,
   Event,
   FaceIndexCache,
@@ -159,7 +159,7 @@ export class ClippingService {
 
   /** Frames of the event's indexed videos where the selfie person appears, per video. */
   private async match(event: Event, descriptor: Float32Array): Promise<VideoMatch[]> {
-    const maxDistance = percentToDistance(event.confidenceThreshold ?? DEFAULT_MATCH_PERCENT);
+    const maxDistance = percentToDistance(appliedMatchPercent(event.confidenceThreshold));
     const hits = await this.index.search(event.id, descriptor, maxDistance, MAX_MATCHED_FRAMES);
     const byVideo = new Map<string, number[]>();
     for (const hit of hits) {

@@ -1,6 +1,6 @@
 import {
   AppError,
-  DEFAULT_MATCH_PERCENT,
+  appliedMatchPercent,
   descriptorToBuffer,
   Event,
   FaceIndexCache,
@@ -27,8 +27,8 @@ import {
 
 export interface FaceSearchPage extends Page<FaceMatch> {
   requestId: string;
-  /** The threshold that filtered the matches, in percent; null when the event configures none. */
-  confidencePercentage: number | null;
+  /** The threshold that filtered the matches, in percent (the default when the event configures none). */
+  confidencePercentage: number;
   /** True when the answer came from the stored result of an earlier search. */
   cached: boolean;
   facesFound: number;
@@ -75,7 +75,7 @@ export class FaceSearchService {
     if (stored) return this.retry(stored, request);
 
     const { descriptor, facesFound } = await this.embedder.embed(await this.embedder.prepare(file));
-    const threshold = event.confidenceThreshold ?? null;
+    const threshold = appliedMatchPercent(event.confidenceThreshold);
     const matches = descriptor ? await this.match(event, descriptor, threshold) : [];
     const inserted: Array<{ request_id: string }> = await this.orm.em.getConnection().execute(
       `insert into face_searches (request_id, organisation_id, event_id, api_key_id, embedding, confidence_threshold, matches, faces_found, billable)
@@ -120,8 +120,8 @@ export class FaceSearchService {
   }
 
   /** Photos of the event with a face above the threshold, best first (ties: photo id), at most maxPhotos. */
-  private async match(event: Event, descriptor: Float32Array, thresholdPercent: number | null): Promise<FaceMatch[]> {
-    const maxDistance = percentToDistance(thresholdPercent ?? DEFAULT_MATCH_PERCENT);
+  private async match(event: Event, descriptor: Float32Array, thresholdPercent: number): Promise<FaceMatch[]> {
+    const maxDistance = percentToDistance(thresholdPercent);
     const found = await this.index.search(event.id, descriptor, maxDistance, this.maxPhotos * FACES_PER_PHOTO);
     if (found.length === 0) return [];
     const visible = await publishedAmong(this.orm.em, found.map((f) => f.ref), event.id);
@@ -137,7 +137,8 @@ export class FaceSearchService {
     const matches = await visibleMatches(this.orm.em, stored);
     return {
       requestId: stored.requestId,
-      confidencePercentage: stored.confidenceThreshold,
+      // Searches stored without a threshold were matched with the default.
+      confidencePercentage: appliedMatchPercent(stored.confidenceThreshold),
       cached,
       facesFound: stored.facesFound,
       items: matches.slice(request.offset, request.offset + request.pageSize),

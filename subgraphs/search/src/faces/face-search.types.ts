@@ -12,7 +12,7 @@ export class FaceSearchMatchType {
 @ObjectType('FaceSearchResult')
 export class FaceSearchResultType {
   @Field(() => ID, { description: 'Identifies the search: reuse it for paging, retries, clipping and downloads.' }) requestId!: string;
-  @Field(() => Float, { nullable: true, description: 'The threshold that filtered the matches (percent); null when the event configures none (62 applies).' })
+  @Field(() => Float, { nullable: true, description: 'The threshold that filtered the matches (percent): the event\'s, or the default 62 when it configures none.' })
   confidencePercentage!: number | null;
   @Field({ description: 'True when answered from the stored result (a retry or a read): not billed.' }) cached!: boolean;
   @Field(() => Int, { description: 'Faces found on the selfie; the largest one was matched.' }) facesFound!: number;
