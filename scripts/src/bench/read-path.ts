@@ -30,7 +30,8 @@ export async function readPathBench(rows: BenchRow[]): Promise<void> {
     dataDir,
     ports,
     seed: false,
-    extraEnv: { LOG_LEVEL: 'warn', RATE_LIMIT_READS: '1000000000', API_KEY_CACHE_SECONDS: '30' },
+    // NODE_ENV as the production image runs the services (graphql-js skips its development checks).
+    extraEnv: { NODE_ENV: process.env.BENCH_NODE_ENV ?? 'production', LOG_LEVEL: 'warn', RATE_LIMIT_READS: '1000000000', API_KEY_CACHE_SECONDS: '30' },
     log: () => undefined,
     onServiceOutput: () => undefined,
   };
