@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/core';
 import { FaceMatch } from '../db/entities';
 import { sqlArray } from '../db/orm';
 import { normaliseBib } from '../ids';
-import { PageRequest } from '../pagination';
+import { nearerEndScan, PageRequest } from '../pagination';
 
 /**
  * The photo selections that more than one feature pages through (the gallery, BIB search and BIB
@@ -53,16 +53,14 @@ export async function publishedPhotoCount(em: EntityManager, eventId: number): P
  */
 export async function galleryPage(em: EntityManager, eventId: number, request: PageRequest): Promise<{ total: number; rows: GalleryRow[] }> {
   const total = await publishedPhotoCount(em, eventId);
-  if (request.offset >= total) return { total, rows: [] };
-  const size = Math.min(request.pageSize, total - request.offset);
-  const afterPage = total - request.offset - size;
-  const [order, skip] = afterPage < request.offset ? [galleryOrder(undefined, true), afterPage] : [galleryOrder(), request.offset];
+  const scan = nearerEndScan(total, request);
+  if (!scan) return { total, rows: [] };
   const rows: GalleryRow[] = await em.getConnection().execute(
     `select id, event_id, large_key, thumbnail_key, large_width, large_height, width, height, photographer_name, original_file_name, source, original_key, external_url,
             (extract(epoch from captured_at) * 1000)::float8 as captured_at_ms
-       from photos join (select id from photos where event_id = ? and ${PUBLISHED} order by ${order} limit ? offset ?) page using (id)
+       from photos join (select id from photos where event_id = ? and ${PUBLISHED} order by ${galleryOrder(undefined, scan.fromEnd)} limit ? offset ?) page using (id)
       order by ${galleryOrder()}`,
-    [eventId, size, skip],
+    [eventId, scan.take, scan.skip],
   );
   return { total, rows };
 }
