@@ -1,4 +1,4 @@
-import { api, closeDb, expectError, expectSuccess, fixtures, info } from './support/platform';
+import { api, closeDb, expectError, expectSuccess, fixtures, info, sql } from './support/platform';
 
 const t = (iso: string) => new Date(iso);
 
@@ -70,6 +70,40 @@ describe('all photos and image details', () => {
     const data = expectSuccess(await api(`/${orgId}/event/${eventId}/images?page=9&page_size=2`, { key }));
     expect(data.images).toEqual([]);
     expect(data.pagination).toMatchObject({ total: 6, currentPage: 9, totalPages: 3, hasNextPage: false, hasPreviousPage: true });
+  });
+
+  it('keeps the published count on publish, unpublish, move and delete: the total is the real number', async () => {
+    const counted = await fixtures.event(orgId);
+    const other = await fixtures.event(orgId);
+    const photoIds = await fixtures.photos(counted, [
+      { capturedAt: t('2026-05-17T10:00:00Z') },
+      { capturedAt: null },
+      { capturedAt: t('2026-05-17T08:00:00Z'), published: false },
+      { capturedAt: t('2026-05-17T09:00:00Z') },
+    ]);
+    const expectTotals = async (event: number, total: number) => {
+      const [real] = await sql<{ n: number }>('select count(*)::int as n from photos where event_id = $1 and published_at is not null', [event]);
+      expect(real.n).toBe(total);
+      const [kept] = await sql<{ published: number }>('select published from event_photo_counts where event_id = $1', [event]);
+      expect(kept?.published ?? 0).toBe(total);
+      expect(expectSuccess(await api(`/${orgId}/event/${event}/images?page_size=1`, { key })).pagination.total).toBe(total);
+    };
+    await expectTotals(counted, 3);
+    await sql('update photos set published_at = now() where id = $1', [photoIds[2]]); // published
+    await expectTotals(counted, 4);
+    await sql('update photos set published_at = now() where id = $1', [photoIds[2]]); // published again: no change
+    await expectTotals(counted, 4);
+    await sql('update photos set published_at = null where id = any($1::uuid[])', [[photoIds[0], photoIds[1]]]); // unpublished
+    await expectTotals(counted, 2);
+    await sql('update photos set event_id = $1 where id = $2', [other, photoIds[3]]); // moved to another event
+    await expectTotals(counted, 1);
+    await expectTotals(other, 1);
+    await sql('delete from photos where id = $1', [photoIds[2]]);
+    await expectTotals(counted, 0);
+    await sql('update photos set published_at = now() where event_id = $1', [counted]); // go-live publishes the rest at once
+    await expectTotals(counted, 2);
+    await sql('delete from events where id = $1', [other]);
+    expect(await sql('select * from event_photo_counts where event_id = $1', [other])).toEqual([]);
   });
 
   it('gives image details, and 404 for an image of another event, unpublished or unknown', async () => {

@@ -1,23 +1,5 @@
-import { AppError, canReadOrganisation, Event, guardOperation, isUuid, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
+import { AppError, canReadOrganisation, Event, galleryPage, GalleryRow, guardOperation, isUuid, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
 import { PhotoFields, photoView, PhotoView } from './photo-view';
-
-/** A gallery row as Postgres returns it (timestamps as epoch milliseconds, not strings). */
-interface GalleryRow {
-  id: string;
-  event_id: number;
-  large_key: string | null;
-  thumbnail_key: string | null;
-  large_width: number | null;
-  large_height: number | null;
-  width: number | null;
-  height: number | null;
-  captured_at_ms: number | string | null;
-  photographer_name: string | null;
-  original_file_name: string;
-  source: string;
-  original_key: string;
-  external_url: string | null;
-}
 
 function fromGalleryRow(row: GalleryRow): PhotoFields {
   return {
@@ -48,18 +30,7 @@ export class PhotosService {
   async gallery(principal: Principal, orgId: number, eventId: number, page?: number | null, pageSize?: number | null): Promise<Page<PhotoView>> {
     await guardOperation(this.orm.em, principal, 'photos', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
-    // The hottest read of the platform: plain rows, no entity hydration. Order (photos_gallery_idx):
-    // capture time ascending, untimed photos last, id as the tie-break so pages are stable.
-    const db = this.orm.em.getConnection();
-    const [rows, [{ total }]] = await Promise.all([
-      db.execute<GalleryRow[]>(
-        `select id, event_id, large_key, thumbnail_key, large_width, large_height, width, height, photographer_name, original_file_name, source, original_key, external_url,
-                (extract(epoch from captured_at) * 1000)::float8 as captured_at_ms
-           from photos where event_id = ? and published_at is not null order by captured_at asc nulls last, id asc limit ? offset ?`,
-        [eventId, request.pageSize, request.offset],
-      ),
-      db.execute<Array<{ total: number }>>('select count(*)::int as total from photos where event_id = ? and published_at is not null', [eventId]),
-    ]);
+    const { total, rows } = await galleryPage(this.orm.em, eventId, request);
     return { items: rows.map((row) => photoView(fromGalleryRow(row), this.store)), pageInfo: pageInfo(total, request) };
   }
 
