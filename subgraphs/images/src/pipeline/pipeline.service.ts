@@ -3,11 +3,11 @@ import {
   assertCanWrite,
   Event,
   guardEvent,
+  JobQueues,
   ObjectStore,
   objectKeys,
   Orm,
   Photo,
-  PhotoQueue,
   Principal,
   probeImage,
   readExif,
@@ -73,7 +73,7 @@ export class PipelineService {
   constructor(
     private readonly orm: Orm,
     private readonly store: ObjectStore,
-    private readonly queue: PhotoQueue,
+    private readonly jobs: JobQueues,
   ) {}
 
   private async organiserEvent(principal: Principal, orgId: number, eventId: number): Promise<Event> {
@@ -196,7 +196,7 @@ export class PipelineService {
     const ids = photos.map((p) => p.id);
     if (ids.length) {
       await em.nativeUpdate(Photo, { id: { $in: ids }, status: { $in: statuses } }, { status: 'queued', stepErrors: null });
-      await this.queue.enqueue(ids, httpRequestId);
+      for (const photoId of ids) await this.jobs.enqueue('photos', { photoId, httpRequestId });
     }
     return ids.length;
   }
