@@ -4,11 +4,16 @@ import type { Config } from '../config';
 import { connectRedis } from '../redis';
 import { JobPayload, JobResult, jobIdOf, jobOptions, JOBS, QUEUE_NAMES, QueueName } from './registry';
 
+/** What a service needs to queue work: fakes in unit tests implement just this. */
+export interface JobProducer {
+  enqueue<Q extends QueueName>(name: Q, payload: JobPayload<Q>): Promise<unknown>;
+}
+
 /**
  * The queues as producers see them (subgraphs, CLI, launcher): one connection, a BullMQ queue per
  * registry entry opened on first use, and one typed `enqueue` that reads the registry.
  */
-export class JobQueues {
+export class JobQueues implements JobProducer {
   private readonly connection: Redis;
   private readonly opened = new Map<QueueName, Queue>();
 

@@ -3,7 +3,7 @@ import {
   assertCanWrite,
   Event,
   guardEvent,
-  JobQueues,
+  JobProducer,
   ObjectStore,
   objectKeys,
   Orm,
@@ -73,7 +73,7 @@ export class PipelineService {
   constructor(
     private readonly orm: Orm,
     private readonly store: ObjectStore,
-    private readonly jobs: JobQueues,
+    private readonly jobs: JobProducer,
   ) {}
 
   private async organiserEvent(principal: Principal, orgId: number, eventId: number): Promise<Event> {

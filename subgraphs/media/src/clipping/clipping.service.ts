@@ -12,7 +12,7 @@ import {
   findFaceSearch,
   guardOperation,
   isUuid,
-  JobQueues,
+  JobProducer,
   newId,
   ObjectStore,
   Orm,
@@ -69,7 +69,7 @@ export class ClippingService {
     private readonly store: ObjectStore,
     private readonly embedder: SelfieEmbedder,
     private readonly index: FaceIndexCache,
-    private readonly jobs: JobQueues,
+    private readonly jobs: JobProducer,
     private readonly redis: Redis,
   ) {}
 

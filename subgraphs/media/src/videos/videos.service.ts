@@ -1,4 +1,4 @@
-import { AppError, assertCanWrite, Event, guardEvent, JobQueues, ObjectStore, objectKeys, Orm, Principal, probeVideo, Video } from '@em/core';
+import { AppError, assertCanWrite, Event, guardEvent, JobProducer, ObjectStore, objectKeys, Orm, Principal, probeVideo, Video } from '@em/core';
 import { QueryOrder } from '@mikro-orm/core';
 import path from 'node:path';
 import type { EventVideoType } from './video.types';
@@ -18,7 +18,7 @@ export class VideosService {
   constructor(
     private readonly orm: Orm,
     private readonly store: ObjectStore,
-    private readonly jobs: JobQueues,
+    private readonly jobs: JobProducer,
   ) {}
 
   /** The event's videos in upload order. */
