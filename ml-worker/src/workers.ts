@@ -39,5 +39,5 @@ function startWorker<Q extends QueueName>(name: Q, handler: JobHandler<Q>, conne
   worker.on('completed', (job) => logger.info({ queue: worker.name, jobId: job.id, requestId: requestIdOf(job), ms: (job.finishedOn ?? 0) - (job.processedOn ?? 0) }, 'job done'));
   worker.on('failed', (job, err) => logger.warn({ queue: worker.name, jobId: job?.id, requestId: requestIdOf(job), attempts: job?.attemptsMade, err: err.message }, 'job failed'));
   worker.on('error', (err) => logger.error({ queue: worker.name, err: err.message }, 'worker error'));
-  return worker as unknown as Worker;
+  return worker as Worker;
 }
