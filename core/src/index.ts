@@ -24,7 +24,6 @@ export * from './auth/key-invalidation';
 export * from './auth/account-directory';
 export * from './imaging/formats';
 export * from './imaging/pixel-limit';
-export * from './queues';
 export * from './faces/embedding';
 export * from './bibs/extract';
 export * from './faces/face-matrix';

@@ -1,4 +1,4 @@
-import { buildSlideshow, connectRedis, probeVideo, QUEUES } from '@em/core';
+import { buildSlideshow, connectRedis, JOBS, probeVideo } from '@em/core';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -207,7 +207,7 @@ describe('video clipping by selfie', () => {
     const vanishing = added.data.addEventVideo.id;
     await waitIndexed(vanishing);
     const redis = connectRedis(cfg.REDIS_URL);
-    const clipJobs = new Queue(QUEUES.clips, { connection: redis });
+    const clipJobs = new Queue(JOBS.clips.queue, { connection: redis });
     let requestId: string;
     await clipJobs.pause();
     try {

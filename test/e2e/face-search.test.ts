@@ -2,7 +2,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { connectRedis, QUEUES } from '@em/core';
+import { connectRedis, JOBS } from '@em/core';
 import { api, cfg, closeDb, expectError, expectSuccess, fixtures, gql, info, postForm, postJson, sql, waitForPipeline } from './support/platform';
 
 const DEMO_PHOTOS = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
@@ -187,7 +187,7 @@ describe('face search: the selfie cannot be embedded', () => {
     const selfie = await selfieOf(face);
     const requestId = randomUUID();
     const redis = connectRedis(cfg.REDIS_URL);
-    const selfies = new Queue(QUEUES.selfies, { connection: redis });
+    const selfies = new Queue(JOBS.selfies.queue, { connection: redis });
     await selfies.pause();
     try {
       const res = await postForm(`${demo}/faces`, key, selfie, { request_id: requestId });

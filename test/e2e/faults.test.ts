@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Pool } from 'pg';
-import { connectRedis, objectKeys, processPhotoJobId, QUEUES, REPO_ROOT } from '@em/core';
+import { connectRedis, jobIdOf, JOBS, objectKeys, REPO_ROOT } from '@em/core';
 import { EmbeddedRedisHandle, startEmbeddedRedis } from '@em/scripts/dist/embedded/redis';
 import { EmbeddedS3, startEmbeddedS3 } from '@em/scripts/dist/embedded/s3';
 import { isAlive } from '@em/scripts/dist/platform/processes';
@@ -192,7 +192,7 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
     const launch = processLaunch(worker);
     const queue = connectRedis(redis.url);
     try {
-      const activeKey = `bull:${QUEUES.photos}:active`;
+      const activeKey = `bull:${JOBS.photos.queue}:active`;
       expectSuccess(await call(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
       let held: string[] = [];
       for (const deadline = Date.now() + 60_000; !held.length; await sleep(20)) {
@@ -204,7 +204,7 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
 
       expect(await queue.llen(activeKey)).toBe(0);
       const photoIds = (await db.query('select id, status from photos where event_id = $1', [eventId])).rows;
-      const heldPhotos = photoIds.filter((p) => held.includes(processPhotoJobId(p.id)));
+      const heldPhotos = photoIds.filter((p) => held.includes(jobIdOf('photos', { photoId: p.id })!));
       expect(heldPhotos.length).toBe(held.length);
       expect(heldPhotos.map((p) => p.status)).toEqual(held.map(() => 'processed'));
 

@@ -1,4 +1,4 @@
-import { PhotoQueue, processPhotoJobId } from '@em/core';
+import { jobIdOf, JobQueues } from '@em/core';
 import sharp from 'sharp';
 import { api, cfg, closeDb, expectSuccess, fixtures, info } from './support/platform';
 
@@ -55,12 +55,12 @@ describe('one request id from the REST call into the worker job', () => {
     const processed = await api(`${base}/pipeline/photos/process`, { key, method: 'POST', headers: { 'x-request-id': requestId } });
     expectSuccess(processed);
     expect(processed.headers.get('x-request-id')).toBe(requestId);
-    const queue = new PhotoQueue(cfg.REDIS_URL);
+    const jobs = new JobQueues(cfg.REDIS_URL);
     try {
-      const job = await queue.queue.getJob(processPhotoJobId(imported.files[0].image_id));
+      const job = await jobs.queue('photos').getJob(jobIdOf('photos', { photoId: imported.files[0].image_id })!);
       expect(job?.data).toEqual({ photoId: imported.files[0].image_id, httpRequestId: requestId });
     } finally {
-      await queue.close();
+      await jobs.close();
     }
   });
 });

@@ -1,8 +1,10 @@
 import type { Redis } from 'ioredis';
-import { faceIndexRevisionKey } from '../jobs';
 
 /** The two face indexes: faces on photos (selfie search) and faces in video frames (clipping). */
 export type FaceIndexKind = 'photos' | 'videos';
+
+/** The Redis key of an event's face revision counter. */
+export const faceIndexRevisionKey = (kind: FaceIndexKind, eventId: number) => `faces:rev:${kind}:${eventId}`;
 
 /**
  * Per-event revision counters in Redis: writers of faces bump them, in-memory face indexes read

@@ -1,8 +1,8 @@
-import { Queue, QueueEvents } from 'bullmq';
+import { QueueEvents } from 'bullmq';
 import { AppError } from '../errors';
 import { probeImage } from '../imaging/formats';
 import { openImage } from '../imaging/pixel-limit';
-import { EmbedSelfieJob, EmbedSelfieResult, JOBS, QUEUES, SELFIE_JOB_OPTIONS } from '../jobs';
+import { JobQueues, JOBS } from '../jobs';
 import { connectRedis } from '../redis';
 
 /** Selfie formats accepted: what phones and browsers send. */
@@ -26,12 +26,12 @@ export interface SelfieLimits {
  * for the descriptor of its largest face (BullMQ request/reply), waiting at most the timeout.
  */
 export class SelfieEmbedder {
-  private readonly queue: Queue<EmbedSelfieJob, EmbedSelfieResult>;
+  private readonly jobs: JobQueues;
   private readonly events: QueueEvents;
 
   constructor(redisUrl: string, private readonly limits: SelfieLimits) {
-    this.queue = new Queue(QUEUES.selfies, { connection: connectRedis(redisUrl) });
-    this.events = new QueueEvents(QUEUES.selfies, { connection: connectRedis(redisUrl) });
+    this.jobs = new JobQueues(redisUrl);
+    this.events = new QueueEvents(JOBS.selfies.queue, { connection: connectRedis(redisUrl) });
   }
 
   /** The cheap checks, before anything else: 400 when the file is empty, 413 above the size limit. */
@@ -65,7 +65,7 @@ export class SelfieEmbedder {
     });
     const run = (async () => {
       await this.events.waitUntilReady();
-      const job = await this.queue.add(JOBS.embedSelfie, { imageBase64: prepared.toString('base64') }, SELFIE_JOB_OPTIONS);
+      const job = (await this.jobs.enqueue('selfies', { imageBase64: prepared.toString('base64') }))!;
       jobId = job.id;
       return job.waitUntilFinished(this.events, timeoutMs);
     })();
@@ -74,7 +74,7 @@ export class SelfieEmbedder {
       return { descriptor: result.descriptor ? Float32Array.from(result.descriptor) : null, facesFound: result.facesFound };
     } catch (err) {
       // A selfie nobody embedded in time is withdrawn, so a late worker does not spend time on it.
-      if (jobId) void this.queue.remove(jobId).catch(() => undefined);
+      if (jobId) void this.jobs.queue('selfies').remove(jobId).catch(() => undefined);
       if (err instanceof AppError) throw err;
       throw new AppError('NOT_RECORDED', NOT_EMBEDDED);
     } finally {
@@ -85,6 +85,6 @@ export class SelfieEmbedder {
 
   async close(): Promise<void> {
     await this.events.close();
-    await this.queue.close();
+    await this.jobs.close();
   }
 }

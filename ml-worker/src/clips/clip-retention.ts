@@ -1,5 +1,4 @@
-import { Clip, JOBS, Logger, ObjectStore, Orm } from '@em/core';
-import { Queue } from 'bullmq';
+import { Clip, Logger, ObjectStore, Orm } from '@em/core';
 
 /** Clips handled per database round trip of a sweep. */
 const BATCH = 200;
@@ -7,8 +6,8 @@ const BATCH = 200;
 /**
  * Clip retention: clips past their `expires_at` (the event's clip_retention_hours) lose their
  * object in storage, so the public URL answers 404, and are marked `expired` (a clipping result
- * then shows no URL; force_recreate cuts them again). A repeating BullMQ job runs the sweep: the
- * schedule lives in Redis, so it survives restarts and runs once per tick however many workers.
+ * then shows no URL; force_recreate cuts them again). A repeating job runs the sweep (its schedule
+ * is in core's job registry).
  */
 export class ClipRetention {
   constructor(
@@ -16,11 +15,6 @@ export class ClipRetention {
     private readonly store: ObjectStore,
     private readonly logger: Logger,
   ) {}
-
-  /** Schedules the sweep every `everySeconds` (idempotent: one schedule, updated in place). */
-  static async schedule(queue: Queue, everySeconds: number): Promise<void> {
-    await queue.upsertJobScheduler('clip-retention-sweep', { every: everySeconds * 1000 }, { name: JOBS.sweepExpiredClips, opts: { removeOnComplete: 100, removeOnFail: 100 } });
-  }
 
   /** Deletes the objects of every expired clip still marked ready; returns how many. */
   async sweep(now = new Date()): Promise<number> {

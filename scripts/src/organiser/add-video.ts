@@ -1,4 +1,4 @@
-import { Config, Event, MediaQueues, ObjectStore, Orm, Video } from '@em/core';
+import { Config, Event, JobQueues, ObjectStore, Orm, Video } from '@em/core';
 import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -15,9 +15,9 @@ export async function addVideo(orm: Orm, cfg: Config, flags: Record<string, stri
   if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile()) throw new Error('--file must be a video file');
   const event = await orm.em.fork().findOne(Event, { id: eventId });
   if (!event) throw new Error(`no event ${eventId}`);
-  const queues = new MediaQueues(cfg.REDIS_URL);
+  const jobs = new JobQueues(cfg.REDIS_URL);
   try {
-    const video = await new VideosService(orm, new ObjectStore(cfg), queues).addToEvent(event, file, path.basename(file), flags['source-key'] || null);
+    const video = await new VideosService(orm, new ObjectStore(cfg), jobs).addToEvent(event, file, path.basename(file), flags['source-key'] || null);
     console.log(`video ${video.id} (source key ${video.sourceKey}) stored; indexing by the ml-worker`);
     if (flags['no-wait']) return;
     for (;;) {
@@ -31,6 +31,6 @@ export async function addVideo(orm: Orm, cfg: Config, flags: Record<string, stri
       await new Promise((r) => setTimeout(r, 500));
     }
   } finally {
-    await queues.close();
+    await jobs.close();
   }
 }

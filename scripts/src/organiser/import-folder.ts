@@ -1,4 +1,4 @@
-import { Config, Event, ObjectStore, Orm, Photo, PhotoQueue } from '@em/core';
+import { Config, Event, JobQueues, ObjectStore, Orm, Photo } from '@em/core';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -29,8 +29,8 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
   if (!event) throw new Error(`no event ${eventId}`);
 
   const store = new ObjectStore(cfg);
-  const queue = new PhotoQueue(cfg.REDIS_URL);
-  const pipeline = new PipelineService(orm, store, queue);
+  const jobs = new JobQueues(cfg.REDIS_URL);
+  const pipeline = new PipelineService(orm, store, jobs);
   try {
     const files = filesUnder(dir);
     const counts = { imported: 0, duplicate: 0, rejected: 0 };
@@ -64,6 +64,6 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     const { published } = await pipeline.publish(eventId);
     console.log(`go-live: ${published} photos published; the event is live`);
   } finally {
-    await queue.close();
+    await jobs.close();
   }
 }

@@ -1,4 +1,4 @@
-import { Config, DEFAULT_PORTS, loadConfig, MediaQueues, migrateDatabase, ObjectStore, openDatabase, Orm, PhotoQueue, PLATFORM_ENV_FILE } from '@em/core';
+import { Config, DEFAULT_PORTS, JobQueues, loadConfig, migrateDatabase, ObjectStore, openDatabase, Orm, PLATFORM_ENV_FILE } from '@em/core';
 import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import path from 'node:path';
@@ -55,8 +55,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   }
   const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, log: opts.log });
   let orm: Orm | undefined;
-  let queue: PhotoQueue | undefined;
-  let mediaQueues: MediaQueues | undefined;
+  let jobs: JobQueues | undefined;
   let services: ServiceGroup | undefined;
   try {
     const env: Record<string, string> = {
@@ -83,10 +82,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     await store.ensureBucket();
 
     let demo: DemoSeed | null = null;
-    queue = new PhotoQueue(cfg.REDIS_URL);
-    mediaQueues = new MediaQueues(cfg.REDIS_URL);
-    const pipeline = new PipelineService(orm, store, queue);
-    const videos = new VideosService(orm, store, mediaQueues);
+    jobs = new JobQueues(cfg.REDIS_URL);
+    const pipeline = new PipelineService(orm, store, jobs);
+    const videos = new VideosService(orm, store, jobs);
     if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log });
     services = await startServices({ env, onOutput: opts.onServiceOutput });
     if (demo) {
@@ -106,8 +104,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       gatewayUrl: `http://127.0.0.1:${p.gateway}/graphql`,
       async stop() {
         await services!.stop();
-        await queue?.close();
-        await mediaQueues?.close();
+        await jobs?.close();
         await orm!.close();
         await infrastructure.stop();
       },
@@ -115,8 +112,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     return platform;
   } catch (err) {
     await services?.stop().catch(() => undefined);
-    await queue?.close().catch(() => undefined);
-    await mediaQueues?.close().catch(() => undefined);
+    await jobs?.close().catch(() => undefined);
     await orm?.close().catch(() => undefined);
     await infrastructure.stop();
     throw err;

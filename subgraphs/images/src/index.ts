@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { checks, ObjectStore, PhotoQueue } from '@em/core';
+import { checks, JobQueues, ObjectStore } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { DownloadsResolver } from './downloads/downloads.resolver';
 import { DownloadsService } from './downloads/downloads.service';
@@ -15,15 +15,15 @@ runService('images', async ({ cfg, logger, orm, principalSecret }) => {
   const store = new ObjectStore(cfg);
   const photos = new PhotosResolver(new PhotosService(orm, store));
   const timeline = new TimelineResolver(new TimelineService(orm, store));
-  const queue = new PhotoQueue(cfg.REDIS_URL);
-  const pipeline = new PipelineResolver(new PipelineService(orm, store, queue));
+  const jobs = new JobQueues(cfg.REDIS_URL);
+  const pipeline = new PipelineResolver(new PipelineService(orm, store, jobs));
   const downloads = new DownloadsResolver(new DownloadsService(orm, store));
   const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads), photos);
   const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.s3(store)] });
   return {
     async stop() {
       await server.stop();
-      await queue.close();
+      await jobs.close();
     },
   };
 });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, MediaQueues, ObjectStore, SelfieEmbedder } from '@em/core';
+import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, JobQueues, ObjectStore, SelfieEmbedder } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { ClippingResolver } from './clipping/clipping.resolver';
 import { ClippingService } from './clipping/clipping.service';
@@ -10,17 +10,17 @@ import { buildMediaSchema } from './schema';
 runService('media', async ({ cfg, logger, orm, principalSecret }) => {
   const redis = connectRedis(cfg.REDIS_URL);
   const store = new ObjectStore(cfg);
-  const queues = new MediaQueues(cfg.REDIS_URL);
+  const jobs = new JobQueues(cfg.REDIS_URL);
   const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
   const videoFaces = new FaceIndexCache('videos', orm, new FaceIndexRevisions(redis), logger);
   const schema = await buildMediaSchema(
-    resolverContainer(new VideosResolver(new VideosService(orm, store, queues)), new ClippingResolver(new ClippingService(orm, store, embedder, videoFaces, queues, redis))),
+    resolverContainer(new VideosResolver(new VideosService(orm, store, jobs)), new ClippingResolver(new ClippingService(orm, store, embedder, videoFaces, jobs, redis))),
   );
   const server = await startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.redis(redis), checks.s3(store)] });
   return {
     async stop() {
       await server.stop();
-      await Promise.all([embedder.close(), queues.close()]);
+      await Promise.all([embedder.close(), jobs.close()]);
       redis.disconnect();
     },
   };

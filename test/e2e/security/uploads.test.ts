@@ -1,4 +1,4 @@
-import { PhotoQueue, processPhotoJobId } from '@em/core';
+import { jobIdOf, JobQueues } from '@em/core';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -204,12 +204,12 @@ describe('#16 x-request-id is a bounded token or a new one', () => {
     const imported = expectSuccess(await api(`${base}/pipeline/photos/import`, { key, method: 'POST', body: form }));
     const processed = await api(`${base}/pipeline/photos/process`, { key, method: 'POST', headers: { 'x-request-id': requestId } });
     expectSuccess(processed);
-    const queue = new PhotoQueue(cfg.REDIS_URL);
+    const jobs = new JobQueues(cfg.REDIS_URL);
     try {
-      const job = await queue.queue.getJob(processPhotoJobId(imported.files[0].image_id));
+      const job = await jobs.queue('photos').getJob(jobIdOf('photos', { photoId: imported.files[0].image_id })!);
       return { echoed: processed.headers.get('x-request-id'), forwarded: job?.data.httpRequestId as string | undefined };
     } finally {
-      await queue.close();
+      await jobs.close();
     }
   }
 

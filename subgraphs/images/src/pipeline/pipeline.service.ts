@@ -2,11 +2,11 @@ import {
   AppError,
   Event,
   guardOperation,
+  JobProducer,
   ObjectStore,
   objectKeys,
   Orm,
   Photo,
-  PhotoQueue,
   Principal,
   probeImage,
   readExif,
@@ -72,7 +72,7 @@ export class PipelineService {
   constructor(
     private readonly orm: Orm,
     private readonly store: ObjectStore,
-    private readonly queue: PhotoQueue,
+    private readonly jobs: JobProducer,
   ) {}
 
   /**
@@ -189,7 +189,7 @@ export class PipelineService {
     const ids = photos.map((p) => p.id);
     if (ids.length) {
       await em.nativeUpdate(Photo, { id: { $in: ids }, status: { $in: statuses } }, { status: 'queued', stepErrors: null });
-      await this.queue.enqueue(ids, httpRequestId);
+      for (const photoId of ids) await this.jobs.enqueue('photos', { photoId, httpRequestId });
     }
     return ids.length;
   }

@@ -13,7 +13,7 @@ import {
   guardOperation,
   parseRequestId,
   requireRequestId,
-  MediaQueues,
+  JobProducer,
   newId,
   ObjectStore,
   Orm,
@@ -70,7 +70,7 @@ export class ClippingService {
     private readonly store: ObjectStore,
     private readonly embedder: SelfieEmbedder,
     private readonly index: FaceIndexCache,
-    private readonly queues: MediaQueues,
+    private readonly jobs: JobProducer,
     private readonly redis: Redis,
   ) {}
 
@@ -110,7 +110,7 @@ export class ClippingService {
     );
     if (status === 'processing') {
       try {
-        await this.queues.cutClips(eventId, requestId, generation, principal.requestId);
+        await this.jobs.enqueue('clips', { eventId, requestId, generation, httpRequestId: principal.requestId });
       } catch (err) {
         await em.nativeUpdate(ClipRequest, { event: eventId, requestId, generation }, { status: 'failed', error: 'The clip job could not be queued', finishedAt: new Date() });
         await publishClipStatus(this.redis, { requestId, eventId, status: 'failed', error: 'The clip job could not be queued' });

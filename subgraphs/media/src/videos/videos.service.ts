@@ -1,4 +1,4 @@
-import { AppError, Event, guardOperation, MediaQueues, ObjectStore, objectKeys, Orm, Principal, probeVideo, Video } from '@em/core';
+import { AppError, Event, guardOperation, JobProducer, ObjectStore, objectKeys, Orm, Principal, probeVideo, Video } from '@em/core';
 import { QueryOrder } from '@mikro-orm/core';
 import path from 'node:path';
 import type { EventVideoType } from './video.types';
@@ -18,7 +18,7 @@ export class VideosService {
   constructor(
     private readonly orm: Orm,
     private readonly store: ObjectStore,
-    private readonly queues: MediaQueues,
+    private readonly jobs: JobProducer,
   ) {}
 
   /** The event's videos in upload order. */
@@ -49,7 +49,7 @@ export class VideosService {
     video.storageKey = objectKeys.video(event.id, video.id, path.extname(fileName).toLowerCase() || '.mp4');
     await this.store.putFile(video.storageKey, file, 'video/mp4');
     await em.flush();
-    await this.queues.indexVideo(video.id, httpRequestId);
+    await this.jobs.enqueue('videos', { videoId: video.id, httpRequestId });
     return toView(video);
   }
 }

@@ -1,0 +1,159 @@
+import type { BackoffOptions, JobsOptions, WorkerOptions } from 'bullmq';
+import type { Config } from '../config';
+
+/**
+ * The job registry: every queue the platform uses, its job, payload and result, how often it is
+ * tried, how the workers run it and how its job id is derived. Producers enqueue through
+ * `JobQueues.enqueue`, the ml-worker builds one Worker per entry: nothing else names a queue.
+ */
+
+/** The id of the HTTP request that queued a job (`x-request-id`), carried into the worker's logs. */
+export interface TracedJob {
+  httpRequestId?: string;
+}
+
+/** Detects the faces and bib numbers of one photo and makes its previews. */
+export interface ProcessPhotoJob extends TracedJob {
+  photoId: string;
+}
+
+/** A selfie to embed: the image (already checked and downscaled), base64 in the job. */
+export interface EmbedSelfieJob {
+  imageBase64: string;
+}
+
+/** The largest face of the selfie, or null when none was found. */
+export interface EmbedSelfieResult {
+  descriptor: number[] | null;
+  facesFound: number;
+}
+
+/** Samples a video's frames, finds and embeds their faces (the video face index). */
+export interface IndexVideoJob extends TracedJob {
+  videoId: string;
+}
+
+/** Builds and cuts the clips of one clipping request; a new generation after a re-run (new selfie or force_recreate). */
+export interface CutClipsJob extends TracedJob {
+  /** Absent in jobs queued before request ids were per event (their request_id was unique). */
+  eventId?: number;
+  requestId: string;
+  generation: number;
+}
+
+/** The payload and result of each queue's job. */
+export interface JobTypes {
+  photos: { payload: ProcessPhotoJob; result: 'processed' | 'skipped' };
+  /** Request/reply: a face search waits for its selfie's descriptor. */
+  selfies: { payload: EmbedSelfieJob; result: EmbedSelfieResult };
+  videos: { payload: IndexVideoJob; result: 'indexed' | 'skipped' };
+  /** The result is the request's final status (a ClipRequestStatus) or 'skipped'. */
+  clips: { payload: CutClipsJob; result: string };
+  /** Repeating: deletes clips past their event's retention from storage; the result is how many. */
+  clipRetention: { payload: Record<string, never>; result: number };
+}
+
+export type QueueName = keyof JobTypes;
+export type JobPayload<Q extends QueueName> = JobTypes[Q]['payload'];
+export type JobResult<Q extends QueueName> = JobTypes[Q]['result'];
+
+export interface JobDefinition<Q extends QueueName> {
+  /** The BullMQ queue name: part of the Redis keys, so renaming one orphans its queued jobs. */
+  queue: string;
+  /** The job name, shown in logs and queue tools. */
+  job: string;
+  /**
+   * Idempotency: the job id derived from the thing processed, so a thing already waiting or
+   * running is not queued twice. Without it, every enqueue is a new job (BullMQ's counter).
+   */
+  jobId?: (payload: JobPayload<Q>) => string;
+  attempts: number;
+  backoff?: BackoffOptions;
+  removeOnComplete: JobsOptions['removeOnComplete'];
+  removeOnFail: JobsOptions['removeOnFail'];
+  concurrency: number;
+  /** How long a running job's lock lasts without renewal; a crashed worker's job is retried after it. */
+  lockDuration: number;
+  /** Repeating jobs: one schedule in Redis (survives restarts, runs once per tick however many workers). */
+  repeat?: { schedulerId: string; everyMs: (cfg: Pick<Config, 'CLIP_RETENTION_SWEEP_SECONDS'>) => number };
+}
+
+const RETRY_WITH_BACKOFF = { backoff: { type: 'exponential', delay: 2000 } } as const;
+const KEEP_FINISHED = { removeOnComplete: { age: 24 * 3600, count: 10_000 }, removeOnFail: { age: 7 * 24 * 3600 } } as const;
+/** BullMQ's default lock duration. */
+const DEFAULT_LOCK_MS = 30_000;
+/** Video jobs run for minutes; the lock is renewed while they run, a longer one rides out slow renewals. */
+const LONG_LOCK_MS = 120_000;
+
+export const JOBS: { readonly [Q in QueueName]: JobDefinition<Q> } = {
+  photos: {
+    queue: 'photo-processing',
+    job: 'process-photo',
+    jobId: ({ photoId }) => `photo-${photoId}`,
+    attempts: 5,
+    ...RETRY_WITH_BACKOFF,
+    ...KEEP_FINISHED,
+    concurrency: 2,
+    lockDuration: DEFAULT_LOCK_MS,
+  },
+  selfies: {
+    queue: 'selfie-embedding',
+    job: 'embed-selfie',
+    // One try, short-lived: the face search reads the reply at once (or gives up), and selfies are not kept.
+    attempts: 1,
+    removeOnComplete: { age: 120 },
+    removeOnFail: { age: 120 },
+    concurrency: 4,
+    lockDuration: DEFAULT_LOCK_MS,
+  },
+  videos: {
+    queue: 'video-indexing',
+    job: 'index-video',
+    jobId: ({ videoId }) => `video-${videoId}`,
+    attempts: 3,
+    ...RETRY_WITH_BACKOFF,
+    ...KEEP_FINISHED,
+    concurrency: 1,
+    lockDuration: LONG_LOCK_MS,
+  },
+  clips: {
+    queue: 'video-clipping',
+    job: 'cut-clips',
+    jobId: ({ eventId, requestId, generation }) => `clips-${eventId}-${requestId}-${generation}`,
+    attempts: 3,
+    ...RETRY_WITH_BACKOFF,
+    ...KEEP_FINISHED,
+    concurrency: 1,
+    lockDuration: LONG_LOCK_MS,
+  },
+  clipRetention: {
+    queue: 'clip-retention',
+    job: 'sweep-expired-clips',
+    attempts: 1,
+    removeOnComplete: 100,
+    removeOnFail: 100,
+    concurrency: 1,
+    lockDuration: DEFAULT_LOCK_MS,
+    repeat: { schedulerId: 'clip-retention-sweep', everyMs: (cfg) => cfg.CLIP_RETENTION_SWEEP_SECONDS * 1000 },
+  },
+};
+
+export const QUEUE_NAMES = Object.keys(JOBS) as QueueName[];
+
+/** The id a job for this payload gets (undefined: a fresh id per job). */
+export function jobIdOf<Q extends QueueName>(queue: Q, payload: JobPayload<Q>): string | undefined {
+  return (JOBS[queue] as JobDefinition<Q>).jobId?.(payload);
+}
+
+/** The options a job of this queue is added with. */
+export function jobOptions<Q extends QueueName>(queue: Q, payload?: JobPayload<Q>): JobsOptions {
+  const { attempts, backoff, removeOnComplete, removeOnFail } = JOBS[queue];
+  const jobId = payload && jobIdOf(queue, payload);
+  return { attempts, ...(backoff && { backoff }), removeOnComplete, removeOnFail, ...(jobId && { jobId }) };
+}
+
+/** How the ml-worker runs this queue's jobs. */
+export function workerOptions(queue: QueueName): Pick<WorkerOptions, 'concurrency' | 'lockDuration'> {
+  const { concurrency, lockDuration } = JOBS[queue];
+  return { concurrency, lockDuration };
+}

@@ -1,0 +1,43 @@
+import { clientMessage, connectRedis, JobPayload, JobResult, JOBS, Logger, QUEUE_NAMES, QueueName, TracedJob, workerOptions } from '@em/core';
+import { Job, Worker } from 'bullmq';
+
+type Redis = ReturnType<typeof connectRedis>;
+
+/** What the ml-worker does with one queue's jobs. */
+export interface JobHandler<Q extends QueueName> {
+  run(payload: JobPayload<Q>): Promise<JobResult<Q>>;
+  /**
+   * Records on the thing processed that its job failed for good (last attempt, or an
+   * UnrecoverableError), with a reason a client may read; `fallback` stands in for internal errors.
+   */
+  onFinalFailure?: { fallback: string; record(payload: JobPayload<Q>, reason: string): Promise<unknown> };
+}
+
+/** A handler for every queue of the registry: a queue without one is a compile error. */
+export type JobHandlers = { [Q in QueueName]: JobHandler<Q> };
+
+/** A job that will not run again: its last attempt failed, or it threw an UnrecoverableError. */
+export const failedForGood = (job: Job, err: Error) => err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+/** What a client may read of a job's failure: our own UnrecoverableError reasons and AppErrors; anything else is in the log only. */
+export const clientReason = (err: Error, fallback: string) => (err.name === 'UnrecoverableError' ? err.message : clientMessage(err, fallback));
+
+/** One Worker per registry entry, run with the registry's options; each gets its own connection (workers block on Redis). */
+export function startWorkers(handlers: JobHandlers, connect: () => Redis, logger: Logger): Worker[] {
+  return QUEUE_NAMES.map((name) => startWorker(name, handlers[name] as JobHandler<typeof name>, connect(), logger));
+}
+
+function startWorker<Q extends QueueName>(name: Q, handler: JobHandler<Q>, connection: Redis, logger: Logger): Worker {
+  const worker = new Worker<JobPayload<Q>, JobResult<Q>>(JOBS[name].queue, (job) => handler.run(job.data), { connection, ...workerOptions(name) });
+  const finalFailure = handler.onFinalFailure;
+  if (finalFailure) {
+    worker.on('failed', (job, err) => {
+      if (job && failedForGood(job, err)) void finalFailure.record(job.data, clientReason(err, finalFailure.fallback)).catch(() => undefined);
+    });
+  }
+  const requestIdOf = (job: Job | undefined) => (job?.data as TracedJob | undefined)?.httpRequestId;
+  worker.on('active', (job) => logger.debug({ queue: worker.name, jobId: job.id, requestId: requestIdOf(job) }, 'job started'));
+  worker.on('completed', (job) => logger.info({ queue: worker.name, jobId: job.id, requestId: requestIdOf(job), ms: (job.finishedOn ?? 0) - (job.processedOn ?? 0) }, 'job done'));
+  worker.on('failed', (job, err) => logger.warn({ queue: worker.name, jobId: job?.id, requestId: requestIdOf(job), attempts: job?.attemptsMade, err: err.message }, 'job failed'));
+  worker.on('error', (err) => logger.error({ queue: worker.name, err: err.message }, 'worker error'));
+  return worker as Worker;
+}
