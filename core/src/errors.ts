@@ -62,12 +62,6 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
-export const unauthenticated = (message: string) => new AppError('UNAUTHENTICATED', message);
-export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
-export const notFound = (message: string) => new AppError('NOT_FOUND', message);
-export const unprocessable = (message: string) => new AppError('UNPROCESSABLE', message);
-
 /**
  * The text an API client may see for an error: an AppError's own message (written for clients),
  * otherwise `fallback`. Other errors carry paths, tool output or driver details: log those.

@@ -1,17 +1,5 @@
 import { GraphQLFieldConfig, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, GraphQLBoolean } from 'graphql';
 
-/** The gateway's own schema for subscriptions (Apollo Gateway executes queries and mutations only). */
-export const SUBSCRIPTION_SDL = `type Query { subscriptionsOnly: Boolean }
-
-"""One transition of a video clipping request."""
-type ClipStatus { requestId: String!  eventId: Int!  status: String!  error: String  at: String! }
-
-type Subscription {
-  """The request's current status at once, then every transition; completes after the terminal one."""
-  clipStatus(orgId: Int!, eventId: Int!, requestId: String!): ClipStatus!
-}
-`;
-
 const ClipStatusType = new GraphQLObjectType({
   name: 'ClipStatus',
   description: 'One transition of a video clipping request.',

@@ -5,7 +5,6 @@ import {
   Event,
   FaceIndexCache,
   FaceMatch,
-  FaceSearch,
   guardOperation,
   requireRequestId,
   newId,
