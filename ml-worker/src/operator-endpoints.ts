@@ -1,4 +1,4 @@
-import { DependencyCheck, operatorEndpoint, ServiceMetrics } from '@em/core';
+import { DependencyCheck, serveOperatorPort, ServiceMetrics } from '@em/core';
 import { Queue, Worker } from 'bullmq';
 import { Gauge, Histogram } from 'prom-client';
 import http from 'node:http';
@@ -35,12 +35,5 @@ export function serveOperatorEndpoints(opts: { port: number; host: string; metri
     worker.on('completed', observe('completed'));
     worker.on('failed', observe('failed'));
   }
-  const server = http.createServer((req, res) => {
-    void operatorEndpoint(req.url?.split('?')[0] ?? '/', metrics, opts.checks).then((answer) => {
-      if (!answer) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
-    });
-  });
-  server.listen(opts.port, opts.host);
-  return server;
+  return serveOperatorPort(opts);
 }

@@ -2,8 +2,8 @@ import http from 'node:http';
 import { DependencyCheck, operatorEndpoint, ServiceMetrics } from './metrics';
 
 /**
- * An HTTP server of the operator endpoints only (/metrics, /health/*), for services whose main
- * port is public: it listens on its own port, on the internal interface.
+ * An HTTP server of the operator endpoints only (/metrics, /health/*) on its own port, on the
+ * internal interface: the REST adapter's (whose main port is public) and the ml-worker's (its only HTTP).
  */
 export function serveOperatorPort(opts: { port: number; host: string; metrics: ServiceMetrics; checks: DependencyCheck[] }): http.Server {
   const server = http.createServer((req, res) => {
