@@ -19,4 +19,4 @@ ENV NODE_ENV=production LISTEN_HOST=0.0.0.0 REST_HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app /app
 USER node
-CMD ["node", "gateway/dist/index.js"]
+CMD ["node", "gateway/dist/main.js"]

@@ -1,43 +1,7 @@
-import { compileTrustProxy, config, createLogger, serveOperatorPort, ServiceMetrics } from '@em/core';
-import http from 'node:http';
-import { AddressInfo } from 'node:net';
-import { createRestHandler } from './app';
-import { GatewayClient } from './gateway-client';
-import { ROUTES } from './routes';
-
-const logger = createLogger('rest-adapter');
-const cfg = config();
-const gateway = new GatewayClient(cfg.GATEWAY_URL);
-const metrics = new ServiceMetrics('rest-adapter');
-const server = http.createServer(createRestHandler({
-    routes: ROUTES,
-    gateway,
-    bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
-    uploadLimits: { maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES },
-    logger,
-    version: process.env.npm_package_version ?? '1.0.0',
-    metrics,
-    trustProxy: compileTrustProxy(cfg.TRUST_PROXY),
-  }));
-server.keepAliveTimeout = 65_000;
-server.requestTimeout = 120_000;
-// /metrics and /health/* on their own port of the internal interface, never on the public one.
-const operator = serveOperatorPort({ port: cfg.REST_OPERATOR_PORT, host: cfg.LISTEN_HOST, metrics, checks: [{ name: 'gateway', check: () => gateway.ready() }] });
-
-server.listen(cfg.REST_PORT, cfg.REST_HOST, () => {
-  logger.info({ port: (server.address() as AddressInfo).port, operatorPort: cfg.REST_OPERATOR_PORT }, 'REST adapter listening');
-});
-for (const s of [server, operator]) {
-  s.on('error', (err) => {
-    logger.fatal({ err }, 'failed to start');
-    process.exit(1);
-  });
-}
-
-const shutdown = () => {
-  operator.close();
-  server.close(() => void gateway.close().finally(() => process.exit(0)));
-  server.closeIdleConnections();
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+// The REST adapter as a library (the handler, its route table, the gateway client); `main.ts` runs it as a process.
+export { API_PREFIX, createRestHandler } from './app';
+export type { AdapterOptions } from './app';
+export { GatewayClient } from './gateway-client';
+export type { GraphQLResult } from './gateway-client';
+export { ROUTES, rootFieldOf } from './routes';
+export type { RouteDef } from './routes';

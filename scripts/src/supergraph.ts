@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { DEFAULT_PORTS, SubgraphName } from '@em/core';
-import { buildEventsSchema } from '@em/subgraph-events/dist/schema';
-import { buildImagesSchema } from '@em/subgraph-images/dist/schema';
-import { buildMediaSchema } from '@em/subgraph-media/dist/schema';
-import { buildSearchSchema } from '@em/subgraph-search/dist/schema';
+import { buildEventsSchema } from '@em/subgraph-events';
+import { buildImagesSchema } from '@em/subgraph-images';
+import { buildMediaSchema } from '@em/subgraph-media';
+import { buildSearchSchema } from '@em/subgraph-search';
 import { GraphQLSchema, parse } from 'graphql';
 
 const BUILDERS: Record<SubgraphName, () => Promise<GraphQLSchema>> = {

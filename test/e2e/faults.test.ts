@@ -187,7 +187,7 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
     const { base, key, eventId } = await newEvent();
     const bibs = Array.from({ length: 8 }, (_, i) => 4400 + i);
     expect(expectSuccess(await importDrawn(base, key, bibs)).imported).toBe(8);
-    const worker = servicePid(platform.dataDir, 'ml-worker/dist/index.js')!;
+    const worker = servicePid(platform.dataDir, 'ml-worker/dist/main.js')!;
     expect(worker).not.toBeNull();
     const launch = processLaunch(worker);
     const queue = connectRedis(redis.url);
@@ -208,7 +208,7 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
       expect(heldPhotos.length).toBe(held.length);
       expect(heldPhotos.map((p) => p.status)).toEqual(held.map(() => 'processed'));
 
-      const replacement = spawn(process.execPath, [path.join(REPO_ROOT, 'ml-worker/dist/index.js')], { env: launch.env, stdio: 'ignore' });
+      const replacement = spawn(process.execPath, [path.join(REPO_ROOT, 'ml-worker/dist/main.js')], { env: launch.env, stdio: 'ignore' });
       spawned.push(replacement);
       expect(await waitForPipeline(base, key, 180_000, call)).toMatchObject({ total: 8, processed: 8, failed: 0 });
       await expectEachPhotoOnce(eventId, bibs);
@@ -219,7 +219,7 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
 
   it('SIGTERM: the REST adapter stops taking connections and finishes the request in flight', async () => {
     const { base, key } = await newEvent();
-    const adapter = servicePid(platform.dataDir, 'rest-adapter/dist/index.js')!;
+    const adapter = servicePid(platform.dataDir, 'rest-adapter/dist/main.js')!;
     expect(adapter).not.toBeNull();
     const restUrl = new URL(readPlatformInfo(platform).restUrl);
 

@@ -25,7 +25,7 @@ describe(`a worker killed in the middle of processing ${PHOTOS} photos`, () => {
       expect(expectSuccess(await api(`${base}/pipeline/photos/import`, { key, method: 'POST', body: form })).imported).toBe(Math.min(100, bibs.length - i));
     }
 
-    const pid = servicePid(info.env.DATA_DIR, 'ml-worker/dist/index.js');
+    const pid = servicePid(info.env.DATA_DIR, 'ml-worker/dist/main.js');
     expect(pid).not.toBeNull();
     expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
     // Kill it with jobs in flight: once some photos are done and others are not.
@@ -40,7 +40,7 @@ describe(`a worker killed in the middle of processing ${PHOTOS} photos`, () => {
     const atKill = expectSuccess(await api(`${base}/pipeline/photos/status`, { key }));
     expect(atKill.processed).toBeLessThan(PHOTOS);
 
-    replacement = spawn(process.execPath, [path.join(REPO_ROOT, 'ml-worker/dist/index.js')], { env: { ...process.env, ...info.env, LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+    replacement = spawn(process.execPath, [path.join(REPO_ROOT, 'ml-worker/dist/main.js')], { env: { ...process.env, ...info.env, LOG_LEVEL: 'warn' }, stdio: 'ignore' });
     const done = await waitForPipeline(base, key, 400_000);
     expect(done).toMatchObject({ total: PHOTOS, processed: PHOTOS, failed: 0 });
 

@@ -1,5 +1,5 @@
 import { DEFAULT_MATCH_PERCENT, FaceMatrix, percentToDistance, renderPreviews } from '@em/core';
-import { FaceAnalyzer } from '@em/ml-worker/dist/faces/face-analyzer';
+import { FaceAnalyzer } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GROUP_FACES } from './faces-ground-truth';

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { REPO_ROOT } from '@em/core';
-import { BibReader } from '@em/ml-worker/dist/bibs/bib-reader';
-import { FaceAnalyzer } from '@em/ml-worker/dist/faces/face-analyzer';
+import { BibReader, FaceAnalyzer } from '@em/ml-worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';

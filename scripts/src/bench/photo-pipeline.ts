@@ -1,6 +1,5 @@
 import { renderPreviews } from '@em/core';
-import { BibReader } from '@em/ml-worker/dist/bibs/bib-reader';
-import { FaceAnalyzer } from '@em/ml-worker/dist/faces/face-analyzer';
+import { BibReader, FaceAnalyzer } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BenchRow, ms } from './table';

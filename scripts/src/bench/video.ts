@@ -1,5 +1,5 @@
 import { buildSegments, buildSlideshow, cutClip, DEFAULT_MATCH_PERCENT, FaceMatrix, percentToDistance, probeVideo, REPO_ROOT, sampleFrames } from '@em/core';
-import { FaceAnalyzer } from '@em/ml-worker/dist/faces/face-analyzer';
+import { FaceAnalyzer } from '@em/ml-worker';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 import { Config, Event, JobQueues, ObjectStore, Orm, Video } from '@em/core';
-import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
+import { VideosService } from '@em/subgraph-media';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { progress } from './progress';

@@ -1,5 +1,5 @@
 import { Config, Event, JobQueues, ObjectStore, Orm, Photo } from '@em/core';
-import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
+import { PipelineService } from '@em/subgraph-images';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { progress } from './progress';

@@ -1,6 +1,6 @@
 import { Config, DEFAULT_PORTS, JobQueues, loadConfig, migrateDatabase, ObjectStore, openDatabase, Orm, PLATFORM_ENV_FILE } from '@em/core';
-import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
-import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
+import { VideosService } from '@em/subgraph-media';
+import { PipelineService } from '@em/subgraph-images';
 import path from 'node:path';
 import { DemoSeed, publishDemo, seedDemo, writeDemoSelfie } from '../seed/demo';
 import { Infrastructure, InfrastructurePorts, startInfrastructure } from './infrastructure';

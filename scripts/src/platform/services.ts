@@ -11,13 +11,13 @@ export interface ServiceDef {
 
 /** Every process of the platform, in start order: subgraphs, worker, gateway, REST adapter. */
 export const SERVICES: ServiceDef[] = [
-  { name: 'events', entry: 'subgraphs/events/dist/index.js', portVar: 'EVENTS_PORT' },
-  { name: 'images', entry: 'subgraphs/images/dist/index.js', portVar: 'IMAGES_PORT' },
-  { name: 'search', entry: 'subgraphs/search/dist/index.js', portVar: 'SEARCH_PORT' },
-  { name: 'media', entry: 'subgraphs/media/dist/index.js', portVar: 'MEDIA_PORT' },
-  { name: 'ml-worker', entry: 'ml-worker/dist/index.js', portVar: 'ML_WORKER_PORT' },
-  { name: 'gateway', entry: 'gateway/dist/index.js', portVar: 'GATEWAY_PORT' },
-  { name: 'rest-adapter', entry: 'rest-adapter/dist/index.js', portVar: 'REST_OPERATOR_PORT' },
+  { name: 'events', entry: 'subgraphs/events/dist/main.js', portVar: 'EVENTS_PORT' },
+  { name: 'images', entry: 'subgraphs/images/dist/main.js', portVar: 'IMAGES_PORT' },
+  { name: 'search', entry: 'subgraphs/search/dist/main.js', portVar: 'SEARCH_PORT' },
+  { name: 'media', entry: 'subgraphs/media/dist/main.js', portVar: 'MEDIA_PORT' },
+  { name: 'ml-worker', entry: 'ml-worker/dist/main.js', portVar: 'ML_WORKER_PORT' },
+  { name: 'gateway', entry: 'gateway/dist/main.js', portVar: 'GATEWAY_PORT' },
+  { name: 'rest-adapter', entry: 'rest-adapter/dist/main.js', portVar: 'REST_OPERATOR_PORT' },
 ];
 
 export interface RunningService {

@@ -1,6 +1,6 @@
 import { Account, ApiKey, buildSlideshow, Event, generateApiKey, Membership, ObjectStore, Organisation, Orm, Photo, REPO_ROOT, Video } from '@em/core';
-import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
-import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
+import { PipelineService } from '@em/subgraph-images';
+import { VideosService } from '@em/subgraph-media';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,29 +1,7 @@
+// The images subgraph as a library (its schema and services: the seed and the organiser CLI run the pipeline); `main.ts` runs it as a process.
 import 'reflect-metadata';
-import { checks, JobQueues, ObjectStore } from '@em/core';
-import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
-import { DownloadsResolver } from './downloads/downloads.resolver';
-import { DownloadsService } from './downloads/downloads.service';
-import { PhotosResolver } from './photos/photos.resolver';
-import { PhotosService } from './photos/photos.service';
-import { PipelineResolver } from './pipeline/pipeline.resolver';
-import { PipelineService } from './pipeline/pipeline.service';
-import { TimelineResolver } from './timeline/timeline.resolver';
-import { TimelineService } from './timeline/timeline.service';
-import { buildImagesSchema } from './schema';
-
-runService('images', async ({ cfg, logger, orm, principalSecret }) => {
-  const store = new ObjectStore(cfg);
-  const photos = new PhotosResolver(new PhotosService(orm, store));
-  const timeline = new TimelineResolver(new TimelineService(orm, store));
-  const jobs = new JobQueues(cfg.REDIS_URL);
-  const pipeline = new PipelineResolver(new PipelineService(orm, store, jobs));
-  const downloads = new DownloadsResolver(new DownloadsService(orm, store));
-  const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads), photos);
-  const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.s3(store)] });
-  return {
-    async stop() {
-      await server.stop();
-      await jobs.close();
-    },
-  };
-});
+export { buildImagesSchema } from './schema';
+export { DownloadsService } from './downloads/downloads.service';
+export { PhotosService } from './photos/photos.service';
+export { PipelineService } from './pipeline/pipeline.service';
+export { TimelineService } from './timeline/timeline.service';

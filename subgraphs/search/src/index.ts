@@ -1,28 +1,5 @@
+// The search subgraph as a library (its schema and services); `main.ts` runs it as a process.
 import 'reflect-metadata';
-import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, SelfieEmbedder } from '@em/core';
-import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
-import { BibSearchResolver } from './bibs/bib-search.resolver';
-import { BibSearchService } from './bibs/bib-search.service';
-import { FaceSearchResolver } from './faces/face-search.resolver';
-import { FaceSearchService } from './faces/face-search.service';
-import { buildSearchSchema } from './schema';
-
-runService('search', async ({ cfg, logger, orm, principalSecret }) => {
-  const redis = connectRedis(cfg.REDIS_URL);
-  const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
-  const faceIndex = new FaceIndexCache('photos', orm, new FaceIndexRevisions(redis), logger);
-  const schema = await buildSearchSchema(
-    resolverContainer(
-      new BibSearchResolver(new BibSearchService(orm)),
-      new FaceSearchResolver(new FaceSearchService(orm, embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS)),
-    ),
-  );
-  const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1, checks: [checks.redis(redis)] });
-  return {
-    async stop() {
-      await server.stop();
-      await embedder.close();
-      redis.disconnect();
-    },
-  };
-});
+export { buildSearchSchema } from './schema';
+export { BibSearchService } from './bibs/bib-search.service';
+export { FaceSearchService } from './faces/face-search.service';

@@ -82,7 +82,7 @@ describe('security: authentication and tenancy', () => {
     // A REST adapter that trusts only 127.0.0.1 as a proxy: a client on 127.0.0.2 cannot name its own address.
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'em-sec-adapter-'));
-    const adapter = spawn(process.execPath, [path.join(REPO_ROOT, 'rest-adapter/dist/index.js')], {
+    const adapter = spawn(process.execPath, [path.join(REPO_ROOT, 'rest-adapter/dist/main.js')], {
       env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, GATEWAY_URL: info.gatewayUrl, REST_PORT: String(port), REST_HOST: '127.0.0.1', TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: 'ignore',
     });
@@ -134,7 +134,7 @@ describe('security: authentication and tenancy', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'em-sec-nosecret-'));
     try {
       const env = { DATA_DIR: dataDir, DATABASE_URL: cfg.DATABASE_URL, REDIS_URL: cfg.REDIS_URL, LOG_LEVEL: 'info', EVENTS_PORT: '0', IMAGES_PORT: '0', SEARCH_PORT: '0', MEDIA_PORT: '0', GATEWAY_PORT: '0' };
-      const entries = ['subgraphs/events', 'subgraphs/images', 'subgraphs/search', 'subgraphs/media', 'gateway'].map((dir) => `${dir}/dist/index.js`);
+      const entries = ['subgraphs/events', 'subgraphs/images', 'subgraphs/search', 'subgraphs/media', 'gateway'].map((dir) => `${dir}/dist/main.js`);
       const results = await Promise.all(entries.map((entry) => runService(entry, env, 20_000)));
       for (const [i, result] of results.entries()) {
         expect({ entry: entries[i], exited: result.exited, failed: result.code !== 0 }).toEqual({ entry: entries[i], exited: true, failed: true });

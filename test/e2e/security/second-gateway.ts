@@ -19,7 +19,7 @@ export async function startSecondGateway(env: Record<string, string>): Promise<S
   const port = await freePort();
   const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'em-gw2-')), 'gateway.log');
   const log = createWriteStream(logFile);
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'gateway/dist/index.js')], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'gateway/dist/main.js')], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...info.env, LOG_LEVEL: 'warn', GATEWAY_PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

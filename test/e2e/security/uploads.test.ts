@@ -13,7 +13,7 @@ const MB = 1024 * 1024;
 const BOUNDARY = 'sec-upload-boundary';
 
 function adapterPid(): number {
-  const pid = servicePid(path.dirname(process.env.E2E_PLATFORM_INFO!), 'rest-adapter/dist/index.js');
+  const pid = servicePid(path.dirname(process.env.E2E_PLATFORM_INFO!), 'rest-adapter/dist/main.js');
   if (!pid) throw new Error('the REST adapter process was not found');
   return pid;
 }

@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import { checks, config, connectRedis, createLogger, FaceIndexRevisions, JobQueues, ObjectStore, openDatabase, QUEUE_NAMES, ServiceMetrics } from '@em/core';
+import { BibReader } from './bibs/bib-reader';
+import { ClipRetention } from './clips/clip-retention';
+import { ClipCutter } from './clips/cut-clips';
+import { embedSelfie } from './faces/embed-selfie';
+import { FaceAnalyzer } from './faces/face-analyzer';
+import { serveOperatorEndpoints } from './operator-endpoints';
+import { PhotoProcessor } from './photos/process-photo';
+import { VideoIndexer } from './videos/index-video';
+import { JobHandlers, startWorkers } from './workers';
+
+const logger = createLogger('ml-worker');
+
+/** The ML worker: a BullMQ worker per queue of core's job registry, plus HTTP for metrics and health. */
+async function main() {
+  const cfg = config();
+  const orm = await openDatabase(cfg);
+  const store = new ObjectStore(cfg);
+  const redis = connectRedis(cfg.REDIS_URL);
+  const revisions = new FaceIndexRevisions(redis);
+  const faces = new FaceAnalyzer();
+  const bibs = new BibReader();
+  await Promise.all([faces.load(), bibs.load()]);
+  const photos = new PhotoProcessor(orm, store, faces, bibs, revisions, logger);
+  const videos = new VideoIndexer(orm, store, faces, revisions, logger);
+  const clips = new ClipCutter(orm, store, redis, logger);
+  const retention = new ClipRetention(orm, store, logger);
+
+  const handlers: JobHandlers = {
+    photos: {
+      run: (job) => photos.process(job.photoId),
+      onFinalFailure: { fallback: 'The photo could not be processed (see the worker log)', record: (job, reason) => photos.markFailed(job.photoId, reason) },
+    },
+    selfies: { run: (job) => embedSelfie(faces, job) },
+    videos: {
+      run: (job) => videos.index(job.videoId),
+      onFinalFailure: { fallback: 'The video could not be indexed (see the worker log)', record: (job, reason) => videos.fail(job.videoId, reason) },
+    },
+    clips: {
+      run: (job) => clips.run(job.eventId, job.requestId, job.generation),
+      onFinalFailure: { fallback: 'Clip generation failed', record: (job, reason) => clips.markFailed(job.eventId, job.requestId, job.generation, reason) },
+    },
+    clipRetention: { run: () => retention.sweep() },
+  };
+  const workers = startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger);
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  const jobs = new JobQueues(cfg.REDIS_URL);
+  await jobs.scheduleRepeatingJobs(cfg);
+  const operator = serveOperatorEndpoints({
+    port: cfg.ML_WORKER_PORT,
+    host: cfg.LISTEN_HOST,
+    metrics: new ServiceMetrics('ml-worker'),
+    checks: [checks.postgres(orm), checks.redis(redis), checks.s3(store)],
+    workers,
+    queues: QUEUE_NAMES.map((name) => jobs.queue(name)),
+  });
+  logger.info({ queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT }, 'ml-worker ready');
+
+  const shutdown = async () => {
+    operator.close();
+    await Promise.all(workers.map((w) => w.close()));
+    await jobs.close();
+    redis.disconnect();
+    await orm.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+}
+
+main().catch((err) => {
+  logger.fatal({ err }, 'failed to start');
+  process.exit(1);
+});

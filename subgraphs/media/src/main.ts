@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, JobQueues, ObjectStore, SelfieEmbedder } from '@em/core';
+import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
+import { ClippingResolver } from './clipping/clipping.resolver';
+import { ClippingService } from './clipping/clipping.service';
+import { VideosResolver } from './videos/videos.resolver';
+import { VideosService } from './videos/videos.service';
+import { buildMediaSchema } from './schema';
+
+runService('media', async ({ cfg, logger, orm, principalSecret }) => {
+  const redis = connectRedis(cfg.REDIS_URL);
+  const store = new ObjectStore(cfg);
+  const jobs = new JobQueues(cfg.REDIS_URL);
+  const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
+  const videoFaces = new FaceIndexCache('videos', orm, new FaceIndexRevisions(redis), logger);
+  const schema = await buildMediaSchema(
+    resolverContainer(new VideosResolver(new VideosService(orm, store, jobs)), new ClippingResolver(new ClippingService(orm, store, embedder, videoFaces, jobs, redis))),
+  );
+  const server = await startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.redis(redis), checks.s3(store)] });
+  return {
+    async stop() {
+      await server.stop();
+      await Promise.all([embedder.close(), jobs.close()]);
+      redis.disconnect();
+    },
+  };
+});
