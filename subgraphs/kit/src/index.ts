@@ -8,3 +8,4 @@ export * from './service-main';
 export * from './uploads';
 export * from './operation-observer';
 export * from './args';
+export * from './schema-file';

@@ -1,0 +1,7 @@
+// Build step (`npm run build`): writes this subgraph's schema.graphql from its schema builder.
+import 'reflect-metadata';
+import { writeSchemaFile } from '@em/subgraph-kit';
+import path from 'node:path';
+import { buildEventsSchema } from './schema';
+
+writeSchemaFile(() => buildEventsSchema(), path.join(__dirname, '..', 'schema.graphql'));
