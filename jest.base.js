@@ -7,6 +7,7 @@ module.exports = (dir, overrides = {}) => ({
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.json'), diagnostics: false }] },
   moduleNameMapper: {
     '^@em/core$': path.join(__dirname, 'core/src'),
+    '^@em/core/(data|storage|jobs|media|testing)$': path.join(__dirname, 'core/src/$1'),
     '^@em/subgraph-kit$': path.join(__dirname, 'subgraphs/kit/src'),
   },
   testMatch: ['<rootDir>/src/**/*.test.ts'],

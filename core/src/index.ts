@@ -1,3 +1,5 @@
+// @em/core: the light shared library. Nothing here loads sharp, the AWS SDK, MikroORM or BullMQ
+// (a test proves it); those live behind @em/core/data, /storage, /jobs and /media.
 export * from './config';
 export * from './errors';
 export * from './pagination';
@@ -5,40 +7,16 @@ export * from './datetime';
 export * from './ids';
 export * from './logger';
 export * from './principal';
-// Services guard through the operation policy (operation-guard); only the federation test is exported.
-export { canReadOrganisation } from './guard';
 export * from './auth/api-keys';
 export * from './auth/host-allowlist';
-export * from './storage/object-store';
-export * from './db/entities';
-export * from './db/orm';
-export * from './jobs';
-export * from './imaging/previews';
 export * from './redis';
-export * from './imaging/exif';
 export * from './auth/tokens';
 export * from './auth/token-issuer';
 export * from './auth/rate-limiter';
-export * from './auth/api-key-service';
 export * from './auth/key-invalidation';
-export * from './auth/account-directory';
-export * from './imaging/formats';
-export * from './imaging/pixel-limit';
-export * from './faces/embedding';
-export * from './bibs/extract';
-export * from './faces/face-matrix';
-export * from './faces/selfie-embedder';
-export * from './faces/face-index-revisions';
-export * from './search/photo-queries';
-export * from './faces/face-index-cache';
-export * from './video/ffmpeg';
-export { findOnPath } from './video/tools';
-export * from './video/segments';
 export * from './video/clip-status';
-export * from './video/slideshow';
 export * from './observability/metrics';
 export * from './observability/checks';
 export * from './operation-policy';
-export * from './operation-guard';
 export * from './observability/operator-server';
 export * from './auth/client-address';

@@ -1,4 +1,5 @@
-import { findOperationPolicy, Orm, parseRequestId, sqlArray } from '@em/core';
+import { findOperationPolicy, parseRequestId } from '@em/core';
+import { Orm, sqlArray } from '@em/core/data';
 import { FieldNode, valueFromASTUntyped } from 'graphql';
 
 /**

@@ -9,8 +9,6 @@ import {
   config,
   connectRedis,
   createLogger,
-  linkAccount,
-  openDatabase,
   operatorEndpoint,
   RateLimiter,
   requirePrincipalSecret,
@@ -18,6 +16,10 @@ import {
   SubgraphName,
   TokenVerifier,
 } from '@em/core';
+import {
+  linkAccount,
+  openDatabase,
+} from '@em/core/data';
 import express from 'express';
 import { Supergraph } from '@apollo/federation-internals';
 import { printSchema } from 'graphql';

@@ -1,5 +1,9 @@
 import 'reflect-metadata';
-import { checks, config, connectRedis, createLogger, FaceIndexRevisions, JobQueues, ObjectStore, openDatabase, QUEUE_NAMES, ServiceMetrics } from '@em/core';
+import { checks, config, connectRedis, createLogger, ServiceMetrics } from '@em/core';
+import { openDatabase } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
+import { JobQueues, QUEUE_NAMES } from '@em/core/jobs';
+import { FaceIndexRevisions } from '@em/core/media';
 import { BibReader } from './bibs/bib-reader';
 import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';

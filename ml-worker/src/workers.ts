@@ -1,4 +1,5 @@
-import { clientMessage, connectRedis, JobPayload, JobResult, JOBS, Logger, QUEUE_NAMES, QueueName, TracedJob, workerOptions } from '@em/core';
+import { clientMessage, connectRedis, Logger } from '@em/core';
+import { JobPayload, JobResult, JOBS, QUEUE_NAMES, QueueName, TracedJob, workerOptions } from '@em/core/jobs';
 import { Job, Worker } from 'bullmq';
 
 type Redis = ReturnType<typeof connectRedis>;

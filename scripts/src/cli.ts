@@ -1,17 +1,6 @@
 import 'reflect-metadata';
-import {
-  Account,
-  ApiKeyService,
-  keyInvalidationNotifier,
-  embeddedIssuerFiles,
-  loadConfig,
-  Membership,
-  mintAccessToken,
-  openDatabase,
-  Organisation,
-  readPrivateKey,
-  SCOPES,
-} from '@em/core';
+import { keyInvalidationNotifier, embeddedIssuerFiles, loadConfig, mintAccessToken, readPrivateKey, SCOPES } from '@em/core';
+import { Account, ApiKeyService, Membership, openDatabase, Organisation } from '@em/core/data';
 import { existsSync } from 'node:fs';
 import { addVideo } from './organiser/add-video';
 import { importFolder } from './organiser/import-folder';

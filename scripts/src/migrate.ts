@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { config, migrateDatabase, openDatabase } from '@em/core';
+import { config } from '@em/core';
+import { migrateDatabase, openDatabase } from '@em/core/data';
 
 /** `npm run migrate` (and the deployment's migrate step): applies pending migrations, then exits. */
 async function main() {

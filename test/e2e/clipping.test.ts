@@ -1,4 +1,6 @@
-import { buildSlideshow, connectRedis, JOBS, probeVideo } from '@em/core';
+import { connectRedis } from '@em/core';
+import { JOBS } from '@em/core/jobs';
+import { buildSlideshow, probeVideo } from '@em/core/media';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

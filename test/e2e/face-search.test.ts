@@ -2,7 +2,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { connectRedis, JOBS } from '@em/core';
+import { connectRedis } from '@em/core';
+import { JOBS } from '@em/core/jobs';
 import { api, cfg, closeDb, expectError, expectSuccess, fixtures, gql, info, postForm, postJson, sql, waitForPipeline } from './support/platform';
 
 const DEMO_PHOTOS = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');

@@ -1,4 +1,4 @@
-import { jobIdOf, JobQueues } from '@em/core';
+import { jobIdOf, JobQueues } from '@em/core/jobs';
 import sharp from 'sharp';
 import { api, cfg, closeDb, expectSuccess, fixtures, info } from './support/platform';
 

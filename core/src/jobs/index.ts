@@ -1,2 +1,3 @@
+// @em/core/jobs: the job registry and queues (BullMQ).
 export * from './registry';
 export * from './job-queues';

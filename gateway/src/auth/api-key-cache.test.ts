@@ -1,4 +1,5 @@
-import { hashApiKey, Orm } from '@em/core';
+import { hashApiKey } from '@em/core';
+import { Orm } from '@em/core/data';
 import { ApiKeyLookup, KeyRecord } from './api-key-cache';
 
 const record = (id: number): KeyRecord => ({ id, orgId: 1, active: true, allowedHosts: [], rateLimit: null });

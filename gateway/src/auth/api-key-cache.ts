@@ -1,4 +1,5 @@
-import { ApiKey, hashApiKey, Orm } from '@em/core';
+import { hashApiKey } from '@em/core';
+import { ApiKey, Orm } from '@em/core/data';
 import { LruMap } from './lru';
 
 export interface KeyRecord {

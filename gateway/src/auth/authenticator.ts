@@ -1,4 +1,5 @@
-import { AppError, CallerHost, isHostAllowed, LinkedAccount, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
+import { AppError, CallerHost, isHostAllowed, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
+import { LinkedAccount } from '@em/core/data';
 import { ApiKeyLookup } from './api-key-cache';
 
 export interface Credentials {

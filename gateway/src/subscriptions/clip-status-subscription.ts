@@ -1,4 +1,5 @@
-import { AppError, ClipRequest, ClipRequestStatus, ClipStatusEvent, guardOperation, isTerminalClipStatus, Orm, parseRequestId, Principal } from '@em/core';
+import { AppError, ClipStatusEvent, isTerminalClipStatus, parseRequestId, Principal } from '@em/core';
+import { ClipRequest, ClipRequestStatus, guardOperation, Orm } from '@em/core/data';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { makeSubscriptionSchema } from './schema';
 import { ClipStatusFeed } from './clip-status-feed';

@@ -1,4 +1,4 @@
-import { BibRules, boundedCopy, DEFAULT_BIB_RULES, extractBibs, TextBox } from '@em/core';
+import { BibRules, boundedCopy, DEFAULT_BIB_RULES, extractBibs, TextBox } from '@em/core/media';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 

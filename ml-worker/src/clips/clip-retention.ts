@@ -1,4 +1,6 @@
-import { Clip, Logger, ObjectStore, Orm } from '@em/core';
+import { Logger } from '@em/core';
+import { Clip, Orm } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
 
 /** Clips handled per database round trip of a sweep. */
 const BATCH = 200;

@@ -1,4 +1,6 @@
-import { Clip, ClipRequest, Logger, ObjectStore, Orm, Video } from '@em/core';
+import { Logger } from '@em/core';
+import { Clip, ClipRequest, Orm, Video } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
 import type { Redis } from 'ioredis';
 import { ClipCutter } from './cut-clips';
 

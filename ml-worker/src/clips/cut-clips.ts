@@ -1,22 +1,7 @@
-import {
-  buildSegments,
-  Clip,
-  clientMessage,
-  ClipError,
-  ClipRequest,
-  ClipRequestStatus,
-  cutClip,
-  Event,
-  Logger,
-  newId,
-  ObjectStore,
-  objectKeys,
-  Orm,
-  probeVideo,
-  publishClipStatus,
-  Segment,
-  Video,
-} from '@em/core';
+import { clientMessage, Logger, newId, publishClipStatus } from '@em/core';
+import { Clip, ClipError, ClipRequest, ClipRequestStatus, Event, Orm, Video } from '@em/core/data';
+import { ObjectStore, objectKeys } from '@em/core/storage';
+import { buildSegments, cutClip, probeVideo, Segment } from '@em/core/media';
 import type { Redis } from 'ioredis';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-import { EmbedSelfieJob, EmbedSelfieResult } from '@em/core';
+import { EmbedSelfieJob, EmbedSelfieResult } from '@em/core/jobs';
 import { FaceAnalyzer } from './face-analyzer';
 
 /** The reply to a face search waiting on its selfie: the largest face's descriptor, or none. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { boundedCopy, openImage } from '@em/core';
+import { boundedCopy, openImage } from '@em/core/media';
 import sharp from 'sharp';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot

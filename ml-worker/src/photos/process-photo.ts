@@ -1,4 +1,7 @@
-import { clientMessage, descriptorToBuffer, displayedSize, Event, Face, FaceIndexRevisions, Logger, ObjectStore, objectKeys, Orm, Photo, PhotoBib, PhotoStepErrors, probeImage, renderPreviews } from '@em/core';
+import { clientMessage, Logger } from '@em/core';
+import { Event, Face, Orm, Photo, PhotoBib, PhotoStepErrors } from '@em/core/data';
+import { ObjectStore, objectKeys } from '@em/core/storage';
+import { descriptorToBuffer, displayedSize, FaceIndexRevisions, probeImage, renderPreviews } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
 import { BibReader } from '../bibs/bib-reader';
 import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';

@@ -1,4 +1,7 @@
-import { clientMessage, descriptorToBuffer, Event, FaceIndexRevisions, Logger, ObjectStore, Orm, probeVideo, sampleFrames, Video, VideoFace } from '@em/core';
+import { clientMessage, Logger } from '@em/core';
+import { Event, Orm, Video, VideoFace } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
+import { descriptorToBuffer, FaceIndexRevisions, probeVideo, sampleFrames } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-import { DEFAULT_MATCH_PERCENT, FaceMatrix, percentToDistance, renderPreviews } from '@em/core';
+import { DEFAULT_MATCH_PERCENT, FaceMatrix, percentToDistance, renderPreviews } from '@em/core/media';
 import { FaceAnalyzer } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

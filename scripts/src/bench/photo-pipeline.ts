@@ -1,4 +1,4 @@
-import { renderPreviews } from '@em/core';
+import { renderPreviews } from '@em/core/media';
 import { BibReader, FaceAnalyzer } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

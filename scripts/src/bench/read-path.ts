@@ -1,4 +1,5 @@
-import { galleryPage, generateApiKey, openDatabase, Orm, PAGE_LIMITS, pageInfo, resolvePage, toEpochSeconds } from '@em/core';
+import { generateApiKey, PAGE_LIMITS, pageInfo, resolvePage, toEpochSeconds } from '@em/core';
+import { galleryPage, openDatabase, Orm } from '@em/core/data';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';

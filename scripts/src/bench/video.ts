@@ -1,4 +1,5 @@
-import { buildSegments, buildSlideshow, cutClip, DEFAULT_MATCH_PERCENT, FaceMatrix, percentToDistance, probeVideo, REPO_ROOT, sampleFrames } from '@em/core';
+import { REPO_ROOT } from '@em/core';
+import { buildSegments, buildSlideshow, cutClip, DEFAULT_MATCH_PERCENT, FaceMatrix, percentToDistance, probeVideo, sampleFrames } from '@em/core/media';
 import { FaceAnalyzer } from '@em/ml-worker';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

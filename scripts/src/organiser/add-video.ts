@@ -1,4 +1,7 @@
-import { Config, Event, JobQueues, ObjectStore, Orm, Video } from '@em/core';
+import { Config } from '@em/core';
+import { Event, Orm, Video } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
+import { JobQueues } from '@em/core/jobs';
 import { VideosService } from '@em/subgraph-media';
 import { statSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,7 @@
-import { Config, Event, JobQueues, ObjectStore, Orm, Photo } from '@em/core';
+import { Config } from '@em/core';
+import { Event, Orm, Photo } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
+import { JobQueues } from '@em/core/jobs';
 import { PipelineService } from '@em/subgraph-images';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

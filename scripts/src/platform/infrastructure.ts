@@ -1,4 +1,5 @@
-import { DEFAULT_PORTS, ensureEmbeddedIssuer, objectKeys } from '@em/core';
+import { DEFAULT_PORTS, ensureEmbeddedIssuer } from '@em/core';
+import { objectKeys } from '@em/core/storage';
 import { startEmbeddedPostgres } from '../embedded/postgres';
 import { startEmbeddedRedis } from '../embedded/redis';
 import { startEmbeddedS3 } from '../embedded/s3';

@@ -1,4 +1,7 @@
-import { Config, DEFAULT_PORTS, JobQueues, loadConfig, migrateDatabase, ObjectStore, openDatabase, Orm, PLATFORM_ENV_FILE } from '@em/core';
+import { Config, DEFAULT_PORTS, loadConfig, PLATFORM_ENV_FILE } from '@em/core';
+import { migrateDatabase, openDatabase, Orm } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
+import { JobQueues } from '@em/core/jobs';
 import { VideosService } from '@em/subgraph-media';
 import { PipelineService } from '@em/subgraph-images';
 import path from 'node:path';

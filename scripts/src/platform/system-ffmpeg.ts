@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { findOnPath } from '@em/core';
+import { findOnPath } from '@em/core/media';
 
 /**
  * Tenant videos are decoded by the distribution's ffmpeg (security fixes arrive with system

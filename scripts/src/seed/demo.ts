@@ -1,4 +1,7 @@
-import { Account, ApiKey, buildSlideshow, Event, generateApiKey, Membership, ObjectStore, Organisation, Orm, Photo, REPO_ROOT, Video } from '@em/core';
+import { generateApiKey, REPO_ROOT } from '@em/core';
+import { Account, ApiKey, Event, Membership, Organisation, Orm, Photo, Video } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
+import { buildSlideshow } from '@em/core/media';
 import { PipelineService } from '@em/subgraph-images';
 import { VideosService } from '@em/subgraph-media';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { ApiKeyService, keyInvalidationNotifier, ObjectStore } from '@em/core';
+import { keyInvalidationNotifier } from '@em/core';
+import { ApiKeyService } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { AccountResolver } from './account/account.resolver';
 import { AccountService } from './account/account.service';

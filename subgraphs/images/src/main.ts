@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { checks, JobQueues, ObjectStore } from '@em/core';
+import { checks } from '@em/core';
+import { ObjectStore } from '@em/core/storage';
+import { JobQueues } from '@em/core/jobs';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { DownloadsResolver } from './downloads/downloads.resolver';
 import { DownloadsService } from './downloads/downloads.service';

@@ -1,7 +1,8 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import { AppError, checks, DependencyCheck, Logger, operatorEndpoint, Orm, PRINCIPAL_HEADER, ServiceMetrics, verifyPrincipal } from '@em/core';
+import { AppError, checks, DependencyCheck, Logger, operatorEndpoint, PRINCIPAL_HEADER, ServiceMetrics, verifyPrincipal } from '@em/core';
+import { Orm } from '@em/core/data';
 import { RequestContext } from '@mikro-orm/core';
 import express from 'express';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';

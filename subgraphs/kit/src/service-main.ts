@@ -1,4 +1,5 @@
-import { Config, config, createLogger, Logger, openDatabase, Orm, requirePrincipalSecret } from '@em/core';
+import { Config, config, createLogger, Logger, requirePrincipalSecret } from '@em/core';
+import { openDatabase, Orm } from '@em/core/data';
 
 export interface ServiceRuntime {
   cfg: Config;

@@ -1,5 +1,9 @@
 import 'reflect-metadata';
-import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, JobQueues, ObjectStore, SelfieEmbedder } from '@em/core';
+import { checks, connectRedis } from '@em/core';
+import { FaceIndexCache } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
+import { JobQueues } from '@em/core/jobs';
+import { FaceIndexRevisions, SelfieEmbedder } from '@em/core/media';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { ClippingResolver } from './clipping/clipping.resolver';
 import { ClippingService } from './clipping/clipping.service';

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, SelfieEmbedder } from '@em/core';
+import { checks, connectRedis } from '@em/core';
+import { FaceIndexCache } from '@em/core/data';
+import { FaceIndexRevisions, SelfieEmbedder } from '@em/core/media';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { BibSearchResolver } from './bibs/bib-search.resolver';
 import { BibSearchService } from './bibs/bib-search.service';

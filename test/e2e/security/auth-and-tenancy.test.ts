@@ -224,7 +224,7 @@ describe('security: authentication and tenancy', () => {
     const run = async <T = any>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[];
     // MikroORM's migrator in its own process (as scripts/migrate does): up to the release before, then the rest.
     const migrate = async (to?: string) => {
-      const script = `require('@em/core').openDatabase({ DATABASE_URL: process.env.DATABASE_URL, DATABASE_POOL_MAX: 1 })
+      const script = `require('@em/core/data').openDatabase({ DATABASE_URL: process.env.DATABASE_URL, DATABASE_POOL_MAX: 1 })
         .then(async (orm) => { const done = await orm.getMigrator().up(process.env.TO ? { to: process.env.TO } : undefined); console.log(JSON.stringify(done.map((m) => m.name))); await orm.close(); })
         .catch((err) => { console.error(err); process.exit(1); });`;
       const result = await runService('-', { DATABASE_URL: url.toString(), DATA_DIR: os.tmpdir(), ...(to ? { TO: to } : {}), SCRIPT: script }, 60_000);

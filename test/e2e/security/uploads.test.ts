@@ -1,4 +1,4 @@
-import { jobIdOf, JobQueues } from '@em/core';
+import { jobIdOf, JobQueues } from '@em/core/jobs';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { generateApiKey, loadConfig, normaliseBib, ObjectStore } from '@em/core';
+import { generateApiKey, loadConfig, normaliseBib } from '@em/core';
+import { ObjectStore } from '@em/core/storage';
 import type { JWK } from 'jose';
 import { Pool } from 'pg';
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,5 @@
-import { Account, AppError, Membership, Orm, Principal } from '@em/core';
+import { AppError, Principal } from '@em/core';
+import { Account, Membership, Orm } from '@em/core/data';
 import type { AccountType } from './account.types';
 
 export class AccountService {

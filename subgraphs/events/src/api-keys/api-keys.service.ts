@@ -1,4 +1,5 @@
-import { ApiKey, ApiKeyInput, ApiKeyService, guardOrganisationOperation, Orm, Principal } from '@em/core';
+import { Principal } from '@em/core';
+import { ApiKey, ApiKeyInput, ApiKeyService, guardOrganisationOperation, Orm } from '@em/core/data';
 
 export interface ApiKeyView {
   id: number;

@@ -1,4 +1,4 @@
-import { authorizeOperation, Orm } from '@em/core';
+import { authorizeOperation, Orm } from '@em/core/data';
 import { SubgraphContext } from '@em/subgraph-kit';
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 

@@ -1,4 +1,6 @@
-import { canReadOrganisation, Event, eventHasFeature, formatDateTime, guardOperation, guardOrganisationOperation, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
+import { formatDateTime, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
+import { canReadOrganisation, Event, eventHasFeature, guardOperation, guardOrganisationOperation, Orm } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
 import { QueryOrder } from '@mikro-orm/core';
 
 export interface EventView {

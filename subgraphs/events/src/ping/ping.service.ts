@@ -1,4 +1,5 @@
-import { guardOperation, Orm, Principal } from '@em/core';
+import { Principal } from '@em/core';
+import { guardOperation, Orm } from '@em/core/data';
 import type { PingType } from './ping.types';
 
 /** Checks key, host, organisation and event mapping without touching photo data. */

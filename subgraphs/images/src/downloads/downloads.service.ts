@@ -1,21 +1,6 @@
-import {
-  AppError,
-  findFaceSearch,
-  guardOperation,
-  isUuid,
-  requireRequestId,
-  ObjectStore,
-  Orm,
-  PAGE_LIMITS,
-  PageInfo,
-  pageInfo,
-  PageRequest,
-  Photo,
-  photosWithBib,
-  Principal,
-  resolvePage,
-  visibleMatches,
-} from '@em/core';
+import { AppError, isUuid, requireRequestId, PAGE_LIMITS, PageInfo, pageInfo, PageRequest, Principal, resolvePage } from '@em/core';
+import { findFaceSearch, guardOperation, Orm, Photo, photosWithBib, visibleMatches } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
 
 export const DOWNLOAD_METHODS = ['bib', 'selfie', 'image_id', 'image_ids'] as const;
 export type DownloadMethod = (typeof DOWNLOAD_METHODS)[number];

@@ -1,4 +1,6 @@
-import { ObjectStore, Photo, toEpochSeconds } from '@em/core';
+import { toEpochSeconds } from '@em/core';
+import { Photo } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
 
 export interface PhotoView {
   id: string;

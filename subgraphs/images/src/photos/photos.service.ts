@@ -1,4 +1,6 @@
-import { AppError, canReadOrganisation, Event, galleryPage, GalleryRow, guardOperation, isUuid, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
+import { AppError, isUuid, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
+import { canReadOrganisation, Event, galleryPage, GalleryRow, guardOperation, Orm, Photo } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
 import { PhotoFields, photoView, PhotoView } from './photo-view';
 
 function fromGalleryRow(row: GalleryRow): PhotoFields {

@@ -1,16 +1,8 @@
-import {
-  AppError,
-  Event,
-  guardOperation,
-  JobProducer,
-  ObjectStore,
-  objectKeys,
-  Orm,
-  Photo,
-  Principal,
-  probeImage,
-  readExif,
-} from '@em/core';
+import { AppError, Principal } from '@em/core';
+import { Event, guardOperation, Orm, Photo } from '@em/core/data';
+import { ObjectStore, objectKeys } from '@em/core/storage';
+import { JobProducer } from '@em/core/jobs';
+import { probeImage, readExif } from '@em/core/media';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 

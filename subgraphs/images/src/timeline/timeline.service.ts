@@ -1,4 +1,6 @@
-import { AppError, guardOperation, ObjectStore, Orm, Page, PAGE_LIMITS, pageInfo, Photo, Principal, resolvePage } from '@em/core';
+import { AppError, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
+import { guardOperation, Orm, Photo } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
 import { QueryOrder } from '@mikro-orm/core';
 import { photoView, PhotoView } from '../photos/photo-view';
 

@@ -1,30 +1,8 @@
-import {
-  AppError,
-  appliedMatchPercent,
-  bufferToDescriptor,
-  Clip,
-  ClipError,
-  ClipRequest,
-  ClipRequestStatus,
-  descriptorToBuffer,
-  Event,
-  FaceIndexCache,
-  findFaceSearch,
-  guardOperation,
-  parseRequestId,
-  requireRequestId,
-  JobProducer,
-  newId,
-  ObjectStore,
-  Orm,
-  percentToDistance,
-  Principal,
-  publishClipStatus,
-  SelfieEmbedder,
-  toClockTime,
-  Video,
-  VideoMatch,
-} from '@em/core';
+import { AppError, parseRequestId, requireRequestId, newId, Principal, publishClipStatus } from '@em/core';
+import { Clip, ClipError, ClipRequest, ClipRequestStatus, Event, FaceIndexCache, findFaceSearch, guardOperation, Orm, Video, VideoMatch } from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
+import { JobProducer } from '@em/core/jobs';
+import { appliedMatchPercent, bufferToDescriptor, descriptorToBuffer, percentToDistance, SelfieEmbedder, toClockTime } from '@em/core/media';
 import type { Redis } from 'ioredis';
 
 export interface ClipView {

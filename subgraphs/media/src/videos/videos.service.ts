@@ -1,4 +1,8 @@
-import { AppError, Event, guardOperation, JobProducer, ObjectStore, objectKeys, Orm, Principal, probeVideo, Video } from '@em/core';
+import { AppError, Principal } from '@em/core';
+import { Event, guardOperation, Orm, Video } from '@em/core/data';
+import { ObjectStore, objectKeys } from '@em/core/storage';
+import { JobProducer } from '@em/core/jobs';
+import { probeVideo } from '@em/core/media';
 import { QueryOrder } from '@mikro-orm/core';
 import path from 'node:path';
 import type { EventVideoType } from './video.types';

@@ -1,4 +1,5 @@
-import { guardOperation, Orm, Page, PAGE_LIMITS, pageInfo, photosWithBib, Principal, resolvePage } from '@em/core';
+import { Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
+import { guardOperation, Orm, photosWithBib } from '@em/core/data';
 
 export class BibSearchService {
   constructor(private readonly orm: Orm) {}

@@ -1,4 +1,5 @@
-import { AppError, guardOrganisationOperation } from '@em/core';
+import { AppError } from '@em/core';
+import { guardOrganisationOperation } from '@em/core/data';
 import { FileUpload, GraphQLUpload, OrgArgs, OrgEventArgs, PageArgs, readUpload, SubgraphContext } from '@em/subgraph-kit';
 import { Arg, Args, Ctx, GraphQLISODateTime, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { FaceSearchPage, FaceSearchService } from './face-search.service';

@@ -1,28 +1,6 @@
-import {
-  AppError,
-  appliedMatchPercent,
-  descriptorToBuffer,
-  Event,
-  FaceIndexCache,
-  FaceMatch,
-  guardOperation,
-  requireRequestId,
-  newId,
-  Orm,
-  Page,
-  PAGE_LIMITS,
-  pageInfo,
-  percentToDistance,
-  Principal,
-  resolvePage,
-  SelfieEmbedder,
-  similarityPercent,
-  findFaceSearch,
-  PageRequest,
-  publishedAmong,
-  StoredFaceSearch,
-  visibleMatches,
-} from '@em/core';
+import { AppError, requireRequestId, newId, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage, PageRequest } from '@em/core';
+import { Event, FaceIndexCache, FaceMatch, guardOperation, Orm, findFaceSearch, publishedAmong, StoredFaceSearch, visibleMatches } from '@em/core/data';
+import { appliedMatchPercent, descriptorToBuffer, percentToDistance, SelfieEmbedder, similarityPercent } from '@em/core/media';
 
 export interface FaceSearchPage extends Page<FaceMatch> {
   requestId: string;

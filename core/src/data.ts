@@ -1,0 +1,12 @@
+// @em/core/data: Postgres through MikroORM: entities, the ORM and its migrations, repositories, and
+// what reads or writes tables (the operation guard, API keys, accounts, the published-photo queries).
+export * from './db/entities';
+export * from './db/orm';
+// Services guard through the operation policy (operation-guard); only the federation test is exported.
+export { canReadOrganisation } from './guard';
+export * from './operation-guard';
+export * from './auth/api-key-service';
+export * from './auth/account-directory';
+export * from './search/photo-queries';
+export * from './faces/face-index-cache';
+export * from './repositories';

@@ -1,0 +1,14 @@
+// @em/core/media: imaging (sharp), EXIF, video (ffmpeg), faces and BIBs.
+export * from './imaging/previews';
+export * from './imaging/exif';
+export * from './imaging/formats';
+export * from './imaging/pixel-limit';
+export * from './faces/embedding';
+export * from './bibs/extract';
+export * from './faces/face-matrix';
+export * from './faces/selfie-embedder';
+export * from './faces/face-index-revisions';
+export * from './video/ffmpeg';
+export { findOnPath } from './video/tools';
+export * from './video/segments';
+export * from './video/slideshow';

@@ -1,0 +1,2 @@
+// The repositories (one per aggregate: every query of its table), exported through @em/core/data.
+export {};
