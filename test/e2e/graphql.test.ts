@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { composeSupergraph } from '@em/scripts/dist/supergraph';
+import { composeSupergraph } from '@em/schema-tools';
 import { REPO_ROOT } from '@em/core';
 import { gql, info } from './support/platform';
 

@@ -143,7 +143,7 @@ describe('organiser CLI: import-photos', () => {
     writeFileSync(path.join(dir, 'stage-2', 'b.png'), await sharp({ create: { width: 640, height: 480, channels: 3, background: '#345' } }).png().toBuffer());
     writeFileSync(path.join(dir, 'c.jpg'), Buffer.from('not really a jpeg'));
     const output = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/dist/cli.js'), 'import-photos', '--event', String(eventId), '--dir', dir, '--photographer', 'CLI Cam'], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
+      execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), 'import-photos', '--event', String(eventId), '--dir', dir, '--photographer', 'CLI Cam'], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
         err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
       ),
     );

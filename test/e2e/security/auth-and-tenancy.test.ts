@@ -1,5 +1,5 @@
 import { REPO_ROOT, signPrincipal, Principal } from '@em/core';
-import { freePort } from '@em/scripts/dist/platform/ports';
+import { freePort } from '@em/platform';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -222,7 +222,7 @@ describe('security: authentication and tenancy', () => {
     url.pathname = `/${name}`;
     const pool = new Pool({ connectionString: url.toString(), max: 1 });
     const run = async <T = any>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[];
-    // MikroORM's migrator in its own process (as scripts/migrate does): up to the release before, then the rest.
+    // MikroORM's migrator in its own process (as scripts/migrate/ does): up to the release before, then the rest.
     const migrate = async (to?: string) => {
       const script = `require('@em/core/data').openDatabase({ DATABASE_URL: process.env.DATABASE_URL, DATABASE_POOL_MAX: 1 })
         .then(async (orm) => { const done = await orm.getMigrator().up(process.env.TO ? { to: process.env.TO } : undefined); console.log(JSON.stringify(done.map((m) => m.name))); await orm.close(); })

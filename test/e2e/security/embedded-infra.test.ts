@@ -5,8 +5,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { execFile } from 'node:child_process';
 import { ensureEmbeddedIssuer, REPO_ROOT } from '@em/core';
-import { pingRedis } from '@em/scripts/dist/embedded/redis';
-import { freePort } from '@em/scripts/dist/platform/ports';
+import { freePort, pingRedis } from '@em/platform';
 import { info } from '../support/platform';
 
 const mode = (file: string) => statSync(file).mode & 0o777;
@@ -31,7 +30,7 @@ async function connects(port: number, password: string): Promise<true | string> 
  */
 function postgresPhase(dir: string, port: number, password: string, statements: string[]): Promise<{ legacy: true | string; rows: unknown[] }> {
   const script = `
-    const { startEmbeddedPostgres } = require('./scripts/dist/embedded/postgres');
+    const { startEmbeddedPostgres } = require('@em/platform');
     const { Client } = require('pg');
     const [dir, port, password, statements] = JSON.parse(process.argv[1]);
     (async () => {

@@ -84,7 +84,7 @@ describe('gateway credentials', () => {
     const { key, id } = await newKey();
     const address = newAddress();
     expect((await ping(gw2.url, key, address)).status).toBe(200);
-    await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'scripts/dist/cli.js'), 'deactivate-key', '--org', String(orgId), '--key', String(id)], {
+    await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), 'deactivate-key', '--org', String(orgId), '--key', String(id)], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...info.env },
     });
     expect(await msUntilForbidden(key, address, 1000)).toBeLessThan(1000);

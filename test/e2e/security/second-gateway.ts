@@ -3,7 +3,7 @@ import { createWriteStream, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '@em/core';
-import { freePort } from '@em/scripts/dist/platform/ports';
+import { freePort } from '@em/platform';
 import { info } from '../support/platform';
 
 export interface SecondGateway {

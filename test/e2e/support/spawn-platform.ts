@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '@em/core';
-import { freePort } from '@em/scripts/dist/platform/ports';
+import { freePort } from '@em/platform';
 
 export const PORT_VARIABLES = ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'ML_WORKER', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3', 'REST_OPERATOR'] as const;
 
@@ -30,7 +30,7 @@ export async function freePorts<K extends string>(names: readonly K[]): Promise<
 }
 
 /**
- * Starts a platform as `npm start` does (its own process, `scripts/dist/start.js`) in a new data
+ * Starts a platform as `npm start` does (its own process, `scripts/platform/dist/start.js`) in a new data
  * directory on free ports, and waits for it to be up (its info file written). `env` is added to
  * the process environment: limits, or external infrastructure (REDIS_URL, S3_*).
  */
@@ -40,7 +40,7 @@ export async function spawnPlatform(opts: { env?: Record<string, string>; prefix
   const infoFile = path.join(dataDir, 'platform.json');
   const logFile = path.join(dataDir, 'platform.log');
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/dist/start.js')], {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/platform/dist/start.js')], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,

