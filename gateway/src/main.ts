@@ -42,6 +42,7 @@ import { clipStatusSchema } from './subscriptions/clip-status-subscription';
 import { serveSubscriptions } from './subscriptions/server';
 import { EXAMPLE_OPERATIONS, landingPage } from './landing-page';
 import { rateLimitPlugin } from './rate-limit-plugin';
+import { SubgraphFetcher } from './subgraph-fetcher';
 import { uploadAwareFetch } from './uploads';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { operationObserver } from '@em/subgraph-kit';
@@ -67,12 +68,13 @@ async function main() {
   const apiSchema = Supergraph.build(readFileSync(cfg.SUPERGRAPH_PATH, 'utf8')).apiSchema().toGraphQLJSSchema();
   const operations = new OperationLimiter(apiSchema, operationLimitsOf(cfg));
 
+  const subgraphs = new SubgraphFetcher();
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(cfg.SUPERGRAPH_PATH, 'utf8'),
     buildService: ({ name }) =>
       new PrincipalForwardingDataSource({
         url: cfg.subgraphUrls[name as SubgraphName],
-        fetcher: ((url: string, init: { body?: unknown; headers?: Record<string, string> }) => uploadAwareFetch(init, url)) as never,
+        fetcher: ((url: string, init: { body?: unknown; headers?: Record<string, string> }) => uploadAwareFetch(init, url, subgraphs.fetch)) as never,
       }),
   });
   const apollo = new ApolloServer<GatewayContext>({
@@ -87,6 +89,8 @@ async function main() {
 
   const app = express();
   app.disable('x-powered-by');
+  // Answers are per caller and never revalidated: no ETag hash over every body.
+  app.set('etag', false);
   const trustProxy = compileTrustProxy(cfg.TRUST_PROXY);
   app.set('trust proxy', trustProxy);
   app.get(['/health', '/health/live', '/health/ready', '/metrics'], async (req, res) => {
@@ -134,6 +138,7 @@ async function main() {
     feed.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await apollo.stop();
+    await subgraphs.close();
     redis.disconnect();
     await orm.close();
     process.exit(0);

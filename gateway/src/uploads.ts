@@ -41,10 +41,10 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** A fetch for subgraph calls that sends marked uploads as multipart. */
-export function uploadAwareFetch(init: { body?: unknown; headers?: Record<string, string> }, url: string): Promise<Response> {
+/** A fetch for subgraph calls that sends marked uploads as multipart (other calls go to `plain`). */
+export function uploadAwareFetch(init: { body?: unknown; headers?: Record<string, string> }, url: string, plain: (url: string, init: never) => Promise<unknown> = fetch as never): Promise<Response> {
   const body = typeof init.body === 'string' ? init.body : '';
-  if (!body.includes('\\u0000upload:')) return fetch(url, init as RequestInit);
+  if (!body.includes('\\u0000upload:')) return plain(url, init as never) as Promise<Response>;
   return (async () => {
     const request = JSON.parse(body);
     const markers: Array<{ path: string; id: string }> = [];

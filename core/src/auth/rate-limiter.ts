@@ -21,6 +21,17 @@ export class RateLimiter {
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
+  /** One round trip per call (the read path's hot spot): increment, and give a new window its expiry. */
+  private counters(): Redis & { consumeWindow(key: string, units: number, ttlSeconds: number): Promise<number> } {
+    if (!('consumeWindow' in this.redis)) {
+      this.redis.defineCommand('consumeWindow', {
+        numberOfKeys: 1,
+        lua: "local count = redis.call('INCRBY', KEYS[1], ARGV[1]) if count == tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end return count",
+      });
+    }
+    return this.redis as never;
+  }
+
   defaultLimit(cls: RateClass): number {
     return cls === 'matching' ? this.cfg.RATE_LIMIT_MATCHING : this.cfg.RATE_LIMIT_READS;
   }
@@ -33,8 +44,7 @@ export class RateLimiter {
     const retryAfterSeconds = Math.max(1, Math.ceil((windowIndex + 1) * window - nowSeconds));
     const key = `rl:${cls}:${subject}:${windowIndex}`;
     try {
-      const results = await this.redis.multi().incrby(key, units).expire(key, window + 1).exec();
-      const count = Number(results?.[0]?.[1] ?? 0);
+      const count = Number(await this.counters().consumeWindow(key, units, window + 1));
       return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), retryAfterSeconds };
     } catch (err) {
       this.onError(err);

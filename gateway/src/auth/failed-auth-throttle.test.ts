@@ -2,21 +2,22 @@ import { AppError } from '@em/core';
 import type { Redis } from 'ioredis';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 
-/** The three Redis commands the throttle uses, in memory. */
-function fakeRedis(): Redis {
-  const counts = new Map<string, number>();
-  return {
-    get: async (key: string) => (counts.has(key) ? String(counts.get(key)) : null),
+/** The Redis commands the throttle uses, in memory, counting the reads. */
+function fakeRedis(counts = new Map<string, number>()): Redis & { reads: number } {
+  const redis = {
+    reads: 0,
+    get: async (key: string) => (redis.reads++, counts.has(key) ? String(counts.get(key)) : null),
     multi: () => {
-      const ops: (() => void)[] = [];
+      const ops: (() => number)[] = [];
       const chain = {
-        incr: (key: string) => (ops.push(() => counts.set(key, (counts.get(key) ?? 0) + 1)), chain),
-        expire: () => chain,
-        exec: async () => (ops.forEach((op) => op()), []),
+        incr: (key: string) => (ops.push(() => (counts.set(key, (counts.get(key) ?? 0) + 1), counts.get(key)!)), chain),
+        expire: () => (ops.push(() => 1), chain),
+        exec: async () => ops.map((op) => [null, op()]),
       };
       return chain;
     },
-  } as unknown as Redis;
+  };
+  return redis as unknown as Redis & { reads: number };
 }
 
 const forbidden = () => Promise.reject(new AppError('FORBIDDEN', 'The API key is invalid'));
@@ -43,5 +44,28 @@ describe('FailedAuthThrottle', () => {
     const throttle = new FailedAuthThrottle(broken, { AUTH_FAILURE_LIMIT: 1, AUTH_FAILURE_WINDOW_SECONDS: 60 });
     await expect(throttle.guard('198.51.100.7', forbidden)).rejects.toMatchObject({ status: 403 });
     await expect(throttle.guard('198.51.100.7', async () => 'ok')).resolves.toBe('ok');
+  });
+
+  it('reads Redis at most once a second per address while it has no failures', async () => {
+    const redis = fakeRedis();
+    const throttle = new FailedAuthThrottle(redis, { AUTH_FAILURE_LIMIT: 3, AUTH_FAILURE_WINDOW_SECONDS: 60 });
+    const start = 1_800_000_000_000;
+    for (let i = 0; i < 50; i++) await throttle.assertAllowed('198.51.100.7', start + i * 10);
+    expect(redis.reads).toBe(1);
+    await throttle.assertAllowed('198.51.100.7', start + 1_001);
+    expect(redis.reads).toBe(2);
+  });
+
+  it('refuses at once after its own failures, and within a second after failures seen by another gateway', async () => {
+    const shared = new Map<string, number>();
+    const limits = { AUTH_FAILURE_LIMIT: 2, AUTH_FAILURE_WINDOW_SECONDS: 60 };
+    const here = new FailedAuthThrottle(fakeRedis(shared), limits);
+    const elsewhere = new FailedAuthThrottle(fakeRedis(shared), limits);
+    const start = 1_800_000_000_000;
+    await here.assertAllowed('198.51.100.7', start);
+    await elsewhere.recordFailure('198.51.100.7', start);
+    await elsewhere.recordFailure('198.51.100.7', start);
+    await expect(elsewhere.assertAllowed('198.51.100.7', start)).rejects.toMatchObject({ status: 429 });
+    await expect(here.assertAllowed('198.51.100.7', start + 1_001)).rejects.toMatchObject({ status: 429 });
   });
 });

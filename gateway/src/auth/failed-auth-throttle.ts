@@ -1,13 +1,21 @@
 import { AppError, Config } from '@em/core';
 import type { Redis } from 'ioredis';
+import { LruMap } from './lru';
+
+/** How long a process trusts the failure count it last read for an address (the limit holds across gateways within this lag). */
+const COUNT_TTL_MS = 1_000;
 
 /**
  * Counts failed authentications (401/403) per client address in fixed Redis windows, shared by
  * every gateway process. Once an address has failed `AUTH_FAILURE_LIMIT` times in a window, its
  * calls are answered 429 with Retry-After before any key lookup, whatever credential they carry.
  * If Redis cannot be reached, calls are let through (like the rate limiter).
+ * A process reads an address's count at most once a second (not on every call of the read path)
+ * and learns its own failures at once from the increments it makes.
  */
 export class FailedAuthThrottle {
+  private readonly counts = new LruMap<string, { failures: number; until: number }>(10_000);
+
   constructor(
     private readonly redis: Redis,
     private readonly cfg: Pick<Config, 'AUTH_FAILURE_LIMIT' | 'AUTH_FAILURE_WINDOW_SECONDS'>,
@@ -18,7 +26,7 @@ export class FailedAuthThrottle {
   async assertAllowed(address: string | null | undefined, now = Date.now()): Promise<void> {
     const { key, retryAfterSeconds } = this.window(address, now);
     try {
-      const failures = Number((await this.redis.get(key)) ?? 0);
+      const failures = await this.failures(key, now);
       if (failures >= this.cfg.AUTH_FAILURE_LIMIT) {
         throw new AppError('RATE_LIMITED', `Too many failed authentications from this address; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
       }
@@ -31,7 +39,8 @@ export class FailedAuthThrottle {
   async recordFailure(address: string | null | undefined, now = Date.now()): Promise<void> {
     const { key } = this.window(address, now);
     try {
-      await this.redis.multi().incr(key).expire(key, this.cfg.AUTH_FAILURE_WINDOW_SECONDS + 1).exec();
+      const results = await this.redis.multi().incr(key).expire(key, this.cfg.AUTH_FAILURE_WINDOW_SECONDS + 1).exec();
+      this.counts.set(key, { failures: Number(results?.[0]?.[1] ?? 0), until: now + COUNT_TTL_MS });
     } catch (err) {
       this.onError(err);
     }
@@ -46,6 +55,14 @@ export class FailedAuthThrottle {
       if (err instanceof AppError && (err.status === 401 || err.status === 403)) await this.recordFailure(address);
       throw err;
     }
+  }
+
+  private async failures(key: string, now: number): Promise<number> {
+    const known = this.counts.get(key);
+    if (known && known.until > now) return known.failures;
+    const failures = Number((await this.redis.get(key)) ?? 0);
+    this.counts.set(key, { failures, until: now + COUNT_TTL_MS });
+    return failures;
   }
 
   private window(address: string | null | undefined, now: number) {

@@ -1,5 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { AppError, checks, DependencyCheck, Logger, operatorEndpoint, PRINCIPAL_HEADER, ServiceMetrics, verifyPrincipal } from '@em/core';
 import { Orm } from '@em/core/data';
@@ -47,12 +47,15 @@ export async function startSubgraphServer(opts: SubgraphServerOptions): Promise<
     csrfPrevention: false,
     // The service's own shutdown (runService) stops the server; Apollo must not take the signals.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginInlineTraceDisabled(), operationObserver(metrics, opts.logger)],
+    // Per-field cache hints and traces are not used: they cost CPU on every field of every page.
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), operationObserver(metrics, opts.logger)],
   });
   await apollo.start();
 
   const app = express();
   app.disable('x-powered-by');
+  // Answers are per caller and never revalidated: no ETag hash over every body.
+  app.set('etag', false);
   app.get(['/health', '/health/live', '/health/ready', '/metrics'], async (req, res) => {
     const answer = (await operatorEndpoint(req.path, metrics, dependencies))!;
     res.status(answer.status).type(answer.contentType).send(answer.body);

@@ -1,0 +1,65 @@
+import Redis from 'ioredis';
+import { spawn, ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { RateLimiter } from './rate-limiter';
+
+/** Against a real redis-server (the limiter's counters are a Lua script). */
+describe('RateLimiter', () => {
+  let server: ChildProcess;
+  let redis: Redis;
+  const limits = { RATE_LIMIT_WINDOW_SECONDS: 60, RATE_LIMIT_READS: 3, RATE_LIMIT_MATCHING: 1 };
+
+  beforeAll(async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    server = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    redis = new Redis({ port, lazyConnect: true, retryStrategy: (times) => (times > 50 ? null : 100) });
+    for (let i = 0; i < 50; i++) {
+      try {
+        await redis.connect();
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    server.kill();
+  });
+
+  it('allows the limit per window and class, then refuses with a retry delay', async () => {
+    const limiter = new RateLimiter(redis, limits);
+    const now = 1_800_000_000_000;
+    const decisions = [];
+    for (let i = 0; i < 4; i++) decisions.push(await limiter.consume('read', 'key-1', undefined, 1, now));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false]);
+    expect(decisions[2].remaining).toBe(0);
+    expect(decisions[3].retryAfterSeconds).toBeGreaterThan(0);
+    expect((await limiter.consume('matching', 'key-1', undefined, 1, now)).allowed).toBe(true);
+    expect((await limiter.consume('read', 'key-2', undefined, 1, now)).allowed).toBe(true);
+    expect((await limiter.consume('read', 'key-1', undefined, 1, now + 60_000)).allowed).toBe(true);
+  });
+
+  it('charges several units at once and gives each window an expiry', async () => {
+    const limiter = new RateLimiter(redis, limits);
+    const now = 1_800_000_000_000;
+    expect((await limiter.consume('matching', 'key-3', 5, 3, now)).remaining).toBe(2);
+    expect((await limiter.consume('matching', 'key-3', 5, 3, now)).allowed).toBe(false);
+    const keys = await redis.keys('rl:matching:key-3:*');
+    expect(await redis.ttl(keys[0])).toBeGreaterThan(55);
+  });
+
+  it('lets calls through when Redis fails', async () => {
+    const broken = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    const errors: unknown[] = [];
+    const limiter = new RateLimiter(broken, limits, (err) => errors.push(err));
+    expect((await limiter.consume('read', 'key-4')).allowed).toBe(true);
+    expect(errors).toHaveLength(1);
+    broken.disconnect();
+  });
+});
