@@ -1,5 +1,20 @@
 import 'reflect-metadata';
-import { checks, config, connectRedis, createLogger, FaceIndexRevisions, JobQueues, ObjectStore, openDatabase, QUEUE_NAMES, ServiceMetrics } from '@em/core';
+import {
+  checks,
+  config,
+  connectRedis,
+  createLogger,
+  FaceIndexRevisions,
+  JobQueues,
+  ObjectStore,
+  openDatabase,
+  QUEUE_NAMES,
+  ServiceMetrics,
+  SqlClipRequestsRepository,
+  SqlEventsRepository,
+  SqlPhotosRepository,
+  SqlVideosRepository,
+} from '@em/core';
 import { BibReader } from './bibs/bib-reader';
 import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
@@ -22,10 +37,12 @@ async function main() {
   const faces = new FaceAnalyzer();
   const bibs = new BibReader();
   await Promise.all([faces.load(), bibs.load()]);
-  const photos = new PhotoProcessor(orm, store, faces, bibs, revisions, logger);
-  const videos = new VideoIndexer(orm, store, faces, revisions, logger);
-  const clips = new ClipCutter(orm, store, redis, logger);
-  const retention = new ClipRetention(orm, store, logger);
+  const videoRows = new SqlVideosRepository(orm);
+  const clipRequests = new SqlClipRequestsRepository(orm);
+  const photos = new PhotoProcessor(new SqlPhotosRepository(orm), new SqlEventsRepository(orm), store, faces, bibs, revisions, logger);
+  const videos = new VideoIndexer(videoRows, store, faces, revisions, logger);
+  const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
+  const retention = new ClipRetention(clipRequests, store, logger);
 
   const handlers: JobHandlers = {
     photos: {

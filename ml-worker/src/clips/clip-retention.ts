@@ -1,4 +1,4 @@
-import { Clip, Logger, ObjectStore, Orm } from '@em/core';
+import { ClipRequestsRepository, Logger, ObjectStore } from '@em/core';
 
 /** Clips handled per database round trip of a sweep. */
 const BATCH = 200;
@@ -11,22 +11,21 @@ const BATCH = 200;
  */
 export class ClipRetention {
   constructor(
-    private readonly orm: Orm,
+    private readonly clips: ClipRequestsRepository,
     private readonly store: ObjectStore,
     private readonly logger: Logger,
   ) {}
 
   /** Deletes the objects of every expired clip still marked ready; returns how many. */
   async sweep(now = new Date()): Promise<number> {
-    const em = this.orm.em.fork();
     let swept = 0;
     for (;;) {
-      const due = await em.find(Clip, { downloadStatus: 'ready', expiresAt: { $lte: now } }, { fields: ['id', 'storageKey'], limit: BATCH });
+      const due = await this.clips.dueForExpiry(now, BATCH);
       if (due.length === 0) break;
       for (const clip of due) {
         // The object goes first: a clip marked expired never keeps a public file.
         await this.store.delete(clip.storageKey);
-        await em.nativeUpdate(Clip, { id: clip.id, downloadStatus: 'ready' }, { downloadStatus: 'expired' });
+        await this.clips.markExpired(clip.id);
         swept++;
       }
       if (due.length < BATCH) break;

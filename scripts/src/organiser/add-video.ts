@@ -1,4 +1,4 @@
-import { Config, Event, JobQueues, ObjectStore, Orm, Video } from '@em/core';
+import { Config, Event, JobQueues, ObjectStore, Orm, SqlEventsRepository, SqlVideosRepository, Video } from '@em/core';
 import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +17,7 @@ export async function addVideo(orm: Orm, cfg: Config, flags: Record<string, stri
   if (!event) throw new Error(`no event ${eventId}`);
   const jobs = new JobQueues(cfg.REDIS_URL);
   try {
-    const video = await new VideosService(orm, new ObjectStore(cfg), jobs).addToEvent(event, file, path.basename(file), flags['source-key'] || null);
+    const video = await new VideosService(new SqlEventsRepository(orm), new SqlVideosRepository(orm), new ObjectStore(cfg), jobs).addToEvent(event, file, path.basename(file), flags['source-key'] || null);
     console.log(`video ${video.id} (source key ${video.sourceKey}) stored; indexing by the ml-worker`);
     if (flags['no-wait']) return;
     for (;;) {

@@ -1,4 +1,4 @@
-import { Config, Event, JobQueues, ObjectStore, Orm, Photo } from '@em/core';
+import { Config, Event, JobQueues, ObjectStore, Orm, Photo, SqlEventsRepository, SqlPhotosRepository } from '@em/core';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -30,7 +30,7 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
 
   const store = new ObjectStore(cfg);
   const jobs = new JobQueues(cfg.REDIS_URL);
-  const pipeline = new PipelineService(orm, store, jobs);
+  const pipeline = new PipelineService(new SqlEventsRepository(orm), new SqlPhotosRepository(orm), store, jobs);
   try {
     const files = filesUnder(dir);
     const counts = { imported: 0, duplicate: 0, rejected: 0 };

@@ -1,4 +1,4 @@
-import { Config, DEFAULT_PORTS, JobQueues, loadConfig, migrateDatabase, ObjectStore, openDatabase, Orm, PLATFORM_ENV_FILE } from '@em/core';
+import { Config, DEFAULT_PORTS, JobQueues, loadConfig, migrateDatabase, ObjectStore, openDatabase, Orm, PLATFORM_ENV_FILE, SqlEventsRepository, SqlPhotosRepository, SqlVideosRepository } from '@em/core';
 import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import path from 'node:path';
@@ -83,8 +83,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
 
     let demo: DemoSeed | null = null;
     jobs = new JobQueues(cfg.REDIS_URL);
-    const pipeline = new PipelineService(orm, store, jobs);
-    const videos = new VideosService(orm, store, jobs);
+    const events = new SqlEventsRepository(orm);
+    const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs);
+    const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
     if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log });
     services = await startServices({ env, onOutput: opts.onServiceOutput });
     if (demo) {

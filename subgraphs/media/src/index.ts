@@ -1,5 +1,17 @@
 import 'reflect-metadata';
-import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, JobQueues, ObjectStore, SelfieEmbedder } from '@em/core';
+import {
+  checks,
+  connectRedis,
+  FaceIndexCache,
+  FaceIndexRevisions,
+  JobQueues,
+  ObjectStore,
+  SelfieEmbedder,
+  SqlClipRequestsRepository,
+  SqlEventsRepository,
+  SqlFaceSearchesRepository,
+  SqlVideosRepository,
+} from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { ClippingResolver } from './clipping/clipping.resolver';
 import { ClippingService } from './clipping/clipping.service';
@@ -12,10 +24,11 @@ runService('media', async ({ cfg, logger, orm, principalSecret }) => {
   const store = new ObjectStore(cfg);
   const jobs = new JobQueues(cfg.REDIS_URL);
   const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
-  const videoFaces = new FaceIndexCache('videos', orm, new FaceIndexRevisions(redis), logger);
-  const schema = await buildMediaSchema(
-    resolverContainer(new VideosResolver(new VideosService(orm, store, jobs)), new ClippingResolver(new ClippingService(orm, store, embedder, videoFaces, jobs, redis))),
-  );
+  const events = new SqlEventsRepository(orm);
+  const videos = new SqlVideosRepository(orm);
+  const videoFaces = new FaceIndexCache('videos', videos, new FaceIndexRevisions(redis), logger);
+  const clipping = new ClippingService(events, new SqlClipRequestsRepository(orm), new SqlFaceSearchesRepository(orm), videos, store, embedder, videoFaces, jobs, redis);
+  const schema = await buildMediaSchema(resolverContainer(new VideosResolver(new VideosService(events, videos, store, jobs)), new ClippingResolver(clipping)));
   const server = await startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.redis(redis), checks.s3(store)] });
   return {
     async stop() {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, SelfieEmbedder } from '@em/core';
+import { checks, connectRedis, FaceIndexCache, FaceIndexRevisions, SelfieEmbedder, SqlEventsRepository, SqlFaceSearchesRepository, SqlPhotosRepository } from '@em/core';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { BibSearchResolver } from './bibs/bib-search.resolver';
 import { BibSearchService } from './bibs/bib-search.service';
@@ -10,11 +10,13 @@ import { buildSearchSchema } from './schema';
 runService('search', async ({ cfg, logger, orm, principalSecret }) => {
   const redis = connectRedis(cfg.REDIS_URL);
   const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
-  const faceIndex = new FaceIndexCache('photos', orm, new FaceIndexRevisions(redis), logger);
+  const events = new SqlEventsRepository(orm);
+  const photos = new SqlPhotosRepository(orm);
+  const faceIndex = new FaceIndexCache('photos', photos, new FaceIndexRevisions(redis), logger);
   const schema = await buildSearchSchema(
     resolverContainer(
-      new BibSearchResolver(new BibSearchService(orm)),
-      new FaceSearchResolver(new FaceSearchService(orm, embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS)),
+      new BibSearchResolver(new BibSearchService(events, photos)),
+      new FaceSearchResolver(new FaceSearchService(events, photos, new SqlFaceSearchesRepository(orm), embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS)),
     ),
   );
   const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1, checks: [checks.redis(redis)] });
