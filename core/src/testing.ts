@@ -6,3 +6,4 @@ export * from './repositories/fakes/videos.fake';
 export * from './repositories/fakes/clip-requests.fake';
 export * from './repositories/fakes/object-store.fake';
 export * from './repositories/fakes/job-producer.fake';
+export * from './repositories/fakes/principals.fake';
