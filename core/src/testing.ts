@@ -7,3 +7,5 @@ export * from './repositories/fakes/clip-requests.fake';
 export * from './repositories/fakes/object-store.fake';
 export * from './repositories/fakes/job-producer.fake';
 export * from './repositories/fakes/principals.fake';
+export * from './repositories/fakes/redis.fake';
+export * from './repositories/fakes/media.fake';
