@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeDb, expectError, expectSuccess, fixtures, postJson, sql, store, storeFaceSearch } from './support/platform';
+import { closeDb, expectError, expectSuccess, fixtures, postJson, sql, store } from './support/platform';
 
 const t = (iso: string) => new Date(iso);
 
@@ -69,7 +69,7 @@ describe('original downloads (POST /original-photos)', () => {
   it('method selfie: the photos of a stored face search, in its order; unknown or foreign request_id 404', async () => {
     const requestId = randomUUID();
     const matches = [ids[5], ids[3], ids[0], ids[4]].map((photoId, i) => ({ photoId, confidence: 90 - i }));
-    await storeFaceSearch({ requestId, orgId, eventId, matches });
+    await sql(`insert into face_searches (request_id, organisation_id, event_id, matches) values ($1, $2, $3, $4::jsonb)`, [requestId, orgId, eventId, JSON.stringify(matches)]);
     const data = expectSuccess(await postJson(`${base}/original-photos`, key, { method: 'selfie', identifier: requestId }));
     expect(data.identifier).toBe(requestId);
     // ids[4] is unpublished: not downloadable, not counted.

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { Pool } from 'pg';
-import { accessToken, account, api, ApiResponse, cfg, closeDb, expectError, expectSuccess, fixtures, fixturesOn, info, postForm, postJson, repositories, sql, storeFaceSearch } from '../support/platform';
+import { accessToken, account, api, ApiResponse, cfg, closeDb, expectError, expectSuccess, fixtures, fixturesOn, info, postForm, postJson, sql } from '../support/platform';
 
 const bearer = (token: string) => ({ key: null, headers: { authorization: `Bearer ${token}` } });
 const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.org`;
@@ -180,9 +180,11 @@ describe('security: authentication and tenancy', () => {
     const [photoId] = await fixtures.photos(eventA, [{ capturedAt: new Date('2026-05-17T09:00:00Z') }]);
     // A stored search and clipping request of organisation A's first event.
     const id = randomUUID();
-    await storeFaceSearch({ requestId: id, orgId: a.orgId, eventId: eventA, matches: [{ photoId, confidence: 91 }] });
-    const { clipRequests } = await repositories();
-    await clipRequests.start({ requestId: id, eventId: eventA, orgId: a.orgId, status: 'no_matches', embedding: null, matches: [], generation: 1, finishedAt: new Date() });
+    await sql(
+      `insert into face_searches (request_id, organisation_id, event_id, matches, faces_found) values ($1, $2, $3, $4::jsonb, 1)`,
+      [id, a.orgId, eventA, JSON.stringify([{ photoId, confidence: 91 }])],
+    );
+    await sql(`insert into clip_requests (request_id, event_id, organisation_id, status) values ($1, $2, $3, 'no_matches')`, [id, eventA, a.orgId]);
     const blank = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#3a6' } }).jpeg().toBuffer();
 
     for (const [orgId, eventId, key] of [[b.orgId, eventB, b.key], [a.orgId, eventA2, a.key]] as const) {

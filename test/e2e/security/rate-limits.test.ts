@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeDb, fixtures, info, storeFaceSearch } from '../support/platform';
+import { closeDb, fixtures, info, sql } from '../support/platform';
 
 /**
  * Issue 13 #4: face matching is charged per root field after fragments are opened, and rejected
@@ -73,7 +73,7 @@ describe('#4 rate limits cannot be dodged', () => {
 
   it('#4 a face search retried with a stored requestId stays a read, field by field', async () => {
     const stored = randomUUID();
-    await storeFaceSearch({ requestId: stored, orgId, eventId });
+    await sql('insert into face_searches (request_id, organisation_id, event_id, matches) values ($1, $2, $3, $4::jsonb)', [stored, orgId, eventId, '[]']);
     const key = await fixtures.apiKey(orgId);
     const retry = `mutation { ...R } fragment R on Mutation { ${search(`, requestId: "${stored}"`)} }`;
     expect(await burst(key, retry, MATCHING + 2)).not.toContain('RATE_LIMITED');

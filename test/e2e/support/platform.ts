@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { generateApiKey, loadConfig, normaliseBib, ObjectStore, openDatabase, Orm, SqlClipRequestsRepository, SqlFaceSearchesRepository } from '@em/core';
+import { generateApiKey, loadConfig, normaliseBib, ObjectStore } from '@em/core';
 import type { JWK } from 'jose';
 import { Pool } from 'pg';
 import { randomUUID } from 'node:crypto';
@@ -100,21 +100,6 @@ export async function sql<T = any>(text: string, params: unknown[] = []): Promis
 export async function closeDb(): Promise<void> {
   await pool?.end();
   pool = undefined;
-  await orm?.close();
-  orm = undefined;
-}
-
-let orm: Orm | undefined;
-/** The platform's repositories, for tests that store records as the services would (closed by closeDb). */
-export async function repositories() {
-  orm ??= await openDatabase({ DATABASE_URL: cfg.DATABASE_URL, DATABASE_POOL_MAX: 2 });
-  return { faceSearches: new SqlFaceSearchesRepository(orm), clipRequests: new SqlClipRequestsRepository(orm) };
-}
-
-/** A face search stored as the search service stores one (no selfie kept, the default threshold). */
-export async function storeFaceSearch(s: { requestId: string; orgId: number; eventId: number; matches?: Array<{ photoId: string; confidence: number }> }): Promise<void> {
-  const { faceSearches } = await repositories();
-  await faceSearches.insertIfAbsent({ matches: [], confidenceThreshold: 62, facesFound: 1, embedding: null, apiKeyId: null, ...s });
 }
 
 export const store = new ObjectStore(cfg);
