@@ -1,9 +1,12 @@
 import { QueryOrder } from '@mikro-orm/core';
-import { Face, Photo, PhotoBib, PhotoStatus, PhotoStepErrors } from '../db/entities';
+import { Face, Photo, PhotoBib, PhotoStatus } from '../db/entities';
 import { Orm, sqlArray } from '../db/orm';
 import { normaliseBib } from '../ids';
 import { nearerEndScan, PageRequest } from '../pagination';
 import { FaceRow } from './face-rows';
+import { GalleryRow, NewPhoto, PhotoStatusTally, ProcessedPhoto } from './photos.types';
+
+export * from './photos.types';
 
 /** Which photos are visible: published ones (the partial indexes and the count trigger say the same). */
 export const PUBLISHED = 'published_at is not null';
@@ -14,65 +17,6 @@ export const PUBLISHED = 'published_at is not null';
 export function galleryOrder(table?: string, fromEnd = false): string {
   const column = (name: string) => (table ? `${table}.${name}` : name);
   return fromEnd ? `${column('captured_at')} desc nulls first, ${column('id')} desc` : `${column('captured_at')} asc nulls last, ${column('id')} asc`;
-}
-
-/** A gallery row as Postgres returns it (capture time as epoch milliseconds, no entity hydration). */
-export interface GalleryRow {
-  id: string;
-  event_id: number;
-  large_key: string | null;
-  thumbnail_key: string | null;
-  large_width: number | null;
-  large_height: number | null;
-  width: number | null;
-  height: number | null;
-  captured_at_ms: number | string | null;
-  photographer_name: string | null;
-  original_file_name: string;
-  source: string;
-  original_key: string;
-  external_url: string | null;
-}
-
-/** A photo row to insert on import (status `imported`). */
-export interface NewPhoto {
-  id: string;
-  eventId: number;
-  contentHash: string;
-  originalKey: string;
-  originalFileName: string;
-  mimeType: string;
-  fileSize: number;
-  width: number;
-  height: number;
-  capturedAt: Date | null;
-  photographerName: string | null;
-  source: string;
-}
-
-/** Per status: how many photos, the latest import and processing times, how many are published. */
-export interface PhotoStatusTally {
-  status: PhotoStatus;
-  count: number;
-  lastCreated: Date | string | null;
-  lastProcessed: Date | string | null;
-  live: number;
-}
-
-/** What processing found on a photo, written in one transaction. */
-export interface ProcessedPhoto {
-  largeKey: string;
-  largeWidth: number;
-  largeHeight: number;
-  thumbnailKey: string;
-  width: number;
-  height: number;
-  processedAt: Date;
-  stepErrors: PhotoStepErrors | null;
-  /** Set the publication time (when not already published): the event is live. */
-  publishAt: Date | null;
-  bibs: Map<string, number>;
-  faces: Array<{ embedding: Buffer; score: number; box: { x: number; y: number; width: number; height: number } }>;
 }
 
 /** The photos of events, their BIBs and faces: every query of `photos`, `photo_bibs`, `faces` and `event_photo_counts`. */
