@@ -56,6 +56,8 @@ export interface PhotosRepository {
   saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<void>;
   /** Marks an unprocessed photo failed with the reason. */
   markFailed(photoId: string, reason: string): Promise<void>;
+  /** The largest face on the event's published photos, with its photo's original (the demo's selfie). */
+  largestPublishedFace(eventId: number): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null>;
   /** Faces of the event's photos with an id above `afterId`, by id (ref: the photo id). */
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
 }
@@ -223,6 +225,16 @@ export class SqlPhotosRepository implements PhotosRepository {
 
   async markFailed(photoId: string, reason: string): Promise<void> {
     await this.em.nativeUpdate(Photo, { id: photoId, status: { $ne: 'processed' } }, { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } });
+  }
+
+  async largestPublishedFace(eventId: number): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null> {
+    const [face] = await this.execute<{ original_key: string; box_x: number; box_y: number; box_width: number; box_height: number }>(
+      `select p.original_key, f.box_x, f.box_y, f.box_width, f.box_height
+         from faces f join photos p on p.id = f.photo_id
+        where p.event_id = ? and p.${PUBLISHED} order by f.box_width * f.box_height desc limit 1`,
+      [eventId],
+    );
+    return face ? { originalKey: face.original_key, box: { x: face.box_x, y: face.box_y, width: face.box_width, height: face.box_height } } : null;
   }
 
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {

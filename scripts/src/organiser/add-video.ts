@@ -1,4 +1,4 @@
-import { Config, Event, JobQueues, ObjectStore, Orm, SqlEventsRepository, SqlVideosRepository, Video } from '@em/core';
+import { Config, JobQueues, ObjectStore, Orm, SqlEventsRepository, SqlVideosRepository } from '@em/core';
 import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,15 +13,16 @@ export async function addVideo(orm: Orm, cfg: Config, flags: Record<string, stri
   const file = flags.file;
   if (!Number.isSafeInteger(eventId) || eventId < 1) throw new Error('--event must be a positive integer');
   if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile()) throw new Error('--file must be a video file');
-  const event = await orm.em.fork().findOne(Event, { id: eventId });
+  const event = await new SqlEventsRepository(orm).findById(eventId);
   if (!event) throw new Error(`no event ${eventId}`);
   const jobs = new JobQueues(cfg.REDIS_URL);
   try {
-    const video = await new VideosService(new SqlEventsRepository(orm), new SqlVideosRepository(orm), new ObjectStore(cfg), jobs).addToEvent(event, file, path.basename(file), flags['source-key'] || null);
+    const videos = new SqlVideosRepository(orm);
+    const video = await new VideosService(new SqlEventsRepository(orm), videos, new ObjectStore(cfg), jobs).addToEvent(event, file, path.basename(file), flags['source-key'] || null);
     console.log(`video ${video.id} (source key ${video.sourceKey}) stored; indexing by the ml-worker`);
     if (flags['no-wait']) return;
     for (;;) {
-      const row = await orm.em.fork().findOneOrFail(Video, { id: video.id });
+      const [row] = await videos.findByIds([video.id]);
       progress('index  ', Math.round(row.indexProgress * 100), 100, row.status);
       if (row.status === 'indexed' || row.status === 'failed') {
         if (process.stdout.isTTY) process.stdout.write('\n');

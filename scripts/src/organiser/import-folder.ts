@@ -1,4 +1,4 @@
-import { Config, Event, JobQueues, ObjectStore, Orm, Photo, SqlEventsRepository, SqlPhotosRepository } from '@em/core';
+import { Config, JobQueues, ObjectStore, Orm, SqlEventsRepository, SqlPhotosRepository } from '@em/core';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +25,7 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
   const dir = flags.dir;
   if (!Number.isSafeInteger(eventId) || eventId < 1) throw new Error('--event must be a positive integer');
   if (!dir || !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error('--dir must be a folder');
-  const event = await orm.em.fork().findOne(Event, { id: eventId });
+  const event = await new SqlEventsRepository(orm).findById(eventId);
   if (!event) throw new Error(`no event ${eventId}`);
 
   const store = new ObjectStore(cfg);
@@ -49,12 +49,9 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     for (const line of rejected) console.log(`  refused ${line}`);
     if (flags['no-process']) return;
 
-    const em = orm.em.fork();
     await pipeline.queuePending(eventId);
-    const total = await em.count(Photo, { event: eventId });
     for (;;) {
-      const open = await em.count(Photo, { event: eventId, status: { $in: ['imported', 'queued', 'processing'] } });
-      const failed = await em.count(Photo, { event: eventId, status: 'failed' });
+      const { total, open, failed } = await pipeline.progress(eventId);
       progress('process', total - open, total, failed ? `(${failed} failed)` : '');
       if (open === 0) break;
       await new Promise((r) => setTimeout(r, 500));

@@ -89,7 +89,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log });
     services = await startServices({ env, onOutput: opts.onServiceOutput });
     if (demo) {
-      const { live, failed } = await publishDemo(orm, pipeline, demo.eventId);
+      const { live, failed } = await publishDemo(pipeline, demo.eventId);
       opts.log(`demo event ${demo.eventId}: ${live} photos live${failed ? `, ${failed} failed` : ''}`);
       demo.selfieFile = await writeDemoSelfie(orm, store, demo.eventId, opts.dataDir);
     }

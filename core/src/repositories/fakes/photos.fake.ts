@@ -195,6 +195,10 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     if (photo && photo.status !== 'processed') Object.assign(photo, { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } });
   }
 
+  async largestPublishedFace(): Promise<null> {
+    return null;
+  }
+
   async facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
     return this.faces
       .filter((f) => f.eventId === eventId && f.id > Number(afterId))

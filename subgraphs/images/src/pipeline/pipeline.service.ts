@@ -190,6 +190,13 @@ export class PipelineService {
     return { published, wentLiveAt: await this.events.markWentLive(eventId, now) };
   }
 
+  /** Where processing stands, for trusted callers (the CLI and the demo seed) waiting on it. */
+  async progress(eventId: number): Promise<{ total: number; open: number; failed: number; live: number }> {
+    const rows = await this.photos.tallyByStatus(eventId);
+    const count = (statuses: PhotoStatus[]) => rows.filter((r) => statuses.includes(r.status)).reduce((n, r) => n + r.count, 0);
+    return { total: count(['imported', 'queued', 'processing', 'processed', 'failed']), open: count(['imported', 'queued', 'processing']), failed: count(['failed']), live: rows.reduce((n, r) => n + r.live, 0) };
+  }
+
   async status(principal: Principal, orgId: number, eventId: number): Promise<PipelineStatus> {
     const event = await guardOperation(this.events, principal, 'pipelineStatus', orgId, eventId);
     const rows = await this.photos.tallyByStatus(eventId);
