@@ -31,13 +31,13 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     const { eventId, bibs = [], ...rest } = fields;
     const photo = Object.assign(new Photo(), {
       contentHash: newId(),
-      originalKey: `originals/${eventId}/${rest.id ?? 'x'}.jpg`,
       originalFileName: 'photo.jpg',
       mimeType: 'image/jpeg',
       largeKey: 'large.jpg',
       thumbnailKey: 'thumb.jpg',
       status: 'processed' as PhotoStatus,
     }, rest);
+    photo.originalKey ??= `originals/${eventId}/${photo.id}.jpg`;
     photo.event = { id: eventId } as Event;
     this.rows.set(photo.id, photo);
     for (const bib of bibs) this.bibs.push({ photoId: photo.id, eventId, bib: normaliseBib(bib)!, confidence: 1 });
