@@ -7,6 +7,6 @@ export { canReadOrganisation } from './guard';
 export * from './operation-guard';
 export * from './auth/api-key-service';
 export * from './auth/account-directory';
-export * from './search/photo-queries';
+export * from './search/visible-matches';
 export * from './faces/face-index-cache';
 export * from './repositories';

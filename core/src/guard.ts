@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/core';
 import { Event, EventFeature, eventHasFeature } from './db/entities';
 import { AppError } from './errors';
 import { Principal } from './principal';
+import { EventsRepository } from './repositories/events.repository';
 
 const FEATURE_NAMES: Record<EventFeature, string> = {
   bibSearch: 'bib_search',
@@ -51,14 +52,21 @@ export function assertOrganisationAdmin(principal: Principal, orgId: number): vo
   if (!principal.scopes.includes('events:write')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:write');
 }
 
+/** How the guard finds an event: the events repository (or, until every caller has one, an entity manager). */
+export type EventSource = Pick<EventsRepository, 'findById'> | EntityManager;
+
+function findEvent(events: EventSource, eventId: number): Promise<Event | null> {
+  return events instanceof EntityManager ? events.findOne(Event, { id: eventId }) : events.findById(eventId);
+}
+
 /**
  * The one authorisation rule of the read and search paths: the organisation in the path is the
  * principal's, the event exists (404) and belongs to it (403), and every feature flag the call
  * needs is on (403). A disabled event (`event_enabled` false) refuses its search features too.
  */
-export async function guardEvent(em: EntityManager, principal: Principal, orgId: number, eventId: number, features: EventFeature[] = []): Promise<Event> {
+export async function guardEvent(events: EventSource, principal: Principal, orgId: number, eventId: number, features: EventFeature[] = []): Promise<Event> {
   assertOrganisation(principal, orgId);
-  const event = Number.isSafeInteger(eventId) && eventId > 0 && eventId <= 2147483647 ? await em.findOne(Event, { id: eventId }) : null;
+  const event = Number.isSafeInteger(eventId) && eventId > 0 && eventId <= 2147483647 ? await findEvent(events, eventId) : null;
   if (!event) throw new AppError('NOT_FOUND', 'Event not found');
   if (event.organisation.id !== orgId) throw new AppError('FORBIDDEN', 'The event does not belong to this organisation');
   for (const feature of features) {

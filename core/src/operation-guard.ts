@@ -1,6 +1,5 @@
-import { EntityManager } from '@mikro-orm/core';
 import { Event } from './db/entities';
-import { assertCanWrite, assertOrganisation, assertOrganisationAdmin, guardEvent } from './guard';
+import { assertCanWrite, assertOrganisation, assertOrganisationAdmin, EventSource, guardEvent } from './guard';
 import { OperationName, operationPolicy, OperationPolicy } from './operation-policy';
 import { Principal } from './principal';
 
@@ -10,9 +9,9 @@ function assertAccess(principal: Principal, policy: OperationPolicy, orgId: numb
 }
 
 /** The guard of an event-scoped root field, as its service runs it: the organisation, the event, its feature flags, write access. */
-export async function guardOperation(em: EntityManager, principal: Principal, operation: OperationName, orgId: number, eventId: number): Promise<Event> {
+export async function guardOperation(events: EventSource, principal: Principal, operation: OperationName, orgId: number, eventId: number): Promise<Event> {
   const policy = operationPolicy(operation);
-  const event = await guardEvent(em, principal, orgId, eventId, [...policy.features]);
+  const event = await guardEvent(events, principal, orgId, eventId, [...policy.features]);
   assertAccess(principal, policy, orgId);
   return event;
 }
@@ -30,9 +29,9 @@ export function guardOrganisationOperation(principal: Principal, operation: Oper
  * flags, and write access. Without an organisation (the caller sent none, or an invalid one) only
  * the credential itself is checked, which the gateway has done already.
  */
-export async function authorizeOperation(em: EntityManager, principal: Principal, operation: string, orgId: number | null, eventId: number | null): Promise<void> {
+export async function authorizeOperation(events: EventSource, principal: Principal, operation: string, orgId: number | null, eventId: number | null): Promise<void> {
   const policy = operationPolicy(operation);
   if (orgId === null || policy.scope === 'account') return;
-  if (policy.scope === 'event' && eventId !== null) return void (await guardOperation(em, principal, operation as OperationName, orgId, eventId));
+  if (policy.scope === 'event' && eventId !== null) return void (await guardOperation(events, principal, operation as OperationName, orgId, eventId));
   guardOrganisationOperation(principal, operation as OperationName, orgId);
 }

@@ -1,34 +1,34 @@
-import { EntityManager } from '@mikro-orm/core';
+import { Event } from './db/entities';
 import { authorizeOperation, guardOrganisationOperation } from './operation-guard';
 import { findOperationPolicy, operationPolicy } from './operation-policy';
 import { Principal } from './principal';
 
 const event = { id: 7, enabled: true, organisation: { id: 1 }, bibSearch: true, selfieSearch: false, timelineSearch: true, videoSearch: true, videoSelfieSearch: true };
-const em = { findOne: async (_entity: unknown, where: { id: number }) => (where.id === 7 ? event : null) } as unknown as EntityManager;
+const events = { findById: async (id: number) => (id === 7 ? (event as unknown as Event) : null) };
 const key: Principal = { orgId: 1, kind: 'api_key', apiKeyId: 1, scopes: [], requestId: 'r' };
 const readOnlyToken: Principal = { orgId: null, kind: 'account', accountId: 1, scopes: ['events:read'], orgRoles: { 1: 'user' }, requestId: 'r' };
 
 describe('the operation policy', () => {
   it('passes a key of the organisation for an enabled feature', async () => {
-    await expect(authorizeOperation(em, key, 'bibSearch', 1, 7)).resolves.toBeUndefined();
+    await expect(authorizeOperation(events, key, 'bibSearch', 1, 7)).resolves.toBeUndefined();
   });
 
   it('refuses a disabled feature, another organisation and a missing event as the operation would', async () => {
-    await expect(authorizeOperation(em, key, 'searchFaces', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(authorizeOperation(em, key, 'photos', 2, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(authorizeOperation(em, key, 'photos', 1, 8)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(authorizeOperation(events, key, 'searchFaces', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, key, 'photos', 2, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, key, 'photos', 1, 8)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('refuses a write to a token without events:write', async () => {
-    await expect(authorizeOperation(em, readOnlyToken, 'photos', 1, 7)).resolves.toBeUndefined();
-    await expect(authorizeOperation(em, readOnlyToken, 'importPhotos', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, readOnlyToken, 'photos', 1, 7)).resolves.toBeUndefined();
+    await expect(authorizeOperation(events, readOnlyToken, 'importPhotos', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     // The pipeline's progress is the organiser's view: guarded like its actions, as the service always did.
-    await expect(authorizeOperation(em, readOnlyToken, 'pipelineStatus', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, readOnlyToken, 'pipelineStatus', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('checks the organisation alone without an event, and nothing more without an organisation', async () => {
-    await expect(authorizeOperation(em, key, 'importPhotos', 2, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(authorizeOperation(em, key, 'importPhotos', null, null)).resolves.toBeUndefined();
+    await expect(authorizeOperation(events, key, 'importPhotos', 2, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, key, 'importPhotos', null, null)).resolves.toBeUndefined();
   });
 
   it('knows no other operation (nor an inherited property name)', () => {
@@ -42,7 +42,7 @@ describe('the operation policy', () => {
     expect(() => guardOrganisationOperation(key, 'createApiKey', 1)).toThrow(/OAuth bearer token of an admin/);
     expect(() => guardOrganisationOperation({ ...adminToken, orgRoles: { 1: 'user' } }, 'apiKeys', 1)).toThrow(/Only admins/);
     expect(() => guardOrganisationOperation(adminToken, 'deleteApiKey', 1)).not.toThrow();
-    await expect(authorizeOperation(em, key, 'createApiKey', 1, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, key, 'createApiKey', 1, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('charges face matching only for the fields that run it, and makes a stored request_id a read only for the face search', () => {

@@ -1,5 +1,5 @@
 import { findOperationPolicy, parseRequestId } from '@em/core';
-import { Orm, sqlArray } from '@em/core/data';
+import { FaceSearchesRepository } from '@em/core/data';
 import { FieldNode, valueFromASTUntyped } from 'graphql';
 
 /**
@@ -8,7 +8,7 @@ import { FieldNode, valueFromASTUntyped } from 'graphql';
  * by its requestId having a stored result of the caller's organisation.
  */
 export class FaceSearchRetries {
-  constructor(private readonly orm: Orm) {}
+  constructor(private readonly searches: Pick<FaceSearchesRepository, 'existsForOrganisations'>) {}
 
   async isCachedRetry(field: FieldNode, variables: Record<string, unknown> | undefined, orgIds: number[]): Promise<boolean> {
     if (!findOperationPolicy(field.name.value)?.storedRequestIdIsRead) return false;
@@ -21,10 +21,7 @@ export class FaceSearchRetries {
     if (requestId === null || !Number.isSafeInteger(eventId) || orgIds.length === 0) return false;
     try {
       // A request_id names a search within one event.
-      const rows = await this.orm.em
-        .getConnection()
-        .execute('select 1 from face_searches where event_id = ? and request_id = ? and organisation_id = any(?::int[]) limit 1', [eventId, requestId, sqlArray(orgIds)]);
-      return rows.length > 0;
+      return await this.searches.existsForOrganisations(eventId as number, requestId, orgIds);
     } catch {
       return false;
     }

@@ -19,6 +19,9 @@ import {
 import {
   linkAccount,
   openDatabase,
+  SqlClipRequestsRepository,
+  SqlEventsRepository,
+  SqlFaceSearchesRepository,
 } from '@em/core/data';
 import express from 'express';
 import { Supergraph } from '@apollo/federation-internals';
@@ -83,7 +86,7 @@ async function main() {
     introspection: true,
     csrfPrevention: false,
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), rateLimitPlugin(limiter, new FaceSearchRetries(orm)), operationObserver(metrics, logger)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), rateLimitPlugin(limiter, new FaceSearchRetries(new SqlFaceSearchesRepository(orm))), operationObserver(metrics, logger)],
   });
   await apollo.start();
 
@@ -99,7 +102,7 @@ async function main() {
   });
   // Browsers get a small offline sandbox and the SDLs; API calls go on to Apollo below.
   const apiSdl = printSchema(apiSchema);
-  const subscriptionSchema = clipStatusSchema(orm, feed);
+  const subscriptionSchema = clipStatusSchema(new SqlEventsRepository(orm), new SqlClipRequestsRepository(orm), feed);
   app.get('/graphql/schema.graphql', (_req, res) => void res.type('text/plain').send(apiSdl));
   app.get('/graphql/subscriptions.graphql', (_req, res) => void res.type('text/plain').send(printSchema(subscriptionSchema)));
   app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? void res.type('html').send(landingPage(EXAMPLE_OPERATIONS)) : next()));

@@ -1,8 +1,23 @@
 import 'reflect-metadata';
-import { checks, config, connectRedis, createLogger, ServiceMetrics } from '@em/core';
-import { openDatabase } from '@em/core/data';
+import {
+  checks,
+  config,
+  connectRedis,
+  createLogger,
+  ServiceMetrics,
+} from '@em/core';
+import {
+  openDatabase,
+  SqlClipRequestsRepository,
+  SqlEventsRepository,
+  SqlPhotosRepository,
+  SqlVideosRepository,
+} from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
-import { JobQueues, QUEUE_NAMES } from '@em/core/jobs';
+import {
+  JobQueues,
+  QUEUE_NAMES,
+} from '@em/core/jobs';
 import { FaceIndexRevisions } from '@em/core/media';
 import { BibReader } from './bibs/bib-reader';
 import { ClipRetention } from './clips/clip-retention';
@@ -26,10 +41,12 @@ async function main() {
   const faces = new FaceAnalyzer();
   const bibs = new BibReader();
   await Promise.all([faces.load(), bibs.load()]);
-  const photos = new PhotoProcessor(orm, store, faces, bibs, revisions, logger);
-  const videos = new VideoIndexer(orm, store, faces, revisions, logger);
-  const clips = new ClipCutter(orm, store, redis, logger);
-  const retention = new ClipRetention(orm, store, logger);
+  const videoRows = new SqlVideosRepository(orm);
+  const clipRequests = new SqlClipRequestsRepository(orm);
+  const photos = new PhotoProcessor(new SqlPhotosRepository(orm), new SqlEventsRepository(orm), store, faces, bibs, revisions, logger);
+  const videos = new VideoIndexer(videoRows, store, faces, revisions, logger);
+  const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
+  const retention = new ClipRetention(clipRequests, store, logger);
 
   const handlers: JobHandlers = {
     photos: {

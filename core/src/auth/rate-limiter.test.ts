@@ -1,7 +1,15 @@
 import Redis from 'ioredis';
 import { spawn, ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { RateLimiter } from './rate-limiter';
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
 
 /** Against a real redis-server (the limiter's counters are a Lua script). */
 describe('RateLimiter', () => {
@@ -17,16 +25,14 @@ describe('RateLimiter', () => {
       });
     });
     server = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    redis = new Redis({ port, lazyConnect: true, retryStrategy: (times) => (times > 50 ? null : 100) });
-    for (let i = 0; i < 50; i++) {
-      try {
-        await redis.connect();
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    // redis-server may take seconds to listen on a busy machine.
+    for (let tries = 0; !(await listening(port)); tries++) {
+      if (tries > 200) throw new Error('redis-server did not start');
+      await new Promise((r) => setTimeout(r, 100));
     }
-  });
+    redis = new Redis({ port });
+    await redis.ping();
+  }, 30_000);
   afterAll(async () => {
     redis.disconnect();
     server.kill();

@@ -1,8 +1,8 @@
-import { Orm } from '../db/orm';
 import { Logger } from '../logger';
 import { bufferToDescriptor } from './embedding';
 import { FaceIndexKind, FaceIndexRevisions } from './face-index-revisions';
 import { FaceMatrix } from './face-matrix';
+import { FaceRowSource } from '../repositories/face-rows';
 
 /** How far back an incremental load re-reads, so faces committed out of id order are not missed. */
 const ID_OVERLAP = 2000;
@@ -19,12 +19,6 @@ export interface FaceHit {
   ref: string;
   distance: number;
 }
-
-/** Where an index's faces come from: photo faces, or faces in sampled video frames. */
-const SOURCES: Record<FaceIndexKind, { table: string; ref: string }> = {
-  photos: { table: 'faces', ref: 'photo_id::text' },
-  videos: { table: 'video_faces', ref: "video_id::text || '@' || time_seconds::text" },
-};
 
 /** The faces of one event in memory: the matrix, and for each row what the face belongs to. */
 class EventFaceIndex {
@@ -76,7 +70,8 @@ export class FaceIndexCache {
 
   constructor(
     private readonly kind: FaceIndexKind,
-    private readonly orm: Orm,
+    /** Where the faces come from: the photos repository, or the videos repository. */
+    private readonly source: FaceRowSource,
     private readonly revisions: FaceIndexRevisions,
     private readonly logger: Logger,
   ) {}
@@ -111,14 +106,9 @@ export class FaceIndexCache {
   private async load(eventId: number, index: EventFaceIndex, revision: string | null): Promise<EventFaceIndex> {
     const started = Date.now();
     const before = index.matrix.size;
-    const conn = this.orm.em.getConnection();
-    const source = SOURCES[this.kind];
     let after = index.maxId > BigInt(ID_OVERLAP) ? index.maxId - BigInt(ID_OVERLAP) : 0n;
     for (;;) {
-      const rows: Array<{ id: string; ref: string; embedding: Buffer }> = await conn.execute(
-        `select id::text as id, ${source.ref} as ref, embedding from ${source.table} where event_id = ? and id > ? order by id limit ?`,
-        [eventId, after.toString(), LOAD_BATCH],
-      );
+      const rows = await this.source.facesAfter(eventId, after.toString(), LOAD_BATCH);
       for (const r of rows) index.add(r.id, r.ref, r.embedding);
       if (rows.length < LOAD_BATCH) break;
       after = BigInt(rows[rows.length - 1].id);

@@ -1,5 +1,5 @@
 import { AppError, ClipStatusEvent, isTerminalClipStatus, parseRequestId, Principal } from '@em/core';
-import { ClipRequest, ClipRequestStatus, guardOperation, Orm } from '@em/core/data';
+import { ClipRequestsRepository, ClipRequestStatus, EventsRepository, guardOperation } from '@em/core/data';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { makeSubscriptionSchema } from './schema';
 import { ClipStatusFeed } from './clip-status-feed';
@@ -13,11 +13,10 @@ export interface SubscriptionContext {
  * transition, ending after the terminal one. Authorised like the read query (organisation, event,
  * video flags); the request must be of that event.
  */
-export function clipStatusSchema(orm: Orm, feed: ClipStatusFeed): GraphQLSchema {
+export function clipStatusSchema(events: EventsRepository, requests: ClipRequestsRepository, feed: ClipStatusFeed): GraphQLSchema {
   return makeSubscriptionSchema(async function* clipStatus(args: { orgId: number; eventId: number; requestId: string }, ctx: SubscriptionContext) {
-    const em = orm.em.fork();
     try {
-      await guardOperation(em, ctx.principal, 'clipStatus', args.orgId, args.eventId);
+      await guardOperation(events, ctx.principal, 'clipStatus', args.orgId, args.eventId);
     } catch (err) {
       if (err instanceof AppError) throw new GraphQLError(err.message, { extensions: { code: err.code } });
       throw err;
@@ -34,7 +33,7 @@ export function clipStatusSchema(orm: Orm, feed: ClipStatusFeed): GraphQLSchema 
       wake?.();
     });
     try {
-      const request = await em.findOne(ClipRequest, { event: args.eventId, requestId });
+      const request = await requests.find({ eventId: args.eventId, requestId });
       if (!request) throw notFound();
       const current: ClipStatusEvent = { requestId, eventId: args.eventId, status: request.status, error: request.error ?? null, at: request.updatedAt.toISOString() };
       yield { clipStatus: current };

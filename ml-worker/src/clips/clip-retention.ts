@@ -1,5 +1,5 @@
 import { Logger } from '@em/core';
-import { Clip, Orm } from '@em/core/data';
+import { ClipRequestsRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 
 /** Clips handled per database round trip of a sweep. */
@@ -13,22 +13,21 @@ const BATCH = 200;
  */
 export class ClipRetention {
   constructor(
-    private readonly orm: Orm,
+    private readonly clips: ClipRequestsRepository,
     private readonly store: ObjectStore,
     private readonly logger: Logger,
   ) {}
 
   /** Deletes the objects of every expired clip still marked ready; returns how many. */
   async sweep(now = new Date()): Promise<number> {
-    const em = this.orm.em.fork();
     let swept = 0;
     for (;;) {
-      const due = await em.find(Clip, { downloadStatus: 'ready', expiresAt: { $lte: now } }, { fields: ['id', 'storageKey'], limit: BATCH });
+      const due = await this.clips.dueForExpiry(now, BATCH);
       if (due.length === 0) break;
       for (const clip of due) {
         // The object goes first: a clip marked expired never keeps a public file.
         await this.store.delete(clip.storageKey);
-        await em.nativeUpdate(Clip, { id: clip.id, downloadStatus: 'ready' }, { downloadStatus: 'expired' });
+        await this.clips.markExpired(clip.id);
         swept++;
       }
       if (due.length < BATCH) break;

@@ -1,7 +1,29 @@
-import { clientMessage, Logger, newId, publishClipStatus } from '@em/core';
-import { Clip, ClipError, ClipRequest, ClipRequestStatus, Event, Orm, Video } from '@em/core/data';
-import { ObjectStore, objectKeys } from '@em/core/storage';
-import { buildSegments, cutClip, probeVideo, Segment } from '@em/core/media';
+import {
+  clientMessage,
+  Logger,
+  newId,
+  publishClipStatus,
+} from '@em/core';
+import {
+  ClipError,
+  ClipRequest,
+  ClipRequestKey,
+  ClipRequestsRepository,
+  ClipRequestStatus,
+  Event,
+  Video,
+  VideosRepository,
+} from '@em/core/data';
+import {
+  ObjectStore,
+  objectKeys,
+} from '@em/core/storage';
+import {
+  buildSegments,
+  cutClip,
+  probeVideo,
+  Segment,
+} from '@em/core/media';
 import type { Redis } from 'ioredis';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,20 +39,20 @@ import path from 'node:path';
  */
 export class ClipCutter {
   constructor(
-    private readonly orm: Orm,
+    private readonly requests: ClipRequestsRepository,
+    private readonly videoRows: VideosRepository,
     private readonly store: ObjectStore,
     private readonly redis: Redis,
     private readonly logger: Logger,
   ) {}
 
   async run(eventId: number | undefined, requestId: string, generation: number): Promise<ClipRequestStatus | 'skipped'> {
-    const em = this.orm.em.fork();
-    const request = await em.findOne(ClipRequest, requestKey(eventId, requestId), { populate: ['event'] });
+    const request = await this.requests.find({ eventId, requestId });
     if (!request || request.generation !== generation || request.status !== 'processing') return 'skipped';
     const event = request.event as Event;
     await this.removeClips(request);
 
-    const videos = new Map((await em.find(Video, { id: { $in: request.matches.map((m) => m.videoId) } })).map((v) => [v.id, v]));
+    const videos = new Map((await this.videoRows.findByIds(request.matches.map((m) => m.videoId))).map((v) => [v.id, v]));
     // Videos deleted since the start took their matches with them: what is left may be nothing.
     const matches = request.matches.filter((m) => videos.has(m.videoId));
     if (matches.length === 0) return this.finish(request, 'no_matches', []);
@@ -81,8 +103,7 @@ export class ClipCutter {
             await cutClip(source, format, segment.start, segment.end, output);
             const key = objectKeys.clip(event.id, requestId, clipId);
             await this.store.putFile(key, output, 'video/mp4');
-            em.create(Clip, { id: clipId, clipRequest: request, video: video.id, startSeconds: segment.start, endSeconds: segment.end, storageKey: key, expiresAt });
-            await em.flush();
+            await this.requests.addClip({ id: clipId, eventId: event.id, requestId: request.requestId, videoId: video.id, startSeconds: segment.start, endSeconds: segment.end, storageKey: key, expiresAt });
             made++;
           } catch (err) {
             this.logger.warn({ requestId, videoId: video.id, segment, err: (err as Error).message }, 'clip cut failed');
@@ -101,38 +122,24 @@ export class ClipCutter {
 
   /** After the last attempt: `failed` with the reason, unless a newer run took over. */
   async markFailed(eventId: number | undefined, requestId: string, generation: number, reason: string): Promise<void> {
-    const em = this.orm.em.fork();
-    const updated = await em.nativeUpdate(
-      ClipRequest,
-      { ...requestKey(eventId, requestId), generation, status: 'processing' },
-      { status: 'failed', error: reason.slice(0, 500), finishedAt: new Date(), updatedAt: new Date() },
-    );
-    const request = updated ? await em.findOne(ClipRequest, requestKey(eventId, requestId)) : null;
+    const key: ClipRequestKey = { eventId, requestId };
+    if (!(await this.requests.finish(key, generation, { status: 'failed', error: reason }))) return;
+    const request = await this.requests.find(key);
     if (request) await publishClipStatus(this.redis, { requestId, eventId: request.event.id, status: 'failed', error: request.error ?? null });
   }
 
   /** Clips of earlier runs: their objects and rows go before new ones are cut. */
   private async removeClips(request: ClipRequest): Promise<void> {
-    const em = this.orm.em.fork();
-    const old = await em.find(Clip, { clipRequest: request });
-    for (const clip of old) await this.store.delete(clip.storageKey).catch(() => undefined);
-    if (old.length) await em.nativeDelete(Clip, { clipRequest: request });
+    const keys = await this.requests.deleteClips(request.event.id, request.requestId);
+    for (const key of keys) await this.store.delete(key).catch(() => undefined);
   }
 
   private async finish(request: ClipRequest, status: ClipRequestStatus, clipErrors: ClipError[]): Promise<ClipRequestStatus> {
-    const em = this.orm.em.fork();
-    const updated = await em.nativeUpdate(
-      ClipRequest,
-      { event: request.event.id, requestId: request.requestId, generation: request.generation, status: 'processing' },
-      { status, clipErrors, error: null, finishedAt: new Date(), updatedAt: new Date() },
-    );
-    if (updated) await publishClipStatus(this.redis, { requestId: request.requestId, eventId: request.event.id, status, error: null });
+    const key = { eventId: request.event.id, requestId: request.requestId };
+    if (await this.requests.finish(key, request.generation, { status, error: null, clipErrors })) {
+      await publishClipStatus(this.redis, { requestId: request.requestId, eventId: request.event.id, status, error: null });
+    }
     this.logger.info({ requestId: request.requestId, status, errors: clipErrors.length }, 'clipping finished');
     return status;
   }
-}
-
-/** A clipping request is keyed by event and request_id; jobs queued before that carry the request_id alone (then unique). */
-function requestKey(eventId: number | undefined, requestId: string) {
-  return eventId === undefined ? { requestId } : { event: eventId, requestId };
 }

@@ -1,5 +1,5 @@
 import { clientMessage, Logger } from '@em/core';
-import { Event, Face, Orm, Photo, PhotoBib, PhotoStepErrors } from '@em/core/data';
+import { EventsRepository, PhotosRepository, PhotoStepErrors } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { descriptorToBuffer, displayedSize, FaceIndexRevisions, probeImage, renderPreviews } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
@@ -16,19 +16,19 @@ import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';
  */
 export class PhotoProcessor {
   constructor(
-    private readonly orm: Orm,
+    private readonly photos: PhotosRepository,
+    private readonly events: EventsRepository,
     private readonly store: ObjectStore,
-    private readonly faces: FaceAnalyzer,
-    private readonly bibs: BibReader,
-    private readonly revisions: FaceIndexRevisions,
+    private readonly faces: Pick<FaceAnalyzer, 'detectAll'>,
+    private readonly bibs: Pick<BibReader, 'read'>,
+    private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
   ) {}
 
   async process(photoId: string): Promise<'processed' | 'skipped'> {
-    const em = this.orm.em.fork();
-    const photo = await em.findOne(Photo, { id: photoId }, { populate: ['event'] });
+    const photo = await this.photos.findWithEvent(photoId);
     if (!photo || photo.status === 'processed') return 'skipped';
-    await em.nativeUpdate(Photo, { id: photoId, status: { $ne: 'processed' } }, { status: 'processing' });
+    await this.photos.markProcessing(photoId);
 
     const original = await this.store.getBuffer(photo.originalKey);
     // Checked again here: an original stored before the pixel limit (or by other means) fails at once, without retries.
@@ -61,39 +61,19 @@ export class PhotoProcessor {
     }
 
     const now = new Date();
-    const live = await em.count(Event, { id: eventId, wentLiveAt: { $ne: null } });
-    await em.transactional(async (tx) => {
-      await tx.nativeDelete(PhotoBib, { photo: photoId });
-      for (const [bib, confidence] of bibs) tx.create(PhotoBib, { photo: photoId, event: eventId, bib, confidence });
-      await tx.nativeDelete(Face, { photo: photoId });
-      for (const face of detected) {
-        tx.create(Face, {
-          photo: photoId,
-          event: eventId,
-          embedding: descriptorToBuffer(face.descriptor),
-          score: face.score,
-          boxX: face.box.x,
-          boxY: face.box.y,
-          boxWidth: face.box.width,
-          boxHeight: face.box.height,
-        });
-      }
-      await tx.nativeUpdate(
-        Photo,
-        { id: photoId },
-        {
-          status: 'processed',
-          largeKey,
-          largeWidth: large.width,
-          largeHeight: large.height,
-          thumbnailKey,
-          width: size.width,
-          height: size.height,
-          processedAt: now,
-          stepErrors: Object.keys(stepErrors).length ? stepErrors : null,
-          ...(live ? { publishedAt: photo.publishedAt ?? now } : {}),
-        },
-      );
+    const live = await this.events.isLive(eventId);
+    await this.photos.saveProcessed(photoId, eventId, {
+      largeKey,
+      largeWidth: large.width,
+      largeHeight: large.height,
+      thumbnailKey,
+      width: size.width,
+      height: size.height,
+      processedAt: now,
+      stepErrors: Object.keys(stepErrors).length ? stepErrors : null,
+      publishAt: live ? now : null,
+      bibs,
+      faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), score: face.score, box: face.box })),
     });
     if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
     this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');
@@ -102,6 +82,6 @@ export class PhotoProcessor {
 
   /** After the last attempt: the photo is failed, with the reason the organiser sees in the status. */
   async markFailed(photoId: string, reason: string): Promise<void> {
-    await this.orm.em.fork().nativeUpdate(Photo, { id: photoId, status: { $ne: 'processed' } }, { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } });
+    await this.photos.markFailed(photoId, reason);
   }
 }

@@ -1,5 +1,5 @@
 import { clientMessage, Logger } from '@em/core';
-import { Event, Orm, Video, VideoFace } from '@em/core/data';
+import { Event, NewVideoFace, VideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { descriptorToBuffer, FaceIndexRevisions, probeVideo, sampleFrames } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
@@ -19,19 +19,18 @@ const INSERT_BATCH = 200;
  */
 export class VideoIndexer {
   constructor(
-    private readonly orm: Orm,
+    private readonly videos: VideosRepository,
     private readonly store: ObjectStore,
-    private readonly faces: FaceAnalyzer,
-    private readonly revisions: FaceIndexRevisions,
+    private readonly faces: Pick<FaceAnalyzer, 'detectFrame'>,
+    private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
   ) {}
 
   async index(videoId: string): Promise<'indexed' | 'skipped'> {
-    const em = this.orm.em.fork();
-    const video = await em.findOne(Video, { id: videoId }, { populate: ['event'] });
+    const video = await this.videos.findWithEvent(videoId);
     if (!video || video.status === 'indexed') return 'skipped';
     const event = video.event as Event;
-    await em.nativeUpdate(Video, { id: videoId }, { status: 'indexing', indexProgress: 0, error: null });
+    await this.videos.startIndexing(videoId);
 
     const dir = await mkdtemp(path.join(tmpdir(), 'em-video-'));
     try {
@@ -52,35 +51,27 @@ export class VideoIndexer {
       const fps = event.videoSampleFps;
       const expectedFrames = Math.max(1, Math.floor(probe.durationSeconds * fps));
 
-      await em.nativeDelete(VideoFace, { video: videoId });
-      let batch: Array<Record<string, unknown>> = [];
+      let batch: NewVideoFace[] = [];
       let lastProgressAt = 0;
       const flush = async () => {
         if (!batch.length) return;
-        await em.getConnection().execute(
-          `insert into video_faces (video_id, event_id, time_seconds, embedding, score) values ${batch.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-          batch.flatMap((r) => [r.video, r.event, r.time, r.embedding, r.score]),
-        );
+        await this.videos.addFaces(videoId, event.id, batch);
         batch = [];
       };
       let facesFound = 0;
       const frames = await sampleFrames(file, { fps, width, height, format: probe.format }, async (rgb, time) => {
         for (const face of await this.faces.detectFrame(rgb, width, height)) {
-          batch.push({ video: videoId, event: event.id, time, embedding: descriptorToBuffer(face.descriptor), score: face.score });
+          batch.push({ timeSeconds: time, embedding: descriptorToBuffer(face.descriptor), score: face.score });
           facesFound++;
         }
         if (batch.length >= INSERT_BATCH) await flush();
         if (Date.now() - lastProgressAt > 1000) {
           lastProgressAt = Date.now();
-          await em.nativeUpdate(Video, { id: videoId }, { indexProgress: Math.min(0.99, time / probe.durationSeconds) });
+          await this.videos.setProgress(videoId, Math.min(0.99, time / probe.durationSeconds));
         }
       });
       await flush();
-      await em.nativeUpdate(
-        Video,
-        { id: videoId },
-        { status: 'indexed', indexProgress: 1, durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, sampleFps: fps, indexedAt: new Date() },
-      );
+      await this.videos.markIndexed(videoId, { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, sampleFps: fps });
       await this.revisions.bump('videos', event.id).catch(() => undefined);
       this.logger.info({ videoId, frames, expectedFrames, faces: facesFound, seconds: probe.durationSeconds }, 'video indexed');
       return 'indexed';
@@ -90,6 +81,6 @@ export class VideoIndexer {
   }
 
   async fail(videoId: string, reason: string): Promise<void> {
-    await this.orm.em.fork().nativeUpdate(Video, { id: videoId, status: { $ne: 'indexed' } }, { status: 'failed', error: reason.slice(0, 500) });
+    await this.videos.markFailed(videoId, reason);
   }
 }

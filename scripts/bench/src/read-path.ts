@@ -1,5 +1,5 @@
 import { generateApiKey, PAGE_LIMITS, pageInfo, resolvePage, toEpochSeconds } from '@em/core';
-import { galleryPage, openDatabase, Orm } from '@em/core/data';
+import { openDatabase, Orm, SqlPhotosRepository } from '@em/core/data';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -119,12 +119,13 @@ async function seedLargeEvent(db: Pool): Promise<{ orgId: number; eventId: numbe
 
 /** The baseline: the gallery page straight from the shared query, in the spec's envelope. */
 async function startDirectHandler(orm: Orm, mediaUrl: string): Promise<{ server: http.Server; port: number; orm: Orm }> {
+  const photos = new SqlPhotosRepository(orm);
   const server = http.createServer((req, res) => void galleryResponse(req, res).catch((err) => res.writeHead(500).end(JSON.stringify({ responseType: 'error', message: String(err), data: null }))));
   async function galleryResponse(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://x');
     const eventId = Number(/\/event\/(\d+)\//.exec(url.pathname)?.[1]);
     const request = resolvePage(Number(url.searchParams.get('page') ?? 1), Number(url.searchParams.get('page_size') ?? 32), PAGE_LIMITS.photos);
-    const { total, rows } = await galleryPage(orm.em.fork(), eventId, request);
+    const { total, rows } = await photos.galleryPage(eventId, request);
     const images = rows.map((p) => ({
       img_url: `${mediaUrl}/${p.large_key}`,
       height: p.large_height,

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { checks } from '@em/core';
+import { SqlEventsRepository, SqlFaceSearchesRepository, SqlPhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
@@ -15,11 +16,13 @@ import { buildImagesSchema } from './schema';
 
 runService('images', async ({ cfg, logger, orm, principalSecret }) => {
   const store = new ObjectStore(cfg);
-  const photos = new PhotosResolver(new PhotosService(orm, store));
-  const timeline = new TimelineResolver(new TimelineService(orm, store));
   const jobs = new JobQueues(cfg.REDIS_URL);
-  const pipeline = new PipelineResolver(new PipelineService(orm, store, jobs));
-  const downloads = new DownloadsResolver(new DownloadsService(orm, store));
+  const events = new SqlEventsRepository(orm);
+  const photoRows = new SqlPhotosRepository(orm);
+  const photos = new PhotosResolver(new PhotosService(events, photoRows, store));
+  const timeline = new TimelineResolver(new TimelineService(events, photoRows, store));
+  const pipeline = new PipelineResolver(new PipelineService(events, photoRows, store, jobs));
+  const downloads = new DownloadsResolver(new DownloadsService(events, photoRows, new SqlFaceSearchesRepository(orm), store));
   const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads), photos);
   const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.s3(store)] });
   return {

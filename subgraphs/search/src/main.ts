@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { checks, connectRedis } from '@em/core';
-import { FaceIndexCache } from '@em/core/data';
+import { FaceIndexCache, SqlEventsRepository, SqlFaceSearchesRepository, SqlPhotosRepository } from '@em/core/data';
 import { FaceIndexRevisions, SelfieEmbedder } from '@em/core/media';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { BibSearchResolver } from './bibs/bib-search.resolver';
@@ -12,11 +12,13 @@ import { buildSearchSchema } from './schema';
 runService('search', async ({ cfg, logger, orm, principalSecret }) => {
   const redis = connectRedis(cfg.REDIS_URL);
   const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
-  const faceIndex = new FaceIndexCache('photos', orm, new FaceIndexRevisions(redis), logger);
+  const events = new SqlEventsRepository(orm);
+  const photos = new SqlPhotosRepository(orm);
+  const faceIndex = new FaceIndexCache('photos', photos, new FaceIndexRevisions(redis), logger);
   const schema = await buildSearchSchema(
     resolverContainer(
-      new BibSearchResolver(new BibSearchService(orm)),
-      new FaceSearchResolver(new FaceSearchService(orm, embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS)),
+      new BibSearchResolver(new BibSearchService(events, photos)),
+      new FaceSearchResolver(new FaceSearchService(events, photos, new SqlFaceSearchesRepository(orm), embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS)),
     ),
   );
   const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1, checks: [checks.redis(redis)] });

@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * counts a whole event per request. Statement-level triggers on `photos` see every way a photo
  * becomes visible or not (go-live publishing an event, the ml-worker publishing into a live event,
  * deletes, event deletion), in the writer's transaction, one counter update per event and statement.
- * "Published" here is the rule of core/src/search/photo-queries.ts (`published_at is not null`).
+ * "Published" here is the rule of core/src/repositories/photos.repository.ts (`PUBLISHED`: `published_at is not null`).
  * An event without a row has no published photo.
  */
 export class Migration20261123PublishedPhotoCount extends Migration {

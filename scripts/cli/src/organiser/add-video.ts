@@ -1,5 +1,5 @@
 import { Config } from '@em/core';
-import { Event, Orm, Video } from '@em/core/data';
+import { Orm, SqlEventsRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { VideosService } from '@em/subgraph-media';
@@ -16,15 +16,16 @@ export async function addVideo(orm: Orm, cfg: Config, flags: Record<string, stri
   const file = flags.file;
   if (!Number.isSafeInteger(eventId) || eventId < 1) throw new Error('--event must be a positive integer');
   if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile()) throw new Error('--file must be a video file');
-  const event = await orm.em.fork().findOne(Event, { id: eventId });
+  const event = await new SqlEventsRepository(orm).findById(eventId);
   if (!event) throw new Error(`no event ${eventId}`);
   const jobs = new JobQueues(cfg.REDIS_URL);
   try {
-    const video = await new VideosService(orm, new ObjectStore(cfg), jobs).addToEvent(event, file, path.basename(file), flags['source-key'] || null);
+    const videos = new SqlVideosRepository(orm);
+    const video = await new VideosService(new SqlEventsRepository(orm), videos, new ObjectStore(cfg), jobs).addToEvent(event, file, path.basename(file), flags['source-key'] || null);
     console.log(`video ${video.id} (source key ${video.sourceKey}) stored; indexing by the ml-worker`);
     if (flags['no-wait']) return;
     for (;;) {
-      const row = await orm.em.fork().findOneOrFail(Video, { id: video.id });
+      const [row] = await videos.findByIds([video.id]);
       progress('index  ', Math.round(row.indexProgress * 100), 100, row.status);
       if (row.status === 'indexed' || row.status === 'failed') {
         if (process.stdout.isTTY) process.stdout.write('\n');

@@ -1,5 +1,5 @@
 import { Config } from '@em/core';
-import { Event, Orm, Photo } from '@em/core/data';
+import { Orm, SqlEventsRepository, SqlPhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { PipelineService } from '@em/subgraph-images';
@@ -28,12 +28,12 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
   const dir = flags.dir;
   if (!Number.isSafeInteger(eventId) || eventId < 1) throw new Error('--event must be a positive integer');
   if (!dir || !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error('--dir must be a folder');
-  const event = await orm.em.fork().findOne(Event, { id: eventId });
+  const event = await new SqlEventsRepository(orm).findById(eventId);
   if (!event) throw new Error(`no event ${eventId}`);
 
   const store = new ObjectStore(cfg);
   const jobs = new JobQueues(cfg.REDIS_URL);
-  const pipeline = new PipelineService(orm, store, jobs);
+  const pipeline = new PipelineService(new SqlEventsRepository(orm), new SqlPhotosRepository(orm), store, jobs);
   try {
     const files = filesUnder(dir);
     const counts = { imported: 0, duplicate: 0, rejected: 0 };
@@ -52,12 +52,9 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     for (const line of rejected) console.log(`  refused ${line}`);
     if (flags['no-process']) return;
 
-    const em = orm.em.fork();
     await pipeline.queuePending(eventId);
-    const total = await em.count(Photo, { event: eventId });
     for (;;) {
-      const open = await em.count(Photo, { event: eventId, status: { $in: ['imported', 'queued', 'processing'] } });
-      const failed = await em.count(Photo, { event: eventId, status: 'failed' });
+      const { total, open, failed } = await pipeline.progress(eventId);
       progress('process', total - open, total, failed ? `(${failed} failed)` : '');
       if (open === 0) break;
       await new Promise((r) => setTimeout(r, 500));

@@ -1,5 +1,5 @@
 import { Config, DEFAULT_PORTS, loadConfig, PLATFORM_ENV_FILE } from '@em/core';
-import { migrateDatabase, openDatabase, Orm } from '@em/core/data';
+import { migrateDatabase, openDatabase, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { VideosService } from '@em/subgraph-media';
@@ -86,12 +86,13 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
 
     let demo: DemoSeed | null = null;
     jobs = new JobQueues(cfg.REDIS_URL);
-    const pipeline = new PipelineService(orm, store, jobs);
-    const videos = new VideosService(orm, store, jobs);
+    const events = new SqlEventsRepository(orm);
+    const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs);
+    const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
     if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log });
     services = await startServices({ env, onOutput: opts.onServiceOutput });
     if (demo) {
-      const { live, failed } = await publishDemo(orm, pipeline, demo.eventId);
+      const { live, failed } = await publishDemo(pipeline, demo.eventId);
       opts.log(`demo event ${demo.eventId}: ${live} photos live${failed ? `, ${failed} failed` : ''}`);
       demo.selfieFile = await writeDemoSelfie(orm, store, demo.eventId, opts.dataDir);
     }

@@ -1,5 +1,5 @@
 import { generateApiKey, REPO_ROOT } from '@em/core';
-import { Account, ApiKey, Event, Membership, Organisation, Orm, Photo, Video } from '@em/core/data';
+import { Account, ApiKey, Event, Membership, Organisation, Orm, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { buildSlideshow } from '@em/core/media';
 import { PipelineService } from '@em/subgraph-images';
@@ -108,7 +108,7 @@ export async function seedDemo(opts: {
     await opts.pipeline.importFile(event, await drawnRacePhoto(bib, 120 + i * 70), { fileName: `finish-line-${bib}.jpg`, source: 'seed', photographerName: 'Demo photographer' });
   }
   await opts.pipeline.queuePending(event.id);
-  if ((await em.count(Video, { event: event.id })) === 0) await addDemoVideo(event, opts.videos);
+  if ((await new SqlVideosRepository(opts.orm).listByEvent(event.id)).length === 0) await addDemoVideo(event, opts.videos);
   return { orgId: org.id, eventId: event.id, apiKey, created };
 }
 
@@ -140,20 +140,16 @@ async function addDemoVideo(event: Event, videos: VideosService): Promise<void> 
 }
 
 /** Waits until the demo photos are processed, then publishes them (go-live). */
-export async function publishDemo(orm: Orm, pipeline: PipelineService, eventId: number, timeoutMs = 180_000): Promise<{ live: number; failed: number }> {
-  const em = orm.em.fork();
+export async function publishDemo(pipeline: PipelineService, eventId: number, timeoutMs = 180_000): Promise<{ live: number; failed: number }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const pending = await em.count(Photo, { event: eventId, status: { $in: ['imported', 'queued', 'processing'] } });
-    if (pending === 0) break;
+    if ((await pipeline.progress(eventId)).open === 0) break;
     if (Date.now() > deadline) throw new Error(`demo photos still processing after ${timeoutMs / 1000}s`);
     await new Promise((r) => setTimeout(r, 250));
   }
   await pipeline.publish(eventId);
-  return {
-    live: await em.count(Photo, { event: eventId, publishedAt: { $ne: null } }),
-    failed: await em.count(Photo, { event: eventId, status: 'failed' }),
-  };
+  const { live, failed } = await pipeline.progress(eventId);
+  return { live, failed };
 }
 
 /**
@@ -161,19 +157,14 @@ export async function publishDemo(orm: Orm, pipeline: PipelineService, eventId: 
  * of its original with a margin, written to `<dataDir>/demo-selfie.jpg`. Null when none was found.
  */
 export async function writeDemoSelfie(orm: Orm, store: ObjectStore, eventId: number, dataDir: string): Promise<string | null> {
-  const [face] = await orm.em.getConnection().execute(
-    `select p.original_key, f.box_x, f.box_y, f.box_width, f.box_height
-       from faces f join photos p on p.id = f.photo_id
-      where p.event_id = ? and p.published_at is not null order by f.box_width * f.box_height desc limit 1`,
-    [eventId],
-  );
+  const face = await new SqlPhotosRepository(orm).largestPublishedFace(eventId);
   if (!face) return null;
-  const original = await sharp(await store.getBuffer(face.original_key)).rotate().toBuffer();
+  const original = await sharp(await store.getBuffer(face.originalKey)).rotate().toBuffer();
   const { width, height } = await sharp(original).metadata();
-  const left = Math.max(0, Math.round((face.box_x - face.box_width * 0.4) * width!));
-  const top = Math.max(0, Math.round((face.box_y - face.box_height * 0.4) * height!));
+  const left = Math.max(0, Math.round((face.box.x - face.box.width * 0.4) * width!));
+  const top = Math.max(0, Math.round((face.box.y - face.box.height * 0.4) * height!));
   const selfie = await sharp(original)
-    .extract({ left, top, width: Math.min(width! - left, Math.round(face.box_width * 1.8 * width!)), height: Math.min(height! - top, Math.round(face.box_height * 1.8 * height!)) })
+    .extract({ left, top, width: Math.min(width! - left, Math.round(face.box.width * 1.8 * width!)), height: Math.min(height! - top, Math.round(face.box.height * 1.8 * height!)) })
     .jpeg({ quality: 90 })
     .toBuffer();
   const file = path.join(dataDir, 'demo-selfie.jpg');

@@ -1,5 +1,22 @@
-import { AppError, isUuid, requireRequestId, PAGE_LIMITS, PageInfo, pageInfo, PageRequest, Principal, resolvePage } from '@em/core';
-import { findFaceSearch, guardOperation, Orm, Photo, photosWithBib, visibleMatches } from '@em/core/data';
+import {
+  AppError,
+  isUuid,
+  requireRequestId,
+  PAGE_LIMITS,
+  PageInfo,
+  pageInfo,
+  PageRequest,
+  Principal,
+  resolvePage,
+} from '@em/core';
+import {
+  EventsRepository,
+  FaceSearchesRepository,
+  guardOperation,
+  Photo,
+  PhotosRepository,
+  visibleMatches,
+} from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 
 export const DOWNLOAD_METHODS = ['bib', 'selfie', 'image_id', 'image_ids'] as const;
@@ -46,12 +63,14 @@ type Candidate = { imageId: string; photo: Photo } | { imageId: string; error: s
  */
 export class DownloadsService {
   constructor(
-    private readonly orm: Orm,
+    private readonly events: EventsRepository,
+    private readonly photos: PhotosRepository,
+    private readonly faceSearches: FaceSearchesRepository,
     private readonly store: ObjectStore,
   ) {}
 
   async originals(principal: Principal, orgId: number, eventId: number, method: unknown, identifier: unknown, page?: number | null, pageSize?: number | null): Promise<OriginalDownloads> {
-    await guardOperation(this.orm.em, principal, 'originalDownloads', orgId, eventId);
+    await guardOperation(this.events, principal, 'originalDownloads', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.downloads);
     if (typeof method !== 'string' || !(DOWNLOAD_METHODS as readonly string[]).includes(method)) {
       throw new AppError('BAD_REQUEST', `method must be one of ${DOWNLOAD_METHODS.join(', ')}`);
@@ -69,16 +88,16 @@ export class DownloadsService {
   }
 
   private async byBib(eventId: number, bib: string, request: PageRequest): Promise<OriginalDownloads> {
-    const { total, ids } = await photosWithBib(this.orm.em, eventId, bib, request);
+    const { total, ids } = await this.photos.publishedWithBib(eventId, bib, request);
     if (total === 0) throw new AppError('NOT_FOUND', `No photos with BIB ${bib.trim()} in this event`);
     const photos = await this.photosByIds(eventId, ids);
     return this.answer(ids.map((id) => candidate(id, photos.get(id))), total, request, bib);
   }
 
   private async bySelfie(orgId: number, eventId: number, requestId: string, request: PageRequest): Promise<OriginalDownloads> {
-    const search = await findFaceSearch(this.orm.em, eventId, requireRequestId(requestId, 'For method selfie, identifier must be the request_id (a UUID) of a face search'));
+    const search = await this.faceSearches.find(eventId, requireRequestId(requestId, 'For method selfie, identifier must be the request_id (a UUID) of a face search'));
     if (!search || search.orgId !== orgId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
-    const matches = await visibleMatches(this.orm.em, search);
+    const matches = await visibleMatches(this.photos, search);
     if (matches.length === 0) throw new AppError('NOT_FOUND', 'The face search with this request_id matched no photos');
     const ids = matches.slice(request.offset, request.offset + request.pageSize).map((m) => m.photoId);
     const photos = await this.photosByIds(eventId, ids);
@@ -117,8 +136,7 @@ export class DownloadsService {
   }
 
   private async photosByIds(eventId: number, ids: string[]): Promise<Map<string, Photo>> {
-    if (ids.length === 0) return new Map();
-    const photos = await this.orm.em.fork().find(Photo, { id: { $in: ids }, event: eventId, publishedAt: { $ne: null } });
+    const photos = await this.photos.findPublishedInEvent(eventId, ids);
     return new Map(photos.map((p) => [p.id, p]));
   }
 

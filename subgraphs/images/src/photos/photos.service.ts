@@ -1,5 +1,5 @@
 import { AppError, isUuid, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
-import { canReadOrganisation, Event, galleryPage, GalleryRow, guardOperation, Orm, Photo } from '@em/core/data';
+import { canReadOrganisation, Event, EventsRepository, GalleryRow, guardOperation, PhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { PhotoFields, photoView, PhotoView } from './photo-view';
 
@@ -24,21 +24,22 @@ function fromGalleryRow(row: GalleryRow): PhotoFields {
 
 export class PhotosService {
   constructor(
-    private readonly orm: Orm,
+    private readonly events: EventsRepository,
+    private readonly photos: PhotosRepository,
     private readonly store: ObjectStore,
   ) {}
 
   /** Every published photo of the event (no visibility flags are honoured). */
   async gallery(principal: Principal, orgId: number, eventId: number, page?: number | null, pageSize?: number | null): Promise<Page<PhotoView>> {
-    await guardOperation(this.orm.em, principal, 'photos', orgId, eventId);
+    await guardOperation(this.events, principal, 'photos', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
-    const { total, rows } = await galleryPage(this.orm.em, eventId, request);
+    const { total, rows } = await this.photos.galleryPage(eventId, request);
     return { items: rows.map((row) => photoView(fromGalleryRow(row), this.store)), pageInfo: pageInfo(total, request) };
   }
 
   async details(principal: Principal, orgId: number, eventId: number, imageId: string): Promise<PhotoView> {
-    await guardOperation(this.orm.em, principal, 'photo', orgId, eventId);
-    const photo = isUuid(imageId) ? await this.orm.em.findOne(Photo, { id: imageId.toLowerCase(), event: eventId, publishedAt: { $ne: null } }) : null;
+    await guardOperation(this.events, principal, 'photo', orgId, eventId);
+    const photo = isUuid(imageId) ? await this.photos.findPublished(eventId, imageId.toLowerCase()) : null;
     if (!photo) throw new AppError('NOT_FOUND', 'Image not found in this event');
     return photoView(photo, this.store);
   }
@@ -49,7 +50,7 @@ export class PhotosService {
    */
   async byIds(principal: Principal, ids: readonly string[]): Promise<Array<PhotoView | null>> {
     const valid = ids.filter(isUuid);
-    const photos = valid.length ? await this.orm.em.find(Photo, { id: { $in: valid }, publishedAt: { $ne: null } }, { populate: ['event'] }) : [];
+    const photos = await this.photos.findPublishedWithEvent(valid);
     const readable = photos.filter((p) => canReadOrganisation(principal, (p.event as Event).organisation.id));
     const byId = new Map(readable.map((p) => [p.id, p]));
     return ids.map((id) => {

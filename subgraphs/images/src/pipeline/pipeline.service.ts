@@ -1,5 +1,5 @@
-import { AppError, Principal } from '@em/core';
-import { Event, guardOperation, Orm, Photo } from '@em/core/data';
+import { AppError, newId, Principal } from '@em/core';
+import { Event, EventsRepository, guardOperation, PhotosRepository, PhotoStatus } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { JobProducer } from '@em/core/jobs';
 import { probeImage, readExif } from '@em/core/media';
@@ -62,7 +62,8 @@ export const MAX_FILES_PER_IMPORT = 500;
  */
 export class PipelineService {
   constructor(
-    private readonly orm: Orm,
+    private readonly events: EventsRepository,
+    private readonly photos: PhotosRepository,
     private readonly store: ObjectStore,
     private readonly jobs: JobProducer,
   ) {}
@@ -75,15 +76,16 @@ export class PipelineService {
     const probe = await probeImage(file);
     if (!probe.ok) return { status: 'rejected', reason: probe.reason };
     const contentHash = createHash('sha256').update(file).digest('hex');
-    const em = this.orm.em.fork();
-    const existing = await em.findOne(Photo, { event: event.id, contentHash });
+    const existing = await this.photos.findByContentHash(event.id, contentHash);
     if (existing) return { status: 'duplicate', imageId: existing.id };
 
     const exif = await readExif(file, event.timeZone);
-    const photo = em.create(Photo, {
-      event: event.id,
+    const id = newId();
+    const photo = {
+      id,
+      eventId: event.id,
       contentHash,
-      originalKey: '',
+      originalKey: objectKeys.original(event.id, id, probe.ext),
       originalFileName: path.basename(origin.fileName) || `photo${probe.ext}`,
       mimeType: probe.mime,
       fileSize: file.length,
@@ -92,16 +94,14 @@ export class PipelineService {
       capturedAt: exif.capturedAt,
       photographerName: origin.photographerName ?? exif.artist,
       source: origin.source,
-      status: 'imported',
-    });
-    photo.originalKey = objectKeys.original(event.id, photo.id, probe.ext);
+    };
     // The object first: a crash in between leaves an orphan object, never a row without its file.
     await this.store.put(photo.originalKey, file, probe.mime);
     try {
-      await em.flush();
+      await this.photos.insert(photo);
     } catch (err) {
       // The same content imported concurrently: the other import won.
-      const winner = await this.orm.em.fork().findOne(Photo, { event: event.id, contentHash });
+      const winner = await this.photos.findByContentHash(event.id, contentHash);
       if (winner) return { status: 'duplicate', imageId: winner.id };
       throw err;
     }
@@ -114,7 +114,7 @@ export class PipelineService {
    * their reason in the report.
    */
   async importInbox(principal: Principal, orgId: number, eventId: number, keys?: string[] | null): Promise<ImportReport> {
-    const event = await guardOperation(this.orm.em, principal, 'importPhotos', orgId, eventId);
+    const event = await guardOperation(this.events, principal, 'importPhotos', orgId, eventId);
     const prefix = objectKeys.inbox(eventId);
     let wanted: string[];
     if (keys && keys.length) {
@@ -154,7 +154,7 @@ export class PipelineService {
     files: Array<() => Promise<{ fileName: string; content: Buffer }>>,
     photographerName: string | null,
   ): Promise<ImportReport> {
-    const event = await guardOperation(this.orm.em, principal, 'importPhotos', orgId, eventId);
+    const event = await guardOperation(this.events, principal, 'importPhotos', orgId, eventId);
     const report: ImportReport = { imported: 0, duplicates: 0, rejected: 0, files: [] };
     for (const read of files) {
       const file = await read();
@@ -166,7 +166,7 @@ export class PipelineService {
 
   /** Queues every imported photo (and, on request, the failed ones again) for processing. */
   async process(principal: Principal, orgId: number, eventId: number, retryFailed = false): Promise<{ queued: number }> {
-    await guardOperation(this.orm.em, principal, 'processPhotos', orgId, eventId);
+    await guardOperation(this.events, principal, 'processPhotos', orgId, eventId);
     return { queued: await this.queuePending(eventId, retryFailed, principal.requestId) };
   }
 
@@ -175,48 +175,37 @@ export class PipelineService {
    * photos still queued from before get their job again if it was lost. Returns how many.
    */
   async queuePending(eventId: number, retryFailed = false, httpRequestId?: string): Promise<number> {
-    const em = this.orm.em.fork();
-    const statuses: Photo['status'][] = retryFailed ? ['imported', 'queued', 'failed'] : ['imported', 'queued'];
-    const photos = await em.find(Photo, { event: eventId, status: { $in: statuses } }, { fields: ['id'] });
-    const ids = photos.map((p) => p.id);
-    if (ids.length) {
-      await em.nativeUpdate(Photo, { id: { $in: ids }, status: { $in: statuses } }, { status: 'queued', stepErrors: null });
-      for (const photoId of ids) await this.jobs.enqueue('photos', { photoId, httpRequestId });
-    }
+    const statuses: PhotoStatus[] = retryFailed ? ['imported', 'queued', 'failed'] : ['imported', 'queued'];
+    const ids = await this.photos.markQueued(eventId, statuses);
+    for (const photoId of ids) await this.jobs.enqueue('photos', { photoId, httpRequestId });
     return ids.length;
   }
 
   /** Publishes every processed photo; from then on the worker publishes new ones as they finish. */
   async goLive(principal: Principal, orgId: number, eventId: number): Promise<{ published: number; wentLiveAt: Date }> {
-    await guardOperation(this.orm.em, principal, 'goLive', orgId, eventId);
+    await guardOperation(this.events, principal, 'goLive', orgId, eventId);
     return this.publish(eventId);
   }
 
   /** The publishing step itself (also used by the demo seed). */
   async publish(eventId: number): Promise<{ published: number; wentLiveAt: Date }> {
-    const em = this.orm.em.fork();
     const now = new Date();
-    const published = await em.nativeUpdate(Photo, { event: eventId, status: 'processed', publishedAt: null }, { publishedAt: now });
-    await em.nativeUpdate(Event, { id: eventId, wentLiveAt: null }, { wentLiveAt: now });
-    const event = await em.findOneOrFail(Event, { id: eventId });
-    return { published, wentLiveAt: event.wentLiveAt! };
+    const published = await this.photos.publishProcessed(eventId, now);
+    return { published, wentLiveAt: await this.events.markWentLive(eventId, now) };
+  }
+
+  /** Where processing stands, for trusted callers (the CLI and the demo seed) waiting on it. */
+  async progress(eventId: number): Promise<{ total: number; open: number; failed: number; live: number }> {
+    const rows = await this.photos.tallyByStatus(eventId);
+    const count = (statuses: PhotoStatus[]) => rows.filter((r) => statuses.includes(r.status)).reduce((n, r) => n + r.count, 0);
+    return { total: count(['imported', 'queued', 'processing', 'processed', 'failed']), open: count(['imported', 'queued', 'processing']), failed: count(['failed']), live: rows.reduce((n, r) => n + r.live, 0) };
   }
 
   async status(principal: Principal, orgId: number, eventId: number): Promise<PipelineStatus> {
-    const event = await guardOperation(this.orm.em, principal, 'pipelineStatus', orgId, eventId);
-    const conn = this.orm.em.getConnection();
-    const rows: Array<{ status: Photo['status']; count: number; last_created: Date | null; last_processed: Date | null; live: number }> = await conn.execute(
-      `select status, count(*)::int as count, max(created_at) as last_created, max(processed_at) as last_processed,
-              count(published_at)::int as live
-         from photos where event_id = ? group by status`,
-      [eventId],
-    );
-    const failures: Array<{ reason: string; count: number }> = await conn.execute(
-      `select coalesce((select value from jsonb_each_text(step_errors) limit 1), 'unknown') as reason, count(*)::int as count
-         from photos where event_id = ? and status = 'failed' group by 1 order by 2 desc, 1 limit 20`,
-      [eventId],
-    );
-    const by = (s: Photo['status']) => rows.find((r) => r.status === s)?.count ?? 0;
+    const event = await guardOperation(this.events, principal, 'pipelineStatus', orgId, eventId);
+    const rows = await this.photos.tallyByStatus(eventId);
+    const failures = await this.photos.failureReasons(eventId, 20);
+    const by = (s: PhotoStatus) => rows.find((r) => r.status === s)?.count ?? 0;
     const total = rows.reduce((n, r) => n + r.count, 0);
     // Aggregates come back from the driver as text or Date depending on the column path.
     const latest = (pick: (r: (typeof rows)[number]) => Date | string | null) =>
@@ -237,8 +226,8 @@ export class PipelineService {
       live: rows.reduce((n, r) => n + r.live, 0),
       progress: total === 0 ? 1 : (by('processed') + by('failed')) / total,
       failures,
-      lastImportedAt: latest((r) => r.last_created),
-      lastProcessedAt: latest((r) => r.last_processed),
+      lastImportedAt: latest((r) => r.lastCreated),
+      lastProcessedAt: latest((r) => r.lastProcessed),
     };
   }
 }

@@ -1,7 +1,6 @@
 import { AppError, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
-import { guardOperation, Orm, Photo } from '@em/core/data';
+import { EventsRepository, guardOperation, PhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
-import { QueryOrder } from '@mikro-orm/core';
 import { photoView, PhotoView } from '../photos/photo-view';
 
 export interface TimelineDay {
@@ -21,23 +20,15 @@ function epochBound(name: string, value: number | null | undefined): Date {
 
 export class TimelineService {
   constructor(
-    private readonly orm: Orm,
+    private readonly events: EventsRepository,
+    private readonly photos: PhotosRepository,
     private readonly store: ObjectStore,
   ) {}
 
   /** Per UTC day and hour counts of the event's timed, published photos. */
   async days(principal: Principal, orgId: number, eventId: number): Promise<TimelineDay[]> {
-    await guardOperation(this.orm.em, principal, 'timelineDays', orgId, eventId);
-    const rows: Array<{ day: string; hour: number; count: number }> = await this.orm.em.getConnection().execute(
-      `select to_char(captured_at at time zone 'UTC', 'YYYY-MM-DD') as day,
-              extract(hour from captured_at at time zone 'UTC')::int as hour,
-              count(*)::int as count
-         from photos
-        where event_id = ? and published_at is not null and captured_at is not null
-        group by 1, 2
-        order by 1, 2`,
-      [eventId],
-    );
+    await guardOperation(this.events, principal, 'timelineDays', orgId, eventId);
+    const rows = await this.photos.countsByHour(eventId);
     const days: TimelineDay[] = [];
     for (const row of rows) {
       let day = days[days.length - 1];
@@ -61,16 +52,12 @@ export class TimelineService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<PhotoView>> {
-    await guardOperation(this.orm.em, principal, 'timelinePhotos', orgId, eventId);
+    await guardOperation(this.events, principal, 'timelinePhotos', orgId, eventId);
     const start = epochBound('from', from);
     const end = epochBound('to', to);
     if (end.getTime() <= start.getTime()) throw new AppError('BAD_REQUEST', 'to must be greater than from');
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
-    const [photos, total] = await this.orm.em.findAndCount(
-      Photo,
-      { event: eventId, publishedAt: { $ne: null }, capturedAt: { $gte: start, $lt: end } },
-      { orderBy: [{ capturedAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], limit: request.pageSize, offset: request.offset },
-    );
+    const { total, photos } = await this.photos.publishedCapturedBetween(eventId, start, end, request);
     return { items: photos.map((p) => photoView(p, this.store)), pageInfo: pageInfo(total, request) };
   }
 }

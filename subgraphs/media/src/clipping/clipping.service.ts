@@ -1,8 +1,33 @@
-import { AppError, parseRequestId, requireRequestId, newId, Principal, publishClipStatus } from '@em/core';
-import { Clip, ClipError, ClipRequest, ClipRequestStatus, Event, FaceIndexCache, findFaceSearch, guardOperation, Orm, Video, VideoMatch } from '@em/core/data';
+import {
+  AppError,
+  parseRequestId,
+  requireRequestId,
+  newId,
+  Principal,
+  publishClipStatus,
+} from '@em/core';
+import {
+  ClipError,
+  ClipRequestsRepository,
+  ClipRequestStatus,
+  Event,
+  EventsRepository,
+  FaceIndexCache,
+  FaceSearchesRepository,
+  guardOperation,
+  VideoMatch,
+  VideosRepository,
+} from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobProducer } from '@em/core/jobs';
-import { appliedMatchPercent, bufferToDescriptor, descriptorToBuffer, percentToDistance, SelfieEmbedder, toClockTime } from '@em/core/media';
+import {
+  appliedMatchPercent,
+  bufferToDescriptor,
+  descriptorToBuffer,
+  percentToDistance,
+  SelfieEmbedder,
+  toClockTime,
+} from '@em/core/media';
 import type { Redis } from 'ioredis';
 
 export interface ClipView {
@@ -44,22 +69,24 @@ const MAX_MATCHED_FRAMES = 20_000;
  */
 export class ClippingService {
   constructor(
-    private readonly orm: Orm,
+    private readonly events: EventsRepository,
+    private readonly requests: ClipRequestsRepository,
+    private readonly searches: FaceSearchesRepository,
+    private readonly videos: VideosRepository,
     private readonly store: ObjectStore,
-    private readonly embedder: SelfieEmbedder,
-    private readonly index: FaceIndexCache,
+    private readonly embedder: Pick<SelfieEmbedder, 'prepare' | 'embed'>,
+    private readonly index: Pick<FaceIndexCache, 'search'>,
     private readonly jobs: JobProducer,
     private readonly redis: Redis,
   ) {}
 
   async start(principal: Principal, orgId: number, eventId: number, input: StartClipping): Promise<{ requestId: string; status: ClipRequestStatus }> {
-    const event = await guardOperation(this.orm.em, principal, 'startVideoClipping', orgId, eventId);
+    const event = await guardOperation(this.events, principal, 'startVideoClipping', orgId, eventId);
     const given = input.requestId?.trim() ? requireRequestId(input.requestId) : null;
     if (!input.selfie && !given) throw new AppError('BAD_REQUEST', 'Send a selfie file, a request_id of an earlier face search, or both');
     const requestId = given ?? newId();
-    const em = this.orm.em.fork();
     // A request_id names a request of this event only: one of another event is no concern here.
-    const existing = await em.findOne(ClipRequest, { event: eventId, requestId });
+    const existing = await this.requests.find({ eventId, requestId });
 
     let descriptor: Float32Array | null;
     if (input.selfie) {
@@ -70,27 +97,29 @@ export class ClippingService {
       if (!input.forceRecreate || existing.status === 'processing') return { requestId, status: existing.status };
       descriptor = existing.embedding ? bufferToDescriptor(existing.embedding) : null;
     } else {
-      const search = await findFaceSearch(em, eventId, requestId);
+      const search = await this.searches.find(eventId, requestId);
       if (!search || search.orgId !== orgId) throw new AppError('BAD_REQUEST', 'No face search ran with this request_id in this event; send a selfie file');
-      const [row] = await em.getConnection().execute('select embedding from face_searches where event_id = ? and request_id = ?', [eventId, requestId]);
-      descriptor = row?.embedding ? bufferToDescriptor(row.embedding) : null;
+      descriptor = search.embedding ? bufferToDescriptor(search.embedding) : null;
     }
 
     const matches = descriptor ? await this.match(event, descriptor) : [];
     const status: ClipRequestStatus = matches.length ? 'processing' : 'no_matches';
     const generation = (existing?.generation ?? 0) + 1;
-    await em.getConnection().execute(
-      `insert into clip_requests (request_id, event_id, organisation_id, status, embedding, matches, generation, error, clip_errors, finished_at)
-       values (?, ?, ?, ?, ?, ?::jsonb, ?, null, '[]'::jsonb, ?)
-       on conflict (event_id, request_id) do update set status = excluded.status, embedding = excluded.embedding, matches = excluded.matches,
-         generation = excluded.generation, error = null, clip_errors = '[]'::jsonb, finished_at = excluded.finished_at, updated_at = now()`,
-      [requestId, eventId, orgId, status, descriptor ? descriptorToBuffer(descriptor) : null, JSON.stringify(matches), generation, status === 'processing' ? null : new Date()],
-    );
+    await this.requests.start({
+      requestId,
+      eventId,
+      orgId,
+      status,
+      embedding: descriptor ? descriptorToBuffer(descriptor) : null,
+      matches,
+      generation,
+      finishedAt: status === 'processing' ? null : new Date(),
+    });
     if (status === 'processing') {
       try {
         await this.jobs.enqueue('clips', { eventId, requestId, generation, httpRequestId: principal.requestId });
       } catch (err) {
-        await em.nativeUpdate(ClipRequest, { event: eventId, requestId, generation }, { status: 'failed', error: 'The clip job could not be queued', finishedAt: new Date() });
+        await this.requests.finish({ eventId, requestId }, generation, { status: 'failed', error: 'The clip job could not be queued' });
         await publishClipStatus(this.redis, { requestId, eventId, status: 'failed', error: 'The clip job could not be queued' });
         return { requestId, status: 'failed' };
       }
@@ -100,29 +129,27 @@ export class ClippingService {
   }
 
   async read(principal: Principal, orgId: number, eventId: number, requestId: string): Promise<ClippingResult> {
-    await guardOperation(this.orm.em, principal, 'videoClipping', orgId, eventId);
+    await guardOperation(this.events, principal, 'videoClipping', orgId, eventId);
     return this.result(orgId, eventId, requestId);
   }
 
   /** The record of a request of this event (404 otherwise), with its clips once completed. */
   async result(orgId: number, eventId: number, requestId: string): Promise<ClippingResult> {
-    const em = this.orm.em.fork();
     const id = parseRequestId(requestId);
-    const request = id !== null ? await em.findOne(ClipRequest, { event: eventId, requestId: id }) : null;
+    const request = id !== null ? await this.requests.find({ eventId, requestId: id }) : null;
     if (!request || (request.organisation && request.organisation.id !== orgId)) {
       throw new AppError('NOT_FOUND', 'No video clipping request with this request_id for this event');
     }
-    const clips = request.status === 'completed' ? await em.find(Clip, { clipRequest: request }, { populate: ['video'], orderBy: { createdAt: 'asc', startSeconds: 'asc' } }) : [];
+    const clips = request.status === 'completed' ? await this.requests.clipsOf(eventId, request.requestId) : [];
     const now = Date.now();
     const videos = await Promise.all(
       clips.map(async (clip): Promise<ClipView> => {
-        const video = clip.video as Video;
-        const fileName = `${video.sourceKey}-${toClockTime(clip.startSeconds).replace(/:/g, '')}.mp4`;
+        const fileName = `${clip.sourceKey}-${toClockTime(clip.startSeconds).replace(/:/g, '')}.mp4`;
         const expired = clip.downloadStatus !== 'ready' || (clip.expiresAt ? clip.expiresAt.getTime() < now : false);
         return {
           uuid: clip.id,
           videoUrl: expired ? null : this.store.publicUrl(clip.storageKey),
-          sourceVideoKey: video.sourceKey,
+          sourceVideoKey: clip.sourceKey,
           startTime: toClockTime(clip.startSeconds),
           endTime: toClockTime(clip.endSeconds),
           startSeconds: clip.startSeconds,
@@ -146,7 +173,7 @@ export class ClippingService {
       byVideo.set(videoId, [...(byVideo.get(videoId) ?? []), Number(hit.ref.slice(at + 1))]);
     }
     if (byVideo.size === 0) return [];
-    const indexed = await this.orm.em.fork().find(Video, { id: { $in: [...byVideo.keys()] }, status: 'indexed' }, { orderBy: { createdAt: 'asc' } });
+    const indexed = await this.videos.findIndexed([...byVideo.keys()]);
     return indexed.map((v) => ({ videoId: v.id, times: byVideo.get(v.id)!.sort((a, b) => a - b) }));
   }
 }

@@ -1,9 +1,8 @@
-import { AppError, Principal } from '@em/core';
-import { Event, guardOperation, Orm, Video } from '@em/core/data';
+import { AppError, newId, Principal } from '@em/core';
+import { Event, EventsRepository, guardOperation, Video, VideosRepository } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { JobProducer } from '@em/core/jobs';
 import { probeVideo } from '@em/core/media';
-import { QueryOrder } from '@mikro-orm/core';
 import path from 'node:path';
 import type { EventVideoType } from './video.types';
 
@@ -20,16 +19,16 @@ const toView = (v: Video): EventVideoType => ({
 /** An event's videos: adding one (stored, then indexed by the ml-worker) and listing them. */
 export class VideosService {
   constructor(
-    private readonly orm: Orm,
+    private readonly events: EventsRepository,
+    private readonly videos: VideosRepository,
     private readonly store: ObjectStore,
     private readonly jobs: JobProducer,
   ) {}
 
   /** The event's videos in upload order. */
   async list(principal: Principal, orgId: number, eventId: number): Promise<EventVideoType[]> {
-    await guardOperation(this.orm.em, principal, 'eventVideos', orgId, eventId);
-    const videos = await this.orm.em.fork().find(Video, { event: eventId }, { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }] });
-    return videos.map(toView);
+    await guardOperation(this.events, principal, 'eventVideos', orgId, eventId);
+    return (await this.videos.listByEvent(eventId)).map(toView);
   }
 
   /**
@@ -38,7 +37,7 @@ export class VideosService {
    * (default: the file name without extension) and is unique in the event (409).
    */
   async add(principal: Principal, orgId: number, eventId: number, file: string, fileName: string, sourceKey?: string | null): Promise<EventVideoType> {
-    const event = await guardOperation(this.orm.em, principal, 'addEventVideo', orgId, eventId);
+    const event = await guardOperation(this.events, principal, 'addEventVideo', orgId, eventId);
     return this.addToEvent(event, file, fileName, sourceKey, principal.requestId);
   }
 
@@ -47,12 +46,11 @@ export class VideosService {
     await probeVideo(file);
     const key = (sourceKey ?? path.parse(fileName).name).trim().slice(0, 200);
     if (!key) throw new AppError('BAD_REQUEST', 'The video needs a source key');
-    const em = this.orm.em.fork();
-    if (await em.count(Video, { event: event.id, sourceKey: key })) throw new AppError('CONFLICT', `The event already has a video with source key "${key}"`);
-    const video = em.create(Video, { event: event.id, sourceKey: key, storageKey: '', originalFileName: fileName });
-    video.storageKey = objectKeys.video(event.id, video.id, path.extname(fileName).toLowerCase() || '.mp4');
-    await this.store.putFile(video.storageKey, file, 'video/mp4');
-    await em.flush();
+    if (await this.videos.hasSourceKey(event.id, key)) throw new AppError('CONFLICT', `The event already has a video with source key "${key}"`);
+    const id = newId();
+    const storageKey = objectKeys.video(event.id, id, path.extname(fileName).toLowerCase() || '.mp4');
+    await this.store.putFile(storageKey, file, 'video/mp4');
+    const video = await this.videos.insert({ id, eventId: event.id, sourceKey: key, storageKey, originalFileName: fileName });
     await this.jobs.enqueue('videos', { videoId: video.id, httpRequestId });
     return toView(video);
   }

@@ -1,6 +1,32 @@
-import { AppError, requireRequestId, newId, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage, PageRequest } from '@em/core';
-import { Event, FaceIndexCache, FaceMatch, guardOperation, Orm, findFaceSearch, publishedAmong, StoredFaceSearch, visibleMatches } from '@em/core/data';
-import { appliedMatchPercent, descriptorToBuffer, percentToDistance, SelfieEmbedder, similarityPercent } from '@em/core/media';
+import {
+  AppError,
+  requireRequestId,
+  newId,
+  Page,
+  PAGE_LIMITS,
+  pageInfo,
+  Principal,
+  resolvePage,
+  PageRequest,
+} from '@em/core';
+import {
+  Event,
+  EventsRepository,
+  FaceIndexCache,
+  FaceMatch,
+  FaceSearchesRepository,
+  guardOperation,
+  PhotosRepository,
+  StoredFaceSearch,
+  visibleMatches,
+} from '@em/core/data';
+import {
+  appliedMatchPercent,
+  descriptorToBuffer,
+  percentToDistance,
+  SelfieEmbedder,
+  similarityPercent,
+} from '@em/core/media';
 
 export interface FaceSearchPage extends Page<FaceMatch> {
   requestId: string;
@@ -26,9 +52,11 @@ const FACES_PER_PHOTO = 4;
  */
 export class FaceSearchService {
   constructor(
-    private readonly orm: Orm,
-    private readonly embedder: SelfieEmbedder,
-    private readonly index: FaceIndexCache,
+    private readonly events: EventsRepository,
+    private readonly photos: PhotosRepository,
+    private readonly searches: FaceSearchesRepository,
+    private readonly embedder: Pick<SelfieEmbedder, 'checkSize' | 'prepare' | 'embed'>,
+    private readonly index: Pick<FaceIndexCache, 'search'>,
     private readonly maxPhotos: number,
   ) {}
 
@@ -41,46 +69,37 @@ export class FaceSearchService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<FaceSearchPage> {
-    const event = await guardOperation(this.orm.em, principal, 'searchFaces', orgId, eventId);
+    const event = await guardOperation(this.events, principal, 'searchFaces', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     const id = this.requestIdOrNew(requestId);
     const file = await selfie();
     this.embedder.checkSize(file);
 
     // A request_id names a search of this event only: one of another event is no concern here.
-    const stored = await findFaceSearch(this.orm.em, eventId, id);
+    const stored = await this.searches.find(eventId, id);
     if (stored) return this.retry(stored, request);
 
     const { descriptor, facesFound } = await this.embedder.embed(await this.embedder.prepare(file));
     const threshold = appliedMatchPercent(event.confidenceThreshold);
     const matches = descriptor ? await this.match(event, descriptor, threshold) : [];
-    const inserted: Array<{ request_id: string }> = await this.orm.em.getConnection().execute(
-      `insert into face_searches (request_id, organisation_id, event_id, api_key_id, embedding, confidence_threshold, matches, faces_found, billable)
-       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, true) on conflict (event_id, request_id) do nothing returning request_id`,
-      [id, orgId, eventId, principal.apiKeyId ?? null, descriptor ? descriptorToBuffer(descriptor) : null, threshold, JSON.stringify(matches), facesFound],
-    );
+    const search = { requestId: id, orgId, eventId, confidenceThreshold: threshold, matches, facesFound, embedding: descriptor ? descriptorToBuffer(descriptor) : null };
     // A concurrent request with the same id stored first: answer as its retry.
-    if (inserted.length === 0) return this.retry((await findFaceSearch(this.orm.em, eventId, id))!, request);
-    return this.page({ requestId: id, orgId, eventId, confidenceThreshold: threshold, matches, facesFound }, request, false);
+    if (!(await this.searches.insertIfAbsent({ ...search, apiKeyId: principal.apiKeyId ?? null }))) return this.retry((await this.searches.find(eventId, id))!, request);
+    return this.page(search, request, false);
   }
 
   /** A stored search by request_id (never matched again); 404 when unknown to this event. */
   async cached(principal: Principal, orgId: number, eventId: number, requestId: string, page?: number | null, pageSize?: number | null): Promise<FaceSearchPage> {
-    await guardOperation(this.orm.em, principal, 'faceSearch', orgId, eventId);
+    await guardOperation(this.events, principal, 'faceSearch', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
-    const stored = await findFaceSearch(this.orm.em, eventId, requireRequestId(requestId));
+    const stored = await this.searches.find(eventId, requireRequestId(requestId));
     if (!stored || stored.orgId !== orgId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
     return this.page(stored, request, true);
   }
 
   /** Billable searches (first runs) and free cached retries of an organisation, optionally in a time window. */
   async usage(orgId: number, from?: Date | null, to?: Date | null, eventId?: number | null): Promise<FaceSearchUsage> {
-    const [row] = await this.orm.em.getConnection().execute(
-      `select count(*) filter (where billable)::int as billable, coalesce(sum(cache_hits), 0)::int as retries
-         from face_searches
-        where organisation_id = ? and (?::int is null or event_id = ?) and (?::timestamptz is null or created_at >= ?) and (?::timestamptz is null or created_at < ?)`,
-      [orgId, eventId ?? null, eventId ?? null, from ?? null, from ?? null, to ?? null, to ?? null],
-    );
+    const row = await this.searches.usage(orgId, { eventId, from, to });
     return { billableSearches: row.billable, cachedRetries: row.retries };
   }
 
@@ -90,9 +109,7 @@ export class FaceSearchService {
   }
 
   private async retry(stored: StoredFaceSearch, request: PageRequest): Promise<FaceSearchPage> {
-    await this.orm.em
-      .getConnection()
-      .execute('update face_searches set cache_hits = cache_hits + 1, updated_at = now() where event_id = ? and request_id = ?', [stored.eventId, stored.requestId]);
+    await this.searches.recordCacheHit(stored.eventId, stored.requestId);
     return this.page(stored, request, true);
   }
 
@@ -101,7 +118,7 @@ export class FaceSearchService {
     const maxDistance = percentToDistance(thresholdPercent);
     const found = await this.index.search(event.id, descriptor, maxDistance, this.maxPhotos * FACES_PER_PHOTO);
     if (found.length === 0) return [];
-    const visible = await publishedAmong(this.orm.em, found.map((f) => f.ref), event.id);
+    const visible = await this.photos.publishedAmong(found.map((f) => f.ref), event.id);
     return found
       .filter((f) => visible.has(f.ref))
       .sort((a, b) => a.distance - b.distance || (a.ref < b.ref ? -1 : 1))
@@ -111,7 +128,7 @@ export class FaceSearchService {
 
   /** One page of a stored result; photos unpublished or deleted since are left out. */
   private async page(stored: StoredFaceSearch, request: PageRequest, cached: boolean): Promise<FaceSearchPage> {
-    const matches = await visibleMatches(this.orm.em, stored);
+    const matches = await visibleMatches(this.photos, stored);
     return {
       requestId: stored.requestId,
       // Searches stored without a threshold were matched with the default.

@@ -1,0 +1,60 @@
+import { Logger } from '../logger';
+import { InMemoryPhotosRepository } from '../repositories/fakes/photos.fake';
+import { InMemoryVideosRepository } from '../repositories/fakes/videos.fake';
+import { descriptorToBuffer } from './embedding';
+import { FaceIndexCache } from './face-index-cache';
+import { FaceIndexRevisions } from './face-index-revisions';
+
+const logger = { info: () => undefined } as unknown as Logger;
+const vector = (x: number) => {
+  const v = new Float32Array(128);
+  v[0] = x;
+  return v;
+};
+
+/** Revisions the test moves by hand. */
+function revisions() {
+  const state = { revision: '1' };
+  return { state, revisions: { read: async () => state.revision } as unknown as FaceIndexRevisions };
+}
+
+describe('FaceIndexCache', () => {
+  it("loads an event's photo faces from its repository and finds the photos within the distance, nearest first, one hit per photo", async () => {
+    const photos = new InMemoryPhotosRepository();
+    photos.add({ id: 'near', eventId: 5 });
+    photos.add({ id: 'far', eventId: 5 });
+    photos.add({ id: 'elsewhere', eventId: 6 });
+    photos.addFace('near', descriptorToBuffer(vector(0.1)));
+    photos.addFace('near', descriptorToBuffer(vector(0.05)));
+    photos.addFace('far', descriptorToBuffer(vector(0.9)));
+    photos.addFace('elsewhere', descriptorToBuffer(vector(0)));
+    const cache = new FaceIndexCache('photos', photos, revisions().revisions, logger);
+    const hits = await cache.search(5, vector(0), 0.5, 100);
+    expect(hits.map((h) => h.ref)).toEqual(['near']);
+    expect(hits[0].distance).toBeCloseTo(0.05, 5);
+    expect(cache.size(5)).toBe(3);
+  });
+
+  it('reads only the faces added since, when the revision moves', async () => {
+    const photos = new InMemoryPhotosRepository();
+    photos.add({ id: 'a', eventId: 5 });
+    photos.add({ id: 'b', eventId: 5 });
+    photos.addFace('a', descriptorToBuffer(vector(0.1)));
+    const { state, revisions: revs } = revisions();
+    const cache = new FaceIndexCache('photos', photos, revs, logger);
+    expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual(['a']);
+    photos.addFace('b', descriptorToBuffer(vector(0.2)));
+    expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual(['a']);
+    state.revision = '2';
+    expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual(['a', 'b']);
+    expect(cache.size(5)).toBe(2);
+  });
+
+  it('indexes video frames as <video id>@<seconds>', async () => {
+    const videos = new InMemoryVideosRepository();
+    const video = videos.add({ eventId: 5 });
+    await videos.addFaces(video.id, 5, [{ timeSeconds: 12.5, embedding: descriptorToBuffer(vector(0)), score: 1 }]);
+    const cache = new FaceIndexCache('videos', videos, revisions().revisions, logger);
+    expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual([`${video.id}@12.5`]);
+  });
+});

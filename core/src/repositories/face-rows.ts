@@ -1,0 +1,13 @@
+/** A stored face as the in-memory face indexes load it. */
+export interface FaceRow {
+  /** The face's id (a bigint as text). */
+  id: string;
+  /** What the face belongs to: a photo id, or `<video id>@<seconds>` for a video frame. */
+  ref: string;
+  embedding: Buffer;
+}
+
+/** Where a face index loads its faces from, in id order (the photos or the videos repository). */
+export interface FaceRowSource {
+  facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
+}

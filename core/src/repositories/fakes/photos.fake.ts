@@ -1,0 +1,208 @@
+import { Event, Face, Photo, PhotoBib, PhotoStatus } from '../../db/entities';
+import { newId, normaliseBib } from '../../ids';
+import { PageRequest } from '../../pagination';
+import { FaceRow } from '../face-rows';
+import { GalleryRow, NewPhoto, PhotosRepository, PhotoStatusTally, ProcessedPhoto } from '../photos.repository';
+import { InMemoryEventsRepository } from './events.fake';
+
+/** The gallery order: capture time ascending, untimed last, then id. */
+function byGalleryOrder(a: Photo, b: Photo): number {
+  const at = a.capturedAt?.getTime() ?? Infinity;
+  const bt = b.capturedAt?.getTime() ?? Infinity;
+  if (at !== bt) return at < bt ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+const page = <T>(items: T[], request: PageRequest) => items.slice(request.offset, request.offset + request.pageSize);
+
+/**
+ * Photos, their BIBs and faces in memory, with the same rules as the SQL repository (published =
+ * `publishedAt` set). `add` takes any fields of a photo; the event comes from `events` when given.
+ */
+export class InMemoryPhotosRepository implements PhotosRepository {
+  readonly rows = new Map<string, Photo>();
+  readonly bibs: Array<Pick<PhotoBib, 'bib' | 'confidence'> & { photoId: string; eventId: number }> = [];
+  readonly faces: Array<Pick<Face, 'embedding' | 'score'> & { id: number; photoId: string; eventId: number }> = [];
+  private nextFaceId = 1;
+
+  constructor(private readonly events?: InMemoryEventsRepository) {}
+
+  add(fields: Partial<Omit<Photo, 'event'>> & { eventId: number; bibs?: string[] }): Photo {
+    const { eventId, bibs = [], ...rest } = fields;
+    const photo = Object.assign(new Photo(), {
+      contentHash: newId(),
+      originalFileName: 'photo.jpg',
+      mimeType: 'image/jpeg',
+      largeKey: 'large.jpg',
+      thumbnailKey: 'thumb.jpg',
+      status: 'processed' as PhotoStatus,
+    }, rest);
+    photo.originalKey ??= `originals/${eventId}/${photo.id}.jpg`;
+    photo.event = { id: eventId } as Event;
+    this.rows.set(photo.id, photo);
+    for (const bib of bibs) this.bibs.push({ photoId: photo.id, eventId, bib: normaliseBib(bib)!, confidence: 1 });
+    return photo;
+  }
+
+  addFace(photoId: string, embedding: Buffer): void {
+    this.faces.push({ id: this.nextFaceId++, photoId, eventId: this.rows.get(photoId)!.event.id, embedding, score: 1 });
+  }
+
+  private withEvent(photo: Photo): Photo {
+    const event = this.events?.rows.get(photo.event.id);
+    if (event) photo.event = event;
+    return photo;
+  }
+
+  private published(eventId?: number): Photo[] {
+    return [...this.rows.values()].filter((p) => p.publishedAt && (eventId === undefined || p.event.id === eventId)).sort(byGalleryOrder);
+  }
+
+  async publishedCount(eventId: number): Promise<number> {
+    return this.published(eventId).length;
+  }
+
+  async galleryPage(eventId: number, request: PageRequest): Promise<{ total: number; rows: GalleryRow[] }> {
+    const all = this.published(eventId);
+    const rows = page(all, request).map((p) => ({
+      id: p.id,
+      event_id: p.event.id,
+      large_key: p.largeKey ?? null,
+      thumbnail_key: p.thumbnailKey ?? null,
+      large_width: p.largeWidth ?? null,
+      large_height: p.largeHeight ?? null,
+      width: p.width ?? null,
+      height: p.height ?? null,
+      captured_at_ms: p.capturedAt ? p.capturedAt.getTime() : null,
+      photographer_name: p.photographerName ?? null,
+      original_file_name: p.originalFileName,
+      source: p.source,
+      original_key: p.originalKey,
+      external_url: p.externalUrl ?? null,
+    }));
+    return { total: all.length, rows };
+  }
+
+  async publishedWithBib(eventId: number, bib: string, request: PageRequest): Promise<{ total: number; ids: string[] }> {
+    const wanted = normaliseBib(bib);
+    const withBib = new Set(this.bibs.filter((b) => b.eventId === eventId && b.bib === wanted).map((b) => b.photoId));
+    const all = this.published(eventId).filter((p) => withBib.has(p.id));
+    return { total: all.length, ids: page(all, request).map((p) => p.id) };
+  }
+
+  async publishedAmong(ids: readonly string[], eventId?: number): Promise<Set<string>> {
+    const wanted = new Set(ids);
+    return new Set(this.published(eventId).filter((p) => wanted.has(p.id)).map((p) => p.id));
+  }
+
+  async findPublished(eventId: number, id: string): Promise<Photo | null> {
+    return this.published(eventId).find((p) => p.id === id) ?? null;
+  }
+
+  async findPublishedInEvent(eventId: number, ids: readonly string[]): Promise<Photo[]> {
+    return this.published(eventId).filter((p) => ids.includes(p.id));
+  }
+
+  async findPublishedWithEvent(ids: readonly string[]): Promise<Photo[]> {
+    return this.published().filter((p) => ids.includes(p.id)).map((p) => this.withEvent(p));
+  }
+
+  async countsByHour(eventId: number): Promise<Array<{ day: string; hour: number; count: number }>> {
+    const counts = new Map<string, number>();
+    for (const p of this.published(eventId)) {
+      if (!p.capturedAt) continue;
+      const key = `${p.capturedAt.toISOString().slice(0, 10)}|${p.capturedAt.getUTCHours()}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return [...counts]
+      .map(([key, count]) => ({ day: key.split('|')[0], hour: Number(key.split('|')[1]), count }))
+      .sort((a, b) => (a.day === b.day ? a.hour - b.hour : a.day < b.day ? -1 : 1));
+  }
+
+  async publishedCapturedBetween(eventId: number, from: Date, to: Date, request: PageRequest): Promise<{ total: number; photos: Photo[] }> {
+    const all = this.published(eventId).filter((p) => p.capturedAt && p.capturedAt >= from && p.capturedAt < to);
+    return { total: all.length, photos: page(all, request) };
+  }
+
+  async findByContentHash(eventId: number, contentHash: string): Promise<Photo | null> {
+    return [...this.rows.values()].find((p) => p.event.id === eventId && p.contentHash === contentHash) ?? null;
+  }
+
+  async insert(photo: NewPhoto): Promise<void> {
+    if (await this.findByContentHash(photo.eventId, photo.contentHash)) throw new Error('duplicate key value violates unique constraint');
+    this.add({ ...photo, status: 'imported', largeKey: null, thumbnailKey: null });
+  }
+
+  async markQueued(eventId: number, statuses: PhotoStatus[]): Promise<string[]> {
+    const photos = [...this.rows.values()].filter((p) => p.event.id === eventId && statuses.includes(p.status));
+    for (const p of photos) Object.assign(p, { status: 'queued', stepErrors: null });
+    return photos.map((p) => p.id);
+  }
+
+  async publishProcessed(eventId: number, at: Date): Promise<number> {
+    const photos = [...this.rows.values()].filter((p) => p.event.id === eventId && p.status === 'processed' && !p.publishedAt);
+    for (const p of photos) p.publishedAt = at;
+    return photos.length;
+  }
+
+  async tallyByStatus(eventId: number): Promise<PhotoStatusTally[]> {
+    const tallies = new Map<PhotoStatus, PhotoStatusTally>();
+    for (const p of this.rows.values()) {
+      if (p.event.id !== eventId) continue;
+      const t = tallies.get(p.status) ?? { status: p.status, count: 0, lastCreated: null, lastProcessed: null, live: 0 };
+      t.count++;
+      if (p.publishedAt) t.live++;
+      if (!t.lastCreated || p.createdAt > new Date(t.lastCreated)) t.lastCreated = p.createdAt;
+      if (p.processedAt && (!t.lastProcessed || p.processedAt > new Date(t.lastProcessed))) t.lastProcessed = p.processedAt;
+      tallies.set(p.status, t);
+    }
+    return [...tallies.values()];
+  }
+
+  async failureReasons(eventId: number, limit: number): Promise<Array<{ reason: string; count: number }>> {
+    const counts = new Map<string, number>();
+    for (const p of this.rows.values()) {
+      if (p.event.id !== eventId || p.status !== 'failed') continue;
+      const reason = Object.values(p.stepErrors ?? {})[0] ?? 'unknown';
+      counts.set(reason, (counts.get(reason) ?? 0) + 1);
+    }
+    return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)).slice(0, limit);
+  }
+
+  async findWithEvent(photoId: string): Promise<Photo | null> {
+    const photo = this.rows.get(photoId);
+    return photo ? this.withEvent(photo) : null;
+  }
+
+  async markProcessing(photoId: string): Promise<void> {
+    const photo = this.rows.get(photoId);
+    if (photo && photo.status !== 'processed') photo.status = 'processing';
+  }
+
+  async saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<void> {
+    const photo = this.rows.get(photoId)!;
+    const { bibs, faces, publishAt, ...fields } = result;
+    Object.assign(photo, fields, { status: 'processed' });
+    if (publishAt && !photo.publishedAt) photo.publishedAt = publishAt;
+    this.bibs.splice(0, this.bibs.length, ...this.bibs.filter((b) => b.photoId !== photoId));
+    for (const [bib, confidence] of bibs) this.bibs.push({ photoId, eventId, bib, confidence });
+    this.faces.splice(0, this.faces.length, ...this.faces.filter((f) => f.photoId !== photoId));
+    for (const face of faces) this.faces.push({ id: this.nextFaceId++, photoId, eventId, embedding: face.embedding, score: face.score });
+  }
+
+  async markFailed(photoId: string, reason: string): Promise<void> {
+    const photo = this.rows.get(photoId);
+    if (photo && photo.status !== 'processed') Object.assign(photo, { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } });
+  }
+
+  async largestPublishedFace(): Promise<null> {
+    return null;
+  }
+
+  async facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
+    return this.faces
+      .filter((f) => f.eventId === eventId && f.id > Number(afterId))
+      .slice(0, limit)
+      .map((f) => ({ id: String(f.id), ref: f.photoId, embedding: f.embedding }));
+  }
+}

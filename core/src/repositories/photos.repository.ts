@@ -1,0 +1,243 @@
+import { QueryOrder } from '@mikro-orm/core';
+import { Face, Photo, PhotoBib, PhotoStatus } from '../db/entities';
+import { Orm, sqlArray } from '../db/orm';
+import { normaliseBib } from '../ids';
+import { nearerEndScan, PageRequest } from '../pagination';
+import { FaceRow } from './face-rows';
+import { GalleryRow, NewPhoto, PhotoStatusTally, ProcessedPhoto } from './photos.types';
+
+export * from './photos.types';
+
+/** Which photos are visible: published ones (the partial indexes and the count trigger say the same). */
+export const PUBLISHED = 'published_at is not null';
+/**
+ * The gallery order of the spec: capture time ascending, untimed photos last, id as the tie-break so
+ * pages are stable (photos_gallery_idx). `fromEnd`: the same order read backwards.
+ */
+export function galleryOrder(table?: string, fromEnd = false): string {
+  const column = (name: string) => (table ? `${table}.${name}` : name);
+  return fromEnd ? `${column('captured_at')} desc nulls first, ${column('id')} desc` : `${column('captured_at')} asc nulls last, ${column('id')} asc`;
+}
+
+/** The photos of events, their BIBs and faces: every query of `photos`, `photo_bibs`, `faces` and `event_photo_counts`. */
+export interface PhotosRepository {
+  /** The number of published photos of the event. */
+  publishedCount(eventId: number): Promise<number>;
+  /** One gallery page of published photos in gallery order, and the total. */
+  galleryPage(eventId: number, request: PageRequest): Promise<{ total: number; rows: GalleryRow[] }>;
+  /** Published photos on which `bib` was read (normalised), in gallery order: one page of ids and the total. */
+  publishedWithBib(eventId: number, bib: string, request: PageRequest): Promise<{ total: number; ids: string[] }>;
+  /** The ids among `ids` that are published photos (of `eventId` when given). */
+  publishedAmong(ids: readonly string[], eventId?: number): Promise<Set<string>>;
+  /** A published photo of the event. */
+  findPublished(eventId: number, id: string): Promise<Photo | null>;
+  /** Published photos of the event among `ids`. */
+  findPublishedInEvent(eventId: number, ids: readonly string[]): Promise<Photo[]>;
+  /** Published photos among `ids`, of any event, with their event (and its organisation id). */
+  findPublishedWithEvent(ids: readonly string[]): Promise<Photo[]>;
+  /** Counts of timed, published photos per UTC day and hour, in order. */
+  countsByHour(eventId: number): Promise<Array<{ day: string; hour: number; count: number }>>;
+  /** Published photos captured in [from, to), by capture time then id: one page and the total. */
+  publishedCapturedBetween(eventId: number, from: Date, to: Date, request: PageRequest): Promise<{ total: number; photos: Photo[] }>;
+  findByContentHash(eventId: number, contentHash: string): Promise<Photo | null>;
+  /** Inserts an imported photo; throws when the row cannot be written (a concurrent import of the same content). */
+  insert(photo: NewPhoto): Promise<void>;
+  /** Marks the event's photos in one of `statuses` queued (clearing their errors); returns their ids. */
+  markQueued(eventId: number, statuses: PhotoStatus[]): Promise<string[]>;
+  /** Publishes every processed, unpublished photo of the event; returns how many. */
+  publishProcessed(eventId: number, at: Date): Promise<number>;
+  tallyByStatus(eventId: number): Promise<PhotoStatusTally[]>;
+  /** Failed photos grouped by their (first) reason, most frequent first. */
+  failureReasons(eventId: number, limit: number): Promise<Array<{ reason: string; count: number }>>;
+  /** A photo to process, with its event. */
+  findWithEvent(photoId: string): Promise<Photo | null>;
+  markProcessing(photoId: string): Promise<void>;
+  /** Replaces the photo's BIBs and faces and records its previews, in one transaction. */
+  saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<void>;
+  /** Marks an unprocessed photo failed with the reason. */
+  markFailed(photoId: string, reason: string): Promise<void>;
+  /** The largest face on the event's published photos, with its photo's original (the demo's selfie). */
+  largestPublishedFace(eventId: number): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null>;
+  /** Faces of the event's photos with an id above `afterId`, by id (ref: the photo id). */
+  facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
+}
+
+export class SqlPhotosRepository implements PhotosRepository {
+  constructor(private readonly orm: Orm) {}
+
+  private get em() {
+    return this.orm.em.fork();
+  }
+
+  private execute<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return this.orm.em.getConnection().execute(sql, params);
+  }
+
+  async publishedCount(eventId: number): Promise<number> {
+    // Kept on publish by the database (Migration20261123PublishedPhotoCount).
+    const [row] = await this.execute<{ published: number }>('select published from event_photo_counts where event_id = ?', [eventId]);
+    return row?.published ?? 0;
+  }
+
+  /**
+   * The page is found by an index-only scan of photos_gallery_idx (ids only; the rows of the page are
+   * read afterwards), from whichever end of the event is nearer, so a page costs at most half an
+   * event's index entries and never a count. The total is read from the counter; a publish between
+   * the two statements shifts the page by that photo, as it would between two requests.
+   */
+  async galleryPage(eventId: number, request: PageRequest): Promise<{ total: number; rows: GalleryRow[] }> {
+    const total = await this.publishedCount(eventId);
+    const scan = nearerEndScan(total, request);
+    if (!scan) return { total, rows: [] };
+    const rows = await this.execute<GalleryRow>(
+      `select id, event_id, large_key, thumbnail_key, large_width, large_height, width, height, photographer_name, original_file_name, source, original_key, external_url,
+              (extract(epoch from captured_at) * 1000)::float8 as captured_at_ms
+         from photos join (select id from photos where event_id = ? and ${PUBLISHED} order by ${galleryOrder(undefined, scan.fromEnd)} limit ? offset ?) page using (id)
+        order by ${galleryOrder()}`,
+      [eventId, scan.take, scan.skip],
+    );
+    return { total, rows };
+  }
+
+  async publishedWithBib(eventId: number, bib: string, request: PageRequest): Promise<{ total: number; ids: string[] }> {
+    const wanted = normaliseBib(bib);
+    if (!wanted) return { total: 0, ids: [] };
+    const from = `from photo_bibs b join photos p on p.id = b.photo_id
+                  where b.event_id = ? and b.bib = ? and p.${PUBLISHED}`;
+    const [{ total }] = await this.execute<{ total: number }>(`select count(distinct p.id)::int as total ${from}`, [eventId, wanted]);
+    if (total === 0) return { total: 0, ids: [] };
+    const rows = await this.execute<{ id: string }>(`select distinct p.id, p.captured_at ${from} order by ${galleryOrder('p')} limit ? offset ?`, [
+      eventId,
+      wanted,
+      request.pageSize,
+      request.offset,
+    ]);
+    return { total, ids: rows.map((r) => r.id) };
+  }
+
+  async publishedAmong(ids: readonly string[], eventId?: number): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.execute<{ id: string }>(`select id from photos where id = any(?::uuid[]) and (?::int is null or event_id = ?) and ${PUBLISHED}`, [
+      sqlArray(ids),
+      eventId ?? null,
+      eventId ?? null,
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  findPublished(eventId: number, id: string): Promise<Photo | null> {
+    return this.em.findOne(Photo, { id, event: eventId, publishedAt: { $ne: null } });
+  }
+
+  async findPublishedInEvent(eventId: number, ids: readonly string[]): Promise<Photo[]> {
+    if (ids.length === 0) return [];
+    return this.em.find(Photo, { id: { $in: [...ids] }, event: eventId, publishedAt: { $ne: null } });
+  }
+
+  async findPublishedWithEvent(ids: readonly string[]): Promise<Photo[]> {
+    if (ids.length === 0) return [];
+    return this.em.find(Photo, { id: { $in: [...ids] }, publishedAt: { $ne: null } }, { populate: ['event'] });
+  }
+
+  countsByHour(eventId: number): Promise<Array<{ day: string; hour: number; count: number }>> {
+    return this.execute(
+      `select to_char(captured_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+              extract(hour from captured_at at time zone 'UTC')::int as hour,
+              count(*)::int as count
+         from photos
+        where event_id = ? and ${PUBLISHED} and captured_at is not null
+        group by 1, 2
+        order by 1, 2`,
+      [eventId],
+    );
+  }
+
+  async publishedCapturedBetween(eventId: number, from: Date, to: Date, request: PageRequest): Promise<{ total: number; photos: Photo[] }> {
+    const [photos, total] = await this.em.findAndCount(
+      Photo,
+      { event: eventId, publishedAt: { $ne: null }, capturedAt: { $gte: from, $lt: to } },
+      { orderBy: [{ capturedAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], limit: request.pageSize, offset: request.offset },
+    );
+    return { total, photos };
+  }
+
+  findByContentHash(eventId: number, contentHash: string): Promise<Photo | null> {
+    return this.em.findOne(Photo, { event: eventId, contentHash });
+  }
+
+  async insert(photo: NewPhoto): Promise<void> {
+    const { eventId, ...fields } = photo;
+    const em = this.em;
+    em.create(Photo, { ...fields, event: eventId, status: 'imported' });
+    await em.flush();
+  }
+
+  async markQueued(eventId: number, statuses: PhotoStatus[]): Promise<string[]> {
+    const em = this.em;
+    const ids = (await em.find(Photo, { event: eventId, status: { $in: statuses } }, { fields: ['id'] })).map((p) => p.id);
+    if (ids.length) await em.nativeUpdate(Photo, { id: { $in: ids }, status: { $in: statuses } }, { status: 'queued', stepErrors: null });
+    return ids;
+  }
+
+  publishProcessed(eventId: number, at: Date): Promise<number> {
+    return this.em.nativeUpdate(Photo, { event: eventId, status: 'processed', publishedAt: null }, { publishedAt: at });
+  }
+
+  async tallyByStatus(eventId: number): Promise<PhotoStatusTally[]> {
+    const rows = await this.execute<{ status: PhotoStatus; count: number; last_created: Date | null; last_processed: Date | null; live: number }>(
+      `select status, count(*)::int as count, max(created_at) as last_created, max(processed_at) as last_processed,
+              count(published_at)::int as live
+         from photos where event_id = ? group by status`,
+      [eventId],
+    );
+    return rows.map((r) => ({ status: r.status, count: r.count, lastCreated: r.last_created, lastProcessed: r.last_processed, live: r.live }));
+  }
+
+  failureReasons(eventId: number, limit: number): Promise<Array<{ reason: string; count: number }>> {
+    return this.execute(
+      `select coalesce((select value from jsonb_each_text(step_errors) limit 1), 'unknown') as reason, count(*)::int as count
+         from photos where event_id = ? and status = 'failed' group by 1 order by 2 desc, 1 limit ?`,
+      [eventId, limit],
+    );
+  }
+
+  findWithEvent(photoId: string): Promise<Photo | null> {
+    return this.em.findOne(Photo, { id: photoId }, { populate: ['event'] });
+  }
+
+  async markProcessing(photoId: string): Promise<void> {
+    await this.em.nativeUpdate(Photo, { id: photoId, status: { $ne: 'processed' } }, { status: 'processing' });
+  }
+
+  async saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<void> {
+    await this.em.transactional(async (tx) => {
+      await tx.nativeDelete(PhotoBib, { photo: photoId });
+      for (const [bib, confidence] of result.bibs) tx.create(PhotoBib, { photo: photoId, event: eventId, bib, confidence });
+      await tx.nativeDelete(Face, { photo: photoId });
+      for (const face of result.faces) {
+        tx.create(Face, { photo: photoId, event: eventId, embedding: face.embedding, score: face.score, boxX: face.box.x, boxY: face.box.y, boxWidth: face.box.width, boxHeight: face.box.height });
+      }
+      const { largeKey, largeWidth, largeHeight, thumbnailKey, width, height, processedAt, stepErrors } = result;
+      await tx.nativeUpdate(Photo, { id: photoId }, { status: 'processed', largeKey, largeWidth, largeHeight, thumbnailKey, width, height, processedAt, stepErrors });
+      if (result.publishAt) await tx.nativeUpdate(Photo, { id: photoId, publishedAt: null }, { publishedAt: result.publishAt });
+    });
+  }
+
+  async markFailed(photoId: string, reason: string): Promise<void> {
+    await this.em.nativeUpdate(Photo, { id: photoId, status: { $ne: 'processed' } }, { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } });
+  }
+
+  async largestPublishedFace(eventId: number): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null> {
+    const [face] = await this.execute<{ original_key: string; box_x: number; box_y: number; box_width: number; box_height: number }>(
+      `select p.original_key, f.box_x, f.box_y, f.box_width, f.box_height
+         from faces f join photos p on p.id = f.photo_id
+        where p.event_id = ? and p.${PUBLISHED} order by f.box_width * f.box_height desc limit 1`,
+      [eventId],
+    );
+    return face ? { originalKey: face.original_key, box: { x: face.box_x, y: face.box_y, width: face.box_width, height: face.box_height } } : null;
+  }
+
+  facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
+    return this.execute('select id::text as id, photo_id::text as ref, embedding from faces where event_id = ? and id > ? order by id limit ?', [eventId, afterId, limit]);
+  }
+}

@@ -1,0 +1,115 @@
+import { QueryOrder } from '@mikro-orm/core';
+import { Video } from '../db/entities';
+import { Orm } from '../db/orm';
+import { FaceRow } from './face-rows';
+
+export interface NewVideo {
+  id: string;
+  eventId: number;
+  sourceKey: string;
+  storageKey: string;
+  originalFileName: string;
+}
+
+/** A face seen in a sampled frame, to store. */
+export interface NewVideoFace {
+  timeSeconds: number;
+  embedding: Buffer;
+  score: number;
+}
+
+export interface IndexedVideo {
+  durationSeconds: number;
+  width: number;
+  height: number;
+  sampleFps: number;
+}
+
+/** The videos of events and the faces in their frames: every query of `videos` and `video_faces`. */
+export interface VideosRepository {
+  /** The event's videos in upload order. */
+  listByEvent(eventId: number): Promise<Video[]>;
+  hasSourceKey(eventId: number, sourceKey: string): Promise<boolean>;
+  insert(video: NewVideo): Promise<Video>;
+  /** A video with its event. */
+  findWithEvent(videoId: string): Promise<Video | null>;
+  findByIds(ids: readonly string[]): Promise<Video[]>;
+  /** The indexed videos among `ids`, in upload order. */
+  findIndexed(ids: readonly string[]): Promise<Video[]>;
+  /** Starts (or restarts) indexing: status `indexing`, progress 0, the error and the faces of an earlier run gone. */
+  startIndexing(videoId: string): Promise<void>;
+  addFaces(videoId: string, eventId: number, faces: NewVideoFace[]): Promise<void>;
+  setProgress(videoId: string, progress: number): Promise<void>;
+  markIndexed(videoId: string, video: IndexedVideo): Promise<void>;
+  /** Marks a video not indexed yet failed with the reason. */
+  markFailed(videoId: string, reason: string): Promise<void>;
+  /** Faces of the event's video frames with an id above `afterId`, by id (ref: `<video id>@<seconds>`). */
+  facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
+}
+
+export class SqlVideosRepository implements VideosRepository {
+  constructor(private readonly orm: Orm) {}
+
+  private get em() {
+    return this.orm.em.fork();
+  }
+
+  listByEvent(eventId: number): Promise<Video[]> {
+    return this.em.find(Video, { event: eventId }, { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }] });
+  }
+
+  async hasSourceKey(eventId: number, sourceKey: string): Promise<boolean> {
+    return (await this.em.count(Video, { event: eventId, sourceKey })) > 0;
+  }
+
+  async insert({ eventId, ...fields }: NewVideo): Promise<Video> {
+    const em = this.em;
+    const video = em.create(Video, { ...fields, event: eventId });
+    await em.flush();
+    return video;
+  }
+
+  findWithEvent(videoId: string): Promise<Video | null> {
+    return this.em.findOne(Video, { id: videoId }, { populate: ['event'] });
+  }
+
+  async findByIds(ids: readonly string[]): Promise<Video[]> {
+    return ids.length ? this.em.find(Video, { id: { $in: [...ids] } }) : [];
+  }
+
+  async findIndexed(ids: readonly string[]): Promise<Video[]> {
+    return ids.length ? this.em.find(Video, { id: { $in: [...ids] }, status: 'indexed' }, { orderBy: { createdAt: 'asc' } }) : [];
+  }
+
+  async startIndexing(videoId: string): Promise<void> {
+    const em = this.em;
+    await em.nativeUpdate(Video, { id: videoId }, { status: 'indexing', indexProgress: 0, error: null });
+    await em.getConnection().execute('delete from video_faces where video_id = ?', [videoId]);
+  }
+
+  async addFaces(videoId: string, eventId: number, faces: NewVideoFace[]): Promise<void> {
+    if (faces.length === 0) return;
+    await this.em.getConnection().execute(
+      `insert into video_faces (video_id, event_id, time_seconds, embedding, score) values ${faces.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+      faces.flatMap((f) => [videoId, eventId, f.timeSeconds, f.embedding, f.score]),
+    );
+  }
+
+  async setProgress(videoId: string, progress: number): Promise<void> {
+    await this.em.nativeUpdate(Video, { id: videoId }, { indexProgress: progress });
+  }
+
+  async markIndexed(videoId: string, v: IndexedVideo): Promise<void> {
+    await this.em.nativeUpdate(Video, { id: videoId }, { status: 'indexed', indexProgress: 1, ...v, indexedAt: new Date() });
+  }
+
+  async markFailed(videoId: string, reason: string): Promise<void> {
+    await this.em.nativeUpdate(Video, { id: videoId, status: { $ne: 'indexed' } }, { status: 'failed', error: reason.slice(0, 500) });
+  }
+
+  facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
+    return this.em
+      .getConnection()
+      .execute("select id::text as id, video_id::text || '@' || time_seconds::text as ref, embedding from video_faces where event_id = ? and id > ? order by id limit ?", [eventId, afterId, limit]);
+  }
+}

@@ -1,0 +1,11 @@
+// In-memory fakes for unit tests (imported by test files only, as `@em/core/dist/testing`).
+export * from './repositories/fakes/events.fake';
+export * from './repositories/fakes/photos.fake';
+export * from './repositories/fakes/face-searches.fake';
+export * from './repositories/fakes/videos.fake';
+export * from './repositories/fakes/clip-requests.fake';
+export * from './repositories/fakes/object-store.fake';
+export * from './repositories/fakes/job-producer.fake';
+export * from './repositories/fakes/principals.fake';
+export * from './repositories/fakes/redis.fake';
+export * from './repositories/fakes/media.fake';

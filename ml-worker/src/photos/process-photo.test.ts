@@ -1,0 +1,109 @@
+import { Logger } from '@em/core';
+import { bufferToDescriptor } from '@em/core/media';
+import { InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository } from '@em/core/testing';
+import sharp from 'sharp';
+import { PhotoProcessor } from './process-photo';
+
+const logger = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
+const face = (x: number) => ({ box: { x, y: 0.1, width: 0.2, height: 0.2 }, score: 0.9, descriptor: new Float32Array(128).fill(x) });
+
+class FakeFaces {
+  calls = 0;
+  faces = [face(0.1), face(0.5)];
+  fail = false;
+  async detectAll() {
+    this.calls++;
+    if (this.fail) throw new Error('model crashed');
+    return this.faces;
+  }
+}
+
+class FakeBibs {
+  fail = false;
+  async read() {
+    if (this.fail) throw new Error('ocr crashed');
+    return new Map([['1234', 0.98]]);
+  }
+}
+
+class FakeRevisions {
+  bumps: Array<[string, number]> = [];
+  async bump(kind: string, eventId: number) {
+    this.bumps.push([kind, eventId]);
+  }
+}
+
+async function setup(live = false) {
+  const events = new InMemoryEventsRepository();
+  events.add({ id: 5, orgId: 1, watermarkText: 'Demo', wentLiveAt: live ? new Date(0) : null });
+  const photos = new InMemoryPhotosRepository(events);
+  const store = new InMemoryObjectStore();
+  const photo = photos.add({ eventId: 5, status: 'queued', originalKey: 'originals/5/p.jpg', largeKey: null, thumbnailKey: null });
+  await store.put(photo.originalKey, await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a6' } }).jpeg().toBuffer(), 'image/jpeg');
+  const faces = new FakeFaces();
+  const bibs = new FakeBibs();
+  const revisions = new FakeRevisions();
+  const processor = new PhotoProcessor(photos, events, store.asStore, faces, bibs, revisions, logger);
+  return { events, photos, store, photo, faces, bibs, revisions, processor };
+}
+
+describe('PhotoProcessor', () => {
+  it('renders the previews, records BIBs and faces and marks the photo processed, unpublished while the event is not live', async () => {
+    const s = await setup();
+    expect(await s.processor.process(s.photo.id)).toBe('processed');
+    const row = s.photos.rows.get(s.photo.id)!;
+    expect(row).toMatchObject({ status: 'processed', largeKey: `public/5/large/${row.id}.jpg`, thumbnailKey: `public/5/thumb/${row.id}.jpg`, width: 640, height: 480, stepErrors: null });
+    expect(row.publishedAt).toBeFalsy();
+    expect(s.store.objects.has(row.largeKey!) && s.store.objects.has(row.thumbnailKey!)).toBe(true);
+    expect(s.photos.bibs.map((b) => b.bib)).toEqual(['1234']);
+    expect(s.photos.faces.map((f) => bufferToDescriptor(f.embedding)[0])).toEqual([Math.fround(0.1), Math.fround(0.5)]);
+    expect(s.revisions.bumps).toEqual([['photos', 5]]);
+  });
+
+  it('publishes at once when the event is already live', async () => {
+    const s = await setup(true);
+    await s.processor.process(s.photo.id);
+    expect(s.photos.rows.get(s.photo.id)!.publishedAt).toBeInstanceOf(Date);
+  });
+
+  it('is idempotent: a processed photo is skipped; a re-run after a crash replaces BIBs and faces instead of adding to them', async () => {
+    const s = await setup();
+    await s.processor.process(s.photo.id);
+    expect(await s.processor.process(s.photo.id)).toBe('skipped');
+    expect(s.faces.calls).toBe(1);
+    s.photos.rows.get(s.photo.id)!.status = 'processing';
+    s.faces.faces = [face(0.3)];
+    await s.processor.process(s.photo.id);
+    expect(s.photos.faces).toHaveLength(1);
+    expect(s.photos.bibs).toHaveLength(1);
+  });
+
+  it('a failing BIB or face step is recorded on the photo and loses nothing of the other', async () => {
+    const s = await setup();
+    s.bibs.fail = true;
+    await s.processor.process(s.photo.id);
+    expect(s.photos.rows.get(s.photo.id)).toMatchObject({ status: 'processed', stepErrors: { bibs: 'BIB reading failed' } });
+    expect(s.photos.faces).toHaveLength(2);
+
+    const t = await setup();
+    t.faces.fail = true;
+    await t.processor.process(t.photo.id);
+    expect(t.photos.rows.get(t.photo.id)).toMatchObject({ status: 'processed', stepErrors: { faces: 'Face detection failed' } });
+    expect(t.photos.bibs).toHaveLength(1);
+    expect(t.revisions.bumps).toEqual([]);
+  });
+
+  it('an original that is not a readable photo fails the photo at once, without retries', async () => {
+    const s = await setup();
+    await s.store.put(s.photo.originalKey, Buffer.from('garbage'), 'image/jpeg');
+    await expect(s.processor.process(s.photo.id)).rejects.toMatchObject({ name: 'UnrecoverableError' });
+    expect(s.photos.rows.get(s.photo.id)).toMatchObject({ status: 'failed', stepErrors: { previews: expect.any(String) } });
+  });
+
+  it('markFailed never fails a processed photo', async () => {
+    const s = await setup();
+    await s.processor.process(s.photo.id);
+    await s.processor.markFailed(s.photo.id, 'late failure');
+    expect(s.photos.rows.get(s.photo.id)!.status).toBe('processed');
+  });
+});

@@ -1,0 +1,75 @@
+import { Logger } from '@em/core';
+import { bufferToDescriptor } from '@em/core/media';
+import { InMemoryEventsRepository, InMemoryObjectStore, InMemoryVideosRepository, writeTestVideo } from '@em/core/testing';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { VideoIndexer } from './index-video';
+
+const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
+const dir = mkdtempSync(path.join(tmpdir(), 'index-video-test-'));
+let video: Buffer;
+beforeAll(() => {
+  writeTestVideo(path.join(dir, 'source.mp4'), 3, '320x240');
+  video = readFileSync(path.join(dir, 'source.mp4'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** One face in every frame; records the frame sizes it was given. */
+class FakeFaces {
+  sizes: string[] = [];
+  async detectFrame(_rgb: Buffer, width: number, height: number) {
+    this.sizes.push(`${width}x${height}`);
+    return [{ box: { x: 0, y: 0, width: 0.1, height: 0.1 }, score: 0.8, descriptor: new Float32Array(128).fill(this.sizes.length) }];
+  }
+}
+
+async function setup() {
+  const events = new InMemoryEventsRepository();
+  events.add({ id: 7, orgId: 1, videoSampleFps: 2 });
+  const videos = new InMemoryVideosRepository(events);
+  const store = new InMemoryObjectStore();
+  const row = videos.add({ eventId: 7, storageKey: 'videos/7/v.mp4' });
+  await store.put(row.storageKey, video, 'video/mp4');
+  const faces = new FakeFaces();
+  const bumps: number[] = [];
+  const indexer = new VideoIndexer(videos, store.asStore, faces, { bump: async (_kind, eventId) => void bumps.push(eventId) }, logger);
+  return { videos, store, row, faces, bumps, indexer };
+}
+
+describe('VideoIndexer', () => {
+  it("samples frames at the event's rate and stores each face with its time; the video is indexed with its duration", async () => {
+    const s = await setup();
+    expect(await s.indexer.index(s.row.id)).toBe('indexed');
+    expect(s.videos.rows.get(s.row.id)).toMatchObject({ status: 'indexed', indexProgress: 1, durationSeconds: 3, width: 320, height: 240, sampleFps: 2 });
+    expect(s.videos.faces.map((f) => f.timeSeconds)).toEqual([0, 0.5, 1, 1.5, 2, 2.5]);
+    expect(bufferToDescriptor(s.videos.faces[1].embedding)[0]).toBe(2);
+    expect(s.faces.sizes[0]).toBe('320x240');
+    expect(s.bumps).toEqual([7]);
+    expect((await s.videos.facesAfter(7, '0', 10))[0].ref).toBe(`${s.row.id}@0`);
+  });
+
+  it('is idempotent: an indexed video is skipped; a re-run after a crash replaces the faces of the earlier run', async () => {
+    const s = await setup();
+    await s.indexer.index(s.row.id);
+    expect(await s.indexer.index(s.row.id)).toBe('skipped');
+    s.videos.rows.get(s.row.id)!.status = 'indexing';
+    await s.indexer.index(s.row.id);
+    expect(s.videos.faces).toHaveLength(6);
+  });
+
+  it('a stored file that is not a readable video fails at once with the reason (no retries)', async () => {
+    const s = await setup();
+    await s.store.put(s.row.storageKey, Buffer.from('garbage'), 'video/mp4');
+    await expect(s.indexer.index(s.row.id)).rejects.toMatchObject({ name: 'UnrecoverableError' });
+    expect(s.videos.rows.get(s.row.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('not a readable video') });
+    expect(s.bumps).toEqual([]);
+  });
+
+  it('fail() never fails an indexed video', async () => {
+    const s = await setup();
+    await s.indexer.index(s.row.id);
+    await s.indexer.fail(s.row.id, 'late');
+    expect(s.videos.rows.get(s.row.id)!.status).toBe('indexed');
+  });
+});

@@ -1,0 +1,100 @@
+import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository, RecordingJobProducer } from '@em/core/testing';
+import sharp from 'sharp';
+import { PipelineService } from './pipeline.service';
+
+const jpeg = (r: number) => sharp({ create: { width: 32, height: 24, channels: 3, background: { r, g: 10, b: 10 } } }).jpeg().toBuffer();
+
+function setup() {
+  const events = new InMemoryEventsRepository();
+  const event = events.add({ id: 5, orgId: 1 });
+  const photos = new InMemoryPhotosRepository(events);
+  const store = new InMemoryObjectStore();
+  const jobs = new RecordingJobProducer();
+  const service = new PipelineService(events, photos, store.asStore, jobs);
+  return { events, event, photos, store, jobs, service };
+}
+
+const me = apiKeyPrincipal(1);
+
+describe('PipelineService', () => {
+  it('imports a photo once: the original is stored under its key, the same content again is a duplicate of it', async () => {
+    const { event, photos, store, service } = setup();
+    const file = await jpeg(200);
+    const first = await service.importFile(event, file, { fileName: 'dir/IMG_1.jpg', source: 'upload', photographerName: 'Ann' });
+    expect(first.status).toBe('imported');
+    const id = (first as { imageId: string }).imageId;
+    const row = photos.rows.get(id)!;
+    expect(row).toMatchObject({ status: 'imported', originalFileName: 'IMG_1.jpg', width: 32, height: 24, photographerName: 'Ann', originalKey: `originals/5/${id}.jpg` });
+    expect(store.objects.has(row.originalKey)).toBe(true);
+    expect(await service.importFile(event, file, { fileName: 'again.jpg', source: 'upload' })).toEqual({ status: 'duplicate', imageId: id });
+    expect(photos.rows.size).toBe(1);
+  });
+
+  it('rejects a file that is not a photo, with the reason, and stores nothing', async () => {
+    const { event, photos, store, service } = setup();
+    const outcome = await service.importFile(event, Buffer.from('not an image'), { fileName: 'notes.txt', source: 'upload' });
+    expect(outcome).toMatchObject({ status: 'rejected', reason: expect.any(String) });
+    expect(photos.rows.size).toBe(0);
+    expect(store.objects.size).toBe(0);
+  });
+
+  it('imports the inbox: imported and duplicate files leave it, rejected ones stay; keys outside the inbox are 400', async () => {
+    const { store, service } = setup();
+    await store.put('inbox/5/a.jpg', await jpeg(1), 'image/jpeg');
+    await store.put('inbox/5/b.jpg', await jpeg(1), 'image/jpeg');
+    await store.put('inbox/5/c.txt', Buffer.from('text'), 'text/plain');
+    const report = await service.importInbox(me, 1, 5);
+    expect(report).toMatchObject({ imported: 1, duplicates: 1, rejected: 1 });
+    expect((await store.list('inbox/5/')).map((o) => o.key)).toEqual(['inbox/5/c.txt']);
+    await expect(service.importInbox(me, 1, 5, ['inbox/6/x.jpg'])).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(service.importInbox(me, 1, 5, ['inbox/5/../6/x.jpg'])).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect((await service.importInbox(me, 1, 5, ['inbox/5/gone.jpg'])).files).toEqual([{ key: 'inbox/5/gone.jpg', outcome: { status: 'rejected', reason: 'no such file in the inbox' } }]);
+  });
+
+  it('process queues imported (and still queued) photos with a job each; failed ones only on retry, their errors cleared', async () => {
+    const { photos, jobs, service } = setup();
+    photos.add({ id: 'i', eventId: 5, status: 'imported' });
+    photos.add({ id: 'q', eventId: 5, status: 'queued' });
+    photos.add({ id: 'f', eventId: 5, status: 'failed', stepErrors: { previews: 'broken' } });
+    photos.add({ id: 'p', eventId: 5, status: 'processed' });
+    expect(await service.process(me, 1, 5)).toEqual({ queued: 2 });
+    expect(jobs.of('photos').map((j) => j.photoId).sort()).toEqual(['i', 'q']);
+    expect(photos.rows.get('f')!.status).toBe('failed');
+    expect(await service.process(me, 1, 5, true)).toEqual({ queued: 3 });
+    expect(photos.rows.get('f')).toMatchObject({ status: 'queued', stepErrors: null });
+    expect(photos.rows.get('p')!.status).toBe('processed');
+  });
+
+  it('go-live publishes every processed photo and keeps the first go-live time', async () => {
+    const { photos, events, service } = setup();
+    photos.add({ id: 'p1', eventId: 5, status: 'processed' });
+    photos.add({ id: 'p2', eventId: 5, status: 'failed' });
+    const first = await service.goLive(me, 1, 5);
+    expect(first.published).toBe(1);
+    expect(photos.rows.get('p1')!.publishedAt).toEqual(first.wentLiveAt);
+    expect(photos.rows.get('p2')!.publishedAt).toBeFalsy();
+    photos.add({ id: 'p3', eventId: 5, status: 'processed' });
+    const second = await service.goLive(me, 1, 5);
+    expect(second.published).toBe(1);
+    expect(second.wentLiveAt).toEqual(first.wentLiveAt);
+    expect(events.rows.get(5)!.wentLiveAt).toEqual(first.wentLiveAt);
+  });
+
+  it('status: counts per state, progress over processed and failed, failure reasons, live count', async () => {
+    const { photos, service } = setup();
+    photos.add({ eventId: 5, status: 'imported' });
+    photos.add({ eventId: 5, status: 'processed', publishedAt: new Date() });
+    photos.add({ eventId: 5, status: 'failed', stepErrors: { previews: 'unreadable' } });
+    photos.add({ eventId: 5, status: 'failed', stepErrors: { previews: 'unreadable' } });
+    const status = await service.status(me, 1, 5);
+    expect(status).toMatchObject({ isLive: false, total: 4, imported: 1, processed: 1, failed: 2, live: 1, progress: 0.75, failures: [{ reason: 'unreadable', count: 2 }] });
+    expect((await setup().service.status(me, 1, 5)).progress).toBe(1);
+  });
+
+  it('the pipeline writes need write access: an account token without events:write is 403', async () => {
+    const { service } = setup();
+    const reader = { kind: 'account' as const, orgId: null, accountId: 1, orgRoles: { 1: 'user' as const }, scopes: ['events:read'] };
+    await expect(service.process(reader, 1, 5)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(service.goLive(reader, 1, 5)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

@@ -1,0 +1,111 @@
+import { FaceHit } from '@em/core/data';
+import { similarityPercent } from '@em/core/media';
+import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryFaceSearchesRepository, InMemoryPhotosRepository } from '@em/core/testing';
+import { FaceSearchService } from './face-search.service';
+
+const REQUEST_ID = '0b7e1c52-4a36-4d0e-9b59-3f1f4b8a2d11';
+const selfie = async () => Buffer.from('selfie');
+
+/** The selfie side: counts the embeddings asked for (each one is a paid trip to the worker). */
+class FakeEmbedder {
+  embedded = 0;
+  descriptor: Float32Array | null = new Float32Array(128).fill(0.1);
+  checkSize(file: Buffer) {
+    if (file.length === 0) throw Object.assign(new Error('empty'), { code: 'BAD_REQUEST' });
+  }
+  async prepare(file: Buffer) {
+    return file;
+  }
+  async embed() {
+    this.embedded++;
+    return { descriptor: this.descriptor, facesFound: this.descriptor ? 1 : 0 };
+  }
+}
+
+/** The face index: hits by distance; records the largest distance asked for. */
+class FakeFaceIndex {
+  maxDistance = NaN;
+  constructor(public hits: FaceHit[]) {}
+  async search(_eventId: number, _query: Float32Array, maxDistance: number) {
+    this.maxDistance = maxDistance;
+    return this.hits.filter((h) => h.distance <= maxDistance);
+  }
+}
+
+function setup(threshold: number | null = null, maxPhotos = 10) {
+  const events = new InMemoryEventsRepository();
+  events.add({ id: 5, orgId: 1, selfieSearch: true, confidenceThreshold: threshold });
+  const photos = new InMemoryPhotosRepository(events);
+  for (const id of ['p1', 'p2', 'p3']) photos.add({ id, eventId: 5, publishedAt: new Date() });
+  photos.add({ id: 'hidden', eventId: 5, publishedAt: null });
+  const searches = new InMemoryFaceSearchesRepository();
+  const embedder = new FakeEmbedder();
+  const index = new FakeFaceIndex([
+    { ref: 'p2', distance: 0.3 },
+    { ref: 'hidden', distance: 0.1 },
+    { ref: 'p1', distance: 0.2 },
+    { ref: 'p3', distance: 0.75 },
+  ]);
+  const service = new FaceSearchService(events, photos, searches, embedder, index, maxPhotos);
+  return { photos, searches, embedder, index, service };
+}
+
+describe('FaceSearchService', () => {
+  it('matches published photos best first, stores the search under its request_id and reports the threshold it applied (the default 62)', async () => {
+    const { searches, service, index } = setup();
+    const page = await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID);
+    expect(page).toMatchObject({ requestId: REQUEST_ID, cached: false, confidencePercentage: 62, facesFound: 1 });
+    expect(page.items.map((m) => m.photoId)).toEqual(['p1', 'p2']);
+    expect(page.items[0].confidence).toBe(similarityPercent(0.2));
+    expect(index.maxDistance).toBeLessThan(0.75);
+    expect(searches.get(5, REQUEST_ID)).toMatchObject({ confidenceThreshold: 62, billable: true, cacheHits: 0, apiKeyId: 1 });
+  });
+
+  it("applies and reports the event's own threshold", async () => {
+    const { service } = setup(10);
+    const page = await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID);
+    expect(page.confidencePercentage).toBe(10);
+    expect(page.items.map((m) => m.photoId)).toEqual(['p1', 'p2', 'p3']);
+  });
+
+  it('a retry with the same request_id costs nothing: no embedding, no matching, counted as a cache hit, same answer', async () => {
+    const { searches, embedder, service, index } = setup();
+    const first = await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID);
+    index.hits = [];
+    const retry = await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID.toUpperCase());
+    expect(embedder.embedded).toBe(1);
+    expect(retry).toMatchObject({ cached: true, confidencePercentage: 62, items: first.items });
+    expect(searches.get(5, REQUEST_ID)!.cacheHits).toBe(1);
+    expect(await service.usage(1)).toEqual({ billableSearches: 1, cachedRetries: 1 });
+  });
+
+  it('a stored result leaves out photos unpublished since', async () => {
+    const { photos, service } = setup();
+    await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID);
+    photos.rows.get('p1')!.publishedAt = null;
+    const page = await service.cached(apiKeyPrincipal(1), 1, 5, REQUEST_ID);
+    expect(page.items.map((m) => m.photoId)).toEqual(['p2']);
+    expect(page.pageInfo.total).toBe(1);
+  });
+
+  it('a selfie without a face is stored with no matches; a new search without request_id gets one', async () => {
+    const { embedder, service } = setup();
+    embedder.descriptor = null;
+    const page = await service.search(apiKeyPrincipal(1), 1, 5, selfie, null);
+    expect(page).toMatchObject({ facesFound: 0, items: [], cached: false });
+    expect(page.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('GET of an unknown request_id is 404, a malformed one 400; an empty selfie is refused before anything is stored', async () => {
+    const { searches, service } = setup();
+    await expect(service.cached(apiKeyPrincipal(1), 1, 5, REQUEST_ID)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.cached(apiKeyPrincipal(1), 1, 5, 'x')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(service.search(apiKeyPrincipal(1), 1, 5, async () => Buffer.alloc(0), REQUEST_ID)).rejects.toBeDefined();
+    expect(searches.rows.size).toBe(0);
+  });
+
+  it('keeps at most maxPhotos matches', async () => {
+    const { service } = setup(10, 2);
+    expect((await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID)).items.map((m) => m.photoId)).toEqual(['p1', 'p2']);
+  });
+});
