@@ -58,6 +58,8 @@ describe('events, details and ping', () => {
       video_search: true,
       video_selfie_search: true,
       timeline_search: true,
+      cover_image: null,
+      time_zone: 'UTC',
     });
     const { orgId, key } = await fixtures.organisation();
     const eventId = await fixtures.event(orgId, { videoSearch: false, videoSelfieClipping: true, bibSearch: false, status: 'draft' });

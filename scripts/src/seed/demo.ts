@@ -42,6 +42,8 @@ export interface DemoSeed {
   /** The demo key, readable from `<dataDir>/demo-api-key` on this machine only. */
   apiKey: string | null;
   created: boolean;
+  /** The participant page's browser key (host allowlist: `localhost`), from `<dataDir>/demo-browser-key`. */
+  browserKey?: string | null;
   /** A face cut out of a demo photo, to try face search with. */
   selfieFile?: string | null;
 }
@@ -95,6 +97,7 @@ export async function seedDemo(opts: {
   }
 
   const event = await em.findOneOrFail(Event, { organisation: org, slug: DEMO_EVENT_SLUG });
+  const browserKey = await ensureBrowserKey(em, org, opts.dataDir);
   await opts.store.ensureBucket();
   // The demo goes through the real pipeline: import, then a worker job per photo.
   for (const file of demoPhotoFiles()) {
@@ -106,7 +109,25 @@ export async function seedDemo(opts: {
   }
   await opts.pipeline.queuePending(event.id);
   if ((await em.count(Video, { event: event.id })) === 0) await addDemoVideo(event, opts.videos);
-  return { orgId: org.id, eventId: event.id, apiKey, created };
+  return { orgId: org.id, eventId: event.id, apiKey, created, browserKey };
+}
+
+/** Hosts the demo's participant page is opened from (an IP in Origin matches nothing, so a name). */
+export const DEMO_PAGE_HOSTS = ['localhost'];
+
+/**
+ * The participant page's key: a key like any other, whose host allowlist holds the page's host, so
+ * browsers on other sites are refused. It is public by nature (it is in the page's link); kept for
+ * this machine in `<dataDir>/demo-browser-key`, and made again when that file is missing.
+ */
+async function ensureBrowserKey(em: Orm['em'], org: Organisation, dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'demo-browser-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = generateApiKey();
+  em.create(ApiKey, { organisation: org, name: 'Demo participant page (browser key)', prefix: key.displayPrefix, keyHash: key.keyHash, active: true, allowedHosts: DEMO_PAGE_HOSTS });
+  await em.flush();
+  writePrivateFile(file, `${key.rawKey}\n`);
+  return key.rawKey;
 }
 
 /**
