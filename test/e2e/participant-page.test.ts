@@ -1,0 +1,276 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { ensureChromium, seriousA11yViolations } from './support/browser';
+import { faceCrop } from './support/demo-faces';
+import { api, closeDb, expectSuccess, info, sql } from './support/platform';
+
+// Browser globals of the functions evaluated in the page (the test program has no DOM types).
+declare const document: any, sessionStorage: any, Touch: any, TouchEvent: any;
+
+/**
+ * The participant page (web/) in Debian's headless chromium against the e2e platform's demo event,
+ * at 360 px: every state is checked with axe-core and photographed under test/output/participant-page/.
+ */
+const OUT = path.join(__dirname, '..', 'output', 'participant-page');
+const DOCS_IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
+const { orgId, eventId, browserKey } = info.demo;
+const base = `/${orgId}/event/${eventId}`;
+// The browser key's allowlist holds `localhost`: the page is opened by that name.
+const pageOrigin = info.restUrl.replace('127.0.0.1', 'localhost');
+const pageUrl = (search = '', key = browserKey) => `${pageOrigin}/events/${orgId}/${eventId}${search}#key=${encodeURIComponent(key)}`;
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Reads until the value matches (the page updates on its own), then returns the last value read. */
+async function settle<T>(read: () => Promise<T>, matches: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!matches(value) && Date.now() < deadline) {
+    await pause(100);
+    value = await read();
+  }
+  return value;
+}
+const fits = (expected: string | RegExp) => (v: string | null) => v !== null && (typeof expected === 'string' ? v.trim() === expected : expected.test(v));
+async function expectText(locator: Locator, expected: string | RegExp, timeoutMs?: number) {
+  const text = await settle(async () => ((await locator.count()) ? (await locator.first().textContent()) ?? '' : null), fits(expected), timeoutMs);
+  if (typeof expected === 'string') expect(text?.trim()).toBe(expected);
+  else expect(text).toMatch(expected);
+}
+async function expectAttribute(locator: Locator, name: string, expected: string | RegExp) {
+  const value = await settle(async () => ((await locator.count()) ? await locator.first().getAttribute(name) : null), fits(expected));
+  if (typeof expected === 'string') expect(value).toBe(expected);
+  else expect(value).toMatch(expected);
+}
+async function expectCount(locator: Locator, n: number) {
+  expect(await settle(() => locator.count(), (c) => c === n)).toBe(n);
+}
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const requestedOrigins = new Set<string>();
+
+async function state(name: string, p: Page = page): Promise<void> {
+  await p.waitForLoadState('networkidle');
+  expect(await seriousA11yViolations(p)).toEqual([]);
+  await p.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
+}
+
+const tileCount = () => page.locator('.grid .tile').count();
+const thumbnails = () => page.locator('.grid img').evaluateAll((imgs) => imgs.map((i) => (i as any).getAttribute('src')));
+const faceSearchRows = async () => Number((await sql('select count(*)::int as n from face_searches where event_id = $1', [eventId]))[0].n);
+
+beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
+  browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'] });
+  context = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, acceptDownloads: true });
+  page = await context.newPage();
+  page.on('request', (r) => requestedOrigins.add(new URL(r.url()).origin));
+}, 120_000);
+
+afterAll(async () => {
+  await sql('update events set selfie_search = true, bib_search = true where id = $1', [eventId]);
+  await browser?.close();
+  await closeDb();
+});
+
+describe('the participant page', () => {
+  it('first render: event name, date and the first photos in under a second, with at most 100 KB of gzipped JS, from this origin and the media host only', async () => {
+    const scripts: Buffer[] = [];
+    page.on('response', async (r) => {
+      if (r.request().resourceType() === 'script') scripts.push(await r.body());
+    });
+    const response = await page.goto(pageUrl());
+    expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.waitForFunction(() => {
+      const img = document.querySelector('.grid img');
+      return !!document.querySelector('h1') && !!img && img.complete && img.naturalWidth > 0;
+    });
+    const firstRenderMs = await page.evaluate(() => performance.now());
+    await expectText(page.locator('h1'), 'Demo City 10K');
+    expect(await page.locator('.date').innerText()).toBe('Sunday 17 May 2026');
+    const jsGzipBytes = scripts.reduce((n, s) => n + gzipSync(s).length, 0);
+    console.log(`participant page: first render ${firstRenderMs.toFixed(0)} ms, JS ${(jsGzipBytes / 1024).toFixed(1)} KB gzipped`);
+    expect(jsGzipBytes).toBeLessThanOrEqual(100 * 1024);
+    expect(firstRenderMs).toBeLessThan(1000);
+    const all = expectSuccess(await api(`${base}/images?page=1&page_size=100`));
+    await expectText(page.locator('.results .count'), `${all.pagination.total} photos`);
+    expect(await tileCount()).toBe(all.pagination.total);
+    const media = new URL(all.images[0].thumbnail_url).origin;
+    expect([...requestedOrigins].sort()).toEqual([media, pageOrigin].sort());
+    await state('1-all-photos');
+  });
+
+  it('the lightbox: large preview with the capture time in the event zone; arrows, swipes and Escape', async () => {
+    await page.locator('.grid .thumb').first().click();
+    const dialog = page.getByRole('dialog');
+    await expectAttribute(dialog, 'aria-label', /^Photo 1 of \d+$/);
+    await expectText(dialog.locator('.taken'), /Taken at \d\d:\d\d:\d\d UTC/);
+    await state('2-lightbox');
+    await page.keyboard.press('ArrowRight');
+    await expectAttribute(dialog, 'aria-label', /^Photo 2 of/);
+    const swipe = (fromX: number, toX: number) =>
+      page.locator('.lightbox').evaluate((el, [a, b]) => {
+        const touch = (x: number) => new Touch({ identifier: 1, target: el, clientX: x, clientY: 300 });
+        el.dispatchEvent(new TouchEvent('touchstart', { touches: [touch(a)], changedTouches: [touch(a)], bubbles: true }));
+        el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [touch(b)], bubbles: true }));
+      }, [fromX, toX]);
+    await swipe(300, 60);
+    await expectAttribute(dialog, 'aria-label', /^Photo 3 of/);
+    await swipe(60, 300);
+    await expectAttribute(dialog, 'aria-label', /^Photo 2 of/);
+    await page.keyboard.press('Escape');
+    await expectCount(dialog, 0);
+  });
+
+  it('finds the photos of BIB 1207', async () => {
+    await page.getByLabel('BIB number').fill('1207');
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await page.getByRole('heading', { name: 'Photos with BIB 1207' }).first().waitFor();
+    expect(new URL(page.url()).searchParams.get('bib')).toBe('1207');
+    const byApi = expectSuccess(await api(`${base}/bibs/1207?page_size=100`));
+    expect(byApi.images.length).toBeGreaterThan(0);
+    await expectCount(page.locator('.grid .tile'), byApi.images.length);
+    expect(await thumbnails()).toEqual(byApi.images.map((i: any) => i.thumbnail_url));
+    await state('3-bib-1207');
+  });
+
+  it('downloads the originals of the result: progress, then links that fetch the originals', async () => {
+    await page.getByRole('button', { name: /^Download all/ }).click();
+    await expectText(page.locator('.downloads [role=status]'), /photo is downloading|photos are downloading/, 30_000);
+    await expectAttribute(page.locator('.downloads progress'), 'value', /[1-9]/);
+    await page.locator('.files summary').click();
+    const href = await page.locator('a.file-link').first().getAttribute('href');
+    const original = await fetch(href!);
+    expect(original.status).toBe(200);
+    expect(original.headers.get('content-disposition')).toContain('finish-line-1207.jpg');
+    const meta = await sharp(Buffer.from(await original.arrayBuffer())).metadata();
+    expect({ width: meta.width, height: meta.height }).toEqual({ width: 1800, height: 1200 });
+    await state('4-download');
+  });
+
+  let requestId = '';
+  it('finds the photos of the demo selfie; the reloaded link shows the same result without a new (billed) search', async () => {
+    const before = await faceSearchRows();
+    await page.getByLabel('Selfie').setInputFiles(info.demo.selfieFile!);
+    await page.getByRole('heading', { name: 'Photos of you' }).first().waitFor({ timeout: 60_000 });
+    requestId = new URL(page.url()).searchParams.get('selfie')!;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const byApi = expectSuccess(await api(`${base}/faces/${requestId}?page_size=100`));
+    expect(byApi.images.length).toBeGreaterThan(0);
+    await expectCount(page.locator('.grid .tile'), byApi.images.length);
+    const shown = await thumbnails();
+    expect(await faceSearchRows()).toBe(before + 1);
+    const [billing] = await sql('select billable, cache_hits from face_searches where event_id = $1 and request_id = $2', [eventId, requestId]);
+    await state('5-selfie');
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Photos of you' }).first().waitFor();
+    await expectCount(page.locator('.grid .tile'), byApi.images.length);
+    expect(await thumbnails()).toEqual(shown);
+    expect(await faceSearchRows()).toBe(before + 1);
+    expect((await sql('select billable, cache_hits from face_searches where event_id = $1 and request_id = $2', [eventId, requestId]))[0]).toEqual(billing);
+  }, 120_000);
+
+  it('my video moments: from a selfie result, clips are asked for, polled until completed, then played inline and offered for download', async () => {
+    // The demo video shows the people of the last sample photos: a selfie of one of them.
+    const selfie = path.join(OUT, 'video-selfie.jpg');
+    await sharp(await faceCrop('sample6.jpg')).toFile(selfie);
+    await page.getByLabel('Selfie').setInputFiles(selfie);
+    await page.waitForURL(new RegExp(`selfie=(?!${requestId})`), { timeout: 60_000 });
+    await page.getByRole('button', { name: 'Find my video moments' }).click();
+    await expectText(page.locator('.moments [role=status]').first(), /Cutting your video moments|ready/);
+    const video = page.locator('.moments video').first();
+    await video.first().waitFor({ timeout: 150_000 });
+    await video.evaluate((v: any) => {
+      v.muted = true;
+      return v.play();
+    });
+    await page.waitForFunction(() => {
+      const v = document.querySelector('.moments video');
+      return !!v && v.readyState >= 2 && v.currentTime > 0.3;
+    }, undefined, { timeout: 30_000 });
+    const download = await page.getByRole('link', { name: /^Download video moment 1$/ }).getAttribute('href');
+    const clip = await fetch(download!);
+    expect(clip.status).toBe(200);
+    expect(Buffer.from(await clip.arrayBuffer()).subarray(4, 8).toString()).toBe('ftyp');
+    await video.evaluate((v: any) => v.pause());
+    await state('6-video-moments');
+  }, 240_000);
+
+  it('browses by time: choosing an hour of the strip shows exactly that window', async () => {
+    await page.goto(pageUrl());
+    const days = expectSuccess(await api(`${base}/timeline/days`)).days;
+    const day = days[0];
+    const hour = day.hours[0];
+    await page.getByRole('navigation', { name: 'Browse by time' }).getByRole('button', { name: new RegExp(`^${String(hour.hour).padStart(2, '0')}:00`) }).click();
+    await page.waitForURL(new RegExp(`day=${day.date}&hour=${hour.hour}`));
+    await expectText(page.locator('.results .count'), hour.count === 1 ? '1 photo' : `${hour.count} photos`);
+    const from = Date.parse(`${day.date}T00:00:00Z`) / 1000 + hour.hour * 3600;
+    const byApi = expectSuccess(await api(`${base}/timeline/images?from=${from}&to=${from + 3600}&page_size=100`));
+    await expectCount(page.locator('.grid .tile'), byApi.images.length);
+    expect(await thumbnails()).toEqual(byApi.images.map((i: any) => i.thumbnail_url));
+    await expectAttribute(page.getByRole('button', { name: new RegExp(`^${String(hour.hour).padStart(2, '0')}:00`) }), 'aria-pressed', 'true');
+    await state('7-timeline');
+  });
+
+  it('a feature whose flag is off is not offered, and its old links say so in a sentence', async () => {
+    await sql('update events set selfie_search = false where id = $1', [eventId]);
+    try {
+      await page.goto(pageUrl());
+      await expectText(page.locator('h1'), 'Demo City 10K');
+      await page.getByLabel('BIB number').first().waitFor();
+      await expectCount(page.getByLabel('Selfie'), 0);
+      await page.goto(pageUrl(`?selfie=${requestId}`));
+      await expectText(page.getByRole('alert'), 'Search by selfie is not available for this event.');
+      await expectCount(page.getByText('My video moments'), 0);
+      await state('8-selfie-flag-off');
+    } finally {
+      await sql('update events set selfie_search = true where id = $1', [eventId]);
+    }
+    await sql('update events set bib_search = false where id = $1', [eventId]);
+    try {
+      await page.goto(pageUrl());
+      await page.getByLabel('Selfie').first().waitFor();
+      await expectCount(page.getByLabel('BIB number'), 0);
+    } finally {
+      await sql('update events set bib_search = true where id = $1', [eventId]);
+    }
+  });
+
+  it('API errors are human sentences: an unknown BIB, a refused key, a host outside the key’s allowlist', async () => {
+    await page.goto(pageUrl('?bib=99999'));
+    await expectText(page.locator('.empty'), 'No photos with BIB 99999 yet. Check the number, or try a selfie.');
+    await page.goto(pageUrl('', 'em_not_a_real_key'));
+    await expectText(page.getByRole('alert'), 'This page is not allowed to show this event. Please ask the organiser for a new link.');
+    await state('9-error-refused-key');
+    // The same link opened from a host the browser key does not allow (an IP never matches a hostname entry).
+    await page.goto(pageUrl().replace(pageOrigin, info.restUrl));
+    await expectText(page.getByRole('alert'), /not allowed to show this event/);
+    await page.goto(`${pageOrigin}/events/${orgId}/${eventId}`);
+    await page.evaluate(() => sessionStorage.clear());
+    await page.reload();
+    await expectText(page.getByRole('alert'), 'This page link is missing its access key. Please open the link the organiser sent you.');
+  });
+
+  it('phone and desktop screenshots for the README', async () => {
+    await page.goto(pageUrl('?bib=1207'));
+    await page.locator('.grid .tile').first().waitFor();
+    await state('10-phone');
+    mkdirSync(DOCS_IMAGES, { recursive: true });
+    await page.screenshot({ path: path.join(DOCS_IMAGES, 'participant-page-phone.png') });
+    const desktop = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await desktop.goto(pageUrl());
+      await desktop.waitForFunction(() => document.querySelectorAll('.grid img').length > 0);
+      await state('11-desktop', desktop);
+      await desktop.screenshot({ path: path.join(DOCS_IMAGES, 'participant-page-desktop.png') });
+    } finally {
+      await desktop.close();
+    }
+    copyFileSync(path.join(DOCS_IMAGES, 'participant-page-phone.png'), path.join(OUT, 'readme-phone.png'));
+  });
+});
