@@ -80,18 +80,20 @@ export function Lightbox({ api, images, index, total, zone, onMove, onClose, onN
           Photo {index + 1} of {total}
           {taken && <span class="taken"> · {taken}</span>}
         </p>
-        <button type="button" class="close" onClick={onClose}>
-          Close
-        </button>
+        <div class="lightbox-actions">
+          <Downloads key={image.image_id} api={api} all={target} total={1} selected={[]} onClear={() => {}} compact />
+          <button type="button" class="close" onClick={onClose}>
+            Close
+          </button>
+        </div>
       </div>
       <figure class="stage">
         <img src={image.img_url} alt={`Photo ${index + 1} of ${total}, large preview`} width={image.width} height={image.height} />
       </figure>
-      <div class="lightbox-bar">
+      <div class="lightbox-bar lightbox-nav">
         <button type="button" onClick={() => move(-1)} disabled={!hasPrev}>
           ← Previous
         </button>
-        <Downloads key={image.image_id} api={api} all={target} total={1} selected={[]} onClear={() => {}} compact />
         <button type="button" onClick={() => move(1)} disabled={!hasNext}>
           Next →
         </button>

@@ -7,7 +7,7 @@ export function BibSearch({ initial, onSearch }: { initial: string; onSearch: (b
     <form
       class="finder"
       role="search"
-      aria-label="By BIB number"
+      aria-label="Search by BIB"
       onSubmit={(e) => {
         e.preventDefault();
         if (bib.trim()) onSearch(bib.trim());

@@ -24,8 +24,8 @@ export function formatHour(date: Date, zone: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit' }).format(date);
 }
 
-export function formatDay(date: Date, zone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short' }).format(date);
+export function formatDay(date: Date, zone: string, withYear = false): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', ...(withYear ? { year: 'numeric' } : {}) }).format(date);
 }
 
 /** A timeline bucket (UTC date and hour) as the epoch-second window of the API. */

@@ -16,14 +16,15 @@ export function Timeline({ api, zone, view, onChoose }: { api: Api; zone: string
   const chosenDay = view.kind === 'time' ? view.day : days.length === 1 ? days[0].date : null;
   const chosenHour = view.kind === 'time' ? view.hour : null;
   const day = days.find((d) => d.date === chosenDay);
+  const withYear = new Set(days.map((d) => d.date.slice(0, 4))).size > 1;
   return (
     <nav class="timeline" aria-label="Browse by time">
       <h2>Browse by time</h2>
       <ul class="strip" aria-label="Days">
         {days.map((d) => (
           <li key={d.date}>
-            <button type="button" aria-pressed={view.kind === 'time' && view.day === d.date && view.hour === null} onClick={() => onChoose({ kind: 'time', day: d.date, hour: null })}>
-              {formatDay(new Date(hourWindow(d.date, null).from * 1000), 'UTC')} <span class="count">({d.total})</span>
+            <button type="button" data-day={d.date} aria-pressed={view.kind === 'time' && view.day === d.date && view.hour === null} onClick={() => onChoose({ kind: 'time', day: d.date, hour: null })}>
+              {formatDay(new Date(hourWindow(d.date, null).from * 1000), 'UTC', withYear)} <span class="count">({d.total})</span>
             </button>
           </li>
         ))}

@@ -168,10 +168,21 @@ export async function publishDemo(orm: Orm, pipeline: PipelineService, eventId: 
     await new Promise((r) => setTimeout(r, 250));
   }
   await pipeline.publish(eventId);
+  await setDemoCover(em, eventId);
   return {
     live: await em.count(Photo, { event: eventId, publishedAt: { $ne: null } }),
     failed: await em.count(Photo, { event: eventId, status: 'failed' }),
   };
+}
+
+/** The demo event's cover (what the participant page shows behind its name): the large preview of a finish-line photo. */
+async function setDemoCover(em: Orm['em'], eventId: number): Promise<void> {
+  const event = await em.findOneOrFail(Event, eventId);
+  if (event.coverImageKey) return;
+  const photo = await em.findOne(Photo, { event: eventId, originalFileName: `finish-line-${DEMO_BIBS[0]}.jpg`, largeKey: { $ne: null } });
+  if (!photo) return;
+  event.coverImageKey = photo.largeKey;
+  await em.flush();
 }
 
 /**
