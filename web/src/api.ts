@@ -51,9 +51,34 @@ export function humanMessage(status: number, topic: Topic): string {
 }
 
 export class Api {
+  private readonly warm = new Map<string, Promise<unknown>>();
+  private warming = false;
+
   constructor(readonly base: string, private readonly key: string) {}
 
-  private async call<T>(topic: Topic, path: string, init: RequestInit = {}): Promise<T> {
+  /** Starts the GETs of `request` now; the identical call that follows takes their answer (the first page loads beside the details). */
+  prefetch(request: (api: Api) => Promise<unknown>): void {
+    this.warming = true;
+    try {
+      request(this).catch(() => undefined);
+    } finally {
+      this.warming = false;
+    }
+  }
+
+  private call<T>(topic: Topic, path: string, init: RequestInit = {}): Promise<T> {
+    const isGet = !init.method;
+    const early = isGet ? this.warm.get(path) : undefined;
+    if (early) {
+      this.warm.delete(path);
+      return early as Promise<T>;
+    }
+    const answer = this.send<T>(topic, path, init);
+    if (this.warming && isGet) this.warm.set(path, answer);
+    return answer;
+  }
+
+  private async send<T>(topic: Topic, path: string, init: RequestInit): Promise<T> {
     let res: Response;
     try {
       res = await fetch(`${this.base}${path}`, { ...init, headers: { 'X-API-Key': this.key, ...(init.headers ?? {}) }, credentials: 'omit' });

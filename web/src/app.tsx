@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Api, ApiError, EventDetails } from './api';
-import { Results } from './results';
+import { loaderFor, Results } from './results';
 import { readEventPath, readKey, readView, View, viewSearch } from './route';
 import { BibSearch, SelfieSearch } from './search';
 import { fromSpecDateTime, formatDate, zoneOf } from './time';
@@ -17,7 +17,12 @@ function Message({ text }: { text: string }) {
 export function App() {
   const place = readEventPath(location.pathname);
   const key = place ? readKey(location.hash, safeSession(), `${place.orgId}/${place.eventId}`) : null;
-  const api = useMemo(() => (place && key ? new Api(`/api/v1/ext/${place.orgId}/event/${place.eventId}`, key) : null), [key]);
+  const api = useMemo(() => {
+    if (!place || !key) return null;
+    const client = new Api(`/api/v1/ext/${place.orgId}/event/${place.eventId}`, key);
+    client.prefetch((a) => loaderFor(a, readView(location.search))(1));
+    return client;
+  }, [key]);
   const [details, setDetails] = useState<EventDetails | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [view, setView] = useState<View>(() => readView(location.search));

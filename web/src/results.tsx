@@ -8,7 +8,7 @@ import { formatDay, formatHour, hourWindow } from './time';
 
 interface Props { api: Api; view: View; details: EventDetails; zone: string; clipsOn: boolean; onShowAll: () => void }
 
-function loaderFor(api: Api, view: View): (page: number) => Promise<ImagePage> {
+export function loaderFor(api: Api, view: View): (page: number) => Promise<ImagePage> {
   if (view.kind === 'bib') return (p) => api.bib(view.bib, p);
   if (view.kind === 'selfie') return (p) => api.faceResult(view.requestId, p);
   if (view.kind === 'time') {
