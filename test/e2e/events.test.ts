@@ -12,7 +12,7 @@ describe('events, details and ping', () => {
         event_slug: 'demo-city-10k',
         event_date: '2026-05-17T09:00:00',
         status: 'active',
-        // The seed makes a finish-line photo the demo's cover (the participant page shows it).
+        // The seed makes a sample photo the demo's cover (the participant page shows it).
         cover_image: expect.stringMatching(/^http.*\/large\//),
       },
     ]);

@@ -55,7 +55,7 @@ export function App() {
   return (
     <>
       <header class="hero">
-        {details.cover_image && <img class="cover" src={details.cover_image} alt="" />}
+        {details.cover_image && <img class="cover" src={details.cover_image} alt="" fetchpriority="low" />}
         <div class="wrap">
           <h1>{details.event_name}</h1>
           {details.event_date && <p class="date">{formatDate(fromSpecDateTime(details.event_date), zone)}</p>}

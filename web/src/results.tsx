@@ -23,7 +23,7 @@ function titleOf(view: View, zone: string): string {
   if (view.kind === 'selfie') return 'Photos of you';
   if (view.kind === 'time') {
     const { from } = hourWindow(view.day, view.hour);
-    const day = formatDay(new Date(from * 1000), 'UTC');
+    const day = formatDay(new Date(from * 1000), 'UTC', true);
     return view.hour === null ? `Photos of ${day}` : `Photos of ${day}, from ${formatHour(new Date(from * 1000), zone)}`;
   }
   return 'All photos';

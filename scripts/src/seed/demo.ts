@@ -175,11 +175,11 @@ export async function publishDemo(orm: Orm, pipeline: PipelineService, eventId: 
   };
 }
 
-/** The demo event's cover (what the participant page shows behind its name): the large preview of a finish-line photo. */
+/** The demo event's cover (what the participant page shows behind its name): the large preview of the first sample photo. */
 async function setDemoCover(em: Orm['em'], eventId: number): Promise<void> {
   const event = await em.findOneOrFail(Event, eventId);
   if (event.coverImageKey) return;
-  const photo = await em.findOne(Photo, { event: eventId, originalFileName: `finish-line-${DEMO_BIBS[0]}.jpg`, largeKey: { $ne: null } });
+  const photo = await em.findOne(Photo, { event: eventId, originalFileName: path.basename(demoPhotoFiles()[0]), largeKey: { $ne: null } });
   if (!photo) return;
   event.coverImageKey = photo.largeKey;
   await em.flush();
