@@ -1,9 +1,9 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-core';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { ensureChromium, seriousA11yViolations } from './support/browser';
+import { ensureChromium, expectAttribute, expectCount, expectText, firstMeaningfulRender, seriousA11yViolations, settle } from './support/browser';
 import { faceCrop } from './support/demo-faces';
 import { api, closeDb, expectSuccess, info, sql } from './support/platform';
 
@@ -21,32 +21,6 @@ const base = `/${orgId}/event/${eventId}`;
 // The browser key's allowlist holds `localhost`: the page is opened by that name.
 const pageOrigin = info.restUrl.replace('127.0.0.1', 'localhost');
 const pageUrl = (search = '', key = browserKey) => `${pageOrigin}/events/${orgId}/${eventId}${search}#key=${encodeURIComponent(key)}`;
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Reads until the value matches (the page updates on its own), then returns the last value read. */
-async function settle<T>(read: () => Promise<T>, matches: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!matches(value) && Date.now() < deadline) {
-    await pause(100);
-    value = await read();
-  }
-  return value;
-}
-const fits = (expected: string | RegExp) => (v: string | null) => v !== null && (typeof expected === 'string' ? v.trim() === expected : expected.test(v));
-async function expectText(locator: Locator, expected: string | RegExp, timeoutMs?: number) {
-  const text = await settle(async () => ((await locator.count()) ? (await locator.first().textContent()) ?? '' : null), fits(expected), timeoutMs);
-  if (typeof expected === 'string') expect(text?.trim()).toBe(expected);
-  else expect(text).toMatch(expected);
-}
-async function expectAttribute(locator: Locator, name: string, expected: string | RegExp) {
-  const value = await settle(async () => ((await locator.count()) ? await locator.first().getAttribute(name) : null), fits(expected));
-  if (typeof expected === 'string') expect(value).toBe(expected);
-  else expect(value).toMatch(expected);
-}
-async function expectCount(locator: Locator, n: number) {
-  expect(await settle(() => locator.count(), (c) => c === n)).toBe(n);
-}
 
 let browser: Browser;
 let context: BrowserContext;
@@ -66,22 +40,6 @@ async function open(url: string, p: Page = page): Promise<void> {
   await p.goto('about:blank');
   await p.goto(url);
 }
-/**
- * Time from navigation start until the event's name and the first thumbnail are on screen, with
- * what the page fetched by then (for the notes).
- */
-async function firstMeaningfulRender(p: Page): Promise<{ ms: number; timeline: string }> {
-  await p.waitForFunction(() => {
-    const img = document.querySelector('.grid img');
-    return !!document.querySelector('h1') && !!img && img.complete && img.naturalWidth > 0;
-  }, undefined, { polling: 'raf' });
-  return p.evaluate(() => ({
-    ms: performance.now(),
-    timeline: (performance.getEntriesByType('resource') as any[])
-      .map((e) => `${e.startTime.toFixed(0).padStart(5)} → ${e.responseEnd.toFixed(0).padStart(5)} ms  ${e.name.replace(/#.*/, '').replace(/\?X-Amz.*/, '').slice(-70)}`)
-      .join('\n'),
-  }));
-}
 const faceSearchRows = async () => Number((await sql('select count(*)::int as n from face_searches where event_id = $1', [eventId]))[0].n);
 
 beforeAll(async () => {
@@ -90,7 +48,7 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, acceptDownloads: true });
   page = await context.newPage();
   page.on('request', (r) => !r.url().startsWith('data:') && requestedOrigins.add(new URL(r.url()).origin));
-}, 120_000);
+}, 600_000);
 
 afterAll(async () => {
   await sql('update events set selfie_search = true, bib_search = true where id = $1', [eventId]);

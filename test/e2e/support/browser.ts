@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 // Browser globals of the functions evaluated in the page (the test program has no DOM types).
 declare const document: any, window: any;
@@ -37,4 +37,47 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 5) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Reads until the value matches (the page updates on its own), then returns the last value read. */
+export async function settle<T>(read: () => Promise<T>, matches: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!matches(value) && Date.now() < deadline) {
+    await pause(100);
+    value = await read();
+  }
+  return value;
+}
+const fits = (expected: string | RegExp) => (v: string | null) => v !== null && (typeof expected === 'string' ? v.trim() === expected : expected.test(v));
+export async function expectText(locator: Locator, expected: string | RegExp, timeoutMs?: number) {
+  const text = await settle(async () => ((await locator.count()) ? (await locator.first().textContent()) ?? '' : null), fits(expected), timeoutMs);
+  if (typeof expected === 'string') expect(text?.trim()).toBe(expected);
+  else expect(text).toMatch(expected);
+}
+export async function expectAttribute(locator: Locator, name: string, expected: string | RegExp) {
+  const value = await settle(async () => ((await locator.count()) ? await locator.first().getAttribute(name) : null), fits(expected));
+  if (typeof expected === 'string') expect(value).toBe(expected);
+  else expect(value).toMatch(expected);
+}
+export async function expectCount(locator: Locator, n: number) {
+  expect(await settle(() => locator.count(), (c) => c === n)).toBe(n);
+}
+
+/**
+ * Time from navigation start until the event's name and the first thumbnail are on screen, with
+ * what the page fetched by then (for the notes).
+ */
+export async function firstMeaningfulRender(p: Page): Promise<{ ms: number; timeline: string }> {
+  await p.waitForFunction(() => {
+    const img = document.querySelector('.grid img');
+    return !!document.querySelector('h1') && !!img && img.complete && img.naturalWidth > 0;
+  }, undefined, { polling: 'raf' });
+  return p.evaluate(() => ({
+    ms: performance.now(),
+    timeline: (performance.getEntriesByType('resource') as any[])
+      .map((e) => `${e.startTime.toFixed(0).padStart(5)} → ${e.responseEnd.toFixed(0).padStart(5)} ms  ${e.name.replace(/#.*/, '').replace(/\?X-Amz.*/, '').slice(-70)}`)
+      .join('\n'),
+  }));
 }
