@@ -5,7 +5,7 @@ import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { ensureChromium, expectAttribute, expectCount, expectText, firstMeaningfulRender, seriousA11yViolations, settle } from './support/browser';
 import { faceCrop } from './support/demo-faces';
-import { api, closeDb, expectSuccess, info, sql } from './support/platform';
+import { api, closeDb, expectError, expectSuccess, info, sql } from './support/platform';
 
 // Browser globals of the functions evaluated in the page (the test program has no DOM types).
 declare const document: any, sessionStorage: any, Touch: any, TouchEvent: any;
@@ -248,6 +248,20 @@ describe('the participant page', () => {
     await page.evaluate(() => sessionStorage.clear());
     await page.reload();
     await expectText(page.getByRole('alert'), 'This page link is missing its access key. Please open the link the organiser sent you.');
+  });
+
+  it('the browser key reads and searches from its allowed host only, and cannot write (it is public by nature)', async () => {
+    const fromPage = { key: browserKey, headers: { origin: pageOrigin } };
+    expectSuccess(await api(`${base}/details`, fromPage));
+    expectSuccess(await api(`${base}/bibs/1207`, fromPage));
+    expectError(await api(`${base}/details`, { key: browserKey, headers: { origin: 'https://elsewhere.example' } }), 403);
+    for (const stage of ['go-live', 'process']) {
+      const res = await api(`${base}/pipeline/photos/${stage}`, { ...fromPage, method: 'POST' });
+      expectError(res, 403);
+      expect(res.body.message).toMatch(/read-only/);
+    }
+    expectError(await api(`${base}/pipeline/photos/status`, fromPage), 403);
+    expectSuccess(await api(`${base}/pipeline/photos/status`));
   });
 
   it('phone and desktop screenshots for the README', async () => {

@@ -124,7 +124,7 @@ async function ensureBrowserKey(em: Orm['em'], org: Organisation, dataDir: strin
   const file = path.join(dataDir, 'demo-browser-key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const key = generateApiKey();
-  em.create(ApiKey, { organisation: org, name: 'Demo participant page (browser key)', prefix: key.displayPrefix, keyHash: key.keyHash, active: true, allowedHosts: DEMO_PAGE_HOSTS });
+  em.create(ApiKey, { organisation: org, name: 'Demo participant page (browser key)', prefix: key.displayPrefix, keyHash: key.keyHash, active: true, allowedHosts: DEMO_PAGE_HOSTS, readOnly: true });
   await em.flush();
   writePrivateFile(file, `${key.rawKey}\n`);
   return key.rawKey;
