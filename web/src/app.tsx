@@ -9,6 +9,7 @@ import { Timeline } from './timeline';
 function Message({ text }: { text: string }) {
   return (
     <main class="wrap">
+      <h1 class="plain">Find your photos</h1>
       <p class="error" role="alert">{text}</p>
     </main>
   );
