@@ -40,6 +40,7 @@ export function canReadOrganisation(principal: Principal, orgId: number): boolea
 
 /** May the principal change the organisation's events (the photo pipeline)? A key of the organisation, or a member's token with `events:write`. */
 export function assertCanWrite(principal: Principal): void {
+  if (principal.kind === 'api_key' && principal.readOnly) throw new AppError('FORBIDDEN', 'This API key is read-only');
   if (principal.kind === 'account' && !principal.scopes.includes('events:write')) {
     throw new AppError('FORBIDDEN', 'The token lacks the scope events:write');
   }

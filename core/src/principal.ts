@@ -7,6 +7,8 @@ export interface Principal {
   orgId: number | null;
   kind: 'api_key' | 'account';
   apiKeyId?: number;
+  /** An API key limited to reads and searches (see `assertCanWrite`). */
+  readOnly?: boolean;
   accountId?: number;
   scopes: string[];
   /** For an account: its role in each organisation it is an active member of. */

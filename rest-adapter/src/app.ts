@@ -4,6 +4,7 @@ import { GatewayClient, GraphQLResult } from './gateway-client';
 import { parseJsonBody, readBody } from './http/body';
 import { failure, success } from './http/envelope';
 import { MultipartBody, readMultipart } from './http/multipart';
+import { participantPage, ParticipantPageOptions } from './http/participant-page';
 import { readVariables } from './http/params';
 import { compilePath } from './http/router';
 import { serveDocs } from './openapi/docs';
@@ -32,6 +33,8 @@ export interface AdapterOptions {
   metrics: ServiceMetrics;
   /** Which peers' X-Forwarded-For is believed (TRUST_PROXY). */
   trustProxy: TrustProxy;
+  /** The participant page (`web/`) at `/events/{org_id}/{event_id}`; absent: not served. */
+  participantPage?: ParticipantPageOptions;
 }
 
 /**
@@ -47,6 +50,7 @@ export interface AdapterOptions {
 export function createRestHandler(opts: AdapterOptions) {
   const compiled = opts.routes.map((route) => ({ route, rootField: rootFieldOf(route), path: compilePath(route.path) }));
   const openApi = buildOpenApiDocument(opts.routes, opts.version);
+  const servePage = opts.participantPage ? participantPage(opts.participantPage) : null;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The request target is split by hand: WHATWG URL parsing would read `//host/...` as a host.
@@ -56,6 +60,7 @@ export function createRestHandler(opts: AdapterOptions) {
     const searchParams = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
     const method = (req.method ?? 'GET').toUpperCase();
     if (method === 'GET' && (await serveDocs(pathname, openApi, res))) return;
+    if (servePage && (await servePage(pathname, method, res))) return;
     if (!pathname.startsWith(`${API_PREFIX}/`)) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
     const path = pathname.slice(API_PREFIX.length);
 

@@ -3,6 +3,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
 import { GatewayClient } from './gateway-client';
+import { webDistDir } from './http/participant-page';
 import { ROUTES } from './routes';
 
 const logger = createLogger('rest-adapter');
@@ -18,6 +19,7 @@ const server = http.createServer(createRestHandler({
     version: process.env.npm_package_version ?? '1.0.0',
     metrics,
     trustProxy: compileTrustProxy(cfg.TRUST_PROXY),
+    participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
   }));
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 120_000;

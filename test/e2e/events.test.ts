@@ -12,7 +12,8 @@ describe('events, details and ping', () => {
         event_slug: 'demo-city-10k',
         event_date: '2026-05-17T09:00:00',
         status: 'active',
-        cover_image: null,
+        // The seed makes a sample photo the demo's cover (the participant page shows it).
+        cover_image: expect.stringMatching(/^http.*\/large\//),
       },
     ]);
     expect(data.pagination).toEqual({ total: 1, currentPage: 1, totalPages: 1, hasNextPage: false, hasPreviousPage: false, page_size: 10 });
@@ -58,6 +59,8 @@ describe('events, details and ping', () => {
       video_search: true,
       video_selfie_search: true,
       timeline_search: true,
+      cover_image: expect.stringMatching(/^http.*\/large\//),
+      time_zone: 'UTC',
     });
     const { orgId, key } = await fixtures.organisation();
     const eventId = await fixtures.event(orgId, { videoSearch: false, videoSelfieClipping: true, bibSearch: false, status: 'draft' });

@@ -8,6 +8,8 @@ export interface ApiKeyInput {
   name: string;
   allowedHosts?: string[];
   rateLimit?: number | null;
+  /** Reads and searches only: for keys that are public by nature (a participant page's browser key). */
+  readOnly?: boolean;
 }
 
 const HOSTNAME_RE = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -48,6 +50,7 @@ export class ApiKeyService {
       keyHash: generated.keyHash,
       allowedHosts,
       rateLimit: input.rateLimit ?? null,
+      readOnly: input.readOnly ?? false,
     });
     await em.flush();
     return { apiKey, rawKey: generated.rawKey };

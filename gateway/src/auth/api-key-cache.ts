@@ -8,6 +8,7 @@ export interface KeyRecord {
   active: boolean;
   allowedHosts: string[];
   rateLimit: number | null;
+  readOnly: boolean;
 }
 
 /** Where key records come from when they are not cached (Postgres). */
@@ -78,5 +79,5 @@ export class ApiKeyLookup {
 
 async function findKey(orm: Orm, keyHash: string): Promise<KeyRecord | null> {
   const key = await orm.em.fork().findOne(ApiKey, { keyHash });
-  return key ? { id: key.id, orgId: key.organisation.id, active: key.active, allowedHosts: key.allowedHosts, rateLimit: key.rateLimit ?? null } : null;
+  return key ? { id: key.id, orgId: key.organisation.id, active: key.active, allowedHosts: key.allowedHosts, rateLimit: key.rateLimit ?? null, readOnly: key.readOnly } : null;
 }

@@ -47,7 +47,7 @@ export class Authenticator {
     if (!isHostAllowed(key.allowedHosts, caller)) throw new AppError('FORBIDDEN', 'The calling host is not approved for this API key');
     this.keys.touch(key.id);
     return {
-      principal: { orgId: key.orgId, kind: 'api_key', apiKeyId: key.id, scopes: [], requestId },
+      principal: { orgId: key.orgId, kind: 'api_key', apiKeyId: key.id, scopes: [], requestId, ...(key.readOnly ? { readOnly: true } : {}) },
       rateSubject: `key:${key.id}`,
       readLimit: key.rateLimit ?? undefined,
     };

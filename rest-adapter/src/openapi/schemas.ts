@@ -59,6 +59,8 @@ export const SCHEMAS: Record<string, Schema> = {
     video_search: bool,
     video_selfie_search: bool,
     timeline_search: bool,
+    cover_image: nullable(url),
+    time_zone: { type: 'string', description: 'IANA zone the event is held in (capture times are shown in it)' },
   }),
   Ping: object({ status: { type: 'string', enum: ['ok'] }, org_id: int, event_id: int }),
   Account: object({

@@ -13,7 +13,7 @@ const HELP = `Commands:
   create-account --email E [--org ID --role admin|user]   an account (and its membership)
   mint-token --email E [--scopes events:read,...] [--expires-in SECONDS]
                                                           an access token of the embedded issuer
-  create-key --org ID --name NAME [--hosts a.example,*.b.example,203.0.113.7] [--rate-limit N]
+  create-key --org ID --name NAME [--hosts a.example,*.b.example,203.0.113.7] [--rate-limit N] [--read-only]
   list-keys --org ID
   deactivate-key --org ID --key KEY_ID | activate-key --org ID --key KEY_ID | delete-key --org ID --key KEY_ID
   import-photos --event ID --dir FOLDER [--photographer NAME] [--no-process] [--no-go-live]
@@ -22,11 +22,14 @@ const HELP = `Commands:
   add-video --event ID --file VIDEO [--source-key KEY] [--no-wait]
                                                           adds a video; the ml-worker indexes its faces`;
 
+/** Flags that take no value. */
+const SWITCHES = new Set(['--read-only']);
+
 function parseFlags(args: string[]): Record<string, string> {
   const flags: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     if (!args[i].startsWith('--')) throw new Error(`unexpected argument ${args[i]}`);
-    if (args[i].startsWith('--no-')) {
+    if (args[i].startsWith('--no-') || SWITCHES.has(args[i])) {
       flags[args[i].slice(2)] = 'true';
       continue;
     }
@@ -98,13 +101,14 @@ async function main() {
           name: need(flags, 'name'),
           allowedHosts: flags.hosts ? flags.hosts.split(',') : [],
           rateLimit: flags['rate-limit'] ? intFlag(flags, 'rate-limit') : null,
+          readOnly: flags['read-only'] === 'true',
         });
         console.log(`key ${apiKey.id} (${apiKey.prefix}...), shown once:\n${rawKey}`);
         break;
       }
       case 'list-keys':
         for (const k of await keys.list(em, intFlag(flags, 'org'))) {
-          console.log(`${k.id}\t${k.prefix}...\t${k.active ? 'active' : 'inactive'}\t${k.name}\thosts=${k.allowedHosts.join(',') || '*'}\tlast used ${k.lastUsedAt?.toISOString() ?? 'never'}`);
+          console.log(`${k.id}\t${k.prefix}...\t${k.active ? 'active' : 'inactive'}${k.readOnly ? ' read-only' : ''}\t${k.name}\thosts=${k.allowedHosts.join(',') || '*'}\tlast used ${k.lastUsedAt?.toISOString() ?? 'never'}`);
         }
         break;
       case 'deactivate-key':

@@ -51,12 +51,15 @@ async function main() {
   const demo = platform.demo!;
   const key = demo.apiKey ?? '<your API key>';
   const base = `${api}/${demo.orgId}/event/${demo.eventId}`;
+  const pageUrl = participantPageUrl(platform.restUrl, demo.orgId, demo.eventId, demo.browserKey ?? null);
   console.log(`
 The platform is up (${((Date.now() - started) / 1000).toFixed(1)} s).
   REST API      ${api}
   GraphQL       ${platform.gatewayUrl}
   Media host    ${platform.cfg.MEDIA_URL}
   Embedded      ${platform.infrastructure.embedded.join('; ') || 'none (configured from the environment)'}
+
+Participant page ${pageUrl}
 ${demo.created ? `\nDemo API key (shown once; kept for this machine in ${dataDir}/demo-api-key):\n  ${key}\n` : `\nDemo API key: in ${dataDir}/demo-api-key\n`}
 Try it:
   curl -s -H 'X-API-Key: ${key}' ${api}/${demo.orgId}/events
@@ -83,6 +86,16 @@ Press Ctrl-C to stop.`);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/**
+ * The demo event's participant page. The browser key travels in the fragment, which the browser
+ * never sends to a server; its allowlist holds `localhost`, hence that host rather than 127.0.0.1.
+ */
+function participantPageUrl(restUrl: string, orgId: number, eventId: number, browserKey: string | null): string {
+  const url = new URL(`/events/${orgId}/${eventId}`, restUrl);
+  url.hostname = 'localhost';
+  return browserKey ? `${url.href}#key=${encodeURIComponent(browserKey)}` : url.href;
 }
 
 main().catch((err) => {

@@ -10,7 +10,7 @@ export interface PlatformInfo {
   restUrl: string;
   gatewayUrl: string;
   env: Record<string, string>;
-  demo: { orgId: number; eventId: number; apiKey: string };
+  demo: { orgId: number; eventId: number; apiKey: string; browserKey: string; selfieFile: string | null };
   /** The subgraphs' ports. */
   ports: Record<'events' | 'images' | 'search' | 'media', number>;
 }

@@ -73,7 +73,7 @@ export class Membership {
 /** An organisation's API key. Only its SHA-256 is stored; the key itself is shown once. */
 @Entity({ tableName: 'api_keys' })
 export class ApiKey {
-  [OptionalProps]?: 'createdAt' | 'active' | 'allowedHosts';
+  [OptionalProps]?: 'createdAt' | 'active' | 'allowedHosts' | 'readOnly';
 
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
@@ -108,4 +108,8 @@ export class ApiKey {
   /** Read calls allowed per rate-limit window for this key; null = the platform default. */
   @Property({ type: 'integer', nullable: true })
   rateLimit?: number | null;
+
+  /** Reads and searches only (a browser key: public by nature); the pipeline and video uploads are refused. */
+  @Property({ type: 'boolean', default: false })
+  readOnly: boolean = false;
 }

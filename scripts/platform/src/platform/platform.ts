@@ -5,7 +5,7 @@ import { JobQueues } from '@em/core/jobs';
 import { VideosService } from '@em/subgraph-media';
 import { PipelineService } from '@em/subgraph-images';
 import path from 'node:path';
-import { DemoSeed, publishDemo, seedDemo, writeDemoSelfie } from '../seed/demo';
+import { DemoSeed, publishDemo, seedDemo, setDemoCover, writeDemoSelfie } from '../seed/demo';
 import { Infrastructure, InfrastructurePorts, startInfrastructure } from './infrastructure';
 import { isPortInUse } from './ports';
 import { closeDataDir, writePrivateFile } from './private-files';
@@ -93,6 +93,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     services = await startServices({ env, onOutput: opts.onServiceOutput });
     if (demo) {
       const { live, failed } = await publishDemo(pipeline, demo.eventId);
+      await setDemoCover(orm, demo.eventId);
       opts.log(`demo event ${demo.eventId}: ${live} photos live${failed ? `, ${failed} failed` : ''}`);
       demo.selfieFile = await writeDemoSelfie(orm, store, demo.eventId, opts.dataDir);
     }

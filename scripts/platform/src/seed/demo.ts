@@ -1,5 +1,5 @@
 import { generateApiKey, REPO_ROOT } from '@em/core';
-import { Account, ApiKey, Event, Membership, Organisation, Orm, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
+import { Account, ApiKey, Event, Membership, Organisation, Orm, Photo, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { buildSlideshow } from '@em/core/media';
 import { PipelineService } from '@em/subgraph-images';
@@ -45,6 +45,8 @@ export interface DemoSeed {
   /** The demo key, readable from `<dataDir>/demo-api-key` on this machine only. */
   apiKey: string | null;
   created: boolean;
+  /** The participant page's browser key (host allowlist: `localhost`), from `<dataDir>/demo-browser-key`. */
+  browserKey?: string | null;
   /** A face cut out of a demo photo, to try face search with. */
   selfieFile?: string | null;
 }
@@ -98,6 +100,7 @@ export async function seedDemo(opts: {
   }
 
   const event = await em.findOneOrFail(Event, { organisation: org, slug: DEMO_EVENT_SLUG });
+  const browserKey = await ensureBrowserKey(em, org, opts.dataDir);
   await opts.store.ensureBucket();
   // The demo goes through the real pipeline: import, then a worker job per photo.
   for (const file of demoPhotoFiles()) {
@@ -109,7 +112,25 @@ export async function seedDemo(opts: {
   }
   await opts.pipeline.queuePending(event.id);
   if ((await new SqlVideosRepository(opts.orm).listByEvent(event.id)).length === 0) await addDemoVideo(event, opts.videos);
-  return { orgId: org.id, eventId: event.id, apiKey, created };
+  return { orgId: org.id, eventId: event.id, apiKey, created, browserKey };
+}
+
+/** Hosts the demo's participant page is opened from (an IP in Origin matches nothing, so a name). */
+export const DEMO_PAGE_HOSTS = ['localhost'];
+
+/**
+ * The participant page's key: a key like any other, whose host allowlist holds the page's host, so
+ * browsers on other sites are refused. It is public by nature (it is in the page's link); kept for
+ * this machine in `<dataDir>/demo-browser-key`, and made again when that file is missing.
+ */
+async function ensureBrowserKey(em: Orm['em'], org: Organisation, dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'demo-browser-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = generateApiKey();
+  em.create(ApiKey, { organisation: org, name: 'Demo participant page (browser key)', prefix: key.displayPrefix, keyHash: key.keyHash, active: true, allowedHosts: DEMO_PAGE_HOSTS, readOnly: true });
+  await em.flush();
+  writePrivateFile(file, `${key.rawKey}\n`);
+  return key.rawKey;
 }
 
 /**
@@ -150,6 +171,17 @@ export async function publishDemo(pipeline: PipelineService, eventId: number, ti
   await pipeline.publish(eventId);
   const { live, failed } = await pipeline.progress(eventId);
   return { live, failed };
+}
+
+/** The demo event's cover (what the participant page shows behind its name): the large preview of the first sample photo. */
+export async function setDemoCover(orm: Orm, eventId: number): Promise<void> {
+  const em = orm.em.fork();
+  const event = await em.findOneOrFail(Event, eventId);
+  if (event.coverImageKey) return;
+  const photo = await em.findOne(Photo, { event: eventId, originalFileName: path.basename(demoPhotoFiles()[0]), largeKey: { $ne: null } });
+  if (!photo) return;
+  event.coverImageKey = photo.largeKey;
+  await em.flush();
 }
 
 /**

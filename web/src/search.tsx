@@ -1,0 +1,55 @@
+import { useState } from 'preact/hooks';
+import { Api, ApiError } from './api';
+
+export function BibSearch({ initial, onSearch }: { initial: string; onSearch: (bib: string) => void }) {
+  const [bib, setBib] = useState(initial);
+  return (
+    <form
+      class="finder"
+      role="search"
+      aria-label="Search by BIB"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (bib.trim()) onSearch(bib.trim());
+      }}
+    >
+      <label for="bib">BIB number</label>
+      <div class="inline">
+        <input id="bib" name="bib" inputMode="numeric" autoComplete="off" maxLength={32} required value={bib} onInput={(e) => setBib(e.currentTarget.value)} />
+        <button type="submit">Find</button>
+      </div>
+    </form>
+  );
+}
+
+/** Choosing a picture runs the (billed) search once; the result is then read back by its request_id. */
+export function SelfieSearch({ api, onResult }: { api: Api; onResult: (requestId: string) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const onChange = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    if (!file) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await api.searchFaces(file);
+      onResult(result.request_id);
+    } catch (e) {
+      setError((e as ApiError).message);
+    } finally {
+      setBusy(false);
+      input.value = '';
+    }
+  };
+  return (
+    <div class="finder">
+      <label for="selfie">Selfie</label>
+      <input id="selfie" type="file" accept="image/jpeg,image/png" capture="user" disabled={busy} aria-describedby="selfie-help" onChange={(e) => onChange(e.currentTarget)} />
+      <p id="selfie-help" class="help">
+        Take or choose a clear photo of your face. We use it only to find you in this event's photos.
+      </p>
+      {busy && <p role="status">Looking for you in the photos…</p>}
+      {error && <p class="error" role="alert">{error}</p>}
+    </div>
+  );
+}
