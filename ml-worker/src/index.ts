@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { checks, config, connectRedis, createLogger, FaceIndexRevisions, JobQueues, ObjectStore, openDatabase, QUEUE_NAMES, ServiceMetrics } from '@em/core';
 import { BibReader } from './bibs/bib-reader';
+import { BibReaderPool } from './bibs/bib-reader-pool';
 import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
@@ -20,7 +21,8 @@ async function main() {
   const redis = connectRedis(cfg.REDIS_URL);
   const revisions = new FaceIndexRevisions(redis);
   const faces = new FaceAnalyzer();
-  const bibs = new BibReader();
+  // PHOTO_CONCURRENCY photos at once, each with its own OCR thread; one runs OCR in-process.
+  const bibs = cfg.PHOTO_CONCURRENCY > 1 ? new BibReaderPool(cfg.PHOTO_CONCURRENCY) : new BibReader();
   await Promise.all([faces.load(), bibs.load()]);
   const photos = new PhotoProcessor(orm, store, faces, bibs, revisions, logger);
   const videos = new VideoIndexer(orm, store, faces, revisions, logger);
@@ -43,7 +45,7 @@ async function main() {
     },
     clipRetention: { run: () => retention.sweep() },
   };
-  const workers = startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger);
+  const workers = startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger, { photos: cfg.PHOTO_CONCURRENCY });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const jobs = new JobQueues(cfg.REDIS_URL);
   await jobs.scheduleRepeatingJobs(cfg);
@@ -60,6 +62,7 @@ async function main() {
   const shutdown = async () => {
     operator.close();
     await Promise.all(workers.map((w) => w.close()));
+    if (bibs instanceof BibReaderPool) await bibs.close();
     await jobs.close();
     redis.disconnect();
     await orm.close();

@@ -1,6 +1,7 @@
 import { BibRules, DEFAULT_BIB_RULES, extractBibs, openImage, TextBox } from '@em/core';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { BibReading } from './bib-reader-pool';
 import { boxGeometry, Rgba } from './box-geometry';
 
 // @gutenye/ocr-* are ES modules; keep the real dynamic import out of TypeScript's CommonJS output.
@@ -27,7 +28,7 @@ export const OCR_MAX_SIDE = 2560;
  * it). One intra-op thread and no memory arena: measured faster on 2 shared cores and ~200 MB
  * resident instead of ~1 GB (docs/research/bib-ocr.md). Calls are serialised per process.
  */
-export class BibReader {
+export class BibReader implements BibReading {
   private models: Promise<OcrModels> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 

@@ -1,6 +1,6 @@
 import { clientMessage, descriptorToBuffer, displayedSize, Event, Face, FaceIndexRevisions, Logger, ObjectStore, objectKeys, Orm, Photo, PhotoBib, PhotoStepErrors, probeImage, renderPreviews } from '@em/core';
 import { UnrecoverableError } from 'bullmq';
-import { BibReader } from '../bibs/bib-reader';
+import { BibReading } from '../bibs/bib-reader-pool';
 import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';
 
 /**
@@ -16,7 +16,7 @@ export class PhotoProcessor {
     private readonly orm: Orm,
     private readonly store: ObjectStore,
     private readonly faces: FaceAnalyzer,
-    private readonly bibs: BibReader,
+    private readonly bibs: BibReading,
     private readonly revisions: FaceIndexRevisions,
     private readonly logger: Logger,
   ) {}
