@@ -2,7 +2,7 @@ import { BibRules, DEFAULT_BIB_RULES, extractBibs, openImage, TextBox } from '@e
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BibReading } from './bib-reader-pool';
-import { boxGeometry, Rgba } from './box-geometry';
+import { boxGeometry, fromDetectorFrame, Rgba } from './box-geometry';
 
 // @gutenye/ocr-* are ES modules; keep the real dynamic import out of TypeScript's CommonJS output.
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
@@ -64,7 +64,7 @@ export class BibReader implements BibReading {
       const boxes: TextBox[] = [];
       for (const line of await detection.run(pixels)) {
         const [result] = await recognition.run([line]);
-        if (result) boxes.push({ text: result.text, confidence: result.mean, geometry: boxGeometry(pixels, line.box) });
+        if (result) boxes.push({ text: result.text, confidence: result.mean, geometry: boxGeometry(pixels, fromDetectorFrame(line.box, info.width, info.height)) });
       }
       return boxes;
     });
