@@ -49,8 +49,11 @@ export const DEFAULT_BIB_RULES: BibRules = { minLength: 2, maxLength: 5, minConf
  */
 export function looksLikeBib(box: TextBox, rules: BibRules = DEFAULT_BIB_RULES): boolean {
   if (numbersAloneInLine(box.text).length !== 1) return false;
-  const g = box.geometry;
-  if (!g) return true;
+  return !box.geometry || printedLikeABib(box.geometry, rules);
+}
+
+/** The print half of `looksLikeBib`, known before the text is read (the worker skips reading boxes that fail it). */
+export function printedLikeABib(g: BoxGeometry, rules: BibRules = DEFAULT_BIB_RULES): boolean {
   const range = g.light - g.dark;
   return range >= rules.minPrintContrast && g.surround - g.dark >= rules.minInkStep * range;
 }

@@ -1,4 +1,4 @@
-import { BibRules, DEFAULT_BIB_RULES, extractBibs, openImage, TextBox } from '@em/core';
+import { BibRules, DEFAULT_BIB_RULES, extractBibs, openImage, printedLikeABib, TextBox } from '@em/core';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BibReading } from './bib-reader-pool';
@@ -54,7 +54,7 @@ export class BibReader implements BibReading {
     return extractBibs(await this.textBoxes(image), this.rules);
   }
 
-  /** Every text box OCR finds on the photo, with where it is and what it is printed on. */
+  /** The text boxes OCR finds on the photo printed as a bib is (dark on a lighter patch), with where they are and what they are printed on. */
   textBoxes(image: Buffer): Promise<TextBox[]> {
     const run = this.queue.then(async () => {
       const { detection, recognition } = await this.load();
@@ -63,8 +63,10 @@ export class BibReader implements BibReading {
       const pixels: Rgba = { data, width: info.width, height: info.height };
       const boxes: TextBox[] = [];
       for (const line of await detection.run(pixels)) {
+        const geometry = boxGeometry(pixels, fromDetectorFrame(line.box, info.width, info.height));
+        if (!printedLikeABib(geometry, this.rules)) continue; // not dark print on a patch: no need to read it
         const [result] = await recognition.run([line]);
-        if (result) boxes.push({ text: result.text, confidence: result.mean, geometry: boxGeometry(pixels, fromDetectorFrame(line.box, info.width, info.height)) });
+        if (result) boxes.push({ text: result.text, confidence: result.mean, geometry });
       }
       return boxes;
     });
