@@ -33,6 +33,8 @@ export class BibReaderPool implements BibReading {
   constructor(
     private readonly size: number,
     private readonly rules: BibRules = DEFAULT_BIB_RULES,
+    /** The thread's compiled script (tests running from src/ point at dist/). */
+    private readonly threadScript = path.join(__dirname, 'bib-thread.js'),
   ) {}
 
   async load(): Promise<void> {
@@ -60,7 +62,7 @@ export class BibReaderPool implements BibReading {
   }
 
   private spawn(): OcrThread {
-    const worker = new Worker(path.join(__dirname, 'bib-thread.js'));
+    const worker = new Worker(this.threadScript);
     const pending = new Map<number, Pending>();
     const thread: OcrThread = { worker, pending, ready: Promise.resolve() };
     thread.ready = new Promise<void>((resolve, reject) => {
