@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -126,6 +127,11 @@ const schema = z.object({
   IMPORT_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(268_402_689).default(50_000_000),
   /** How often the ml-worker deletes clips past their event's retention from storage. */
   CLIP_RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(300),
+  /**
+   * Photos one ml-worker process works on at once; each has its own OCR thread (~200 MB), so the
+   * dominant step uses every core. Default: the machine's cores.
+   */
+  PHOTO_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
 });
 
 type RawConfig = z.infer<typeof schema>;

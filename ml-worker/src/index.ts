@@ -2,3 +2,5 @@
 export { BibReader, OCR_MAX_SIDE } from './bibs/bib-reader';
 export { FaceAnalyzer, PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, VIDEO_FACE_OPTIONS } from './faces/face-analyzer';
 export type { DetectedFace, FaceAnalyzerOptions, SelfieFace } from './faces/face-analyzer';
+export { BibReaderPool } from './bibs/bib-reader-pool';
+export type { BibReading } from './bibs/bib-reader-pool';

@@ -20,6 +20,7 @@ import {
 } from '@em/core/jobs';
 import { FaceIndexRevisions } from '@em/core/media';
 import { BibReader } from './bibs/bib-reader';
+import { BibReaderPool } from './bibs/bib-reader-pool';
 import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
@@ -39,7 +40,8 @@ async function main() {
   const redis = connectRedis(cfg.REDIS_URL);
   const revisions = new FaceIndexRevisions(redis);
   const faces = new FaceAnalyzer();
-  const bibs = new BibReader();
+  // PHOTO_CONCURRENCY photos at once, each with its own OCR thread; one runs OCR in-process.
+  const bibs = cfg.PHOTO_CONCURRENCY > 1 ? new BibReaderPool(cfg.PHOTO_CONCURRENCY) : new BibReader();
   await Promise.all([faces.load(), bibs.load()]);
   const videoRows = new SqlVideosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
@@ -64,7 +66,7 @@ async function main() {
     },
     clipRetention: { run: () => retention.sweep() },
   };
-  const workers = startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger);
+  const workers = startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger, { photos: cfg.PHOTO_CONCURRENCY });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const jobs = new JobQueues(cfg.REDIS_URL);
   await jobs.scheduleRepeatingJobs(cfg);
@@ -81,6 +83,7 @@ async function main() {
   const shutdown = async () => {
     operator.close();
     await Promise.all(workers.map((w) => w.close()));
+    if (bibs instanceof BibReaderPool) await bibs.close();
     await jobs.close();
     redis.disconnect();
     await orm.close();

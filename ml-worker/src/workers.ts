@@ -22,13 +22,18 @@ export const failedForGood = (job: Job, err: Error) => err.name === 'Unrecoverab
 /** What a client may read of a job's failure: our own UnrecoverableError reasons and AppErrors; anything else is in the log only. */
 export const clientReason = (err: Error, fallback: string) => (err.name === 'UnrecoverableError' ? err.message : clientMessage(err, fallback));
 
-/** One Worker per registry entry, run with the registry's options; each gets its own connection (workers block on Redis). */
-export function startWorkers(handlers: JobHandlers, connect: () => Redis, logger: Logger): Worker[] {
-  return QUEUE_NAMES.map((name) => startWorker(name, handlers[name] as JobHandler<typeof name>, connect(), logger));
+/**
+ * One Worker per registry entry, run with the registry's options (`concurrency` overrides the
+ * registry's for the queues it names, from this process's configuration); each gets its own
+ * connection (workers block on Redis).
+ */
+export function startWorkers(handlers: JobHandlers, connect: () => Redis, logger: Logger, concurrency: Partial<Record<QueueName, number>> = {}): Worker[] {
+  return QUEUE_NAMES.map((name) => startWorker(name, handlers[name] as JobHandler<typeof name>, connect(), logger, concurrency[name]));
 }
 
-function startWorker<Q extends QueueName>(name: Q, handler: JobHandler<Q>, connection: Redis, logger: Logger): Worker {
-  const worker = new Worker<JobPayload<Q>, JobResult<Q>>(JOBS[name].queue, (job) => handler.run(job.data), { connection, ...workerOptions(name) });
+function startWorker<Q extends QueueName>(name: Q, handler: JobHandler<Q>, connection: Redis, logger: Logger, concurrency?: number): Worker {
+  const options = { ...workerOptions(name), ...(concurrency ? { concurrency } : {}) };
+  const worker = new Worker<JobPayload<Q>, JobResult<Q>>(JOBS[name].queue, (job) => handler.run(job.data), { connection, ...options });
   const finalFailure = handler.onFinalFailure;
   if (finalFailure) {
     worker.on('failed', (job, err) => {

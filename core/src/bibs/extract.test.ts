@@ -1,10 +1,12 @@
-import { extractBibs } from './extract';
+import { BoxGeometry, extractBibs, looksLikeBib } from './extract';
 
-const box = (text: string, confidence = 0.99) => ({ text, confidence });
+const box = (text: string, confidence = 0.99, geometry?: BoxGeometry) => ({ text, confidence, geometry });
+/** Luminances around and inside a box, as measured by the ml-worker (surround median, 10th and 90th percentile inside). */
+const printed = (surround: number, dark: number, light: number): BoxGeometry => ({ x: 0, y: 0, width: 80, height: 30, imageWidth: 2048, imageHeight: 1365, surround, dark, light });
 
 describe('extractBibs', () => {
   it('keeps whole 2-5 digit tokens read with confidence', () => {
-    expect([...extractBibs([box('1432 PRCM'), box('#552.'), box('N°77'), box('46')]).keys()].sort()).toEqual(['1432', '46', '552', '77']);
+    expect([...extractBibs([box('1432'), box('#552.'), box('N°77'), box('46')]).keys()].sort()).toEqual(['1432', '46', '552', '77']);
   });
 
   it('refuses plates, distances, dates, leading zeros, lone digits and long numbers', () => {
@@ -17,5 +19,37 @@ describe('extractBibs', () => {
 
   it('keeps the best confidence of a bib seen twice', () => {
     expect(extractBibs([box('365', 0.96), box('365', 0.995)]).get('365')).toBe(0.995);
+  });
+
+  // Lines read on the harder dev set (bench/bib-hard-set.ts): a bib's number has a line of its own.
+  it('refuses a number that shares its line with words or other numbers (signs, plates, banners, phone numbers)', () => {
+    const lines = ['Rue Grimaldi 14', '4821 KLM', 'NYC 78', 'MARATHON DE MONACO 2024', 'RUN CLUB 1987', 'TAXI 06 12 34 56 78', 'TEL 493 50 128', '1432 PRCM'];
+    expect([...extractBibs(lines.map((t) => box(t))).keys()]).toEqual([]);
+  });
+
+  it('tolerates stray single characters and punctuation around the number', () => {
+    expect([...extractBibs([box('l 2695 .'), box('N° 805')]).keys()].sort()).toEqual(['2695', '805']);
+  });
+});
+
+describe('looksLikeBib: dark ink on a lighter patch', () => {
+  // Measured on the fixture race photos: bibs in sun, in shade, and one whose strip around it falls on a red band.
+  it.each([
+    ['6291 in sun', printed(183, 36, 249)],
+    ['1580 in shade', printed(48, 16, 122)],
+    ['7738 next to the red band', printed(82, 61, 238)],
+    ['552, a small far bib', printed(118, 66, 166)],
+  ])('accepts %s', (_name, geometry) => {
+    expect(looksLikeBib(box('2695', 0.99, geometry))).toBe(true);
+  });
+
+  // Measured on the harder set: the darkest pixels of the box are the ground, as dark as around it.
+  it.each([
+    ['a jersey number, white on red', printed(66, 65, 253)],
+    ['a house number, white on blue enamel', printed(62, 61, 254)],
+    ['an LED race clock', printed(11, 10, 180)],
+    ['a blurred patch without print', printed(49, 47, 52)],
+  ])('refuses %s', (_name, geometry) => {
+    expect(looksLikeBib(box('23', 0.99, geometry))).toBe(false);
   });
 });

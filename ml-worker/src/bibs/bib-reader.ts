@@ -1,6 +1,8 @@
-import { BibRules, boundedCopy, DEFAULT_BIB_RULES, extractBibs, TextBox } from '@em/core/media';
+import { BibRules, DEFAULT_BIB_RULES, extractBibs, openImage, printedLikeABib, TextBox } from '@em/core/media';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { BibReading } from './bib-reader-pool';
+import { boxGeometry, fromDetectorFrame, Rgba } from './box-geometry';
 
 // @gutenye/ocr-* are ES modules; keep the real dynamic import out of TypeScript's CommonJS output.
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
@@ -9,7 +11,7 @@ interface LineImage {
   [key: string]: unknown;
 }
 interface OcrModels {
-  detection: { run(input: Buffer): Promise<LineImage[]> };
+  detection: { run(input: Rgba): Promise<Array<LineImage & { box: number[][] }>> };
   recognition: { run(lines: LineImage[]): Promise<Array<{ text: string; mean: number } | undefined>> };
 }
 
@@ -26,7 +28,7 @@ export const OCR_MAX_SIDE = 2560;
  * it). One intra-op thread and no memory arena: measured faster on 2 shared cores and ~200 MB
  * resident instead of ~1 GB (docs/research/bib-ocr.md). Calls are serialised per process.
  */
-export class BibReader {
+export class BibReader implements BibReading {
   private models: Promise<OcrModels> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -40,6 +42,7 @@ export class BibReader {
       const load = (file: string) => importEsm(pathToFileURL(path.join(common, '..', 'models', file)).href);
       const [{ Detection }, { Recognition }, { ModelBase }] = await Promise.all([load('Detection.js'), load('Recognition.js'), load('ModelBase.js')]);
       patchFastPreprocess(ModelBase);
+      acceptDecodedPixels((await importEsm(pathToFileURL(path.join(path.dirname(require.resolve('@gutenye/ocr-node')), 'ImageRaw.js')).href)).ImageRaw);
       const onnxOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false };
       return { detection: await Detection.create({ onnxOptions }), recognition: await Recognition.create({ onnxOptions }) };
     })();
@@ -47,20 +50,35 @@ export class BibReader {
   }
 
   /** The BIB numbers on a photo (the original, only downscaled above OCR_MAX_SIDE: small bibs need the pixels), with confidence. */
-  read(image: Buffer): Promise<Map<string, number>> {
+  async read(image: Buffer): Promise<Map<string, number>> {
+    return extractBibs(await this.textBoxes(image), this.rules);
+  }
+
+  /** The text boxes OCR finds on the photo printed as a bib is (dark on a lighter patch), with where they are and what they are printed on. */
+  textBoxes(image: Buffer): Promise<TextBox[]> {
     const run = this.queue.then(async () => {
       const { detection, recognition } = await this.load();
-      const { buffer } = await boundedCopy(image, OCR_MAX_SIDE);
+      // One decode, oriented as the photo is seen; the detector and the box geometry share its pixels.
+      const { data, info } = await openImage(image).rotate().resize(OCR_MAX_SIDE, OCR_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      const pixels: Rgba = { data, width: info.width, height: info.height };
       const boxes: TextBox[] = [];
-      for (const line of await detection.run(buffer)) {
+      for (const line of await detection.run(pixels)) {
+        const geometry = boxGeometry(pixels, fromDetectorFrame(line.box, info.width, info.height));
+        if (!printedLikeABib(geometry, this.rules)) continue; // not dark print on a patch: no need to read it
         const [result] = await recognition.run([line]);
-        if (result) boxes.push({ text: result.text, confidence: result.mean });
+        if (result) boxes.push({ text: result.text, confidence: result.mean, geometry });
       }
-      return extractBibs(boxes, this.rules);
+      return boxes;
     });
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** The library decodes its input itself; let it take pixels already decoded (one decode per photo). */
+function acceptDecodedPixels(ImageRaw: { open(input: unknown): Promise<unknown>; new (raw: Rgba): unknown }): void {
+  const open = ImageRaw.open.bind(ImageRaw);
+  ImageRaw.open = async (input: unknown) => (Buffer.isBuffer(input) || typeof input === 'string' ? open(input) : new ImageRaw(input as Rgba));
 }
 
 /**

@@ -3,7 +3,7 @@ import { EventsRepository, PhotosRepository, PhotoStepErrors } from '@em/core/da
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { descriptorToBuffer, displayedSize, FaceIndexRevisions, probeImage, renderPreviews } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
-import { BibReader } from '../bibs/bib-reader';
+import { BibReading } from '../bibs/bib-reader-pool';
 import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';
 
 /**
@@ -20,7 +20,7 @@ export class PhotoProcessor {
     private readonly events: EventsRepository,
     private readonly store: ObjectStore,
     private readonly faces: Pick<FaceAnalyzer, 'detectAll'>,
-    private readonly bibs: Pick<BibReader, 'read'>,
+    private readonly bibs: Pick<BibReading, 'read'>,
     private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
   ) {}

@@ -4,7 +4,7 @@ import { BibReader, FaceAnalyzer } from '@em/ml-worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
-import { bibAccuracy, facesOnGroups, throughput } from './photo-pipeline';
+import { bibAccuracy, facesOnGroups, racePhotos, throughput } from './photo-pipeline';
 import { readPathBench } from './read-path';
 import { BenchRow, markdownTable } from './table';
 import { videoBench } from './video';
@@ -17,11 +17,11 @@ const FIXTURES = path.join(REPO_ROOT, '..', 'shared', 'fixtures');
 
 /** The parts of the bench, in order; `npm run bench -- read-path video` runs only those named. */
 const SECTIONS: Record<string, (rows: BenchRow[], models: () => Promise<Models>) => Promise<void>> = {
+  bibs: async (rows, models) => bibAccuracy(rows, (await models()).reader, FIXTURES),
   'photo-pipeline': async (rows, models) => {
     const { reader, faces } = await models();
-    const photos = await bibAccuracy(rows, reader, FIXTURES);
     await facesOnGroups(rows, faces, FIXTURES);
-    await throughput(rows, photos, reader, faces);
+    await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
   'face-search': async (rows, models) => {
     await selfieAccuracy(rows, (await models()).faces, FIXTURES);

@@ -1,0 +1,31 @@
+import path from 'node:path';
+import sharp from 'sharp';
+import { BibReaderPool } from './bib-reader-pool';
+
+jest.setTimeout(240_000);
+
+/** A runner's torso with a number: a bib (black on a white patch) or a jersey print (white on red). */
+function torso(number: string, print: 'bib' | 'jersey'): Promise<Buffer> {
+  const [patch, ink] = print === 'bib' ? ['white', 'black'] : ['#b01020', 'white'];
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="900"><rect width="1200" height="900" fill="#5b8c6e"/>
+    <rect x="400" y="250" width="400" height="450" rx="40" fill="#b01020"/>
+    <rect x="440" y="380" width="320" height="200" fill="${patch}"/>
+    <text x="600" y="530" font-size="130" font-family="DejaVu Sans, sans-serif" font-weight="bold" text-anchor="middle" fill="${ink}">${number}</text></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
+}
+
+describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
+  // Tests run from src/; the thread runs the compiled script (turbo builds before tests).
+  const pool = new BibReaderPool(1, undefined, path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'));
+  afterAll(() => pool.close());
+
+  it('reads the number of a bib, not the same number printed light on a jersey', async () => {
+    expect([...(await pool.read(await torso('4817', 'bib'))).keys()]).toEqual(['4817']);
+    expect([...(await pool.read(await torso('4817', 'jersey'))).keys()]).toEqual([]);
+  });
+
+  it('fails the read of a file that is not an image, and the thread goes on reading', async () => {
+    await expect(pool.read(Buffer.from('not an image at all'))).rejects.toThrow();
+    expect([...(await pool.read(await torso('253', 'bib'))).keys()]).toEqual(['253']);
+  });
+});

@@ -1,0 +1,89 @@
+import { BibRules, DEFAULT_BIB_RULES, extractBibs, TextBox } from '@em/core/media';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/** What the photo job needs of a BIB reader (BibReader in-process, or this pool of threads). */
+export interface BibReading {
+  load(): Promise<unknown>;
+  read(image: Buffer): Promise<Map<string, number>>;
+}
+
+interface Pending {
+  resolve(boxes: TextBox[]): void;
+  reject(err: Error): void;
+}
+
+interface OcrThread {
+  worker: Worker;
+  ready: Promise<void>;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * OCR on `size` worker threads, each with its own models (onnxruntime runs a model synchronously
+ * on the calling thread, so one process reads one photo at a time without them). A photo goes to
+ * the least busy thread; the bib rules run here, on the boxes the thread found. A thread that dies
+ * fails its photos (the job retries) and is replaced.
+ */
+export class BibReaderPool implements BibReading {
+  private readonly threads: OcrThread[] = [];
+  private nextId = 0;
+  private closing = false;
+
+  constructor(
+    private readonly size: number,
+    private readonly rules: BibRules = DEFAULT_BIB_RULES,
+    /** The thread's compiled script (tests running from src/ point at dist/). */
+    private readonly threadScript = path.join(__dirname, 'bib-thread.js'),
+  ) {}
+
+  async load(): Promise<void> {
+    while (this.threads.length < this.size) this.threads.push(this.spawn());
+    await Promise.all(this.threads.map((t) => t.ready));
+  }
+
+  async read(image: Buffer): Promise<Map<string, number>> {
+    if (!this.threads.length) await this.load();
+    const thread = this.threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    await thread.ready;
+    const id = this.nextId++;
+    const boxes = await new Promise<TextBox[]>((resolve, reject) => {
+      thread.pending.set(id, { resolve, reject });
+      const copy = new Uint8Array(image); // its own buffer, handed over without a second copy
+      thread.worker.postMessage({ id, image: copy }, [copy.buffer]);
+    });
+    return extractBibs(boxes, this.rules);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const threads = this.threads.splice(0);
+    await Promise.all(threads.map((t) => t.worker.terminate()));
+  }
+
+  private spawn(): OcrThread {
+    const worker = new Worker(this.threadScript);
+    const pending = new Map<number, Pending>();
+    const thread: OcrThread = { worker, pending, ready: Promise.resolve() };
+    thread.ready = new Promise<void>((resolve, reject) => {
+      worker.on('message', (msg: { ready?: boolean; id?: number; boxes?: TextBox[]; error?: string }) => {
+        if (msg.ready !== undefined) return msg.ready ? resolve() : reject(new Error(`OCR thread failed to load: ${msg.error}`));
+        const job = pending.get(msg.id!);
+        pending.delete(msg.id!);
+        if (msg.error !== undefined) job?.reject(new Error(msg.error));
+        else job?.resolve(msg.boxes ?? []);
+      });
+    });
+    thread.ready.catch(() => undefined);
+    const fail = (err: Error) => {
+      if (this.closing) return;
+      for (const job of pending.values()) job.reject(err);
+      pending.clear();
+      const index = this.threads.indexOf(thread);
+      if (index >= 0) this.threads[index] = this.spawn();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => code !== 0 && fail(new Error(`OCR thread exited with code ${code}`)));
+    return thread;
+  }
+}

@@ -1,0 +1,55 @@
+import { looksLikeBib } from '@em/core/media';
+import { boxGeometry, fromDetectorFrame, Rgba } from './box-geometry';
+
+/** A 200x100 image of `ground`, with a 100x40 patch at (50,30) of `patch` and a 60x20 "digit" block of `ink` at (70,40). */
+function printedImage(ground: number, patch: number, ink: number): Rgba {
+  const width = 200;
+  const height = 100;
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const inPatch = x >= 50 && x < 150 && y >= 30 && y < 70;
+      // digit strokes: vertical bars, as digits leave patch between them
+      const inInk = x >= 70 && x < 130 && y >= 40 && y < 60 && x % 6 < 3;
+      const v = inInk ? ink : inPatch ? patch : ground;
+      data.set([v, v, v, 255], (y * width + x) * 4);
+    }
+  }
+  return { data, width, height };
+}
+
+const textBox = [[66, 36], [134, 36], [134, 64], [66, 64]];
+
+describe('boxGeometry', () => {
+  it('measures the ink, the patch and what surrounds the box', () => {
+    const g = boxGeometry(printedImage(90, 230, 20), textBox);
+    expect({ x: g.x, y: g.y, width: g.width, height: g.height }).toEqual({ x: 66, y: 36, width: 68, height: 28 });
+    expect(g.dark).toBe(20);
+    expect(g.light).toBe(230);
+    expect(g.surround).toBe(230); // the strip around the box is still the bib's patch
+  });
+
+  it('tells dark print on a light patch (a bib) from light print on a dark ground (a jersey or a sign)', () => {
+    const box = (image: Rgba) => ({ text: '23', confidence: 0.99, geometry: boxGeometry(image, textBox) });
+    expect(looksLikeBib(box(printedImage(90, 230, 20)))).toBe(true);
+    expect(looksLikeBib(box(printedImage(90, 40, 240)))).toBe(false);
+  });
+
+  it('stays inside the image for boxes at its edges', () => {
+    const g = boxGeometry(printedImage(90, 230, 20), [[-5, -5], [30, -5], [30, 20], [-5, 20]]);
+    expect(g.x).toBe(0);
+    expect(g.y).toBe(0);
+    expect(g.surround).toBe(90);
+  });
+});
+
+describe('fromDetectorFrame', () => {
+  it('undoes the letterbox of a 2048x1365 photo in its 2048x1376 detector frame', () => {
+    // contain: same scale (1), 5.5 px of band above the image
+    expect(fromDetectorFrame([[100, 105.5]], 2048, 1365)).toEqual([[100, 100]]);
+  });
+
+  it('leaves boxes of an image already a multiple of 32 as they are', () => {
+    expect(fromDetectorFrame([[10, 20]], 1536, 1024)).toEqual([[10, 20]]);
+  });
+});
