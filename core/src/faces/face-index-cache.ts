@@ -1,6 +1,6 @@
 import { Orm } from '../db/orm';
 import { Logger } from '../logger';
-import { bufferToDescriptor } from './embedding';
+import { bufferToDescriptor, FACE_DESCRIPTOR_VERSION, maxDistanceFor } from './embedding';
 import { FaceIndexKind, FaceIndexRevisions } from './face-index-revisions';
 import { FaceMatrix } from './face-matrix';
 
@@ -27,9 +27,11 @@ const SOURCES: Record<FaceIndexKind, { table: string; ref: string }> = {
 };
 
 /** The faces of one event in memory: the matrix, and for each row what the face belongs to. */
-class EventFaceIndex {
+export class EventFaceIndex {
   readonly matrix = new FaceMatrix(4096);
   private readonly rowRef: number[] = [];
+  /** Rows of an older descriptor version (row -> version); rows of the current one are not listed. */
+  private readonly olderRows = new Map<number, number>();
   private readonly refs: string[] = [];
   private readonly refIndex = new Map<string, number>();
   private readonly loadedIds = new Set<string>();
@@ -39,7 +41,7 @@ class EventFaceIndex {
   builtAt = Date.now();
   usedAt = Date.now();
 
-  add(faceId: string, ref: string, embedding: Buffer): void {
+  add(faceId: string, ref: string, embedding: Buffer, version: number = FACE_DESCRIPTOR_VERSION): void {
     if (this.loadedIds.has(faceId)) return;
     this.loadedIds.add(faceId);
     let index = this.refIndex.get(ref);
@@ -47,7 +49,8 @@ class EventFaceIndex {
       index = this.refs.push(ref) - 1;
       this.refIndex.set(ref, index);
     }
-    this.matrix.add(bufferToDescriptor(embedding));
+    const row = this.matrix.add(bufferToDescriptor(embedding));
+    if (version !== FACE_DESCRIPTOR_VERSION) this.olderRows.set(row, version);
     this.rowRef.push(index);
     const id = BigInt(faceId);
     if (id > this.maxId) this.maxId = id;
@@ -57,6 +60,8 @@ class EventFaceIndex {
   search(query: Float32Array, maxDistance: number, maxFaces: number): FaceHit[] {
     const best = new Map<number, number>();
     for (const { row, distance } of this.matrix.within(query, maxDistance, maxFaces)) {
+      const older = this.olderRows.get(row);
+      if (older !== undefined && distance > maxDistanceFor(older, maxDistance)) continue;
       const ref = this.rowRef[row];
       if (!best.has(ref)) best.set(ref, distance);
     }
@@ -115,11 +120,11 @@ export class FaceIndexCache {
     const source = SOURCES[this.kind];
     let after = index.maxId > BigInt(ID_OVERLAP) ? index.maxId - BigInt(ID_OVERLAP) : 0n;
     for (;;) {
-      const rows: Array<{ id: string; ref: string; embedding: Buffer }> = await conn.execute(
-        `select id::text as id, ${source.ref} as ref, embedding from ${source.table} where event_id = ? and id > ? order by id limit ?`,
+      const rows: Array<{ id: string; ref: string; embedding: Buffer; version: number }> = await conn.execute(
+        `select id::text as id, ${source.ref} as ref, embedding, descriptor_version as version from ${source.table} where event_id = ? and id > ? order by id limit ?`,
         [eventId, after.toString(), LOAD_BATCH],
       );
-      for (const r of rows) index.add(r.id, r.ref, r.embedding);
+      for (const r of rows) index.add(r.id, r.ref, r.embedding, r.version);
       if (rows.length < LOAD_BATCH) break;
       after = BigInt(rows[rows.length - 1].id);
     }

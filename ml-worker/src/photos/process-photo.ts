@@ -68,6 +68,7 @@ export class PhotoProcessor {
           photo: photoId,
           event: eventId,
           embedding: descriptorToBuffer(face.descriptor),
+          descriptorVersion: face.descriptorVersion,
           score: face.score,
           boxX: face.box.x,
           boxY: face.box.y,

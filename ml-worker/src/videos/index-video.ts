@@ -55,15 +55,15 @@ export class VideoIndexer {
       const flush = async () => {
         if (!batch.length) return;
         await em.getConnection().execute(
-          `insert into video_faces (video_id, event_id, time_seconds, embedding, score) values ${batch.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-          batch.flatMap((r) => [r.video, r.event, r.time, r.embedding, r.score]),
+          `insert into video_faces (video_id, event_id, time_seconds, embedding, score, descriptor_version) values ${batch.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+          batch.flatMap((r) => [r.video, r.event, r.time, r.embedding, r.score, r.version]),
         );
         batch = [];
       };
       let facesFound = 0;
       const frames = await sampleFrames(file, { fps, width, height, format: probe.format }, async (rgb, time) => {
         for (const face of await this.faces.detectFrame(rgb, width, height)) {
-          batch.push({ video: videoId, event: event.id, time, embedding: descriptorToBuffer(face.descriptor), score: face.score });
+          batch.push({ video: videoId, event: event.id, time, embedding: descriptorToBuffer(face.descriptor), score: face.score, version: face.descriptorVersion });
           facesFound++;
         }
         if (batch.length >= INSERT_BATCH) await flush();

@@ -77,6 +77,10 @@ export class VideoFace {
 
   @Property({ type: 'real' })
   score!: number;
+
+  /** How the embedding was computed (see Face.descriptorVersion). */
+  @Property({ type: 'smallint', default: 1 })
+  descriptorVersion!: number;
 }
 
 export type ClipRequestStatus = 'processing' | 'completed' | 'no_matches' | 'no_segments' | 'clip_failed' | 'failed';

@@ -2,6 +2,7 @@ import { Migration20261122ApiKeyRateLimit } from './Migration20261122ApiKeyRateL
 import { Migration20261122FaceSearch } from './Migration20261122FaceSearch';
 import { Migration20261122Initial } from './Migration20261122Initial';
 import { Migration20261122VideoClipping } from './Migration20261122VideoClipping';
+import { Migration20261123FaceDescriptorVersion } from './Migration20261123FaceDescriptorVersion';
 import { Migration20261123PublishedPhotoCount } from './Migration20261123PublishedPhotoCount';
 import { Migration20261123RequestIdPerEvent } from './Migration20261123RequestIdPerEvent';
 
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122VideoClipping', class: Migration20261122VideoClipping },
   { name: 'Migration20261123RequestIdPerEvent', class: Migration20261123RequestIdPerEvent },
   { name: 'Migration20261123PublishedPhotoCount', class: Migration20261123PublishedPhotoCount },
+  { name: 'Migration20261123FaceDescriptorVersion', class: Migration20261123FaceDescriptorVersion },
 ];
