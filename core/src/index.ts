@@ -36,6 +36,7 @@ export { findOnPath } from './video/tools';
 export * from './video/segments';
 export * from './video/clip-status';
 export * from './video/slideshow';
+export * from './video/face-tracks';
 export * from './observability/metrics';
 export * from './observability/checks';
 export * from './operation-policy';

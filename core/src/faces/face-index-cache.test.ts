@@ -29,3 +29,16 @@ describe('maxDistanceFor', () => {
     expect(maxDistanceFor(1, 0.56)).toBeCloseTo(0.54, 6);
   });
 });
+
+describe('EventFaceIndex groups (video face tracks)', () => {
+  it('brings every sighting of a track when one of them matches, and nothing of other tracks', () => {
+    const index = new EventFaceIndex();
+    index.add('1', 'v@10', descriptorToBuffer(at(0.1)), FACE_DESCRIPTOR_VERSION, 'v#1');
+    index.add('2', 'v@10.5', descriptorToBuffer(at(0.9)), FACE_DESCRIPTOR_VERSION, 'v#1'); // the head turned: no match alone
+    index.add('3', 'v@11', descriptorToBuffer(at(0.2)), FACE_DESCRIPTOR_VERSION, 'v#1');
+    index.add('4', 'v@10', descriptorToBuffer(at(0.95)), FACE_DESCRIPTOR_VERSION, 'v#2');
+    index.add('5', 'w@3', descriptorToBuffer(at(0.9)), FACE_DESCRIPTOR_VERSION, null);
+    const refs = index.search(at(0), 0.56, 100).map((h) => h.ref).sort();
+    expect(refs).toEqual(['v@10', 'v@10.5', 'v@11']);
+  });
+});

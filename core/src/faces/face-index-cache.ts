@@ -20,10 +20,13 @@ export interface FaceHit {
   distance: number;
 }
 
-/** Where an index's faces come from: photo faces, or faces in sampled video frames. */
-const SOURCES: Record<FaceIndexKind, { table: string; ref: string }> = {
-  photos: { table: 'faces', ref: 'photo_id::text' },
-  videos: { table: 'video_faces', ref: "video_id::text || '@' || time_seconds::text" },
+/**
+ * Where an index's faces come from: photo faces, or faces in sampled video frames. A face of a
+ * group (a video face track) that matches brings every ref of its group along.
+ */
+const SOURCES: Record<FaceIndexKind, { table: string; ref: string; group: string }> = {
+  photos: { table: 'faces', ref: 'photo_id::text', group: 'null' },
+  videos: { table: 'video_faces', ref: "video_id::text || '@' || time_seconds::text", group: "video_id::text || '#' || track::text" },
 };
 
 /** The faces of one event in memory: the matrix, and for each row what the face belongs to. */
@@ -32,6 +35,10 @@ export class EventFaceIndex {
   private readonly rowRef: number[] = [];
   /** Rows of an older descriptor version (row -> version); rows of the current one are not listed. */
   private readonly olderRows = new Map<number, number>();
+  /** Rows in a group (row -> group), and each group's refs. */
+  private readonly rowGroup = new Map<number, number>();
+  private readonly groupIndex = new Map<string, number>();
+  private readonly groupRefs: Array<Set<number>> = [];
   private readonly refs: string[] = [];
   private readonly refIndex = new Map<string, number>();
   private readonly loadedIds = new Set<string>();
@@ -41,7 +48,7 @@ export class EventFaceIndex {
   builtAt = Date.now();
   usedAt = Date.now();
 
-  add(faceId: string, ref: string, embedding: Buffer, version: number = FACE_DESCRIPTOR_VERSION): void {
+  add(faceId: string, ref: string, embedding: Buffer, version: number = FACE_DESCRIPTOR_VERSION, group: string | null = null): void {
     if (this.loadedIds.has(faceId)) return;
     this.loadedIds.add(faceId);
     let index = this.refIndex.get(ref);
@@ -51,19 +58,30 @@ export class EventFaceIndex {
     }
     const row = this.matrix.add(bufferToDescriptor(embedding));
     if (version !== FACE_DESCRIPTOR_VERSION) this.olderRows.set(row, version);
+    if (group !== null) {
+      let g = this.groupIndex.get(group);
+      if (g === undefined) {
+        g = this.groupRefs.push(new Set()) - 1;
+        this.groupIndex.set(group, g);
+      }
+      this.groupRefs[g].add(index);
+      this.rowGroup.set(row, g);
+    }
     this.rowRef.push(index);
     const id = BigInt(faceId);
     if (id > this.maxId) this.maxId = id;
   }
 
-  /** What has a face within `maxDistance`, each with its nearest face's distance, nearest first. */
+  /** What has a face within `maxDistance` (or is in the group of one), each with its nearest face's distance, nearest first. */
   search(query: Float32Array, maxDistance: number, maxFaces: number): FaceHit[] {
     const best = new Map<number, number>();
     for (const { row, distance } of this.matrix.within(query, maxDistance, maxFaces)) {
       const older = this.olderRows.get(row);
       if (older !== undefined && distance > maxDistanceFor(older, maxDistance)) continue;
-      const ref = this.rowRef[row];
-      if (!best.has(ref)) best.set(ref, distance);
+      const group = this.rowGroup.get(row);
+      for (const ref of group === undefined ? [this.rowRef[row]] : this.groupRefs[group]) {
+        if (!best.has(ref)) best.set(ref, distance);
+      }
     }
     return [...best].map(([ref, distance]) => ({ ref: this.refs[ref], distance }));
   }
@@ -120,11 +138,11 @@ export class FaceIndexCache {
     const source = SOURCES[this.kind];
     let after = index.maxId > BigInt(ID_OVERLAP) ? index.maxId - BigInt(ID_OVERLAP) : 0n;
     for (;;) {
-      const rows: Array<{ id: string; ref: string; embedding: Buffer; version: number }> = await conn.execute(
-        `select id::text as id, ${source.ref} as ref, embedding, descriptor_version as version from ${source.table} where event_id = ? and id > ? order by id limit ?`,
+      const rows: Array<{ id: string; ref: string; embedding: Buffer; version: number; group: string | null }> = await conn.execute(
+        `select id::text as id, ${source.ref} as ref, embedding, descriptor_version as version, ${source.group} as "group" from ${source.table} where event_id = ? and id > ? order by id limit ?`,
         [eventId, after.toString(), LOAD_BATCH],
       );
-      for (const r of rows) index.add(r.id, r.ref, r.embedding, r.version);
+      for (const r of rows) index.add(r.id, r.ref, r.embedding, r.version, r.group);
       if (rows.length < LOAD_BATCH) break;
       after = BigInt(rows[rows.length - 1].id);
     }

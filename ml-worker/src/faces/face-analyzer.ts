@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { boundedCopy, FaceDescriptorVersion, openImage } from '@em/core';
+import { boundedCopy, FaceBox, FaceDescriptorVersion, openImage } from '@em/core';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
 // be installed offline); its models ship inside the npm package.
@@ -10,7 +10,7 @@ const wasm = require('@tensorflow/tfjs-backend-wasm');
 
 export interface DetectedFace {
   /** Box relative to the image (0-1), so it holds at any resolution. */
-  box: { x: number; y: number; width: number; height: number };
+  box: FaceBox;
   score: number;
   descriptor: Float32Array;
   /** 2 when the descriptor is the mean of the face's and its mirror image's (FACE_DESCRIPTOR_VERSION). */
@@ -18,6 +18,9 @@ export interface DetectedFace {
 }
 
 export type FaceDetectorKind = 'tiny' | 'ssd';
+
+/** A face of a video frame, described or not (see detectFrameFaces). */
+export type FrameFace = Omit<DetectedFace, 'descriptor'> & { descriptor: Float32Array | null };
 
 export interface FaceAnalyzerOptions {
   /** The tiny detector is fast; SSD MobileNet also finds partial, turned and small faces. */
@@ -37,7 +40,7 @@ export interface FaceAnalyzerOptions {
 
 export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true };
 /** Video frames (720p and below): faster than photos, faces of 40 px and more. */
-export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: false };
+export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true };
 /** Selfies: the face is large, so a small detector input is enough (and fast). */
 export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24, mirrored: true };
 /** Selfies and photos are analysed on a copy at most this large (boxes are relative, so they hold). */
@@ -115,6 +118,11 @@ export class FaceAnalyzer {
     return this.serialised('normal', () => this.detectPixels(rgb, width, height, options));
   }
 
+  /** The faces of a video frame; only those `pick` chooses from their boxes are described (a tracker's choice). */
+  detectFrameFaces(rgb: Buffer, width: number, height: number, pick: (boxes: FaceBox[]) => boolean[], options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS): Promise<FrameFace[]> {
+    return this.serialised('normal', () => this.facesOf(rgb, width, height, options, pick));
+  }
+
   private async detect(image: Buffer, options: FaceAnalyzerOptions): Promise<DetectedFace[]> {
     const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
     const { data, info } = await openImage(bounded).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
@@ -122,28 +130,30 @@ export class FaceAnalyzer {
   }
 
   private async detectPixels(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions): Promise<DetectedFace[]> {
+    return (await this.facesOf(data, width, height, options, (boxes) => boxes.map(() => true))) as DetectedFace[];
+  }
+
+  /** Faces found, best score first; the landmarked faces `pick` chooses (from their boxes) get descriptors, the others null. */
+  private async facesOf(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[]): Promise<FrameFace[]> {
     await this.load();
-    const info = { width, height };
     const tensor = faceapi.tf.tensor3d(data, [height, width, 3], 'int32');
     try {
       const detectorOptions = options.detector === 'tiny'
         ? new faceapi.TinyFaceDetectorOptions({ inputSize: options.inputSize, scoreThreshold: options.scoreThreshold })
         : new faceapi.SsdMobilenetv1Options({ minConfidence: options.scoreThreshold });
-      const found = (await faceapi.detectAllFaces(tensor, detectorOptions).withFaceLandmarks()).filter((r: any) => r.detection.box.width >= options.minFaceWidth);
-      const descriptors = await this.describe(tensor, found, options.mirrored);
-      return found
-        .map((r: any, i: number) => ({
-          box: {
-            x: r.detection.box.x / info.width,
-            y: r.detection.box.y / info.height,
-            width: r.detection.box.width / info.width,
-            height: r.detection.box.height / info.height,
-          },
-          score: r.detection.score,
-          descriptor: descriptors[i],
-          descriptorVersion: options.mirrored ? 2 : 1,
-        }))
-        .sort((a: DetectedFace, b: DetectedFace) => b.score - a.score);
+      const found = (await faceapi.detectAllFaces(tensor, detectorOptions).withFaceLandmarks())
+        .filter((r: any) => r.detection.box.width >= options.minFaceWidth)
+        .sort((a: any, b: any) => b.detection.score - a.detection.score);
+      const boxes: FaceBox[] = found.map((r: any) => ({ x: r.detection.box.x / width, y: r.detection.box.y / height, width: r.detection.box.width / width, height: r.detection.box.height / height }));
+      const wanted = pick(boxes);
+      const picked = found.filter((_: unknown, i: number) => wanted[i]);
+      const descriptors = await this.describe(tensor, picked, options.mirrored);
+      return found.map((r: any, i: number) => ({
+        box: boxes[i],
+        score: r.detection.score,
+        descriptor: wanted[i] ? descriptors[picked.indexOf(r)] : null,
+        descriptorVersion: options.mirrored ? 2 : 1,
+      }));
     } finally {
       tensor.dispose();
     }
