@@ -5,6 +5,7 @@ import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
 import { FaceAnalyzer } from './faces/face-analyzer';
+import { SelfieThread } from './faces/selfie-thread';
 import { serveOperatorEndpoints } from './operator-endpoints';
 import { PhotoProcessor } from './photos/process-photo';
 import { VideoIndexer } from './videos/index-video';
@@ -21,7 +22,8 @@ async function main() {
   const revisions = new FaceIndexRevisions(redis);
   const faces = new FaceAnalyzer();
   const bibs = new BibReader();
-  await Promise.all([faces.load(), bibs.load()]);
+  const selfies = new SelfieThread(faces, logger);
+  await Promise.all([faces.load(), bibs.load(), selfies.start()]);
   const photos = new PhotoProcessor(orm, store, faces, bibs, revisions, logger);
   const videos = new VideoIndexer(orm, store, faces, revisions, logger);
   const clips = new ClipCutter(orm, store, redis, logger);
@@ -32,7 +34,7 @@ async function main() {
       run: (job) => photos.process(job.photoId),
       onFinalFailure: { fallback: 'The photo could not be processed (see the worker log)', record: (job, reason) => photos.markFailed(job.photoId, reason) },
     },
-    selfies: { run: (job) => embedSelfie(faces, job) },
+    selfies: { run: (job) => embedSelfie(selfies, job) },
     videos: {
       run: (job) => videos.index(job.videoId),
       onFinalFailure: { fallback: 'The video could not be indexed (see the worker log)', record: (job, reason) => videos.fail(job.videoId, reason) },
@@ -60,6 +62,7 @@ async function main() {
   const shutdown = async () => {
     operator.close();
     await Promise.all(workers.map((w) => w.close()));
+    await selfies.close();
     await jobs.close();
     redis.disconnect();
     await orm.close();
