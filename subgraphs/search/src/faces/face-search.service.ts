@@ -69,11 +69,15 @@ export class FaceSearchService {
     const file = await selfie();
     this.embedder.checkSize(file);
 
+    // The selfie is checked and embedded while the stored search is looked up (a retry, rare, wastes
+    // that embedding: its answer is the stored one, even when the file is not a photo).
+    const embedding = this.embedder.prepare(file).then((prepared) => this.embedder.embed(prepared));
+    embedding.catch(() => undefined);
     // A request_id names a search of this event only: one of another event is no concern here.
     const stored = await findFaceSearch(this.orm.em, eventId, id);
     if (stored) return this.retry(stored, request);
 
-    const { descriptor, facesFound } = await this.embedder.embed(await this.embedder.prepare(file));
+    const { descriptor, facesFound } = await embedding;
     const threshold = appliedMatchPercent(event.confidenceThreshold);
     const matches = descriptor ? await this.match(event, descriptor, threshold) : [];
     const inserted: Array<{ request_id: string }> = await this.orm.em.getConnection().execute(
@@ -83,7 +87,8 @@ export class FaceSearchService {
     );
     // A concurrent request with the same id stored first: answer as its retry.
     if (inserted.length === 0) return this.retry((await findFaceSearch(this.orm.em, eventId, id))!, request);
-    return this.page({ requestId: id, orgId, eventId, confidenceThreshold: threshold, matches, facesFound }, request, false);
+    // The matches were filtered by publication a moment ago: not read again.
+    return this.page({ requestId: id, orgId, eventId, confidenceThreshold: threshold, matches, facesFound }, request, false, matches);
   }
 
   /** A stored search by request_id (never matched again); 404 when unknown to this event. */
@@ -132,8 +137,8 @@ export class FaceSearchService {
   }
 
   /** One page of a stored result; photos unpublished or deleted since are left out. */
-  private async page(stored: StoredFaceSearch, request: PageRequest, cached: boolean): Promise<FaceSearchPage> {
-    const matches = await visibleMatches(this.orm.em, stored);
+  private async page(stored: StoredFaceSearch, request: PageRequest, cached: boolean, visible?: FaceMatch[]): Promise<FaceSearchPage> {
+    const matches = visible ?? (await visibleMatches(this.orm.em, stored));
     return {
       requestId: stored.requestId,
       // Searches stored without a threshold were matched with the default.
