@@ -18,7 +18,7 @@ export function bufferToDescriptor(buf: Buffer): Float32Array {
  * How a stored face descriptor was computed. 1: one pass of the recognition net on the aligned face.
  * 2: the mean of the face's and its mirror image's descriptors (as selfies have always been): same
  * model and space, but same-person distances are shorter, so version 1 rows are matched more
- * strictly (legacyMaxDistance). A re-processed photo is re-embedded at the current version.
+ * strictly (maxDistanceFor). A re-processed photo is re-embedded at the current version.
  */
 export const FACE_DESCRIPTOR_VERSION = 2;
 export type FaceDescriptorVersion = 1 | 2;

@@ -73,11 +73,13 @@ export async function selfieLatencyBench(rows: BenchRow[], faces: FaceAnalyzer, 
       await embedder.embed(prepared);
       embedding.push(ms(t));
     }
+    const metrics = await (await fetch(`http://127.0.0.1:${ports.mlWorker}/metrics`)).text().catch(() => '');
+    const rss = Number(/^process_resident_memory_bytes(?:\{[^}]*\})? ([\d.e+-]+)$/m.exec(metrics)?.[1] ?? NaN) / 1024 / 1024;
     rows.push({
       figure: 'selfie search through REST, 10k faces',
       value: `p50 ${percentile(rest, 0.5).toFixed(0)} ms, p99 ${percentile(rest, 0.99).toFixed(0)} ms (embedding round trip p50 ${percentile(embedding, 0.5).toFixed(0)} ms)`,
       target: 'p50 <= 300 ms, p99 <= 800 ms',
-      how: `${REQUESTS} POST .../faces one after the other (fixture crops, ${matched} with matches) through rest-adapter -> gateway -> search subgraph -> ml-worker, event of ${FACES} photos with one face each, warm index; the round trip = queue hop + ml-worker embedding, timed from the same SelfieEmbedder the search subgraph uses`,
+      how: `${REQUESTS} POST .../faces one after the other (fixture crops, ${matched} with matches) through rest-adapter -> gateway -> search subgraph -> ml-worker, event of ${FACES} photos with one face each, warm index; the round trip = queue hop + ml-worker embedding, timed from the same SelfieEmbedder the search subgraph uses; ml-worker RSS afterwards ${rss.toFixed(0)} MB (main thread and selfie thread models)`,
     });
   } finally {
     await embedder.close();
