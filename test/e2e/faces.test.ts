@@ -71,3 +71,51 @@ describe('faces found by the ml-worker', () => {
     }
   });
 });
+
+describe('reembed-faces (cli): faces of an older descriptor version are described again', () => {
+  afterAll(closeDb);
+
+  const cli = async (...args: string[]) => {
+    const { execFile } = await import('node:child_process');
+    return new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/dist/cli.js'), ...args], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+  };
+
+  it('queues the photos with version-1 faces, which come back at the current version and stay published', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const { orgId } = await fixtures.organisation();
+    const eventId = await fixtures.event(orgId);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-reembed-'));
+    const demo = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
+    writeFileSync(path.join(dir, 'people.jpg'), readFileSync(path.join(demo, 'sample5.jpg')));
+    await cli('import-photos', '--event', String(eventId), '--dir', dir);
+    rmSync(dir, { recursive: true, force: true });
+    const [photo] = await sql(`select id from photos where event_id = $1`, [eventId]);
+    const faces = await sql(`select count(*)::int as n from faces where photo_id = $1`, [photo.id]);
+    expect(faces[0].n).toBeGreaterThan(0);
+    // As a photo processed before descriptor version 2.
+    await sql(`update faces set descriptor_version = 1 where photo_id = $1`, [photo.id]);
+
+    expect(await cli('reembed-faces', '--event', String(eventId))).toContain('1 photos and 0 videos with faces older than descriptor version 2; 1 queued');
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const [row] = await sql(
+        `select p.status, p.published_at, min(f.descriptor_version)::int as version, count(f.id)::int as n from photos p left join faces f on f.photo_id = p.id where p.id = $1 group by p.id`,
+        [photo.id],
+      );
+      if (row.status === 'processed' && row.version === 2) {
+        expect(row.n).toBe(faces[0].n);
+        expect(row.published_at).not.toBeNull();
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`not re-embedded in time: ${JSON.stringify(row)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    // Nothing left to do: a second run queues nothing.
+    expect(await cli('reembed-faces', '--event', String(eventId))).toContain('0 photos and 0 videos');
+  }, 180_000);
+});
