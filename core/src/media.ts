@@ -12,3 +12,4 @@ export * from './video/ffmpeg';
 export { findOnPath } from './video/tools';
 export * from './video/segments';
 export * from './video/slideshow';
+export * from './video/face-tracks';

@@ -28,12 +28,12 @@ describe('the operation policy', () => {
 
   it('refuses every write to a read-only key (a browser key), and lets it read and search', async () => {
     const browserKey: Principal = { ...key, readOnly: true };
-    await expect(authorizeOperation(em, browserKey, 'bibSearch', 1, 7)).resolves.toBeUndefined();
-    await expect(authorizeOperation(em, browserKey, 'timelinePhotos', 1, 7)).resolves.toBeUndefined();
+    await expect(authorizeOperation(events, browserKey, 'bibSearch', 1, 7)).resolves.toBeUndefined();
+    await expect(authorizeOperation(events, browserKey, 'timelinePhotos', 1, 7)).resolves.toBeUndefined();
     for (const write of ['importPhotos', 'processPhotos', 'goLive', 'pipelineStatus', 'addEventVideo']) {
-      await expect(authorizeOperation(em, browserKey, write, 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'This API key is read-only' });
+      await expect(authorizeOperation(events, browserKey, write, 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'This API key is read-only' });
     }
-    await expect(authorizeOperation(em, key, 'goLive', 1, 7)).resolves.toBeUndefined();
+    await expect(authorizeOperation(events, key, 'goLive', 1, 7)).resolves.toBeUndefined();
   });
 
   it('checks the organisation alone without an event, and nothing more without an organisation', async () => {

@@ -4,3 +4,4 @@ export { FaceAnalyzer, PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, VIDEO_FACE_OPTIO
 export type { DetectedFace, FaceAnalyzerOptions, SelfieFace } from './faces/face-analyzer';
 export { BibReaderPool } from './bibs/bib-reader-pool';
 export type { BibReading } from './bibs/bib-reader-pool';
+export { VideoFaceFinder } from './videos/video-faces';

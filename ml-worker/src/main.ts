@@ -24,6 +24,7 @@ import { BibReaderPool } from './bibs/bib-reader-pool';
 import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
+import { SelfieThread } from './faces/selfie-thread';
 import { FaceAnalyzer } from './faces/face-analyzer';
 import { serveOperatorEndpoints } from './operator-endpoints';
 import { PhotoProcessor } from './photos/process-photo';
@@ -42,7 +43,9 @@ async function main() {
   const faces = new FaceAnalyzer();
   // PHOTO_CONCURRENCY photos at once, each with its own OCR thread; one runs OCR in-process.
   const bibs = cfg.PHOTO_CONCURRENCY > 1 ? new BibReaderPool(cfg.PHOTO_CONCURRENCY) : new BibReader();
-  await Promise.all([faces.load(), bibs.load()]);
+  // Selfies are embedded on their own thread with their own models: they never wait behind a photo.
+  const selfies = new SelfieThread(faces, logger);
+  await Promise.all([faces.load(), bibs.load(), selfies.start()]);
   const videoRows = new SqlVideosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
   const photos = new PhotoProcessor(new SqlPhotosRepository(orm), new SqlEventsRepository(orm), store, faces, bibs, revisions, logger);
@@ -55,7 +58,7 @@ async function main() {
       run: (job) => photos.process(job.photoId),
       onFinalFailure: { fallback: 'The photo could not be processed (see the worker log)', record: (job, reason) => photos.markFailed(job.photoId, reason) },
     },
-    selfies: { run: (job) => embedSelfie(faces, job) },
+    selfies: { run: (job) => embedSelfie(selfies, job) },
     videos: {
       run: (job) => videos.index(job.videoId),
       onFinalFailure: { fallback: 'The video could not be indexed (see the worker log)', record: (job, reason) => videos.fail(job.videoId, reason) },
@@ -83,6 +86,7 @@ async function main() {
   const shutdown = async () => {
     operator.close();
     await Promise.all(workers.map((w) => w.close()));
+    await selfies.close();
     if (bibs instanceof BibReaderPool) await bibs.close();
     await jobs.close();
     redis.disconnect();

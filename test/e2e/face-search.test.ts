@@ -58,7 +58,7 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
   it('finds the photo of the person on the selfie, best match first, and generates a request_id', async () => {
     const data = expectSuccess(await postForm(`${demo}/faces`, key, selfie));
     expect(data.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(data.confidence_percentage).toBe(62);
+    expect(data.confidence_percentage).toBe(58);
     expect(data.images[0].image_id).toBe(face.photo_id);
     expect(Object.keys(data.images[0]).sort()).toEqual(['height', 'image_id', 'img_url', 'original_url', 'thumbnail_url', 'width']);
     expect(data.images[0].original_url).toBeNull();
@@ -167,17 +167,17 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
     }
   });
 
-  it('reports the threshold it applied: 62 when the event sets none, for POST, GET and GraphQL', async () => {
+  it('reports the threshold it applied: 58 when the event sets none, for POST, GET and GraphQL', async () => {
     const data = expectSuccess(await postForm(`${demo}/faces`, key, selfie));
-    expect(data.confidence_percentage).toBe(62);
-    expect(expectSuccess(await api(`${demo}/faces/${data.request_id}`, { key })).confidence_percentage).toBe(62);
+    expect(data.confidence_percentage).toBe(58);
+    expect(expectSuccess(await api(`${demo}/faces/${data.request_id}`, { key })).confidence_percentage).toBe(58);
     const query = `query($o: Int!, $e: Int!, $r: String!) { faceSearch(orgId: $o, eventId: $e, requestId: $r) { confidencePercentage } }`;
     const read = await gql(query, { o: info.demo.orgId, e: info.demo.eventId, r: data.request_id }, key);
-    expect(read.body.data.faceSearch.confidencePercentage).toBe(62);
+    expect(read.body.data.faceSearch.confidencePercentage).toBe(58);
     // A search stored before the threshold was recorded was matched with the default too.
     const older = randomUUID();
     await sql(`insert into face_searches (request_id, organisation_id, event_id, matches, faces_found) values ($1, $2, $3, '[]'::jsonb, 1)`, [older, info.demo.orgId, info.demo.eventId]);
-    expect(expectSuccess(await api(`${demo}/faces/${older}`, { key })).confidence_percentage).toBe(62);
+    expect(expectSuccess(await api(`${demo}/faces/${older}`, { key })).confidence_percentage).toBe(58);
   });
 });
 

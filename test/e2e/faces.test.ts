@@ -17,15 +17,16 @@ const ON_SHOTS: Record<string, string[]> = {
 describe('faces found by the ml-worker', () => {
   afterAll(closeDb);
 
-  it('the demo photos went through face detection: descriptors of 128 floats, boxes inside the image', async () => {
+  it('the demo photos went through face detection: descriptors of 128 floats (mirror-averaged, version 2), boxes inside the image', async () => {
     const rows = await sql(
-      `select f.score, f.box_x, f.box_y, f.box_width, f.box_height, length(f.embedding) as bytes
+      `select f.score, f.box_x, f.box_y, f.box_width, f.box_height, length(f.embedding) as bytes, f.descriptor_version
          from faces f join photos p on p.id = f.photo_id where p.event_id = $1`,
       [info.demo.eventId],
     );
     expect(rows.length).toBeGreaterThanOrEqual(6);
     for (const r of rows) {
       expect(r.bytes).toBe(512);
+      expect(r.descriptor_version).toBe(2);
       expect(r.score).toBeGreaterThanOrEqual(0.5);
       expect(r.box_x).toBeGreaterThanOrEqual(0);
       expect(r.box_x + r.box_width).toBeLessThanOrEqual(1.001);
@@ -69,4 +70,52 @@ describe('faces found by the ml-worker', () => {
       expect(onShots.length).toBeGreaterThanOrEqual(Math.ceil(shots.length * 0.6));
     }
   });
+});
+
+describe('reembed-faces (cli): faces of an older descriptor version are described again', () => {
+  afterAll(closeDb);
+
+  const cli = async (...args: string[]) => {
+    const { execFile } = await import('node:child_process');
+    return new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/dist/cli.js'), ...args], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+  };
+
+  it('queues the photos with version-1 faces, which come back at the current version and stay published', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const { orgId } = await fixtures.organisation();
+    const eventId = await fixtures.event(orgId);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-reembed-'));
+    const demo = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
+    writeFileSync(path.join(dir, 'people.jpg'), readFileSync(path.join(demo, 'sample5.jpg')));
+    await cli('import-photos', '--event', String(eventId), '--dir', dir);
+    rmSync(dir, { recursive: true, force: true });
+    const [photo] = await sql(`select id from photos where event_id = $1`, [eventId]);
+    const faces = await sql(`select count(*)::int as n from faces where photo_id = $1`, [photo.id]);
+    expect(faces[0].n).toBeGreaterThan(0);
+    // As a photo processed before descriptor version 2.
+    await sql(`update faces set descriptor_version = 1 where photo_id = $1`, [photo.id]);
+
+    expect(await cli('reembed-faces', '--event', String(eventId))).toContain('1 photos and 0 videos with faces older than descriptor version 2; 1 queued');
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const [row] = await sql(
+        `select p.status, p.published_at, min(f.descriptor_version)::int as version, count(f.id)::int as n from photos p left join faces f on f.photo_id = p.id where p.id = $1 group by p.id`,
+        [photo.id],
+      );
+      if (row.status === 'processed' && row.version === 2) {
+        expect(row.n).toBe(faces[0].n);
+        expect(row.published_at).not.toBeNull();
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`not re-embedded in time: ${JSON.stringify(row)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    // Nothing left to do: a second run queues nothing.
+    expect(await cli('reembed-faces', '--event', String(eventId))).toContain('0 photos and 0 videos');
+  }, 180_000);
 });

@@ -15,7 +15,28 @@ export function bufferToDescriptor(buf: Buffer): Float32Array {
 }
 
 /**
- * Euclidean distance of two descriptors to a similarity percentage: 100 at 0.35, 62 at 0.54 (the
+ * How a stored face descriptor was computed. 1: one pass of the recognition net on the aligned face.
+ * 2: the mean of the face's and its mirror image's descriptors (as selfies have always been): same
+ * model and space, but same-person distances are shorter, so version 1 rows are matched more
+ * strictly (maxDistanceFor). A re-processed photo is re-embedded at the current version.
+ */
+export const FACE_DESCRIPTOR_VERSION = 2;
+export type FaceDescriptorVersion = 1 | 2;
+
+/**
+ * How much nearer than the threshold's distance a version-1 face must be: the default threshold
+ * moved from euclidean 0.54 to 0.56 with version 2, and version-1 faces keep their old calibration
+ * (at 0.56 they gave a wrong-person match on the face fixtures, version-2 faces none up to 0.572).
+ */
+const VERSION_1_DISTANCE_SHIFT = 0.02;
+
+/** The distance within which a face of this descriptor version matches, for a threshold's distance. */
+export function maxDistanceFor(version: number, maxDistance: number): number {
+  return version >= 2 ? maxDistance : maxDistance - VERSION_1_DISTANCE_SHIFT;
+}
+
+/**
+ * Euclidean distance of two descriptors to a similarity percentage: 100 at 0.35, 58 at 0.56 (the
  * default match threshold), 0 at 0.85 and beyond (a typical other person). Measured on the face
  * fixtures: see docs/research/faces-tfjs-wasm.md.
  */
@@ -24,10 +45,11 @@ export function similarityPercent(distance: number): number {
 }
 
 /**
- * The match threshold when an event configures none: 62% (euclidean 0.54). On the face fixtures the
- * nearest pair of different people is at 0.546 and recall is 0.90 (bench/results.md).
+ * The match threshold when an event configures none: 58% (euclidean 0.56). On the face fixtures,
+ * with mirror-averaged (version 2) photo faces, the nearest pair of different people is at 0.573
+ * (bench/results.md); version-1 faces are matched as they were at 62% (maxDistanceFor).
  */
-export const DEFAULT_MATCH_PERCENT = 62;
+export const DEFAULT_MATCH_PERCENT = 58;
 
 /** The match threshold a search applies (and reports): the event's, or the default when it configures none. */
 export function appliedMatchPercent(configured: number | null | undefined): number {

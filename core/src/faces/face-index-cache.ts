@@ -1,5 +1,5 @@
 import { Logger } from '../logger';
-import { bufferToDescriptor } from './embedding';
+import { bufferToDescriptor, FACE_DESCRIPTOR_VERSION, maxDistanceFor } from './embedding';
 import { FaceIndexKind, FaceIndexRevisions } from './face-index-revisions';
 import { FaceMatrix } from './face-matrix';
 import { FaceRowSource } from '../repositories/face-rows';
@@ -21,9 +21,15 @@ export interface FaceHit {
 }
 
 /** The faces of one event in memory: the matrix, and for each row what the face belongs to. */
-class EventFaceIndex {
+export class EventFaceIndex {
   readonly matrix = new FaceMatrix(4096);
   private readonly rowRef: number[] = [];
+  /** Rows of an older descriptor version (row -> version); rows of the current one are not listed. */
+  private readonly olderRows = new Map<number, number>();
+  /** Rows in a group (row -> group), and each group's refs. */
+  private readonly rowGroup = new Map<number, number>();
+  private readonly groupIndex = new Map<string, number>();
+  private readonly groupRefs: Array<Set<number>> = [];
   private readonly refs: string[] = [];
   private readonly refIndex = new Map<string, number>();
   private readonly loadedIds = new Set<string>();
@@ -33,7 +39,7 @@ class EventFaceIndex {
   builtAt = Date.now();
   usedAt = Date.now();
 
-  add(faceId: string, ref: string, embedding: Buffer): void {
+  add(faceId: string, ref: string, embedding: Buffer, version: number = FACE_DESCRIPTOR_VERSION, group: string | null = null): void {
     if (this.loadedIds.has(faceId)) return;
     this.loadedIds.add(faceId);
     let index = this.refIndex.get(ref);
@@ -41,18 +47,32 @@ class EventFaceIndex {
       index = this.refs.push(ref) - 1;
       this.refIndex.set(ref, index);
     }
-    this.matrix.add(bufferToDescriptor(embedding));
+    const row = this.matrix.add(bufferToDescriptor(embedding));
+    if (version !== FACE_DESCRIPTOR_VERSION) this.olderRows.set(row, version);
+    if (group !== null) {
+      let g = this.groupIndex.get(group);
+      if (g === undefined) {
+        g = this.groupRefs.push(new Set()) - 1;
+        this.groupIndex.set(group, g);
+      }
+      this.groupRefs[g].add(index);
+      this.rowGroup.set(row, g);
+    }
     this.rowRef.push(index);
     const id = BigInt(faceId);
     if (id > this.maxId) this.maxId = id;
   }
 
-  /** What has a face within `maxDistance`, each with its nearest face's distance, nearest first. */
+  /** What has a face within `maxDistance` (or is in the group of one), each with its nearest face's distance, nearest first. */
   search(query: Float32Array, maxDistance: number, maxFaces: number): FaceHit[] {
     const best = new Map<number, number>();
     for (const { row, distance } of this.matrix.within(query, maxDistance, maxFaces)) {
-      const ref = this.rowRef[row];
-      if (!best.has(ref)) best.set(ref, distance);
+      const older = this.olderRows.get(row);
+      if (older !== undefined && distance > maxDistanceFor(older, maxDistance)) continue;
+      const group = this.rowGroup.get(row);
+      for (const ref of group === undefined ? [this.rowRef[row]] : this.groupRefs[group]) {
+        if (!best.has(ref)) best.set(ref, distance);
+      }
     }
     return [...best].map(([ref, distance]) => ({ ref: this.refs[ref], distance }));
   }
@@ -109,7 +129,7 @@ export class FaceIndexCache {
     let after = index.maxId > BigInt(ID_OVERLAP) ? index.maxId - BigInt(ID_OVERLAP) : 0n;
     for (;;) {
       const rows = await this.source.facesAfter(eventId, after.toString(), LOAD_BATCH);
-      for (const r of rows) index.add(r.id, r.ref, r.embedding);
+      for (const r of rows) index.add(r.id, r.ref, r.embedding, r.version, r.group);
       if (rows.length < LOAD_BATCH) break;
       after = BigInt(rows[rows.length - 1].id);
     }

@@ -5,6 +5,10 @@ export interface FaceRow {
   /** What the face belongs to: a photo id, or `<video id>@<seconds>` for a video frame. */
   ref: string;
   embedding: Buffer;
+  /** The descriptor model version the embedding was made with (older ones keep their calibration). */
+  version: number;
+  /** Faces of one group match together (a face track of a video); null for photo faces. */
+  group: string | null;
 }
 
 /** Where a face index loads its faces from, in id order (the photos or the videos repository). */

@@ -60,6 +60,10 @@ export interface PhotosRepository {
   largestPublishedFace(eventId: number): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null>;
   /** Faces of the event's photos with an id above `afterId`, by id (ref: the photo id). */
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
+  /** Ids of the event's photos with faces described by a descriptor version older than `version`. */
+  withFacesOlderThan(eventId: number, version: number): Promise<string[]>;
+  /** Sends a finished photo back to be processed again (its faces re-described); it stays published meanwhile. */
+  markForReprocessing(id: string): Promise<void>;
 }
 
 export class SqlPhotosRepository implements PhotosRepository {
@@ -215,7 +219,7 @@ export class SqlPhotosRepository implements PhotosRepository {
       for (const [bib, confidence] of result.bibs) tx.create(PhotoBib, { photo: photoId, event: eventId, bib, confidence });
       await tx.nativeDelete(Face, { photo: photoId });
       for (const face of result.faces) {
-        tx.create(Face, { photo: photoId, event: eventId, embedding: face.embedding, score: face.score, boxX: face.box.x, boxY: face.box.y, boxWidth: face.box.width, boxHeight: face.box.height });
+        tx.create(Face, { photo: photoId, event: eventId, embedding: face.embedding, descriptorVersion: face.descriptorVersion, score: face.score, boxX: face.box.x, boxY: face.box.y, boxWidth: face.box.width, boxHeight: face.box.height });
       }
       const { largeKey, largeWidth, largeHeight, thumbnailKey, width, height, processedAt, stepErrors } = result;
       await tx.nativeUpdate(Photo, { id: photoId }, { status: 'processed', largeKey, largeWidth, largeHeight, thumbnailKey, width, height, processedAt, stepErrors });
@@ -238,6 +242,15 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
-    return this.execute('select id::text as id, photo_id::text as ref, embedding from faces where event_id = ? and id > ? order by id limit ?', [eventId, afterId, limit]);
+    return this.execute('select id::text as id, photo_id::text as ref, embedding, descriptor_version as version, null as "group" from faces where event_id = ? and id > ? order by id limit ?', [eventId, afterId, limit]);
+  }
+
+  async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.orm.em.getConnection().execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [eventId, version]);
+    return rows.map((r) => r.id);
+  }
+
+  async markForReprocessing(id: string): Promise<void> {
+    await this.orm.em.getConnection().execute("update photos set status = 'imported' where id = ? and status = 'processed'", [id]);
   }
 }

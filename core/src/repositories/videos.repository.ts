@@ -16,6 +16,9 @@ export interface NewVideoFace {
   timeSeconds: number;
   embedding: Buffer;
   score: number;
+  descriptorVersion: number;
+  /** The face track (per video) the sighting belongs to. */
+  track: number;
 }
 
 export interface IndexedVideo {
@@ -45,6 +48,10 @@ export interface VideosRepository {
   markFailed(videoId: string, reason: string): Promise<void>;
   /** Faces of the event's video frames with an id above `afterId`, by id (ref: `<video id>@<seconds>`). */
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
+  /** Ids of the event's videos with faces described by a descriptor version older than `version`. */
+  withFacesOlderThan(eventId: number, version: number): Promise<string[]>;
+  /** Sends a finished video back to be indexed again (its faces re-described); it stays published meanwhile. */
+  markForReindexing(id: string): Promise<void>;
 }
 
 export class SqlVideosRepository implements VideosRepository {
@@ -90,8 +97,8 @@ export class SqlVideosRepository implements VideosRepository {
   async addFaces(videoId: string, eventId: number, faces: NewVideoFace[]): Promise<void> {
     if (faces.length === 0) return;
     await this.em.getConnection().execute(
-      `insert into video_faces (video_id, event_id, time_seconds, embedding, score) values ${faces.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-      faces.flatMap((f) => [videoId, eventId, f.timeSeconds, f.embedding, f.score]),
+      `insert into video_faces (video_id, event_id, time_seconds, embedding, score, descriptor_version, track) values ${faces.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      faces.flatMap((f) => [videoId, eventId, f.timeSeconds, f.embedding, f.score, f.descriptorVersion, f.track]),
     );
   }
 
@@ -110,6 +117,15 @@ export class SqlVideosRepository implements VideosRepository {
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
     return this.em
       .getConnection()
-      .execute("select id::text as id, video_id::text || '@' || time_seconds::text as ref, embedding from video_faces where event_id = ? and id > ? order by id limit ?", [eventId, afterId, limit]);
+      .execute("select id::text as id, video_id::text || '@' || time_seconds::text as ref, embedding, descriptor_version as version, video_id::text || '#' || track::text as \"group\" from video_faces where event_id = ? and id > ? order by id limit ?", [eventId, afterId, limit]);
+  }
+
+  async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.orm.em.getConnection().execute('select distinct video_id::text as id from video_faces where event_id = ? and descriptor_version < ?', [eventId, version]);
+    return rows.map((r) => r.id);
+  }
+
+  async markForReindexing(id: string): Promise<void> {
+    await this.orm.em.getConnection().execute("update videos set status = 'uploaded' where id = ? and status = 'indexed'", [id]);
   }
 }

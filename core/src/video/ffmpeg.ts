@@ -55,9 +55,13 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
   return { durationSeconds: duration, width: Number(video.width), height: Number(video.height), frameRate: den ? num / den : 0, format };
 }
 
+/** Decoded frames waiting for `onFrame` before ffmpeg is paused: decoding goes on while a frame is analysed. */
+const READ_AHEAD_FRAMES = 3;
+
 /**
  * Decodes frames at `fps` (scaled to `width` x `height`) as raw RGB and hands each to `onFrame`
- * with its time; frames are delivered one at a time (backpressure through the pipe).
+ * with its time, one at a time and in order; ffmpeg decodes up to READ_AHEAD_FRAMES ahead (in its
+ * own process, so on another core), then waits (backpressure through the pipe).
  */
 export function sampleFrames(
   file: string,
@@ -71,8 +75,11 @@ export function sampleFrames(
       ['-v', 'error', ...inputArgs(file, opts.format), '-an', '-vf', `fps=${opts.fps},scale=${opts.width}:${opts.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    let pending = Buffer.alloc(0);
+    // The frame being filled, written in place (no re-concatenation of a growing buffer per chunk).
+    let frame = Buffer.allocUnsafe(frameBytes);
+    let filled = 0;
     let index = 0;
+    let queued = 0;
     let failed: Error | null = null;
     let err = '';
     let chain = Promise.resolve();
@@ -80,19 +87,26 @@ export function sampleFrames(
       err = (err + c.toString()).slice(-4000);
     });
     child.stdout.on('data', (chunk: Buffer) => {
-      pending = Buffer.concat([pending, chunk]);
-      while (pending.length >= frameBytes) {
-        const frame = Buffer.from(pending.subarray(0, frameBytes));
-        pending = pending.subarray(frameBytes);
+      let offset = 0;
+      while (offset < chunk.length) {
+        const copied = chunk.copy(frame, filled, offset, Math.min(chunk.length, offset + frameBytes - filled));
+        filled += copied;
+        offset += copied;
+        if (filled < frameBytes) break;
+        const full = frame;
+        frame = Buffer.allocUnsafe(frameBytes);
+        filled = 0;
         const time = index++ / opts.fps;
-        child.stdout.pause();
+        if (++queued >= READ_AHEAD_FRAMES) child.stdout.pause();
         chain = chain
-          .then(() => (failed ? undefined : onFrame(frame, time)))
+          .then(() => (failed ? undefined : onFrame(full, time)))
           .catch((e) => {
             failed ??= e as Error;
             child.kill('SIGKILL');
           })
-          .finally(() => child.stdout.resume());
+          .finally(() => {
+            if (--queued < READ_AHEAD_FRAMES) child.stdout.resume();
+          });
       }
     });
     child.on('error', (e) => reject(new MediaToolError('ffmpeg could not start', e.message)));

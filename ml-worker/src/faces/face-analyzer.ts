@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { boundedCopy, openImage } from '@em/core/media';
-import sharp from 'sharp';
+import { boundedCopy, FaceBox, FaceDescriptorVersion, openImage } from '@em/core/media';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
 // be installed offline); its models ship inside the npm package.
@@ -11,28 +10,43 @@ const wasm = require('@tensorflow/tfjs-backend-wasm');
 
 export interface DetectedFace {
   /** Box relative to the image (0-1), so it holds at any resolution. */
-  box: { x: number; y: number; width: number; height: number };
+  box: FaceBox;
   score: number;
   descriptor: Float32Array;
+  /** 2 when the descriptor is the mean of the face's and its mirror image's (FACE_DESCRIPTOR_VERSION). */
+  descriptorVersion: FaceDescriptorVersion;
 }
 
+export type FaceDetectorKind = 'tiny' | 'ssd';
+
+/** A face of a video frame, described or not (see detectFrameFaces). */
+export type FrameFace = Omit<DetectedFace, 'descriptor'> & { descriptor: Float32Array | null };
+
 export interface FaceAnalyzerOptions {
+  /** The tiny detector is fast; SSD MobileNet is the selfie fallback (on the group fixtures it found fewer faces than tiny). */
+  detector: FaceDetectorKind;
   /** Input size of the tiny face detector: larger finds smaller faces, slower. */
   inputSize: number;
   scoreThreshold: number;
   /** Faces narrower than this (pixels of the analysed image) are too small to match reliably. */
   minFaceWidth: number;
+  /**
+   * Each descriptor is the mean of the face's and its mirror image's (descriptor version 2): same-
+   * person distances shrink more than different-person ones (with the 58% threshold, recall 0.90 ->
+   * 0.96 on the face fixtures, still 0 wrong). Costs one more recognition pass per face.
+   */
+  mirrored: boolean;
 }
 
-export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48 };
+export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true };
 /** Video frames (720p and below): faster than photos, faces of 40 px and more. */
-export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40 };
+export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true };
 /** Selfies: the face is large, so a small detector input is enough (and fast). */
-export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24 };
+export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24, mirrored: true };
 /** Selfies and photos are analysed on a copy at most this large (boxes are relative, so they hold). */
 const ANALYSIS_MAX_SIDE = 2048;
-/** Tight face crops need a margin around the face before the detector sees it as one. */
-const SELFIE_PADDING = 0.25;
+/** Tight face crops need a margin around the face before the detector sees it as one (a wider one when the first finds nothing). */
+const SELFIE_PADDINGS = [0.25, 1];
 
 export interface SelfieFace {
   descriptor: Float32Array | null;
@@ -40,8 +54,9 @@ export interface SelfieFace {
 }
 
 /**
- * Face detection, landmarks and 128-d descriptors. Models load once per process; tfjs-wasm is
- * single-threaded, so calls are serialised and parallelism comes from more worker processes.
+ * Face detection, landmarks and 128-d descriptors. Models load once per instance's thread; tfjs-wasm
+ * is single-threaded, so calls are serialised (selfies have their own thread: SelfieThread) and
+ * parallelism comes from more worker processes.
  */
 export class FaceAnalyzer {
   private ready: Promise<void> | null = null;
@@ -65,79 +80,109 @@ export class FaceAnalyzer {
 
   /** Every face of a photo big enough to match, best score first. */
   detectAll(image: Buffer, options: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS): Promise<DetectedFace[]> {
-    return this.serialised('normal', () => this.detect(image, options, 'tiny'));
+    return this.serialised('normal', () => this.detect(image, options));
   }
 
   /**
    * The largest face of a selfie (it goes ahead of queued photo work: someone is waiting). The
-   * image gets a margin first; when the fast detector finds nothing, the slower SSD one tries. With
-   * `mirrored`, the descriptor is the mean of the selfie's and its mirror image's: +4 points of
-   * recall at the same threshold on the face fixtures, no wrong person (bench/results.md).
+   * image gets a margin first; when the fast detector finds nothing, the slower SSD one tries, then
+   * both again with a wide margin (a tight crop of a turned or cut-off face is found only so). With
+   * `mirrored`, the descriptor is the mean of the face's and its mirror image's, as photo faces are
+   * (descriptor version 2).
    */
   embedSelfie(image: Buffer, opts: { mirrored?: boolean } = { mirrored: true }): Promise<SelfieFace> {
     return this.serialised('urgent', async () => {
       const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
       const meta = await openImage(bounded).metadata();
-      const margin = Math.round(Math.max(meta.width ?? 0, meta.height ?? 0) * SELFIE_PADDING);
-      const padded = await openImage(bounded)
-        .rotate()
-        .extend({ top: margin, bottom: margin, left: margin, right: margin, background: { r: 128, g: 128, b: 128 } })
-        .jpeg({ quality: 95 })
-        .toBuffer();
-      const { largest, facesFound } = await this.largestFace(padded);
-      if (!largest) return { descriptor: null, facesFound };
-      if (!opts.mirrored) return { descriptor: largest.descriptor, facesFound };
-      const mirror = (await this.largestFace(await sharp(padded).flop().toBuffer())).largest;
-      if (!mirror) return { descriptor: largest.descriptor, facesFound };
-      return { descriptor: largest.descriptor.map((v, i) => (v + mirror.descriptor[i]) / 2), facesFound };
+      const options = { ...SELFIE_FACE_OPTIONS, mirrored: opts.mirrored !== false };
+      let faces: DetectedFace[] = [];
+      for (const padding of SELFIE_PADDINGS) {
+        const margin = Math.round(Math.max(meta.width ?? 0, meta.height ?? 0) * padding);
+        const { data, info } = await openImage(bounded)
+          .rotate()
+          .extend({ top: margin, bottom: margin, left: margin, right: margin, background: { r: 128, g: 128, b: 128 } })
+          .removeAlpha()
+          .toColourspace('srgb')
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        faces = await this.detectPixels(data, info.width, info.height, options);
+        if (faces.length === 0) faces = await this.detectPixels(data, info.width, info.height, { ...options, detector: 'ssd' });
+        if (faces.length > 0) break;
+      }
+      const largest = [...faces].sort((x, y) => y.box.width * y.box.height - x.box.width * x.box.height)[0];
+      return { descriptor: largest?.descriptor ?? null, facesFound: faces.length };
     });
-  }
-
-  private async largestFace(image: Buffer): Promise<{ largest: DetectedFace | undefined; facesFound: number }> {
-    let faces = await this.detect(image, SELFIE_FACE_OPTIONS, 'tiny');
-    if (faces.length === 0) faces = await this.detect(image, SELFIE_FACE_OPTIONS, 'ssd');
-    const largest = [...faces].sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0];
-    return { largest, facesFound: faces.length };
   }
 
   /** Every face of a decoded video frame (raw RGB). */
   detectFrame(rgb: Buffer, width: number, height: number, options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS): Promise<DetectedFace[]> {
-    return this.serialised('normal', () => this.detectPixels(rgb, width, height, options, 'tiny'));
+    return this.serialised('normal', () => this.detectPixels(rgb, width, height, options));
   }
 
-  private async detect(image: Buffer, options: FaceAnalyzerOptions, detector: 'tiny' | 'ssd'): Promise<DetectedFace[]> {
+  /** The faces of a video frame; only those `pick` chooses from their boxes are described (a tracker's choice). */
+  detectFrameFaces(rgb: Buffer, width: number, height: number, pick: (boxes: FaceBox[]) => boolean[], options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS): Promise<FrameFace[]> {
+    return this.serialised('normal', () => this.facesOf(rgb, width, height, options, pick));
+  }
+
+  private async detect(image: Buffer, options: FaceAnalyzerOptions): Promise<DetectedFace[]> {
     const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
     const { data, info } = await openImage(bounded).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-    return this.detectPixels(data, info.width, info.height, options, detector);
+    return this.detectPixels(data, info.width, info.height, options);
   }
 
-  private async detectPixels(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, detector: 'tiny' | 'ssd'): Promise<DetectedFace[]> {
+  private async detectPixels(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions): Promise<DetectedFace[]> {
+    return (await this.facesOf(data, width, height, options, (boxes) => boxes.map(() => true))) as DetectedFace[];
+  }
+
+  /** Faces found, best score first; the landmarked faces `pick` chooses (from their boxes) get descriptors, the others null. */
+  private async facesOf(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[]): Promise<FrameFace[]> {
     await this.load();
-    const info = { width, height };
     const tensor = faceapi.tf.tensor3d(data, [height, width, 3], 'int32');
     try {
-      const detectorOptions = detector === 'tiny'
+      const detectorOptions = options.detector === 'tiny'
         ? new faceapi.TinyFaceDetectorOptions({ inputSize: options.inputSize, scoreThreshold: options.scoreThreshold })
         : new faceapi.SsdMobilenetv1Options({ minConfidence: options.scoreThreshold });
-      const results = await faceapi
-        .detectAllFaces(tensor, detectorOptions)
-        .withFaceLandmarks()
-        .withFaceDescriptors();
-      return results
+      const found = (await faceapi.detectAllFaces(tensor, detectorOptions).withFaceLandmarks())
         .filter((r: any) => r.detection.box.width >= options.minFaceWidth)
-        .map((r: any) => ({
-          box: {
-            x: r.detection.box.x / info.width,
-            y: r.detection.box.y / info.height,
-            width: r.detection.box.width / info.width,
-            height: r.detection.box.height / info.height,
-          },
-          score: r.detection.score,
-          descriptor: Float32Array.from(r.descriptor),
-        }))
-        .sort((a: DetectedFace, b: DetectedFace) => b.score - a.score);
+        .sort((a: any, b: any) => b.detection.score - a.detection.score);
+      const boxes: FaceBox[] = found.map((r: any) => ({ x: r.detection.box.x / width, y: r.detection.box.y / height, width: r.detection.box.width / width, height: r.detection.box.height / height }));
+      const wanted = pick(boxes);
+      const picked = found.filter((_: unknown, i: number) => wanted[i]);
+      const descriptors = await this.describe(tensor, picked, options.mirrored);
+      return found.map((r: any, i: number) => ({
+        box: boxes[i],
+        score: r.detection.score,
+        descriptor: wanted[i] ? descriptors[picked.indexOf(r)] : null,
+        descriptorVersion: options.mirrored ? 2 : 1,
+      }));
     } finally {
       tensor.dispose();
+    }
+  }
+
+  /** Descriptors of the landmarked faces (aligned as face-api aligns them), mirror-averaged when asked. */
+  private async describe(tensor: unknown, faces: any[], mirrored: boolean): Promise<Float32Array[]> {
+    if (faces.length === 0) return [];
+    const crops = await faceapi.extractFaceTensors(tensor, faces.map((f) => f.landmarks.align(null, { useDlibAlignment: true })));
+    try {
+      const out: Float32Array[] = [];
+      for (const crop of crops) {
+        const plain: Float32Array = await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(crop);
+        if (!mirrored) {
+          out.push(Float32Array.from(plain));
+          continue;
+        }
+        const flipped = faceapi.tf.reverse(crop, 1);
+        try {
+          const mirror: Float32Array = await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(flipped);
+          out.push(plain.map((v, i) => (v + mirror[i]) / 2));
+        } finally {
+          flipped.dispose();
+        }
+      }
+      return out;
+    } finally {
+      for (const crop of crops) crop.dispose();
     }
   }
 

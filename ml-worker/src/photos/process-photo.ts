@@ -73,7 +73,7 @@ export class PhotoProcessor {
       stepErrors: Object.keys(stepErrors).length ? stepErrors : null,
       publishAt: live ? now : null,
       bibs,
-      faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), score: face.score, box: face.box })),
+      faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), descriptorVersion: face.descriptorVersion, score: face.score, box: face.box })),
     });
     if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
     this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');

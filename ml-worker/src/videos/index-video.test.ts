@@ -18,9 +18,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** One face in every frame; records the frame sizes it was given. */
 class FakeFaces {
   sizes: string[] = [];
-  async detectFrame(_rgb: Buffer, width: number, height: number) {
+  described = 0;
+  async detectFrameFaces(_rgb: Buffer, width: number, height: number, pick: (boxes: Array<{ x: number; y: number; width: number; height: number }>) => boolean[]) {
     this.sizes.push(`${width}x${height}`);
-    return [{ box: { x: 0, y: 0, width: 0.1, height: 0.1 }, score: 0.8, descriptor: new Float32Array(128).fill(this.sizes.length) }];
+    const box = { x: 0, y: 0, width: 0.1, height: 0.1 };
+    const [describe] = pick([box]);
+    if (describe) this.described++;
+    return [{ box, score: 0.8, descriptorVersion: 2 as const, descriptor: describe ? Float32Array.from({ length: 128 }, (_, i) => (i === 0 ? this.sizes.length / 1000 : 0)) : null }];
   }
 }
 
@@ -43,7 +47,10 @@ describe('VideoIndexer', () => {
     expect(await s.indexer.index(s.row.id)).toBe('indexed');
     expect(s.videos.rows.get(s.row.id)).toMatchObject({ status: 'indexed', indexProgress: 1, durationSeconds: 3, width: 320, height: 240, sampleFps: 2 });
     expect(s.videos.faces.map((f) => f.timeSeconds)).toEqual([0, 0.5, 1, 1.5, 2, 2.5]);
-    expect(bufferToDescriptor(s.videos.faces[1].embedding)[0]).toBe(2);
+    // One track; its descriptor is described once a second and carried by the sightings between.
+    expect(new Set(s.videos.faces.map((f) => f.track)).size).toBe(1);
+    expect(s.videos.faces.map((f) => Math.round(bufferToDescriptor(f.embedding)[0] * 1000))).toEqual([1, 1, 3, 3, 5, 5]);
+    expect(s.faces.described).toBe(3);
     expect(s.faces.sizes[0]).toBe('320x240');
     expect(s.bumps).toEqual([7]);
     expect((await s.videos.facesAfter(7, '0', 10))[0].ref).toBe(`${s.row.id}@0`);

@@ -7,21 +7,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FaceAnalyzer } from '../faces/face-analyzer';
+import { VideoFaceFinder } from './video-faces';
 
 /** Frames are analysed at most this large on their longest side (720p stays as it is). */
 const MAX_FRAME_SIDE = 1280;
 const INSERT_BATCH = 200;
 
 /**
- * Builds a video's face index: samples frames at the event's rate with ffmpeg, finds and embeds
- * their faces, and stores each face with its time. Idempotent: a re-run replaces the video's faces.
- * A file that is not a readable video fails at once with the reason (no retries).
+ * Builds a video's face index: samples frames at the event's rate with ffmpeg, finds their faces
+ * and stores each sighting with its time and track (VideoFaceFinder: adaptive sampling, tracking).
+ * Idempotent: a re-run replaces the video's faces. A file that is not a readable video fails at once with the reason (no retries).
  */
 export class VideoIndexer {
   constructor(
     private readonly videos: VideosRepository,
     private readonly store: ObjectStore,
-    private readonly faces: Pick<FaceAnalyzer, 'detectFrame'>,
+    private readonly faces: Pick<FaceAnalyzer, 'detectFrameFaces'>,
     private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
   ) {}
@@ -59,9 +60,10 @@ export class VideoIndexer {
         batch = [];
       };
       let facesFound = 0;
+      const finder = new VideoFaceFinder(this.faces, width, height);
       const frames = await sampleFrames(file, { fps, width, height, format: probe.format }, async (rgb, time) => {
-        for (const face of await this.faces.detectFrame(rgb, width, height)) {
-          batch.push({ timeSeconds: time, embedding: descriptorToBuffer(face.descriptor), score: face.score });
+        for (const face of await finder.frame(rgb, time)) {
+          batch.push({ timeSeconds: face.time, embedding: descriptorToBuffer(face.descriptor), score: face.score, descriptorVersion: face.descriptorVersion, track: face.track });
           facesFound++;
         }
         if (batch.length >= INSERT_BATCH) await flush();
@@ -73,7 +75,7 @@ export class VideoIndexer {
       await flush();
       await this.videos.markIndexed(videoId, { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, sampleFps: fps });
       await this.revisions.bump('videos', event.id).catch(() => undefined);
-      this.logger.info({ videoId, frames, expectedFrames, faces: facesFound, seconds: probe.durationSeconds }, 'video indexed');
+      this.logger.info({ videoId, frames, expectedFrames, faces: facesFound, described: finder.described, seconds: probe.durationSeconds }, 'video indexed');
       return 'indexed';
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -84,3 +86,4 @@ export class VideoIndexer {
     await this.videos.markFailed(videoId, reason);
   }
 }
+

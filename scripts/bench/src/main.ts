@@ -6,6 +6,7 @@ import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
 import { bibAccuracy, facesOnGroups, racePhotos, throughput } from './photo-pipeline';
 import { readPathBench } from './read-path';
+import { selfieLatencyBench } from './selfie-latency';
 import { BenchRow, markdownTable } from './table';
 import { videoBench } from './video';
 
@@ -16,41 +17,49 @@ import { videoBench } from './video';
 const FIXTURES = path.join(REPO_ROOT, '..', 'shared', 'fixtures');
 
 /** The parts of the bench, in order; `npm run bench -- read-path video` runs only those named. */
-const SECTIONS: Record<string, (rows: BenchRow[], models: () => Promise<Models>) => Promise<void>> = {
-  bibs: async (rows, models) => bibAccuracy(rows, (await models()).reader, FIXTURES),
+const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<void>> = {
+  bibs: async (rows, models) => bibAccuracy(rows, await models.reader(), FIXTURES),
   'photo-pipeline': async (rows, models) => {
-    const { reader, faces } = await models();
+    const [reader, faces] = await Promise.all([models.reader(), models.faces()]);
     await facesOnGroups(rows, faces, FIXTURES);
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
   'face-search': async (rows, models) => {
-    await selfieAccuracy(rows, (await models()).faces, FIXTURES);
+    await selfieAccuracy(rows, await models.faces(), FIXTURES);
     await searchLatency(rows);
   },
-  video: async (rows, models) => videoBench(rows, (await models()).faces),
+  'selfie-latency': async (rows, models) => selfieLatencyBench(rows, await models.faces(), FIXTURES),
+  video: async (rows, models) => videoBench(rows, await models.faces()),
   'read-path': async (rows) => readPathBench(rows),
 };
 
+/** The models, each loaded on first use (a faces-only section does not wait for the OCR model). */
 interface Models {
-  reader: BibReader;
-  faces: FaceAnalyzer;
+  reader(): Promise<BibReader>;
+  faces(): Promise<FaceAnalyzer>;
 }
 
 async function main() {
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((name) => !SECTIONS[name]);
   if (unknown.length) throw new Error(`unknown bench section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
-  let loaded: Promise<Models> | undefined;
-  const models = () =>
-    (loaded ??= (async () => {
-      const reader = new BibReader();
-      const faces = new FaceAnalyzer();
-      await Promise.all([reader.load(), faces.load()]);
-      return { reader, faces };
-    })());
+  let reader: Promise<BibReader> | undefined;
+  let faces: Promise<FaceAnalyzer> | undefined;
+  const models: Models = {
+    reader: () => (reader ??= (async () => {
+      const r = new BibReader();
+      await r.load();
+      return r;
+    })()),
+    faces: () => (faces ??= (async () => {
+      const f = new FaceAnalyzer();
+      await f.load();
+      return f;
+    })()),
+  };
   const rows: BenchRow[] = [];
   for (const [name, run] of Object.entries(SECTIONS)) if (!wanted.length || wanted.includes(name)) await run(rows, models);
-  if (loaded) rows.push({ figure: 'ml-worker resident memory after the run', value: `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`, target: '', how: 'RSS of this process with both models loaded (and the 250k-face index of the search benchmark)' });
+  if (reader || faces) rows.push({ figure: 'ml-worker resident memory after the run', value: `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`, target: '', how: 'RSS of this process with both models loaded (and the 250k-face index of the search benchmark)' });
 
   const table = markdownTable(rows);
   console.log(table);

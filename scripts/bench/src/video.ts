@@ -1,6 +1,6 @@
 import { REPO_ROOT } from '@em/core';
 import { buildSegments, buildSlideshow, cutClip, DEFAULT_MATCH_PERCENT, FaceMatrix, percentToDistance, probeVideo, sampleFrames } from '@em/core/media';
-import { FaceAnalyzer } from '@em/ml-worker';
+import { FaceAnalyzer, VIDEO_FACE_OPTIONS, VideoFaceFinder } from '@em/ml-worker';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,21 +38,31 @@ export async function videoBench(rows: BenchRow[], faces: FaceAnalyzer): Promise
     );
     const probe = await probeVideo(file);
     const fps = 2;
+    // Before: every sampled frame analysed, every face described once (no tracking, no mirror).
+    let t = process.hrtime.bigint();
+    await sampleFrames(file, { fps, width: probe.width, height: probe.height, format: probe.format }, async (rgb) => {
+      await faces.detectFrame(rgb, probe.width, probe.height, { ...VIDEO_FACE_OPTIONS, mirrored: false });
+    });
+    const everyFrameSeconds = ms(t) / 1000;
+    // As the ml-worker indexes: adaptive sampling, tracks, descriptors refreshed once a second per track.
     const matrix = new FaceMatrix();
     const times: number[] = [];
-    let t = process.hrtime.bigint();
+    const tracks: number[] = [];
+    const finder = new VideoFaceFinder(faces, probe.width, probe.height);
+    t = process.hrtime.bigint();
     await sampleFrames(file, { fps, width: probe.width, height: probe.height, format: probe.format }, async (rgb, time) => {
-      for (const face of await faces.detectFrame(rgb, probe.width, probe.height)) {
+      for (const face of await finder.frame(rgb, time)) {
         matrix.add(face.descriptor);
-        times.push(time);
+        times.push(face.time);
+        tracks.push(face.track);
       }
     });
     const indexSeconds = ms(t) / 1000;
     rows.push({
       figure: 'video indexing speed (720p)',
-      value: `${(probe.durationSeconds / indexSeconds).toFixed(2)}x real time`,
-      target: '>= 2x',
-      how: `${probe.durationSeconds.toFixed(0)} s of 1280x720 H.264 (demo photos on screen 34 s of 60), frames at ${fps} fps decoded by ffmpeg, tiny detector 416, descriptors of ${matrix.size} faces; one process`,
+      value: `${(probe.durationSeconds / indexSeconds).toFixed(2)}x real time (every frame, every face described: ${(probe.durationSeconds / everyFrameSeconds).toFixed(2)}x)`,
+      target: '>= 4x',
+      how: `${probe.durationSeconds.toFixed(0)} s of 1280x720 H.264 (demo photos on screen 34 s of 60), frames at ${fps} fps decoded by ffmpeg (ahead of the analysis), tiny detector 416, frames without faces 1 in 2, ${matrix.size} sightings in ${new Set(tracks).size} tracks, ${finder.described} descriptors (mirror-averaged); one process`,
     });
 
     // A selfie of A: the largest face on A's photo, cut out with a margin.
@@ -69,7 +79,9 @@ export async function videoBench(rows: BenchRow[], faces: FaceAnalyzer): Promise
     t = process.hrtime.bigint();
     const { descriptor } = await faces.embedSelfie(largest);
     const hits = descriptor ? matrix.within(descriptor, percentToDistance(DEFAULT_MATCH_PERCENT), 20_000) : [];
-    const segments = buildSegments(hits.map((h) => times[h.row]), fps, probe.durationSeconds, {
+    // A match on one sighting brings its whole track, as the video face index does.
+    const matched = new Set(hits.map((h) => tracks[h.row]));
+    const segments = buildSegments(times.filter((_, row) => matched.has(tracks[row])), fps, probe.durationSeconds, {
       maxGapSeconds: 3,
       minSegmentSeconds: 1,
       paddingStartSeconds: 0,

@@ -4,6 +4,7 @@ import { Account, ApiKeyService, Membership, openDatabase, Organisation } from '
 import { existsSync } from 'node:fs';
 import { addVideo } from './organiser/add-video';
 import { importFolder } from './organiser/import-folder';
+import { reembedFaces } from './organiser/reembed-faces';
 
 /**
  * The organiser's command line: `npm run cli -- <command> [--flag value]`. It works on the
@@ -20,7 +21,9 @@ const HELP = `Commands:
                                                           imports a folder (recursively), processes it and
                                                           publishes it, with progress
   add-video --event ID --file VIDEO [--source-key KEY] [--no-wait]
-                                                          adds a video; the ml-worker indexes its faces`;
+                                                          adds a video; the ml-worker indexes its faces
+  reembed-faces --event ID                                processes again the photos and videos whose faces
+                                                          are of an older descriptor version`;
 
 /** Flags that take no value. */
 const SWITCHES = new Set(['--read-only']);
@@ -125,6 +128,9 @@ async function main() {
         break;
       case 'add-video':
         await addVideo(orm, cfg, flags);
+        break;
+      case 'reembed-faces':
+        await reembedFaces(orm, cfg, flags);
         break;
       default:
         throw new Error(`unknown command ${command}\n${HELP}`);

@@ -139,4 +139,8 @@ export class Face {
 
   @Property({ type: 'real' })
   boxHeight!: number;
+
+  /** How the embedding was computed (FACE_DESCRIPTOR_VERSION when written): each version has its own calibration. */
+  @Property({ type: 'smallint', default: 1 })
+  descriptorVersion!: number;
 }

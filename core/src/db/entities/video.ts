@@ -77,6 +77,14 @@ export class VideoFace {
 
   @Property({ type: 'real' })
   score!: number;
+
+  /** The face track of this sighting, numbered per video (null: indexed before tracking); a match on one sighting matches its track. */
+  @Property({ type: 'int', nullable: true })
+  track?: number | null;
+
+  /** How the embedding was computed (see Face.descriptorVersion). */
+  @Property({ type: 'smallint', default: 1 })
+  descriptorVersion!: number;
 }
 
 export type ClipRequestStatus = 'processing' | 'completed' | 'no_matches' | 'no_segments' | 'clip_failed' | 'failed';

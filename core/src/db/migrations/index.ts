@@ -2,6 +2,7 @@ import { Migration20261122ApiKeyRateLimit } from './Migration20261122ApiKeyRateL
 import { Migration20261122FaceSearch } from './Migration20261122FaceSearch';
 import { Migration20261122Initial } from './Migration20261122Initial';
 import { Migration20261122VideoClipping } from './Migration20261122VideoClipping';
+import { Migration20261123FaceDescriptorVersion } from './Migration20261123FaceDescriptorVersion';
 import { Migration20261123PublishedPhotoCount } from './Migration20261123PublishedPhotoCount';
 import { Migration20261123RequestIdPerEvent } from './Migration20261123RequestIdPerEvent';
 import { Migration20261123ReadOnlyApiKeys } from './Migration20261123ReadOnlyApiKeys';
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123RequestIdPerEvent', class: Migration20261123RequestIdPerEvent },
   { name: 'Migration20261123PublishedPhotoCount', class: Migration20261123PublishedPhotoCount },
   { name: 'Migration20261123ReadOnlyApiKeys', class: Migration20261123ReadOnlyApiKeys },
+  { name: 'Migration20261123FaceDescriptorVersion', class: Migration20261123FaceDescriptorVersion },
 ];

@@ -1,3 +1,4 @@
+import { FACE_DESCRIPTOR_VERSION } from '../../faces/embedding';
 import { Event, Face, Photo, PhotoBib, PhotoStatus } from '../../db/entities';
 import { newId, normaliseBib } from '../../ids';
 import { PageRequest } from '../../pagination';
@@ -22,7 +23,7 @@ const page = <T>(items: T[], request: PageRequest) => items.slice(request.offset
 export class InMemoryPhotosRepository implements PhotosRepository {
   readonly rows = new Map<string, Photo>();
   readonly bibs: Array<Pick<PhotoBib, 'bib' | 'confidence'> & { photoId: string; eventId: number }> = [];
-  readonly faces: Array<Pick<Face, 'embedding' | 'score'> & { id: number; photoId: string; eventId: number }> = [];
+  readonly faces: Array<Pick<Face, 'embedding' | 'score' | 'descriptorVersion'> & { id: number; photoId: string; eventId: number }> = [];
   private nextFaceId = 1;
 
   constructor(private readonly events?: InMemoryEventsRepository) {}
@@ -45,7 +46,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
   }
 
   addFace(photoId: string, embedding: Buffer): void {
-    this.faces.push({ id: this.nextFaceId++, photoId, eventId: this.rows.get(photoId)!.event.id, embedding, score: 1 });
+    this.faces.push({ id: this.nextFaceId++, photoId, eventId: this.rows.get(photoId)!.event.id, embedding, descriptorVersion: FACE_DESCRIPTOR_VERSION, score: 1 });
   }
 
   private withEvent(photo: Photo): Photo {
@@ -187,7 +188,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     this.bibs.splice(0, this.bibs.length, ...this.bibs.filter((b) => b.photoId !== photoId));
     for (const [bib, confidence] of bibs) this.bibs.push({ photoId, eventId, bib, confidence });
     this.faces.splice(0, this.faces.length, ...this.faces.filter((f) => f.photoId !== photoId));
-    for (const face of faces) this.faces.push({ id: this.nextFaceId++, photoId, eventId, embedding: face.embedding, score: face.score });
+    for (const face of faces) this.faces.push({ id: this.nextFaceId++, photoId, eventId, embedding: face.embedding, descriptorVersion: face.descriptorVersion, score: face.score });
   }
 
   async markFailed(photoId: string, reason: string): Promise<void> {
@@ -203,6 +204,15 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     return this.faces
       .filter((f) => f.eventId === eventId && f.id > Number(afterId))
       .slice(0, limit)
-      .map((f) => ({ id: String(f.id), ref: f.photoId, embedding: f.embedding }));
+      .map((f) => ({ id: String(f.id), ref: f.photoId, embedding: f.embedding, version: f.descriptorVersion, group: null }));
+  }
+
+  async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
+    return [...new Set(this.faces.filter((f) => f.eventId === eventId && f.descriptorVersion < version).map((f) => f.photoId))];
+  }
+
+  async markForReprocessing(id: string): Promise<void> {
+    const row = this.rows.get(id);
+    if (row?.status === 'processed') row.status = 'imported';
   }
 }

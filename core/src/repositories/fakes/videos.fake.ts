@@ -73,6 +73,15 @@ export class InMemoryVideosRepository implements VideosRepository {
     return this.faces
       .filter((f) => f.eventId === eventId && f.id > Number(afterId))
       .slice(0, limit)
-      .map((f) => ({ id: String(f.id), ref: `${f.videoId}@${f.timeSeconds}`, embedding: f.embedding }));
+      .map((f) => ({ id: String(f.id), ref: `${f.videoId}@${f.timeSeconds}`, embedding: f.embedding, version: f.descriptorVersion, group: `${f.videoId}#${f.track}` }));
+  }
+
+  async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
+    return [...new Set(this.faces.filter((f) => f.eventId === eventId && f.descriptorVersion < version).map((f) => f.videoId))];
+  }
+
+  async markForReindexing(id: string): Promise<void> {
+    const row = this.rows.get(id);
+    if (row?.status === 'indexed') row.status = 'uploaded';
   }
 }

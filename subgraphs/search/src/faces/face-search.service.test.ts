@@ -1,5 +1,5 @@
 import { FaceHit } from '@em/core/data';
-import { similarityPercent } from '@em/core/media';
+import { DEFAULT_MATCH_PERCENT, similarityPercent } from '@em/core/media';
 import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryFaceSearchesRepository, InMemoryPhotosRepository } from '@em/core/testing';
 import { FaceSearchService } from './face-search.service';
 
@@ -51,14 +51,14 @@ function setup(threshold: number | null = null, maxPhotos = 10) {
 }
 
 describe('FaceSearchService', () => {
-  it('matches published photos best first, stores the search under its request_id and reports the threshold it applied (the default 62)', async () => {
+  it('matches published photos best first, stores the search under its request_id and reports the threshold it applied (the default)', async () => {
     const { searches, service, index } = setup();
     const page = await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID);
-    expect(page).toMatchObject({ requestId: REQUEST_ID, cached: false, confidencePercentage: 62, facesFound: 1 });
+    expect(page).toMatchObject({ requestId: REQUEST_ID, cached: false, confidencePercentage: DEFAULT_MATCH_PERCENT, facesFound: 1 });
     expect(page.items.map((m) => m.photoId)).toEqual(['p1', 'p2']);
     expect(page.items[0].confidence).toBe(similarityPercent(0.2));
     expect(index.maxDistance).toBeLessThan(0.75);
-    expect(searches.get(5, REQUEST_ID)).toMatchObject({ confidenceThreshold: 62, billable: true, cacheHits: 0, apiKeyId: 1 });
+    expect(searches.get(5, REQUEST_ID)).toMatchObject({ confidenceThreshold: DEFAULT_MATCH_PERCENT, billable: true, cacheHits: 0, apiKeyId: 1 });
   });
 
   it("applies and reports the event's own threshold", async () => {
@@ -74,7 +74,7 @@ describe('FaceSearchService', () => {
     index.hits = [];
     const retry = await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID.toUpperCase());
     expect(embedder.embedded).toBe(1);
-    expect(retry).toMatchObject({ cached: true, confidencePercentage: 62, items: first.items });
+    expect(retry).toMatchObject({ cached: true, confidencePercentage: DEFAULT_MATCH_PERCENT, items: first.items });
     expect(searches.get(5, REQUEST_ID)!.cacheHits).toBe(1);
     expect(await service.usage(1)).toEqual({ billableSearches: 1, cachedRetries: 1 });
   });

@@ -79,13 +79,15 @@ export class FaceSearchService {
     const stored = await this.searches.find(eventId, id);
     if (stored) return this.retry(stored, request);
 
+    // Looked up first: a retry is charged as a read by the gateway, so it must not cost an embedding.
     const { descriptor, facesFound } = await this.embedder.embed(await this.embedder.prepare(file));
     const threshold = appliedMatchPercent(event.confidenceThreshold);
     const matches = descriptor ? await this.match(event, descriptor, threshold) : [];
     const search = { requestId: id, orgId, eventId, confidenceThreshold: threshold, matches, facesFound, embedding: descriptor ? descriptorToBuffer(descriptor) : null };
     // A concurrent request with the same id stored first: answer as its retry.
     if (!(await this.searches.insertIfAbsent({ ...search, apiKeyId: principal.apiKeyId ?? null }))) return this.retry((await this.searches.find(eventId, id))!, request);
-    return this.page(search, request, false);
+    // The matches were filtered by publication a moment ago: not read again.
+    return this.page(search, request, false, matches);
   }
 
   /** A stored search by request_id (never matched again); 404 when unknown to this event. */
@@ -127,8 +129,8 @@ export class FaceSearchService {
   }
 
   /** One page of a stored result; photos unpublished or deleted since are left out. */
-  private async page(stored: StoredFaceSearch, request: PageRequest, cached: boolean): Promise<FaceSearchPage> {
-    const matches = await visibleMatches(this.photos, stored);
+  private async page(stored: StoredFaceSearch, request: PageRequest, cached: boolean, visible?: FaceMatch[]): Promise<FaceSearchPage> {
+    const matches = visible ?? (await visibleMatches(this.photos, stored));
     return {
       requestId: stored.requestId,
       // Searches stored without a threshold were matched with the default.
