@@ -7,6 +7,7 @@ module.exports = (dir, overrides = {}) => ({
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.json'), diagnostics: false }] },
   moduleNameMapper: {
     '^@em/core$': path.join(__dirname, 'core/src'),
+    '^@em/core/dist/testing$': path.join(__dirname, 'core/src/testing'),
     '^@em/subgraph-kit$': path.join(__dirname, 'subgraphs/kit/src'),
   },
   testMatch: ['<rootDir>/src/**/*.test.ts'],

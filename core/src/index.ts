@@ -42,3 +42,4 @@ export * from './operation-policy';
 export * from './operation-guard';
 export * from './observability/operator-server';
 export * from './auth/client-address';
+export * from './repositories';

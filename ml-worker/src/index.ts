@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { checks, config, connectRedis, createLogger, FaceIndexRevisions, JobQueues, ObjectStore, openDatabase, QUEUE_NAMES, ServiceMetrics } from '@em/core';
+import { checks, config, connectRedis, createLogger, FaceIndexRevisions, JobQueues, ObjectStore, openDatabase, QUEUE_NAMES, ServiceMetrics, SqlEventsRepository } from '@em/core';
 import { BibReader } from './bibs/bib-reader';
 import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
+import { EventDeleter } from './events/delete-event';
 import { FaceAnalyzer } from './faces/face-analyzer';
 import { serveOperatorEndpoints } from './operator-endpoints';
 import { PhotoProcessor } from './photos/process-photo';
@@ -26,6 +27,7 @@ async function main() {
   const videos = new VideoIndexer(orm, store, faces, revisions, logger);
   const clips = new ClipCutter(orm, store, redis, logger);
   const retention = new ClipRetention(orm, store, logger);
+  const deleter = new EventDeleter(new SqlEventsRepository(() => orm.em.fork()), store, logger);
 
   const handlers: JobHandlers = {
     photos: {
@@ -42,6 +44,7 @@ async function main() {
       onFinalFailure: { fallback: 'Clip generation failed', record: (job, reason) => clips.markFailed(job.eventId, job.requestId, job.generation, reason) },
     },
     clipRetention: { run: () => retention.sweep() },
+    eventDeletion: { run: (job, progress) => deleter.run(job, progress) },
   };
   const workers = startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger);
   await Promise.all(workers.map((w) => w.waitUntilReady()));

@@ -1,4 +1,4 @@
-import { hashApiKey, Orm } from '@em/core';
+import { ApiKeyRecord, hashApiKey } from '@em/core';
 import { ApiKeyLookup, KeyRecord } from './api-key-cache';
 
 const record = (id: number): KeyRecord => ({ id, orgId: 1, active: true, allowedHosts: [], rateLimit: null });
@@ -6,7 +6,8 @@ const record = (id: number): KeyRecord => ({ id, orgId: 1, active: true, allowed
 function lookupOver(records: Record<string, KeyRecord>) {
   const byHash = new Map(Object.entries(records).map(([raw, r]) => [hashApiKey(raw), r]));
   const calls: string[] = [];
-  const lookup = new ApiKeyLookup({} as Orm, 60, async (hash) => (calls.push(hash), byHash.get(hash) ?? null), { known: 100, unknown: 10 });
+  const findByHash = async (hash: string) => (calls.push(hash), (byHash.get(hash) as ApiKeyRecord | undefined) ?? null);
+  const lookup = new ApiKeyLookup({ findByHash, touchLastUsed: async () => undefined }, 60, { known: 100, unknown: 10 });
   return { lookup, calls, byHash };
 }
 

@@ -4,6 +4,7 @@ import { Migration20261122Initial } from './Migration20261122Initial';
 import { Migration20261122VideoClipping } from './Migration20261122VideoClipping';
 import { Migration20261123PublishedPhotoCount } from './Migration20261123PublishedPhotoCount';
 import { Migration20261123RequestIdPerEvent } from './Migration20261123RequestIdPerEvent';
+import { Migration20261123Administration } from './Migration20261123Administration';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122VideoClipping', class: Migration20261122VideoClipping },
   { name: 'Migration20261123RequestIdPerEvent', class: Migration20261123RequestIdPerEvent },
   { name: 'Migration20261123PublishedPhotoCount', class: Migration20261123PublishedPhotoCount },
+  { name: 'Migration20261123Administration', class: Migration20261123Administration },
 ];

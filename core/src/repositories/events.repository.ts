@@ -1,0 +1,105 @@
+import { EntityManager, QueryOrder } from '@mikro-orm/core';
+import { Event } from '../db/entities';
+
+/** The settings an organiser sets on an event (validated by the administration services). */
+export interface EventSettings {
+  name: string;
+  slug: string;
+  eventDate: Date | null;
+  status: Event['status'];
+  enabled: boolean;
+  bibSearch: boolean;
+  selfieSearch: boolean;
+  nameSearch: boolean;
+  timelineSearch: boolean;
+  videoSearch: boolean;
+  videoSelfieClipping: boolean;
+  confidenceThreshold: number | null;
+  timeZone: string;
+  watermarkText: string | null;
+  coverImageKey: string | null;
+  videoSampleFps: number;
+  clipMaxGapSeconds: number;
+  clipMinSegmentSeconds: number;
+  clipPaddingStartSeconds: number;
+  clipPaddingEndSeconds: number;
+  clipMaxDurationSeconds: number;
+  clipRetentionHours: number | null;
+}
+
+/** Every query of `events`. */
+export interface EventsRepository {
+  // --- administration (helper "admin"): lookups, listing, settings, deletion ---
+  /** The event by id, unless it is being deleted (then it is gone for every caller). */
+  findById(id: number): Promise<Event | null>;
+  /** The organisation's events, most recent event date first (undated last), then newest id first. */
+  listForOrganisation(orgId: number, limit: number, offset: number): Promise<{ items: Event[]; total: number }>;
+  slugTaken(orgId: number, slug: string, exceptEventId?: number): Promise<boolean>;
+  create(orgId: number, settings: EventSettings): Promise<Event>;
+  update(id: number, settings: Partial<EventSettings>): Promise<Event | null>;
+  /** Hides the event (deleting_at) and switches it off until the deletion job has removed it. */
+  markDeleting(id: number, at: Date): Promise<void>;
+  /** The event being deleted, with its organisation (the deletion job's own lookup). */
+  findDeleting(id: number): Promise<Event | null>;
+  /** Removes the event row; its photos, faces, videos, searches and clips go with it (foreign keys cascade). */
+  deleteRow(id: number): Promise<void>;
+  // --- end of administration ---
+}
+
+const validId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2147483647;
+
+export class SqlEventsRepository implements EventsRepository {
+  constructor(private readonly em: () => EntityManager) {}
+
+  /** The repository on one entity manager (the guard's callers pass theirs). */
+  static on(em: EntityManager): SqlEventsRepository {
+    return new SqlEventsRepository(() => em);
+  }
+
+  // --- administration (helper "admin") ---
+  async findById(id: number) {
+    return validId(id) ? this.em().findOne(Event, { id, deletingAt: null }) : null;
+  }
+
+  async listForOrganisation(orgId: number, limit: number, offset: number) {
+    const [items, total] = await this.em().findAndCount(
+      Event,
+      { organisation: orgId, deletingAt: null },
+      { orderBy: [{ eventDate: QueryOrder.DESC_NULLS_LAST }, { id: QueryOrder.DESC }], limit, offset },
+    );
+    return { items, total };
+  }
+
+  async slugTaken(orgId: number, slug: string, exceptEventId?: number) {
+    return (await this.em().count(Event, { organisation: orgId, slug, ...(exceptEventId ? { id: { $ne: exceptEventId } } : {}) })) > 0;
+  }
+
+  async create(orgId: number, settings: EventSettings) {
+    const em = this.em();
+    const event = em.create(Event, { organisation: orgId, ...settings });
+    await em.flush();
+    return event;
+  }
+
+  async update(id: number, settings: Partial<EventSettings>) {
+    const em = this.em();
+    const event = await this.findById(id);
+    if (!event) return null;
+    em.assign(event, settings);
+    await em.flush();
+    return event;
+  }
+
+  async markDeleting(id: number, at: Date) {
+    await this.em().nativeUpdate(Event, { id }, { deletingAt: at, enabled: false });
+  }
+
+  async findDeleting(id: number) {
+    return validId(id) ? this.em().findOne(Event, { id, deletingAt: { $ne: null } }) : null;
+  }
+
+  async deleteRow(id: number) {
+    await this.em().nativeDelete(Event, { id });
+  }
+  // --- end of administration ---
+}
