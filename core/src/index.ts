@@ -6,7 +6,7 @@ export * from './ids';
 export * from './logger';
 export * from './principal';
 // Services guard through the operation policy (operation-guard); only the federation test is exported.
-export { canReadOrganisation } from './guard';
+export { canReadOrganisation, assertPlatformAdmin } from './guard';
 export * from './auth/api-keys';
 export * from './auth/host-allowlist';
 export * from './storage/object-store';

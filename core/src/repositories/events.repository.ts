@@ -34,6 +34,7 @@ export interface EventsRepository {
   findById(id: number): Promise<Event | null>;
   /** The organisation's events, most recent event date first (undated last), then newest id first. */
   listForOrganisation(orgId: number, limit: number, offset: number): Promise<{ items: Event[]; total: number }>;
+  findBySlug(orgId: number, slug: string): Promise<Event | null>;
   slugTaken(orgId: number, slug: string, exceptEventId?: number): Promise<boolean>;
   create(orgId: number, settings: EventSettings): Promise<Event>;
   update(id: number, settings: Partial<EventSettings>): Promise<Event | null>;
@@ -68,6 +69,10 @@ export class SqlEventsRepository implements EventsRepository {
       { orderBy: [{ eventDate: QueryOrder.DESC_NULLS_LAST }, { id: QueryOrder.DESC }], limit, offset },
     );
     return { items, total };
+  }
+
+  async findBySlug(orgId: number, slug: string) {
+    return this.em().findOne(Event, { organisation: orgId, slug, deletingAt: null });
   }
 
   async slugTaken(orgId: number, slug: string, exceptEventId?: number) {

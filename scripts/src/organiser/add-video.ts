@@ -1,4 +1,4 @@
-import { Config, Event, JobQueues, ObjectStore, Orm, Video } from '@em/core';
+import { Config, JobQueues, SqlEventsRepository, ObjectStore, Orm, Video } from '@em/core';
 import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ export async function addVideo(orm: Orm, cfg: Config, flags: Record<string, stri
   const file = flags.file;
   if (!Number.isSafeInteger(eventId) || eventId < 1) throw new Error('--event must be a positive integer');
   if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile()) throw new Error('--file must be a video file');
-  const event = await orm.em.fork().findOne(Event, { id: eventId });
+  const event = await SqlEventsRepository.on(orm.em.fork()).findById(eventId);
   if (!event) throw new Error(`no event ${eventId}`);
   const jobs = new JobQueues(cfg.REDIS_URL);
   try {

@@ -1,4 +1,4 @@
-import { Config, Event, JobQueues, ObjectStore, Orm, Photo } from '@em/core';
+import { Config, JobQueues, SqlEventsRepository, ObjectStore, Orm, Photo } from '@em/core';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -20,12 +20,19 @@ function filesUnder(dir: string): string[] {
  * `import-photos`: a local folder into an event through the real pipeline: import (dedupe, reasons
  * for refused files), process by the ml-worker (the platform must be running), then go-live.
  */
-export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, string>): Promise<void> {
+export interface ImportSummary {
+  imported: number;
+  duplicate: number;
+  rejected: number;
+  published: number | null;
+}
+
+export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, string>): Promise<ImportSummary> {
   const eventId = Number(flags.event);
   const dir = flags.dir;
   if (!Number.isSafeInteger(eventId) || eventId < 1) throw new Error('--event must be a positive integer');
   if (!dir || !statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error('--dir must be a folder');
-  const event = await orm.em.fork().findOne(Event, { id: eventId });
+  const event = await SqlEventsRepository.on(orm.em.fork()).findById(eventId);
   if (!event) throw new Error(`no event ${eventId}`);
 
   const store = new ObjectStore(cfg);
@@ -47,7 +54,7 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     }
     if (process.stdout.isTTY) process.stdout.write('\n');
     for (const line of rejected) console.log(`  refused ${line}`);
-    if (flags['no-process']) return;
+    if (flags['no-process']) return { ...counts, published: null };
 
     const em = orm.em.fork();
     await pipeline.queuePending(eventId);
@@ -60,9 +67,10 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
       await new Promise((r) => setTimeout(r, 500));
     }
     if (process.stdout.isTTY) process.stdout.write('\n');
-    if (flags['no-go-live']) return;
+    if (flags['no-go-live']) return { ...counts, published: null };
     const { published } = await pipeline.publish(eventId);
     console.log(`go-live: ${published} photos published; the event is live`);
+    return { ...counts, published };
   } finally {
     await jobs.close();
   }

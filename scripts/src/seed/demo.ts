@@ -1,4 +1,5 @@
-import { Account, ApiKey, buildSlideshow, Event, generateApiKey, Membership, ObjectStore, Organisation, Orm, Photo, REPO_ROOT, Video } from '@em/core';
+import { buildSlideshow, Event, ObjectStore, Orm, Photo, REPO_ROOT, Video } from '@em/core';
+import { administrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events/dist/administration';
 import { PipelineService } from '@em/subgraph-images/dist/pipeline/pipeline.service';
 import { VideosService } from '@em/subgraph-media/dist/videos/videos.service';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,6 +11,8 @@ import { writePrivateFile } from '../platform/private-files';
 
 export const DEMO_ORG_SLUG = 'demo-running-club';
 export const DEMO_EVENT_SLUG = 'demo-city-10k';
+/** The demo organiser: admin of the demo organisation and platform administrator. */
+export const DEMO_ADMIN_EMAIL = 'organiser@demo.example';
 
 /** The sample photos that ship inside the @vladmandic/face-api package. */
 export function demoPhotoFiles(): string[] {
@@ -61,20 +64,28 @@ export async function seedDemo(opts: {
 }): Promise<DemoSeed> {
   const em = opts.orm.em.fork();
   const keyFile = path.join(opts.dataDir, 'demo-api-key');
-  let org = await em.findOne(Organisation, { slug: DEMO_ORG_SLUG });
+  // Through the administration services, as an organiser would with the CLI.
+  const admin = administrationServices({
+    em: () => em,
+    store: opts.store,
+    jobs: () => {
+      throw new Error('the demo seed queues no deletions');
+    },
+    maxApiKeysPerOrganisation: 100,
+  });
+  let org = await admin.repos.organisations.findBySlug(DEMO_ORG_SLUG);
   let created = false;
   let apiKey: string | null = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : null;
 
   if (!org) {
     created = true;
-    org = em.create(Organisation, { name: 'Demo Running Club', slug: DEMO_ORG_SLUG });
-    const account = em.create(Account, { email: 'organiser@demo.example', active: true });
-    em.create(Membership, { organisation: org, account, role: 'admin', status: 'active' });
-    em.create(Event, {
-      organisation: org,
+    // The demo's organiser is also the platform administrator (it may create more organisations).
+    const organiser = await admin.account.grantPlatformAdmin(PLATFORM_OPERATOR, DEMO_ADMIN_EMAIL);
+    org = await admin.organisations.create(PLATFORM_OPERATOR, { name: 'Demo Running Club', slug: DEMO_ORG_SLUG }, organiser.id);
+    await admin.eventAdmin.create(PLATFORM_OPERATOR, org.id, {
       name: 'Demo City 10K',
       slug: DEMO_EVENT_SLUG,
-      eventDate: new Date(Date.UTC(2026, 4, 17, 9, 0, 0)),
+      eventDate: '2026-05-17T09:00:00',
       status: 'active',
       enabled: true,
       bibSearch: true,
@@ -82,19 +93,16 @@ export async function seedDemo(opts: {
       nameSearch: true,
       timelineSearch: true,
       videoSearch: true,
-      videoSelfieClipping: true,
+      videoSelfieSearch: true,
       timeZone: 'UTC',
       watermarkText: 'Demo City 10K',
     });
-    const key = generateApiKey();
-    em.create(ApiKey, { organisation: org, name: 'Demo key', prefix: key.displayPrefix, keyHash: key.keyHash, active: true, allowedHosts: [] });
-    await em.flush();
-    apiKey = key.rawKey;
+    apiKey = (await admin.keyService.create(org.id, { name: 'Demo key' })).rawKey;
     writePrivateFile(keyFile, `${apiKey}\n`);
     opts.log(`created the demo organisation (org_id ${org.id})`);
   }
 
-  const event = await em.findOneOrFail(Event, { organisation: org, slug: DEMO_EVENT_SLUG });
+  const event = (await admin.repos.events.findBySlug(org.id, DEMO_EVENT_SLUG))!;
   await opts.store.ensureBucket();
   // The demo goes through the real pipeline: import, then a worker job per photo.
   for (const file of demoPhotoFiles()) {

@@ -37,7 +37,8 @@ export interface AdministrationDependencies {
   /** The entity manager of the current unit of work (the request's, or a CLI fork). */
   em: EntityManagerSource;
   store: ObjectStore;
-  jobs: JobQueues;
+  /** The job queues, opened on first use. */
+  jobs: () => JobQueues;
   maxApiKeysPerOrganisation: number;
   onKeyChanged?: (keyId: number) => Promise<void>;
 }

@@ -16,10 +16,11 @@ import { buildEventsSchema } from './schema';
 
 runService('events', async ({ cfg, logger, orm, principalSecret }) => {
   const keyChanges = keyInvalidationNotifier(cfg.REDIS_URL, (err) => logger.warn({ err: (err as Error).message }, 'could not announce an API key change'));
+  const jobs = new JobQueues(cfg.REDIS_URL);
   const services = administrationServices({
     em: () => orm.em, // the request's own context (startSubgraphServer opens one per operation)
     store: new ObjectStore(cfg),
-    jobs: new JobQueues(cfg.REDIS_URL),
+    jobs: () => jobs,
     maxApiKeysPerOrganisation: cfg.MAX_API_KEYS_PER_ORG,
     onKeyChanged: (keyId) => keyChanges.keyChanged(keyId),
   });

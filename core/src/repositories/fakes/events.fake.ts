@@ -15,6 +15,9 @@ export class InMemoryEventsRepository implements EventsRepository {
       .sort((a, b) => (b.eventDate?.getTime() ?? -Infinity) - (a.eventDate?.getTime() ?? -Infinity) || b.id - a.id);
     return { items: all.slice(offset, offset + limit), total: all.length };
   }
+  async findBySlug(orgId: number, slug: string) {
+    return this.rows.find((e) => e.organisation.id === orgId && e.slug === slug && !e.deletingAt) ?? null;
+  }
   async slugTaken(orgId: number, slug: string, exceptEventId?: number) {
     return this.rows.some((e) => e.organisation.id === orgId && e.slug === slug && e.id !== exceptEventId);
   }

@@ -1,8 +1,9 @@
-import { AccountsRepository, AppError, MembershipsRepository, Principal } from '@em/core';
+import { AccountRecord, AccountsRepository, AppError, assertPlatformAdmin, MembershipsRepository, Principal } from '@em/core';
+import { email } from '../members/members.service';
 import type { AccountType } from './account.types';
 
 export interface AccountRepositories {
-  accounts: Pick<AccountsRepository, 'findById'>;
+  accounts: Pick<AccountsRepository, 'findById' | 'findOrCreate' | 'setPlatformAdmin'>;
   memberships: Pick<MembershipsRepository, 'activeOrganisations'>;
 }
 
@@ -18,5 +19,13 @@ export class AccountService {
     if (!account.active) throw new AppError('FORBIDDEN', 'The account is inactive');
     const organisations = (await this.repos.memberships.activeOrganisations(account.id)).sort((a, b) => a.name.localeCompare(b.name) || a.orgId - b.orgId);
     return { accountLabel: account.email, scopes: [...principal.scopes].sort(), organisations };
+  }
+
+  /** Makes the account of this e-mail (created when missing) a platform administrator: the CLI's `create-admin`, no API field. */
+  async grantPlatformAdmin(principal: Principal, address: string): Promise<AccountRecord> {
+    assertPlatformAdmin(principal);
+    const account = await this.repos.accounts.findOrCreate(email(address));
+    await this.repos.accounts.setPlatformAdmin(account.id, true);
+    return { ...account, platformAdmin: true };
   }
 }

@@ -5,7 +5,12 @@ const STATES: Record<string, EventDeletionStatus['state']> = { active: 'running'
 
 /** Deletion jobs on the `eventDeletion` queue of the job registry; the ml-worker runs them. */
 export class QueuedEventDeletions implements EventDeletionJobs {
-  constructor(private readonly jobs: JobQueues) {}
+  /** `jobs` is opened on first use (most CLI commands never need Redis). */
+  constructor(private readonly queues: () => JobQueues) {}
+
+  private get jobs(): JobQueues {
+    return this.queues();
+  }
 
   async start(eventId: number, orgId: number): Promise<void> {
     await this.jobs.enqueue('eventDeletion', { eventId, orgId });
