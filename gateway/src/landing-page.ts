@@ -55,4 +55,20 @@ export const EXAMPLE_OPERATIONS: Record<string, string> = {
   originalDownloads(orgId: 1, eventId: 1, method: "bib", identifier: "1207") { presignedUrls { url fileName } failedUrls { imageId error } }
 }`,
   'pipeline status': `query { pipelineStatus(orgId: 1, eventId: 1) { isLive total processed failed progress } }`,
+  // Administration: a bearer token (events:write) of an organisation admin; createOrganisation needs a platform administrator.
+  'administration: organisations and members': `mutation {
+  createOrganisation(name: "City Runners") { id slug role }
+  inviteMember(orgId: 1, email: "photographer@example.org", role: "user") { accountId status }
+}`,
+  'administration: create an event': `mutation {
+  createEvent(orgId: 1, input: { name: "City 10K 2026", eventDate: "2026-05-17T09:00", timeZone: "Europe/Paris", status: "active",
+    bibSearch: true, selfieSearch: true, timelineSearch: true, confidenceThreshold: 70, watermarkText: "City 10K" }) { id slug status }
+}`,
+  'administration: switch a flag off': `mutation { updateEvent(orgId: 1, eventId: 1, input: { bibSearch: false }) { id bibSearch } }`,
+  'administration: delete an event': `mutation { deleteEvent(orgId: 1, eventId: 2, confirm: true) { state percent } }
+# then: query { eventDeletion(orgId: 1, eventId: 2) { state percent objectsDeleted objectsFound } }`,
+  'administration: usage': `query {
+  usage(orgId: 1) { rows { eventId month faceSearchesBilled photosProcessed videosIndexed clipsMade } totals { faceSearchesBilled } }
+  members(orgId: 1) { accountId email role status }
+}`,
 };

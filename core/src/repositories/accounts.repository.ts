@@ -19,6 +19,7 @@ export interface AccountsRepository {
   /** The account of this e-mail, created when missing (invitations, the CLI). */
   findOrCreate(email: string): Promise<AccountRecord>;
   setPlatformAdmin(id: number, platformAdmin: boolean): Promise<void>;
+  setActive(id: number, active: boolean): Promise<void>;
 }
 
 const record = (a: Account): AccountRecord => ({ id: a.id, email: a.email, subject: a.subject ?? null, active: a.active, platformAdmin: a.platformAdmin });
@@ -59,5 +60,9 @@ export class SqlAccountsRepository implements AccountsRepository {
 
   async setPlatformAdmin(id: number, platformAdmin: boolean) {
     await this.em().nativeUpdate(Account, { id }, { platformAdmin });
+  }
+
+  async setActive(id: number, active: boolean) {
+    await this.em().nativeUpdate(Account, { id }, { active });
   }
 }

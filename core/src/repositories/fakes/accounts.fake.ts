@@ -29,6 +29,10 @@ export class InMemoryAccountsRepository implements AccountsRepository {
     const row = this.rows.find((a) => a.id === id);
     if (row) row.platformAdmin = platformAdmin;
   }
+  async setActive(id: number, active: boolean) {
+    const row = this.rows.find((a) => a.id === id);
+    if (row) row.active = active;
+  }
   private copy(row: AccountRecord | undefined) {
     return row ? { ...row } : null;
   }
