@@ -1,6 +1,6 @@
 /**
  * What a browser gets at GET /graphql: a small self-contained sandbox (no CDN: the machine may be
- * offline) to run operations with an API key, example operations, and links to the schema SDL of
+ * offline) to run operations with an API key or a bearer token, example operations, and links to the schema SDL of
  * the supergraph's API and of the gateway's subscriptions.
  */
 export function landingPage(examples: Record<string, string>): string {
@@ -12,7 +12,7 @@ textarea{height:14rem}pre{background:#f4f4f4;padding:.75rem;min-height:6rem;whit
 <body><h1>GraphQL</h1>
 <p>POST <code>/graphql</code> with <code>X-API-Key</code> (or <code>Authorization: Bearer</code>). Schema:
 <a href="/graphql/schema.graphql">API SDL</a> · <a href="/graphql/subscriptions.graphql">subscriptions SDL</a> (graphql-ws on <code>ws://…/graphql</code>) · REST: <a href="/docs">/docs</a> on the REST port.</p>
-<label>API key <input id="key" placeholder="emk_…"></label>
+<label>API key, or a bearer token for the administration <input id="key" placeholder="emk_… or eyJ…"></label>
 <label>Example <select id="example">${options}</select></label>
 <textarea id="query"></textarea>
 <label>Variables (JSON)</label><textarea id="variables" style="height:4rem">{}</textarea>
@@ -25,7 +25,9 @@ const pick = () => { $('query').value = examples[$('example').value]; };
 $('example').onchange = pick; pick();
 $('run').onclick = async () => {
   localStorage.setItem('apiKey', $('key').value);
-  const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': $('key').value },
+  const credential = $('key').value.trim();
+  const auth = credential && !credential.startsWith('emk_') ? { authorization: 'Bearer ' + credential } : { 'x-api-key': credential };
+  const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...auth },
     body: JSON.stringify({ query: $('query').value, variables: JSON.parse($('variables').value || '{}') }) });
   $('result').textContent = res.status + '\\n' + JSON.stringify(await res.json(), null, 2);
 };
