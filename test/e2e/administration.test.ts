@@ -159,6 +159,7 @@ describe('administration over GraphQL', () => {
       const eventId = await fixtures.event(orgId);
       const base = `/${orgId}/event/${eventId}`;
       expectSuccess(await api(`${base}/pipeline/photos/import`, { key: orgKey, method: 'POST', body: await drawnPhotosForm([31, 32], { width: 700, height: 450 }) }));
+      expectSuccess(await api(`${base}/pipeline/photos/process`, { key: orgKey, method: 'POST' }));
       await waitForPipeline(base, orgKey);
       const objects = async () => (await Promise.all([`originals/${eventId}/`, `public/${eventId}/`].map((p) => store.list(p)))).flat().length;
       expect(await objects()).toBeGreaterThanOrEqual(6);
