@@ -105,7 +105,7 @@ describe('administration over GraphQL', () => {
       [{ name: 'X', eventDate: '2026-13-01' }, 'event_date'],
       [{ name: 'X', status: 'live' }, 'status'],
       [{ name: 'X', watermarkText: 'w'.repeat(101) }, 'watermark_text'],
-      [{ name: 'X\u0000' }, 'name'],
+      [{ name: 'X\nY' }, 'name'],
       [{ name: 'X', videoSelfieSearch: true }, 'video_selfie_search'],
       [{ name: 'X', clipMaxDurationSeconds: 100000 }, 'clip_max_duration_seconds'],
       [{ name: 'X', clipRetentionHours: 0 }, 'clip_retention_hours'],
@@ -208,11 +208,11 @@ describe('administration over GraphQL', () => {
       expect((await gqlAs(user, INVITE, { o: orgId, m: unique('x'), r: 'admin' })).code).toBe('FORBIDDEN');
       expect((await gqlAs(`key:${orgKey}`, INVITE, { o: orgId, m: unique('x'), r: 'admin' })).code).toBe('FORBIDDEN');
       const solo = await fixtures.organisation();
-      const soloAdminId = await account(unique('solo'), [[solo.orgId, 'admin']]);
       const soloAdmin = await tokenOf({ roles: [[solo.orgId, 'admin']] });
-      await sql("update memberships set status = 'pending' where organisation_id = $1 and role = 'admin' and account_id <> $2", [solo.orgId, soloAdminId]);
+      const [{ accountId: soloAdminId }] = (await gqlAs(soloAdmin, `{ members(orgId: ${solo.orgId}) { accountId } }`)).data.members;
       const demote = 'mutation($o: Int!, $a: Int!) { setMemberRole(orgId: $o, accountId: $a, role: "user") { role } }';
       expect((await gqlAs(soloAdmin, demote, { o: solo.orgId, a: soloAdminId })).code).toBe('CONFLICT');
+      expect((await gqlAs(soloAdmin, 'mutation($o: Int!, $a: Int!) { removeMember(orgId: $o, accountId: $a) }', { o: solo.orgId, a: soloAdminId })).code).toBe('CONFLICT');
     });
   });
 
