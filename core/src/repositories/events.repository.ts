@@ -88,7 +88,7 @@ export class SqlEventsRepository implements EventsRepository {
 
   async update(id: number, settings: Partial<EventSettings>) {
     const em = this.em();
-    const event = await this.findById(id);
+    const event = validId(id) ? await em.findOne(Event, { id, deletingAt: null }) : null;
     if (!event) return null;
     em.assign(event, settings);
     await em.flush();
