@@ -1,10 +1,11 @@
-import { EntityManager } from '@mikro-orm/core';
-import { authorizeOperation, guardOrganisationOperation } from './operation-guard';
+import type { Event } from './db/entities';
+import { authorizeOperation, guardAccountOperation, guardOperation, guardOrganisationOperation } from './operation-guard';
 import { findOperationPolicy, operationPolicy } from './operation-policy';
 import { Principal } from './principal';
 
 const event = { id: 7, enabled: true, organisation: { id: 1 }, bibSearch: true, selfieSearch: false, timelineSearch: true, videoSearch: true, videoSelfieSearch: true };
-const em = { findOne: async (_entity: unknown, where: { id: number }) => (where.id === 7 ? event : null) } as unknown as EntityManager;
+/** The guard reads events through the events repository; this fake holds event 7 of organisation 1. */
+const em = { findById: async (id: number) => (id === 7 ? (event as unknown as Event) : null) };
 const key: Principal = { orgId: 1, kind: 'api_key', apiKeyId: 1, scopes: [], requestId: 'r' };
 const readOnlyToken: Principal = { orgId: null, kind: 'account', accountId: 1, scopes: ['events:read'], orgRoles: { 1: 'user' }, requestId: 'r' };
 
@@ -49,5 +50,21 @@ describe('the operation policy', () => {
     expect(operationPolicy('searchFaces')).toMatchObject({ rate: 'matching', storedRequestIdIsRead: true });
     expect(operationPolicy('startVideoClipping')).toMatchObject({ rate: 'matching', storedRequestIdIsRead: false });
     expect(operationPolicy('faceSearch')).toMatchObject({ rate: 'read', storedRequestIdIsRead: false });
+  });
+
+  it('lets platform administrators create organisations and administer any organisation, and nobody else', async () => {
+    const platform: Principal = { orgId: null, kind: 'account', accountId: 9, scopes: ['events:read', 'events:write'], orgRoles: {}, platformAdmin: true };
+    const adminToken: Principal = { ...readOnlyToken, scopes: ['events:read', 'events:write'], orgRoles: { 1: 'admin' } };
+    expect(() => guardAccountOperation(platform, 'createOrganisation')).not.toThrow();
+    for (const caller of [key, adminToken, { ...platform, scopes: ['events:read'] }]) {
+      expect(() => guardAccountOperation(caller, 'createOrganisation')).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+    }
+    await expect(authorizeOperation(em, key, 'createOrganisation', null, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(guardOperation(em, platform, 'updateEvent', 1, 7)).resolves.toMatchObject({ id: 7 });
+    await expect(guardOperation(em, adminToken, 'deleteEvent', 1, 7)).resolves.toMatchObject({ id: 7 });
+    // not an admin: 403 before the event is looked up (no "exists" answer to non-admins)
+    await expect(guardOperation(em, key, 'updateEvent', 1, 8)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(guardOperation(em, { ...adminToken, orgRoles: { 2: 'admin' } }, 'updateEvent', 2, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(guardOperation(em, adminToken, 'updateEvent', 1, 8)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
