@@ -14,7 +14,7 @@ describe('error codes', () => {
 
   it("maps GraphQL servers' own codes and treats unknown ones as internal", () => {
     expect(normaliseErrorCode('GRAPHQL_VALIDATION_FAILED')).toBe('BAD_REQUEST');
-    expect(normaliseErrorCode('BAD_USER_INPUT')).toBe('BAD_REQUEST');
+    expect(normaliseErrorCode('BAD_USER_INPUT')).toBe('BAD_USER_INPUT');
     expect(normaliseErrorCode('SOMETHING_ELSE')).toBe('INTERNAL');
     expect(normaliseErrorCode(undefined)).toBe('INTERNAL');
     expect(httpStatusOf('toString')).toBe(500);

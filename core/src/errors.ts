@@ -5,6 +5,8 @@
  */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
+  /** A field of an input is invalid (GraphQL's usual code; the administration's validation, with `field` in the details). */
+  BAD_USER_INPUT: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
@@ -27,7 +29,6 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 const GRAPHQL_CODE_ALIASES: Record<string, ErrorCode> = {
   GRAPHQL_PARSE_FAILED: 'BAD_REQUEST',
   GRAPHQL_VALIDATION_FAILED: 'BAD_REQUEST',
-  BAD_USER_INPUT: 'BAD_REQUEST',
   BAD_REQUEST: 'BAD_REQUEST',
   PERSISTED_QUERY_NOT_FOUND: 'BAD_REQUEST',
   INTERNAL_SERVER_ERROR: 'INTERNAL',

@@ -2,7 +2,11 @@ import { EntityManager } from '@mikro-orm/core';
 import { Event, EventFeature, eventHasFeature } from './db/entities';
 import { AppError } from './errors';
 import { Principal } from './principal';
-import { EventsRepository } from './repositories/events.repository';
+import { EventsRepository, SqlEventsRepository } from './repositories/events.repository';
+
+/** Where the guard finds events: a repository, or an entity manager (read through the events repository). */
+export type EventSource = Pick<EventsRepository, 'findById'> | EntityManager;
+const eventsFrom = (source: EventSource): Pick<EventsRepository, 'findById'> => (source instanceof EntityManager ? SqlEventsRepository.on(source) : source);
 
 const FEATURE_NAMES: Record<EventFeature, string> = {
   bibSearch: 'bib_search',
@@ -15,12 +19,12 @@ const FEATURE_NAMES: Record<EventFeature, string> = {
 
 /**
  * May the principal read this organisation's data? An API key: when it is the organisation's.
- * An account token: when the account is an active member and the token has `events:read`.
+ * An account token: when the account is an active member (or a platform administrator) and the token has `events:read`.
  * Returns why not, or null when it may.
  */
 function organisationDenial(principal: Principal, orgId: number): string | null {
   if (principal.kind === 'account') {
-    if (!principal.orgRoles?.[orgId]) return 'The account is not a member of this organisation';
+    if (!principal.orgRoles?.[orgId] && !principal.platformAdmin) return 'The account is not a member of this organisation';
     if (!principal.scopes.includes('events:read')) return 'The token lacks the scope events:read';
     return null;
   }
@@ -46,28 +50,37 @@ export function assertCanWrite(principal: Principal): void {
   }
 }
 
-/** May the principal manage the organisation (API keys)? Only an admin's token with `events:write`. */
+/**
+ * May the principal manage the organisation (events, members, API keys)? Only a token with
+ * `events:write` of an admin of the organisation, or of a platform administrator. API keys never.
+ */
 export function assertOrganisationAdmin(principal: Principal, orgId: number): void {
   if (principal.kind !== 'account') throw new AppError('FORBIDDEN', 'Managing the organisation needs an OAuth bearer token of an admin');
-  if (principal.orgRoles?.[orgId] !== 'admin') throw new AppError('FORBIDDEN', 'Only admins of the organisation may do this');
+  if (principal.orgRoles?.[orgId] !== 'admin' && !principal.platformAdmin) throw new AppError('FORBIDDEN', 'Only admins of the organisation may do this');
   if (!principal.scopes.includes('events:write')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:write');
 }
 
-/** How the guard finds an event: the events repository (or, until every caller has one, an entity manager). */
-export type EventSource = Pick<EventsRepository, 'findById'> | EntityManager;
-
-function findEvent(events: EventSource, eventId: number): Promise<Event | null> {
-  return events instanceof EntityManager ? events.findOne(Event, { id: eventId }) : events.findById(eventId);
+/** May the principal administer the platform (create organisations)? Only a platform administrator's token with `events:write`. */
+export function assertPlatformAdmin(principal: Principal): void {
+  if (principal.kind !== 'account') throw new AppError('FORBIDDEN', 'Administering the platform needs an OAuth bearer token of a platform administrator');
+  if (!principal.platformAdmin) throw new AppError('FORBIDDEN', 'Only platform administrators may do this');
+  if (!principal.scopes.includes('events:write')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:write');
 }
 
 /**
  * The one authorisation rule of the read and search paths: the organisation in the path is the
  * principal's, the event exists (404) and belongs to it (403), and every feature flag the call
- * needs is on (403). A disabled event (`event_enabled` false) refuses its search features too.
+ * needs is on (403). A disabled event (`event_enabled` false) refuses its search features too;
+ * an event being deleted is gone (404).
  */
-export async function guardEvent(events: EventSource, principal: Principal, orgId: number, eventId: number, features: EventFeature[] = []): Promise<Event> {
+export async function guardEvent(source: EventSource, principal: Principal, orgId: number, eventId: number, features: EventFeature[] = []): Promise<Event> {
   assertOrganisation(principal, orgId);
-  const event = Number.isSafeInteger(eventId) && eventId > 0 && eventId <= 2147483647 ? await findEvent(events, eventId) : null;
+  return eventOfOrganisation(source, orgId, eventId, features);
+}
+
+/** The event (404 when missing or being deleted), of this organisation (403), with these features on (403). */
+export async function eventOfOrganisation(source: EventSource, orgId: number, eventId: number, features: EventFeature[] = []): Promise<Event> {
+  const event = await eventsFrom(source).findById(eventId);
   if (!event) throw new AppError('NOT_FOUND', 'Event not found');
   if (event.organisation.id !== orgId) throw new AppError('FORBIDDEN', 'The event does not belong to this organisation');
   for (const feature of features) {

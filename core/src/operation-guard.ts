@@ -1,17 +1,23 @@
 import { Event } from './db/entities';
-import { assertCanWrite, assertOrganisation, assertOrganisationAdmin, EventSource, guardEvent } from './guard';
+import { assertCanWrite, assertOrganisation, assertOrganisationAdmin, assertPlatformAdmin, EventSource, eventOfOrganisation, guardEvent } from './guard';
 import { OperationName, operationPolicy, OperationPolicy } from './operation-policy';
 import { Principal } from './principal';
 
 function assertAccess(principal: Principal, policy: OperationPolicy, orgId: number): void {
   if (policy.access === 'write') assertCanWrite(principal);
   if (policy.access === 'admin') assertOrganisationAdmin(principal, orgId);
+  if (policy.access === 'platform') assertPlatformAdmin(principal);
 }
 
 /** The guard of an event-scoped root field, as its service runs it: the organisation, the event, its feature flags, write access. */
-export async function guardOperation(events: EventSource, principal: Principal, operation: OperationName, orgId: number, eventId: number): Promise<Event> {
+export async function guardOperation(em: EventSource, principal: Principal, operation: OperationName, orgId: number, eventId: number): Promise<Event> {
   const policy = operationPolicy(operation);
-  const event = await guardEvent(events, principal, orgId, eventId, [...policy.features]);
+  // Administration first: a platform administrator administers organisations it is no member of.
+  if (policy.access === 'admin') {
+    assertOrganisationAdmin(principal, orgId);
+    return eventOfOrganisation(em, orgId, eventId, [...policy.features]);
+  }
+  const event = await guardEvent(em, principal, orgId, eventId, [...policy.features]);
   assertAccess(principal, policy, orgId);
   return event;
 }
@@ -20,6 +26,7 @@ export async function guardOperation(events: EventSource, principal: Principal, 
 export function guardOrganisationOperation(principal: Principal, operation: OperationName, orgId: number): void {
   const policy = operationPolicy(operation);
   if (policy.access === 'admin') return assertOrganisationAdmin(principal, orgId);
+  if (policy.access === 'platform') return assertPlatformAdmin(principal);
   assertOrganisation(principal, orgId);
   assertAccess(principal, policy, orgId);
 }
@@ -29,9 +36,17 @@ export function guardOrganisationOperation(principal: Principal, operation: Oper
  * flags, and write access. Without an organisation (the caller sent none, or an invalid one) only
  * the credential itself is checked, which the gateway has done already.
  */
-export async function authorizeOperation(events: EventSource, principal: Principal, operation: string, orgId: number | null, eventId: number | null): Promise<void> {
+/** The guard of a root field that names no organisation (`scope: 'account'`): the credential, and platform access when the field needs it. */
+export function guardAccountOperation(principal: Principal, operation: OperationName): void {
   const policy = operationPolicy(operation);
-  if (orgId === null || policy.scope === 'account') return;
-  if (policy.scope === 'event' && eventId !== null) return void (await guardOperation(events, principal, operation as OperationName, orgId, eventId));
+  if (policy.access === 'platform') assertPlatformAdmin(principal);
+  else if (policy.access !== 'read') throw new Error(`${operation}: an account-scoped operation is read or platform`);
+}
+
+export async function authorizeOperation(em: EventSource, principal: Principal, operation: string, orgId: number | null, eventId: number | null): Promise<void> {
+  const policy = operationPolicy(operation);
+  if (policy.scope === 'account') return guardAccountOperation(principal, operation as OperationName);
+  if (orgId === null) return;
+  if (policy.scope === 'event' && eventId !== null) return void (await guardOperation(em, principal, operation as OperationName, orgId, eventId));
   guardOrganisationOperation(principal, operation as OperationName, orgId);
 }

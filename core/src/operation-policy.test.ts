@@ -1,5 +1,5 @@
-import { Event } from './db/entities';
-import { authorizeOperation, guardOrganisationOperation } from './operation-guard';
+import type { Event } from './db/entities';
+import { authorizeOperation, guardAccountOperation, guardOperation, guardOrganisationOperation } from './operation-guard';
 import { findOperationPolicy, operationPolicy } from './operation-policy';
 import { Principal } from './principal';
 
@@ -59,5 +59,21 @@ describe('the operation policy', () => {
     expect(operationPolicy('searchFaces')).toMatchObject({ rate: 'matching', storedRequestIdIsRead: true });
     expect(operationPolicy('startVideoClipping')).toMatchObject({ rate: 'matching', storedRequestIdIsRead: false });
     expect(operationPolicy('faceSearch')).toMatchObject({ rate: 'read', storedRequestIdIsRead: false });
+  });
+
+  it('lets platform administrators create organisations and administer any organisation, and nobody else', async () => {
+    const platform: Principal = { orgId: null, kind: 'account', accountId: 9, scopes: ['events:read', 'events:write'], orgRoles: {}, platformAdmin: true };
+    const adminToken: Principal = { ...readOnlyToken, scopes: ['events:read', 'events:write'], orgRoles: { 1: 'admin' } };
+    expect(() => guardAccountOperation(platform, 'createOrganisation')).not.toThrow();
+    for (const caller of [key, adminToken, { ...platform, scopes: ['events:read'] }]) {
+      expect(() => guardAccountOperation(caller, 'createOrganisation')).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+    }
+    await expect(authorizeOperation(events, key, 'createOrganisation', null, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(guardOperation(events, platform, 'updateEvent', 1, 7)).resolves.toMatchObject({ id: 7 });
+    await expect(guardOperation(events, adminToken, 'deleteEvent', 1, 7)).resolves.toMatchObject({ id: 7 });
+    // not an admin: 403 before the event is looked up (no "exists" answer to non-admins)
+    await expect(guardOperation(events, key, 'updateEvent', 1, 8)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(guardOperation(events, { ...adminToken, orgRoles: { 2: 'admin' } }, 'updateEvent', 2, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(guardOperation(events, adminToken, 'updateEvent', 1, 8)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

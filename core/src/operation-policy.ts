@@ -10,8 +10,11 @@ export interface OperationPolicy {
   scope: 'account' | 'organisation' | 'event';
   /** Feature flags of the event that must all be on (a disabled event refuses them too). */
   features: readonly EventFeature[];
-  /** `write`: a key of the organisation or a token with events:write; `admin`: an admin's token with events:write. */
-  access: 'read' | 'write' | 'admin';
+  /**
+   * `write`: a key of the organisation or a token with events:write; `admin`: the token (events:write)
+   * of an admin of the organisation or of a platform administrator; `platform`: a platform administrator's token.
+   */
+  access: 'read' | 'write' | 'admin' | 'platform';
   /** The rate-limit budget one call of the field counts against (one unit per field). */
   rate: RateClass;
   /** A call naming a `requestId` that already has a stored result is answered from it: a read. */
@@ -35,6 +38,7 @@ const policy =
 const read = policy('read');
 const write = policy('write');
 const admin = policy('admin');
+const platform = policy('platform');
 const VIDEO_SELFIE: EventFeature[] = ['videoSearch', 'videoSelfieSearch'];
 
 /**
@@ -73,6 +77,22 @@ export const OPERATION_POLICY = {
   // The pipeline's progress is the organiser's view, guarded like its actions.
   pipelineStatus: write('event'),
   addEventVideo: write('event'),
+  // Administration (issue 15): organisations, events and their settings, members, usage.
+  organisations: read('account'),
+  organisation: read('organisation'),
+  createOrganisation: platform('account'),
+  renameOrganisation: admin('organisation'),
+  createEvent: admin('organisation'),
+  updateEvent: admin('event'),
+  setEventCover: admin('event'),
+  archiveEvent: admin('event'),
+  deleteEvent: admin('event'),
+  eventDeletion: admin('organisation'),
+  members: admin('organisation'),
+  inviteMember: admin('organisation'),
+  setMemberRole: admin('organisation'),
+  removeMember: admin('organisation'),
+  usage: admin('organisation'),
 } as const satisfies Record<string, OperationPolicy>;
 
 /** A root field with a row in the table. */

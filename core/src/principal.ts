@@ -13,6 +13,8 @@ export interface Principal {
   scopes: string[];
   /** For an account: its role in each organisation it is an active member of. */
   orgRoles?: Record<number, 'admin' | 'user'>;
+  /** For an account: a platform administrator (creates organisations, administers every one). */
+  platformAdmin?: boolean;
   /** Request id carried through the services for logs. */
   requestId?: string;
 }

@@ -9,3 +9,7 @@ export * from './repositories/fakes/job-producer.fake';
 export * from './repositories/fakes/principals.fake';
 export * from './repositories/fakes/redis.fake';
 export * from './repositories/fakes/media.fake';
+export * from './repositories/fakes/organisations.fake';
+export * from './repositories/fakes/accounts.fake';
+export * from './repositories/fakes/memberships.fake';
+export * from './repositories/fakes/api-keys.fake';

@@ -13,6 +13,8 @@ export function formatGatewayError(logger: Logger) {
         : { message: 'Internal error', path: formatted.path, extensions: { code } };
     }
     const retryAfterSeconds = formatted.extensions?.retryAfterSeconds;
-    return { message: formatted.message, path: formatted.path, extensions: retryAfterSeconds ? { code, retryAfterSeconds } : { code } };
+    // The input field a BAD_USER_INPUT names (the administration's validation).
+    const field = typeof formatted.extensions?.field === 'string' ? formatted.extensions.field : undefined;
+    return { message: formatted.message, path: formatted.path, extensions: { code, ...(retryAfterSeconds ? { retryAfterSeconds } : {}), ...(field ? { field } : {}) } };
   };
 }

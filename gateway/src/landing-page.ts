@@ -1,6 +1,6 @@
 /**
  * What a browser gets at GET /graphql: a small self-contained sandbox (no CDN: the machine may be
- * offline) to run operations with an API key, example operations, and links to the schema SDL of
+ * offline) to run operations with an API key or a bearer token, example operations, and links to the schema SDL of
  * the supergraph's API and of the gateway's subscriptions.
  */
 export function landingPage(examples: Record<string, string>): string {
@@ -12,7 +12,7 @@ textarea{height:14rem}pre{background:#f4f4f4;padding:.75rem;min-height:6rem;whit
 <body><h1>GraphQL</h1>
 <p>POST <code>/graphql</code> with <code>X-API-Key</code> (or <code>Authorization: Bearer</code>). Schema:
 <a href="/graphql/schema.graphql">API SDL</a> · <a href="/graphql/subscriptions.graphql">subscriptions SDL</a> (graphql-ws on <code>ws://…/graphql</code>) · REST: <a href="/docs">/docs</a> on the REST port.</p>
-<label>API key <input id="key" placeholder="emk_…"></label>
+<label>API key, or a bearer token for the administration <input id="key" placeholder="emk_… or eyJ…"></label>
 <label>Example <select id="example">${options}</select></label>
 <textarea id="query"></textarea>
 <label>Variables (JSON)</label><textarea id="variables" style="height:4rem">{}</textarea>
@@ -25,7 +25,9 @@ const pick = () => { $('query').value = examples[$('example').value]; };
 $('example').onchange = pick; pick();
 $('run').onclick = async () => {
   localStorage.setItem('apiKey', $('key').value);
-  const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': $('key').value },
+  const credential = $('key').value.trim();
+  const auth = credential && !credential.startsWith('emk_') ? { authorization: 'Bearer ' + credential } : { 'x-api-key': credential };
+  const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...auth },
     body: JSON.stringify({ query: $('query').value, variables: JSON.parse($('variables').value || '{}') }) });
   $('result').textContent = res.status + '\\n' + JSON.stringify(await res.json(), null, 2);
 };
@@ -55,4 +57,20 @@ export const EXAMPLE_OPERATIONS: Record<string, string> = {
   originalDownloads(orgId: 1, eventId: 1, method: "bib", identifier: "1207") { presignedUrls { url fileName } failedUrls { imageId error } }
 }`,
   'pipeline status': `query { pipelineStatus(orgId: 1, eventId: 1) { isLive total processed failed progress } }`,
+  // Administration: a bearer token (events:write) of an organisation admin; createOrganisation needs a platform administrator.
+  'administration: organisations and members': `mutation {
+  createOrganisation(name: "City Runners") { id slug role }
+  inviteMember(orgId: 1, email: "photographer@example.org", role: "user") { accountId status }
+}`,
+  'administration: create an event': `mutation {
+  createEvent(orgId: 1, input: { name: "City 10K 2026", eventDate: "2026-05-17T09:00", timeZone: "Europe/Paris", status: "active",
+    bibSearch: true, selfieSearch: true, timelineSearch: true, confidenceThreshold: 70, watermarkText: "City 10K" }) { id slug status }
+}`,
+  'administration: switch a flag off': `mutation { updateEvent(orgId: 1, eventId: 1, input: { bibSearch: false }) { id bibSearch } }`,
+  'administration: delete an event': `mutation { deleteEvent(orgId: 1, eventId: 2, confirm: true) { state percent } }
+# then: query { eventDeletion(orgId: 1, eventId: 2) { state percent objectsDeleted objectsFound } }`,
+  'administration: usage': `query {
+  usage(orgId: 1) { rows { eventId month faceSearchesBilled photosProcessed videosIndexed clipsMade } totals { faceSearchesBilled } }
+  members(orgId: 1) { accountId email role status }
+}`,
 };

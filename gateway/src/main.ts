@@ -17,6 +17,11 @@ import {
   TokenVerifier,
 } from '@em/core';
 import {
+  SqlAccountsRepository,
+  SqlApiKeysRepository,
+  SqlMembershipsRepository,
+} from '@em/core/data';
+import {
   linkAccount,
   openDatabase,
   SqlClipRequestsRepository,
@@ -62,10 +67,13 @@ async function main() {
   const verifier = new TokenVerifier(cfg);
   const metrics = new ServiceMetrics('gateway');
   const feed = new ClipStatusFeed(cfg.REDIS_URL, logger);
-  const keys = new ApiKeyLookup(orm, cfg.API_KEY_CACHE_SECONDS);
+  const keys = new ApiKeyLookup(new SqlApiKeysRepository(() => orm.em.fork()), cfg.API_KEY_CACHE_SECONDS);
   const authenticator = new Authenticator(keys, {
     verify: (token) => verifier.verify(token),
-    link: (claims) => linkAccount(orm.em.fork(), claims),
+    link: (claims) => {
+      const em = orm.em.fork();
+      return linkAccount({ accounts: new SqlAccountsRepository(() => em), memberships: new SqlMembershipsRepository(() => em) }, claims);
+    },
   });
   const failedAuth = new FailedAuthThrottle(redis, cfg, (err) => logger.warn({ err: (err as Error).message }, 'failed-auth throttle unavailable; letting calls through'));
   const apiSchema = Supergraph.build(readFileSync(cfg.SUPERGRAPH_PATH, 'utf8')).apiSchema().toGraphQLJSSchema();

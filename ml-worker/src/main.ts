@@ -24,6 +24,7 @@ import { BibReaderPool } from './bibs/bib-reader-pool';
 import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
+import { EventDeleter } from './events/delete-event';
 import { SelfieThread } from './faces/selfie-thread';
 import { FaceAnalyzer } from './faces/face-analyzer';
 import { serveOperatorEndpoints } from './operator-endpoints';
@@ -52,6 +53,7 @@ async function main() {
   const videos = new VideoIndexer(videoRows, store, faces, revisions, logger);
   const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);
+  const deleter = new EventDeleter(new SqlEventsRepository(orm), store, logger);
 
   const handlers: JobHandlers = {
     photos: {
@@ -68,6 +70,7 @@ async function main() {
       onFinalFailure: { fallback: 'Clip generation failed', record: (job, reason) => clips.markFailed(job.eventId, job.requestId, job.generation, reason) },
     },
     clipRetention: { run: () => retention.sweep() },
+    eventDeletion: { run: (job, progress) => deleter.run(job, progress) },
   };
   const workers = startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger, { photos: cfg.PHOTO_CONCURRENCY });
   await Promise.all(workers.map((w) => w.waitUntilReady()));

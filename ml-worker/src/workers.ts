@@ -6,7 +6,8 @@ type Redis = ReturnType<typeof connectRedis>;
 
 /** What the ml-worker does with one queue's jobs. */
 export interface JobHandler<Q extends QueueName> {
-  run(payload: JobPayload<Q>): Promise<JobResult<Q>>;
+  /** `progress` publishes how far a long job is (BullMQ job progress, read by status queries). */
+  run(payload: JobPayload<Q>, progress: (value: object) => Promise<void>): Promise<JobResult<Q>>;
   /**
    * Records on the thing processed that its job failed for good (last attempt, or an
    * UnrecoverableError), with a reason a client may read; `fallback` stands in for internal errors.
@@ -33,7 +34,7 @@ export function startWorkers(handlers: JobHandlers, connect: () => Redis, logger
 
 function startWorker<Q extends QueueName>(name: Q, handler: JobHandler<Q>, connection: Redis, logger: Logger, concurrency?: number): Worker {
   const options = { ...workerOptions(name), ...(concurrency ? { concurrency } : {}) };
-  const worker = new Worker<JobPayload<Q>, JobResult<Q>>(JOBS[name].queue, (job) => handler.run(job.data), { connection, ...options });
+  const worker = new Worker<JobPayload<Q>, JobResult<Q>>(JOBS[name].queue, (job) => handler.run(job.data, (value) => job.updateProgress(value)), { connection, ...options });
   const finalFailure = handler.onFinalFailure;
   if (finalFailure) {
     worker.on('failed', (job, err) => {

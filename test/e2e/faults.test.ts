@@ -9,7 +9,7 @@ import { objectKeys } from '@em/core/storage';
 import { jobIdOf, JOBS } from '@em/core/jobs';
 import { EmbeddedRedisHandle, EmbeddedS3, isAlive, startEmbeddedRedis, startEmbeddedS3 } from '@em/platform';
 import { drawnBibPhoto, drawnPhotosForm, expectDrawnPhotosProcessedOnce } from './support/drawn-photos';
-import { expectError, expectSuccess, fixturesOn, RestCall, restClient, waitForPipeline } from './support/platform';
+import { closeDb, expectError, expectSuccess, fixturesOn, RestCall, restClient, waitForPipeline } from './support/platform';
 import { freePorts, readPlatformInfo, servicePid, SpawnedPlatform, spawnPlatform } from './support/spawn-platform';
 
 /**
@@ -93,13 +93,14 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
     const info = readPlatformInfo(platform);
     db = new Pool({ connectionString: info.env.DATABASE_URL, max: 2 });
     db.on('error', () => undefined); // its idle connections die with the Postgres restart
-    fx = fixturesOn(async (text, params) => (await db.query(text, params as unknown[])).rows);
+    fx = fixturesOn(async (text, params) => (await db.query(text, params as unknown[])).rows, info.env.DATABASE_URL);
     call = restClient(info.restUrl, info.demo.apiKey);
   }, 300_000);
 
   afterAll(async () => {
     for (const child of spawned) child.kill('SIGTERM');
     await db?.end().catch(() => undefined);
+    await closeDb().catch(() => undefined);
     await platform?.stop();
     await redis?.stop();
     await s3?.stop().catch(() => undefined);

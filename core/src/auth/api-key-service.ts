@@ -1,7 +1,7 @@
-import { EntityManager } from '@mikro-orm/core';
 import { isIP } from 'node:net';
-import { ApiKey, Organisation } from '../db/entities';
 import { AppError } from '../errors';
+import type { ApiKeyRecord, ApiKeysRepository } from '../repositories/api-keys.repository';
+import type { OrganisationsRepository } from '../repositories/organisations.repository';
 import { generateApiKey } from './api-keys';
 
 export interface ApiKeyInput {
@@ -21,30 +21,35 @@ export function normaliseAllowedHost(entry: string): string {
   throw new AppError('BAD_REQUEST', `"${entry}" is not a hostname, *.domain or IP address`);
 }
 
+/** The tables the key service works on. */
+export interface ApiKeyRepositories {
+  keys: ApiKeysRepository;
+  organisations: Pick<OrganisationsRepository, 'findById'>;
+}
+
 /** Creating, listing, deactivating and deleting an organisation's API keys (GraphQL and the CLI). */
 export class ApiKeyService {
   constructor(
+    private readonly repos: ApiKeyRepositories,
     private readonly maxPerOrganisation: number,
     /** Told of every deactivation, activation and deletion (the gateways' caches, see key-invalidation). */
     private readonly onKeyChanged: (keyId: number) => Promise<void> = async () => undefined,
   ) {}
 
-  async create(em: EntityManager, orgId: number, input: ApiKeyInput): Promise<{ apiKey: ApiKey; rawKey: string }> {
+  async create(orgId: number, input: ApiKeyInput): Promise<{ apiKey: ApiKeyRecord; rawKey: string }> {
     const name = input.name?.trim();
     if (!name || name.length > 100) throw new AppError('BAD_REQUEST', 'A key needs a name of 1 to 100 characters');
     if (input.rateLimit !== undefined && input.rateLimit !== null && (!Number.isSafeInteger(input.rateLimit) || input.rateLimit < 1)) {
       throw new AppError('BAD_REQUEST', 'rateLimit must be a positive integer');
     }
     const allowedHosts = [...new Set((input.allowedHosts ?? []).map(normaliseAllowedHost))];
-    const organisation = await em.findOne(Organisation, { id: orgId });
-    if (!organisation) throw new AppError('NOT_FOUND', 'Organisation not found');
-    const count = await em.count(ApiKey, { organisation: orgId });
-    if (count >= this.maxPerOrganisation) {
+    if (!(await this.repos.organisations.findById(orgId))) throw new AppError('NOT_FOUND', 'Organisation not found');
+    if ((await this.repos.keys.countForOrganisation(orgId)) >= this.maxPerOrganisation) {
       throw new AppError('BAD_REQUEST', `An organisation may hold at most ${this.maxPerOrganisation} API keys; delete one first`);
     }
     const generated = generateApiKey();
-    const apiKey = em.create(ApiKey, {
-      organisation,
+    const apiKey = await this.repos.keys.create({
+      orgId,
       name,
       prefix: generated.displayPrefix,
       keyHash: generated.keyHash,
@@ -52,30 +57,28 @@ export class ApiKeyService {
       rateLimit: input.rateLimit ?? null,
       readOnly: input.readOnly ?? false,
     });
-    await em.flush();
     return { apiKey, rawKey: generated.rawKey };
   }
 
-  list(em: EntityManager, orgId: number): Promise<ApiKey[]> {
-    return em.find(ApiKey, { organisation: orgId }, { orderBy: { id: 'asc' } });
+  list(orgId: number): Promise<ApiKeyRecord[]> {
+    return this.repos.keys.listForOrganisation(orgId);
   }
 
-  async setActive(em: EntityManager, orgId: number, keyId: number, active: boolean): Promise<ApiKey> {
-    const key = await this.find(em, orgId, keyId);
-    key.active = active;
-    await em.flush();
+  async setActive(orgId: number, keyId: number, active: boolean): Promise<ApiKeyRecord> {
+    const key = await this.find(orgId, keyId);
+    await this.repos.keys.setActive(key.id, active);
     await this.onKeyChanged(key.id);
-    return key;
+    return { ...key, active };
   }
 
-  async delete(em: EntityManager, orgId: number, keyId: number): Promise<void> {
-    const key = await this.find(em, orgId, keyId);
-    await em.removeAndFlush(key);
+  async delete(orgId: number, keyId: number): Promise<void> {
+    const key = await this.find(orgId, keyId);
+    await this.repos.keys.delete(key.id);
     await this.onKeyChanged(keyId);
   }
 
-  private async find(em: EntityManager, orgId: number, keyId: number): Promise<ApiKey> {
-    const key = await em.findOne(ApiKey, { id: keyId, organisation: orgId });
+  private async find(orgId: number, keyId: number): Promise<ApiKeyRecord> {
+    const key = await this.repos.keys.findInOrganisation(orgId, keyId);
     if (!key) throw new AppError('NOT_FOUND', 'API key not found in this organisation');
     return key;
   }

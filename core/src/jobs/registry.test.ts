@@ -8,6 +8,7 @@ describe('job registry', () => {
       videos: ['video-indexing', 'index-video'],
       clips: ['video-clipping', 'cut-clips'],
       clipRetention: ['clip-retention', 'sweep-expired-clips'],
+      eventDeletion: ['event-deletion', 'delete-event'],
     });
   });
 
@@ -31,6 +32,7 @@ describe('job registry', () => {
     expect(jobIdOf('videos', { videoId: 'v1' })).toBe('video-v1');
     expect(jobIdOf('clips', { eventId: 7, requestId: 'req', generation: 2 })).toBe('clips-7-req-2');
     expect(jobIdOf('clips', { eventId: 7, requestId: 'req', generation: 3 })).not.toBe(jobIdOf('clips', { eventId: 7, requestId: 'req', generation: 2 }));
+    expect(jobIdOf('eventDeletion', { eventId: 7, orgId: 1 })).toBe('event-7');
   });
 
   it('gives selfies and the repeating sweep no derived id: every enqueue is a new job', () => {

@@ -41,6 +41,18 @@ export interface CutClipsJob extends TracedJob {
   generation: number;
 }
 
+/** Removes a deleted event's objects in S3 (originals, previews, videos, clips, cover), then its rows. */
+export interface DeleteEventJob extends TracedJob {
+  eventId: number;
+  orgId: number;
+}
+
+/** What a running deletion reports (BullMQ job progress), read by the `eventDeletion` query. */
+export interface DeleteEventProgress {
+  objectsFound: number;
+  objectsDeleted: number;
+}
+
 /** The payload and result of each queue's job. */
 export interface JobTypes {
   photos: { payload: ProcessPhotoJob; result: 'processed' | 'skipped' };
@@ -51,6 +63,8 @@ export interface JobTypes {
   clips: { payload: CutClipsJob; result: string };
   /** Repeating: deletes clips past their event's retention from storage; the result is how many. */
   clipRetention: { payload: Record<string, never>; result: number };
+  /** The result is the number of objects deleted, or 'skipped' for an event that is not marked deleted. */
+  eventDeletion: { payload: DeleteEventJob; result: DeleteEventProgress | 'skipped' };
 }
 
 export type QueueName = keyof JobTypes;
@@ -135,6 +149,17 @@ export const JOBS: { readonly [Q in QueueName]: JobDefinition<Q> } = {
     concurrency: 1,
     lockDuration: DEFAULT_LOCK_MS,
     repeat: { schedulerId: 'clip-retention-sweep', everyMs: (cfg) => cfg.CLIP_RETENTION_SWEEP_SECONDS * 1000 },
+  },
+  eventDeletion: {
+    queue: 'event-deletion',
+    job: 'delete-event',
+    // One deletion per event: asking again while it runs is a no-op; a failed one is queued afresh.
+    jobId: ({ eventId }) => `event-${eventId}`,
+    attempts: 5,
+    ...RETRY_WITH_BACKOFF,
+    ...KEEP_FINISHED,
+    concurrency: 1,
+    lockDuration: LONG_LOCK_MS,
   },
 };
 

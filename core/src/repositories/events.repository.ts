@@ -1,34 +1,132 @@
+import { EntityManager, QueryOrder } from '@mikro-orm/core';
 import { Event } from '../db/entities';
 import { Orm } from '../db/orm';
 
+/** The settings an organiser sets on an event (validated by the administration services). */
+export interface EventSettings {
+  name: string;
+  slug: string;
+  eventDate: Date | null;
+  status: Event['status'];
+  enabled: boolean;
+  bibSearch: boolean;
+  selfieSearch: boolean;
+  nameSearch: boolean;
+  timelineSearch: boolean;
+  videoSearch: boolean;
+  videoSelfieClipping: boolean;
+  confidenceThreshold: number | null;
+  timeZone: string;
+  watermarkText: string | null;
+  coverImageKey: string | null;
+  videoSampleFps: number;
+  clipMaxGapSeconds: number;
+  clipMinSegmentSeconds: number;
+  clipPaddingStartSeconds: number;
+  clipPaddingEndSeconds: number;
+  clipMaxDurationSeconds: number;
+  clipRetentionHours: number | null;
+}
+
 /** Every query of `events`. */
 export interface EventsRepository {
-  // --- read and pipeline side (helper "repos"): the guard's lookup, go-live, the worker's live check
-  findById(eventId: number): Promise<Event | null>;
+  // --- administration (helper "admin"): lookups, listing, settings, deletion ---
+  /** The event by id, unless it is being deleted (then it is gone for every caller). */
+  findById(id: number): Promise<Event | null>;
+  /** The organisation's events, most recent event date first (undated last), then newest id first. */
+  listForOrganisation(orgId: number, limit: number, offset: number): Promise<{ items: Event[]; total: number }>;
+  findBySlug(orgId: number, slug: string): Promise<Event | null>;
+  slugTaken(orgId: number, slug: string, exceptEventId?: number): Promise<boolean>;
+  create(orgId: number, settings: EventSettings): Promise<Event>;
+  update(id: number, settings: Partial<EventSettings>): Promise<Event | null>;
+  /** Hides the event (deleting_at) and switches it off until the deletion job has removed it. */
+  markDeleting(id: number, at: Date): Promise<void>;
+  /** The event being deleted, with its organisation (the deletion job's own lookup). */
+  findDeleting(id: number): Promise<Event | null>;
+  /** Removes the event row; its photos, faces, videos, searches and clips go with it (foreign keys cascade). */
+  deleteRow(id: number): Promise<void>;
+  // --- end of administration ---
+
+  // --- read and pipeline side: go-live, the worker's live check ---
   /** Records the first go-live (kept when already live); returns the time the event went live. */
   markWentLive(eventId: number, at: Date): Promise<Date>;
   isLive(eventId: number): Promise<boolean>;
 }
 
+const validId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2147483647;
+
 export class SqlEventsRepository implements EventsRepository {
-  constructor(private readonly orm: Orm) {}
+  private readonly em: () => EntityManager;
 
-  private get em() {
-    return this.orm.em.fork();
+  /** On the ORM (a fork per call), or on the entity manager of a unit of work. */
+  constructor(source: Orm | (() => EntityManager)) {
+    this.em = typeof source === 'function' ? source : () => source.em.fork();
   }
 
-  // --- read and pipeline side
-  findById(eventId: number): Promise<Event | null> {
-    return this.em.findOne(Event, { id: eventId });
+  /** The repository on one entity manager (the guard's callers pass theirs). */
+  static on(em: EntityManager): SqlEventsRepository {
+    return new SqlEventsRepository(() => em);
   }
 
+  // --- administration (helper "admin") ---
+  async findById(id: number) {
+    return validId(id) ? this.em().findOne(Event, { id, deletingAt: null }) : null;
+  }
+
+  async listForOrganisation(orgId: number, limit: number, offset: number) {
+    const [items, total] = await this.em().findAndCount(
+      Event,
+      { organisation: orgId, deletingAt: null },
+      { orderBy: [{ eventDate: QueryOrder.DESC_NULLS_LAST }, { id: QueryOrder.DESC }], limit, offset },
+    );
+    return { items, total };
+  }
+
+  async findBySlug(orgId: number, slug: string) {
+    return this.em().findOne(Event, { organisation: orgId, slug, deletingAt: null });
+  }
+
+  async slugTaken(orgId: number, slug: string, exceptEventId?: number) {
+    return (await this.em().count(Event, { organisation: orgId, slug, ...(exceptEventId ? { id: { $ne: exceptEventId } } : {}) })) > 0;
+  }
+
+  async create(orgId: number, settings: EventSettings) {
+    const em = this.em();
+    const event = em.create(Event, { organisation: orgId, ...settings });
+    await em.flush();
+    return event;
+  }
+
+  async update(id: number, settings: Partial<EventSettings>) {
+    const em = this.em();
+    const event = validId(id) ? await em.findOne(Event, { id, deletingAt: null }) : null;
+    if (!event) return null;
+    em.assign(event, settings);
+    await em.flush();
+    return event;
+  }
+
+  async markDeleting(id: number, at: Date) {
+    await this.em().nativeUpdate(Event, { id }, { deletingAt: at, enabled: false });
+  }
+
+  async findDeleting(id: number) {
+    return validId(id) ? this.em().findOne(Event, { id, deletingAt: { $ne: null } }) : null;
+  }
+
+  async deleteRow(id: number) {
+    await this.em().nativeDelete(Event, { id });
+  }
+  // --- end of administration ---
+
+  // --- read and pipeline side ---
   async markWentLive(eventId: number, at: Date): Promise<Date> {
-    const em = this.em;
+    const em = this.em();
     await em.nativeUpdate(Event, { id: eventId, wentLiveAt: null }, { wentLiveAt: at });
     return (await em.findOneOrFail(Event, { id: eventId })).wentLiveAt!;
   }
 
   async isLive(eventId: number): Promise<boolean> {
-    return (await this.em.count(Event, { id: eventId, wentLiveAt: { $ne: null } })) > 0;
+    return (await this.em().count(Event, { id: eventId, wentLiveAt: { $ne: null } })) > 0;
   }
 }

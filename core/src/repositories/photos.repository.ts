@@ -60,6 +60,8 @@ export interface PhotosRepository {
   largestPublishedFace(eventId: number): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null>;
   /** Faces of the event's photos with an id above `afterId`, by id (ref: the photo id). */
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
+  /** The large preview of the event's photo imported under this file name (the demo's cover). */
+  largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null>;
   /** Ids of the event's photos with faces described by a descriptor version older than `version`. */
   withFacesOlderThan(eventId: number, version: number): Promise<string[]>;
   /** Sends a finished photo back to be processed again (its faces re-described); it stays published meanwhile. */
@@ -252,5 +254,10 @@ export class SqlPhotosRepository implements PhotosRepository {
 
   async markForReprocessing(id: string): Promise<void> {
     await this.orm.em.getConnection().execute("update photos set status = 'imported' where id = ? and status = 'processed'", [id]);
+  }
+
+  async largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null> {
+    const photo = await this.em.findOne(Photo, { event: eventId, originalFileName, largeKey: { $ne: null } }, { fields: ['largeKey'] });
+    return photo?.largeKey ?? null;
   }
 }

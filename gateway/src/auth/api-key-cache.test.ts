@@ -1,13 +1,14 @@
 import { hashApiKey } from '@em/core';
-import { Orm } from '@em/core/data';
+import { ApiKeyRecord } from '@em/core/data';
 import { ApiKeyLookup, KeyRecord } from './api-key-cache';
 
-const record = (id: number): KeyRecord => ({ id, orgId: 1, active: true, allowedHosts: [], rateLimit: null });
+const record = (id: number): KeyRecord => ({ id, orgId: 1, active: true, allowedHosts: [], rateLimit: null, readOnly: false });
 
 function lookupOver(records: Record<string, KeyRecord>) {
   const byHash = new Map(Object.entries(records).map(([raw, r]) => [hashApiKey(raw), r]));
   const calls: string[] = [];
-  const lookup = new ApiKeyLookup({} as Orm, 60, async (hash) => (calls.push(hash), byHash.get(hash) ?? null), { known: 100, unknown: 10 });
+  const findByHash = async (hash: string) => (calls.push(hash), (byHash.get(hash) as ApiKeyRecord | undefined) ?? null);
+  const lookup = new ApiKeyLookup({ findByHash, touchLastUsed: async () => undefined }, 60, { known: 100, unknown: 10 });
   return { lookup, calls, byHash };
 }
 

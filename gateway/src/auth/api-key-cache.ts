@@ -1,5 +1,5 @@
 import { hashApiKey } from '@em/core';
-import { ApiKey, Orm } from '@em/core/data';
+import { ApiKeysRepository } from '@em/core/data';
 import { LruMap } from './lru';
 
 export interface KeyRecord {
@@ -11,8 +11,8 @@ export interface KeyRecord {
   readOnly: boolean;
 }
 
-/** Where key records come from when they are not cached (Postgres). */
-export type KeySource = (keyHash: string) => Promise<KeyRecord | null>;
+/** Where key records come from when they are not cached (the api_keys repository). */
+export type KeySource = Pick<ApiKeysRepository, 'findByHash' | 'touchLastUsed'>;
 
 interface Cached<T> {
   value: T;
@@ -32,9 +32,8 @@ export class ApiKeyLookup {
   private readonly lastTouched = new LruMap<number, number>(10_000);
 
   constructor(
-    private readonly orm: Orm,
+    private readonly source: KeySource,
     private readonly cacheSeconds: number,
-    private readonly source: KeySource = (hash) => findKey(orm, hash),
     capacity = { known: 10_000, unknown: 1_000 },
   ) {
     this.known = new LruMap(capacity.known);
@@ -47,7 +46,8 @@ export class ApiKeyLookup {
     const cached = this.known.get(hash) ?? this.unknown.get(hash);
     if (cached && cached.expiresAt > now) return cached.value;
 
-    const record = await this.source(hash);
+    const found = await this.source.findByHash(hash);
+    const record: KeyRecord | null = found && { id: found.id, orgId: found.orgId, active: found.active, allowedHosts: found.allowedHosts, rateLimit: found.rateLimit, readOnly: found.readOnly };
     if (this.cacheSeconds > 0) {
       const expiresAt = now + this.cacheSeconds * 1000;
       if (record) this.known.set(hash, { value: record, expiresAt });
@@ -70,14 +70,6 @@ export class ApiKeyLookup {
     const now = Date.now();
     if ((this.lastTouched.get(keyId) ?? 0) > now - 60_000) return;
     this.lastTouched.set(keyId, now);
-    void this.orm.em
-      .fork()
-      .nativeUpdate(ApiKey, { id: keyId }, { lastUsedAt: new Date(now) })
-      .catch(() => undefined);
+    void this.source.touchLastUsed(keyId, new Date(now)).catch(() => undefined);
   }
-}
-
-async function findKey(orm: Orm, keyHash: string): Promise<KeyRecord | null> {
-  const key = await orm.em.fork().findOne(ApiKey, { keyHash });
-  return key ? { id: key.id, orgId: key.organisation.id, active: key.active, allowedHosts: key.allowedHosts, rateLimit: key.rateLimit ?? null, readOnly: key.readOnly } : null;
 }

@@ -16,7 +16,7 @@ const tokens: AccountTokens = {
     if (token !== 'good.token.value') throw new AppError('UNAUTHENTICATED', 'bad token');
     return { subject: 'sub-1', email: 'a@example.org', scopes: ['events:read'] };
   },
-  link: async () => ({ accountId: 11, orgRoles: { 7: 'admin' } }),
+  link: async () => ({ accountId: 11, orgRoles: { 7: 'admin' }, platformAdmin: false }),
 };
 const auth = new Authenticator(lookup(keys), tokens);
 const anywhere = { originHost: null, clientIp: '127.0.0.1' };

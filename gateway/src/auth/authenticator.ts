@@ -59,7 +59,7 @@ export class Authenticator {
     const claims = await this.tokens.verify(token);
     const account = await this.tokens.link(claims);
     return {
-      principal: { orgId: null, kind: 'account', accountId: account.accountId, scopes: claims.scopes, orgRoles: account.orgRoles, requestId },
+      principal: { orgId: null, kind: 'account', accountId: account.accountId, scopes: claims.scopes, orgRoles: account.orgRoles, ...(account.platformAdmin && { platformAdmin: true }), requestId },
       rateSubject: `account:${account.accountId}`,
     };
   }

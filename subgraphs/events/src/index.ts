@@ -5,3 +5,5 @@ export { AccountService } from './account/account.service';
 export { ApiKeysService } from './api-keys/api-keys.service';
 export { EventsService } from './events/events.service';
 export { PingService } from './ping/ping.service';
+export { administrationServices, PLATFORM_OPERATOR } from './administration';
+export type { AdministrationServices, EventSettingsInput, EventView, EventDeletionStatus, OrganisationView, UsageReport } from './administration';

@@ -5,10 +5,24 @@ import { ApiKeysResolver } from './api-keys/api-keys.resolver';
 import { AuthorizeResolver } from './authorize/authorize.resolver';
 import { EventsResolver } from './events/events.resolver';
 import { PingResolver } from './ping/ping.resolver';
+import { OrganisationsResolver } from './organisations/organisations.resolver';
+import { EventAdminResolver } from './events/event-admin.resolver';
+import { MembersResolver } from './members/members.resolver';
+import { UsageResolver } from './usage/usage.resolver';
 
-export const RESOLVERS = [EventsResolver, PingResolver, AccountResolver, ApiKeysResolver, AuthorizeResolver] as const;
+export const RESOLVERS = [
+  EventsResolver,
+  PingResolver,
+  AccountResolver,
+  ApiKeysResolver,
+  AuthorizeResolver,
+  OrganisationsResolver,
+  EventAdminResolver,
+  MembersResolver,
+  UsageResolver,
+] as const;
 
-/** The events subgraph: organisations' events, their flags, ping, the signed-in account and API key management and `authorize`. */
+/** The events subgraph: organisations, their events and settings, members, usage, API keys, ping, the signed-in account and `authorize`. */
 export function buildEventsSchema(container?: ContainerType, events?: EventsResolver) {
   return buildFederatedSchema(
     { resolvers: RESOLVERS, container },

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { generateApiKey, loadConfig, normaliseBib } from '@em/core';
+import { loadConfig, normaliseBib } from '@em/core';
+import { openDatabase, Orm } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
+import { administrationServices, AdministrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events';
 import type { JWK } from 'jose';
 import { Pool } from 'pg';
 import { randomUUID } from 'node:crypto';
@@ -101,6 +103,9 @@ export async function sql<T = any>(text: string, params: unknown[] = []): Promis
 export async function closeDb(): Promise<void> {
   await pool?.end();
   pool = undefined;
+  const opened = [...administrations.values()];
+  administrations.clear();
+  for (const admin of opened) await (await admin).orm.close();
 }
 
 export const store = new ObjectStore(cfg);
@@ -118,47 +123,70 @@ export interface EventFlags {
   name?: string;
 }
 
-const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const administrations = new Map<string, Promise<{ orm: Orm; services: AdministrationServices }>>();
 
-/** Test data written with SQL through `run` (the test platform's database unless another is given). */
-export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => Promise<T[]>) {
+/** The administration services on a platform's database (opened on first use, closed by closeDb). */
+export function administrationOf(databaseUrl = cfg.DATABASE_URL): Promise<AdministrationServices> {
+  let opened = administrations.get(databaseUrl);
+  if (!opened) {
+    opened = openDatabase({ DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: 2 }).then((orm) => ({
+      orm,
+      services: administrationServices({
+        // A fresh unit of work per call: tests share no identity map with the platform's writes.
+        em: () => orm.em.fork(),
+        store,
+        jobs: () => {
+          throw new Error('fixtures queue no jobs');
+        },
+        // Test data: suites add keys to the demo organisation beyond the platform's limit.
+        maxApiKeysPerOrganisation: 1_000_000,
+      }),
+    }));
+    administrations.set(databaseUrl, opened);
+  }
+  return opened.then((a) => a.services);
+}
+
+const localDateTime = (d: Date) => d.toISOString().slice(0, 19);
+
+/**
+ * Test data: organisations, keys and events through the administration services (as an organiser
+ * would create them), photos with SQL through `run`; on the test platform's database unless another is given.
+ */
+export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => Promise<T[]>, databaseUrl = cfg.DATABASE_URL) {
+  const admin = () => administrationOf(databaseUrl);
   const fixtures = {
     async organisation(name = `Org ${randomUUID().slice(0, 8)}`): Promise<{ orgId: number; key: string }> {
-      const [org] = await run<{ id: number }>('insert into organisations (name, slug) values ($1, $2) returning id', [name, `org-${randomUUID()}`]);
+      const org = await (await admin()).organisations.create(PLATFORM_OPERATOR, { name, slug: `org-${randomUUID()}` });
       return { orgId: org.id, key: await fixtures.apiKey(org.id) };
     },
 
     async apiKey(orgId: number, opts: { active?: boolean; allowedHosts?: string[]; rateLimit?: number } = {}): Promise<string> {
-      const generated = generateApiKey();
-      await run('insert into api_keys (organisation_id, name, prefix, key_hash, active, allowed_hosts, rate_limit) values ($1, $2, $3, $4, $5, $6, $7)', [
-        orgId,
-        'test key',
-        generated.displayPrefix,
-        generated.keyHash,
-        opts.active ?? true,
-        opts.allowedHosts ?? [],
-        opts.rateLimit ?? null,
-      ]);
-      return generated.rawKey;
+      const services = await admin();
+      const { apiKey, rawKey } = await services.keyService.create(orgId, { name: 'test key', allowedHosts: opts.allowedHosts, rateLimit: opts.rateLimit ?? null });
+      if (opts.active === false) await services.keyService.setActive(orgId, apiKey.id, false);
+      return rawKey;
     },
 
     async event(orgId: number, flags: EventFlags = {}): Promise<number> {
-      const values: Record<string, unknown> = {
-        organisation_id: orgId,
-        name: flags.name ?? `Event ${randomUUID().slice(0, 6)}`,
+      const { videoSelfieClipping, eventDate, ...rest } = flags;
+      // Selfie clipping is switched on with video search; a test that wants it stored with video search off turns that off after.
+      const videoOffAfter = videoSelfieClipping === true && rest.videoSearch === false;
+      const services = await admin();
+      const event = await services.eventAdmin.create(PLATFORM_OPERATOR, orgId, {
+        name: `Event ${randomUUID().slice(0, 6)}`,
         slug: `event-${randomUUID()}`,
         status: 'active',
-        bib_search: true,
-        selfie_search: true,
-        timeline_search: true,
-      };
-      for (const [k, v] of Object.entries(flags)) if (k !== 'name') values[snake(k)] = v;
-      const cols = Object.keys(values);
-      const [row] = await run<{ id: number }>(
-        `insert into events (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}) returning id`,
-        Object.values(values),
-      );
-      return row.id;
+        bibSearch: true,
+        selfieSearch: true,
+        timelineSearch: true,
+        ...rest,
+        ...(videoOffAfter ? { videoSearch: true } : {}),
+        ...(videoSelfieClipping !== undefined ? { videoSelfieSearch: videoSelfieClipping } : {}),
+        ...(eventDate !== undefined ? { eventDate: eventDate && localDateTime(eventDate) } : {}),
+      });
+      if (videoOffAfter) await services.eventAdmin.update(PLATFORM_OPERATOR, orgId, event.id, { videoSearch: false });
+      return event.id;
     },
 
     /** Published photos with the given capture times (null = untimed) and BIBs. */
@@ -231,13 +259,13 @@ export async function accessToken(
   return jwt.sign(key);
 }
 
-/** An account with memberships: `[orgId, role, status]`. */
+/** An account with memberships: `[orgId, role, status]` (through the repositories of the administration). */
 export async function account(email: string, memberships: Array<[number, 'admin' | 'user', ('active' | 'pending')?]> = [], active = true): Promise<number> {
-  const [row] = await sql<{ id: number }>('insert into accounts (email, active) values ($1, $2) returning id', [email, active]);
-  for (const [orgId, role, status] of memberships) {
-    await sql('insert into memberships (organisation_id, account_id, role, status) values ($1, $2, $3, $4)', [orgId, row.id, role, status ?? 'active']);
-  }
-  return row.id;
+  const { repos } = await administrationOf();
+  const created = await repos.accounts.findOrCreate(email);
+  if (!active) await repos.accounts.setActive(created.id, false);
+  for (const [orgId, role, status] of memberships) await repos.memberships.upsert(orgId, created.id, role, status ?? 'active');
+  return created.id;
 }
 
 /** Polls the pipeline status until nothing is queued or processing; returns the last status. */

@@ -2,8 +2,13 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '@em/core';
-import { freePort } from '@em/platform';
+// Light entry: the global setup runs in the tests' process and must not load the platform's entities.
+import { freePort } from '@em/platform/ports';
+
+// Not imported from @em/core: the global setup runs in the tests' process, and entity metadata that
+// @em/core registers on this realm's globalThis would leak into every test file's realm, where
+// MikroORM then fails ("Map.prototype.set called on incompatible receiver").
+const REPO_ROOT = path.resolve(__dirname, '../../..');
 
 export const PORT_VARIABLES = ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'ML_WORKER', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3', 'REST_OPERATOR'] as const;
 

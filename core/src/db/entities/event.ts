@@ -92,6 +92,10 @@ export class Event {
   @Property({ type: 'timestamptz', nullable: true })
   wentLiveAt?: Date | null;
 
+  /** Set when the organiser deleted the event: it is hidden while the deletion job runs. */
+  @Property({ type: 'timestamptz', nullable: true })
+  deletingAt?: Date | null;
+
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   createdAt: Date = new Date();
 }

@@ -21,7 +21,7 @@ export class Organisation {
 /** A person who signs in with OAuth (issue "Accounts"): linked by the token's subject or e-mail. */
 @Entity({ tableName: 'accounts' })
 export class Account {
-  [OptionalProps]?: 'createdAt' | 'active';
+  [OptionalProps]?: 'createdAt' | 'active' | 'platformAdmin';
 
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
@@ -37,6 +37,10 @@ export class Account {
 
   @Property({ type: 'boolean', default: true })
   active: boolean = true;
+
+  /** A platform administrator may create organisations and administer every one of them. */
+  @Property({ type: 'boolean', default: false })
+  platformAdmin: boolean = false;
 
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   createdAt: Date = new Date();

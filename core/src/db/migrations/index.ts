@@ -6,6 +6,7 @@ import { Migration20261123FaceDescriptorVersion } from './Migration20261123FaceD
 import { Migration20261123PublishedPhotoCount } from './Migration20261123PublishedPhotoCount';
 import { Migration20261123RequestIdPerEvent } from './Migration20261123RequestIdPerEvent';
 import { Migration20261123ReadOnlyApiKeys } from './Migration20261123ReadOnlyApiKeys';
+import { Migration20261123Administration } from './Migration20261123Administration';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123PublishedPhotoCount', class: Migration20261123PublishedPhotoCount },
   { name: 'Migration20261123ReadOnlyApiKeys', class: Migration20261123ReadOnlyApiKeys },
   { name: 'Migration20261123FaceDescriptorVersion', class: Migration20261123FaceDescriptorVersion },
+  { name: 'Migration20261123Administration', class: Migration20261123Administration },
 ];

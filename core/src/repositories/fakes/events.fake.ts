@@ -1,7 +1,7 @@
 import { Event, Organisation } from '../../db/entities';
-import { EventsRepository } from '../events.repository';
+import type { EventSettings, EventsRepository } from '../events.repository';
 
-/** Events in memory. `add` takes any fields of an event; the organisation is given by id. */
+/** Events kept as entity objects in memory (no ORM). `add` takes any fields of an event; the organisation is given by id. */
 export class InMemoryEventsRepository implements EventsRepository {
   readonly rows = new Map<number, Event>();
   private nextId = 1;
@@ -15,16 +15,52 @@ export class InMemoryEventsRepository implements EventsRepository {
     return event;
   }
 
-  async findById(eventId: number): Promise<Event | null> {
-    return this.rows.get(eventId) ?? null;
+  private get all(): Event[] {
+    return [...this.rows.values()];
   }
 
+  // --- administration ---
+  async findById(id: number) {
+    const event = this.rows.get(id);
+    return event && !event.deletingAt ? event : null;
+  }
+  async listForOrganisation(orgId: number, limit: number, offset: number) {
+    const all = this.all
+      .filter((e) => e.organisation.id === orgId && !e.deletingAt)
+      .sort((a, b) => (b.eventDate?.getTime() ?? -Infinity) - (a.eventDate?.getTime() ?? -Infinity) || b.id - a.id);
+    return { items: all.slice(offset, offset + limit), total: all.length };
+  }
+  async findBySlug(orgId: number, slug: string) {
+    return this.all.find((e) => e.organisation.id === orgId && e.slug === slug && !e.deletingAt) ?? null;
+  }
+  async slugTaken(orgId: number, slug: string, exceptEventId?: number) {
+    return this.all.some((e) => e.organisation.id === orgId && e.slug === slug && e.id !== exceptEventId);
+  }
+  async create(orgId: number, settings: EventSettings) {
+    return this.add({ ...settings, orgId, createdAt: new Date() });
+  }
+  async update(id: number, settings: Partial<EventSettings>) {
+    const event = await this.findById(id);
+    return event ? Object.assign(event, settings) : null;
+  }
+  async markDeleting(id: number, at: Date) {
+    const event = this.rows.get(id);
+    if (event) Object.assign(event, { deletingAt: at, enabled: false });
+  }
+  async findDeleting(id: number) {
+    const event = this.rows.get(id);
+    return event?.deletingAt ? event : null;
+  }
+  async deleteRow(id: number) {
+    this.rows.delete(id);
+  }
+
+  // --- read and pipeline side ---
   async markWentLive(eventId: number, at: Date): Promise<Date> {
     const event = this.rows.get(eventId)!;
     event.wentLiveAt ??= at;
     return event.wentLiveAt;
   }
-
   async isLive(eventId: number): Promise<boolean> {
     return !!this.rows.get(eventId)?.wentLiveAt;
   }

@@ -215,4 +215,8 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     const row = this.rows.get(id);
     if (row?.status === 'processed') row.status = 'imported';
   }
+
+  async largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null> {
+    return [...this.rows.values()].find((p) => p.event.id === eventId && p.originalFileName === originalFileName && p.largeKey)?.largeKey ?? null;
+  }
 }

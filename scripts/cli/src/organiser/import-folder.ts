@@ -23,7 +23,14 @@ function filesUnder(dir: string): string[] {
  * `import-photos`: a local folder into an event through the real pipeline: import (dedupe, reasons
  * for refused files), process by the ml-worker (the platform must be running), then go-live.
  */
-export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, string>): Promise<void> {
+export interface ImportSummary {
+  imported: number;
+  duplicate: number;
+  rejected: number;
+  published: number | null;
+}
+
+export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, string>): Promise<ImportSummary> {
   const eventId = Number(flags.event);
   const dir = flags.dir;
   if (!Number.isSafeInteger(eventId) || eventId < 1) throw new Error('--event must be a positive integer');
@@ -50,7 +57,7 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     }
     if (process.stdout.isTTY) process.stdout.write('\n');
     for (const line of rejected) console.log(`  refused ${line}`);
-    if (flags['no-process']) return;
+    if (flags['no-process']) return { ...counts, published: null };
 
     await pipeline.queuePending(eventId);
     for (;;) {
@@ -60,9 +67,10 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
       await new Promise((r) => setTimeout(r, 500));
     }
     if (process.stdout.isTTY) process.stdout.write('\n');
-    if (flags['no-go-live']) return;
+    if (flags['no-go-live']) return { ...counts, published: null };
     const { published } = await pipeline.publish(eventId);
     console.log(`go-live: ${published} photos published; the event is live`);
+    return { ...counts, published };
   } finally {
     await jobs.close();
   }

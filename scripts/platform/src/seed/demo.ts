@@ -1,7 +1,8 @@
-import { generateApiKey, REPO_ROOT } from '@em/core';
-import { Account, ApiKey, Event, Membership, Organisation, Orm, Photo, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
+import { REPO_ROOT } from '@em/core';
+import { Event, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { buildSlideshow } from '@em/core/media';
+import { administrationServices, AdministrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events';
 import { PipelineService } from '@em/subgraph-images';
 import { VideosService } from '@em/subgraph-media';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { writePrivateFile } from '../platform/private-files';
 
 export const DEMO_ORG_SLUG = 'demo-running-club';
 export const DEMO_EVENT_SLUG = 'demo-city-10k';
+/** The demo organiser: admin of the demo organisation and platform administrator. */
+export const DEMO_ADMIN_EMAIL = 'organiser@demo.example';
 
 /** The sample photos that ship inside the @vladmandic/face-api package. */
 export function demoPhotoFiles(): string[] {
@@ -66,20 +69,28 @@ export async function seedDemo(opts: {
 }): Promise<DemoSeed> {
   const em = opts.orm.em.fork();
   const keyFile = path.join(opts.dataDir, 'demo-api-key');
-  let org = await em.findOne(Organisation, { slug: DEMO_ORG_SLUG });
+  // Through the administration services, as an organiser would with the CLI.
+  const admin = administrationServices({
+    em: () => em,
+    store: opts.store,
+    jobs: () => {
+      throw new Error('the demo seed queues no deletions');
+    },
+    maxApiKeysPerOrganisation: 100,
+  });
+  let org = await admin.repos.organisations.findBySlug(DEMO_ORG_SLUG);
   let created = false;
   let apiKey: string | null = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : null;
 
   if (!org) {
     created = true;
-    org = em.create(Organisation, { name: 'Demo Running Club', slug: DEMO_ORG_SLUG });
-    const account = em.create(Account, { email: 'organiser@demo.example', active: true });
-    em.create(Membership, { organisation: org, account, role: 'admin', status: 'active' });
-    em.create(Event, {
-      organisation: org,
+    // The demo's organiser is also the platform administrator (it may create more organisations).
+    const organiser = await admin.account.grantPlatformAdmin(PLATFORM_OPERATOR, DEMO_ADMIN_EMAIL);
+    org = await admin.organisations.create(PLATFORM_OPERATOR, { name: 'Demo Running Club', slug: DEMO_ORG_SLUG }, organiser.id);
+    await admin.eventAdmin.create(PLATFORM_OPERATOR, org.id, {
       name: 'Demo City 10K',
       slug: DEMO_EVENT_SLUG,
-      eventDate: new Date(Date.UTC(2026, 4, 17, 9, 0, 0)),
+      eventDate: '2026-05-17T09:00:00',
       status: 'active',
       enabled: true,
       bibSearch: true,
@@ -87,20 +98,17 @@ export async function seedDemo(opts: {
       nameSearch: true,
       timelineSearch: true,
       videoSearch: true,
-      videoSelfieClipping: true,
+      videoSelfieSearch: true,
       timeZone: 'UTC',
       watermarkText: 'Demo City 10K',
     });
-    const key = generateApiKey();
-    em.create(ApiKey, { organisation: org, name: 'Demo key', prefix: key.displayPrefix, keyHash: key.keyHash, active: true, allowedHosts: [] });
-    await em.flush();
-    apiKey = key.rawKey;
+    apiKey = (await admin.keyService.create(org.id, { name: 'Demo key' })).rawKey;
     writePrivateFile(keyFile, `${apiKey}\n`);
     opts.log(`created the demo organisation (org_id ${org.id})`);
   }
 
-  const event = await em.findOneOrFail(Event, { organisation: org, slug: DEMO_EVENT_SLUG });
-  const browserKey = await ensureBrowserKey(em, org, opts.dataDir);
+  const event = (await admin.repos.events.findBySlug(org.id, DEMO_EVENT_SLUG))!;
+  const browserKey = await ensureBrowserKey(admin, org.id, opts.dataDir);
   await opts.store.ensureBucket();
   // The demo goes through the real pipeline: import, then a worker job per photo.
   for (const file of demoPhotoFiles()) {
@@ -123,14 +131,12 @@ export const DEMO_PAGE_HOSTS = ['localhost'];
  * browsers on other sites are refused. It is public by nature (it is in the page's link); kept for
  * this machine in `<dataDir>/demo-browser-key`, and made again when that file is missing.
  */
-async function ensureBrowserKey(em: Orm['em'], org: Organisation, dataDir: string): Promise<string> {
+async function ensureBrowserKey(admin: AdministrationServices, orgId: number, dataDir: string): Promise<string> {
   const file = path.join(dataDir, 'demo-browser-key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const key = generateApiKey();
-  em.create(ApiKey, { organisation: org, name: 'Demo participant page (browser key)', prefix: key.displayPrefix, keyHash: key.keyHash, active: true, allowedHosts: DEMO_PAGE_HOSTS, readOnly: true });
-  await em.flush();
-  writePrivateFile(file, `${key.rawKey}\n`);
-  return key.rawKey;
+  const { rawKey } = await admin.keyService.create(orgId, { name: 'Demo participant page (browser key)', allowedHosts: DEMO_PAGE_HOSTS, readOnly: true });
+  writePrivateFile(file, `${rawKey}\n`);
+  return rawKey;
 }
 
 /**
@@ -175,13 +181,10 @@ export async function publishDemo(pipeline: PipelineService, eventId: number, ti
 
 /** The demo event's cover (what the participant page shows behind its name): the large preview of the first sample photo. */
 export async function setDemoCover(orm: Orm, eventId: number): Promise<void> {
-  const em = orm.em.fork();
-  const event = await em.findOneOrFail(Event, eventId);
-  if (event.coverImageKey) return;
-  const photo = await em.findOne(Photo, { event: eventId, originalFileName: path.basename(demoPhotoFiles()[0]), largeKey: { $ne: null } });
-  if (!photo) return;
-  event.coverImageKey = photo.largeKey;
-  await em.flush();
+  const events = new SqlEventsRepository(orm);
+  if ((await events.findById(eventId))?.coverImageKey) return;
+  const largeKey = await new SqlPhotosRepository(orm).largeKeyOfFile(eventId, path.basename(demoPhotoFiles()[0]));
+  if (largeKey) await events.update(eventId, { coverImageKey: largeKey });
 }
 
 /**

@@ -1,10 +1,10 @@
-import { authorizeOperation, Orm } from '@em/core/data';
+import { authorizeOperation, EventsRepository } from '@em/core/data';
 import { SubgraphContext } from '@em/subgraph-kit';
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 
 @Resolver()
 export class AuthorizeResolver {
-  constructor(private readonly orm: Orm) {}
+  constructor(private readonly events: EventsRepository) {}
 
   @Query(() => Boolean, {
     description:
@@ -16,7 +16,7 @@ export class AuthorizeResolver {
     @Arg('orgId', () => Int, { nullable: true }) orgId?: number,
     @Arg('eventId', () => Int, { nullable: true }) eventId?: number,
   ): Promise<boolean> {
-    await authorizeOperation(this.orm.em, ctx.principal, operation, orgId ?? null, eventId ?? null);
+    await authorizeOperation(this.events, ctx.principal, operation, orgId ?? null, eventId ?? null);
     return true;
   }
 }

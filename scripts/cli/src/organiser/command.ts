@@ -1,0 +1,29 @@
+import type { Config, Principal } from '@em/core';
+import type { Orm } from '@em/core/data';
+import type { AdministrationServices } from '@em/subgraph-events';
+import type { Flags } from './flags';
+
+export interface CommandContext {
+  cfg: Config;
+  orm: Orm;
+  services: AdministrationServices;
+  /** Who the CLI acts as: the platform operator (it holds the database credentials). */
+  operator: Principal;
+}
+
+/** What a command answers: `json` for `--json`, `text` for people. */
+export interface CommandOutput {
+  json: unknown;
+  text: string;
+}
+
+export interface Command {
+  /** One line: the command and its options. */
+  usage: string;
+  summary: string;
+  /** The options it takes (besides --json and --help); any other is an error. */
+  flags: string[];
+  run(ctx: CommandContext, flags: Flags): Promise<CommandOutput>;
+}
+
+export const table = (rows: Array<Array<string | number | null>>): string => rows.map((r) => r.map((c) => c ?? '-').join('\t')).join('\n');

@@ -1,0 +1,71 @@
+import { Principal } from '@em/core';
+import {
+  ApiKeyService,
+  EntityManagerSource,
+  SqlAccountsRepository,
+  SqlApiKeysRepository,
+  SqlEventsRepository,
+  SqlMembershipsRepository,
+  SqlOrganisationsRepository,
+  SqlUsageRepository,
+} from '@em/core/data';
+import { ObjectStore } from '@em/core/storage';
+import { JobQueues } from '@em/core/jobs';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import { AccountService } from './account/account.service';
+import { EventAdminService } from './events/event-admin.service';
+import { EventCoverService } from './events/event-cover.service';
+import { QueuedEventDeletions } from './events/event-deletion-queue';
+import { EventsService } from './events/events.service';
+import { MembersService } from './members/members.service';
+import { OrganisationsService } from './organisations/organisations.service';
+import { UsageService } from './usage/usage.service';
+
+export type { EventSettingsInput } from './events/event-settings';
+export type { EventView } from './events/event-view';
+export type { EventDeletionStatus } from './events/event-deletion';
+export type { OrganisationView } from './organisations/organisations.service';
+export type { UsageReport } from './usage/usage.service';
+
+/**
+ * The CLI's principal: whoever runs the organiser CLI holds the platform's database credentials,
+ * so it acts as a platform administrator, through the same services and guard as the API.
+ */
+export const PLATFORM_OPERATOR: Principal = { orgId: null, kind: 'account', scopes: ['events:read', 'events:write'], orgRoles: {}, platformAdmin: true };
+
+export interface AdministrationDependencies {
+  /** The entity manager of the current unit of work (the request's, or a CLI fork). */
+  em: EntityManagerSource;
+  store: ObjectStore;
+  /** The job queues, opened on first use. */
+  jobs: () => JobQueues;
+  maxApiKeysPerOrganisation: number;
+  onKeyChanged?: (keyId: number) => Promise<void>;
+}
+
+/** The services of the events subgraph, on SQL repositories: wired once for the subgraph, the organiser CLI and the demo seed. */
+export function administrationServices(deps: AdministrationDependencies) {
+  const repos = {
+    organisations: new SqlOrganisationsRepository(deps.em),
+    accounts: new SqlAccountsRepository(deps.em),
+    memberships: new SqlMembershipsRepository(deps.em),
+    apiKeys: new SqlApiKeysRepository(deps.em),
+    events: new SqlEventsRepository(deps.em),
+    usage: new SqlUsageRepository(deps.em),
+  };
+  const keyService = new ApiKeyService({ keys: repos.apiKeys, organisations: repos.organisations }, deps.maxApiKeysPerOrganisation, deps.onKeyChanged);
+  return {
+    repos,
+    keyService,
+    organisations: new OrganisationsService(repos),
+    events: new EventsService(repos.events, deps.store),
+    eventAdmin: new EventAdminService(repos, new QueuedEventDeletions(deps.jobs), deps.store),
+    covers: new EventCoverService(repos.events, deps.store),
+    members: new MembersService(repos),
+    usage: new UsageService(repos.usage),
+    apiKeys: new ApiKeysService(keyService),
+    account: new AccountService(repos),
+  };
+}
+
+export type AdministrationServices = ReturnType<typeof administrationServices>;

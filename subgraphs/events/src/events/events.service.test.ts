@@ -1,0 +1,38 @@
+import { InMemoryEventsRepository, InMemoryOrganisationsRepository } from '@em/core/testing';
+import { callers } from '../test-principals';
+import { EventAdminService } from './event-admin.service';
+import { EventsService } from './events.service';
+
+async function setup() {
+  const events = new InMemoryEventsRepository();
+  const organisations = new InMemoryOrganisationsRepository();
+  const store = { publicUrl: (k: string) => `https://media/${k}` };
+  const admin = new EventAdminService({ events, organisations }, { start: async () => undefined, status: async () => null }, store);
+  const org = await organisations.create({ name: 'Club', slug: 'club' });
+  return { org, admin, events, service: new EventsService(events, store) };
+}
+
+describe('EventsService', () => {
+  it('lists the organisation events, latest date first, undated last, for members and its keys', async () => {
+    const { org, admin, service } = await setup();
+    await admin.create(callers.admin(org.id), org.id, { name: 'Undated' });
+    await admin.create(callers.admin(org.id), org.id, { name: 'Old', eventDate: '2025-05-01' });
+    await admin.create(callers.admin(org.id), org.id, { name: 'New', eventDate: '2026-05-01T09:30' });
+    const page = await service.list(callers.key(org.id), org.id);
+    expect(page.items.map((e) => [e.name, e.eventDate])).toEqual([
+      ['New', '2026-05-01T09:30:00'],
+      ['Old', '2025-05-01T00:00:00'],
+      ['Undated', null],
+    ]);
+    await expect(service.list(callers.key(org.id + 1), org.id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('shows one event with its settings; an event being deleted is gone (404, null reference)', async () => {
+    const { org, admin, events, service } = await setup();
+    const created = await admin.create(callers.admin(org.id), org.id, { name: 'E', watermarkText: 'Club 2026', videoSearch: true, videoSelfieSearch: true });
+    expect(await service.details(callers.user(org.id), org.id, created.id)).toMatchObject({ watermarkText: 'Club 2026', videoSelfieSearch: true, clipMaxDurationSeconds: 30 });
+    await events.markDeleting(created.id, new Date());
+    await expect(service.details(callers.user(org.id), org.id, created.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await service.byReference(callers.user(org.id), created.id)).toBeNull();
+  });
+});
