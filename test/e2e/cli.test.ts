@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { drawnBibPhoto } from './support/drawn-photos';
 import { api, closeDb, expectError, expectSuccess, info } from './support/platform';
 
-const CLI = path.resolve(__dirname, '../../scripts/dist/cli.js');
+const CLI = path.resolve(__dirname, '../../scripts/cli/dist/cli.js');
 
 /** Runs the organiser CLI against the test platform, as an operator would (`npm run cli -- ...`). */
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -33,7 +33,7 @@ async function refused(pattern: RegExp, ...args: string[]): Promise<void> {
   expect(res.stderr).toMatch(pattern);
 }
 
-describe('the organiser CLI (node scripts/dist/cli.js)', () => {
+describe('the organiser CLI (node scripts/cli/dist/cli.js)', () => {
   afterAll(closeDb);
 
   it('has --help for the whole and for each command, and refuses unknown commands and options in one line', async () => {

@@ -78,7 +78,7 @@ describe('reembed-faces (cli): faces of an older descriptor version are describe
   const cli = async (...args: string[]) => {
     const { execFile } = await import('node:child_process');
     return new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/dist/cli.js'), ...args], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
+      execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
         err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
       ),
     );
