@@ -1,12 +1,10 @@
-import { EntityManager } from '@mikro-orm/core';
 import { Event, EventFeature, eventHasFeature } from './db/entities';
 import { AppError } from './errors';
 import { Principal } from './principal';
-import { EventsRepository, SqlEventsRepository } from './repositories/events.repository';
+import type { EventsRepository } from './repositories/events.repository';
 
-/** Where the guard finds events: a repository, or an entity manager (read through the events repository). */
-export type EventSource = Pick<EventsRepository, 'findById'> | EntityManager;
-const eventsFrom = (source: EventSource): Pick<EventsRepository, 'findById'> => (source instanceof EntityManager ? SqlEventsRepository.on(source) : source);
+/** Where the guard finds events: the events repository (a fake in unit tests). */
+export type EventSource = Pick<EventsRepository, 'findById'>;
 
 const FEATURE_NAMES: Record<EventFeature, string> = {
   bibSearch: 'bib_search',
@@ -80,7 +78,7 @@ export async function guardEvent(source: EventSource, principal: Principal, orgI
 
 /** The event (404 when missing or being deleted), of this organisation (403), with these features on (403). */
 export async function eventOfOrganisation(source: EventSource, orgId: number, eventId: number, features: EventFeature[] = []): Promise<Event> {
-  const event = await eventsFrom(source).findById(eventId);
+  const event = await source.findById(eventId);
   if (!event) throw new AppError('NOT_FOUND', 'Event not found');
   if (event.organisation.id !== orgId) throw new AppError('FORBIDDEN', 'The event does not belong to this organisation');
   for (const feature of features) {

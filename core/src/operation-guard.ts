@@ -10,14 +10,14 @@ function assertAccess(principal: Principal, policy: OperationPolicy, orgId: numb
 }
 
 /** The guard of an event-scoped root field, as its service runs it: the organisation, the event, its feature flags, write access. */
-export async function guardOperation(em: EventSource, principal: Principal, operation: OperationName, orgId: number, eventId: number): Promise<Event> {
+export async function guardOperation(events: EventSource, principal: Principal, operation: OperationName, orgId: number, eventId: number): Promise<Event> {
   const policy = operationPolicy(operation);
   // Administration first: a platform administrator administers organisations it is no member of.
   if (policy.access === 'admin') {
     assertOrganisationAdmin(principal, orgId);
-    return eventOfOrganisation(em, orgId, eventId, [...policy.features]);
+    return eventOfOrganisation(events, orgId, eventId, [...policy.features]);
   }
-  const event = await guardEvent(em, principal, orgId, eventId, [...policy.features]);
+  const event = await guardEvent(events, principal, orgId, eventId, [...policy.features]);
   assertAccess(principal, policy, orgId);
   return event;
 }
@@ -43,10 +43,10 @@ export function guardAccountOperation(principal: Principal, operation: Operation
   else if (policy.access !== 'read') throw new Error(`${operation}: an account-scoped operation is read or platform`);
 }
 
-export async function authorizeOperation(em: EventSource, principal: Principal, operation: string, orgId: number | null, eventId: number | null): Promise<void> {
+export async function authorizeOperation(events: EventSource, principal: Principal, operation: string, orgId: number | null, eventId: number | null): Promise<void> {
   const policy = operationPolicy(operation);
   if (policy.scope === 'account') return guardAccountOperation(principal, operation as OperationName);
   if (orgId === null) return;
-  if (policy.scope === 'event' && eventId !== null) return void (await guardOperation(em, principal, operation as OperationName, orgId, eventId));
+  if (policy.scope === 'event' && eventId !== null) return void (await guardOperation(events, principal, operation as OperationName, orgId, eventId));
   guardOrganisationOperation(principal, operation as OperationName, orgId);
 }

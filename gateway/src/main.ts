@@ -17,16 +17,14 @@ import {
   TokenVerifier,
 } from '@em/core';
 import {
-  SqlAccountsRepository,
-  SqlApiKeysRepository,
-  SqlMembershipsRepository,
-} from '@em/core/data';
-import {
   linkAccount,
   openDatabase,
+  SqlAccountsRepository,
+  SqlApiKeysRepository,
   SqlClipRequestsRepository,
   SqlEventsRepository,
   SqlFaceSearchesRepository,
+  SqlMembershipsRepository,
 } from '@em/core/data';
 import express from 'express';
 import { Supergraph } from '@apollo/federation-internals';

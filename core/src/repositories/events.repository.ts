@@ -63,11 +63,6 @@ export class SqlEventsRepository implements EventsRepository {
     this.em = typeof source === 'function' ? source : () => source.em.fork();
   }
 
-  /** The repository on one entity manager (the guard's callers pass theirs). */
-  static on(em: EntityManager): SqlEventsRepository {
-    return new SqlEventsRepository(() => em);
-  }
-
   // --- administration (helper "admin") ---
   async findById(id: number) {
     return validId(id) ? this.em().findOne(Event, { id, deletingAt: null }) : null;
