@@ -13,16 +13,16 @@ async function adapter(authorize: GraphQLResult) {
     executeWithFiles: async () => (calls.push('upload'), { data: { importPhotos: { imported: 1, duplicates: 0, rejected: 0, files: [] } } }),
   } as unknown as GatewayClient;
   const server = http.createServer(
-    createRestHandler({ routes: ROUTES, gateway, bodyLimitBytes: 1024, uploadLimits: { maxFileBytes: 64 * 1024, maxFiles: 2 }, logger: createLogger('test'), version: 't', metrics: new ServiceMetrics('test-adapter'), trustProxy: compileTrustProxy('loopback') }),
+    createRestHandler({ routes: ROUTES, gateway, bodyLimitBytes: 1024, uploadLimits: { maxFileBytes: 64 * 1024, maxFiles: 2, selfieMaxBytes: 8 * 1024 }, logger: createLogger('test'), version: 't', metrics: new ServiceMetrics('test-adapter'), trustProxy: compileTrustProxy('loopback') }),
   );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/ext`;
   return { url, calls, close: () => new Promise((r) => server.close(r)) };
 }
 
-const form = (bytes: number) => {
+const form = (bytes: number, field = 'files', count = 1) => {
   const body = new FormData();
-  body.append('files', new Blob([Buffer.alloc(bytes)], { type: 'image/jpeg' }), 'a.jpg');
+  for (let i = 0; i < count; i++) body.append(field, new Blob([Buffer.alloc(bytes)], { type: 'image/jpeg' }), `a${i}.jpg`);
   return body;
 };
 
@@ -68,6 +68,21 @@ describe('the REST adapter checks the caller first', () => {
       const res = await fetch(`${a.url}/1/event/2/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: form(1000) });
       expect(res.status).toBe(404);
       expect(a.calls).toEqual(['authorize']);
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('a selfie is held to the selfie limit and to one file, before the gateway sees it', async () => {
+    const a = await adapter({ data: { authorize: true } });
+    try {
+      const big = await fetch(`${a.url}/1/event/2/faces`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: form(20 * 1024, 'file') });
+      expect(big.status).toBe(413);
+      expect((await big.json()).message).toMatch(/larger than/);
+      const two = await fetch(`${a.url}/1/event/2/faces`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: form(1000, 'file', 2) });
+      expect(two.status).toBe(400);
+      expect((await two.json()).message).toMatch(/one file/);
+      expect(a.calls).toEqual(['authorize', 'authorize']);
     } finally {
       await a.close();
     }

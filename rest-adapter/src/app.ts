@@ -26,7 +26,7 @@ export interface AdapterOptions {
   routes: RouteDef[];
   gateway: GatewayClient;
   bodyLimitBytes: number;
-  uploadLimits: { maxFileBytes: number; maxFiles: number };
+  uploadLimits: { maxFileBytes: number; maxFiles: number; selfieMaxBytes: number };
   logger: Logger;
   /** Version reported in the OpenAPI document. */
   version: string;
@@ -103,8 +103,13 @@ export function createRestHandler(opts: AdapterOptions) {
       if (uploading) {
         await authorize();
         if (pathError) throw pathError;
-        upload = await readMultipart(req, { ...opts.uploadLimits, fileFields: route.uploads!.fields });
-        if (route.uploads!.single && upload.files.length > 1) throw new AppError('BAD_REQUEST', `Send one file only (field "${route.uploads!.fields[0]}")`);
+        const { fields, single, selfie } = route.uploads!;
+        upload = await readMultipart(req, {
+          maxFileBytes: selfie ? opts.uploadLimits.selfieMaxBytes : opts.uploadLimits.maxFileBytes,
+          maxFiles: opts.uploadLimits.maxFiles,
+          fileFields: fields,
+          oneFile: single,
+        });
         variables = readVariables(route.variables, { params, query: searchParams, body: upload.fields });
       } else {
         try {

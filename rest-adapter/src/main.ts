@@ -14,7 +14,7 @@ const server = http.createServer(createRestHandler({
     routes: ROUTES,
     gateway,
     bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
-    uploadLimits: { maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES },
+    uploadLimits: { maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES, selfieMaxBytes: cfg.SELFIE_MAX_BYTES },
     logger,
     version: process.env.npm_package_version ?? '1.0.0',
     metrics,

@@ -14,8 +14,11 @@ export interface RouteDef {
   operation: string;
   variables: VariableSpec;
   data: (result: Record<string, any>) => unknown;
-  /** Multipart uploads: the form fields that carry files and the variable they fill (a list, or one file when `single`). */
-  uploads?: { fields: string[]; variable: string; single?: boolean };
+  /**
+   * Multipart uploads: the form fields that carry files and the variable they fill (a list, or one
+   * file when `single`); a selfie is held to the selfie size limit instead of the photo one.
+   */
+  uploads?: { fields: string[]; variable: string; single?: boolean; selfie?: boolean };
 }
 
 const org = { orgId: pathInt('orgId', 'org_id') };
@@ -99,7 +102,7 @@ export const ROUTES: RouteDef[] = [
     response: 'FaceSearch',
     operation: `mutation SearchFaces(${ORG_EVENT_ARGS}, $file: Upload, $requestId: String, ${PAGE_ARGS}) { searchFaces(orgId: $orgId, eventId: $eventId, file: $file, requestId: $requestId, page: $page, pageSize: $pageSize) { ${map.FACE_SEARCH_FIELDS} } }`,
     variables: { ...orgEvent, requestId: bodyString('request_id', 'Optional UUID; a stored one returns its result (idempotent retry).', { type: 'string', format: 'uuid' }), ...paging },
-    uploads: { fields: ['file'], variable: 'file', single: true },
+    uploads: { fields: ['file'], variable: 'file', single: true, selfie: true },
     data: (r) => map.faceSearch(r.searchFaces),
   },
   {
@@ -140,7 +143,7 @@ export const ROUTES: RouteDef[] = [
       requestId: bodyString('request_id', 'UUID of an earlier face search (alone: reuses its selfie).', { type: 'string', format: 'uuid' }),
       forceRecreate: flag('force_recreate', 'Recreate deleted or expired clips of an existing request_id.'),
     },
-    uploads: { fields: ['file'], variable: 'file', single: true },
+    uploads: { fields: ['file'], variable: 'file', single: true, selfie: true },
     data: (r) => ({ status: r.startVideoClipping.status, request_id: r.startVideoClipping.requestId }),
   },
   {

@@ -26,6 +26,8 @@ export interface MultipartLimits {
   maxFileBytes: number;
   maxFiles: number;
   fileFields: string[];
+  /** A second file is refused (400) as soon as it starts, without reading it. */
+  oneFile?: boolean;
 }
 
 /**
@@ -58,6 +60,10 @@ export async function readMultipart(req: IncomingMessage, limits: MultipartLimit
         if (!limits.fileFields.includes(field)) {
           stream.resume();
           return fail(new AppError('BAD_REQUEST', `Unexpected file field "${field}"; send files as ${limits.fileFields.map((f) => `"${f}"`).join(' or ')}`));
+        }
+        if (limits.oneFile && body.files.length > 0) {
+          stream.resume();
+          return fail(new AppError('BAD_REQUEST', `Send one file only (field "${limits.fileFields[0]}")`));
         }
         const file: MultipartFile = { field, fileName: info.filename || 'upload', mimeType: info.mimeType, path: path.join(dir, String(body.files.length)) };
         body.files.push(file);
