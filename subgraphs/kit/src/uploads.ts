@@ -15,13 +15,26 @@ export interface UploadedFile {
   content: Buffer;
 }
 
-/** Reads an uploaded file into memory; a file over the upload limit is a 413. */
-export async function readUpload(upload: Promise<FileUpload> | FileUpload): Promise<UploadedFile> {
+/**
+ * Reads an uploaded file into memory; a file over the upload limit, or over `maxBytes` (checked
+ * while it streams, so the rest is never read), is a 413.
+ */
+export async function readUpload(upload: Promise<FileUpload> | FileUpload, limits: { maxBytes?: number } = {}): Promise<UploadedFile> {
   const file = await upload;
   const chunks: Buffer[] = [];
+  let bytes = 0;
+  const stream = file.createReadStream();
   try {
-    for await (const chunk of file.createReadStream()) chunks.push(Buffer.from(chunk as Buffer));
+    for await (const chunk of stream) {
+      bytes += (chunk as Buffer).length;
+      if (limits.maxBytes !== undefined && bytes > limits.maxBytes) {
+        stream.destroy();
+        throw new AppError('PAYLOAD_TOO_LARGE', `${file.filename} is larger than ${Math.round(limits.maxBytes / 1024 / 1024)} MB`);
+      }
+      chunks.push(Buffer.from(chunk as Buffer));
+    }
   } catch (err) {
+    if (err instanceof AppError) throw err;
     if ((err as { status?: number }).status === 413 || /exceeds|limit/i.test(String((err as Error).message))) {
       throw new AppError('PAYLOAD_TOO_LARGE', `${file.filename} is larger than the upload limit`);
     }

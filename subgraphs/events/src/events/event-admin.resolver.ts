@@ -1,7 +1,7 @@
 import { FileUpload, GraphQLUpload, OrgArgs, OrgEventArgs, readUpload, SubgraphContext } from '@em/subgraph-kit';
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { EventAdminService } from './event-admin.service';
-import { EventCoverService } from './event-cover.service';
+import { COVER_MAX_BYTES, EventCoverService } from './event-cover.service';
 import { EventDeletionType, EventInputType } from './event-input.types';
 import { EventType } from './event.types';
 
@@ -24,7 +24,7 @@ export class EventAdminResolver {
 
   @Mutation(() => EventType, { description: 'Sets the cover image: JPEG, PNG or WebP, at most 10 MB and the platform pixel limit; stored as a JPEG at most 1600 px wide.' })
   async setEventCover(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs, @Arg('file', () => GraphQLUpload) file: Promise<FileUpload>) {
-    return this.covers.set(ctx.principal, orgId, eventId, (await readUpload(file)).content);
+    return this.covers.set(ctx.principal, orgId, eventId, (await readUpload(file, { maxBytes: COVER_MAX_BYTES })).content);
   }
 
   @Mutation(() => EventType, { description: 'Archives an event (status archived).' })
