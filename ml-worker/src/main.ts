@@ -11,6 +11,7 @@ import {
   SqlClipRequestsRepository,
   SqlEventsRepository,
   SqlPhotosRepository,
+  SqlUsageRepository,
   SqlVideosRepository,
 } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
@@ -53,7 +54,7 @@ async function main() {
   const videos = new VideoIndexer(videoRows, store, faces, revisions, logger);
   const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);
-  const deleter = new EventDeleter(new SqlEventsRepository(orm), store, logger);
+  const deleter = new EventDeleter(new SqlEventsRepository(orm), new SqlUsageRepository(() => orm.em.fork()), store, logger);
 
   const handlers: JobHandlers = {
     photos: {

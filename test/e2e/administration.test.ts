@@ -184,6 +184,9 @@ describe('administration over GraphQL', () => {
       expect(await sql('select 1 from events where id = $1 union all select 1 from photos where event_id = $1', [eventId])).toEqual([]);
       const stranger = await tokenOf({ roles: [[(await fixtures.organisation()).orgId, 'admin']] });
       expect((await gqlAs(stranger, status, { o: orgId, e: eventId })).code).toBe('FORBIDDEN');
+      // Its usage outlives it: the two processed photos are still in the organisation's report.
+      const usage = (await gqlAs(admin, `{ usage(orgId: ${orgId}) { rows { eventId month photosProcessed } } }`)).data.usage.rows;
+      expect(usage).toContainEqual({ eventId, month: new Date().toISOString().slice(0, 7), photosProcessed: 2 });
     });
   });
 

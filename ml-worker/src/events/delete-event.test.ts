@@ -11,7 +11,10 @@ function setup(objects: string[]) {
   };
   const logger = { info: () => undefined, warn: () => undefined };
   const add = (id: number, deleting: boolean) => events.add({ id, orgId: 1, deletingAt: deleting ? new Date() : null });
-  return { events, keys, add, deleter: new EventDeleter(events, store as never, logger as never) };
+  // What the usage archive saw: the events whose usage was copied, and whether each row still existed then.
+  const archived: Array<{ eventId: number; rowPresent: boolean }> = [];
+  const usage = { archiveEvent: async (eventId: number) => void archived.push({ eventId, rowPresent: events.rows.has(eventId) }) };
+  return { events, keys, add, archived, deleter: new EventDeleter(events, usage, store as never, logger as never) };
 }
 
 describe('EventDeleter', () => {
@@ -27,6 +30,15 @@ describe('EventDeleter', () => {
     expect([...events.rows.keys()]).toEqual([12]);
     expect(reports[0]).toEqual({ objectsFound: 6, objectsDeleted: 0 });
     expect(reports.at(-1)).toEqual({ objectsFound: 6, objectsDeleted: 6 });
+  });
+
+  it("keeps the event's usage: copied while its rows still exist, never for an event not marked deleted", async () => {
+    const { add, archived, deleter } = setup([]);
+    add(5, true);
+    add(6, false);
+    await deleter.run({ eventId: 5, orgId: 1 }, async () => undefined);
+    await deleter.run({ eventId: 6, orgId: 1 }, async () => undefined);
+    expect(archived).toEqual([{ eventId: 5, rowPresent: true }]);
   });
 
   it('never touches an event that is not marked deleted', async () => {

@@ -1,5 +1,5 @@
 import { Logger } from '@em/core';
-import { EventsRepository } from '@em/core/data';
+import { EventsRepository, UsageRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { DeleteEventJob, DeleteEventProgress } from '@em/core/jobs';
 
@@ -11,13 +11,15 @@ const REPORT_EVERY = 25;
 
 /**
  * Deletes an event marked deleted: its objects in S3 first (originals, previews, thumbnails, cover,
- * videos, clips), then its row, which takes its photos, faces, videos, searches and clips with it.
+ * videos, clips), then a copy of its usage (billing outlives the event), then its row, which takes its
+ * photos, faces, videos, searches and clips with it.
  * Idempotent: a retry lists what is left; an event already gone only has its prefixes swept.
  * An event that is not marked deleted is never touched.
  */
 export class EventDeleter {
   constructor(
     private readonly events: Pick<EventsRepository, 'findById' | 'findDeleting' | 'deleteRow'>,
+    private readonly usage: Pick<UsageRepository, 'archiveEvent'>,
     private readonly store: Pick<ObjectStore, 'list' | 'delete'>,
     private readonly logger: Pick<Logger, 'info' | 'warn'>,
   ) {}
@@ -36,6 +38,7 @@ export class EventDeleter {
       state.objectsDeleted = Math.min(keys.length, i + PARALLEL_DELETES);
       if (state.objectsDeleted % REPORT_EVERY < PARALLEL_DELETES || state.objectsDeleted === keys.length) await progress({ ...state });
     }
+    await this.usage.archiveEvent(eventId);
     await this.events.deleteRow(eventId);
     this.logger.info({ eventId, objects: state.objectsDeleted }, 'event deleted');
     return state;

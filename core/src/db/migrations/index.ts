@@ -7,6 +7,7 @@ import { Migration20261123PublishedPhotoCount } from './Migration20261123Publish
 import { Migration20261123RequestIdPerEvent } from './Migration20261123RequestIdPerEvent';
 import { Migration20261123ReadOnlyApiKeys } from './Migration20261123ReadOnlyApiKeys';
 import { Migration20261123Administration } from './Migration20261123Administration';
+import { Migration20261124ArchivedUsage } from './Migration20261124ArchivedUsage';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123ReadOnlyApiKeys', class: Migration20261123ReadOnlyApiKeys },
   { name: 'Migration20261123FaceDescriptorVersion', class: Migration20261123FaceDescriptorVersion },
   { name: 'Migration20261123Administration', class: Migration20261123Administration },
+  { name: 'Migration20261124ArchivedUsage', class: Migration20261124ArchivedUsage },
 ];

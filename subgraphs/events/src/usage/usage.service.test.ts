@@ -8,7 +8,7 @@ describe('UsageService', () => {
     { eventId: 2, month: '2026-05', faceSearchesBilled: 1, photosProcessed: 10, videosIndexed: 0, clipsMade: 0 },
   ];
   const asked: Array<[number, Date, Date]> = [];
-  const repo: UsageRepository = { perEventAndMonth: async (orgId, from, to) => (asked.push([orgId, from, to]), rows) };
+  const repo: UsageRepository = { perEventAndMonth: async (orgId, from, to) => (asked.push([orgId, from, to]), rows), archiveEvent: async () => undefined };
   const service = new UsageService(repo, () => new Date('2026-11-23T12:00:00Z'));
 
   it('reports per event and month with totals, the last twelve months by default', async () => {
