@@ -32,6 +32,12 @@ describe('onATorso', () => {
     expect(onATorso(textAt(0.45, 0.4, 400), [runner])).toBe(false);
   });
 
+  it('refuses a number too tall to be printed on that person (a sign in front of a spectator far behind)', () => {
+    // The runner is 600 px tall: a 40 px number is 7% of it (a bib), a 90 px one 15%.
+    expect(onATorso({ ...textAt(0.45, 0.4), height: 40 }, [runner])).toBe(true);
+    expect(onATorso({ ...textAt(0.45, 0.4), height: 90 }, [runner])).toBe(false);
+  });
+
   it('ignores person boxes the detector is unsure of', () => {
     expect(onATorso(textAt(0.45, 0.4), [{ ...runner, score: 0.1 }])).toBe(false);
   });

@@ -25,6 +25,11 @@ export interface TorsoRules {
   /** A text box wider than this share of the person is not printed on them (a banner behind, a sign in front). */
   maxWidthShare: number;
   /**
+   * A text box taller than this share of the person's height is not printed on them (a sign in front
+   * of a spectator far behind). Fixture bib numbers are 3.5-7% of their runner's height.
+   */
+  maxHeightShare: number;
+  /**
    * With nobody found on the photo, a number at least this tall (share of the photo's height) is a
    * close-up of a bib (the runner fills the frame, cut off too much for the detector); smaller
    * numbers there are signs, plates and clocks of a scene without people.
@@ -32,7 +37,7 @@ export interface TorsoRules {
   closeUpHeight: number;
 }
 
-export const DEFAULT_TORSO_RULES: TorsoRules = { minPersonScore: 0.2, left: 0.1, right: 0.9, top: 0.08, bottom: 0.78, maxWidthShare: 0.8, closeUpHeight: 0.08 };
+export const DEFAULT_TORSO_RULES: TorsoRules = { minPersonScore: 0.2, left: 0.1, right: 0.9, top: 0.08, bottom: 0.78, maxWidthShare: 0.8, maxHeightShare: 0.12, closeUpHeight: 0.08 };
 
 /** A runner's whole box is 2.3-3.4 times as tall as wide (fixtures); a box cut by the photo's bottom edge is taken as at least this tall. */
 const FULL_HEIGHT_PER_WIDTH = 2.6;
@@ -42,10 +47,11 @@ const FULL_HEIGHT_PER_WIDTH = 2.6;
  * height). A box cut by the photo's bottom edge is shorter than the person: its torso is placed on
  * the height the person would have (from the box's width), down to that edge at most.
  */
-export function torsoRegion(person: PersonBox, rules: TorsoRules = DEFAULT_TORSO_RULES, aspect = 1.5): { x0: number; x1: number; y0: number; y1: number } {
+export function torsoRegion(person: PersonBox, rules: TorsoRules = DEFAULT_TORSO_RULES, aspect = 1.5): { x0: number; x1: number; y0: number; y1: number; personHeight: number } {
   const cutAtBottom = person.y + person.height >= 0.98;
   const height = cutAtBottom ? Math.max(person.height, FULL_HEIGHT_PER_WIDTH * person.width * aspect) : person.height;
   return {
+    personHeight: height,
     x0: person.x + rules.left * person.width,
     x1: person.x + rules.right * person.width,
     y0: person.y + rules.top * height,
@@ -53,7 +59,7 @@ export function torsoRegion(person: PersonBox, rules: TorsoRules = DEFAULT_TORSO
   };
 }
 
-/** Whether a text box lies on someone's torso: its centre inside the torso region of a person it is not wider than. */
+/** Whether a text box lies on someone's torso: its centre inside the torso region of a person it is not too large for. */
 export function onATorso(box: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>, persons: PersonBox[], rules: TorsoRules = DEFAULT_TORSO_RULES): boolean {
   const cx = (box.x + box.width / 2) / box.imageWidth;
   const cy = (box.y + box.height / 2) / box.imageHeight;
@@ -61,6 +67,7 @@ export function onATorso(box: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' |
   return persons.some((person) => {
     if (person.score < rules.minPersonScore || width > rules.maxWidthShare * person.width) return false;
     const torso = torsoRegion(person, rules, box.imageWidth / box.imageHeight);
+    if (box.height / box.imageHeight > rules.maxHeightShare * torso.personHeight) return false;
     return cx >= torso.x0 && cx <= torso.x1 && cy >= torso.y0 && cy <= torso.y1;
   });
 }

@@ -30,9 +30,11 @@ export interface BibReaderOptions {
   /** Look for text only around the torsos instead of on the whole photo (needs torsoGate). */
   regions: boolean;
   torso: TorsoRules;
+  /** Longest side OCR sees (text detection costs in proportion to the pixels). */
+  maxSide: number;
 }
 
-export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = { rules: DEFAULT_BIB_RULES, torsoGate: true, regions: false, torso: DEFAULT_TORSO_RULES };
+export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = { rules: DEFAULT_BIB_RULES, torsoGate: true, regions: false, torso: DEFAULT_TORSO_RULES, maxSide: OCR_MAX_SIDE };
 
 /**
  * BIB numbers with PaddleOCR (PP-OCRv4 detection + recognition, ONNX, shipped in
@@ -94,7 +96,7 @@ export class BibReader implements BibReading {
     const run = this.queue.then(async () => {
       const { detection, recognition } = await this.load();
       // One decode, oriented as the photo is seen; people, text detection and box geometry share its pixels.
-      const { data, info } = await openImage(image).rotate().resize(OCR_MAX_SIDE, OCR_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = await openImage(image).rotate().resize(this.options.maxSide, this.options.maxSide, { fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       const pixels: Rgba = { data, width: info.width, height: info.height };
       const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
       const torsos = people && this.options.regions ? ocrRegions(people, pixels.width, pixels.height, this.options.torso) : [];
