@@ -5,6 +5,7 @@ export * from './imaging/formats';
 export * from './imaging/pixel-limit';
 export * from './faces/embedding';
 export * from './bibs/extract';
+export * from './bibs/torso-gate';
 export * from './faces/face-matrix';
 export * from './faces/selfie-embedder';
 export * from './faces/face-index-revisions';

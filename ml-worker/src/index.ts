@@ -1,5 +1,7 @@
 // The ml-worker as a library (its analysers: the bench measures them); `main.ts` runs the worker process.
-export { BibReader, OCR_MAX_SIDE } from './bibs/bib-reader';
+export { BibReader, DEFAULT_BIB_READER_OPTIONS, OCR_MAX_SIDE } from './bibs/bib-reader';
+export type { BibReaderOptions } from './bibs/bib-reader';
+export { PersonDetector } from './bibs/person-detector';
 export { FaceAnalyzer, PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, VIDEO_FACE_OPTIONS } from './faces/face-analyzer';
 export type { DetectedFace, FaceAnalyzerOptions, SelfieFace } from './faces/face-analyzer';
 export { BibReaderPool } from './bibs/bib-reader-pool';

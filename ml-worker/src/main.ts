@@ -20,7 +20,6 @@ import {
   QUEUE_NAMES,
 } from '@em/core/jobs';
 import { FaceIndexRevisions } from '@em/core/media';
-import { BibReader } from './bibs/bib-reader';
 import { BibReaderPool } from './bibs/bib-reader-pool';
 import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
@@ -43,8 +42,9 @@ async function main() {
   const redis = connectRedis(cfg.REDIS_URL);
   const revisions = new FaceIndexRevisions(redis);
   const faces = new FaceAnalyzer();
-  // PHOTO_CONCURRENCY photos at once, each with its own OCR thread; one runs OCR in-process.
-  const bibs = cfg.PHOTO_CONCURRENCY > 1 ? new BibReaderPool(cfg.PHOTO_CONCURRENCY) : new BibReader();
+  // PHOTO_CONCURRENCY photos at once, each with its own OCR thread (even one: the thread's person
+  // detector has its own tfjs, which the face models' must not share while both initialise).
+  const bibs = new BibReaderPool(cfg.PHOTO_CONCURRENCY);
   // Selfies are embedded on their own thread with their own models: they never wait behind a photo.
   const selfies = new SelfieThread(faces, logger);
   await Promise.all([faces.load(), bibs.load(), selfies.start()]);

@@ -14,9 +14,21 @@ function torso(number: string, print: 'bib' | 'jersey'): Promise<Buffer> {
   return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
 }
 
+/**
+ * A bib pasted on a real photo of three people (a demo photo shipped in @vladmandic/face-api):
+ * on the chest of the woman on the right, or on the wall above the others' heads.
+ */
+async function bibOnPhoto(number: string, where: 'torso' | 'wall'): Promise<Buffer> {
+  const photo = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg');
+  const bib = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120"><rect width="200" height="120" fill="white"/>
+    <text x="100" y="88" font-size="80" font-family="DejaVu Sans, sans-serif" font-weight="bold" text-anchor="middle" fill="black">${number}</text></svg>`;
+  const [left, top] = where === 'torso' ? [1300, 690] : [60, 90];
+  return sharp(photo).composite([{ input: Buffer.from(bib), left, top }]).jpeg({ quality: 90 }).toBuffer();
+}
+
 describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
   // Tests run from src/; the thread runs the compiled script (turbo builds before tests).
-  const pool = new BibReaderPool(1, undefined, path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'));
+  const pool = new BibReaderPool(1, {}, path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'));
   afterAll(() => pool.close());
 
   it('reads the number of a bib, not the same number printed light on a jersey', async () => {
@@ -27,5 +39,19 @@ describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
   it('fails the read of a file that is not an image, and the thread goes on reading', async () => {
     await expect(pool.read(Buffer.from('not an image at all'))).rejects.toThrow();
     expect([...(await pool.read(await torso('253', 'bib'))).keys()]).toEqual(['253']);
+  });
+
+  it('reads a number on a person\'s torso and refuses the same print on a wall (the torso gate)', async () => {
+    expect([...(await pool.read(await bibOnPhoto('4817', 'torso'))).keys()]).toEqual(['4817']);
+    expect([...(await pool.read(await bibOnPhoto('4817', 'wall'))).keys()]).toEqual([]);
+  });
+
+  it('without the gate, reads the print on the wall too (what the gate refuses)', async () => {
+    const ungated = new BibReaderPool(1, { torsoGate: false }, path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'));
+    try {
+      expect([...(await ungated.read(await bibOnPhoto('4817', 'wall'))).keys()]).toEqual(['4817']);
+    } finally {
+      await ungated.close();
+    }
   });
 });

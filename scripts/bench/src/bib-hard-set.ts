@@ -7,6 +7,10 @@ import sharp, { OverlayOptions } from 'sharp';
  *   and parked cars are (above the runners' heads, below their bibs); ground truth unchanged.
  * - `negatives`: no bib at all. The race photos blurred out of readability (a race scene without
  *   readable bibs) and the face group shots, each with four of them; every hit there is wrong.
+ *   Some land on people's torsos (a print on a T-shirt): a person gate cannot refuse those.
+ * - `awayFromPeople`: no bib, and every number away from people: the blurred race photos with
+ *   four of them above the heads or at leg and road height, and six streets without anybody with
+ *   five each. A person gate must refuse them all.
  */
 export interface HardPhoto {
   name: string;
@@ -127,7 +131,25 @@ async function paste(background: Buffer, count: number, bands: Array<[number, nu
  */
 const RACE_BANDS: Array<[number, number]> = [[0.0, 0.06], [0.76, 0.86], [0.0, 0.06]];
 
-export async function buildHardSet(race: Array<{ name: string; file: Buffer; bibs: Set<string> }>, groupShots: Array<{ name: string; file: Buffer }>): Promise<{ distractors: HardPhoto[]; negatives: HardPhoto[] }> {
+/** Bands of the race photos where no torso is: above the heads, and the legs and road below the shorts. */
+const AWAY_BANDS: Array<[number, number]> = [[0.0, 0.05], [0.8, 0.9]];
+
+/**
+ * A street without people (no runner, no spectator): sky, a wall and a road with some texture, so a
+ * person gate has nobody to vouch for a number.
+ */
+async function emptyStreet(width: number, height: number, seed: number): Promise<Buffer> {
+  const hue = (seed * 47) % 360;
+  const body = `<defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="hsl(${hue},40%,80%)"/><stop offset="1" stop-color="hsl(${hue},25%,60%)"/></linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#sky)"/><rect y="${height * 0.3}" width="${width}" height="${height * 0.35}" fill="hsl(${(hue + 30) % 360},15%,${55 + (seed % 3) * 8}%)"/>
+    ${Array.from({ length: 12 }, (_, i) => `<rect x="${(i * width) / 12 + 20}" y="${height * 0.36}" width="${width / 20}" height="${height * 0.12}" fill="hsl(${hue},10%,${30 + (i % 4) * 10}%)"/>`).join('')}
+    <rect y="${height * 0.65}" width="${width}" height="${height * 0.35}" fill="#5a5a5c"/><rect x="${width * 0.1}" y="${height * 0.8}" width="${width * 0.8}" height="${height * 0.01}" fill="#e8e8e8"/>`;
+  const base = await sharp(Buffer.from(svg(width, height, body).svg)).png().toBuffer();
+  const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 18 } } }).png().toBuffer();
+  return sharp(base).composite([{ input: noise, blend: 'overlay' }]).jpeg({ quality: 90 }).toBuffer();
+}
+
+export async function buildHardSet(race: Array<{ name: string; file: Buffer; bibs: Set<string> }>, groupShots: Array<{ name: string; file: Buffer }>): Promise<{ distractors: HardPhoto[]; negatives: HardPhoto[]; awayFromPeople: HardPhoto[] }> {
   const pick = seeded(17);
   const distractors: HardPhoto[] = [];
   const negatives: HardPhoto[] = [];
@@ -137,5 +159,12 @@ export async function buildHardSet(race: Array<{ name: string; file: Buffer; bib
     negatives.push({ name: `blurred+${photo.name}`, file: await paste(blurred, 4, [[0.05, 0.8]], pick), bibs: new Set() });
   }
   for (const shot of groupShots) negatives.push({ name: `group+${shot.name}`, file: await paste(shot.file, 4, [[0.02, 0.8]], pick), bibs: new Set() });
-  return { distractors, negatives };
+  // Numbers a person gate must refuse (drawn after the first two groups, so those stay as they were).
+  const awayFromPeople: HardPhoto[] = [];
+  for (const photo of race) {
+    const blurred = await sharp(photo.file).blur(14).jpeg({ quality: 90 }).toBuffer();
+    awayFromPeople.push({ name: `away+${photo.name}`, file: await paste(blurred, 4, AWAY_BANDS, pick), bibs: new Set() });
+  }
+  for (let i = 0; i < 6; i++) awayFromPeople.push({ name: `street+${i}`, file: await paste(await emptyStreet(2048, 1365, i), 5, [[0.05, 0.85]], pick), bibs: new Set() });
+  return { distractors, negatives, awayFromPeople };
 }

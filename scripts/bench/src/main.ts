@@ -20,7 +20,9 @@ const FIXTURES = path.join(REPO_ROOT, '..', 'shared', 'fixtures');
 const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<void>> = {
   bibs: async (rows, models) => bibAccuracy(rows, await models.reader(), FIXTURES),
   'photo-pipeline': async (rows, models) => {
-    const [reader, faces] = await Promise.all([models.reader(), models.faces()]);
+    // One after the other: both initialise the same tfjs backend in this thread.
+    const reader = await models.reader();
+    const faces = await models.faces();
     await facesOnGroups(rows, faces, FIXTURES);
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },

@@ -1,0 +1,69 @@
+import { onATorso, PersonBox, placedLikeABib, torsoRegion } from './torso-gate';
+
+/** A 2000x1000 photo; a runner standing at x 0.4-0.5, y 0.2-0.8 (relative). */
+const runner: PersonBox = { x: 0.4, y: 0.2, width: 0.1, height: 0.6, score: 0.6 };
+/** A text box of 40x20 px centred on (cx, cy) relative to the photo. */
+const textAt = (cx: number, cy: number, width = 40) => ({ x: cx * 2000 - width / 2, y: cy * 1000 - 10, width, height: 20, imageWidth: 2000, imageHeight: 1000 });
+
+describe('onATorso', () => {
+  it('keeps a number on the chest or the belly of a runner', () => {
+    expect(onATorso(textAt(0.45, 0.4), [runner])).toBe(true);
+    expect(onATorso(textAt(0.45, 0.6), [runner])).toBe(true);
+  });
+
+  it('refuses a number away from every person (a sign above the heads, a plate on the road)', () => {
+    expect(onATorso(textAt(0.2, 0.05), [runner])).toBe(false);
+    expect(onATorso(textAt(0.8, 0.9), [runner])).toBe(false);
+    expect(onATorso(textAt(0.45, 0.4), [])).toBe(false);
+  });
+
+  it('refuses a number beside the torso, on the head or on the shins', () => {
+    expect(onATorso(textAt(0.403, 0.4), [runner])).toBe(false); // left edge of the box: an arm, a neighbour
+    expect(onATorso(textAt(0.45, 0.22), [runner])).toBe(false); // the head
+    expect(onATorso(textAt(0.45, 0.75), [runner])).toBe(false); // the shins
+  });
+
+  it('keeps the tolerance at the torso edges', () => {
+    expect(onATorso(textAt(0.415, 0.26), [runner])).toBe(true); // 0.15 across, 0.1 down: a bib pinned high and aside
+    expect(onATorso(textAt(0.485, 0.66), [runner])).toBe(true); // 0.85 across, 0.77 down: a bib on the shorts
+  });
+
+  it('refuses a text wider than the person it would be on (a banner behind a runner)', () => {
+    expect(onATorso(textAt(0.45, 0.4, 400), [runner])).toBe(false);
+  });
+
+  it('refuses a number too tall to be printed on that person (a sign in front of a spectator far behind)', () => {
+    // The runner is 600 px tall: a 40 px number is 7% of it (a bib), a 90 px one 15%.
+    expect(onATorso({ ...textAt(0.45, 0.4), height: 40 }, [runner])).toBe(true);
+    expect(onATorso({ ...textAt(0.45, 0.4), height: 90 }, [runner])).toBe(false);
+  });
+
+  it('ignores person boxes the detector is unsure of', () => {
+    expect(onATorso(textAt(0.45, 0.4), [{ ...runner, score: 0.1 }])).toBe(false);
+  });
+
+  it('places the torso of a runner cut by the bottom edge on the height the runner would have', () => {
+    // 0.2 wide on a 2:1 photo: a full runner would be 2.6 x 0.2 x 2 = 1.04 of the height; the box shows 0.5 of it.
+    const halfRunner: PersonBox = { x: 0.4, y: 0.5, width: 0.2, height: 0.5, score: 0.7 };
+    expect(torsoRegion(halfRunner, undefined, 2).y1).toBe(1);
+    expect(onATorso(textAt(0.5, 0.95), [halfRunner])).toBe(true);
+    expect(onATorso(textAt(0.5, 0.95), [{ ...halfRunner, height: 0.45 }])).toBe(false); // not cut: 0.95 is below its torso
+    // A narrow box cut at the bottom (a runner seen whole but for the feet): the shins stay out.
+    const tall: PersonBox = { x: 0.4, y: 0.3, width: 0.1, height: 0.7, score: 0.7 };
+    expect(onATorso(textAt(0.45, 0.5), [tall])).toBe(true);
+    expect(onATorso(textAt(0.45, 0.95), [tall])).toBe(false);
+  });
+});
+
+describe('placedLikeABib', () => {
+  it('is the torso gate when someone is on the photo', () => {
+    expect(placedLikeABib(textAt(0.45, 0.4), [runner])).toBe(true);
+    expect(placedLikeABib({ ...textAt(0.2, 0.5), height: 200 }, [runner])).toBe(false); // large, but on nobody
+  });
+
+  it('with nobody found, keeps a close-up number and refuses the small numbers of a scene', () => {
+    expect(placedLikeABib({ ...textAt(0.5, 0.5), height: 120 }, [])).toBe(true); // 12% of the height
+    expect(placedLikeABib(textAt(0.5, 0.5), [])).toBe(false); // 2%: a sign, a plate, a clock
+    expect(placedLikeABib({ ...textAt(0.5, 0.5), height: 120 }, [{ ...runner, score: 0.1 }])).toBe(true); // unsure boxes are nobody
+  });
+});

@@ -1,0 +1,82 @@
+import type { BoxGeometry } from './extract';
+
+/** A person found on the photo: box relative to the image (0-1), detector score (0-1). */
+export interface PersonBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  score: number;
+}
+
+/**
+ * Where a bib can be inside a person's box, as shares of the box: the torso, with a tolerance.
+ * Measured on the 30 fixture bibs (centernet boxes): every bib centre lies at 0.24-0.66 of its
+ * runner's width and 0.15-0.65 of the height (a box cut by the photo's bottom edge puts the torso
+ * lower); the bounds below leave a margin of about a tenth on each side.
+ */
+export interface TorsoRules {
+  /** Person boxes under this score are not people enough to vouch for a number (fixture runners: >= 0.24). */
+  minPersonScore: number;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  /** A text box wider than this share of the person is not printed on them (a banner behind, a sign in front). */
+  maxWidthShare: number;
+  /**
+   * A text box taller than this share of the person's height is not printed on them (a sign in front
+   * of a spectator far behind). Fixture bib numbers are 3.5-7% of their runner's height.
+   */
+  maxHeightShare: number;
+  /**
+   * With nobody found on the photo, a number at least this tall (share of the photo's height) is a
+   * close-up of a bib (the runner fills the frame, cut off too much for the detector); smaller
+   * numbers there are signs, plates and clocks of a scene without people.
+   */
+  closeUpHeight: number;
+}
+
+export const DEFAULT_TORSO_RULES: TorsoRules = { minPersonScore: 0.2, left: 0.1, right: 0.9, top: 0.08, bottom: 0.78, maxWidthShare: 0.8, maxHeightShare: 0.12, closeUpHeight: 0.08 };
+
+/** A runner's whole box is 2.3-3.4 times as tall as wide (fixtures); a box cut by the photo's bottom edge is taken as at least this tall. */
+const FULL_HEIGHT_PER_WIDTH = 2.6;
+
+/**
+ * The torso region of a person box (relative to the image; `aspect` is the image's width over its
+ * height). A box cut by the photo's bottom edge is shorter than the person: its torso is placed on
+ * the height the person would have (from the box's width), down to that edge at most.
+ */
+export function torsoRegion(person: PersonBox, rules: TorsoRules = DEFAULT_TORSO_RULES, aspect = 1.5): { x0: number; x1: number; y0: number; y1: number; personHeight: number } {
+  const cutAtBottom = person.y + person.height >= 0.98;
+  const height = cutAtBottom ? Math.max(person.height, FULL_HEIGHT_PER_WIDTH * person.width * aspect) : person.height;
+  return {
+    personHeight: height,
+    x0: person.x + rules.left * person.width,
+    x1: person.x + rules.right * person.width,
+    y0: person.y + rules.top * height,
+    y1: Math.min(1, person.y + rules.bottom * height),
+  };
+}
+
+/** Whether a text box lies on someone's torso: its centre inside the torso region of a person it is not too large for. */
+export function onATorso(box: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>, persons: PersonBox[], rules: TorsoRules = DEFAULT_TORSO_RULES): boolean {
+  const cx = (box.x + box.width / 2) / box.imageWidth;
+  const cy = (box.y + box.height / 2) / box.imageHeight;
+  const width = box.width / box.imageWidth;
+  return persons.some((person) => {
+    if (person.score < rules.minPersonScore || width > rules.maxWidthShare * person.width) return false;
+    const torso = torsoRegion(person, rules, box.imageWidth / box.imageHeight);
+    if (box.height / box.imageHeight > rules.maxHeightShare * torso.personHeight) return false;
+    return cx >= torso.x0 && cx <= torso.x1 && cy >= torso.y0 && cy <= torso.y1;
+  });
+}
+
+/**
+ * Where a bib can be: on someone's torso (`onATorso`) or, on a photo where nobody is found, as a
+ * close-up (a number filling the frame).
+ */
+export function placedLikeABib(box: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>, persons: PersonBox[], rules: TorsoRules = DEFAULT_TORSO_RULES): boolean {
+  if (!persons.some((p) => p.score >= rules.minPersonScore)) return box.height / box.imageHeight >= rules.closeUpHeight;
+  return onATorso(box, persons, rules);
+}
