@@ -14,6 +14,15 @@ const NOT_EMBEDDED = 'Face matching did not answer in time, so nothing was recor
 export interface SelfieEmbedding {
   descriptor: Float32Array | null;
   facesFound: number;
+  /** Where the round trip went (ms): to the worker (enqueue + queue hop), in the worker (model included), back (reply hop). */
+  timing?: SelfieRoundTrip;
+}
+
+export interface SelfieRoundTrip {
+  queueMs: number;
+  workerMs: number;
+  modelMs: number;
+  replyMs: number;
 }
 
 export interface SelfieLimits {
@@ -63,6 +72,7 @@ export class SelfieEmbedder {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new AppError('NOT_RECORDED', NOT_EMBEDDED)), timeoutMs);
     });
+    const sentAt = Date.now();
     const run = (async () => {
       await this.events.waitUntilReady();
       const job = (await this.jobs.enqueue('selfies', { imageBase64: prepared.toString('base64') }))!;
@@ -71,7 +81,9 @@ export class SelfieEmbedder {
     })();
     try {
       const result = await Promise.race([run, deadline]);
-      return { descriptor: result.descriptor ? Float32Array.from(result.descriptor) : null, facesFound: result.facesFound };
+      const t = result.timing;
+      const timing = t && { queueMs: t.startedAt - sentAt, workerMs: t.finishedAt - t.startedAt, modelMs: t.modelMs, replyMs: Date.now() - t.finishedAt };
+      return { descriptor: result.descriptor ? Float32Array.from(result.descriptor) : null, facesFound: result.facesFound, ...(timing ? { timing } : {}) };
     } catch (err) {
       // A selfie nobody embedded in time is withdrawn, so a late worker does not spend time on it.
       if (jobId) void this.jobs.queue('selfies').remove(jobId).catch(() => undefined);
