@@ -2,6 +2,7 @@ import type { Logger } from '@em/core';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { TimedSelfieFace } from './embed-selfie';
 import { FaceAnalyzer } from './face-analyzer';
+import { warmUpSelfies } from './warm-up';
 
 interface Reply {
   id: number;
@@ -82,11 +83,14 @@ export class SelfieThread {
   }
 }
 
-// The thread itself: its own analyzer, one selfie at a time.
+// The thread itself: its own analyzer (warmed up before it says it is ready), one selfie at a time.
 if (!isMainThread && parentPort) {
   const port = parentPort;
   const faces = new FaceAnalyzer();
-  faces.load().then(
+  (async () => {
+    await faces.load();
+    await warmUpSelfies(faces);
+  })().then(
     () => {
       port.on('message', ({ id, image }: { id: number; image: Uint8Array }) => {
         const started = performance.now();

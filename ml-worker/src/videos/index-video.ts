@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FaceAnalyzer } from '../faces/face-analyzer';
-import { VideoFaceFinder } from './video-faces';
+import { Sighting, VideoFaceFinder } from './video-faces';
 
 /** Frames are analysed at most this large on their longest side (720p stays as it is). */
 const MAX_FRAME_SIDE = 1280;
@@ -15,7 +15,7 @@ const INSERT_BATCH = 200;
 
 /**
  * Builds a video's face index: samples frames at the event's rate with ffmpeg, finds their faces
- * and stores each sighting with its time and track (VideoFaceFinder: adaptive sampling, tracking).
+ * and stores each sighting with its time and track (VideoFaceFinder: key frames, the frames between analysed only around changes, tracking).
  * Idempotent: a re-run replaces the video's faces. A file that is not a readable video fails at once with the reason (no retries).
  */
 export class VideoIndexer {
@@ -60,22 +60,26 @@ export class VideoIndexer {
         batch = [];
       };
       let facesFound = 0;
-      const finder = new VideoFaceFinder(this.faces, width, height);
-      const frames = await sampleFrames(file, { fps, width, height, format: probe.format }, async (rgb, time) => {
-        for (const face of await finder.frame(rgb, time)) {
+      const keep = (sightings: Sighting[]) => {
+        for (const face of sightings) {
           batch.push({ timeSeconds: face.time, embedding: descriptorToBuffer(face.descriptor), score: face.score, descriptorVersion: face.descriptorVersion, track: face.track });
           facesFound++;
         }
+      };
+      const finder = new VideoFaceFinder(this.faces, width, height, fps);
+      const frames = await sampleFrames(file, { fps, width, height, format: probe.format }, async (rgb, time) => {
+        keep(await finder.frame(rgb, time));
         if (batch.length >= INSERT_BATCH) await flush();
         if (Date.now() - lastProgressAt > 1000) {
           lastProgressAt = Date.now();
           await this.videos.setProgress(videoId, Math.min(0.99, time / probe.durationSeconds));
         }
       });
+      keep(await finder.finish());
       await flush();
       await this.videos.markIndexed(videoId, { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, sampleFps: fps });
       await this.revisions.bump('videos', event.id).catch(() => undefined);
-      this.logger.info({ videoId, frames, expectedFrames, faces: facesFound, described: finder.described, seconds: probe.durationSeconds }, 'video indexed');
+      this.logger.info({ videoId, frames, expectedFrames, faces: facesFound, analysed: finder.analysed, described: finder.described, seconds: probe.durationSeconds }, 'video indexed');
       return 'indexed';
     } finally {
       await rm(dir, { recursive: true, force: true });
