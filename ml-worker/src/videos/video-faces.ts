@@ -1,5 +1,5 @@
 import { FaceBox, FaceDescriptorVersion, FaceTracker, TrackAssignment } from '@em/core/media';
-import { FaceAnalyzer } from '../faces/face-analyzer';
+import { FaceAnalyzer, FrameFace } from '../faces/face-analyzer';
 
 /**
  * Key frames are analysed this far apart (at the event's sampling rate); the frames between are
@@ -40,7 +40,7 @@ interface Frame {
 export class VideoFaceFinder {
   /** Descriptors computed (the rest reused their track's). */
   described = 0;
-  /** Frames given to the detector (a key frame before a change is analysed twice). */
+  /** Frames given to the detector (a key frame before a change may be analysed twice). */
   analysed = 0;
   private readonly stride: number;
   private readonly tracker: FaceTracker;
@@ -77,18 +77,21 @@ export class VideoFaceFinder {
     this.waiting = [];
     const key = frames[frames.length - 1];
     const between = frames.slice(0, -1);
-    if (between.length) {
-      const { time: seenAt, sightings: before } = this.last;
-      const same = await this.analyse(key, (boxes) => this.tracker.sameFaces(seenAt, boxes));
-      if (same) return [...between.flatMap((f) => before.map((s) => ({ ...s, time: f.time }))), ...same];
-    }
+    if (!between.length) return (await this.analyse(key)).sightings!;
+    const { time: seenAt, sightings: before } = this.last;
+    const probe = await this.analyse(key, (boxes) => this.tracker.sameFaces(seenAt, boxes));
+    if (probe.sightings) return [...between.flatMap((f) => before.map((s) => ({ ...s, time: f.time }))), ...probe.sightings];
     const out: Sighting[] = [];
-    for (const f of frames) out.push(...((await this.analyse(f)) ?? []));
+    for (const f of between) out.push(...(await this.analyse(f)).sightings!);
+    // The key frame's faces are known from the probe: analysed again only when one has no descriptor yet.
+    const tracks = this.tracker.assign(key.time, probe.refused!.map((f) => f.box));
+    if (tracks.every((t) => this.trackDescriptors.has(t.track))) out.push(...this.sightings(key.time, probe.refused!, tracks));
+    else out.push(...(await this.analyse(key)).sightings!);
     return out;
   }
 
-  /** The frame's sightings; null (nothing committed, nothing described) when `onlyIf` refuses its boxes. */
-  private async analyse(frame: Frame, onlyIf?: (boxes: FaceBox[]) => boolean): Promise<Sighting[] | null> {
+  /** The frame's sightings; when `onlyIf` refuses its boxes, nothing is committed or described, and its faces come back refused. */
+  private async analyse(frame: Frame, onlyIf?: (boxes: FaceBox[]) => boolean): Promise<{ sightings?: Sighting[]; refused?: FrameFace[] }> {
     // The tracks are assigned from the boxes, before the analyzer describes the faces it is told to.
     const state: { tracks: TrackAssignment[] | null } = { tracks: null };
     const commit = (boxes: FaceBox[]) => {
@@ -103,18 +106,21 @@ export class VideoFaceFinder {
       return tracks ? tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track)) : boxes.map(() => false);
     });
     const assigned = asked ? state.tracks : commit(faces.map((f) => f.box));
-    if (!assigned) return null;
+    return assigned ? { sightings: this.sightings(frame.time, faces, assigned) } : { refused: faces };
+  }
+
+  private sightings(time: number, faces: FrameFace[], assigned: TrackAssignment[]): Sighting[] {
     const sightings = faces.map((face, i) => {
       let track = assigned[i].track;
       if (face.descriptor) {
         this.described++;
         const previous = this.trackDescriptors.get(track);
-        if (previous && distance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, frame.time);
+        if (previous && distance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
       }
-      return { time: frame.time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, track };
+      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, track };
     });
-    this.last = { time: frame.time, sightings };
+    this.last = { time, sightings };
     return sightings;
   }
 }
