@@ -1,4 +1,5 @@
 import { QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { AppError } from '../errors';
 import { probeImage } from '../imaging/formats';
 import { openImage } from '../imaging/pixel-limit';
@@ -37,10 +38,13 @@ export interface SelfieLimits {
 export class SelfieEmbedder {
   private readonly jobs: JobQueues;
   private readonly events: QueueEvents;
+  private readonly connection: Redis;
 
   constructor(redisUrl: string, private readonly limits: SelfieLimits) {
     this.jobs = new JobQueues(redisUrl);
-    this.events = new QueueEvents(JOBS.selfies.queue, { connection: connectRedis(redisUrl) });
+    // BullMQ does not close a connection it was given: close() does, or it reconnects forever once Redis is gone.
+    this.connection = connectRedis(redisUrl);
+    this.events = new QueueEvents(JOBS.selfies.queue, { connection: this.connection });
   }
 
   /** The cheap checks, before anything else: 400 when the file is empty, 413 above the size limit. */
@@ -98,5 +102,6 @@ export class SelfieEmbedder {
   async close(): Promise<void> {
     await this.events.close();
     await this.jobs.close();
+    this.connection.disconnect();
   }
 }
