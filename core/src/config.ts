@@ -132,6 +132,11 @@ const schema = z.object({
    * dominant step uses every core. Default: the machine's cores.
    */
   PHOTO_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
+  /**
+   * Parts one video is indexed in at once: each part but the first runs on its own thread with its
+   * own face models (~150 MB, only while a video is indexed). Default: the cores (at most 4).
+   */
+  VIDEO_INDEX_PARTS: z.coerce.number().int().min(1).max(16).default(Math.min(4, availableParallelism())),
 });
 
 type RawConfig = z.infer<typeof schema>;

@@ -7,3 +7,5 @@ export type { DetectedFace, FaceAnalyzerOptions, SelfieFace } from './faces/face
 export { BibReaderPool } from './bibs/bib-reader-pool';
 export type { BibReading } from './bibs/bib-reader-pool';
 export { VideoFaceFinder } from './videos/video-faces';
+export { indexPart, splitVideo, TRACKS_PER_PART } from './videos/video-parts';
+export { VideoPartThread } from './videos/video-thread';

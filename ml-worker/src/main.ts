@@ -30,6 +30,7 @@ import { FaceAnalyzer } from './faces/face-analyzer';
 import { serveOperatorEndpoints } from './operator-endpoints';
 import { PhotoProcessor } from './photos/process-photo';
 import { VideoIndexer } from './videos/index-video';
+import { VideoPartThread } from './videos/video-thread';
 import { JobHandlers, startWorkers } from './workers';
 
 const logger = createLogger('ml-worker');
@@ -51,7 +52,7 @@ async function main() {
   const videoRows = new SqlVideosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
   const photos = new PhotoProcessor(new SqlPhotosRepository(orm), new SqlEventsRepository(orm), store, faces, bibs, revisions, logger);
-  const videos = new VideoIndexer(videoRows, store, faces, revisions, logger);
+  const videos = new VideoIndexer(videoRows, store, faces, revisions, logger, () => VideoPartThread.start(logger), cfg.VIDEO_INDEX_PARTS);
   const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);
   const deleter = new EventDeleter(new SqlEventsRepository(orm), new SqlUsageRepository(() => orm.em.fork()), store, logger);

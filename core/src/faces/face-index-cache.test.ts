@@ -57,4 +57,38 @@ describe('FaceIndexCache', () => {
     const cache = new FaceIndexCache('videos', videos, revisions().revisions, logger);
     expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual([`${video.id}@12.5`]);
   });
+
+  it('never makes a search wait for a refresh that only time asked for: the staleness check and the full rebuild run in the background', async () => {
+    const photos = new InMemoryPhotosRepository();
+    photos.add({ id: 'a', eventId: 5 });
+    photos.add({ id: 'b', eventId: 5 });
+    photos.addFace('a', descriptorToBuffer(vector(0.1)));
+    let gate: Promise<void> = Promise.resolve();
+    let reads = 0;
+    const source = { facesAfter: async (...args: Parameters<typeof photos.facesAfter>) => (reads++, await gate, photos.facesAfter(...args)) };
+    const cache = new FaceIndexCache('photos', source, revisions().revisions, logger);
+    const now = jest.spyOn(Date, 'now');
+    let clock = 1_000_000;
+    now.mockImplementation(() => clock);
+    try {
+      const refs = async () => (await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref);
+      expect(await refs()).toEqual(['a']);
+      photos.addFace('b', descriptorToBuffer(vector(0.2)));
+      let open!: () => void;
+      for (const step of [61_000, 15 * 60_000]) {
+        gate = new Promise((r) => (open = r));
+        clock += step;
+        const before = reads;
+        const answer = await Promise.race([refs(), new Promise((r) => setTimeout(() => r('waited for the refresh'), 500))]);
+        expect(answer).toEqual(step === 61_000 ? ['a'] : ['a', 'b']);
+        expect(reads).toBe(before + 1);
+        open();
+        await new Promise((r) => setTimeout(r, 10));
+        expect(await refs()).toEqual(['a', 'b']);
+      }
+      expect(cache.size(5)).toBe(2);
+    } finally {
+      now.mockRestore();
+    }
+  });
 });

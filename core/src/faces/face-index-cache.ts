@@ -81,7 +81,7 @@ export class EventFaceIndex {
 /**
  * The face indexes of the events searched by this process (photo faces, or video-frame faces),
  * loaded lazily from Postgres and kept fresh incrementally: when the event's revision (bumped by the
- * ml-worker) moved, or at least every minute, the faces added since the last load are read. Faces of
+ * ml-worker) moved, or at least every minute (in the background), the faces added since the last load are read. Faces of
  * unpublished photos are indexed too; the photo search keeps only published photos.
  */
 export class FaceIndexCache {
@@ -107,18 +107,31 @@ export class FaceIndexCache {
     return this.indexes.get(eventId)?.matrix.size ?? 0;
   }
 
+  /**
+   * The index to search. Only the first load, and a load of faces the revision says were added,
+   * make a search wait; a refresh that only time asks for (the staleness check, the full rebuild)
+   * runs in the background while searches use the index in memory.
+   */
   private async fresh(eventId: number): Promise<EventFaceIndex> {
     this.evictIdle();
-    const pending = this.loading.get(eventId);
-    if (pending) return pending;
     const current = this.indexes.get(eventId);
+    const pending = this.loading.get(eventId);
+    if (!current && pending) return pending;
     const revision = await this.revisions.read(this.kind, eventId);
+    if (!current) return this.loading.get(eventId) ?? this.startLoad(eventId, new EventFaceIndex(), revision);
+    if (revision !== null && revision !== current.revision) return this.loading.get(eventId) ?? this.startLoad(eventId, current, revision);
     const now = Date.now();
-    if (current && now - current.builtAt < FULL_RELOAD_MS && revision !== null && revision === current.revision && now - current.checkedAt < MAX_STALENESS_MS) {
-      return current;
+    const rebuild = now - current.builtAt >= FULL_RELOAD_MS;
+    if (!this.loading.has(eventId) && (rebuild || revision === null || now - current.checkedAt >= MAX_STALENESS_MS)) {
+      this.startLoad(eventId, rebuild ? new EventFaceIndex() : current, revision).catch((err: Error) =>
+        this.logger.warn({ kind: this.kind, eventId, err: err.message }, 'face index refresh failed; searches use the index in memory'),
+      );
     }
-    const rebuild = !current || now - current.builtAt >= FULL_RELOAD_MS;
-    const load = this.load(eventId, rebuild ? new EventFaceIndex() : current, revision).finally(() => this.loading.delete(eventId));
+    return current;
+  }
+
+  private startLoad(eventId: number, index: EventFaceIndex, revision: string | null): Promise<EventFaceIndex> {
+    const load = this.load(eventId, index, revision).finally(() => this.loading.delete(eventId));
     this.loading.set(eventId, load);
     return load;
   }

@@ -1,4 +1,5 @@
 import { QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { AppError } from '../errors';
 import { probeImage } from '../imaging/formats';
 import { openImage } from '../imaging/pixel-limit';
@@ -14,6 +15,15 @@ const NOT_EMBEDDED = 'Face matching did not answer in time, so nothing was recor
 export interface SelfieEmbedding {
   descriptor: Float32Array | null;
   facesFound: number;
+  /** Where the round trip went (ms): to the worker (enqueue + queue hop), in the worker (model included), back (reply hop). */
+  timing?: SelfieRoundTrip;
+}
+
+export interface SelfieRoundTrip {
+  queueMs: number;
+  workerMs: number;
+  modelMs: number;
+  replyMs: number;
 }
 
 export interface SelfieLimits {
@@ -28,10 +38,13 @@ export interface SelfieLimits {
 export class SelfieEmbedder {
   private readonly jobs: JobQueues;
   private readonly events: QueueEvents;
+  private readonly connection: Redis;
 
   constructor(redisUrl: string, private readonly limits: SelfieLimits) {
     this.jobs = new JobQueues(redisUrl);
-    this.events = new QueueEvents(JOBS.selfies.queue, { connection: connectRedis(redisUrl) });
+    // BullMQ does not close a connection it was given: close() does, or it reconnects forever once Redis is gone.
+    this.connection = connectRedis(redisUrl);
+    this.events = new QueueEvents(JOBS.selfies.queue, { connection: this.connection });
   }
 
   /** The cheap checks, before anything else: 400 when the file is empty, 413 above the size limit. */
@@ -63,6 +76,7 @@ export class SelfieEmbedder {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new AppError('NOT_RECORDED', NOT_EMBEDDED)), timeoutMs);
     });
+    const sentAt = Date.now();
     const run = (async () => {
       await this.events.waitUntilReady();
       const job = (await this.jobs.enqueue('selfies', { imageBase64: prepared.toString('base64') }))!;
@@ -71,7 +85,9 @@ export class SelfieEmbedder {
     })();
     try {
       const result = await Promise.race([run, deadline]);
-      return { descriptor: result.descriptor ? Float32Array.from(result.descriptor) : null, facesFound: result.facesFound };
+      const t = result.timing;
+      const timing = t && { queueMs: t.startedAt - sentAt, workerMs: t.finishedAt - t.startedAt, modelMs: t.modelMs, replyMs: Date.now() - t.finishedAt };
+      return { descriptor: result.descriptor ? Float32Array.from(result.descriptor) : null, facesFound: result.facesFound, ...(timing ? { timing } : {}) };
     } catch (err) {
       // A selfie nobody embedded in time is withdrawn, so a late worker does not spend time on it.
       if (jobId) void this.jobs.queue('selfies').remove(jobId).catch(() => undefined);
@@ -86,5 +102,6 @@ export class SelfieEmbedder {
   async close(): Promise<void> {
     await this.events.close();
     await this.jobs.close();
+    this.connection.disconnect();
   }
 }

@@ -26,6 +26,8 @@ export interface EmbedSelfieJob {
 export interface EmbedSelfieResult {
   descriptor: number[] | null;
   facesFound: number;
+  /** When the worker took the job and answered (epoch ms), and the model's share: the search's timing log splits the round trip with them. */
+  timing?: { startedAt: number; finishedAt: number; modelMs: number };
 }
 
 /** Samples a video's frames, finds and embeds their faces (the video face index). */

@@ -1,4 +1,4 @@
-import { AdaptiveSampler, FaceTracker, overlap } from './face-tracks';
+import { FaceTracker, overlap } from './face-tracks';
 
 const box = (x: number, y = 0.2, size = 0.1) => ({ x, y, width: size, height: size });
 const options = { minOverlap: 0.3, maxGapSeconds: 1, refreshSeconds: 1 };
@@ -44,24 +44,22 @@ describe('FaceTracker', () => {
     expect(tracker.assign(1.5, [box(0.1)])[0].track).toBe(replaced);
   });
 
+  it('tells whether a frame shows the faces of the last analysed one, each where it was (without committing)', () => {
+    const tracker = new FaceTracker({ ...options, maxGapSeconds: 3 });
+    tracker.assign(0, [box(0.1), box(0.6)]);
+    expect(tracker.sameFaces(0, [box(0.62), box(0.11)])).toBe(true);
+    expect(tracker.sameFaces(0, [box(0.1)])).toBe(false); // one left
+    expect(tracker.sameFaces(0, [box(0.1), box(0.6), box(0.3)])).toBe(false); // one came
+    expect(tracker.sameFaces(0, [box(0.1), box(0.4)])).toBe(false); // one moved away
+    expect(tracker.sameFaces(0, [box(0.1), box(0.11)])).toBe(false); // two boxes on one face
+    tracker.assign(2, []);
+    expect(tracker.sameFaces(2, [])).toBe(true);
+    expect(tracker.assign(2.5, [box(0.1)])[0].describe).toBe(true);
+  });
+
   it('measures overlap as intersection over union', () => {
     expect(overlap(box(0), box(0))).toBeCloseTo(1, 9);
     expect(overlap(box(0), box(0.5))).toBe(0);
     expect(overlap(box(0), box(0.05))).toBeCloseTo(1 / 3, 6);
-  });
-});
-
-describe('AdaptiveSampler', () => {
-  it('analyses one frame in idleStride without faces, every frame with faces, and the skipped one before a face appears', () => {
-    const sampler = new AdaptiveSampler<number>(2);
-    const faces = new Map([[4, 1], [5, 1], [6, 1], [3, 1]]);
-    const analysed: number[] = [];
-    for (let frame = 0; frame < 10; frame++) {
-      for (const due of sampler.next(frame, frame)) {
-        analysed.push(due.frame);
-        for (const earlier of sampler.seen(faces.get(due.frame) ?? 0)) analysed.push(earlier.frame);
-      }
-    }
-    expect(analysed).toEqual([0, 2, 4, 3, 5, 6, 7, 9]);
   });
 });

@@ -73,6 +73,24 @@ export class FaceTracker {
     return out.map((assigned, i) => assigned ?? { track: this.start(time, boxes[i]), describe: true });
   }
 
+  /**
+   * True when `boxes` are the faces seen at `seenAt` (the last analysed frame), each still where it
+   * was: as many boxes as tracks seen then, each overlapping its own track's box by minOverlap.
+   * Nothing is committed: the caller assigns the boxes, or analyses the frames between first.
+   */
+  sameFaces(seenAt: number, boxes: FaceBox[]): boolean {
+    const seen = this.tracks.filter((t) => Math.abs(t.lastSeen - seenAt) < 1e-6);
+    if (seen.length !== boxes.length) return false;
+    const free = new Set(seen);
+    for (const box of boxes) {
+      let best: Track | undefined;
+      for (const track of free) if (overlap(box, track.box) >= this.opts.minOverlap && (!best || overlap(box, track.box) > overlap(box, best.box))) best = track;
+      if (!best) return false;
+      free.delete(best);
+    }
+    return true;
+  }
+
   /** A track whose fresh descriptor shows another person: its sighting at `time` starts a new track. */
   split(track: number, time: number): number {
     const old = this.tracks.find((t) => t.id === track);
@@ -85,37 +103,5 @@ export class FaceTracker {
     const id = this.nextId++;
     this.tracks.push({ id, box, lastSeen: time, describedAt: time });
     return id;
-  }
-}
-
-/**
- * Adaptive sampling: frames are analysed one in `idleStride` while no face is in view, every one
- * while faces are. The frame skipped just before a face appears is analysed then (it is kept), so
- * a window starts as early as with every frame analysed.
- */
-export class AdaptiveSampler<F> {
-  private skipped: { frame: F; time: number } | null = null;
-  private sinceAnalysed = 0;
-  private facesInView = true;
-
-  constructor(private readonly idleStride: number) {}
-
-  /** The frames to analyse now (oldest first), given the newest decoded one. */
-  next(frame: F, time: number): Array<{ frame: F; time: number }> {
-    if (this.facesInView || ++this.sinceAnalysed >= this.idleStride) {
-      this.sinceAnalysed = 0;
-      return [{ frame, time }];
-    }
-    this.skipped = { frame, time };
-    return [];
-  }
-
-  /** What the last analysed frame showed; with faces, the frame skipped before it is due too. */
-  seen(faces: number): Array<{ frame: F; time: number }> {
-    const wasIdle = !this.facesInView;
-    this.facesInView = faces > 0;
-    const due = this.facesInView && wasIdle && this.skipped ? [this.skipped] : [];
-    this.skipped = null;
-    return due;
   }
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ffmpegPath, inputArgs, probeVideo, VIDEO_DEMUXERS } from './ffmpeg';
+import { ffmpegPath, inputArgs, probeVideo, sampleFrames, VIDEO_DEMUXERS } from './ffmpeg';
 import { findOnPath } from './tools';
 
 describe('how tenant videos are opened', () => {
@@ -40,4 +40,22 @@ describe('how tenant videos are opened', () => {
     writeFileSync(playlist, `ffconcat version 1.0\nfile segment.ts\n`);
     await expect(probeVideo(playlist)).rejects.toThrow(/^(?!.*\/tmp).*(playlist|not a readable video)/i);
   });
+
+  it('samples the frames of a part of a video, with their times in the whole video', async () => {
+    const long = path.join(dir, 'long.mp4');
+    execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=4:size=160x120:rate=25', '-pix_fmt', 'yuv420p', long]);
+    const times = async (part: { startSeconds?: number; durationSeconds?: number }) => {
+      const seen: number[] = [];
+      const frames = await sampleFrames(long, { fps: 2, width: 80, height: 60, format: 'mov', ...part }, async (rgb, time) => {
+        expect(rgb.length).toBe(80 * 60 * 3);
+        seen.push(time);
+      });
+      expect(frames).toBe(seen.length);
+      return seen;
+    };
+    expect(await times({})).toEqual([0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5]);
+    expect(await times({ startSeconds: 1.5, durationSeconds: 1.5 })).toEqual([1.5, 2, 2.5]);
+    expect(await times({ startSeconds: 3 })).toEqual([3, 3.5]);
+  });
 });
+

@@ -60,19 +60,23 @@ const READ_AHEAD_FRAMES = 3;
 
 /**
  * Decodes frames at `fps` (scaled to `width` x `height`) as raw RGB and hands each to `onFrame`
- * with its time, one at a time and in order; ffmpeg decodes up to READ_AHEAD_FRAMES ahead (in its
+ * with its time, one at a time and in order (of the whole video, or of the part from `startSeconds`
+ * lasting `durationSeconds`); ffmpeg decodes up to READ_AHEAD_FRAMES ahead (in its
  * own process, so on another core), then waits (backpressure through the pipe).
  */
 export function sampleFrames(
   file: string,
-  opts: { fps: number; width: number; height: number; format: string },
+  opts: { fps: number; width: number; height: number; format: string; startSeconds?: number; durationSeconds?: number },
   onFrame: (rgb: Buffer, timeSeconds: number) => Promise<void>,
 ): Promise<number> {
   const frameBytes = opts.width * opts.height * 3;
+  const start = opts.startSeconds ?? 0;
+  // A part of the video: seek before opening (decoding starts at the key frame before), stop after the duration.
+  const part = [...(start > 0 ? ['-ss', start.toFixed(3)] : []), ...inputArgs(file, opts.format), ...(opts.durationSeconds !== undefined ? ['-t', opts.durationSeconds.toFixed(3)] : [])];
   return new Promise((resolve, reject) => {
     const child = spawn(
       ffmpegPath(),
-      ['-v', 'error', ...inputArgs(file, opts.format), '-an', '-vf', `fps=${opts.fps},scale=${opts.width}:${opts.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+      ['-v', 'error', ...part, '-an', '-vf', `fps=${opts.fps},scale=${opts.width}:${opts.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     // The frame being filled, written in place (no re-concatenation of a growing buffer per chunk).
@@ -96,7 +100,7 @@ export function sampleFrames(
         const full = frame;
         frame = Buffer.allocUnsafe(frameBytes);
         filled = 0;
-        const time = index++ / opts.fps;
+        const time = Math.round((start + index++ / opts.fps) * 1000) / 1000;
         if (++queued >= READ_AHEAD_FRAMES) child.stdout.pause();
         chain = chain
           .then(() => (failed ? undefined : onFrame(full, time)))

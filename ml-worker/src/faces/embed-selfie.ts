@@ -1,8 +1,17 @@
 import { EmbedSelfieJob, EmbedSelfieResult } from '@em/core/jobs';
 import { SelfieFace } from './face-analyzer';
 
-/** The reply to a face search waiting on its selfie: the largest face's descriptor, or none. */
-export async function embedSelfie(faces: { embedSelfie(image: Buffer): Promise<SelfieFace> }, job: EmbedSelfieJob): Promise<EmbedSelfieResult> {
+/** A selfie's face, and how long the model took (when the embedder measured it, e.g. on its thread). */
+export type TimedSelfieFace = SelfieFace & { modelMs?: number };
+
+/** The reply to a face search waiting on its selfie: the largest face's descriptor, or none, and when the work started and ended. */
+export async function embedSelfie(faces: { embedSelfie(image: Buffer): Promise<TimedSelfieFace> }, job: EmbedSelfieJob): Promise<EmbedSelfieResult> {
+  const startedAt = Date.now();
   const found = await faces.embedSelfie(Buffer.from(job.imageBase64, 'base64'));
-  return { descriptor: found.descriptor ? Array.from(found.descriptor) : null, facesFound: found.facesFound };
+  const finishedAt = Date.now();
+  return {
+    descriptor: found.descriptor ? Array.from(found.descriptor) : null,
+    facesFound: found.facesFound,
+    timing: { startedAt, finishedAt, modelMs: found.modelMs ?? finishedAt - startedAt },
+  };
 }

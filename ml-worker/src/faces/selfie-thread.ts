@@ -1,11 +1,15 @@
 import type { Logger } from '@em/core';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { FaceAnalyzer, SelfieFace } from './face-analyzer';
+import { TimedSelfieFace } from './embed-selfie';
+import { FaceAnalyzer } from './face-analyzer';
+import { warmUpSelfies } from './warm-up';
 
 interface Reply {
   id: number;
   descriptor?: number[] | null;
   facesFound?: number;
+  /** Time in the thread's model, queueing behind another selfie included. */
+  modelMs?: number;
   error?: string;
 }
 
@@ -18,7 +22,7 @@ interface Reply {
 export class SelfieThread {
   private worker: Worker | null = null;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (face: SelfieFace) => void; reject: (err: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (face: TimedSelfieFace) => void; reject: (err: Error) => void }>();
 
   constructor(
     private readonly fallback: FaceAnalyzer,
@@ -46,11 +50,11 @@ export class SelfieThread {
     return true;
   }
 
-  embedSelfie(image: Buffer): Promise<SelfieFace> {
+  embedSelfie(image: Buffer): Promise<TimedSelfieFace> {
     const worker = this.worker;
     if (!worker) return this.fallback.embedSelfie(image);
     const id = this.nextId++;
-    return new Promise<SelfieFace>((resolve, reject) => {
+    return new Promise<TimedSelfieFace>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, image });
     });
@@ -67,7 +71,7 @@ export class SelfieThread {
     if (!waiting) return;
     this.pending.delete(reply.id);
     if (reply.error !== undefined) waiting.reject(new Error(reply.error));
-    else waiting.resolve({ descriptor: reply.descriptor ? Float32Array.from(reply.descriptor) : null, facesFound: reply.facesFound ?? 0 });
+    else waiting.resolve({ descriptor: reply.descriptor ? Float32Array.from(reply.descriptor) : null, facesFound: reply.facesFound ?? 0, modelMs: reply.modelMs });
   }
 
   private lost(reason: string): void {
@@ -79,15 +83,19 @@ export class SelfieThread {
   }
 }
 
-// The thread itself: its own analyzer, one selfie at a time.
+// The thread itself: its own analyzer (warmed up before it says it is ready), one selfie at a time.
 if (!isMainThread && parentPort) {
   const port = parentPort;
   const faces = new FaceAnalyzer();
-  faces.load().then(
+  (async () => {
+    await faces.load();
+    await warmUpSelfies(faces);
+  })().then(
     () => {
       port.on('message', ({ id, image }: { id: number; image: Uint8Array }) => {
+        const started = performance.now();
         faces.embedSelfie(Buffer.from(image.buffer, image.byteOffset, image.byteLength)).then(
-          (found) => port.postMessage({ id, descriptor: found.descriptor ? Array.from(found.descriptor) : null, facesFound: found.facesFound } satisfies Reply),
+          (found) => port.postMessage({ id, descriptor: found.descriptor ? Array.from(found.descriptor) : null, facesFound: found.facesFound, modelMs: Math.round(performance.now() - started) } satisfies Reply),
           (err: Error) => port.postMessage({ id, error: err.message } satisfies Reply),
         );
       });

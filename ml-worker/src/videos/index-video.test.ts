@@ -5,6 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { VideoIndexer } from './index-video';
+import { indexPart } from './video-parts';
+import type { VideoPartThread } from './video-thread';
 
 const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
 const dir = mkdtempSync(path.join(tmpdir(), 'index-video-test-'));
@@ -28,16 +30,16 @@ class FakeFaces {
   }
 }
 
-async function setup() {
+async function setup(startThread?: () => Promise<VideoPartThread | null>, maxParts = 1, source = video) {
   const events = new InMemoryEventsRepository();
   events.add({ id: 7, orgId: 1, videoSampleFps: 2 });
   const videos = new InMemoryVideosRepository(events);
   const store = new InMemoryObjectStore();
   const row = videos.add({ eventId: 7, storageKey: 'videos/7/v.mp4' });
-  await store.put(row.storageKey, video, 'video/mp4');
+  await store.put(row.storageKey, source, 'video/mp4');
   const faces = new FakeFaces();
   const bumps: number[] = [];
-  const indexer = new VideoIndexer(videos, store.asStore, faces, { bump: async (_kind, eventId) => void bumps.push(eventId) }, logger);
+  const indexer = new VideoIndexer(videos, store.asStore, faces, { bump: async (_kind, eventId) => void bumps.push(eventId) }, logger, startThread, maxParts);
   return { videos, store, row, faces, bumps, indexer };
 }
 
@@ -48,9 +50,13 @@ describe('VideoIndexer', () => {
     expect(s.videos.rows.get(s.row.id)).toMatchObject({ status: 'indexed', indexProgress: 1, durationSeconds: 3, width: 320, height: 240, sampleFps: 2 });
     expect(s.videos.faces.map((f) => f.timeSeconds)).toEqual([0, 0.5, 1, 1.5, 2, 2.5]);
     // One track; its descriptor is described once a second and carried by the sightings between.
+    // Key frames are 2 s apart: the first (1.5 s, call 1) sees a new face, so the frames before it
+    // are analysed (calls 2-4) and it keeps the faces it showed; the last (2.5 s, at the end, call 5)
+    // shows the same face, so 2 s is not analysed and carries the track's descriptor.
     expect(new Set(s.videos.faces.map((f) => f.track)).size).toBe(1);
-    expect(s.videos.faces.map((f) => Math.round(bufferToDescriptor(f.embedding)[0] * 1000))).toEqual([1, 1, 3, 3, 5, 5]);
+    expect(s.videos.faces.map((f) => Math.round(bufferToDescriptor(f.embedding)[0] * 1000))).toEqual([2, 2, 4, 4, 4, 5]);
     expect(s.faces.described).toBe(3);
+    expect(s.faces.sizes).toHaveLength(5);
     expect(s.faces.sizes[0]).toBe('320x240');
     expect(s.bumps).toEqual([7]);
     expect((await s.videos.facesAfter(7, '0', 10))[0].ref).toBe(`${s.row.id}@0`);
@@ -79,4 +85,35 @@ describe('VideoIndexer', () => {
     await s.indexer.fail(s.row.id, 'late');
     expect(s.videos.rows.get(s.row.id)!.status).toBe('indexed');
   });
+
+  it('indexes a long video in parts at once, the later ones on threads, with every sampled frame once and tracks numbered apart', async () => {
+    writeTestVideo(path.join(dir, 'long.mp4'), 41, '160x120');
+    const long = readFileSync(path.join(dir, 'long.mp4'));
+    const helper = new FakeFaces();
+    let started = 0;
+    let closed = 0;
+    const thread = {
+      indexPart: (...args: Parameters<VideoPartThread['indexPart']>) => indexPart(helper, ...args),
+      close: async () => void closed++,
+    } as unknown as VideoPartThread;
+    const s = await setup(async () => (started++, thread), 4, long);
+    await s.indexer.index(s.row.id);
+    expect(started).toBe(1); // 41 s: two parts of at least 20 s
+    expect(closed).toBe(1);
+    const times = s.videos.faces.map((f) => f.timeSeconds).sort((a, b) => a - b);
+    expect(times).toEqual(Array.from({ length: 82 }, (_, i) => i / 2));
+    const tracks = [...new Set(s.videos.faces.map((f) => f.track))].sort((a, b) => a - b);
+    expect(tracks).toEqual([1, 1_000_001]);
+    expect(s.videos.faces.filter((f) => f.track > 1_000_000).every((f) => f.timeSeconds >= 20.5)).toBe(true);
+    expect(helper.sizes.length).toBeGreaterThan(0);
+  });
+
+  it('indexes in one part when no thread starts', async () => {
+    writeTestVideo(path.join(dir, 'long.mp4'), 41, '160x120');
+    const s = await setup(async () => null, 2, readFileSync(path.join(dir, 'long.mp4')));
+    await s.indexer.index(s.row.id);
+    expect(s.videos.faces).toHaveLength(82);
+    expect(new Set(s.videos.faces.map((f) => f.track)).size).toBe(1);
+  });
 });
+

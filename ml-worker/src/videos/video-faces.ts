@@ -1,10 +1,13 @@
-import { AdaptiveSampler, FaceDescriptorVersion, FaceTracker } from '@em/core/media';
-import { FaceAnalyzer } from '../faces/face-analyzer';
+import { FaceBox, FaceDescriptorVersion, FaceTracker, TrackAssignment } from '@em/core/media';
+import { FaceAnalyzer, FrameFace } from '../faces/face-analyzer';
 
-/** Without a face in view, one sampled frame in this many is analysed (the one skipped before a face appears is analysed then). */
-const IDLE_STRIDE = 2;
-/** Face tracks across sampled frames: a followed face is described again after this long. */
-const TRACKING = { minOverlap: 0.3, maxGapSeconds: 1.5, refreshSeconds: 1 };
+/**
+ * Key frames are analysed this far apart (at the event's sampling rate); the frames between are
+ * analysed only when the faces of two key frames differ (see VideoFaceFinder).
+ */
+const KEY_INTERVAL_SECONDS = 2;
+/** Face tracks across analysed frames: a followed face is described again after this long. */
+const TRACKING = { minOverlap: 0.3, refreshSeconds: 1 };
 /** A fresh descriptor this far from its track's last one is another person: the track is split. */
 const TRACK_SPLIT_DISTANCE = 0.6;
 
@@ -18,44 +21,97 @@ export interface Sighting {
   track: number;
 }
 
+interface Frame {
+  rgb: Buffer;
+  time: number;
+}
+
 /**
- * The faces of one video's sampled frames, in order: frames without faces are analysed one in
- * IDLE_STRIDE (adaptive sampling); faces are followed from frame to frame (FaceTracker), and a
- * followed face reuses its track's descriptor until the refresh, so a face search can match the
- * whole track even where the head turned away.
+ * The faces of one video's sampled frames. Sampling adapts to what is on screen: one key frame in
+ * every KEY_INTERVAL_SECONDS is analysed; when it shows the same faces as the last analysed frame,
+ * each where it was (same people, same places: FaceTracker.sameFaces), the frames between get those
+ * faces' sightings without being analysed; when anything changed (a face came, left, moved or was
+ * missed), the frames between are analysed one by one, so a window's start and end stay exact to
+ * the sampled frame. Faces are followed from frame to frame (FaceTracker); a followed face reuses
+ * its track's descriptor until the refresh, so a face search matches the whole track even where
+ * the head turned away. A presence shorter than the key interval that starts and ends between two
+ * key frames can be missed.
  */
 export class VideoFaceFinder {
   /** Descriptors computed (the rest reused their track's). */
   described = 0;
-  private readonly tracker = new FaceTracker(TRACKING);
-  private readonly sampler = new AdaptiveSampler<Buffer>(IDLE_STRIDE);
+  /** Frames given to the detector (a key frame before a change may be analysed twice). */
+  analysed = 0;
+  private readonly stride: number;
+  private readonly tracker: FaceTracker;
   private readonly trackDescriptors = new Map<number, Float32Array>();
+  private waiting: Frame[] = [];
+  private last: { time: number; sightings: Sighting[] } = { time: Number.NEGATIVE_INFINITY, sightings: [] };
 
   constructor(
     private readonly faces: Pick<FaceAnalyzer, 'detectFrameFaces'>,
     private readonly width: number,
     private readonly height: number,
-  ) {}
+    sampleFps: number,
+    /** 0 analyses every sampled frame (the bench's comparison). */
+    keyIntervalSeconds = KEY_INTERVAL_SECONDS,
+  ) {
+    this.stride = Math.max(1, Math.round(keyIntervalSeconds * sampleFps));
+    // A track must live from one key frame to the next.
+    this.tracker = new FaceTracker({ ...TRACKING, maxGapSeconds: Math.max(1.5, (this.stride + 1) / sampleFps) });
+  }
 
-  /** The sightings due once this frame is decoded (of this frame, the one skipped before it, or none). */
+  /** The sightings due once this frame is decoded (frames are given in order). */
   async frame(rgb: Buffer, time: number): Promise<Sighting[]> {
+    this.waiting.push({ rgb, time });
+    return this.waiting.length < this.stride ? [] : this.analyseWaiting();
+  }
+
+  /** The sightings of the frames still waiting at the end of the video. */
+  async finish(): Promise<Sighting[]> {
+    return this.waiting.length ? this.analyseWaiting() : [];
+  }
+
+  private async analyseWaiting(): Promise<Sighting[]> {
+    const frames = this.waiting;
+    this.waiting = [];
+    const key = frames[frames.length - 1];
+    const between = frames.slice(0, -1);
+    if (!between.length) return (await this.analyse(key)).sightings!;
+    const { time: seenAt, sightings: before } = this.last;
+    const probe = await this.analyse(key, (boxes) => this.tracker.sameFaces(seenAt, boxes));
+    if (probe.sightings) return [...between.flatMap((f) => before.map((s) => ({ ...s, time: f.time }))), ...probe.sightings];
     const out: Sighting[] = [];
-    for (const due of this.sampler.next(rgb, time)) {
-      const found = await this.analyse(due.frame, due.time);
-      out.push(...found);
-      for (const earlier of this.sampler.seen(found.length)) out.push(...(await this.analyse(earlier.frame, earlier.time)));
-    }
+    for (const f of between) out.push(...(await this.analyse(f)).sightings!);
+    // The key frame's faces are known from the probe: analysed again only when one has no descriptor yet.
+    const tracks = this.tracker.assign(key.time, probe.refused!.map((f) => f.box));
+    if (tracks.every((t) => this.trackDescriptors.has(t.track))) out.push(...this.sightings(key.time, probe.refused!, tracks));
+    else out.push(...(await this.analyse(key)).sightings!);
     return out;
   }
 
-  private async analyse(rgb: Buffer, time: number): Promise<Sighting[]> {
-    let tracks: Array<{ track: number; describe: boolean }> = [];
-    const faces = await this.faces.detectFrameFaces(rgb, this.width, this.height, (boxes) => {
-      tracks = this.tracker.assign(time, boxes);
-      return tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track));
+  /** The frame's sightings; when `onlyIf` refuses its boxes, nothing is committed or described, and its faces come back refused. */
+  private async analyse(frame: Frame, onlyIf?: (boxes: FaceBox[]) => boolean): Promise<{ sightings?: Sighting[]; refused?: FrameFace[] }> {
+    // The tracks are assigned from the boxes, before the analyzer describes the faces it is told to.
+    const state: { tracks: TrackAssignment[] | null } = { tracks: null };
+    const commit = (boxes: FaceBox[]) => {
+      if (onlyIf && !onlyIf(boxes)) return null;
+      return (state.tracks = this.tracker.assign(frame.time, boxes));
+    };
+    this.analysed++;
+    let asked = false;
+    const faces = await this.faces.detectFrameFaces(frame.rgb, this.width, this.height, (boxes) => {
+      asked = true;
+      const tracks = commit(boxes);
+      return tracks ? tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track)) : boxes.map(() => false);
     });
-    return faces.map((face, i) => {
-      let track = tracks[i].track;
+    const assigned = asked ? state.tracks : commit(faces.map((f) => f.box));
+    return assigned ? { sightings: this.sightings(frame.time, faces, assigned) } : { refused: faces };
+  }
+
+  private sightings(time: number, faces: FrameFace[], assigned: TrackAssignment[]): Sighting[] {
+    const sightings = faces.map((face, i) => {
+      let track = assigned[i].track;
       if (face.descriptor) {
         this.described++;
         const previous = this.trackDescriptors.get(track);
@@ -64,6 +120,8 @@ export class VideoFaceFinder {
       }
       return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, track };
     });
+    this.last = { time, sightings };
+    return sightings;
   }
 }
 

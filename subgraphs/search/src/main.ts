@@ -18,7 +18,7 @@ runService('search', async ({ cfg, logger, orm, principalSecret }) => {
   const schema = await buildSearchSchema(
     resolverContainer(
       new BibSearchResolver(new BibSearchService(events, photos)),
-      new FaceSearchResolver(new FaceSearchService(events, photos, new SqlFaceSearchesRepository(orm), embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS)),
+      new FaceSearchResolver(new FaceSearchService(events, photos, new SqlFaceSearchesRepository(orm), embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS, logger)),
     ),
   );
   const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1, checks: [checks.redis(redis)] });

@@ -1,6 +1,8 @@
 import {
   AppError,
+  Logger,
   requireRequestId,
+  StageTimer,
   newId,
   Page,
   PAGE_LIMITS,
@@ -58,6 +60,8 @@ export class FaceSearchService {
     private readonly embedder: Pick<SelfieEmbedder, 'checkSize' | 'prepare' | 'embed'>,
     private readonly index: Pick<FaceIndexCache, 'search'>,
     private readonly maxPhotos: number,
+    /** One 'selfie search timing' line per search (info), stage by stage, so a slow tail can be explained. */
+    private readonly logger?: Pick<Logger, 'info'>,
   ) {}
 
   async search(
@@ -69,25 +73,36 @@ export class FaceSearchService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<FaceSearchPage> {
+    const timer = new StageTimer();
     const event = await guardOperation(this.events, principal, 'searchFaces', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     const id = this.requestIdOrNew(requestId);
+    timer.lap('guard');
     const file = await selfie();
     this.embedder.checkSize(file);
+    timer.lap('upload');
 
     // A request_id names a search of this event only: one of another event is no concern here.
     const stored = await this.searches.find(eventId, id);
     if (stored) return this.retry(stored, request);
+    timer.lap('lookup');
 
     // Looked up first: a retry is charged as a read by the gateway, so it must not cost an embedding.
-    const { descriptor, facesFound } = await this.embedder.embed(await this.embedder.prepare(file));
+    const prepared = await this.embedder.prepare(file);
+    timer.lap('prepare');
+    const { descriptor, facesFound, timing } = await this.embedder.embed(prepared);
+    timer.lap('embed');
+    if (timing) for (const [stage, ms] of Object.entries(timing)) timer.add(`embed.${stage.replace(/Ms$/, '')}`, ms);
     const threshold = appliedMatchPercent(event.confidenceThreshold);
-    const matches = descriptor ? await this.match(event, descriptor, threshold) : [];
+    const matches = descriptor ? await this.match(event, descriptor, threshold, timer) : [];
     const search = { requestId: id, orgId, eventId, confidenceThreshold: threshold, matches, facesFound, embedding: descriptor ? descriptorToBuffer(descriptor) : null };
     // A concurrent request with the same id stored first: answer as its retry.
     if (!(await this.searches.insertIfAbsent({ ...search, apiKeyId: principal.apiKeyId ?? null }))) return this.retry((await this.searches.find(eventId, id))!, request);
+    timer.lap('store');
     // The matches were filtered by publication a moment ago: not read again.
-    return this.page(search, request, false, matches);
+    const answer = await this.page(search, request, false, matches);
+    this.logger?.info({ requestId: id, eventId, matches: matches.length, totalMs: timer.totalMs, stages: timer.stages }, 'selfie search timing');
+    return answer;
   }
 
   /** A stored search by request_id (never matched again); 404 when unknown to this event. */
@@ -116,11 +131,13 @@ export class FaceSearchService {
   }
 
   /** Photos of the event with a face above the threshold, best first (ties: photo id), at most maxPhotos. */
-  private async match(event: Event, descriptor: Float32Array, thresholdPercent: number): Promise<FaceMatch[]> {
+  private async match(event: Event, descriptor: Float32Array, thresholdPercent: number, timer: StageTimer): Promise<FaceMatch[]> {
     const maxDistance = percentToDistance(thresholdPercent);
     const found = await this.index.search(event.id, descriptor, maxDistance, this.maxPhotos * FACES_PER_PHOTO);
+    timer.lap('index');
     if (found.length === 0) return [];
     const visible = await this.photos.publishedAmong(found.map((f) => f.ref), event.id);
+    timer.lap('published');
     return found
       .filter((f) => visible.has(f.ref))
       .sort((a, b) => a.distance - b.distance || (a.ref < b.ref ? -1 : 1))
