@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { boundedCopy, FaceBox, FaceDescriptorVersion, openImage } from '@em/core/media';
+import { boundedCopy, FaceBox, FaceDescriptorVersion, openImage, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, PixelBox } from './blazeface-detector';
 import { addUnseen } from './face-boxes';
 
@@ -15,7 +15,7 @@ export interface DetectedFace {
   box: FaceBox;
   score: number;
   descriptor: Float32Array;
-  /** 2 when the descriptor is the mean of the face's and its mirror image's (FACE_DESCRIPTOR_VERSION). */
+  /** 2 when the descriptor is the mean of the face's and its mirror image's (FACE_DESCRIPTOR_VERSION); 3 as 2, found by BlazeFace only. */
   descriptorVersion: FaceDescriptorVersion;
 }
 
@@ -60,6 +60,8 @@ interface LandmarkedFace {
   box: { x: number; y: number; width: number; height: number };
   score: number;
   landmarks: any;
+  /** Found by BlazeFace only (descriptor version 3: matched more strictly). */
+  secondDetector?: boolean;
 }
 
 function clip(b: PixelBox, width: number, height: number): PixelBox {
@@ -171,7 +173,7 @@ export class FaceAnalyzer {
         box: boxes[i],
         score: r.score,
         descriptor: wanted[i] ? descriptors[picked.indexOf(r)] : null,
-        descriptorVersion: options.mirrored ? 2 : 1,
+        descriptorVersion: !options.mirrored ? 1 : r.secondDetector ? SECOND_DETECTOR_DESCRIPTOR_VERSION : 2,
       }));
     } finally {
       tensor.dispose();
@@ -201,7 +203,7 @@ export class FaceAnalyzer {
     try {
       for (let i = 0; i < crops.length; i++) {
         const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(crops[i]);
-        out.push({ box: boxes[i], score: boxes[i].score, landmarks: landmarks.shiftBy(boxes[i].x, boxes[i].y) });
+        out.push({ box: boxes[i], score: boxes[i].score, landmarks: landmarks.shiftBy(boxes[i].x, boxes[i].y), secondDetector: true });
       }
     } finally {
       for (const crop of crops) crop.dispose();
