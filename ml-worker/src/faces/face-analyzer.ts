@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { boundedCopy, FaceBox, FaceDescriptorVersion, openImage, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, PixelBox } from './blazeface-detector';
-import { addUnseen } from './face-boxes';
+import { addUnseen, clip, cutByFrame } from './face-boxes';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
 // be installed offline); its models ship inside the npm package.
@@ -62,12 +62,6 @@ interface LandmarkedFace {
   landmarks: any;
   /** Found by BlazeFace only (descriptor version 3: matched more strictly). */
   secondDetector?: boolean;
-}
-
-function clip(b: PixelBox, width: number, height: number): PixelBox {
-  const x = Math.max(0, b.x);
-  const y = Math.max(0, b.y);
-  return { x, y, width: Math.min(width, b.x + b.width) - x, height: Math.min(height, b.y + b.height) - y, score: b.score };
 }
 
 export interface SelfieFace {
@@ -192,7 +186,8 @@ export class FaceAnalyzer {
     }));
     if (options.detector !== 'tiny+blazeface') return found;
     const [height, width] = tensor.shape;
-    const extra = addUnseen(found.map((f) => f.box), (await this.blazeface.detect(tensor)).map((b) => clip(b, width, height)));
+    const whole = (await this.blazeface.detect(tensor)).filter((b) => !cutByFrame(b, width, height));
+    const extra = addUnseen(found.map((f) => f.box), whole.map((b) => clip(b, width, height)));
     return [...found, ...(await this.landmarked(tensor, extra))];
   }
 

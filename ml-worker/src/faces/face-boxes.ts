@@ -31,3 +31,21 @@ export function addUnseen<T extends Box>(found: Box[], candidates: T[]): T[] {
   for (const c of candidates) if (![...found, ...kept].some((f) => same(f, c))) kept.push(c);
   return kept;
 }
+
+/**
+ * A face cut by the frame: too little of it is there to describe reliably (on the group shots, such
+ * a stranger's face matched another person at 0.507). FaceMesh boxes are square and human clips
+ * them to the image, so a box at the border that is no longer square (sides < 85% of each other)
+ * was cut. Faces only BlazeFace finds are kept only when whole.
+ */
+export function cutByFrame(b: Box, width: number, height: number): boolean {
+  const atBorder = b.x <= 0 || b.y <= 0 || b.x + b.width >= width - 1 || b.y + b.height >= height - 1;
+  return atBorder && Math.min(b.width, b.height) < 0.85 * Math.max(b.width, b.height);
+}
+
+/** The box cut to the image. */
+export function clip<T extends Box>(b: T, width: number, height: number): T {
+  const x = Math.max(0, b.x);
+  const y = Math.max(0, b.y);
+  return { ...b, x, y, width: Math.min(width, b.x + b.width) - x, height: Math.min(height, b.y + b.height) - y };
+}
