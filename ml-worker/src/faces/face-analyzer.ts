@@ -50,6 +50,7 @@ export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazefa
 export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true };
 /** Selfies: the face is large, so a small detector input is enough (and fast). */
 export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24, mirrored: true };
+const WASM_PATH = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
 /** Selfies and photos are analysed on a copy at most this large (boxes are relative, so they hold). */
 const ANALYSIS_MAX_SIDE = 2048;
 /** Tight face crops need a margin around the face before the detector sees it as one (a wider one when the first finds nothing). */
@@ -83,8 +84,7 @@ export class FaceAnalyzer {
 
   load(): Promise<void> {
     this.ready ??= (async () => {
-      const wasmPath = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
-      wasm.setWasmPaths(wasmPath);
+      wasm.setWasmPaths(WASM_PATH);
       if (!(await faceapi.tf.setBackend('wasm'))) throw new Error('the tfjs wasm backend failed to initialise');
       await faceapi.tf.ready();
       const models = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
@@ -92,7 +92,6 @@ export class FaceAnalyzer {
       await faceapi.nets.ssdMobilenetv1.loadFromDisk(models);
       await faceapi.nets.faceLandmark68Net.loadFromDisk(models);
       await faceapi.nets.faceRecognitionNet.loadFromDisk(models);
-      await this.blazeface.load(wasmPath);
     })();
     return this.ready;
   }
@@ -186,6 +185,8 @@ export class FaceAnalyzer {
     }));
     if (options.detector !== 'tiny+blazeface') return found;
     const [height, width] = tensor.shape;
+    // Loaded on first use: the selfie thread's analyzer never needs it.
+    await this.blazeface.load(WASM_PATH);
     const whole = (await this.blazeface.detect(tensor)).filter((b) => !cutByFrame(b, width, height));
     const extra = addUnseen(found.map((f) => f.box), whole.map((b) => clip(b, width, height)));
     return [...found, ...(await this.landmarked(tensor, extra))];
