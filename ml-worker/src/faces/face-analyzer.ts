@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { boundedCopy, FaceBox, FaceDescriptorVersion, openImage } from '@em/core/media';
+import { boundedCopy, FaceBox, FaceDescriptorVersion, openImage, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { BlazeFaceDetector, PixelBox } from './blazeface-detector';
+import { addUnseen, clip, cutByFrame } from './face-boxes';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
 // be installed offline); its models ship inside the npm package.
@@ -13,11 +15,12 @@ export interface DetectedFace {
   box: FaceBox;
   score: number;
   descriptor: Float32Array;
-  /** 2 when the descriptor is the mean of the face's and its mirror image's (FACE_DESCRIPTOR_VERSION). */
+  /** 2 when the descriptor is the mean of the face's and its mirror image's (FACE_DESCRIPTOR_VERSION); 3 as 2, found by BlazeFace only. */
   descriptorVersion: FaceDescriptorVersion;
 }
 
-export type FaceDetectorKind = 'tiny' | 'ssd';
+/** `tiny+blazeface`: the tiny detector's faces plus those only BlazeFace/FaceMesh finds (turned, tilted, partly hidden). */
+export type FaceDetectorKind = 'tiny' | 'ssd' | 'tiny+blazeface';
 
 /** A face of a video frame, described or not (see detectFrameFaces). */
 export type FrameFace = Omit<DetectedFace, 'descriptor'> & { descriptor: Float32Array | null };
@@ -38,15 +41,29 @@ export interface FaceAnalyzerOptions {
   mirrored: boolean;
 }
 
-export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true };
+/**
+ * Photos: the tiny detector plus BlazeFace/FaceMesh for the faces it misses (issue 17: on the harder
+ * face set, recall 0.49 -> 0.74 at the same threshold: occluded, turned and dark faces).
+ */
+export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true };
 /** Video frames (720p and below): faster than photos, faces of 40 px and more. */
 export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true };
 /** Selfies: the face is large, so a small detector input is enough (and fast). */
 export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24, mirrored: true };
+const WASM_PATH = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
 /** Selfies and photos are analysed on a copy at most this large (boxes are relative, so they hold). */
 const ANALYSIS_MAX_SIDE = 2048;
 /** Tight face crops need a margin around the face before the detector sees it as one (a wider one when the first finds nothing). */
 const SELFIE_PADDINGS = [0.25, 1];
+
+interface LandmarkedFace {
+  /** Pixels of the analysed image. */
+  box: { x: number; y: number; width: number; height: number };
+  score: number;
+  landmarks: any;
+  /** Found by BlazeFace only (descriptor version 3: matched more strictly). */
+  secondDetector?: boolean;
+}
 
 export interface SelfieFace {
   descriptor: Float32Array | null;
@@ -63,10 +80,11 @@ export class FaceAnalyzer {
   private running = false;
   private readonly urgent: Array<() => void> = [];
   private readonly normal: Array<() => void> = [];
+  private readonly blazeface = new BlazeFaceDetector();
 
   load(): Promise<void> {
     this.ready ??= (async () => {
-      wasm.setWasmPaths(`${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
+      wasm.setWasmPaths(WASM_PATH);
       if (!(await faceapi.tf.setBackend('wasm'))) throw new Error('the tfjs wasm backend failed to initialise');
       await faceapi.tf.ready();
       const models = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
@@ -139,29 +157,58 @@ export class FaceAnalyzer {
     await this.load();
     const tensor = faceapi.tf.tensor3d(data, [height, width, 3], 'int32');
     try {
-      const detectorOptions = options.detector === 'tiny'
-        ? new faceapi.TinyFaceDetectorOptions({ inputSize: options.inputSize, scoreThreshold: options.scoreThreshold })
-        : new faceapi.SsdMobilenetv1Options({ minConfidence: options.scoreThreshold });
-      const found = (await faceapi.detectAllFaces(tensor, detectorOptions).withFaceLandmarks())
-        .filter((r: any) => r.detection.box.width >= options.minFaceWidth)
-        .sort((a: any, b: any) => b.detection.score - a.detection.score);
-      const boxes: FaceBox[] = found.map((r: any) => ({ x: r.detection.box.x / width, y: r.detection.box.y / height, width: r.detection.box.width / width, height: r.detection.box.height / height }));
+      const found = (await this.locate(tensor, options)).filter((r) => r.box.width >= options.minFaceWidth).sort((a, b) => b.score - a.score);
+      const boxes: FaceBox[] = found.map((r) => ({ x: r.box.x / width, y: r.box.y / height, width: r.box.width / width, height: r.box.height / height }));
       const wanted = pick(boxes);
-      const picked = found.filter((_: unknown, i: number) => wanted[i]);
+      const picked = found.filter((_, i) => wanted[i]);
       const descriptors = await this.describe(tensor, picked, options.mirrored);
-      return found.map((r: any, i: number) => ({
+      return found.map((r, i) => ({
         box: boxes[i],
-        score: r.detection.score,
+        score: r.score,
         descriptor: wanted[i] ? descriptors[picked.indexOf(r)] : null,
-        descriptorVersion: options.mirrored ? 2 : 1,
+        descriptorVersion: !options.mirrored ? 1 : r.secondDetector ? SECOND_DETECTOR_DESCRIPTOR_VERSION : 2,
       }));
     } finally {
       tensor.dispose();
     }
   }
 
+  /** Faces with their 68 landmarks: face-api's detector's, plus BlazeFace's unseen ones landmarked by face-api on their box. */
+  private async locate(tensor: any, options: FaceAnalyzerOptions): Promise<LandmarkedFace[]> {
+    const detectorOptions = options.detector === 'ssd'
+      ? new faceapi.SsdMobilenetv1Options({ minConfidence: options.scoreThreshold })
+      : new faceapi.TinyFaceDetectorOptions({ inputSize: options.inputSize, scoreThreshold: options.scoreThreshold });
+    const found: LandmarkedFace[] = (await faceapi.detectAllFaces(tensor, detectorOptions).withFaceLandmarks()).map((r: any) => ({
+      box: { x: r.detection.box.x, y: r.detection.box.y, width: r.detection.box.width, height: r.detection.box.height },
+      score: r.detection.score,
+      landmarks: r.landmarks,
+    }));
+    if (options.detector !== 'tiny+blazeface') return found;
+    const [height, width] = tensor.shape;
+    // Loaded on first use: the selfie thread's analyzer never needs it.
+    await this.blazeface.load(WASM_PATH);
+    const whole = (await this.blazeface.detect(tensor)).filter((b) => !cutByFrame(b, width, height));
+    const extra = addUnseen(found.map((f) => f.box), whole.map((b) => clip(b, width, height)));
+    return [...found, ...(await this.landmarked(tensor, extra))];
+  }
+
+  private async landmarked(tensor: unknown, boxes: PixelBox[]): Promise<LandmarkedFace[]> {
+    if (boxes.length === 0) return [];
+    const crops = await faceapi.extractFaceTensors(tensor, boxes.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)));
+    const out: LandmarkedFace[] = [];
+    try {
+      for (let i = 0; i < crops.length; i++) {
+        const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(crops[i]);
+        out.push({ box: boxes[i], score: boxes[i].score, landmarks: landmarks.shiftBy(boxes[i].x, boxes[i].y), secondDetector: true });
+      }
+    } finally {
+      for (const crop of crops) crop.dispose();
+    }
+    return out;
+  }
+
   /** Descriptors of the landmarked faces (aligned as face-api aligns them), mirror-averaged when asked. */
-  private async describe(tensor: unknown, faces: any[], mirrored: boolean): Promise<Float32Array[]> {
+  private async describe(tensor: unknown, faces: LandmarkedFace[], mirrored: boolean): Promise<Float32Array[]> {
     if (faces.length === 0) return [];
     const crops = await faceapi.extractFaceTensors(tensor, faces.map((f) => f.landmarks.align(null, { useDlibAlignment: true })));
     try {

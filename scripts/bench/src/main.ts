@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { REPO_ROOT } from '@em/core';
-import { BibReader, FaceAnalyzer } from '@em/ml-worker';
+import { BibReader, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
@@ -27,7 +27,10 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
   'face-search': async (rows, models) => {
-    await selfieAccuracy(rows, await models.faces(), FIXTURES);
+    const faces = await models.faces();
+    // Before/after in one run: the tiny detector alone (up to issue 17) and the worker's photo path now.
+    await selfieAccuracy(rows, faces, FIXTURES, { label: 'tiny detector alone, before', options: { ...PHOTO_FACE_OPTIONS, detector: 'tiny' } });
+    await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path: ${PHOTO_FACE_OPTIONS.detector}`, options: PHOTO_FACE_OPTIONS });
     await searchLatency(rows);
   },
   'selfie-latency': async (rows, models) => selfieLatencyBench(rows, await models.faces(), FIXTURES),

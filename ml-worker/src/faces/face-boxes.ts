@@ -1,0 +1,51 @@
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Overlap (intersection over union) of two boxes. */
+export function iou(a: Box, b: Box): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / (a.width * a.height + b.width * b.height - inter);
+}
+
+function centreInside(outer: Box, inner: Box): boolean {
+  const cx = inner.x + inner.width / 2;
+  const cy = inner.y + inner.height / 2;
+  return cx >= outer.x && cx <= outer.x + outer.width && cy >= outer.y && cy <= outer.y + outer.height;
+}
+
+/**
+ * The candidates that are no face already found: a candidate overlapping a found face (IoU > 0.3)
+ * or sharing its centre region is the same face seen by another detector; candidates also
+ * de-duplicate among themselves (the first wins).
+ */
+export function addUnseen<T extends Box>(found: Box[], candidates: T[]): T[] {
+  const kept: T[] = [];
+  const same = (a: Box, b: Box) => iou(a, b) > 0.3 || centreInside(a, b) || centreInside(b, a);
+  for (const c of candidates) if (![...found, ...kept].some((f) => same(f, c))) kept.push(c);
+  return kept;
+}
+
+/**
+ * A face cut by the frame: too little of it is there to describe reliably (on the group shots, such
+ * a stranger's face matched another person at 0.507). FaceMesh boxes are square and human clips
+ * them to the image, so a box at the border that is no longer square (sides < 85% of each other)
+ * was cut. Faces only BlazeFace finds are kept only when whole.
+ */
+export function cutByFrame(b: Box, width: number, height: number): boolean {
+  const atBorder = b.x <= 0 || b.y <= 0 || b.x + b.width >= width - 1 || b.y + b.height >= height - 1;
+  return atBorder && Math.min(b.width, b.height) < 0.85 * Math.max(b.width, b.height);
+}
+
+/** The box cut to the image. */
+export function clip<T extends Box>(b: T, width: number, height: number): T {
+  const x = Math.max(0, b.x);
+  const y = Math.max(0, b.y);
+  return { ...b, x, y, width: Math.min(width, b.x + b.width) - x, height: Math.min(height, b.y + b.height) - y };
+}
