@@ -9,3 +9,4 @@ export * from './uploads';
 export * from './operation-observer';
 export * from './args';
 export * from './schema-file';
+export * from './compiled-operations';
