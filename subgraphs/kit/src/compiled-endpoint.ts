@@ -1,11 +1,10 @@
 import { Logger, PRINCIPAL_HEADER, ServiceMetrics, verifyPrincipal } from '@em/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CompiledOperations } from './compiled-operations';
+import { isPlainJsonPost, readJsonBody } from './json-request';
 
-/** The largest JSON body the compiled path reads (the Apollo path's limit too). */
+/** The largest JSON body a subgraph reads (the compiled path and Apollo's). */
 export const JSON_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
-
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export interface CompiledEndpointOptions {
   operations: CompiledOperations;
@@ -16,36 +15,26 @@ export interface CompiledEndpointOptions {
   inRequestContext: <T>(run: () => T) => T;
 }
 
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
 /**
  * `POST /graphql` with a JSON body, answered by compiled operations in front of express and
- * Apollo. A request it does not take (another path or content type, a body over the limit, no
- * valid principal, an operation CompiledOperations leaves to Apollo) goes to `fallback` with its
- * body already read into `req.body`, where Apollo answers it as before.
+ * Apollo. A request it does not take (another path or content type, a body over the limit or not
+ * JSON, no valid principal, an operation CompiledOperations leaves to Apollo) goes to `fallback`
+ * with its body already read into `req.body`, where express and Apollo answer it as before.
  */
-export function compiledEndpoint(opts: CompiledEndpointOptions, fallback: (req: IncomingMessage, res: ServerResponse) => void) {
-  return (req: IncomingMessage, res: ServerResponse): void => {
-    if (req.method !== 'POST' || req.url !== '/graphql' || !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return fallback(req, res);
-    const declared = Number(req.headers['content-length']);
-    if (!(declared <= JSON_BODY_LIMIT_BYTES)) return fallback(req, res);
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return void res.writeHead(400, JSON_HEADERS).end('{"errors":[{"message":"The body is not valid JSON","extensions":{"code":"BAD_REQUEST"}}]}\n');
-      }
-      answer(opts, req, res, body).then(
-        (answered) => answered || fallbackWithBody(req, res, body, fallback),
+export function compiledEndpoint(opts: CompiledEndpointOptions, fallback: Handler): Handler {
+  return (req, res) => {
+    if (!isPlainJsonPost(req, '/graphql', JSON_BODY_LIMIT_BYTES)) return fallback(req, res);
+    readJsonBody(req)
+      .then((body) => (body === undefined ? false : answer(opts, req, res, body)))
+      .then(
+        (answered) => answered || fallback(req, res),
         (err) => {
           opts.logger.error({ err }, 'compiled operation failed unexpectedly');
-          if (!res.headersSent) res.writeHead(500, JSON_HEADERS).end('{"errors":[{"message":"Internal error","extensions":{"code":"INTERNAL"}}]}\n');
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end('{"errors":[{"message":"Internal error","extensions":{"code":"INTERNAL"}}]}\n');
         },
       );
-    });
   };
 }
 
@@ -58,8 +47,7 @@ async function answer(opts: CompiledEndpointOptions, req: IncomingMessage, res: 
   }
   const started = Date.now();
   const requestId = header(req, 'x-request-id') ?? principal.requestId ?? '';
-  const context = { principal, requestId };
-  const result = await opts.inRequestContext(() => opts.operations.run(body, context));
+  const result = await opts.inRequestContext(() => opts.operations.run(body, { principal, requestId }));
   if (!result) return false;
   const status = result.errorCode ?? 'ok';
   opts.metrics.startRequest(result.label)(status);
@@ -74,10 +62,4 @@ async function answer(opts: CompiledEndpointOptions, req: IncomingMessage, res: 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** Hands a request whose body is read to express: body-parser sees a finished request and keeps `req.body`. */
-function fallbackWithBody(req: IncomingMessage, res: ServerResponse, body: unknown, fallback: (req: IncomingMessage, res: ServerResponse) => void): void {
-  (req as IncomingMessage & { body?: unknown }).body = body;
-  fallback(req, res);
 }

@@ -10,3 +10,4 @@ export * from './operation-observer';
 export * from './args';
 export * from './schema-file';
 export * from './compiled-operations';
+export * from './json-request';
