@@ -85,6 +85,13 @@ describe('singleFetchPath', () => {
     expect(JSON.parse(sent.body)).toEqual({ query: expect.stringContaining('key:id'), operationName: 'AllPhotos__images__0', variables: { orgId: 1, eventId: 2 } });
   });
 
+  it("forwards a compiled subgraph answer marked data-only as it is, and reads an unmarked one (whose extensions Apollo drops)", async () => {
+    const marked = setup({ subgraph: { status: 200, headers: { 'x-em-data-only': '1' }, body: '{"data":{"photos":{"items":[]}}}\n' } });
+    expect((await post(marked.handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }))).text).toBe('{"data":{"photos":{"items":[]}}}\n');
+    const withExtensions = setup({ subgraph: { status: 200, headers: {}, body: '{"data":{"photos":{"items":[]}},"extensions":{"x":1}}\n' } });
+    expect((await post(withExtensions.handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }))).status).toBe(299);
+  });
+
   it('hands an answer with a GraphQL error to Apollo with the context, the charge and the subgraph answer it already has', async () => {
     const subgraph = { status: 200, headers: {}, body: '{"errors":[{"message":"Event not found","path":["photos"],"extensions":{"code":"NOT_FOUND"}}],"data":null}\n' };
     const { handler, calls } = setup({ subgraph });

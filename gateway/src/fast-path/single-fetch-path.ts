@@ -1,5 +1,5 @@
 import { clientAddress, Logger, PRINCIPAL_HEADER, ServiceMetrics, TrustProxy } from '@em/core';
-import { isPlainJsonPost, readJsonBody } from '@em/subgraph-kit';
+import { DATA_ONLY_HEADER, isPlainJsonPost, readJsonBody } from '@em/subgraph-kit';
 import { getVariableValues } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chargeCaller } from '../rate-limit-plugin';
@@ -96,9 +96,10 @@ async function serve(opts: SingleFetchPathOptions, req: IncomingMessage, res: Se
   res.end(text);
 }
 
-/** A 200 whose JSON is `{"data": {...}}` and nothing else: no errors, no extensions. */
+/** A 200 whose JSON is `{"data": {...}}` and nothing else: no errors, no extensions (said by a compiled subgraph answer, else read). */
 function onlyData(response: RawSubgraphResponse): boolean {
   if (response.status !== 200 || !response.body.startsWith('{"data":{')) return false;
+  if (response.headers[DATA_ONLY_HEADER] === '1') return true;
   try {
     const parsed = JSON.parse(response.body) as Record<string, unknown>;
     const keys = Object.keys(parsed);

@@ -15,6 +15,12 @@ export interface CompiledEndpointOptions {
   inRequestContext: <T>(run: () => T) => T;
 }
 
+/**
+ * Set on a compiled answer that is `{"data": {...}}` and nothing else (no errors, no extensions):
+ * the gateway's single-fetch path forwards such an answer without parsing it.
+ */
+export const DATA_ONLY_HEADER = 'x-em-data-only';
+
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
@@ -54,7 +60,8 @@ async function answer(opts: CompiledEndpointOptions, req: IncomingMessage, res: 
   const entry = { requestId, operation: result.label, status, ms: Date.now() - started };
   if (status === 'ok') opts.logger.debug(entry, 'operation');
   else opts.logger.warn({ ...entry, error: result.firstError }, 'operation failed');
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(result.body) });
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(result.body) };
+  res.writeHead(200, result.dataOnly ? { ...headers, [DATA_ONLY_HEADER]: '1' } : headers);
   res.end(result.body);
   return true;
 }

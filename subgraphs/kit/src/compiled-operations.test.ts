@@ -65,7 +65,7 @@ describe('CompiledOperations', () => {
     const answer = await compiledJson(query, { e: 5, n: 2 });
     expect(answer?.json).toEqual({ data: { photos: [{ key: 'a', width: 10, text: null }, { key: 'b', width: 20, text: 'finish line' }] } });
     expect(answer?.json).toEqual((await apolloAnswer(query, { e: 5, n: 2 })).json);
-    expect(answer).toMatchObject({ label: 'photos', errorCode: null });
+    expect(answer).toMatchObject({ label: 'photos', errorCode: null, dataOnly: true });
     expect(answer?.body.endsWith('\n')).toBe(true);
   });
 
@@ -77,7 +77,7 @@ describe('CompiledOperations', () => {
       data: { first: [{ id: 'a' }, { id: 'b' }], forbidden: null },
     });
     expect(answer?.json).toEqual((await apolloAnswer(query)).json);
-    expect(answer).toMatchObject({ errorCode: 'FORBIDDEN', firstError: 'The feature bib_search is not enabled for this event' });
+    expect(answer).toMatchObject({ errorCode: 'FORBIDDEN', firstError: 'The feature bib_search is not enabled for this event', dataOnly: false });
   });
 
   it('propagates a null of a non-null field to the root and reports it as an internal error, as Apollo does', async () => {

@@ -12,7 +12,7 @@ interface Compiled {
 }
 
 /** The answer of a compiled operation, or null: let Apollo answer this one (see `run`). */
-export type CompiledAnswer = { body: string; label: string; errorCode: string | null; firstError: string | null } | null;
+export type CompiledAnswer = { body: string; label: string; errorCode: string | null; firstError: string | null; dataOnly: boolean } | null;
 
 /**
  * The subgraph's common case without Apollo's request pipeline: a query (not a mutation or a
@@ -49,6 +49,7 @@ export class CompiledOperations {
       label: compiled.label,
       errorCode: errors?.length ? String(errors[0].extensions?.code ?? 'ERROR') : null,
       firstError: errors?.[0]?.message ?? null,
+      dataOnly: !errors?.length && typeof result.data === 'object' && result.data !== null,
     };
   }
 
