@@ -11,3 +11,4 @@ export * from './args';
 export * from './schema-file';
 export * from './compiled-operations';
 export * from './json-request';
+export * from './compiled-endpoint';
