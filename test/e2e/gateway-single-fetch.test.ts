@@ -41,7 +41,7 @@ describe('the gateway single-fetch path', () => {
     ];
     for (const [body, key] of cases) {
       const { fast, apollo } = await both(body, key);
-      expect({ body, fast }).toEqual({ body, apollo });
+      expect({ body, answer: fast }).toEqual({ body, answer: apollo });
       expect(fast.status === 200 ? JSON.parse(fast.text).errors : fast.status).toBeDefined();
     }
   });

@@ -78,8 +78,12 @@ export class SqlEventsRepository implements EventsRepository {
   private readonly em: () => EntityManager;
 
   /** On the ORM (a fork per call), or on the entity manager of a unit of work. */
+  /** Raw statements need no entity manager of their own: on the ORM, its connection (no fork per call). */
+  private readonly connection: () => ReturnType<EntityManager['getConnection']>;
+
   constructor(source: Orm | (() => EntityManager)) {
     this.em = typeof source === 'function' ? source : () => source.em.fork();
+    this.connection = typeof source === 'function' ? () => source().getConnection() : () => source.em.getConnection();
   }
 
   // --- administration (helper "admin") ---
@@ -89,13 +93,11 @@ export class SqlEventsRepository implements EventsRepository {
 
   async findAccess(id: number): Promise<EventAccess | null> {
     if (!validId(id)) return null;
-    const [row] = await this.em()
-      .getConnection()
-      .execute<EventAccessRow[]>(
-        `select id, organisation_id, enabled, bib_search, selfie_search, name_search, timeline_search, video_search, video_selfie_clipping
-           from events where id = ? and deleting_at is null`,
-        [id],
-      );
+    const [row] = await this.connection().execute<EventAccessRow[]>(
+      `select id, organisation_id, enabled, bib_search, selfie_search, name_search, timeline_search, video_search, video_selfie_clipping
+         from events where id = ? and deleting_at is null`,
+      [id],
+    );
     if (!row) return null;
     return {
       id: row.id,
