@@ -1,10 +1,15 @@
 import { Event, EventFeature, eventHasFeature } from './db/entities';
 import { AppError } from './errors';
 import { Principal } from './principal';
-import type { EventsRepository } from './repositories/events.repository';
+import type { EventAccess, EventsRepository } from './repositories/events.repository';
 
 /** Where the guard finds events: the events repository (a fake in unit tests). */
-export type EventSource = Pick<EventsRepository, 'findById'>;
+export type EventSource<E extends EventAccess = Event> = { findById(id: number): Promise<E | null> };
+
+/** The guard's lookup as a plain row (findAccess), for callers that need nothing else of the event. */
+export function accessOnly(events: Pick<EventsRepository, 'findAccess'>): EventSource<EventAccess> {
+  return { findById: (id) => events.findAccess(id) };
+}
 
 const FEATURE_NAMES: Record<EventFeature, string> = {
   bibSearch: 'bib_search',
@@ -71,13 +76,13 @@ export function assertPlatformAdmin(principal: Principal): void {
  * needs is on (403). A disabled event (`event_enabled` false) refuses its search features too;
  * an event being deleted is gone (404).
  */
-export async function guardEvent(source: EventSource, principal: Principal, orgId: number, eventId: number, features: EventFeature[] = []): Promise<Event> {
+export async function guardEvent<E extends EventAccess>(source: EventSource<E>, principal: Principal, orgId: number, eventId: number, features: EventFeature[] = []): Promise<E> {
   assertOrganisation(principal, orgId);
   return eventOfOrganisation(source, orgId, eventId, features);
 }
 
 /** The event (404 when missing or being deleted), of this organisation (403), with these features on (403). */
-export async function eventOfOrganisation(source: EventSource, orgId: number, eventId: number, features: EventFeature[] = []): Promise<Event> {
+export async function eventOfOrganisation<E extends EventAccess>(source: EventSource<E>, orgId: number, eventId: number, features: EventFeature[] = []): Promise<E> {
   const event = await source.findById(eventId);
   if (!event) throw new AppError('NOT_FOUND', 'Event not found');
   if (event.organisation.id !== orgId) throw new AppError('FORBIDDEN', 'The event does not belong to this organisation');

@@ -2,6 +2,7 @@ import { Event } from './db/entities';
 import { assertCanWrite, assertOrganisation, assertOrganisationAdmin, assertPlatformAdmin, EventSource, eventOfOrganisation, guardEvent } from './guard';
 import { OperationName, operationPolicy, OperationPolicy } from './operation-policy';
 import { Principal } from './principal';
+import type { EventAccess } from './repositories/events.repository';
 
 function assertAccess(principal: Principal, policy: OperationPolicy, orgId: number): void {
   if (policy.access === 'write') assertCanWrite(principal);
@@ -10,7 +11,7 @@ function assertAccess(principal: Principal, policy: OperationPolicy, orgId: numb
 }
 
 /** The guard of an event-scoped root field, as its service runs it: the organisation, the event, its feature flags, write access. */
-export async function guardOperation(events: EventSource, principal: Principal, operation: OperationName, orgId: number, eventId: number): Promise<Event> {
+export async function guardOperation<E extends EventAccess = Event>(events: EventSource<E>, principal: Principal, operation: OperationName, orgId: number, eventId: number): Promise<E> {
   const policy = operationPolicy(operation);
   // Administration first: a platform administrator administers organisations it is no member of.
   if (policy.access === 'admin') {

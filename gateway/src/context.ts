@@ -1,4 +1,4 @@
-import { Principal } from '@em/core';
+import { Principal, RateDecision } from '@em/core';
 
 export interface GatewayContext {
   principal: Principal;
@@ -7,4 +7,6 @@ export interface GatewayContext {
   /** Rate-limit identity of the credential, and a key's own read limit. */
   rateSubject: string;
   readLimit?: number;
+  /** The read the compiled path charged already, for a request it handed to Apollo (charged once). */
+  precharged?: RateDecision;
 }

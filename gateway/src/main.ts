@@ -31,6 +31,7 @@ import { Supergraph } from '@apollo/federation-internals';
 import { printSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { ApiKeyLookup } from './auth/api-key-cache';
 import { Authenticator } from './auth/authenticator';
@@ -49,6 +50,8 @@ import { serveSubscriptions } from './subscriptions/server';
 import { EXAMPLE_OPERATIONS, landingPage } from './landing-page';
 import { rateLimitPlugin } from './rate-limit-plugin';
 import { SubgraphFetcher } from './subgraph-fetcher';
+import { singleFetchPath } from './fast-path/single-fetch-path';
+import { SingleFetchPlans } from './fast-path/single-fetch-plans';
 import { uploadAwareFetch } from './uploads';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { operationObserver } from '@em/subgraph-kit';
@@ -74,12 +77,13 @@ async function main() {
     },
   });
   const failedAuth = new FailedAuthThrottle(redis, cfg, (err) => logger.warn({ err: (err as Error).message }, 'failed-auth throttle unavailable; letting calls through'));
-  const apiSchema = Supergraph.build(readFileSync(cfg.SUPERGRAPH_PATH, 'utf8')).apiSchema().toGraphQLJSSchema();
+  const supergraphSdl = readFileSync(cfg.SUPERGRAPH_PATH, 'utf8');
+  const apiSchema = Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
   const operations = new OperationLimiter(apiSchema, operationLimitsOf(cfg));
 
   const subgraphs = new SubgraphFetcher();
   const gateway = new ApolloGateway({
-    supergraphSdl: readFileSync(cfg.SUPERGRAPH_PATH, 'utf8'),
+    supergraphSdl,
     buildService: ({ name }) =>
       new PrincipalForwardingDataSource({
         url: cfg.subgraphUrls[name as SubgraphName],
@@ -96,6 +100,7 @@ async function main() {
   });
   await apollo.start();
 
+  const contextDeps = { authenticator, failedAuth, operations, limiter, principal: { secret: principalSecret, ttlSeconds: cfg.PRINCIPAL_TTL_SECONDS }, logger };
   const app = express();
   app.disable('x-powered-by');
   // Answers are per caller and never revalidated: no ETag hash over every body.
@@ -116,13 +121,14 @@ async function main() {
     '/graphql',
     express.json({ limit: cfg.GRAPHQL_MAX_BODY_BYTES }),
     graphqlUploadExpress({ maxFileSize: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES, maxFieldSize: cfg.GRAPHQL_MAX_BODY_BYTES }),
-    expressMiddleware(apollo, {
-      context: requestContext({ authenticator, failedAuth, operations, limiter, principal: { secret: principalSecret, ttlSeconds: cfg.PRINCIPAL_TTL_SECONDS }, logger }),
-    }),
+    expressMiddleware(apollo, { context: requestContext(contextDeps) }),
     graphqlBodyErrors(cfg.GRAPHQL_MAX_BODY_BYTES),
   );
 
-  const server = app.listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
+  // Queries answered by one subgraph skip Apollo's pipeline (fast-path/); everything else reaches express and Apollo.
+  const plans = SingleFetchPlans.fromSupergraphSdl(supergraphSdl, operations);
+  const fastPath = { context: contextDeps, plans, subgraphUrls: cfg.subgraphUrls, subgraphs, trustProxy, metrics, logger, bodyLimitBytes: cfg.GRAPHQL_MAX_BODY_BYTES };
+  const server = createServer(singleFetchPath(fastPath, app)).listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.keepAliveTimeout = 65_000;
   const clientAddressOf = (request: IncomingMessage) => clientAddress(request, trustProxy);

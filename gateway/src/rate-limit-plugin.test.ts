@@ -1,5 +1,6 @@
 import { FieldNode, OperationDefinitionNode, parse } from 'graphql';
-import { chargeOf } from './rate-limit-plugin';
+import { RateDecision } from '@em/core';
+import { chargeOf, rateLimitPlugin } from './rate-limit-plugin';
 import { fragmentsOf, rootFieldsOf } from './operations/root-fields';
 
 const fieldsOf = (query: string): FieldNode[] => {
@@ -24,5 +25,21 @@ describe('chargeOf', () => {
     const cachedWhenRetry = async (field: FieldNode) => field.arguments?.some((a) => a.name.value === 'requestId') ?? false;
     expect(await chargeOf(fieldsOf('mutation { searchFaces(requestId: "r") }'), cachedWhenRetry)).toEqual({ cls: 'read', units: 1 });
     expect(await chargeOf(fieldsOf('mutation { a: searchFaces(requestId: "r") b: searchFaces }'), cachedWhenRetry)).toEqual({ cls: 'matching', units: 1 });
+  });
+});
+
+describe('rateLimitPlugin with a charge the single-fetch path already took', () => {
+  const plugin = rateLimitPlugin({ consume: async () => Promise.reject(new Error('charged twice')), defaultLimit: () => 1 } as never, {} as never);
+  const run = async (precharged: RateDecision) => {
+    const hooks = (await plugin.requestDidStart!({} as never)) as { didResolveOperation: (ctx: unknown) => Promise<void>; willSendResponse: (ctx: unknown) => Promise<void> };
+    const contextValue = { rateSubject: 'key:1', precharged };
+    const document = parse('{ ping(orgId: 1, eventId: 1) { status } }');
+    await hooks.didResolveOperation({ contextValue, document, operation: document.definitions[0], request: {} });
+    await hooks.willSendResponse({ contextValue });
+  };
+
+  it('does not charge again, and refuses with 429 when that charge was refused', async () => {
+    await expect(run({ allowed: true, limit: 5, remaining: 4, retryAfterSeconds: 0 })).resolves.toBeUndefined();
+    await expect(run({ allowed: false, limit: 5, remaining: 0, retryAfterSeconds: 9 })).rejects.toMatchObject({ extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 9 } });
   });
 });

@@ -40,6 +40,10 @@ export function rateLimitPlugin(limiter: RateLimiter, retries: FaceSearchRetries
       return {
         async didResolveOperation({ contextValue, document, operation, request }) {
           charged = true;
+          if (contextValue.precharged) {
+            if (!contextValue.precharged.allowed) throw rateLimited(contextValue.precharged, 'read');
+            return;
+          }
           const fields = rootFieldsOf(operation, fragmentsOf(document as DocumentNode));
           const orgIds = organisationsOf(contextValue.principal);
           const charge = await chargeOf(fields, (field) => retries.isCachedRetry(field, request.variables, orgIds));

@@ -1,5 +1,19 @@
 import type { FetcherHeaders, FetcherRequestInit, FetcherResponse } from '@apollo/utils.fetcher';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pool } from 'undici';
+
+/** A subgraph's answer as it came: status, headers, body text. */
+export interface RawSubgraphResponse {
+  status: number;
+  headers: RawHeaders;
+  body: string;
+}
+
+/**
+ * A subgraph answer the compiled path already has, for the request it hands to Apollo: the
+ * gateway's call to that URL gets it instead of calling the subgraph a second time.
+ */
+export const carriedResponses = new AsyncLocalStorage<{ url: string; response: RawSubgraphResponse; used: boolean }>();
 
 /**
  * The gateway's calls to subgraphs over one keep-alive pool per subgraph (undici's request API):
@@ -12,24 +26,29 @@ export class SubgraphFetcher {
   constructor(private readonly connectionsPerSubgraph = 64) {}
 
   readonly fetch = async (url: string, init: FetcherRequestInit = {}): Promise<FetcherResponse> => {
+    const carried = carriedResponses.getStore();
+    if (carried && !carried.used && carried.url === url) {
+      carried.used = true;
+      return new SubgraphResponse(url, carried.response.status, carried.response.headers, carried.response.body);
+    }
+    try {
+      const response = await this.request(url, { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body as string | undefined });
+      return new SubgraphResponse(url, response.status, response.headers, response.body);
+    } catch (err) {
+      throw new Error(`fetch failed: ${(err as Error).message}`);
+    }
+  };
+
+  async request(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<RawSubgraphResponse> {
     const target = new URL(url);
     let pool = this.pools.get(target.origin);
     if (!pool) {
       pool = new Pool(target.origin, { connections: this.connectionsPerSubgraph, keepAliveTimeout: 30_000 });
       this.pools.set(target.origin, pool);
     }
-    try {
-      const response = await pool.request({
-        method: (init.method ?? 'GET') as 'POST',
-        path: target.pathname + target.search,
-        headers: init.headers as Record<string, string>,
-        body: init.body as string | undefined,
-      });
-      return new SubgraphResponse(url, response.statusCode, response.headers, await response.body.text());
-    } catch (err) {
-      throw new Error(`fetch failed: ${(err as Error).message}`);
-    }
-  };
+    const response = await pool.request({ method: init.method as 'POST', path: target.pathname + target.search, headers: init.headers, body: init.body });
+    return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+  }
 
   async close(): Promise<void> {
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));

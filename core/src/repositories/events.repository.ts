@@ -29,10 +29,17 @@ export interface EventSettings {
 }
 
 /** Every query of `events`. */
+/** What the guard reads of an event: its organisation, whether it is on, and its feature flags. */
+export type EventAccess = Pick<Event, 'id' | 'enabled' | 'bibSearch' | 'selfieSearch' | 'nameSearch' | 'timelineSearch' | 'videoSearch' | 'videoSelfieClipping'> & {
+  organisation: { id: number };
+};
+
 export interface EventsRepository {
   // --- administration (helper "admin"): lookups, listing, settings, deletion ---
   /** The event by id, unless it is being deleted (then it is gone for every caller). */
   findById(id: number): Promise<Event | null>;
+  /** What the guard needs of the event (as findById, unless it is being deleted), read as a plain row: the read path's lookup. */
+  findAccess(id: number): Promise<EventAccess | null>;
   /** The organisation's events, most recent event date first (undated last), then newest id first. */
   listForOrganisation(orgId: number, limit: number, offset: number): Promise<{ items: Event[]; total: number }>;
   findBySlug(orgId: number, slug: string): Promise<Event | null>;
@@ -53,19 +60,56 @@ export interface EventsRepository {
   isLive(eventId: number): Promise<boolean>;
 }
 
+interface EventAccessRow {
+  id: number;
+  organisation_id: number;
+  enabled: boolean;
+  bib_search: boolean;
+  selfie_search: boolean;
+  name_search: boolean;
+  timeline_search: boolean;
+  video_search: boolean;
+  video_selfie_clipping: boolean;
+}
+
 const validId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2147483647;
 
 export class SqlEventsRepository implements EventsRepository {
   private readonly em: () => EntityManager;
 
   /** On the ORM (a fork per call), or on the entity manager of a unit of work. */
+  /** Raw statements need no entity manager of their own: on the ORM, its connection (no fork per call). */
+  private readonly connection: () => ReturnType<EntityManager['getConnection']>;
+
   constructor(source: Orm | (() => EntityManager)) {
     this.em = typeof source === 'function' ? source : () => source.em.fork();
+    this.connection = typeof source === 'function' ? () => source().getConnection() : () => source.em.getConnection();
   }
 
   // --- administration (helper "admin") ---
   async findById(id: number) {
     return validId(id) ? this.em().findOne(Event, { id, deletingAt: null }) : null;
+  }
+
+  async findAccess(id: number): Promise<EventAccess | null> {
+    if (!validId(id)) return null;
+    const [row] = await this.connection().execute<EventAccessRow[]>(
+      `select id, organisation_id, enabled, bib_search, selfie_search, name_search, timeline_search, video_search, video_selfie_clipping
+         from events where id = ? and deleting_at is null`,
+      [id],
+    );
+    if (!row) return null;
+    return {
+      id: row.id,
+      organisation: { id: row.organisation_id },
+      enabled: row.enabled,
+      bibSearch: row.bib_search,
+      selfieSearch: row.selfie_search,
+      nameSearch: row.name_search,
+      timelineSearch: row.timeline_search,
+      videoSearch: row.video_search,
+      videoSelfieClipping: row.video_selfie_clipping,
+    };
   }
 
   async listForOrganisation(orgId: number, limit: number, offset: number) {

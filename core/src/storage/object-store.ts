@@ -31,6 +31,9 @@ export const objectKeys = {
 };
 
 /** The S3-compatible store: originals (private, presigned downloads) and previews (public, on the media host). */
+/** A key whose every segment encodeURIComponent leaves as it is (its unreserved characters, and `/` between segments). */
+const UNENCODED_KEY = /^[A-Za-z0-9\-_.!~*'()/]*$/;
+
 export class ObjectStore {
   readonly client: S3Client;
   /** Signs download links for the address clients reach S3 by (S3_PUBLIC_ENDPOINT), which may differ from ours. */
@@ -117,7 +120,8 @@ export class ObjectStore {
 
   /** URL of a public object on the media host. */
   publicUrl(key: string): string {
-    return `${this.cfg.MEDIA_URL}/${key.split('/').map(encodeURIComponent).join('/')}`;
+    // Most keys hold only characters encodeURIComponent keeps: no split and re-join for them (the gallery builds 64 per page).
+    return `${this.cfg.MEDIA_URL}/${UNENCODED_KEY.test(key) ? key : key.split('/').map(encodeURIComponent).join('/')}`;
   }
 
   /** A presigned GET that downloads under `fileName` and expires after the configured lifetime. */

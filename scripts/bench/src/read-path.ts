@@ -31,7 +31,14 @@ export async function readPathBench(rows: BenchRow[]): Promise<void> {
     ports,
     seed: false,
     // NODE_ENV as the production image runs the services (graphql-js skips its development checks).
-    extraEnv: { NODE_ENV: process.env.BENCH_NODE_ENV ?? 'production', LOG_LEVEL: 'warn', RATE_LIMIT_READS: '1000000000', API_KEY_CACHE_SECONDS: '30' },
+    extraEnv: {
+      NODE_ENV: process.env.BENCH_NODE_ENV ?? 'production',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_READS: '1000000000',
+      API_KEY_CACHE_SECONDS: '30',
+      // BENCH_CPU_PROF=<dir>: every service writes a V8 CPU profile there when it stops (gallery load only).
+      ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF), NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile-preload.js')}` } : {}),
+    },
     log: () => undefined,
     onServiceOutput: () => undefined,
   };
@@ -48,7 +55,7 @@ export async function readPathBench(rows: BenchRow[]): Promise<void> {
     const cpuBefore = await serviceCpuSeconds(ports);
     const full = await load(`${base}/images`, { 'x-api-key': key });
     const cpuAfter = await serviceCpuSeconds(ports);
-    const baseline = await load(`http://127.0.0.1:${direct.port}/api/v1/ext/${orgId}/event/${eventId}/images`);
+    const baseline = process.env.BENCH_CPU_PROF ? full : await load(`http://127.0.0.1:${direct.port}/api/v1/ext/${orgId}/event/${eventId}/images`);
     rows.push({
       figure: 'REST read path vs direct handler, 50k-photo event',
       value: `${full.requests.average.toFixed(0)} vs ${baseline.requests.average.toFixed(0)} req/s = ${(full.requests.average / baseline.requests.average).toFixed(2)}; p50 ${full.latency.p50} vs ${baseline.latency.p50} ms, p99 ${full.latency.p99} vs ${baseline.latency.p99} ms`,
@@ -61,6 +68,7 @@ export async function readPathBench(rows: BenchRow[]): Promise<void> {
       target: '',
       how: 'process_cpu_seconds_total of each service over the full-path run, per request answered (Postgres not included)',
     });
+    if (process.env.BENCH_CPU_PROF) return void (direct.server.close(), await direct.orm.close()); // profiles of the gallery load only
     const bib = await load(`${base}/bibs/1234`, { 'x-api-key': key });
     const timeline = await autocannonRun(`${base}/timeline/images`, { 'x-api-key': key }, (i) => 1 + (i % 5), (i) => `&from=${1_780_000_000 + (i % 20) * 600}&to=${1_780_000_000 + (i % 20) * 600 + 3600}`);
     rows.push({

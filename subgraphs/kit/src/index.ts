@@ -9,3 +9,6 @@ export * from './uploads';
 export * from './operation-observer';
 export * from './args';
 export * from './schema-file';
+export * from './compiled-operations';
+export * from './json-request';
+export * from './compiled-endpoint';

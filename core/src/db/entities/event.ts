@@ -103,7 +103,7 @@ export class Event {
 export type EventFeature = 'bibSearch' | 'selfieSearch' | 'nameSearch' | 'timelineSearch' | 'videoSearch' | 'videoSelfieSearch';
 
 /** The flag as the API reports it: `videoSelfieSearch` needs both video flags. */
-export function eventHasFeature(event: Event, feature: EventFeature): boolean {
+export function eventHasFeature(event: Pick<Event, Exclude<EventFeature, 'videoSelfieSearch'> | 'videoSelfieClipping'>, feature: EventFeature): boolean {
   if (feature === 'videoSelfieSearch') return event.videoSearch && event.videoSelfieClipping;
   return event[feature];
 }

@@ -24,6 +24,9 @@ export class InMemoryEventsRepository implements EventsRepository {
     const event = this.rows.get(id);
     return event && !event.deletingAt ? event : null;
   }
+  async findAccess(id: number) {
+    return this.findById(id);
+  }
   async listForOrganisation(orgId: number, limit: number, offset: number) {
     const all = this.all
       .filter((e) => e.organisation.id === orgId && !e.deletingAt)

@@ -1,5 +1,5 @@
 import { AppError, isUuid, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
-import { canReadOrganisation, Event, EventsRepository, GalleryRow, guardOperation, PhotosRepository } from '@em/core/data';
+import { accessOnly, canReadOrganisation, Event, EventsRepository, GalleryRow, guardOperation, PhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { PhotoFields, photoView, PhotoView } from './photo-view';
 
@@ -31,14 +31,14 @@ export class PhotosService {
 
   /** Every published photo of the event (no visibility flags are honoured). */
   async gallery(principal: Principal, orgId: number, eventId: number, page?: number | null, pageSize?: number | null): Promise<Page<PhotoView>> {
-    await guardOperation(this.events, principal, 'photos', orgId, eventId);
+    await guardOperation(accessOnly(this.events), principal, 'photos', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     const { total, rows } = await this.photos.galleryPage(eventId, request);
     return { items: rows.map((row) => photoView(fromGalleryRow(row), this.store)), pageInfo: pageInfo(total, request) };
   }
 
   async details(principal: Principal, orgId: number, eventId: number, imageId: string): Promise<PhotoView> {
-    await guardOperation(this.events, principal, 'photo', orgId, eventId);
+    await guardOperation(accessOnly(this.events), principal, 'photo', orgId, eventId);
     const photo = isUuid(imageId) ? await this.photos.findPublished(eventId, imageId.toLowerCase()) : null;
     if (!photo) throw new AppError('NOT_FOUND', 'Image not found in this event');
     return photoView(photo, this.store);

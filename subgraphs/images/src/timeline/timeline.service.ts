@@ -1,5 +1,5 @@
 import { AppError, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
-import { EventsRepository, guardOperation, PhotosRepository } from '@em/core/data';
+import { accessOnly, EventsRepository, guardOperation, PhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { photoView, PhotoView } from '../photos/photo-view';
 
@@ -27,7 +27,7 @@ export class TimelineService {
 
   /** Per UTC day and hour counts of the event's timed, published photos. */
   async days(principal: Principal, orgId: number, eventId: number): Promise<TimelineDay[]> {
-    await guardOperation(this.events, principal, 'timelineDays', orgId, eventId);
+    await guardOperation(accessOnly(this.events), principal, 'timelineDays', orgId, eventId);
     const rows = await this.photos.countsByHour(eventId);
     const days: TimelineDay[] = [];
     for (const row of rows) {
@@ -52,7 +52,7 @@ export class TimelineService {
     page?: number | null,
     pageSize?: number | null,
   ): Promise<Page<PhotoView>> {
-    await guardOperation(this.events, principal, 'timelinePhotos', orgId, eventId);
+    await guardOperation(accessOnly(this.events), principal, 'timelinePhotos', orgId, eventId);
     const start = epochBound('from', from);
     const end = epochBound('to', to);
     if (end.getTime() <= start.getTime()) throw new AppError('BAD_REQUEST', 'to must be greater than from');
