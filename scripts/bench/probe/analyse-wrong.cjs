@@ -5,7 +5,7 @@ const path = require('node:path');
 const fs = require('node:fs');
 const { FaceAnalyzer, PHOTO_FACE_OPTIONS } = require('@em/ml-worker');
 const { hardFaceSet } = require('../dist/faces-hard-set.js');
-const FIX = '/work/shared/fixtures/faces';
+const FIX = path.resolve(__dirname, '../../../../shared/fixtures/faces');
 (async () => {
   const faces = new FaceAnalyzer();
   await faces.load();

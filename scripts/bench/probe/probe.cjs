@@ -7,7 +7,7 @@ const { loadAll } = require('./models.cjs');
 const { hardSet } = require('./hard-set.cjs');
 
 const ONLY_B = process.env.PROBE_ONLY_B === '1';
-const FIX = path.join(process.argv[2] || '/work/shared/fixtures', 'faces');
+const FIX = path.join(process.argv[2] || path.resolve(__dirname, '../../../../shared/fixtures'), 'faces');
 const GROUP = {
   'bbt1.jpg': [['raj', 258, 190], ['leonard', 516, 200], ['howard', 775, 185], ['sheldon', 1050, 140]],
   'bbt2.jpg': [['unknown', 25, 120], ['leonard', 135, 170], ['sheldon', 417, 168]],
