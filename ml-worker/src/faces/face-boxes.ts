@@ -1,17 +1,13 @@
+import { overlap as iou } from '@em/core/media';
+
+/** Intersection over union, the one the video tracker uses. */
+export { iou };
+
 export interface Box {
   x: number;
   y: number;
   width: number;
   height: number;
-}
-
-/** Overlap (intersection over union) of two boxes. */
-export function iou(a: Box, b: Box): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  if (w <= 0 || h <= 0) return 0;
-  const inter = w * h;
-  return inter / (a.width * a.height + b.width * b.height - inter);
 }
 
 function centreInside(outer: Box, inner: Box): boolean {
