@@ -1,6 +1,5 @@
-import { hashApiKey } from '@em/core';
+import { hashApiKey, LruMap } from '@em/core';
 import { ApiKeysRepository } from '@em/core/data';
-import { LruMap } from './lru';
 
 export interface KeyRecord {
   id: number;

@@ -1,6 +1,5 @@
-import { AppError, Config } from '@em/core';
+import { AppError, Config, LruMap } from '@em/core';
 import type { Redis } from 'ioredis';
-import { LruMap } from './lru';
 
 /** How long a process trusts the failure count it last read for an address (the limit holds across gateways within this lag). */
 const COUNT_TTL_MS = 1_000;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { OperationLimiter, operationLimitsOf } from '../operations/operation-limits';
 import { carriedContexts, RequestContextDeps } from '../request-context';
 import { carriedResponses, RawSubgraphResponse, SubgraphFetcher } from '../subgraph-fetcher';
-import { singleFetchPath } from './single-fetch-path';
+import { FAST_PATH_MAX_QUERY_CHARS, singleFetchPath } from './single-fetch-path';
 import { SingleFetchPlans } from './single-fetch-plans';
 
 const sdl = readFileSync(path.join(__dirname, '..', '..', '..', 'supergraph.graphql'), 'utf8');
@@ -53,7 +53,7 @@ function setup(opts: { subgraph?: RawSubgraphResponse; decision?: Partial<RateDe
     res.writeHead(299).end('apollo');
   };
   const handler = singleFetchPath(
-    { context: deps, plans, subgraphUrls: { images: 'http://images.test/graphql' }, subgraphs, trustProxy: () => false, metrics: new ServiceMetrics('unit'), logger, bodyLimitBytes: 10_000 },
+    { context: deps, plans, subgraphUrls: { images: 'http://images.test/graphql' }, subgraphs, trustProxy: () => false, metrics: new ServiceMetrics('unit'), logger, bodyLimitBytes: 100_000 },
     fallback,
   );
   return { handler, calls };
@@ -101,12 +101,47 @@ describe('singleFetchPath', () => {
     expect(calls.fallbacks).toEqual([{ carried: { context: expect.objectContaining({ rateSubject: 'key:1', precharged: expect.objectContaining({ allowed: true }) }) }, response: subgraph }]);
   });
 
-  it('leaves variables that do not coerce to Apollo before authenticating or charging', async () => {
+  it('leaves variables that do not coerce to Apollo with the context, before charging', async () => {
     const { handler, calls } = setup();
     expect((await post(handler, JSON.stringify({ query: GALLERY, variables: { orgId: 'one', eventId: 2 } }))).status).toBe(299);
     expect((await post(handler, JSON.stringify({ query: GALLERY, variables: { eventId: 2 } }))).status).toBe(299);
-    expect(calls).toMatchObject({ charges: 0, auth: 0, subgraph: [] });
-    expect(calls.fallbacks).toEqual([{ carried: undefined, response: undefined }, { carried: undefined, response: undefined }]);
+    expect(calls).toMatchObject({ charges: 0, auth: 2, subgraph: [] });
+    const carried = { carried: { context: expect.objectContaining({ rateSubject: 'key:1' }) }, response: undefined };
+    expect(calls.fallbacks).toEqual([carried, carried]);
+  });
+
+  it('parses and plans nothing for a caller it refuses', async () => {
+    const planOf = jest.spyOn(plans, 'planOf');
+    try {
+      const refused = setup({ authError: new AppError('UNAUTHORIZED', 'An API key is required') });
+      const unseen = `query Unseen($orgId: Int!, $eventId: Int!) { photos(orgId: $orgId, eventId: $eventId) { items { id } } }`;
+      expect((await post(refused.handler, JSON.stringify({ query: unseen, variables: { orgId: 1, eventId: 2 } }))).status).toBe(299);
+      expect(planOf).not.toHaveBeenCalled();
+      expect(refused.calls.fallbacks[0].carried).toEqual({ error: expect.objectContaining({ message: 'An API key is required' }) });
+    } finally {
+      planOf.mockRestore();
+    }
+  });
+
+  it('leaves a query text longer than it plans to Apollo untouched: nothing authenticated, planned or held', async () => {
+    const planOf = jest.spyOn(plans, 'planOf');
+    try {
+      const { handler, calls } = setup();
+      const padded = `${GALLERY} #${'x'.repeat(FAST_PATH_MAX_QUERY_CHARS)}`;
+      expect((await post(handler, JSON.stringify({ query: padded, variables: { orgId: 1, eventId: 2 } }))).status).toBe(299);
+      expect(calls).toMatchObject({ charges: 0, auth: 0, subgraph: [], fallbacks: [{ carried: undefined, response: undefined }] });
+      expect(planOf).not.toHaveBeenCalled();
+    } finally {
+      planOf.mockRestore();
+    }
+  });
+
+  it('carries an operation over the limits to Apollo as its refusal, charged once', async () => {
+    const { handler, calls } = setup();
+    const aliases = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: ping(orgId: 1, eventId: 1) { status }`).join(' ')} }`;
+    expect((await post(handler, JSON.stringify({ query: aliases }))).status).toBe(299);
+    expect(calls).toMatchObject({ charges: 1, auth: 1, subgraph: [] });
+    expect(calls.fallbacks[0].carried).toEqual({ error: expect.objectContaining({ message: expect.stringContaining('The operation is too large'), extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }) });
   });
 
   it("carries a refused credential's error to Apollo, and a spent budget's decision, without calling the subgraph", async () => {
@@ -121,10 +156,15 @@ describe('singleFetchPath', () => {
     expect(spent.calls).toMatchObject({ charges: 1, subgraph: [] });
   });
 
-  it('leaves other operations and request shapes to Apollo untouched, and answers a body that is not JSON as the body parser would', async () => {
+  it('leaves other operations to Apollo with the context it built, uncharged', async () => {
+    const { handler, calls } = setup();
+    expect((await post(handler, JSON.stringify({ query: 'mutation { goLive(orgId: 1, eventId: 1) { published } }' }))).status).toBe(299);
+    expect(calls).toMatchObject({ charges: 0, auth: 1, subgraph: [], fallbacks: [{ carried: { context: expect.objectContaining({ rateSubject: 'key:1' }) } }] });
+  });
+
+  it('leaves other request shapes to Apollo untouched, and answers a body that is not JSON as the body parser would', async () => {
     const { handler, calls } = setup();
     for (const body of [
-      { query: 'mutation { goLive(orgId: 1, eventId: 1) { published } }' },
       { query: GALLERY, variables: { orgId: 1, eventId: 2 }, extensions: { persistedQuery: {} } },
       [{ query: GALLERY }],
     ]) {

@@ -6,7 +6,9 @@ import { chargeCaller } from '../rate-limit-plugin';
 import { carriedContexts, contextOf, RequestContextDeps } from '../request-context';
 import { requestIdFrom } from '../request-id';
 import { carriedResponses, RawSubgraphResponse, SubgraphFetcher } from '../subgraph-fetcher';
-import { SingleFetchPlans } from './single-fetch-plans';
+import { FAST_PATH_MAX_QUERY_CHARS, SingleFetchPlans } from './single-fetch-plans';
+
+export { FAST_PATH_MAX_QUERY_CHARS };
 
 export interface SingleFetchPathOptions {
   context: RequestContextDeps;
@@ -25,7 +27,9 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  * `POST /graphql` in front of express and Apollo, for queries whose answer is one subgraph's
  * answer (SingleFetchPlans): the same context (authentication, NUL screen, signed principal), the
  * same read charge, the same subgraph operation, and the subgraph's `data` forwarded without
- * Apollo's request pipeline or its re-shaping of the result.
+ * Apollo's request pipeline or its re-shaping of the result. As in Apollo's path, the caller is
+ * known before its operation is parsed or planned, and an operation text over
+ * FAST_PATH_MAX_QUERY_CHARS is left to Apollo untouched.
  *
  * Every other request goes on to express and Apollo as before: other operations, variables that
  * do not coerce (before anything is charged), and any request that ends in an error: a refused
@@ -54,21 +58,24 @@ function notJson(res: ServerResponse): void {
 
 async function serve(opts: SingleFetchPathOptions, req: IncomingMessage, res: ServerResponse, body: unknown, fallback: Handler): Promise<void> {
   const request = plainRequest(body);
-  const plan = request && opts.plans.planOf(request.query, request.operationName ?? undefined);
-  if (!request || !plan) return fallback(req, res);
-  const variables = request.variables ?? {};
-  if (getVariableValues(opts.plans.schema, plan.operation.variableDefinitions ?? [], variables).errors) return fallback(req, res);
+  if (!request || (request.operationName?.length ?? 0) + request.query.length >= FAST_PATH_MAX_QUERY_CHARS) return fallback(req, res);
 
   const requestId = requestIdFrom(header(req, 'x-request-id'));
   res.setHeader('x-request-id', requestId);
   let context;
   try {
     const facts = { origin: header(req, 'origin'), referer: header(req, 'referer'), apiKey: header(req, 'x-api-key'), authorization: header(req, 'authorization') };
-    context = await contextOf(opts.context, { ...facts, requestId, clientIp: clientAddress(req, opts.trustProxy), body, query: undefined });
+    context = await contextOf(opts.context, { ...facts, requestId, clientIp: clientAddress(req, opts.trustProxy), body, query: request.query });
   } catch (error) {
     carriedContexts.set(req, { error });
     return fallback(req, res);
   }
+  carriedContexts.set(req, { context });
+  const plan = opts.plans.planOf(request.query, request.operationName ?? undefined);
+  if (!plan) return fallback(req, res);
+  const variables = request.variables ?? {};
+  if (getVariableValues(opts.plans.schema, plan.operation.variableDefinitions ?? [], variables).errors) return fallback(req, res);
+
   const decision = await chargeCaller(opts.context.limiter, context, { cls: 'read', units: 1 });
   carriedContexts.set(req, { context: { ...context, precharged: decision } });
   if (!decision.allowed) return fallback(req, res);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROUTES } from '../../../rest-adapter/src/routes';
 import { OperationLimiter, operationLimitsOf } from '../operations/operation-limits';
-import { SingleFetchPlans } from './single-fetch-plans';
+import { FAST_PATH_MAX_QUERY_CHARS, SingleFetchPlans } from './single-fetch-plans';
 
 const sdl = readFileSync(path.join(__dirname, '..', '..', '..', 'supergraph.graphql'), 'utf8');
 const limits = new OperationLimiter(Supergraph.build(sdl).apiSchema().toGraphQLJSSchema(), operationLimitsOf(loadConfig({ DATA_DIR: '/nonexistent' })));
@@ -42,6 +42,12 @@ describe('SingleFetchPlans', () => {
       `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: ping(orgId: 1, eventId: 1) { status }`).join(' ')} }`, // over the alias limit
     ];
     for (const query of refused) expect({ query, plan: plans.planOf(query, undefined) }).toEqual({ query, plan: null });
+  });
+
+  it('holds no plan for a text over the size it plans, however valid', () => {
+    const query = 'query P { ping(orgId: 1, eventId: 1) { status } }';
+    expect(plans.planOf(query, undefined)).not.toBeNull();
+    expect(plans.planOf(`${query} #${'x'.repeat(FAST_PATH_MAX_QUERY_CHARS)}`, undefined)).toBeNull();
   });
 
   it('picks the named operation and caches per text and name', () => {

@@ -1,9 +1,16 @@
 import { operationFromDocument, Supergraph } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
-import { findOperationPolicy } from '@em/core';
+import { findOperationPolicy, LruMap } from '@em/core';
 import { operationLabel } from '@em/subgraph-kit';
 import { DocumentNode, getOperationAST, GraphQLSchema, Kind, OperationDefinitionNode, parse, print, validate } from 'graphql';
 import { OperationLimiter } from '../operations/operation-limits';
+
+/**
+ * The longest operation text (with its name) the single-fetch path plans and holds. The REST
+ * adapter's operations are a few hundred characters; a longer text goes to Apollo, whose document
+ * store is bounded in bytes, so that nobody fills this cache with megabyte-long texts.
+ */
+export const FAST_PATH_MAX_QUERY_CHARS = 8 * 1024;
 
 /** A query whose whole answer is one subgraph's answer to the same selections. */
 export interface SingleFetchPlan {
@@ -28,15 +35,17 @@ export interface SingleFetchPlan {
  * Then the subgraph's `data` is, byte for byte, what Apollo Gateway would have built from it.
  */
 export class SingleFetchPlans {
-  private readonly cache = new Map<string, SingleFetchPlan | null>();
+  private readonly cache: LruMap<string, SingleFetchPlan | null>;
 
   constructor(
     private readonly apiSchema: GraphQLSchema,
     private readonly supergraph: Supergraph,
     private readonly planner: QueryPlanner,
     private readonly limits: OperationLimiter,
-    private readonly maxEntries = 1000,
-  ) {}
+    maxEntries = 1000,
+  ) {
+    this.cache = new LruMap(maxEntries);
+  }
 
   static fromSupergraphSdl(sdl: string, limits: OperationLimiter): SingleFetchPlans {
     const supergraph = Supergraph.build(sdl);
@@ -50,19 +59,15 @@ export class SingleFetchPlans {
   /** The plan of a query that qualifies, or null (then Apollo answers it). */
   planOf(query: string, operationName: string | undefined): SingleFetchPlan | null {
     const key = `${operationName ?? ''}\n${query}`;
+    if (key.length > FAST_PATH_MAX_QUERY_CHARS) return null;
     const hit = this.cache.get(key);
-    if (hit !== undefined) {
-      this.cache.delete(key);
-      this.cache.set(key, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     let plan: SingleFetchPlan | null = null;
     try {
       plan = this.prepare(query, operationName);
     } catch {
       plan = null;
     }
-    if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, plan);
     return plan;
   }

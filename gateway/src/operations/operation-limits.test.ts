@@ -31,6 +31,12 @@ describe('OperationLimiter', () => {
     expect(refusal(getIntrospectionQuery())).toBeNull();
   });
 
+  it('gives the same answer every time for the same text (a refusal is never remembered as a pass)', () => {
+    const tooMany = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: ${ping}`).join(' ')} }`;
+    const fine = `{ ${ping} }`;
+    for (let i = 0; i < 3; i++) expect([refusal(tooMany), refusal(fine)]).toEqual([expect.stringMatching(/alias/i), null]);
+  });
+
   it('refuses too many tokens before parsing the rest', () => {
     const started = Date.now();
     expect(refusal(`query { ${Array.from({ length: 20_000 }, (_, i) => `a${i}: ${ping}`).join(' ')} }`)).toMatch(/Token limit of 2000/);

@@ -1,7 +1,7 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { AppError, Config } from '@em/core';
+import { AppError, Config, LruMap } from '@em/core';
 import { DocumentNode, GraphQLError, GraphQLSchema, Kind, parse, validate } from 'graphql';
 import { fragmentsOf, FragmentExpansionError, rootFieldsOf } from './root-fields';
 
@@ -31,8 +31,12 @@ export function operationLimitsOf(cfg: Pick<Config, 'GRAPHQL_MAX_TOKENS' | 'GRAP
  * memoised); root fields are counted with fragments opened. Applies to queries, mutations and
  * subscriptions alike.
  */
+const REMEMBERED_TEXT_MAX_CHARS = 8 * 1024;
+
 export class OperationLimiter {
   private readonly rules;
+  /** Texts that passed (the same few operations come again and again); long ones are not held. */
+  private readonly passed = new LruMap<string, true>(500);
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -50,7 +54,7 @@ export class OperationLimiter {
    * for another reason is left to Apollo, which answers it with its own parse error.
    */
   check(query: unknown): void {
-    if (typeof query !== 'string') return;
+    if (typeof query !== 'string' || this.passed.get(query)) return;
     const document = this.parse(query);
     if (!document) return;
     try {
@@ -65,6 +69,7 @@ export class OperationLimiter {
       const count = rootFieldCount(definition, fragments);
       if (count > this.limits.maxRootFields) throw refusal(`Root field limit of ${this.limits.maxRootFields} exceeded, found ${count}.`);
     }
+    if (query.length <= REMEMBERED_TEXT_MAX_CHARS) this.passed.set(query, true);
   }
 
   private parse(query: string): DocumentNode | null {

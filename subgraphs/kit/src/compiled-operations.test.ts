@@ -3,7 +3,7 @@ import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/dis
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { AppError, createLogger } from '@em/core';
 import { parse } from 'graphql';
-import { CompiledOperations } from './compiled-operations';
+import { COMPILED_MAX_QUERY_CHARS, CompiledOperations } from './compiled-operations';
 import { formatSubgraphError } from './errors';
 
 const typeDefs = parse(`
@@ -122,8 +122,17 @@ describe('CompiledOperations', () => {
     expect((await compiledJson('{ _service { sdl } }'))?.json.data._service.sdl).toContain('type Photo');
   });
 
+  it('leaves a text longer than it compiles to Apollo, and holds nothing for it', async () => {
+    const fresh = new CompiledOperations(schema, formatError, 3);
+    const query = '{ photos(eventId: 1) { id } }';
+    expect(await fresh.run({ query: `${query} #${'x'.repeat(COMPILED_MAX_QUERY_CHARS)}` }, context)).toBeNull();
+    expect(await fresh.run({ query: `{ photos(eventId: 1) { ${'a'.repeat(COMPILED_MAX_QUERY_CHARS)}: id } }` }, context)).toBeNull();
+    expect((fresh as unknown as { cache: { size: number } }).cache.size).toBe(0);
+    expect(await fresh.run({ query }, context)).not.toBeNull();
+  });
+
   it('keeps at most its bound of compiled documents', async () => {
     for (let n = 1; n <= 5; n++) await compiled.run({ query: `{ photos(eventId: ${n}) { id } }` }, context);
-    expect((compiled as unknown as { cache: Map<string, unknown> }).cache.size).toBe(3);
+    expect((compiled as unknown as { cache: { size: number } }).cache.size).toBe(3);
   });
 });

@@ -1,6 +1,14 @@
 import { compileQuery, CompiledQuery, isCompiledQuery } from 'graphql-jit';
 import { DocumentNode, getOperationAST, GraphQLError, GraphQLFormattedError, GraphQLSchema, parse, validate } from 'graphql';
+import { LruMap } from '@em/core';
 import { operationLabel } from './operation-observer';
+
+/**
+ * The longest operation text (with its name) compiled and held. The gateway's planner writes a few
+ * hundred characters for the REST routes; a longer text (a caller's megabyte alias) goes to
+ * Apollo, whose document store is bounded in bytes.
+ */
+export const COMPILED_MAX_QUERY_CHARS = 16 * 1024;
 
 /** What a subgraph formats each error with (formatSubgraphError): Apollo's formatted error and the error itself. */
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -26,13 +34,15 @@ export type CompiledAnswer = { body: string; label: string; errorCode: string | 
  * `extensions.code` defaults to INTERNAL_SERVER_ERROR, then the subgraph's own formatter.
  */
 export class CompiledOperations {
-  private readonly cache = new Map<string, Compiled | null>();
+  private readonly cache: LruMap<string, Compiled | null>;
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly formatError: ErrorFormatter,
-    private readonly maxEntries = 500,
-  ) {}
+    maxEntries = 500,
+  ) {
+    this.cache = new LruMap(maxEntries);
+  }
 
   /** Runs the operation; null when Apollo must answer it instead. */
   async run(body: unknown, context: object): Promise<CompiledAnswer> {
@@ -55,15 +65,10 @@ export class CompiledOperations {
 
   private compiled(query: string, operationName: string | undefined): Compiled | null {
     const key = `${operationName ?? ''}\n${query}`;
-    if (this.cache.has(key)) {
-      const hit = this.cache.get(key)!;
-      // Least recently used leaves first: re-inserting moves the entry to the end.
-      this.cache.delete(key);
-      this.cache.set(key, hit);
-      return hit;
-    }
+    if (key.length > COMPILED_MAX_QUERY_CHARS) return null;
+    const hit = this.cache.get(key);
+    if (hit !== undefined) return hit;
     const compiled = this.compile(query, operationName);
-    if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, compiled);
     return compiled;
   }
