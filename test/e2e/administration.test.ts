@@ -114,15 +114,13 @@ describe('administration over GraphQL', () => {
       expect(await gqlAs(admin, CREATE_EVENT, { o: orgId, i: input })).toMatchObject({ code: 'BAD_USER_INPUT', error: { extensions: { field } } });
     });
 
-    it('a flag switched off gives 403 on its REST routes within a second, and on again 200', async () => {
+    it('a flag switched off gives 403 on its REST routes from the very next request, and on again 200', async () => {
       const eventId = await fixtures.event(orgId, { bibSearch: true, timelineSearch: true });
       const base = `/${orgId}/event/${eventId}`;
       expectSuccess(await api(`${base}/bibs/1207`, { key: orgKey }));
       expectSuccess(await api(`${base}/timeline/days`, { key: orgKey }));
-      const switched = Date.now();
       expect((await gqlAs(admin, UPDATE_EVENT, { o: orgId, e: eventId, i: { bibSearch: false } })).data.updateEvent.bibSearch).toBe(false);
       expectError(await api(`${base}/bibs/1207`, { key: orgKey }), 403);
-      expect(Date.now() - switched).toBeLessThan(1000);
       expectSuccess(await api(`${base}/timeline/days`, { key: orgKey }));
       await gqlAs(admin, UPDATE_EVENT, { o: orgId, e: eventId, i: { enabled: false } });
       expectError(await api(`${base}/timeline/days`, { key: orgKey }), 403);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { ensureChromium, expectAttribute, expectCount, expectText, firstMeaningfulRender, seriousA11yViolations, settle } from './support/browser';
+import { ensureChromium, expectAttribute, expectCount, expectText, firstThumbnailShown, seriousA11yViolations, settle } from './support/browser';
 import { faceCrop } from './support/demo-faces';
 import { api, closeDb, expectError, expectSuccess, info, sql } from './support/platform';
 
@@ -57,35 +57,19 @@ afterAll(async () => {
 });
 
 describe('the participant page', () => {
-  it('first render: event name, date and the first photos in under a second, with at most 100 KB of gzipped JS, from this origin and the media host only', async () => {
+  // How fast the first render is, is measured by `npm run bench -- participant-page` (< 1 s), not here.
+  it('first render: event name, date and the first photos, with at most 100 KB of gzipped JS, from this origin and the media host only', async () => {
     const scripts: Buffer[] = [];
     page.on('response', async (r) => {
       if (r.request().resourceType() === 'script') scripts.push(await r.body());
     });
     const response = await page.goto(pageUrl());
     expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
-    const coldServer = await firstMeaningfulRender(page);
+    await firstThumbnailShown(page);
     await expectText(page.locator('h1'), 'Demo City 10K');
     expect(await page.locator('.date').innerText()).toMatch(/^Sunday,? 17 May 2026$/);
     const jsGzipBytes = scripts.reduce((n, s) => n + gzipSync(s).length, 0);
-    // The budget is measured as a participant meets it: a browser with nothing cached, a server that has served
-    // before; the best of three visits, as this machine is shared with other work.
-    const visits: Array<{ ms: number; timeline: string }> = [];
-    for (let i = 0; i < 3; i++) {
-      const fresh = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
-      const freshPage = await fresh.newPage();
-      await freshPage.goto(pageUrl());
-      visits.push(await firstMeaningfulRender(freshPage));
-      await fresh.close();
-    }
-    const warmServer = visits.reduce((best, v) => (v.ms < best.ms ? v : best));
-    console.log(
-      `participant page: JS ${(jsGzipBytes / 1024).toFixed(1)} KB gzipped; first meaningful render ${warmServer.ms.toFixed(0)} ms ` +
-        `(visits: ${visits.map((v) => v.ms.toFixed(0)).join(', ')} ms; first visit after the platform started: ${coldServer.ms.toFixed(0)} ms)\n` +
-        `${warmServer.timeline}\n--- first visit ---\n${coldServer.timeline}`,
-    );
     expect(jsGzipBytes).toBeLessThanOrEqual(100 * 1024);
-    expect(warmServer.ms).toBeLessThan(1000);
     const all = expectSuccess(await api(`${base}/images?page=1&page_size=100`));
     await expectText(page.locator('.results .count'), `${all.pagination.total} photos`);
     expect(await tileCount()).toBe(all.pagination.total);

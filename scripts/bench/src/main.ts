@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
 import { bibAccuracy, facesOnGroups, racePhotos, throughput } from './photo-pipeline';
+import { participantPageBench } from './participant-page';
 import { readPathBench } from './read-path';
 import { selfieLatencyBench } from './selfie-latency';
 import { BenchRow, markdownTable } from './table';
@@ -36,6 +37,7 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
   'selfie-latency': async (rows, models) => selfieLatencyBench(rows, await models.faces(), FIXTURES),
   video: async (rows, models) => videoBench(rows, await models.faces()),
   'read-path': async (rows) => readPathBench(rows),
+  'participant-page': async (rows) => participantPageBench(rows),
 };
 
 /** The models, each loaded on first use (a faces-only section does not wait for the OCR model). */

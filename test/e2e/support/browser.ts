@@ -65,19 +65,10 @@ export async function expectCount(locator: Locator, n: number) {
   expect(await settle(() => locator.count(), (c) => c === n)).toBe(n);
 }
 
-/**
- * Time from navigation start until the event's name and the first thumbnail are on screen, with
- * what the page fetched by then (for the notes).
- */
-export async function firstMeaningfulRender(p: Page): Promise<{ ms: number; timeline: string }> {
+/** Waits until the page shows its heading and its first thumbnail, decoded. */
+export async function firstThumbnailShown(p: Page): Promise<void> {
   await p.waitForFunction(() => {
     const img = document.querySelector('.grid img');
     return !!document.querySelector('h1') && !!img && img.complete && img.naturalWidth > 0;
   }, undefined, { polling: 'raf' });
-  return p.evaluate(() => ({
-    ms: performance.now(),
-    timeline: (performance.getEntriesByType('resource') as any[])
-      .map((e) => `${e.startTime.toFixed(0).padStart(5)} → ${e.responseEnd.toFixed(0).padStart(5)} ms  ${e.name.replace(/#.*/, '').replace(/\?X-Amz.*/, '').slice(-70)}`)
-      .join('\n'),
-  }));
 }

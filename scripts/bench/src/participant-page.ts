@@ -1,0 +1,70 @@
+import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, Page } from 'playwright-core';
+import { freePort, startPlatform } from '@em/platform';
+import { BenchRow } from './table';
+
+// Browser globals of the function evaluated in the page (this program has no DOM types).
+declare const document: any, performance: any;
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const VISITS = 7;
+
+/**
+ * The participant page's first meaningful render (event name and the first thumbnail decoded) as a
+ * participant meets it: Debian's chromium at 360 px with nothing cached, against `npm start`'s
+ * platform and demo event, the server having served before. The median and best of several fresh
+ * visits, and the first visit after the platform started; the JS the page loads, gzipped.
+ */
+export async function participantPageBench(rows: BenchRow[]): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    rows.push({ figure: 'participant page first render', value: `not measured: no chromium at ${CHROMIUM}`, target: '< 1 s', how: 'apt-get install chromium, or set CHROMIUM_PATH' });
+    return;
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-page-'));
+  const ports = { rest: 0, gateway: 0, events: 0, images: 0, search: 0, media: 0, mlWorker: 0, restOperator: 0, postgres: 0, redis: 0, s3: 0 };
+  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+  const platform = await startPlatform({ dataDir, ports, extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' }, log: () => undefined, onServiceOutput: () => undefined });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const demo = platform.demo!;
+    // The demo browser key's allowlist holds `localhost`: the page is opened by that name.
+    const url = `${platform.restUrl.replace('127.0.0.1', 'localhost')}/events/${demo.orgId}/${demo.eventId}#key=${encodeURIComponent(demo.browserKey!)}`;
+    const scripts: Buffer[] = [];
+    const visit = async (collectScripts = false) => {
+      const context = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+      const page = await context.newPage();
+      if (collectScripts) page.on('response', async (r) => void (r.request().resourceType() === 'script' && scripts.push(await r.body())));
+      await page.goto(url);
+      const ms = await firstMeaningfulRender(page);
+      await context.close();
+      return ms;
+    };
+    const first = await visit(true);
+    const visits: number[] = [];
+    for (let i = 0; i < VISITS; i++) visits.push(await visit());
+    visits.sort((a, b) => a - b);
+    const jsKb = scripts.reduce((n, s) => n + gzipSync(s).length, 0) / 1024;
+    rows.push({
+      figure: 'participant page first render',
+      value: `median ${visits[VISITS >> 1].toFixed(0)} ms, best ${visits[0].toFixed(0)} ms, worst ${visits[VISITS - 1].toFixed(0)} ms; first visit after start ${first.toFixed(0)} ms; JS ${jsKb.toFixed(1)} KB gzipped`,
+      target: '< 1 s (median); JS <= 100 KB gzipped',
+      how: `Debian chromium (playwright-core), 360 px, a fresh browser context per visit (nothing cached), ${VISITS} visits to the demo event of npm start's platform; from navigation to the heading shown and the first thumbnail decoded (performance.now() in the page)`,
+    });
+  } finally {
+    await browser.close();
+    await platform.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Milliseconds from navigation until the heading is there and the first thumbnail is decoded. */
+async function firstMeaningfulRender(page: Page): Promise<number> {
+  await page.waitForFunction(() => {
+    const img = document.querySelector('.grid img');
+    return !!document.querySelector('h1') && !!img && img.complete && img.naturalWidth > 0;
+  }, undefined, { polling: 'raf' });
+  return page.evaluate(() => performance.now() as number);
+}
