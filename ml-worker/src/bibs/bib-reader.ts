@@ -2,19 +2,18 @@ import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, openImag
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BibReading } from './bib-reader-pool';
-import { boxGeometry, fromDetectorFrame, Rgba } from './box-geometry';
+import { boxGeometry, Rgba } from './box-geometry';
 import { PersonDetector } from './person-detector';
-import { cropRgba, ocrRegions, Region } from './ocr-regions';
+import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, TextCrop, TextCropOptions, touchesInnerEdge } from './text-crops';
+import { DetectionModel, detectTextLines, SplitIntoLines, TextLine } from './text-detection';
 
 // @gutenye/ocr-* are ES modules; keep the real dynamic import out of TypeScript's CommonJS output.
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
 
-interface LineImage {
-  [key: string]: unknown;
-}
 interface OcrModels {
-  detection: { run(input: Rgba): Promise<Array<LineImage & { box: number[][] }>> };
-  recognition: { run(lines: LineImage[]): Promise<Array<{ text: string; mean: number } | undefined>> };
+  detection: DetectionModel;
+  splitIntoLines: SplitIntoLines;
+  recognition: { run(lines: TextLine[]): Promise<Array<{ text: string; mean: number } | undefined>> };
 }
 
 /**
@@ -27,14 +26,18 @@ export interface BibReaderOptions {
   rules: BibRules;
   /** Read only numbers printed on someone's torso (people found by PersonDetector). */
   torsoGate: boolean;
-  /** Look for text only around the torsos instead of on the whole photo (needs torsoGate). */
-  regions: boolean;
+  /**
+   * Look for text only around the torsos, each at a scale chosen from the person's size, instead of
+   * on the whole photo at full resolution (needs torsoGate; see planTextCrops).
+   */
+  crops: boolean;
+  textCrops: TextCropOptions;
   torso: TorsoRules;
   /** Longest side OCR sees (text detection costs in proportion to the pixels). */
   maxSide: number;
 }
 
-export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = { rules: DEFAULT_BIB_RULES, torsoGate: true, regions: false, torso: DEFAULT_TORSO_RULES, maxSide: OCR_MAX_SIDE };
+export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = { rules: DEFAULT_BIB_RULES, torsoGate: true, crops: true, textCrops: DEFAULT_TEXT_CROP_OPTIONS, torso: DEFAULT_TORSO_RULES, maxSide: OCR_MAX_SIDE };
 
 /**
  * BIB numbers with PaddleOCR (PP-OCRv4 detection + recognition, ONNX, shipped in
@@ -76,11 +79,10 @@ export class BibReader implements BibReading {
       // The package's `exports` hide the model classes; load them by file, as the package itself does.
       const common = path.dirname(require.resolve('@gutenye/ocr-common/splitIntoLineImages', { paths: [path.dirname(require.resolve('@gutenye/ocr-node'))] }));
       const load = (file: string) => importEsm(pathToFileURL(path.join(common, '..', 'models', file)).href);
-      const [{ Detection }, { Recognition }, { ModelBase }] = await Promise.all([load('Detection.js'), load('Recognition.js'), load('ModelBase.js')]);
+      const [{ Detection }, { Recognition }, { ModelBase }, { splitIntoLineImages }] = await Promise.all([load('Detection.js'), load('Recognition.js'), load('ModelBase.js'), load('../backend/splitIntoLineImages.js')]);
       patchFastPreprocess(ModelBase);
-      acceptDecodedPixels((await importEsm(pathToFileURL(path.join(path.dirname(require.resolve('@gutenye/ocr-node')), 'ImageRaw.js')).href)).ImageRaw);
       const onnxOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false };
-      return { detection: await Detection.create({ onnxOptions }), recognition: await Recognition.create({ onnxOptions }) };
+      return { detection: await Detection.create({ onnxOptions }), splitIntoLines: splitIntoLineImages, recognition: await Recognition.create({ onnxOptions }) };
     })();
     return this.models;
   }
@@ -96,20 +98,19 @@ export class BibReader implements BibReading {
    */
   textBoxes(image: Buffer): Promise<TextBox[]> {
     const run = this.queue.then(async () => {
-      const { detection, recognition } = await this.load();
+      const { detection, splitIntoLines, recognition } = await this.load();
       // One decode, oriented as the photo is seen; people, text detection and box geometry share its pixels.
       const { data, info } = await openImage(image).rotate().resize(this.options.maxSide, this.options.maxSide, { fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       const pixels: Rgba = { data, width: info.width, height: info.height };
       const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
-      const torsos = people && this.options.regions ? ocrRegions(people, pixels.width, pixels.height, this.options.torso) : [];
-      // Nobody on the photo: the whole frame (a close-up bib may still be there).
-      const regions: Region[] = torsos.length ? torsos : [{ x: 0, y: 0, width: pixels.width, height: pixels.height }];
+      const crops: TextCrop[] = people && this.options.crops ? planTextCrops(people, pixels.width, pixels.height, this.options.torso, this.options.textCrops) : [{ x: 0, y: 0, width: pixels.width, height: pixels.height, scale: 1 }];
       const boxes: TextBox[] = [];
-      for (const region of regions) {
-        const whole = region.width === pixels.width && region.height === pixels.height;
-        const input = whole ? pixels : cropRgba(pixels, region);
-        for (const line of await detection.run(input)) {
-          const corners = fromDetectorFrame(line.box, input.width, input.height).map(([x, y]) => [x + region.x, y + region.y]);
+      for (const crop of crops) {
+        const whole = crop.width === pixels.width && crop.height === pixels.height;
+        const lines = await detectTextLines(detection, splitIntoLines, whole ? pixels : cropRgba(pixels, crop), crop.scale);
+        for (const line of lines) {
+          const corners = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
+          if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) continue; // cut by the crop: a neighbour's crop sees it whole
           const geometry = boxGeometry(pixels, corners);
           if (!printedLikeABib(geometry, this.options.rules)) continue; // not dark print on a patch: no need to read it
           if (people && !placedLikeABib(geometry, people, this.options.torso)) continue; // on nobody: a sign, a plate, a clock
@@ -122,12 +123,6 @@ export class BibReader implements BibReading {
     this.queue = run.catch(() => undefined);
     return run;
   }
-}
-
-/** The library decodes its input itself; let it take pixels already decoded (one decode per photo). */
-function acceptDecodedPixels(ImageRaw: { open(input: unknown): Promise<unknown>; new (raw: Rgba): unknown }): void {
-  const open = ImageRaw.open.bind(ImageRaw);
-  ImageRaw.open = async (input: unknown) => (Buffer.isBuffer(input) || typeof input === 'string' ? open(input) : new ImageRaw(input as Rgba));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { looksLikeBib } from '@em/core/media';
-import { boxGeometry, fromDetectorFrame, Rgba } from './box-geometry';
+import { boxGeometry, Rgba } from './box-geometry';
 
 /** A 200x100 image of `ground`, with a 100x40 patch at (50,30) of `patch` and a 60x20 "digit" block of `ink` at (70,40). */
 function printedImage(ground: number, patch: number, ink: number): Rgba {
@@ -40,16 +40,5 @@ describe('boxGeometry', () => {
     expect(g.x).toBe(0);
     expect(g.y).toBe(0);
     expect(g.surround).toBe(90);
-  });
-});
-
-describe('fromDetectorFrame', () => {
-  it('undoes the letterbox of a 2048x1365 photo in its 2048x1376 detector frame', () => {
-    // contain: same scale (1), 5.5 px of band above the image
-    expect(fromDetectorFrame([[100, 105.5]], 2048, 1365)).toEqual([[100, 100]]);
-  });
-
-  it('leaves boxes of an image already a multiple of 32 as they are', () => {
-    expect(fromDetectorFrame([[10, 20]], 1536, 1024)).toEqual([[10, 20]]);
   });
 });

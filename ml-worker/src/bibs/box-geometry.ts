@@ -57,16 +57,3 @@ function percentile(values: number[], q: number): number {
 }
 
 const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
-
-/**
- * The detector letterboxes the image into sides that are multiples of 32 (sharp's `contain`) and
- * reports boxes in that frame; this maps its corners back onto the image's own pixels.
- */
-export function fromDetectorFrame(corners: number[][], width: number, height: number): number[][] {
-  const frameWidth = Math.max(32, Math.ceil(width / 32) * 32);
-  const frameHeight = Math.max(32, Math.ceil(height / 32) * 32);
-  const scale = Math.min(frameWidth / width, frameHeight / height);
-  const offsetX = (frameWidth - width * scale) / 2;
-  const offsetY = (frameHeight - height * scale) / 2;
-  return corners.map(([x, y]) => [(x - offsetX) / scale, (y - offsetY) / scale]);
-}

@@ -3,6 +3,7 @@ import { openImage } from '@em/core/media';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HUMAN_MODELS_DIR } from '../models/human-models-dir';
+import { useHeapSlice } from '../tfjs/heap-slice';
 import type { Rgba } from './box-geometry';
 
 // tfjs with the wasm backend, as the face analyser (tfjs-node cannot be installed offline); this
@@ -38,6 +39,7 @@ export class PersonDetector {
   load(): Promise<any> {
     this.model ??= (async () => {
       await useWasmBackend();
+      useHeapSlice();
       const dir = HUMAN_MODELS_DIR;
       const json = JSON.parse(readFileSync(path.join(dir, 'centernet.json'), 'utf8'));
       const weights = readFileSync(path.join(dir, 'centernet.bin'));

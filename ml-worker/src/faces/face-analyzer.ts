@@ -2,6 +2,7 @@ import path from 'node:path';
 import { boundedCopy, FaceBox, FaceDescriptorVersion, openImage, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame } from './face-boxes';
+import { useHeapSlice } from '../tfjs/heap-slice';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
 // be installed offline); its models ship inside the npm package.
@@ -87,6 +88,7 @@ export class FaceAnalyzer {
       wasm.setWasmPaths(WASM_PATH);
       if (!(await faceapi.tf.setBackend('wasm'))) throw new Error('the tfjs wasm backend failed to initialise');
       await faceapi.tf.ready();
+      useHeapSlice(); // each face is cut from the photo's tensor: no copy of the whole photo per cut
       const models = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
       await faceapi.nets.tinyFaceDetector.loadFromDisk(models);
       await faceapi.nets.ssdMobilenetv1.loadFromDisk(models);

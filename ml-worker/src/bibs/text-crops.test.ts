@@ -1,0 +1,100 @@
+import { DEFAULT_TORSO_RULES, torsoRegion } from '@em/core/media';
+import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, touchesInnerEdge } from './text-crops';
+
+const W = 2000;
+const H = 1000;
+/** A person box (relative to the image) `h` of the image's height tall, 0.35 of that wide. */
+const person = (x: number, y: number, h: number, score = 0.6) => ({ x, y, width: (0.35 * h * H) / W, height: h, score });
+
+describe('planTextCrops', () => {
+  it('is one crop per person: the torso region with a margin, in whole pixels', () => {
+    const p = person(0.4, 0.2, 0.5);
+    const [crop, ...others] = planTextCrops([p], W, H);
+    expect(others).toEqual([]);
+    const t = torsoRegion(p, DEFAULT_TORSO_RULES, W / H);
+    // the whole torso region the gate accepts bib centres in, and not the legs
+    expect(crop.x).toBeLessThanOrEqual(t.x0 * W);
+    expect(crop.x + crop.width).toBeGreaterThanOrEqual(t.x1 * W);
+    expect(crop.y).toBeLessThanOrEqual(t.y0 * H);
+    expect(crop.y + crop.height).toBeGreaterThanOrEqual(t.y1 * H);
+    expect(crop.y + crop.height).toBeLessThan((p.y + p.height) * H);
+    expect(Number.isInteger(crop.x) && Number.isInteger(crop.width)).toBe(true);
+  });
+
+  it('scales a crop so that the bib its person implies is textHeight pixels for the detector', () => {
+    const { textHeight, bibShare } = DEFAULT_TEXT_CROP_OPTIONS;
+    // a near runner 900 px tall: bib text ~31 px at full resolution, read smaller
+    const [near] = planTextCrops([person(0.1, 0.05, 0.9)], W, H);
+    expect(near.scale).toBeCloseTo(textHeight / (bibShare * 900), 5);
+    expect(near.scale).toBeLessThan(1);
+    // a far runner 300 px tall keeps the photo's own pixels (no enlargement by default)
+    const [far] = planTextCrops([person(0.6, 0.3, 0.3)], W, H);
+    expect(far.scale).toBe(1);
+  });
+
+  it('keeps scales within the bounds', () => {
+    const options = { ...DEFAULT_TEXT_CROP_OPTIONS, minScale: 0.5, maxScale: 1.5 };
+    expect(planTextCrops([person(0.1, 0, 1)], W, 10_000, undefined, options)[0].scale).toBe(0.5);
+    expect(planTextCrops([person(0.1, 0.5, 0.1)], W, H, undefined, options)[0].scale).toBe(1.5);
+  });
+
+  it('merges overlapping crops when the merged one costs the detector no more (the same runner found twice)', () => {
+    const crops = planTextCrops([person(0.4, 0.2, 0.5), person(0.405, 0.21, 0.49)], W, H);
+    expect(crops).toHaveLength(1);
+  });
+
+  it('keeps overlapping crops apart when merging would cost more (a far runner beside a near one)', () => {
+    const near = person(0.1, 0.05, 0.9);
+    const far = person(0.1 + near.width * 0.9, 0.3, 0.25);
+    const crops = planTextCrops([near, far], W, H);
+    expect(crops).toHaveLength(2);
+    const [a, b] = crops;
+    expect(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).toBe(true);
+    expect(crops.map((c) => c.scale).sort()).toEqual([expect.any(Number), 1]);
+  });
+
+  it('keeps apart people apart', () => {
+    expect(planTextCrops([person(0.05, 0.2, 0.5), person(0.7, 0.2, 0.5)], W, H)).toHaveLength(2);
+  });
+
+  it('skips people the gate would not trust; with nobody, the whole frame at the scale of a close-up bib', () => {
+    const crops = planTextCrops([person(0.4, 0.2, 0.5, 0.05)], W, H);
+    expect(crops).toHaveLength(1);
+    const [whole] = crops;
+    expect(whole).toMatchObject({ x: 0, y: 0, width: W, height: H });
+    // the gate then accepts only numbers >= closeUpHeight of the photo: 80 px here, read at textHeight
+    expect(whole.scale).toBeCloseTo(DEFAULT_TEXT_CROP_OPTIONS.textHeight / (DEFAULT_TORSO_RULES.closeUpHeight * H), 5);
+  });
+
+  it('stays inside the image for a person cut by its edges', () => {
+    const [crop] = planTextCrops([{ x: -0.05, y: 0.3, width: 0.2, height: 0.75, score: 0.9 }], W, H);
+    expect(crop.x).toBe(0);
+    expect(crop.y + crop.height).toBeLessThanOrEqual(H);
+  });
+});
+
+describe('touchesInnerEdge', () => {
+  const crop = { x: 100, y: 100, width: 200, height: 200 };
+  const box = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+
+  it('is true for a box cut by an edge that lies inside the image', () => {
+    expect(touchesInnerEdge(box(100, 150, 160, 180), crop, 1000, 1000)).toBe(true);
+    expect(touchesInnerEdge(box(150, 150, 300, 180), crop, 1000, 1000)).toBe(true);
+    expect(touchesInnerEdge(box(150, 260, 200, 300), crop, 1000, 1000)).toBe(true);
+  });
+
+  it('is false for a box inside the crop, or at an edge of the image itself', () => {
+    expect(touchesInnerEdge(box(120, 150, 280, 180), crop, 1000, 1000)).toBe(false);
+    const atImageEdge = { x: 0, y: 0, width: 200, height: 200 };
+    expect(touchesInnerEdge(box(0, 0, 50, 30), atImageEdge, 1000, 1000)).toBe(false);
+    expect(touchesInnerEdge(box(150, 150, 200, 200), atImageEdge, 200, 200)).toBe(false);
+  });
+});
+
+describe('cropRgba', () => {
+  it('copies the rows of the rectangle', () => {
+    const data = Uint8Array.from({ length: 4 * 4 * 4 }, (_, i) => i);
+    const crop = cropRgba({ data, width: 4, height: 4 }, { x: 1, y: 2, width: 2, height: 1 });
+    expect([...crop.data]).toEqual([...data.slice((2 * 4 + 1) * 4, (2 * 4 + 3) * 4)]);
+  });
+});

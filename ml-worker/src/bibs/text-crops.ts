@@ -1,0 +1,130 @@
+import { DEFAULT_TORSO_RULES, PersonBox, torsoRegion, TorsoRules } from '@em/core/media';
+import type { Rgba } from './box-geometry';
+
+/** A rectangle of the analysed image, in whole pixels. */
+export interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Where text detection runs, and at what scale of the analysed image's pixels. */
+export interface TextCrop extends Region {
+  scale: number;
+}
+
+export interface TextCropOptions {
+  /**
+   * Height (pixels the detector sees) a bib's text box should have. Measured on the fixture bibs,
+   * one person crop at a time: every bib is found down to 30 px, some are lost at 20-23 px.
+   */
+  textHeight: number;
+  /**
+   * A bib's text box height as a share of its runner's height, the smallest to expect: the
+   * fixture bibs are 0.033-0.074 (the detector's boxes, on CenterNet people).
+   */
+  bibShare: number;
+  minScale: number;
+  /** Above 1 a small runner is enlarged for the detector (costs the square); 1 keeps the photo's own pixels. */
+  maxScale: number;
+  /**
+   * Around each torso region, this share of the person's width (and height), so that a bib whose
+   * centre the gate accepts stays whole in the crop: half the widest bib (a third of the person's
+   * width) and half the tallest text box the gate accepts (TorsoRules.maxHeightShare), with slack.
+   */
+  marginX: number;
+  marginY: number;
+}
+
+export const DEFAULT_TEXT_CROP_OPTIONS: TextCropOptions = { textHeight: 30, bibShare: 0.035, minScale: 0.25, maxScale: 1, marginX: 0.15, marginY: 0.09 };
+
+interface Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  scale: number;
+}
+
+/** What the detector pays for a rectangle: its pixels at its scale. */
+const cost = (r: Rect) => (r.x1 - r.x0) * (r.y1 - r.y0) * r.scale ** 2;
+const overlap = (a: Rect, b: Rect) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+const clampScale = (s: number, o: TextCropOptions) => Math.min(o.maxScale, Math.max(o.minScale, s));
+
+/**
+ * Where to look for bibs on a `width` x `height` image, given the people found on it: each
+ * trusted person's torso region with a margin (the torso gate accepts nothing else), at the scale
+ * that brings the bib the person's height implies to `textHeight` (a near runner is read
+ * smaller, a far one at full resolution). Overlapping crops are merged, at the larger of their
+ * scales, when the merged crop costs the detector no more than the two apart; crops that still
+ * overlap each see whole the bibs of their own people (see `touchesInnerEdge`). With nobody on
+ * the photo, the whole frame at the scale of a close-up bib (the only text the gate then accepts).
+ */
+export function planTextCrops(people: PersonBox[], width: number, height: number, torso: TorsoRules = DEFAULT_TORSO_RULES, options: TextCropOptions = DEFAULT_TEXT_CROP_OPTIONS): TextCrop[] {
+  const aspect = width / height;
+  let rects: Rect[] = people
+    .filter((p) => p.score >= torso.minPersonScore)
+    .map((p) => {
+      const t = torsoRegion(p, torso, aspect);
+      const scale = clampScale(options.textHeight / (options.bibShare * t.personHeight * height), options);
+      return {
+        x0: Math.max(0, (t.x0 - options.marginX * p.width) * width),
+        x1: Math.min(width, (t.x1 + options.marginX * p.width) * width),
+        y0: Math.max(0, (t.y0 - options.marginY * t.personHeight) * height),
+        y1: Math.min(height, (t.y1 + options.marginY * t.personHeight) * height),
+        scale,
+      };
+    })
+    .filter((r) => r.x1 - r.x0 >= 16 && r.y1 - r.y0 >= 16);
+  if (!rects.length) {
+    const scale = clampScale(options.textHeight / (torso.closeUpHeight * height), options);
+    return [{ x: 0, y: 0, width, height, scale }];
+  }
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let i = 0; i < rects.length && !merged; i++) {
+      for (let j = i + 1; j < rects.length && !merged; j++) {
+        const a = rects[i];
+        const b = rects[j];
+        if (!overlap(a, b)) continue;
+        const union = { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1), scale: Math.max(a.scale, b.scale) };
+        if (cost(union) > cost(a) + cost(b)) continue;
+        rects[i] = union;
+        rects = rects.filter((_, k) => k !== j);
+        merged = true;
+      }
+    }
+  }
+  return rects.map((r) => {
+    const x = Math.floor(r.x0);
+    const y = Math.floor(r.y0);
+    return { x, y, width: Math.ceil(r.x1) - x, height: Math.ceil(r.y1) - y, scale: r.scale };
+  });
+}
+
+/**
+ * Whether a text box (corners in image pixels) reaches an edge of its crop that is not an edge of
+ * the image: text cut there is part of a bib that a neighbouring crop sees whole.
+ */
+export function touchesInnerEdge(corners: number[][], crop: Region, width: number, height: number, tolerance = 1): boolean {
+  const xs = corners.map((p) => p[0]);
+  const ys = corners.map((p) => p[1]);
+  return (
+    (crop.x > 0 && Math.min(...xs) <= crop.x + tolerance) ||
+    (crop.y > 0 && Math.min(...ys) <= crop.y + tolerance) ||
+    (crop.x + crop.width < width && Math.max(...xs) >= crop.x + crop.width - tolerance) ||
+    (crop.y + crop.height < height && Math.max(...ys) >= crop.y + crop.height - tolerance)
+  );
+}
+
+/** A copy of a rectangle of RGBA pixels. */
+export function cropRgba(image: Rgba, region: Region): Rgba {
+  const data = Buffer.alloc(region.width * region.height * 4);
+  const src = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
+  for (let row = 0; row < region.height; row++) {
+    const start = ((region.y + row) * image.width + region.x) * 4;
+    src.copy(data, row * region.width * 4, start, start + region.width * 4);
+  }
+  return { data, width: region.width, height: region.height };
+}
