@@ -23,6 +23,12 @@ describe('runPrepared', () => {
     expect(log).toEqual(['acquire', 'release']);
   });
 
+  it('runs on the pool of an entity manager (a repository built on a unit of work) as well', async () => {
+    const { orm, connection } = fakeOrm(async () => ({ rows: [] }));
+    await expect(runPrepared(orm.em as never, statement, [1])).resolves.toEqual([]);
+    expect(connection.query).toHaveBeenCalledTimes(1);
+  });
+
   it('gives the connection back when the statement fails', async () => {
     const { orm, log } = fakeOrm(async () => Promise.reject(new Error('boom')));
     await expect(runPrepared(orm, statement, [7])).rejects.toThrow('boom');

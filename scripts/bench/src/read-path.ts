@@ -52,9 +52,9 @@ export async function readPathBench(rows: BenchRow[]): Promise<void> {
     const page = (i: number) => 1 + (i % Math.floor(PHOTOS / 32));
     const load = (url: string, headers: Record<string, string> = {}) => autocannonRun(url, headers, page);
 
-    const cpuBefore: Record<string, number> = { ...(await serviceCpuSeconds(ports)), ...infrastructureCpuSeconds(dataDir) };
+    const cpuBefore: Record<string, number> = { ...(await serviceCpuSeconds(ports)), ...infrastructureCpuSeconds(dataDir, ports.redis) };
     const full = await load(`${base}/images`, { 'x-api-key': key });
-    const cpuAfter: Record<string, number> = { ...(await serviceCpuSeconds(ports)), ...infrastructureCpuSeconds(dataDir) };
+    const cpuAfter: Record<string, number> = { ...(await serviceCpuSeconds(ports)), ...infrastructureCpuSeconds(dataDir, ports.redis) };
     const baseline = process.env.BENCH_CPU_PROF ? full : await load(`http://127.0.0.1:${direct.port}/api/v1/ext/${orgId}/event/${eventId}/images`);
     rows.push({
       figure: 'REST read path vs direct handler, 50k-photo event',
@@ -176,7 +176,7 @@ async function scrapeServices(ports: Record<string, number>, metric: string, ser
  * CPU seconds of the embedded infrastructure of this run, from /proc (NaN off Linux): Postgres (the
  * postmaster with its reaped children, and its live backends) and Redis (the rate limiter's counters).
  */
-function infrastructureCpuSeconds(dataDir: string): { postgres: number; redis: number } {
+function infrastructureCpuSeconds(dataDir: string, redisPort: number): { postgres: number; redis: number } {
   try {
     const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     let postgres = 0;
@@ -196,7 +196,7 @@ function infrastructureCpuSeconds(dataDir: string): { postgres: number; redis: n
       const ticks = (from: number, to: number) => fields.slice(from, to + 1).reduce((sum, f) => sum + Number(f), 0);
       if (Number(entry) === postmaster) postgres += ticks(11, 14);
       else if (Number(fields[1]) === postmaster) postgres += ticks(11, 12);
-      else if (cmdline.includes('redis-server') && cmdline.includes(dataDir)) redis += ticks(11, 12);
+      else if (new RegExp(`redis-server\\S* \\S+:${redisPort}\\b`).test(cmdline)) redis += ticks(11, 12); // redis-server retitles itself `redis-server host:port`
     }
     return { postgres: postgres / 100, redis: redis / 100 }; // USER_HZ
   } catch {
