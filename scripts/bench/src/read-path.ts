@@ -64,7 +64,7 @@ export async function readPathBench(rows: BenchRow[]): Promise<void> {
     });
     rows.push({
       figure: 'CPU per service on the full read path',
-      value: Object.keys(cpuAfter).map((name) => `${name} ${(((cpuAfter[name] - cpuBefore[name]) / full.requests.total) * 1000).toFixed(1)} ms`).join(', '),
+      value: Object.keys(cpuAfter).map((name) => `${name} ${(((cpuAfter[name] - cpuBefore[name]) / full.requests.total) * 1000).toFixed(2)} ms`).join(', '),
       target: '',
       how: 'process_cpu_seconds_total of each service over the full-path run, per request answered; postgres and redis: user+system time from /proc (Linux) of the postmaster and its backends, and of redis-server',
     });
