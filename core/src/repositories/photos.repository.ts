@@ -87,7 +87,10 @@ export class SqlPhotosRepository implements PhotosRepository {
     return row?.published ?? 0;
   }
 
-  /** One statement (GALLERY_PAGE): the counter, then the page from the nearer end of photos_gallery_idx, never a count. */
+  /**
+   * One statement (GALLERY_PAGE): the counter, then the page from the nearer end of photos_gallery_idx,
+   * never a count. One statement reads one snapshot, so the total and the page always agree.
+   */
   async galleryPage(eventId: number, request: PageRequest): Promise<{ total: number; rows: GalleryRow[] }> {
     const result = await runPrepared<GalleryRow & { total: number }>(this.orm, GALLERY_PAGE, [eventId, request.offset, request.pageSize]);
     const total = result[0]?.total ?? 0;
