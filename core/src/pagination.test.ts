@@ -1,5 +1,5 @@
 import { AppError } from './errors';
-import { nearerEndScan, PAGE_LIMITS, pageInfo, resolvePage } from './pagination';
+import { PAGE_LIMITS, pageInfo, resolvePage } from './pagination';
 
 describe('resolvePage', () => {
   it('applies the defaults of the listing', () => {
@@ -57,34 +57,5 @@ describe('pageInfo', () => {
   it('keeps the requested page beyond the last one, with no next page', () => {
     const info = pageInfo(5, resolvePage(4, 2, PAGE_LIMITS.photos));
     expect(info).toMatchObject({ currentPage: 4, totalPages: 3, hasNextPage: false, hasPreviousPage: true });
-  });
-});
-
-describe('nearerEndScan', () => {
-  const scan = (total: number, page: number, size: number) => nearerEndScan(total, resolvePage(page, size, PAGE_LIMITS.photos));
-
-  it('reads the first half forwards and the second half backwards, never skipping more than half', () => {
-    expect(scan(10, 1, 3)).toEqual({ fromEnd: false, skip: 0, take: 3 });
-    expect(scan(10, 2, 3)).toEqual({ fromEnd: false, skip: 3, take: 3 });
-    expect(scan(10, 3, 3)).toEqual({ fromEnd: true, skip: 1, take: 3 });
-    expect(scan(10, 4, 3)).toEqual({ fromEnd: true, skip: 0, take: 1 });
-    expect(scan(50_000, 800, 32)).toEqual({ fromEnd: true, skip: 50_000 - 800 * 32, take: 32 });
-  });
-
-  it('covers every item exactly once across the pages', () => {
-    for (const [total, size] of [[1, 1], [7, 2], [100, 32], [101, 100]]) {
-      const seen: number[] = [];
-      for (let page = 1; page <= Math.ceil(total / size); page++) {
-        const s = scan(total, page, size)!;
-        const first = s.fromEnd ? total - s.skip - s.take : s.skip;
-        seen.push(...Array.from({ length: s.take }, (_, i) => first + i));
-      }
-      expect(seen).toEqual(Array.from({ length: total }, (_, i) => i));
-    }
-  });
-
-  it('has no scan past the end', () => {
-    expect(scan(6, 4, 2)).toBeNull();
-    expect(scan(0, 1, 32)).toBeNull();
   });
 });

@@ -63,24 +63,3 @@ export interface Page<T> {
   items: T[];
   pageInfo: PageInfo;
 }
-
-/** How to read one page of an ordered listing of `total` items from whichever end is nearer. */
-export interface NearerEndScan {
-  /** Read the order backwards (the rows come last-first and are put back in order afterwards). */
-  fromEnd: boolean;
-  /** Rows to skip in the direction read. */
-  skip: number;
-  /** Rows to take (the last page may be short). */
-  take: number;
-}
-
-/**
- * A page costs the rows skipped before it; reading from the end of the listing when that end is
- * nearer bounds the skip at half the listing. Null when the page lies past the end.
- */
-export function nearerEndScan(total: number, request: PageRequest): NearerEndScan | null {
-  if (request.offset >= total) return null;
-  const take = Math.min(request.pageSize, total - request.offset);
-  const afterPage = total - request.offset - take;
-  return afterPage < request.offset ? { fromEnd: true, skip: afterPage, take } : { fromEnd: false, skip: request.offset, take };
-}

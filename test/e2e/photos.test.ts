@@ -70,6 +70,22 @@ describe('all photos and image details', () => {
     const data = expectSuccess(await api(`/${orgId}/event/${eventId}/images?page=9&page_size=2`, { key }));
     expect(data.images).toEqual([]);
     expect(data.pagination).toMatchObject({ total: 6, currentPage: 9, totalPages: 3, hasNextPage: false, hasPreviousPage: true });
+    // The largest page number of the schema, times the largest page size, is still an empty page (no overflow).
+    const far = expectSuccess(await api(`/${orgId}/event/${eventId}/images?page=2147483647&page_size=100`, { key }));
+    expect(far.images).toEqual([]);
+    expect(far.pagination).toMatchObject({ total: 6, currentPage: 2147483647, hasNextPage: false });
+  });
+
+  it('every page size pages through the same order, whichever end a page is read from', async () => {
+    const all = expectSuccess(await api(`/${orgId}/event/${eventId}/images?page_size=100`, { key })).images.map((i: any) => i.image_id);
+    expect(all).toHaveLength(6);
+    for (const size of [1, 3, 4, 5]) {
+      const seen: string[] = [];
+      for (let page = 1; page <= Math.ceil(6 / size); page++) {
+        seen.push(...expectSuccess(await api(`/${orgId}/event/${eventId}/images?page=${page}&page_size=${size}`, { key })).images.map((i: any) => i.image_id));
+      }
+      expect(seen).toEqual(all);
+    }
   });
 
   it('keeps the published count on publish, unpublish, move and delete: the total is the real number', async () => {

@@ -1,6 +1,7 @@
 import { EntityManager, QueryOrder } from '@mikro-orm/core';
 import { Event } from '../db/entities';
 import { Orm } from '../db/orm';
+import { PreparedStatement, runPrepared, StatementSource } from '../db/prepared';
 
 /** The settings an organiser sets on an event (validated by the administration services). */
 export interface EventSettings {
@@ -72,18 +73,24 @@ interface EventAccessRow {
   video_selfie_clipping: boolean;
 }
 
+/** The guard's lookup on the read path: a prepared statement (see runPrepared). */
+const EVENT_ACCESS: PreparedStatement = {
+  name: 'events_access',
+  text: `select id, organisation_id, enabled, bib_search, selfie_search, name_search, timeline_search, video_search, video_selfie_clipping
+           from events where id = $1 and deleting_at is null`,
+};
+
 const validId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2147483647;
 
 export class SqlEventsRepository implements EventsRepository {
-  private readonly em: () => EntityManager;
-
   /** On the ORM (a fork per call), or on the entity manager of a unit of work. */
-  /** Raw statements need no entity manager of their own: on the ORM, its connection (no fork per call). */
-  private readonly connection: () => ReturnType<EntityManager['getConnection']>;
+  private readonly em: () => EntityManager;
+  /** Where prepared statements run: the ORM's pool (each takes a pooled connection of its own, outside any unit of work). */
+  private readonly statements: () => StatementSource;
 
   constructor(source: Orm | (() => EntityManager)) {
     this.em = typeof source === 'function' ? source : () => source.em.fork();
-    this.connection = typeof source === 'function' ? () => source().getConnection() : () => source.em.getConnection();
+    this.statements = typeof source === 'function' ? source : () => source;
   }
 
   // --- administration (helper "admin") ---
@@ -93,11 +100,7 @@ export class SqlEventsRepository implements EventsRepository {
 
   async findAccess(id: number): Promise<EventAccess | null> {
     if (!validId(id)) return null;
-    const [row] = await this.connection().execute<EventAccessRow[]>(
-      `select id, organisation_id, enabled, bib_search, selfie_search, name_search, timeline_search, video_search, video_selfie_clipping
-         from events where id = ? and deleting_at is null`,
-      [id],
-    );
+    const [row] = await runPrepared<EventAccessRow>(this.statements(), EVENT_ACCESS, [id]);
     if (!row) return null;
     return {
       id: row.id,

@@ -1,8 +1,10 @@
 import { QueryOrder } from '@mikro-orm/core';
 import { Face, Photo, PhotoBib, PhotoStatus } from '../db/entities';
 import { Orm, sqlArray } from '../db/orm';
+import { runPrepared } from '../db/prepared';
+import { GALLERY_PAGE } from './gallery-page.statement';
 import { normaliseBib } from '../ids';
-import { nearerEndScan, PageRequest } from '../pagination';
+import { PageRequest } from '../pagination';
 import { FaceRow } from './face-rows';
 import { GalleryRow, NewPhoto, PhotoStatusTally, ProcessedPhoto } from './photos.types';
 
@@ -86,22 +88,14 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   /**
-   * The page is found by an index-only scan of photos_gallery_idx (ids only; the rows of the page are
-   * read afterwards), from whichever end of the event is nearer, so a page costs at most half an
-   * event's index entries and never a count. The total is read from the counter; a publish between
-   * the two statements shifts the page by that photo, as it would between two requests.
+   * One statement (GALLERY_PAGE): the counter, then the page from the nearer end of photos_gallery_idx,
+   * never a count. One statement reads one snapshot, so the total and the page always agree.
    */
   async galleryPage(eventId: number, request: PageRequest): Promise<{ total: number; rows: GalleryRow[] }> {
-    const total = await this.publishedCount(eventId);
-    const scan = nearerEndScan(total, request);
-    if (!scan) return { total, rows: [] };
-    const rows = await this.execute<GalleryRow>(
-      `select id, event_id, large_key, thumbnail_key, large_width, large_height, width, height, photographer_name, original_file_name, source, original_key, external_url,
-              (extract(epoch from captured_at) * 1000)::float8 as captured_at_ms
-         from photos join (select id from photos where event_id = ? and ${PUBLISHED} order by ${galleryOrder(undefined, scan.fromEnd)} limit ? offset ?) page using (id)
-        order by ${galleryOrder()}`,
-      [eventId, scan.take, scan.skip],
-    );
+    const result = await runPrepared<GalleryRow & { total: number }>(this.orm, GALLERY_PAGE, [eventId, request.offset, request.pageSize]);
+    const total = result[0]?.total ?? 0;
+    const rows: GalleryRow[] = [];
+    for (const { total: _total, ...row } of result) if (row.id !== null) rows.push(row);
     return { total, rows };
   }
 
