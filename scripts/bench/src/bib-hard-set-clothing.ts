@@ -90,7 +90,7 @@ async function layer(drawing: { svg: string; width: number; height: number }, ma
   const width = Math.max(8, Math.round(drawing.width * scale));
   const rendered = await sharp(Buffer.from(drawing.svg)).resize(width).blur(1.1).png().toBuffer();
   const { height = 8 } = await sharp(rendered).metadata();
-  const grain = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 22 } } }).png().toBuffer();
+  const grain = await sharp(seededGrain(width, height, width * 7919 + height), { raw: { width, height, channels: 3 } }).png().toBuffer();
   const alpha = await sharp(rendered).extractChannel('alpha').raw().toBuffer();
   const rgb = await sharp(rendered).removeAlpha().png().toBuffer();
   const noisy = await sharp(rgb).composite([{ input: grain, blend: 'overlay' }]).removeAlpha().raw().toBuffer();
@@ -98,6 +98,21 @@ async function layer(drawing: { svg: string; width: number; height: number }, ma
   const input = await sharp(grained).rotate(angle, { background: { r: 0, g: 0, b: 0, alpha: 0 } }).png().toBuffer();
   const meta = await sharp(input).metadata();
   return { input, width: meta.width ?? 0, height: meta.height ?? 0 };
+}
+
+/** Grey sensor grain around 128 (about sigma 22), the same on every run (sharp's own noise is not seeded). */
+function seededGrain(width: number, height: number, seed: number): Buffer {
+  const grain = Buffer.alloc(width * height * 3);
+  let s = seed >>> 0;
+  const uniform = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+  for (let i = 0; i < grain.length; i += 3) {
+    const v = Math.max(0, Math.min(255, Math.round(128 + 38 * (uniform() + uniform() + uniform() - 1.5))));
+    grain[i] = grain[i + 1] = grain[i + 2] = v;
+  }
+  return grain;
 }
 
 /** `photo` (already oriented) with a T-shirt print centred on each spot, covering it. */
