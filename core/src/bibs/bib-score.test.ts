@@ -37,6 +37,14 @@ describe('bibScore', () => {
     expect(score(number, [number, sponsor])).toBeGreaterThan(threshold);
   });
 
+  it('refuses digits too tall for a bib on the person they are on (a jersey number, a big shirt print)', () => {
+    const bibSized = box('23', { width: 50, height: 36, glyphHeights: [30, 30] }); // 0.033 of the runner's height
+    const jersey = box('23', { width: 154, height: 110, glyphHeights: [90, 90] }); // 0.10
+    expect(bibEvidence(jersey, '23', [jersey], [runner]).heightPerPerson).toBeCloseTo(0.1, 2);
+    expect(score(bibSized)).toBeGreaterThan(threshold);
+    expect(score(jersey)).toBeLessThan(threshold);
+  });
+
   it('counts against a number much smaller than other print on the same person (the bib is the largest)', () => {
     const small = box('12', { y: 620, height: 12, width: 20, glyphHeights: [12, 12] });
     const bib = box('2791');

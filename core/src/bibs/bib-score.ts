@@ -1,5 +1,5 @@
 import type { BoxGeometry, TextBox } from './extract';
-import { DEFAULT_TORSO_RULES, onATorso, PersonBox, TorsoRules } from './torso-gate';
+import { DEFAULT_TORSO_RULES, onATorso, PersonBox, torsoRegion, TorsoRules } from './torso-gate';
 
 /** What a number's box shows beyond its text, each measured so that a printed bib is at its best. */
 export interface BibEvidence {
@@ -15,6 +15,11 @@ export interface BibEvidence {
   widthPerDigit: number;
   /** This number's height over the tallest text's on the same person (1: the largest). */
   heightShareOnPerson: number;
+  /**
+   * The number's height over the height of the person it is on (the tallest such person): a bib's
+   * digits are 8-10 cm on a runner (fixtures 0.019-0.061); jersey numbers and shirt prints run larger.
+   */
+  heightPerPerson: number;
   /** Other text boxes of about its height on its line, close beside it (`EST. 1987`, `TEAM 23` read as two boxes). */
   sameSizeNeighbours: number;
 }
@@ -32,8 +37,15 @@ export function bibEvidence(box: TextBox, digits: string, others: TextBox[] = []
     glyphHeightRatio: glyphs.length ? Math.min(...glyphs) / Math.max(...glyphs) : 1,
     widthPerDigit: g ? g.width / g.height / digits.length : 0.7,
     heightShareOnPerson: g ? heightShareOnPerson(g, others, people, torso) : 1,
+    heightPerPerson: g ? heightPerPerson(g, people, torso) : 0.05,
     sameSizeNeighbours: g ? others.filter((o) => o !== box && besideOnItsLine(g, o.geometry)).length : 0,
   };
+}
+
+/** The box's height over the tallest person whose torso holds it (0.05, a typical bib's, on nobody: a close-up). */
+function heightPerPerson(g: BoxGeometry, people: PersonBox[], torso: TorsoRules): number {
+  const heights = people.filter((p) => onATorso(g, [p], torso)).map((p) => torsoRegion(p, torso, g.imageWidth / g.imageHeight).personHeight);
+  return heights.length ? g.height / g.imageHeight / Math.max(...heights) : 0.05;
 }
 
 /** The box's height over the tallest digit-bearing box on a person it lies on (1 on nobody). */
@@ -70,6 +82,7 @@ function ramp(value: number, good: number, bad: number): number {
  *   recogniser dropped; fixture bibs: at most 1); digits of unequal height (fixtures >= 0.35);
  *   digits too narrow or too wide for bold bib print (fixtures 0.45-0.88 of their height);
  * - text of its own size beside it on its line (a word of the same print: `EST. 1987`);
+ * - digits too tall for a bib on that person (fixtures <= 0.061 of the person's height);
  * - a much smaller number than other text on the same person (a bib's number is the largest
  *   print on the torso; fixtures >= 0.43: a runner's box also holds the one behind).
  */
@@ -82,6 +95,7 @@ export function bibScore(e: BibEvidence): number {
     ramp(e.widthPerDigit, 0.4, 0.3) +
     ramp(e.widthPerDigit, 1.0, 1.3) +
     0.6 * Math.min(1, e.sameSizeNeighbours) +
-    0.5 * ramp(e.heightShareOnPerson, 0.4, 0.2);
+    0.5 * ramp(e.heightShareOnPerson, 0.4, 0.2) +
+    ramp(e.heightPerPerson, 0.075, 0.1);
   return Math.max(0, 1 - against);
 }
