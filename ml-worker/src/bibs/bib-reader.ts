@@ -16,7 +16,7 @@ interface LineImage {
 }
 interface OcrModels {
   detection: { run(input: Rgba): Promise<Array<LineImage & { box: number[][] }>> };
-  recognition: { run(lines: LineImage[]): Promise<Array<{ text: string; mean: number } | undefined>> } & Parameters<typeof recogniseLine>[0];
+  recognition: Parameters<typeof recogniseLine>[0];
   dictionary: string[];
 }
 
@@ -97,13 +97,10 @@ export class BibReader implements BibReading {
     return extractBibs(boxes, this.options.rules, people ?? undefined);
   }
 
-  textBoxes(image: Buffer): Promise<TextBox[]> {
-    return this.candidates(image).then(({ boxes }) => boxes);
-  }
-
   /**
    * The text boxes OCR finds on the photo printed as a bib is (dark on a lighter patch) and, with
-   * the torso gate, lying on someone's torso; with where they are and what they are printed on.
+   * the torso gate, lying on someone's torso; with where they are and what they are printed on,
+   * and the people found (null without the gate), for the bib decision (`extractBibs`).
    */
   candidates(image: Buffer): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
     const run = this.queue.then(async () => {
