@@ -78,8 +78,9 @@ function ramp(value: number, good: number, bad: number): number {
  * away. Each bound is the true bibs' own range on the dev fixtures with a margin, not a false hit's
  * value (docs/benchmarks.md, "BIB score"):
  * - a doubtful digit (fixture bibs: every digit >= 0.96);
- * - letters read beside the digits (a stray one is tolerated, as the token rules do); ink blobs that are no digit (a frame, a letter the
- *   recogniser dropped; fixture bibs: at most 1); digits of unequal height (fixtures >= 0.35);
+ * - letters read beside the digits (a stray one is tolerated, as the token rules do); ink blobs
+ *   that are no digit (a frame, a letter the recogniser dropped; fixture bibs: at most 1); digits
+ *   of unequal height (fixtures >= 0.35);
  *   digits too narrow or too wide for bold bib print (fixtures 0.45-0.88 of their height);
  * - text of its own size beside it on its line (a word of the same print: `EST. 1987`);
  * - digits too tall for a bib on that person (fixtures <= 0.061 of the person's height);
