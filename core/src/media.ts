@@ -6,6 +6,7 @@ export * from './imaging/pixel-limit';
 export * from './faces/embedding';
 export * from './bibs/extract';
 export * from './bibs/torso-gate';
+export * from './bibs/bib-score';
 export * from './faces/face-matrix';
 export * from './faces/selfie-embedder';
 export * from './faces/face-index-revisions';

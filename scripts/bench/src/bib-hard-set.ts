@@ -97,7 +97,7 @@ const MAKERS: Array<(h: number, pick: () => number) => Drawing> = [
 ];
 
 /** A small deterministic generator, so every bench run draws the same set. */
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
@@ -106,7 +106,7 @@ function seeded(seed: number): () => number {
 }
 
 /** `count` drawings pasted on `background` in the given bands (fractions of the height). */
-async function paste(background: Buffer, count: number, bands: Array<[number, number]>, pick: () => number): Promise<Buffer> {
+export async function paste(background: Buffer, count: number, bands: Array<[number, number]>, pick: () => number): Promise<Buffer> {
   const { width = 0, height = 0 } = await sharp(background).metadata();
   const layers: OverlayOptions[] = [];
   for (let i = 0; i < count; i++) {

@@ -4,6 +4,7 @@ import { BibReader, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
+import { bibPrecision } from './bib-precision';
 import { bibAccuracy, facesOnGroups, racePhotos, throughput } from './photo-pipeline';
 import { participantPageBench } from './participant-page';
 import { readPathBench } from './read-path';
@@ -20,6 +21,7 @@ const FIXTURES = path.join(REPO_ROOT, '..', 'shared', 'fixtures');
 /** The parts of the bench, in order; `npm run bench -- read-path video` runs only those named. */
 const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<void>> = {
   bibs: async (rows, models) => bibAccuracy(rows, await models.reader(), FIXTURES),
+  'bib-precision': async (rows, models) => bibPrecision(rows, await models.reader(), FIXTURES),
   'photo-pipeline': async (rows, models) => {
     // One after the other: both initialise the same tfjs backend in this thread.
     const reader = await models.reader();
