@@ -50,6 +50,12 @@ export class FaceMatrix {
     return this.rows++;
   }
 
+  /** The descriptor of a row (a view, not a copy). */
+  row(row: number): Float32Array {
+    if (row < 0 || row >= this.rows) throw new Error(`no face row ${row}`);
+    return this.data.subarray(row * DESCRIPTOR_LENGTH, (row + 1) * DESCRIPTOR_LENGTH);
+  }
+
   /** Rows within `maxDistance` of the query, nearest first, at most `limit` of them. */
   within(query: Float32Array, maxDistance: number, limit: number): RowMatch[] {
     if (this.rows === 0) return [];

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { boundedCopy, FaceBox, FaceDescriptorVersion, openImage, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { boundedCopy, FaceBox, FaceDescriptorVersion, faceQuality, FaceQualitySignals, landmarkSignals, openImage, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame } from './face-boxes';
+import { facePixelSignals } from './face-pixels';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
 // be installed offline); its models ship inside the npm package.
@@ -17,6 +18,8 @@ export interface DetectedFace {
   descriptor: Float32Array;
   /** 2 when the descriptor is the mean of the face's and its mirror image's (FACE_DESCRIPTOR_VERSION); 3 as 2, found by BlazeFace only. */
   descriptorVersion: FaceDescriptorVersion;
+  /** Pose, size, score, contrast and sharpness of the face (faceQuality turns them into a score). */
+  signals: FaceQualitySignals;
 }
 
 /** `tiny+blazeface`: the tiny detector's faces plus those only BlazeFace/FaceMesh finds (turned, tilted, partly hidden). */
@@ -67,6 +70,8 @@ interface LandmarkedFace {
 
 export interface SelfieFace {
   descriptor: Float32Array | null;
+  /** The face's quality (faceQuality), null without a face. */
+  quality?: number | null;
   facesFound: number;
 }
 
@@ -128,7 +133,7 @@ export class FaceAnalyzer {
         if (faces.length > 0) break;
       }
       const largest = [...faces].sort((x, y) => y.box.width * y.box.height - x.box.width * x.box.height)[0];
-      return { descriptor: largest?.descriptor ?? null, facesFound: faces.length };
+      return { descriptor: largest?.descriptor ?? null, quality: largest ? faceQuality(largest.signals) : null, facesFound: faces.length };
     });
   }
 
@@ -167,6 +172,7 @@ export class FaceAnalyzer {
         score: r.score,
         descriptor: wanted[i] ? descriptors[picked.indexOf(r)] : null,
         descriptorVersion: !options.mirrored ? 1 : r.secondDetector ? SECOND_DETECTOR_DESCRIPTOR_VERSION : 2,
+        signals: { ...landmarkSignals(r.landmarks.positions), score: r.score, ...facePixelSignals(data, width, height, r.box) },
       }));
     } finally {
       tensor.dispose();

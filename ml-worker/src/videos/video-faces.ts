@@ -1,4 +1,4 @@
-import { FaceBox, FaceDescriptorVersion, FaceTracker, TrackAssignment } from '@em/core/media';
+import { FaceBox, FaceDescriptorVersion, faceQuality, FaceTracker, TrackAssignment } from '@em/core/media';
 import { FaceAnalyzer, FrameFace } from '../faces/face-analyzer';
 
 /**
@@ -17,6 +17,8 @@ export interface Sighting {
   descriptor: Float32Array;
   score: number;
   descriptorVersion: FaceDescriptorVersion;
+  /** The quality (faceQuality) of the face the descriptor was computed on (its track's, when reused). */
+  quality: number;
   /** The face track it belongs to, numbered per video. */
   track: number;
 }
@@ -45,6 +47,7 @@ export class VideoFaceFinder {
   private readonly stride: number;
   private readonly tracker: FaceTracker;
   private readonly trackDescriptors = new Map<number, Float32Array>();
+  private readonly trackQuality = new Map<number, number>();
   private waiting: Frame[] = [];
   private last: { time: number; sightings: Sighting[] } = { time: Number.NEGATIVE_INFINITY, sightings: [] };
 
@@ -117,8 +120,9 @@ export class VideoFaceFinder {
         const previous = this.trackDescriptors.get(track);
         if (previous && distance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
+        this.trackQuality.set(track, faceQuality(face.signals));
       }
-      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, track };
+      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: this.trackQuality.get(track)!, track };
     });
     this.last = { time, sightings };
     return sightings;

@@ -1,4 +1,4 @@
-import { FaceDescriptorVersion, FaceTracker } from '@em/core/media';
+import { FaceDescriptorVersion, faceQuality, FaceTracker } from '@em/core/media';
 import { FaceAnalyzer } from '@em/ml-worker';
 
 // The video pipeline before key frames (commit 9900b9c), kept in the bench to compare in the same run:
@@ -13,6 +13,7 @@ interface Sighting {
   descriptor: Float32Array;
   score: number;
   descriptorVersion: FaceDescriptorVersion;
+  quality: number;
   track: number;
 }
 
@@ -92,7 +93,7 @@ export class PreviousVideoFaceFinder {
         if (previous && distance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
       }
-      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, track };
+      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), track };
     });
   }
 }
