@@ -50,10 +50,10 @@ export class FaceMatrix {
     return this.rows++;
   }
 
-  /** The descriptor of a row (a view, not a copy). */
+  /** A copy of a row's descriptor (a copy: usearch reads a view's buffer from its start). */
   row(row: number): Float32Array {
     if (row < 0 || row >= this.rows) throw new Error(`no face row ${row}`);
-    return this.data.subarray(row * DESCRIPTOR_LENGTH, (row + 1) * DESCRIPTOR_LENGTH);
+    return this.data.slice(row * DESCRIPTOR_LENGTH, (row + 1) * DESCRIPTOR_LENGTH);
   }
 
   /** Rows within `maxDistance` of the query, nearest first, at most `limit` of them. */
