@@ -49,8 +49,11 @@ export interface FaceAnalyzerOptions {
  * face set, recall 0.49 -> 0.74 at the same threshold: occluded, turned and dark faces).
  */
 export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true };
-/** Video frames (720p and below): faster than photos, faces of 40 px and more. */
-export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true };
+/**
+ * Video frames (720p and below): faces of 40 px and more; a smaller tiny-detector input than photos,
+ * and BlazeFace/FaceMesh too, for the turned heads and 3/4 profiles the tiny detector misses (issue 17).
+ */
+export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true };
 /** Selfies: the face is large, so a small detector input is enough (and fast). */
 export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24, mirrored: true };
 const WASM_PATH = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;

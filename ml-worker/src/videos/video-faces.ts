@@ -1,5 +1,5 @@
 import { FaceBox, FaceDescriptorVersion, faceQuality, FaceTracker, TrackAssignment } from '@em/core/media';
-import { FaceAnalyzer, FrameFace } from '../faces/face-analyzer';
+import { FaceAnalyzer, FaceAnalyzerOptions, FrameFace, VIDEO_FACE_OPTIONS } from '../faces/face-analyzer';
 
 /**
  * Key frames are analysed this far apart (at the event's sampling rate); the frames between are
@@ -58,6 +58,8 @@ export class VideoFaceFinder {
     sampleFps: number,
     /** 0 analyses every sampled frame (the bench's comparison). */
     keyIntervalSeconds = KEY_INTERVAL_SECONDS,
+    /** How frames are analysed (the bench compares detectors). */
+    private readonly options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS,
   ) {
     this.stride = Math.max(1, Math.round(keyIntervalSeconds * sampleFps));
     // A track must live from one key frame to the next.
@@ -107,7 +109,7 @@ export class VideoFaceFinder {
       asked = true;
       const tracks = commit(boxes);
       return tracks ? tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track)) : boxes.map(() => false);
-    });
+    }, this.options);
     const assigned = asked ? state.tracks : commit(faces.map((f) => f.box));
     return assigned ? { sightings: this.sightings(frame.time, faces, assigned) } : { refused: faces };
   }

@@ -4,6 +4,7 @@ import { BibReader, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
+import { turnedVideoBench } from './video-turned';
 import { bibAccuracy, facesOnGroups, racePhotos, throughput } from './photo-pipeline';
 import { readPathBench } from './read-path';
 import { selfieLatencyBench } from './selfie-latency';
@@ -34,7 +35,11 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     await searchLatency(rows);
   },
   'selfie-latency': async (rows, models) => selfieLatencyBench(rows, await models.faces(), FIXTURES),
-  video: async (rows, models) => videoBench(rows, await models.faces()),
+  video: async (rows, models) => {
+    const faces = await models.faces();
+    await videoBench(rows, faces);
+    await turnedVideoBench(rows, faces, FIXTURES);
+  },
   'read-path': async (rows) => readPathBench(rows),
 };
 

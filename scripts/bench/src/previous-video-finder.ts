@@ -1,5 +1,8 @@
 import { FaceDescriptorVersion, faceQuality, FaceTracker } from '@em/core/media';
-import { FaceAnalyzer } from '@em/ml-worker';
+import { FaceAnalyzer, VIDEO_FACE_OPTIONS } from '@em/ml-worker';
+
+/** The detector of the time: the tiny one alone. */
+const TINY_ONLY = { ...VIDEO_FACE_OPTIONS, detector: 'tiny' as const };
 
 // The video pipeline before key frames (commit 9900b9c), kept in the bench to compare in the same run:
 // frames without faces analysed one in two, every frame with faces analysed, tracks, descriptors refreshed once a second.
@@ -84,7 +87,7 @@ export class PreviousVideoFaceFinder {
     const faces = await this.faces.detectFrameFaces(rgb, this.width, this.height, (boxes) => {
       tracks = this.tracker.assign(time, boxes);
       return tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track));
-    });
+    }, TINY_ONLY);
     return faces.map((face, i) => {
       let track = tracks[i].track;
       if (face.descriptor) {
