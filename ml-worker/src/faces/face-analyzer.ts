@@ -3,6 +3,7 @@ import { boundedCopy, FaceBox, FaceDescriptorVersion, faceQuality, FaceQualitySi
 import { BlazeFaceDetector, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame } from './face-boxes';
 import { facePixelSignals } from './face-pixels';
+import { refineFace } from './refine-face';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
 // be installed offline); its models ship inside the npm package.
@@ -201,14 +202,22 @@ export class FaceAnalyzer {
     return [...found, ...(await this.landmarked(tensor, extra))];
   }
 
-  private async landmarked(tensor: unknown, boxes: PixelBox[]): Promise<LandmarkedFace[]> {
+  /** BlazeFace's faces landmarked: refined by the tiny detector on a crop around each (refineFace), else landmarked on BlazeFace's box. */
+  private async landmarked(tensor: any, boxes: PixelBox[]): Promise<LandmarkedFace[]> {
     if (boxes.length === 0) return [];
-    const crops = await faceapi.extractFaceTensors(tensor, boxes.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)));
     const out: LandmarkedFace[] = [];
+    const unrefined: PixelBox[] = [];
+    for (const box of boxes) {
+      const refined = await refineFace(tensor, box);
+      if (refined) out.push({ box: refined.box, score: box.score, landmarks: refined.landmarks, secondDetector: true });
+      else unrefined.push(box);
+    }
+    if (unrefined.length === 0) return out;
+    const crops = await faceapi.extractFaceTensors(tensor, unrefined.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)));
     try {
       for (let i = 0; i < crops.length; i++) {
         const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(crops[i]);
-        out.push({ box: boxes[i], score: boxes[i].score, landmarks: landmarks.shiftBy(boxes[i].x, boxes[i].y), secondDetector: true });
+        out.push({ box: unrefined[i], score: unrefined[i].score, landmarks: landmarks.shiftBy(unrefined[i].x, unrefined[i].y), secondDetector: true });
       }
     } finally {
       for (const crop of crops) crop.dispose();
