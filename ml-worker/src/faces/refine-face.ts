@@ -7,7 +7,8 @@ const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
 /** The region around a BlazeFace box that is looked at again: this many times the box's larger side, square, resized to CROP_SIDE. */
 const REGION_SCALE = 2;
 const CROP_SIDE = 320;
-const REFINE_OPTIONS = { inputSize: 224, scoreThreshold: 0.5 };
+/** Tried in turn until one finds a face: the tiny detector, then SSD MobileNet (as the selfie path falls back). */
+const REFINE_DETECTORS = () => [new faceapi.TinyFaceDetectorOptions({ inputSize: 224, scoreThreshold: 0.5 }), new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 })];
 
 export interface RefinedFace {
   /** Pixels of the frame. */
@@ -18,14 +19,16 @@ export interface RefinedFace {
 
 /** The square region around a box (REGION_SCALE times its larger side), cut to the image. */
 export function regionAround(box: PixelBox, width: number, height: number): { left: number; top: number; width: number; height: number } {
-  const side = Math.max(box.width, box.height) * REGION_SCALE;
-  const left = Math.max(0, Math.round(box.x + box.width / 2 - side / 2));
-  const top = Math.max(0, Math.round(box.y + box.height / 2 - side / 2));
-  return { left, top, width: Math.max(1, Math.min(width - left, Math.round(side))), height: Math.max(1, Math.min(height - top, Math.round(side))) };
+  const half = (Math.max(box.width, box.height) * REGION_SCALE) / 2;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  const left = Math.min(width - 1, Math.max(0, Math.round(cx - half)));
+  const top = Math.min(height - 1, Math.max(0, Math.round(cy - half)));
+  return { left, top, width: Math.max(1, Math.min(width, Math.round(cx + half)) - left), height: Math.max(1, Math.min(height, Math.round(cy + half)) - top) };
 }
 
 /**
- * A face only BlazeFace found, looked at again by the tiny detector on an upscaled crop around its
+ * A face only BlazeFace found, looked at again by the tiny detector (then SSD) on an upscaled crop around its
  * box: face-api's landmarks on BlazeFace's own box are often off for turned and tilted heads (a
  * turned face in video matched its selfie at 0.75 so, at 0.41 refined). The face nearest the crop's
  * centre, mapped back to the frame; null when the tiny detector finds none there.
@@ -35,7 +38,11 @@ export async function refineFace(tensor: any, box: PixelBox): Promise<RefinedFac
   const region = regionAround(box, width, height);
   const crop = faceapi.tf.tidy(() => faceapi.tf.image.resizeBilinear(tensor.slice([region.top, region.left, 0], [region.height, region.width, 3]), [CROP_SIDE, CROP_SIDE]));
   try {
-    const found = await faceapi.detectAllFaces(crop, new faceapi.TinyFaceDetectorOptions(REFINE_OPTIONS)).withFaceLandmarks();
+    let found: any[] = [];
+    for (const options of REFINE_DETECTORS()) {
+      found = await faceapi.detectAllFaces(crop, options).withFaceLandmarks();
+      if (found.length) break;
+    }
     if (!found.length) return null;
     const centre = CROP_SIDE / 2;
     const offCentre = (r: any) => Math.hypot(r.detection.box.x + r.detection.box.width / 2 - centre, r.detection.box.y + r.detection.box.height / 2 - centre);
