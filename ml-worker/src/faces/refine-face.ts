@@ -1,4 +1,5 @@
 import { PixelBox } from './blazeface-detector';
+import { centreInside } from './face-boxes';
 
 // The same face-api module (and tfjs backend) as FaceAnalyzer's.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -31,7 +32,7 @@ export function regionAround(box: PixelBox, width: number, height: number): { le
  * A face only BlazeFace found, looked at again by the tiny detector (then SSD) on an upscaled crop around its
  * box: face-api's landmarks on BlazeFace's own box are often off for turned and tilted heads (a
  * turned face in video matched its selfie at 0.75 so, at 0.41 refined). The face nearest the crop's
- * centre, mapped back to the frame; null when the tiny detector finds none there.
+ * centre, mapped back to the frame; null when no detector finds one there, or only a neighbour's.
  */
 export async function refineFace(tensor: any, box: PixelBox): Promise<RefinedFace | null> {
   const [height, width] = tensor.shape;
@@ -51,8 +52,11 @@ export async function refineFace(tensor: any, box: PixelBox): Promise<RefinedFac
     const sy = region.height / CROP_SIDE;
     const points = best.landmarks.positions.map((p: { x: number; y: number }) => new faceapi.Point((region.left + p.x * sx) / width, (region.top + p.y * sy) / height));
     const b = best.detection.box;
+    const refinedBox = { x: region.left + b.x * sx, y: region.top + b.y * sy, width: b.width * sx, height: b.height * sy };
+    // A neighbour's face, not this one (whose detection failed): it is found on its own already.
+    if (!centreInside(box, refinedBox)) return null;
     return {
-      box: { x: region.left + b.x * sx, y: region.top + b.y * sy, width: b.width * sx, height: b.height * sy },
+      box: refinedBox,
       landmarks: new faceapi.FaceLandmarks68(points, { width, height }),
     };
   } finally {
