@@ -4,6 +4,8 @@ export * from './imaging/exif';
 export * from './imaging/formats';
 export * from './imaging/pixel-limit';
 export * from './faces/embedding';
+export * from './faces/face-quality';
+export * from './faces/stranger-check';
 export * from './bibs/extract';
 export * from './bibs/torso-gate';
 export * from './bibs/bib-score';

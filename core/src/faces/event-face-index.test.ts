@@ -1,4 +1,4 @@
-import { DESCRIPTOR_LENGTH, descriptorToBuffer, FACE_DESCRIPTOR_VERSION, maxDistanceFor, SECOND_DETECTOR_DESCRIPTOR_VERSION } from './embedding';
+import { DESCRIPTOR_LENGTH, descriptorToBuffer, FACE_DESCRIPTOR_VERSION, maxDistanceFor, QUALITY_DISTANCE_BONUS, SECOND_DETECTOR_DESCRIPTOR_VERSION } from './embedding';
 import { EventFaceIndex } from './face-index-cache';
 
 const at = (offset: number) => Float32Array.from({ length: DESCRIPTOR_LENGTH }, (_, i) => (i === 0 ? offset : 0));
@@ -36,6 +36,30 @@ describe('maxDistanceFor', () => {
     index.add('2', 'blaze-face', descriptorToBuffer(at(0.54)), SECOND_DETECTOR_DESCRIPTOR_VERSION, null);
     index.add('3', 'blaze-face-near', descriptorToBuffer(at(0.5)), SECOND_DETECTOR_DESCRIPTOR_VERSION, null);
     expect(index.search(at(0), 0.56, 100).map((h) => h.ref).sort()).toEqual(['blaze-face-near', 'tiny-face']);
+  });
+});
+
+describe('EventFaceIndex: quality and strangers', () => {
+  it('lets a face of quality 1 be up to QUALITY_DISTANCE_BONUS farther; faces stored without a quality get nothing', () => {
+    expect(maxDistanceFor(FACE_DESCRIPTOR_VERSION, 0.56, 1)).toBeCloseTo(0.56 + QUALITY_DISTANCE_BONUS, 6);
+    expect(maxDistanceFor(FACE_DESCRIPTOR_VERSION, 0.56, 0.5)).toBeCloseTo(0.56 + QUALITY_DISTANCE_BONUS / 2, 6);
+    expect(maxDistanceFor(SECOND_DETECTOR_DESCRIPTOR_VERSION, 0.56, 1)).toBeCloseTo(0.52 + QUALITY_DISTANCE_BONUS, 6);
+    expect(maxDistanceFor(1, 0.56, 1)).toBeCloseTo(0.54, 6);
+    const index = new EventFaceIndex();
+    const beyond = 0.56 + QUALITY_DISTANCE_BONUS / 2;
+    index.add('1', 'good-face', descriptorToBuffer(at(beyond)), FACE_DESCRIPTOR_VERSION, null, 1);
+    index.add('2', 'poor-face', descriptorToBuffer(at(beyond)), FACE_DESCRIPTOR_VERSION, null, 0);
+    index.add('3', 'old-face', descriptorToBuffer(at(beyond)), FACE_DESCRIPTOR_VERSION, null, null);
+    expect(index.search(at(0), 0.56, 100).map((h) => h.ref)).toEqual(['good-face']);
+  });
+
+  it('drops a borderline face that lies nearer to a face surely of someone else, not one of the same photo', () => {
+    const index = new EventFaceIndex();
+    index.add('1', 'look-alike', descriptorToBuffer(at(0.54)));
+    index.add('2', 'stranger', descriptorToBuffer(at(0.9)));
+    index.add('3', 'lone', descriptorToBuffer(at(-0.54)));
+    index.add('4', 'lone', descriptorToBuffer(at(-0.9)));
+    expect(index.search(at(0), 0.56, 100).map((h) => h.ref)).toEqual(['lone']);
   });
 });
 

@@ -1,7 +1,8 @@
 import { Logger } from '../logger';
-import { bufferToDescriptor, FACE_DESCRIPTOR_VERSION, maxDistanceFor } from './embedding';
+import { bufferToDescriptor, FACE_DESCRIPTOR_VERSION, maxDistanceFor, QUALITY_DISTANCE_BONUS } from './embedding';
 import { FaceIndexKind, FaceIndexRevisions } from './face-index-revisions';
 import { FaceMatrix } from './face-matrix';
+import { nearerToStranger } from './stranger-check';
 import { FaceRowSource } from '../repositories/face-rows';
 
 /** How far back an incremental load re-reads, so faces committed out of id order are not missed. */
@@ -26,6 +27,8 @@ export class EventFaceIndex {
   private readonly rowRef: number[] = [];
   /** Rows matched more strictly (row -> descriptor version: older ones, or found by the second detector); rows of the current version are not listed. */
   private readonly stricterRows = new Map<number, number>();
+  /** Each row's quality when measured (rows stored before have none). */
+  private readonly rowQuality = new Map<number, number>();
   /** Rows in a group (row -> group), and each group's refs. */
   private readonly rowGroup = new Map<number, number>();
   private readonly groupIndex = new Map<string, number>();
@@ -39,7 +42,7 @@ export class EventFaceIndex {
   builtAt = Date.now();
   usedAt = Date.now();
 
-  add(faceId: string, ref: string, embedding: Buffer, version: number = FACE_DESCRIPTOR_VERSION, group: string | null = null): void {
+  add(faceId: string, ref: string, embedding: Buffer, version: number = FACE_DESCRIPTOR_VERSION, group: string | null = null, quality: number | null = null): void {
     if (this.loadedIds.has(faceId)) return;
     this.loadedIds.add(faceId);
     let index = this.refIndex.get(ref);
@@ -49,6 +52,7 @@ export class EventFaceIndex {
     }
     const row = this.matrix.add(bufferToDescriptor(embedding));
     if (version !== FACE_DESCRIPTOR_VERSION) this.stricterRows.set(row, version);
+    if (quality !== null) this.rowQuality.set(row, quality);
     if (group !== null) {
       let g = this.groupIndex.get(group);
       if (g === undefined) {
@@ -63,12 +67,18 @@ export class EventFaceIndex {
     if (id > this.maxId) this.maxId = id;
   }
 
-  /** What has a face within `maxDistance` (or is in the group of one), each with its nearest face's distance, nearest first. */
+  /**
+   * What has a face within `maxDistance` (or is in the group of one), each with its nearest face's
+   * distance, nearest first. Each face's own distance limit depends on its descriptor version and
+   * quality (maxDistanceFor); a face nearer to someone surely else than to the query is no match
+   * (nearerToStranger).
+   */
   search(query: Float32Array, maxDistance: number, maxFaces: number): FaceHit[] {
     const best = new Map<number, number>();
-    for (const { row, distance } of this.matrix.within(query, maxDistance, maxFaces)) {
-      const stricter = this.stricterRows.get(row);
-      if (stricter !== undefined && distance > maxDistanceFor(stricter, maxDistance)) continue;
+    const sameOwner = (a: number, b: number) => this.rowRef[a] === this.rowRef[b] || (this.rowGroup.has(a) && this.rowGroup.get(a) === this.rowGroup.get(b));
+    for (const { row, distance } of this.matrix.within(query, maxDistance + QUALITY_DISTANCE_BONUS, maxFaces)) {
+      if (distance > maxDistanceFor(this.stricterRows.get(row) ?? FACE_DESCRIPTOR_VERSION, maxDistance, this.rowQuality.get(row) ?? null)) continue;
+      if (nearerToStranger(this.matrix, query, row, distance, sameOwner)) continue;
       const group = this.rowGroup.get(row);
       for (const ref of group === undefined ? [this.rowRef[row]] : this.groupRefs[group]) {
         if (!best.has(ref)) best.set(ref, distance);
@@ -142,7 +152,7 @@ export class FaceIndexCache {
     let after = index.maxId > BigInt(ID_OVERLAP) ? index.maxId - BigInt(ID_OVERLAP) : 0n;
     for (;;) {
       const rows = await this.source.facesAfter(eventId, after.toString(), LOAD_BATCH);
-      for (const r of rows) index.add(r.id, r.ref, r.embedding, r.version, r.group);
+      for (const r of rows) index.add(r.id, r.ref, r.embedding, r.version, r.group, r.quality ?? null);
       if (rows.length < LOAD_BATCH) break;
       after = BigInt(rows[rows.length - 1].id);
     }

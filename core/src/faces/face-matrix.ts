@@ -50,6 +50,12 @@ export class FaceMatrix {
     return this.rows++;
   }
 
+  /** A copy of a row's descriptor (a copy: usearch reads a view's buffer from its start). */
+  row(row: number): Float32Array {
+    if (row < 0 || row >= this.rows) throw new Error(`no face row ${row}`);
+    return this.data.slice(row * DESCRIPTOR_LENGTH, (row + 1) * DESCRIPTOR_LENGTH);
+  }
+
   /** Rows within `maxDistance` of the query, nearest first, at most `limit` of them. */
   within(query: Float32Array, maxDistance: number, limit: number): RowMatch[] {
     if (this.rows === 0) return [];

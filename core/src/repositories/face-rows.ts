@@ -7,6 +7,8 @@ export interface FaceRow {
   embedding: Buffer;
   /** The descriptor model version the embedding was made with (older ones keep their calibration). */
   version: number;
+  /** The face's quality when found (0-1); null when stored before it was measured. */
+  quality: number | null;
   /** Faces of one group match together (a face track of a video); null for photo faces. */
   group: string | null;
 }

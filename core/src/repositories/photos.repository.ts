@@ -215,7 +215,7 @@ export class SqlPhotosRepository implements PhotosRepository {
       for (const [bib, confidence] of result.bibs) tx.create(PhotoBib, { photo: photoId, event: eventId, bib, confidence });
       await tx.nativeDelete(Face, { photo: photoId });
       for (const face of result.faces) {
-        tx.create(Face, { photo: photoId, event: eventId, embedding: face.embedding, descriptorVersion: face.descriptorVersion, score: face.score, boxX: face.box.x, boxY: face.box.y, boxWidth: face.box.width, boxHeight: face.box.height });
+        tx.create(Face, { photo: photoId, event: eventId, embedding: face.embedding, descriptorVersion: face.descriptorVersion, quality: face.quality ?? null, score: face.score, boxX: face.box.x, boxY: face.box.y, boxWidth: face.box.width, boxHeight: face.box.height });
       }
       const { largeKey, largeWidth, largeHeight, thumbnailKey, width, height, processedAt, stepErrors } = result;
       await tx.nativeUpdate(Photo, { id: photoId }, { status: 'processed', largeKey, largeWidth, largeHeight, thumbnailKey, width, height, processedAt, stepErrors });
@@ -238,7 +238,7 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
-    return this.execute('select id::text as id, photo_id::text as ref, embedding, descriptor_version as version, null as "group" from faces where event_id = ? and id > ? order by id limit ?', [eventId, afterId, limit]);
+    return this.execute('select id::text as id, photo_id::text as ref, embedding, descriptor_version as version, quality, null as "group" from faces where event_id = ? and id > ? order by id limit ?', [eventId, afterId, limit]);
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {

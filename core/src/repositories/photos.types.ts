@@ -56,5 +56,5 @@ export interface ProcessedPhoto {
   /** Set the publication time (when not already published): the event is live. */
   publishAt: Date | null;
   bibs: Map<string, number>;
-  faces: Array<{ embedding: Buffer; descriptorVersion: number; score: number; box: { x: number; y: number; width: number; height: number } }>;
+  faces: Array<{ embedding: Buffer; descriptorVersion: number; quality?: number | null; score: number; box: { x: number; y: number; width: number; height: number } }>;
 }

@@ -17,6 +17,8 @@ export interface NewVideoFace {
   embedding: Buffer;
   score: number;
   descriptorVersion: number;
+  /** The face's quality when found (0-1). */
+  quality?: number | null;
   /** The face track (per video) the sighting belongs to. */
   track: number;
 }
@@ -97,8 +99,8 @@ export class SqlVideosRepository implements VideosRepository {
   async addFaces(videoId: string, eventId: number, faces: NewVideoFace[]): Promise<void> {
     if (faces.length === 0) return;
     await this.em.getConnection().execute(
-      `insert into video_faces (video_id, event_id, time_seconds, embedding, score, descriptor_version, track) values ${faces.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      faces.flatMap((f) => [videoId, eventId, f.timeSeconds, f.embedding, f.score, f.descriptorVersion, f.track]),
+      `insert into video_faces (video_id, event_id, time_seconds, embedding, score, descriptor_version, quality, track) values ${faces.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      faces.flatMap((f) => [videoId, eventId, f.timeSeconds, f.embedding, f.score, f.descriptorVersion, f.quality ?? null, f.track]),
     );
   }
 
@@ -117,7 +119,7 @@ export class SqlVideosRepository implements VideosRepository {
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
     return this.em
       .getConnection()
-      .execute("select id::text as id, video_id::text || '@' || time_seconds::text as ref, embedding, descriptor_version as version, video_id::text || '#' || track::text as \"group\" from video_faces where event_id = ? and id > ? order by id limit ?", [eventId, afterId, limit]);
+      .execute("select id::text as id, video_id::text || '@' || time_seconds::text as ref, embedding, descriptor_version as version, quality, video_id::text || '#' || track::text as \"group\" from video_faces where event_id = ? and id > ? order by id limit ?", [eventId, afterId, limit]);
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {

@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { boundedCopy, FaceBox, FaceDescriptorVersion, openImage, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { boundedCopy, FaceBox, FaceDescriptorVersion, faceQuality, FaceQualitySignals, landmarkSignals, openImage, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame } from './face-boxes';
 import { useHeapSlice } from '../tfjs/heap-slice';
+import { facePixelSignals } from './face-pixels';
+import { refineFace } from './refine-face';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
 // be installed offline); its models ship inside the npm package.
@@ -18,6 +20,8 @@ export interface DetectedFace {
   descriptor: Float32Array;
   /** 2 when the descriptor is the mean of the face's and its mirror image's (FACE_DESCRIPTOR_VERSION); 3 as 2, found by BlazeFace only. */
   descriptorVersion: FaceDescriptorVersion;
+  /** Pose, size, score, contrast and sharpness of the face (faceQuality turns them into a score). */
+  signals: FaceQualitySignals;
 }
 
 /** `tiny+blazeface`: the tiny detector's faces plus those only BlazeFace/FaceMesh finds (turned, tilted, partly hidden). */
@@ -47,8 +51,11 @@ export interface FaceAnalyzerOptions {
  * face set, recall 0.49 -> 0.74 at the same threshold: occluded, turned and dark faces).
  */
 export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true };
-/** Video frames (720p and below): faster than photos, faces of 40 px and more. */
-export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true };
+/**
+ * Video frames (720p and below): faces of 40 px and more; a smaller tiny-detector input than photos,
+ * and BlazeFace/FaceMesh too, for the turned heads and 3/4 profiles the tiny detector misses (issue 17).
+ */
+export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true };
 /** Selfies: the face is large, so a small detector input is enough (and fast). */
 export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24, mirrored: true };
 const WASM_PATH = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
@@ -68,6 +75,8 @@ interface LandmarkedFace {
 
 export interface SelfieFace {
   descriptor: Float32Array | null;
+  /** The face's quality (faceQuality), null without a face. */
+  quality?: number | null;
   facesFound: number;
 }
 
@@ -130,7 +139,7 @@ export class FaceAnalyzer {
         if (faces.length > 0) break;
       }
       const largest = [...faces].sort((x, y) => y.box.width * y.box.height - x.box.width * x.box.height)[0];
-      return { descriptor: largest?.descriptor ?? null, facesFound: faces.length };
+      return { descriptor: largest?.descriptor ?? null, quality: largest ? faceQuality(largest.signals) : null, facesFound: faces.length };
     });
   }
 
@@ -169,6 +178,7 @@ export class FaceAnalyzer {
         score: r.score,
         descriptor: wanted[i] ? descriptors[picked.indexOf(r)] : null,
         descriptorVersion: !options.mirrored ? 1 : r.secondDetector ? SECOND_DETECTOR_DESCRIPTOR_VERSION : 2,
+        signals: { ...landmarkSignals(r.landmarks.positions), score: r.score, ...facePixelSignals(data, width, height, r.box) },
       }));
     } finally {
       tensor.dispose();
@@ -194,14 +204,22 @@ export class FaceAnalyzer {
     return [...found, ...(await this.landmarked(tensor, extra))];
   }
 
-  private async landmarked(tensor: unknown, boxes: PixelBox[]): Promise<LandmarkedFace[]> {
+  /** BlazeFace's faces landmarked: refined by the tiny detector on a crop around each (refineFace), else landmarked on BlazeFace's box. */
+  private async landmarked(tensor: any, boxes: PixelBox[]): Promise<LandmarkedFace[]> {
     if (boxes.length === 0) return [];
-    const crops = await faceapi.extractFaceTensors(tensor, boxes.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)));
     const out: LandmarkedFace[] = [];
+    const unrefined: PixelBox[] = [];
+    for (const box of boxes) {
+      const refined = await refineFace(tensor, box);
+      if (refined) out.push({ box: refined.box, score: box.score, landmarks: refined.landmarks, secondDetector: true });
+      else unrefined.push(box);
+    }
+    if (unrefined.length === 0) return out;
+    const crops = await faceapi.extractFaceTensors(tensor, unrefined.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)));
     try {
       for (let i = 0; i < crops.length; i++) {
         const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(crops[i]);
-        out.push({ box: boxes[i], score: boxes[i].score, landmarks: landmarks.shiftBy(boxes[i].x, boxes[i].y), secondDetector: true });
+        out.push({ box: unrefined[i], score: unrefined[i].score, landmarks: landmarks.shiftBy(unrefined[i].x, unrefined[i].y), secondDetector: true });
       }
     } finally {
       for (const crop of crops) crop.dispose();

@@ -10,7 +10,8 @@ export interface Box {
   height: number;
 }
 
-function centreInside(outer: Box, inner: Box): boolean {
+/** Whether the centre of `inner` lies inside `outer`. */
+export function centreInside(outer: Box, inner: Box): boolean {
   const cx = inner.x + inner.width / 2;
   const cy = inner.y + inner.height / 2;
   return cx >= outer.x && cx <= outer.x + outer.width && cy >= outer.y && cy <= outer.y + outer.height;

@@ -5,7 +5,14 @@ import sharp from 'sharp';
 import { PhotoProcessor } from './process-photo';
 
 const logger = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
-const face = (x: number) => ({ box: { x, y: 0.1, width: 0.2, height: 0.2 }, score: 0.9, descriptor: new Float32Array(128).fill(x) });
+/** A face at x; the one at 0.5 is turned (its eyes close together: proportion 0.75). */
+const face = (x: number) => ({
+  box: { x, y: 0.1, width: 0.2, height: 0.2 },
+  score: 0.9,
+  descriptorVersion: 2,
+  signals: { yaw: 0.05, proportion: x === 0.5 ? 0.75 : 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 },
+  descriptor: new Float32Array(128).fill(x),
+});
 
 class FakeFaces {
   calls = 0;
@@ -57,6 +64,8 @@ describe('PhotoProcessor', () => {
     expect(s.store.objects.has(row.largeKey!) && s.store.objects.has(row.thumbnailKey!)).toBe(true);
     expect(s.photos.bibs.map((b) => b.bib)).toEqual(['1234']);
     expect(s.photos.faces.map((f) => bufferToDescriptor(f.embedding)[0])).toEqual([Math.fround(0.1), Math.fround(0.5)]);
+    // Each face is stored with its quality (faceQuality of its signals).
+    expect(s.photos.faces.map((f) => f.quality)).toEqual([1, 0.25]);
     expect(s.revisions.bumps).toEqual([['photos', 5]]);
   });
 

@@ -1,7 +1,7 @@
 import { clientMessage, Logger } from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
-import { descriptorToBuffer, displayedSize, FaceIndexRevisions, probeImage, renderPreviews } from '@em/core/media';
+import { descriptorToBuffer, displayedSize, faceQuality, FaceIndexRevisions, probeImage, renderPreviews } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
 import { BibReading } from '../bibs/bib-reader-pool';
 import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';
@@ -73,7 +73,7 @@ export class PhotoProcessor {
       stepErrors: Object.keys(stepErrors).length ? stepErrors : null,
       publishAt: live ? now : null,
       bibs,
-      faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), descriptorVersion: face.descriptorVersion, score: face.score, box: face.box })),
+      faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), score: face.score, box: face.box })),
     });
     if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
     this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');

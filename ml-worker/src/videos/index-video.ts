@@ -74,7 +74,7 @@ export class VideoIndexer {
       const reached = parts.map((p) => p.part.start);
       const keep = (i: number) => async (sightings: Sighting[], time: number) => {
         for (const face of sightings) {
-          batch.push({ timeSeconds: face.time, embedding: descriptorToBuffer(face.descriptor), score: face.score, descriptorVersion: face.descriptorVersion, track: face.track });
+          batch.push({ timeSeconds: face.time, embedding: descriptorToBuffer(face.descriptor), score: face.score, descriptorVersion: face.descriptorVersion, quality: face.quality, track: face.track });
           facesFound++;
         }
         reached[i] = time;

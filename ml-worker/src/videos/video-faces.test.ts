@@ -13,7 +13,7 @@ class ScriptedFaces {
     this.analysedAt.push(time);
     const boxes = this.script(time);
     const wanted = pick(boxes);
-    return boxes.map((box, i) => ({ box, score: 0.9, descriptorVersion: 2 as const, descriptor: wanted[i] ? Float32Array.from({ length: 128 }, () => box.x) : null }));
+    return boxes.map((box, i) => ({ box, score: 0.9, descriptorVersion: 2 as const, signals: { yaw: 0, proportion: 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 }, descriptor: wanted[i] ? Float32Array.from({ length: 128 }, () => box.x) : null }));
   }
 }
 
@@ -60,5 +60,13 @@ describe('VideoFaceFinder', () => {
     expect(sightings.map((s) => s.time).sort((a, b) => a - b)).toEqual(range(0, 8));
     expect(new Set(sightings.map((s) => s.track)).size).toBe(1);
     expect(timesOf(0.1)).toEqual([0, 0.5]); // described at 0, reused at 0.5, refreshed each second after
+  });
+});
+
+describe('VideoFaceFinder sighting quality', () => {
+  it('a sighting carries the quality of the face its descriptor was computed on, reused with the descriptor', async () => {
+    const { sightings } = await run(6, () => [face(0.5)]);
+    expect(sightings.length).toBeGreaterThan(0);
+    expect(sightings.every((s) => s.quality === 1)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
-import { FaceBox, FaceDescriptorVersion, FaceTracker, TrackAssignment } from '@em/core/media';
-import { FaceAnalyzer, FrameFace } from '../faces/face-analyzer';
+import { FaceBox, FaceDescriptorVersion, faceQuality, FaceTracker, TrackAssignment } from '@em/core/media';
+import { FaceAnalyzer, FaceAnalyzerOptions, FrameFace, VIDEO_FACE_OPTIONS } from '../faces/face-analyzer';
 
 /**
  * Key frames are analysed this far apart (at the event's sampling rate); the frames between are
@@ -17,6 +17,8 @@ export interface Sighting {
   descriptor: Float32Array;
   score: number;
   descriptorVersion: FaceDescriptorVersion;
+  /** The quality (faceQuality) of the face the descriptor was computed on (its track's, when reused). */
+  quality: number;
   /** The face track it belongs to, numbered per video. */
   track: number;
 }
@@ -45,6 +47,7 @@ export class VideoFaceFinder {
   private readonly stride: number;
   private readonly tracker: FaceTracker;
   private readonly trackDescriptors = new Map<number, Float32Array>();
+  private readonly trackQuality = new Map<number, number>();
   private waiting: Frame[] = [];
   private last: { time: number; sightings: Sighting[] } = { time: Number.NEGATIVE_INFINITY, sightings: [] };
 
@@ -55,6 +58,8 @@ export class VideoFaceFinder {
     sampleFps: number,
     /** 0 analyses every sampled frame (the bench's comparison). */
     keyIntervalSeconds = KEY_INTERVAL_SECONDS,
+    /** How frames are analysed (the bench compares detectors). */
+    private readonly options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS,
   ) {
     this.stride = Math.max(1, Math.round(keyIntervalSeconds * sampleFps));
     // A track must live from one key frame to the next.
@@ -104,7 +109,7 @@ export class VideoFaceFinder {
       asked = true;
       const tracks = commit(boxes);
       return tracks ? tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track)) : boxes.map(() => false);
-    });
+    }, this.options);
     const assigned = asked ? state.tracks : commit(faces.map((f) => f.box));
     return assigned ? { sightings: this.sightings(frame.time, faces, assigned) } : { refused: faces };
   }
@@ -117,8 +122,9 @@ export class VideoFaceFinder {
         const previous = this.trackDescriptors.get(track);
         if (previous && distance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
+        this.trackQuality.set(track, faceQuality(face.signals));
       }
-      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, track };
+      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: this.trackQuality.get(track)!, track };
     });
     this.last = { time, sightings };
     return sightings;

@@ -1,4 +1,4 @@
-import { DEFAULT_MATCH_PERCENT, FACE_DESCRIPTOR_VERSION, FaceMatrix, maxDistanceFor, percentToDistance, renderPreviews } from '@em/core/media';
+import { DEFAULT_MATCH_PERCENT, FACE_DESCRIPTOR_VERSION, faceQuality, FaceMatrix, maxDistanceFor, nearerToStranger, percentToDistance, QUALITY_DISTANCE_BONUS, renderPreviews } from '@em/core/media';
 import { FaceAnalyzer, FaceAnalyzerOptions, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -40,6 +40,8 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
   const rowPhoto: number[] = [];
   /** Descriptor version of each row (crops: the selfie path's, always the current one). */
   const rowVersion: number[] = [];
+  /** Quality of each row (faceQuality), as the worker stores it. */
+  const rowQuality: Array<number | null> = [];
   const cropRow = new Map<string, number>();
   const embedMs: number[] = [];
   const selfies = new Map<string, Float32Array | null>();
@@ -51,7 +53,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
       const image = readFileSync(path.join(dir, person, file));
       crops.push({ person, name, image });
       const t = process.hrtime.bigint();
-      const { descriptor } = await faces.embedSelfie(image);
+      const { descriptor, quality } = await faces.embedSelfie(image);
       embedMs.push(ms(t));
       selfies.set(name, descriptor);
       // As a photo of the event, a crop holds the one face found on it, described as photo faces are
@@ -60,6 +62,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
       if (asPhoto) {
         cropRow.set(name, matrix.add(asPhoto));
         rowVersion.push(FACE_DESCRIPTOR_VERSION);
+        rowQuality.push(quality ?? null);
         rowPhoto.push(photos.push({ name, kind: 'crop', people: new Set([person]) }) - 1);
       }
     }
@@ -73,6 +76,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
       matrix.add(face.descriptor);
       rowPhoto.push(photo);
       rowVersion.push(face.descriptorVersion);
+      rowQuality.push(faceQuality(face.signals));
       groupFaces++;
     }
   }
@@ -84,6 +88,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
       matrix.add(face.descriptor);
       rowPhoto.push(photo);
       rowVersion.push(face.descriptorVersion);
+      rowQuality.push(faceQuality(face.signals));
     }
   }
 
@@ -95,6 +100,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
   let wrongHard = 0;
   let nearestWrong = Infinity;
   let noFace = 0;
+  let strangerDropped = 0;
   for (const [name, descriptor] of selfies) {
     const person = name.split('/')[0];
     const candidates = photos.filter((p) => !(p.kind === 'crop' && p.name === name) && p.source !== name);
@@ -103,11 +109,19 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
       noFace++;
       continue;
     }
-    const hits = matrix.within(descriptor, 2, matrix.size).filter((h) => h.row !== cropRow.get(name));
-    // A row's distance as the index weighs it: rows matched more strictly (maxDistanceFor) count as farther.
+    // As EventFaceIndex.search: the selfie's own crop and the photos made from it are not in its event.
+    const absent = (row: number) => row === cropRow.get(name) || photos[rowPhoto[row]].source === name;
+    const hits = matrix.within(descriptor, 2, matrix.size).filter((h) => !absent(h.row));
+    // A row's distance as the index weighs it: rows matched more strictly (maxDistanceFor) count as farther,
+    // and a row nearer to someone surely else than to the selfie (nearerToStranger) as no match.
     const nearest = new Map<number, number>();
     for (const h of hits) {
-      const weighed = h.distance + maxDistance - maxDistanceFor(rowVersion[h.row], maxDistance);
+      const limit = maxDistanceFor(rowVersion[h.row], maxDistance, rowQuality[h.row]);
+      if (h.distance <= limit && nearerToStranger(matrix, descriptor, h.row, h.distance, (a, b) => rowPhoto[a] === rowPhoto[b], absent)) {
+        strangerDropped++;
+        continue;
+      }
+      const weighed = h.distance + maxDistance - limit;
       nearest.set(rowPhoto[h.row], Math.min(nearest.get(rowPhoto[h.row]) ?? Infinity, weighed));
     }
     for (const [i, distance] of nearest) {
@@ -132,7 +146,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
     figure: `harder face set recall (${photoPath.label})`,
     value: `${rate(hardKinds).toFixed(3)} (${hardKinds.map((k) => `${k} ${rate([k]).toFixed(2)}`).join(', ')}) / ${wrongHard}`,
     target: 'recall >= 0.97 (unseen photos), 0 wrong',
-    how: `${hard.length} photos made from the crops (scripts/bench/src/faces-hard-set.ts), each searched by the selfies of the person's other crops, same threshold; then the wrong-person hard photos found`,
+    how: `${hard.length} photos made from the crops (scripts/bench/src/faces-hard-set.ts), each searched by the selfies of the person's other crops, same threshold; then the wrong-person hard photos found. Matched as EventFaceIndex matches: each face's limit by descriptor version and quality (up to +${QUALITY_DISTANCE_BONUS} for quality 1), faces nearer to a surely-other face than to the selfie dropped (${strangerDropped} face matches dropped so, over every selfie)`,
   });
   rows.push({
     figure: `nearest wrong-person photo / margin to the threshold (${photoPath.label})`,

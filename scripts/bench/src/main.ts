@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
 import { bibPrecision } from './bib-precision';
+import { turnedVideoBench } from './video-turned';
 import { bibAccuracy, facesOnGroups, racePhotos, throughput } from './photo-pipeline';
 import { participantPageBench } from './participant-page';
 import { readPathBench } from './read-path';
@@ -37,7 +38,11 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     await searchLatency(rows);
   },
   'selfie-latency': async (rows, models) => selfieLatencyBench(rows, await models.faces(), FIXTURES),
-  video: async (rows, models) => videoBench(rows, await models.faces()),
+  video: async (rows, models) => {
+    const faces = await models.faces();
+    await videoBench(rows, faces);
+    await turnedVideoBench(rows, faces, FIXTURES);
+  },
   'read-path': async (rows) => readPathBench(rows),
   'participant-page': async (rows) => participantPageBench(rows),
 };

@@ -1,5 +1,8 @@
-import { FaceDescriptorVersion, FaceTracker } from '@em/core/media';
-import { FaceAnalyzer } from '@em/ml-worker';
+import { FaceDescriptorVersion, faceQuality, FaceTracker } from '@em/core/media';
+import { FaceAnalyzer, VIDEO_FACE_OPTIONS } from '@em/ml-worker';
+
+/** The detector of the time: the tiny one alone. */
+const TINY_ONLY = { ...VIDEO_FACE_OPTIONS, detector: 'tiny' as const };
 
 // The video pipeline before key frames (commit 9900b9c), kept in the bench to compare in the same run:
 // frames without faces analysed one in two, every frame with faces analysed, tracks, descriptors refreshed once a second.
@@ -13,6 +16,7 @@ interface Sighting {
   descriptor: Float32Array;
   score: number;
   descriptorVersion: FaceDescriptorVersion;
+  quality: number;
   track: number;
 }
 
@@ -83,7 +87,7 @@ export class PreviousVideoFaceFinder {
     const faces = await this.faces.detectFrameFaces(rgb, this.width, this.height, (boxes) => {
       tracks = this.tracker.assign(time, boxes);
       return tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track));
-    });
+    }, TINY_ONLY);
     return faces.map((face, i) => {
       let track = tracks[i].track;
       if (face.descriptor) {
@@ -92,7 +96,7 @@ export class PreviousVideoFaceFinder {
         if (previous && distance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
       }
-      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, track };
+      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), track };
     });
   }
 }

@@ -143,4 +143,8 @@ export class Face {
   /** How the embedding was computed (FACE_DESCRIPTOR_VERSION when written): each version has its own calibration. */
   @Property({ type: 'smallint', default: 1 })
   descriptorVersion!: number;
+
+  /** The face's quality when found (faceQuality, 0-1); null for faces stored before it was measured. */
+  @Property({ type: 'real', nullable: true })
+  quality?: number | null;
 }

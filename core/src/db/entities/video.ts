@@ -85,6 +85,10 @@ export class VideoFace {
   /** How the embedding was computed (see Face.descriptorVersion). */
   @Property({ type: 'smallint', default: 1 })
   descriptorVersion!: number;
+
+  /** The face's quality when found (faceQuality, 0-1); null for faces stored before it was measured. */
+  @Property({ type: 'real', nullable: true })
+  quality?: number | null;
 }
 
 export type ClipRequestStatus = 'processing' | 'completed' | 'no_matches' | 'no_segments' | 'clip_failed' | 'failed';

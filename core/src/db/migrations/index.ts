@@ -8,6 +8,7 @@ import { Migration20261123RequestIdPerEvent } from './Migration20261123RequestId
 import { Migration20261123ReadOnlyApiKeys } from './Migration20261123ReadOnlyApiKeys';
 import { Migration20261123Administration } from './Migration20261123Administration';
 import { Migration20261124ArchivedUsage } from './Migration20261124ArchivedUsage';
+import { Migration20261124FaceQuality } from './Migration20261124FaceQuality';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123FaceDescriptorVersion', class: Migration20261123FaceDescriptorVersion },
   { name: 'Migration20261123Administration', class: Migration20261123Administration },
   { name: 'Migration20261124ArchivedUsage', class: Migration20261124ArchivedUsage },
+  { name: 'Migration20261124FaceQuality', class: Migration20261124FaceQuality },
 ];

@@ -23,7 +23,7 @@ const page = <T>(items: T[], request: PageRequest) => items.slice(request.offset
 export class InMemoryPhotosRepository implements PhotosRepository {
   readonly rows = new Map<string, Photo>();
   readonly bibs: Array<Pick<PhotoBib, 'bib' | 'confidence'> & { photoId: string; eventId: number }> = [];
-  readonly faces: Array<Pick<Face, 'embedding' | 'score' | 'descriptorVersion'> & { id: number; photoId: string; eventId: number }> = [];
+  readonly faces: Array<Pick<Face, 'embedding' | 'score' | 'descriptorVersion' | 'quality'> & { id: number; photoId: string; eventId: number }> = [];
   private nextFaceId = 1;
 
   constructor(private readonly events?: InMemoryEventsRepository) {}
@@ -188,7 +188,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     this.bibs.splice(0, this.bibs.length, ...this.bibs.filter((b) => b.photoId !== photoId));
     for (const [bib, confidence] of bibs) this.bibs.push({ photoId, eventId, bib, confidence });
     this.faces.splice(0, this.faces.length, ...this.faces.filter((f) => f.photoId !== photoId));
-    for (const face of faces) this.faces.push({ id: this.nextFaceId++, photoId, eventId, embedding: face.embedding, descriptorVersion: face.descriptorVersion, score: face.score });
+    for (const face of faces) this.faces.push({ id: this.nextFaceId++, photoId, eventId, embedding: face.embedding, descriptorVersion: face.descriptorVersion, quality: face.quality ?? null, score: face.score });
   }
 
   async markFailed(photoId: string, reason: string): Promise<void> {
@@ -204,7 +204,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     return this.faces
       .filter((f) => f.eventId === eventId && f.id > Number(afterId))
       .slice(0, limit)
-      .map((f) => ({ id: String(f.id), ref: f.photoId, embedding: f.embedding, version: f.descriptorVersion, group: null }));
+      .map((f) => ({ id: String(f.id), ref: f.photoId, embedding: f.embedding, version: f.descriptorVersion, quality: f.quality ?? null, group: null }));
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {

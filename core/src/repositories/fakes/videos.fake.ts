@@ -73,7 +73,7 @@ export class InMemoryVideosRepository implements VideosRepository {
     return this.faces
       .filter((f) => f.eventId === eventId && f.id > Number(afterId))
       .slice(0, limit)
-      .map((f) => ({ id: String(f.id), ref: `${f.videoId}@${f.timeSeconds}`, embedding: f.embedding, version: f.descriptorVersion, group: `${f.videoId}#${f.track}` }));
+      .map((f) => ({ id: String(f.id), ref: `${f.videoId}@${f.timeSeconds}`, embedding: f.embedding, version: f.descriptorVersion, quality: f.quality ?? null, group: `${f.videoId}#${f.track}` }));
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
