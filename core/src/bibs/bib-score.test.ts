@@ -18,9 +18,13 @@ describe('bibScore', () => {
   });
 
   it('weighs the weakest digit, which the mean confidence hides', () => {
-    const doubtful = box('2791', {}, [0.999, 0.999, 0.83, 0.999]);
+    const doubtful = box('27913', { width: 105, glyphHeights: [19, 19, 19, 19, 19] }, [0.999, 0.999, 0.76, 0.999, 0.999]);
     expect(doubtful.confidence).toBeGreaterThan(DEFAULT_BIB_RULES.minConfidence);
     expect(score(doubtful)).toBeLessThan(threshold);
+  });
+
+  it("keeps a clean bib whose first digit the recogniser reads at the line's edge with less confidence (0.87: a drawn 3100)", () => {
+    expect(score(box('3100', {}, [0.8695, 0.9922, 0.9977, 0.9985]))).toBeGreaterThan(threshold);
   });
 
   it('counts against a number: letters around it, ink that is no digit, digits of unequal height', () => {
@@ -35,6 +39,12 @@ describe('bibScore', () => {
     expect(score(number, [number, word])).toBeLessThan(threshold);
     const sponsor = box('PROM', { x: 880, y: 440, height: 14, width: 50 }); // smaller text above: a bib's sponsor line
     expect(score(number, [number, sponsor])).toBeGreaterThan(threshold);
+  });
+
+  it('does not take the same number found again in an overlapping person crop for a word beside it', () => {
+    const bib = box('8115');
+    const again = box('8115', { x: 882, y: 501, width: 83 });
+    expect(score(bib, [bib, again])).toBeGreaterThan(threshold);
   });
 
   it('refuses digits too tall for a bib on the person they are on (a jersey number, a big shirt print)', () => {
