@@ -8,14 +8,12 @@ const { renderPreviews } = require('@em/core/media');
 const { FaceAnalyzer, PHOTO_FACE_OPTIONS } = require('@em/ml-worker');
 const { hardFaceSet } = require('../dist/faces-hard-set.js');
 const { GROUP_FACES } = require('../dist/faces-ground-truth.js');
-const FIX = path.resolve(__dirname, '../../../../shared/fixtures/faces');
+const { FIX, faceCrops, selfiesOf } = require('./face-crops.cjs');
 const OUT = process.argv[2] ?? '/tmp/faces17/faces.json';
 (async () => {
   const faces = new FaceAnalyzer();
   await faces.load();
-  const people = fs.readdirSync(FIX).filter((p) => p !== 'group').sort();
-  const crops = [];
-  for (const p of people) for (const f of fs.readdirSync(path.join(FIX, p)).sort()) crops.push({ person: p, name: `${p}/${f}`, image: fs.readFileSync(path.join(FIX, p, f)) });
+  const crops = faceCrops();
   const out = { selfies: [], photos: [] };
   const face = (f) => ({ box: f.box, score: f.score, version: f.descriptorVersion, signals: f.signals, d: Array.from(f.descriptor) });
   for (const c of crops) {

@@ -7,7 +7,7 @@ const { renderPreviews } = require('@em/core/media');
 const { FaceAnalyzer, PHOTO_FACE_OPTIONS } = require('@em/ml-worker');
 const refine = require(path.join(path.dirname(require.resolve('@em/ml-worker/package.json')), 'dist/faces/refine-face.js'));
 const { hardFaceSet } = require('../dist/faces-hard-set.js');
-const FIX = path.resolve(__dirname, '../../../../shared/fixtures/faces');
+const { FIX, faceCrops, selfiesOf } = require('./face-crops.cjs');
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 (async () => {
   let refineMs = 0, refineCalls = 0;
@@ -15,9 +15,7 @@ const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1
   refine.refineFace = async (...args) => { const t = cpu(); try { return await real(...args); } finally { refineMs += cpu() - t; refineCalls++; } };
   const faces = new FaceAnalyzer();
   await faces.load();
-  const people = fs.readdirSync(FIX).filter((p) => p !== 'group').sort();
-  const crops = [];
-  for (const p of people) for (const f of fs.readdirSync(path.join(FIX, p)).sort()) crops.push({ person: p, name: `${p}/${f}`, image: fs.readFileSync(path.join(FIX, p, f)) });
+  const crops = faceCrops();
   const images = [];
   for (const shot of fs.readdirSync(path.join(FIX, 'group')).sort()) images.push((await renderPreviews(fs.readFileSync(path.join(FIX, 'group', shot)))).plainLarge.buffer);
   for (const h of await hardFaceSet(crops)) images.push(h.image);

@@ -5,16 +5,13 @@ const path = require('node:path');
 const fs = require('node:fs');
 const { FaceAnalyzer, PHOTO_FACE_OPTIONS } = require('@em/ml-worker');
 const { hardFaceSet } = require('../dist/faces-hard-set.js');
-const FIX = path.resolve(__dirname, '../../../../shared/fixtures/faces');
+const { FIX, faceCrops, selfiesOf } = require('./face-crops.cjs');
 const cpuMs = (start) => { const u = process.cpuUsage(start); return (u.user + u.system) / 1000; };
 (async () => {
   const faces = new FaceAnalyzer();
   await faces.load();
-  const people = fs.readdirSync(FIX).filter((p) => p !== 'group').sort();
-  const crops = [];
-  for (const p of people) for (const f of fs.readdirSync(path.join(FIX, p)).sort()) crops.push({ person: p, name: `${p}/${f}`, image: fs.readFileSync(path.join(FIX, p, f)) });
-  const selfies = [];
-  for (const c of crops) selfies.push({ ...c, d: (await faces.embedSelfie(c.image)).descriptor });
+  const crops = faceCrops();
+  const selfies = await selfiesOf(faces, crops);
   const small = (await hardFaceSet(crops)).filter((h) => h.kind === 'small');
   const variants = {
     now: PHOTO_FACE_OPTIONS,

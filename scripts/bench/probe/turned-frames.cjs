@@ -6,25 +6,13 @@ const fs = require('node:fs');
 const sharp = require('sharp');
 const { faceQuality } = require('@em/core/media');
 const { FaceAnalyzer, VIDEO_FACE_OPTIONS } = require('@em/ml-worker');
-const DIR = path.resolve(__dirname, '../../../../shared/fixtures/faces');
-const BG = { r: 110, g: 110, b: 110 };
-async function frame(faces, scale) {
-  const side = Math.round(200 * scale);
-  const layers = [];
-  for (const [i, f] of faces.entries()) {
-    const face = await sharp(fs.readFileSync(path.join(DIR, f.crop))).removeAlpha().toColourspace('srgb').resize(side, side).png().toBuffer();
-    const input = f.turned ? await sharp(await sharp(face).resize(Math.round(side * 0.7), side, { fit: 'fill' }).png().toBuffer()).rotate(15, { background: BG }).png().toBuffer() : face;
-    layers.push({ input, left: 120 + i * 380, top: 200 + (i % 2) * 60 });
-  }
-  return sharp({ create: { width: 1280, height: 720, channels: 3, background: BG } }).composite(layers).removeAlpha().raw().toBuffer();
-}
-const dist = (a, b) => { let s = 0; for (let i = 0; i < 128; i++) s += (a[i] - b[i]) ** 2; return Math.sqrt(s).toFixed(3); };
+const { DIR, BG, composeFrame, dist, TURNED_SHOT, turnedSelfies } = require('./turned-shot.cjs');
+const frame = async (faces, scale) => (await composeFrame(faces, scale)).removeAlpha().raw().toBuffer();
 (async () => {
   const faces = new FaceAnalyzer();
   await faces.load();
-  const selfies = {};
-  for (const n of ['howard/1.png', 'bernadette/4.png', 'penny/3.png']) selfies[n] = (await faces.embedSelfie(fs.readFileSync(path.join(DIR, n)))).descriptor;
-  const shot = [{ crop: 'howard/2.png', turned: true }, { crop: 'bernadette/2.png', turned: true }, { crop: 'penny/1.png', turned: false }];
+  const selfies = await turnedSelfies(faces);
+  const shot = TURNED_SHOT;
   for (const scale of [0.6, 0.8, 1]) for (const [label, options] of [['tiny', { ...VIDEO_FACE_OPTIONS, detector: 'tiny' }], ['both', VIDEO_FACE_OPTIONS], ['photo', { ...VIDEO_FACE_OPTIONS, inputSize: 512 }]]) {
     const rgb = await frame(shot, scale);
     const found = await faces.detectFrame(rgb, 1280, 720, options);
