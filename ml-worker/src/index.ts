@@ -2,8 +2,9 @@
 export { BibReader, DEFAULT_BIB_READER_OPTIONS, OCR_MAX_SIDE } from './bibs/bib-reader';
 export type { BibReaderOptions } from './bibs/bib-reader';
 export { PersonDetector } from './bibs/person-detector';
-export { FaceAnalyzer, PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, VIDEO_FACE_OPTIONS } from './faces/face-analyzer';
-export type { DetectedFace, FaceAnalyzerOptions, SelfieFace } from './faces/face-analyzer';
+export { FaceAnalyzer } from './faces/face-analyzer';
+export { PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, VIDEO_FACE_OPTIONS } from './faces/face-options';
+export type { DetectedFace, FaceAnalyzerOptions, SelfieFace } from './faces/face-options';
 export { BibReaderPool } from './bibs/bib-reader-pool';
 export type { BibReading } from './bibs/bib-reader-pool';
 export { VideoFaceFinder } from './videos/video-faces';

@@ -1,5 +1,5 @@
 import { EmbedSelfieJob, EmbedSelfieResult } from '@em/core/jobs';
-import { SelfieFace } from './face-analyzer';
+import { SelfieFace } from './face-options';
 
 /** A selfie's face, and how long the model took (when the embedder measured it, e.g. on its thread). */
 export type TimedSelfieFace = SelfieFace & { modelMs?: number };

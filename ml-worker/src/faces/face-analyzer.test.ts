@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { FaceAnalyzer, PHOTO_FACE_OPTIONS } from './face-analyzer';
+import { FaceAnalyzer } from './face-analyzer';
+import { PHOTO_FACE_OPTIONS } from './face-options';
 
 const demo = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
 const TINY_ALONE = { ...PHOTO_FACE_OPTIONS, detector: 'tiny' as const };

@@ -4,7 +4,8 @@ import { ObjectStore, objectKeys } from '@em/core/storage';
 import { descriptorToBuffer, displayedSize, faceQuality, FaceIndexRevisions, probeImage, renderPreviews } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
 import { BibReading } from '../bibs/bib-reader-pool';
-import { DetectedFace, FaceAnalyzer } from '../faces/face-analyzer';
+import { FaceAnalyzer } from '../faces/face-analyzer';
+import { DetectedFace } from '../faces/face-options';
 
 /**
  * Processes one photo: large preview (with the event's watermark) and thumbnail into the public part of the store, BIB numbers

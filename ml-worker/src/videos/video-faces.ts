@@ -1,5 +1,6 @@
 import { FaceBox, FaceDescriptorVersion, faceQuality, FaceTracker, TrackAssignment } from '@em/core/media';
-import { FaceAnalyzer, FaceAnalyzerOptions, FrameFace, VIDEO_FACE_OPTIONS } from '../faces/face-analyzer';
+import { FaceAnalyzer } from '../faces/face-analyzer';
+import { FaceAnalyzerOptions, FrameFace, VIDEO_FACE_OPTIONS } from '../faces/face-options';
 
 /**
  * Key frames are analysed this far apart (at the event's sampling rate); the frames between are

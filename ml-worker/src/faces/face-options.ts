@@ -1,0 +1,54 @@
+import { FaceBox, FaceDescriptorVersion, FaceQualitySignals } from '@em/core/media';
+
+export interface DetectedFace {
+  /** Box relative to the image (0-1), so it holds at any resolution. */
+  box: FaceBox;
+  score: number;
+  descriptor: Float32Array;
+  /** 2 when the descriptor is the mean of the face's and its mirror image's (FACE_DESCRIPTOR_VERSION); 3 as 2, found by BlazeFace only. */
+  descriptorVersion: FaceDescriptorVersion;
+  /** Pose, size, score, contrast and sharpness of the face (faceQuality turns them into a score). */
+  signals: FaceQualitySignals;
+}
+
+/** `tiny+blazeface`: the tiny detector's faces plus those only BlazeFace/FaceMesh finds (turned, tilted, partly hidden). */
+export type FaceDetectorKind = 'tiny' | 'ssd' | 'tiny+blazeface';
+
+/** A face of a video frame, described or not (see detectFrameFaces). */
+export type FrameFace = Omit<DetectedFace, 'descriptor'> & { descriptor: Float32Array | null };
+
+export interface FaceAnalyzerOptions {
+  /** The tiny detector is fast; SSD MobileNet is the selfie fallback (on the group fixtures it found fewer faces than tiny). */
+  detector: FaceDetectorKind;
+  /** Input size of the tiny face detector: larger finds smaller faces, slower. */
+  inputSize: number;
+  scoreThreshold: number;
+  /** Faces narrower than this (pixels of the analysed image) are too small to match reliably. */
+  minFaceWidth: number;
+  /**
+   * Each descriptor is the mean of the face's and its mirror image's (descriptor version 2): same-
+   * person distances shrink more than different-person ones (with the 58% threshold, recall 0.90 ->
+   * 0.96 on the face fixtures, still 0 wrong). Costs one more recognition pass per face.
+   */
+  mirrored: boolean;
+}
+
+/**
+ * Photos: the tiny detector plus BlazeFace/FaceMesh for the faces it misses (issue 17: on the harder
+ * face set, recall 0.49 -> 0.74 at the same threshold: occluded, turned and dark faces).
+ */
+export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true };
+/**
+ * Video frames (720p and below): faces of 40 px and more; a smaller tiny-detector input than photos,
+ * and BlazeFace/FaceMesh too, for the turned heads and 3/4 profiles the tiny detector misses (issue 17).
+ */
+export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true };
+/** Selfies: the face is large, so a small detector input is enough (and fast). */
+export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24, mirrored: true };
+
+export interface SelfieFace {
+  descriptor: Float32Array | null;
+  /** The face's quality (faceQuality), null without a face. */
+  quality?: number | null;
+  facesFound: number;
+}
