@@ -81,3 +81,10 @@ export function appliedMatchPercent(configured: number | null | undefined): numb
 export function percentToDistance(percent: number): number {
   return 0.85 - 0.5 * (Math.max(0, Math.min(100, percent)) / 100);
 }
+
+/** Euclidean distance between two face descriptors (what every threshold here is expressed in). */
+export function descriptorDistance(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] - b[i]) ** 2;
+  return Math.sqrt(sum);
+}

@@ -1,3 +1,4 @@
+import { descriptorDistance } from './embedding';
 import { FaceMatrix } from './face-matrix';
 
 /**
@@ -11,12 +12,6 @@ export const STRANGER_DISTANCE = 0.7;
 /** How many of the candidate's neighbours are looked at. */
 const NEIGHBOURS = 32;
 
-function euclidean(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] - b[i]) ** 2;
-  return Math.sqrt(sum);
-}
-
 /**
  * Whether the indexed face at `row`, `distance` from the selfie, lies nearer to a face that is surely
  * someone else (farther than STRANGER_DISTANCE from the selfie) than to the selfie: then it is more
@@ -29,7 +24,7 @@ export function nearerToStranger(matrix: FaceMatrix, query: Float32Array, row: n
   if (distance <= STRANGER_CHECK_FROM) return false;
   for (const neighbour of matrix.within(matrix.row(row), distance, NEIGHBOURS)) {
     if (neighbour.row === row || sameOwner(row, neighbour.row) || ignore(neighbour.row)) continue;
-    if (euclidean(query, matrix.row(neighbour.row)) > STRANGER_DISTANCE) return true;
+    if (descriptorDistance(query, matrix.row(neighbour.row)) > STRANGER_DISTANCE) return true;
   }
   return false;
 }

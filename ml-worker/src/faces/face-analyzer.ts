@@ -29,7 +29,6 @@ interface LandmarkedFace {
   secondDetector?: boolean;
 }
 
-
 /**
  * Face detection, landmarks and 128-d descriptors. Models load once per instance's thread; tfjs-wasm
  * is single-threaded, so calls are serialised (selfies have their own thread: SelfieThread) and

@@ -1,4 +1,4 @@
-import { FaceBox, FaceDescriptorVersion, faceQuality, FaceTracker, TrackAssignment } from '@em/core/media';
+import { descriptorDistance, FaceBox, FaceDescriptorVersion, faceQuality, FaceTracker, TrackAssignment } from '@em/core/media';
 import { FaceAnalyzer } from '../faces/face-analyzer';
 import { FaceAnalyzerOptions, FrameFace, VIDEO_FACE_OPTIONS } from '../faces/face-options';
 
@@ -121,7 +121,7 @@ export class VideoFaceFinder {
       if (face.descriptor) {
         this.described++;
         const previous = this.trackDescriptors.get(track);
-        if (previous && distance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
+        if (previous && descriptorDistance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
         this.trackQuality.set(track, faceQuality(face.signals));
       }
@@ -130,10 +130,4 @@ export class VideoFaceFinder {
     this.last = { time, sightings };
     return sightings;
   }
-}
-
-function distance(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] - b[i]) ** 2;
-  return Math.sqrt(sum);
 }

@@ -1,4 +1,4 @@
-import { FaceDescriptorVersion, faceQuality, FaceTracker } from '@em/core/media';
+import { descriptorDistance, FaceDescriptorVersion, faceQuality, FaceTracker } from '@em/core/media';
 import { FaceAnalyzer, VIDEO_FACE_OPTIONS } from '@em/ml-worker';
 
 /** The detector of the time: the tiny one alone. */
@@ -93,16 +93,10 @@ export class PreviousVideoFaceFinder {
       if (face.descriptor) {
         this.described++;
         const previous = this.trackDescriptors.get(track);
-        if (previous && distance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
+        if (previous && descriptorDistance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
       }
       return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), track };
     });
   }
-}
-
-function distance(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] - b[i]) ** 2;
-  return Math.sqrt(sum);
 }
