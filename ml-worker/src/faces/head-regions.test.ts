@@ -35,6 +35,13 @@ describe('headRegions', () => {
     expect(headRegions([runner, person(0.41, 0.21, 0.19, 0.55, 0.5)], [], 1000, 1000)).toHaveLength(1);
   });
 
+  it('looks at most at maxRegions heads, those of the people the detector is surest of', () => {
+    const crowd = Array.from({ length: 10 }, (_, i) => person(i * 0.1, 0.3, 0.1, 0.5, 0.4 + i * 0.05));
+    const regions = headRegions(crowd, [], 2000, 2000);
+    expect(regions).toHaveLength(DEFAULT_HEAD_REGION_RULES.maxRegions);
+    expect(regions.map((r) => r.left)).toEqual([1800, 1600, 1400, 1200, 1000, 800]);
+  });
+
   it('is cut to the photo', () => {
     expect(headRegions([person(0.9, 0, 0.2, 0.6)], [], 1000, 1000)).toEqual([{ left: 900, top: 0, width: 100, height: 200 }]);
   });
