@@ -46,10 +46,20 @@ describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
     expect([...(await pool.read(await bibOnPhoto('4817', 'wall'))).keys()]).toEqual([]);
   });
 
+  it('hands back the people it found with the bibs (the face step looks at their heads)', async () => {
+    const { bibs, people } = await pool.readPhoto(await bibOnPhoto('4817', 'torso'));
+    expect([...bibs.keys()]).toEqual(['4817']);
+    // The three people of the demo photo, boxes relative to it.
+    expect(people!.filter((p) => p.score >= 0.3).length).toBeGreaterThanOrEqual(3);
+    for (const p of people!) expect(p.x >= -0.01 && p.y >= -0.01 && p.x + p.width <= 1.01 && p.y + p.height <= 1.01).toBe(true);
+  });
+
   it('without the gate, reads the print on the wall too (what the gate refuses)', async () => {
     const ungated = new BibReaderPool(1, { torsoGate: false }, path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'));
     try {
       expect([...(await ungated.read(await bibOnPhoto('4817', 'wall'))).keys()]).toEqual(['4817']);
+      // Without the gate no person detector runs: the face step gets nobody.
+      expect((await ungated.readPhoto(await bibOnPhoto('4817', 'wall'))).people).toBeNull();
     } finally {
       await ungated.close();
     }

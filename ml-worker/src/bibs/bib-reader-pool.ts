@@ -7,6 +7,13 @@ import type { BibReaderOptions } from './bib-reader';
 export interface BibReading {
   load(): Promise<unknown>;
   read(image: Buffer): Promise<Map<string, number>>;
+  /** The bibs and the people the reader found on the way (null without the torso gate): the face step looks at their heads. */
+  readPhoto(image: Buffer): Promise<BibPhotoReading>;
+}
+
+export interface BibPhotoReading {
+  bibs: Map<string, number>;
+  people: PersonBox[] | null;
 }
 
 interface Candidates {
@@ -50,6 +57,10 @@ export class BibReaderPool implements BibReading {
   }
 
   async read(image: Buffer): Promise<Map<string, number>> {
+    return (await this.readPhoto(image)).bibs;
+  }
+
+  async readPhoto(image: Buffer): Promise<BibPhotoReading> {
     if (!this.threads.length) await this.load();
     const thread = this.threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     await thread.ready;
@@ -59,7 +70,7 @@ export class BibReaderPool implements BibReading {
       const copy = new Uint8Array(image); // its own buffer, handed over without a second copy
       thread.worker.postMessage({ id, image: copy }, [copy.buffer]);
     });
-    return extractBibs(boxes, this.options.rules ?? DEFAULT_BIB_RULES, people ?? undefined);
+    return { bibs: extractBibs(boxes, this.options.rules ?? DEFAULT_BIB_RULES, people ?? undefined), people: people ?? null };
   }
 
   async close(): Promise<void> {

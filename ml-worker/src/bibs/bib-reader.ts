@@ -1,7 +1,7 @@
 import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, openImage, placedLikeABib, PersonBox, printedLikeABib, TextBox, TorsoRules } from '@em/core/media';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BibReading } from './bib-reader-pool';
+import type { BibPhotoReading, BibReading } from './bib-reader-pool';
 import { boxGeometry, Rgba } from './box-geometry';
 import { PersonDetector } from './person-detector';
 import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, TextCrop, TextCropOptions, touchesInnerEdge } from './text-crops';
@@ -95,8 +95,12 @@ export class BibReader implements BibReading {
 
   /** The BIB numbers on a photo (the original, only downscaled above OCR_MAX_SIDE: small bibs need the pixels), with confidence. */
   async read(image: Buffer): Promise<Map<string, number>> {
+    return (await this.readPhoto(image)).bibs;
+  }
+
+  async readPhoto(image: Buffer): Promise<BibPhotoReading> {
     const { boxes, people } = await this.candidates(image);
-    return extractBibs(boxes, this.options.rules, people ?? undefined);
+    return { bibs: extractBibs(boxes, this.options.rules, people ?? undefined), people };
   }
 
   /**

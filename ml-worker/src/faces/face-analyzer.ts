@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { boundedCopy, FaceBox, faceQuality, landmarkSignals, openImage, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { boundedCopy, FaceBox, faceQuality, landmarkSignals, openImage, PersonBox, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame } from './face-boxes';
+import { facesInRegions, headRegions } from './head-regions';
 import { useHeapSlice } from '../tfjs/heap-slice';
 import { facePixelSignals } from './face-pixels';
 import { refineFace } from './refine-face';
@@ -56,9 +57,13 @@ export class FaceAnalyzer {
     return this.ready;
   }
 
-  /** Every face of a photo big enough to match, best score first. */
-  detectAll(image: Buffer, options: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS): Promise<DetectedFace[]> {
-    return this.serialised('normal', () => this.detect(image, options));
+  /**
+   * Every face of a photo big enough to match, best score first. With `people` (the person
+   * detector's boxes, relative to the photo) and `options.personHeads`, the head of each person
+   * without a face is looked at again, enlarged (faces found so are version 3, as BlazeFace's).
+   */
+  detectAll(image: Buffer, options: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS, people: PersonBox[] = []): Promise<DetectedFace[]> {
+    return this.serialised('normal', () => this.detect(image, options, people));
   }
 
   /**
@@ -102,22 +107,22 @@ export class FaceAnalyzer {
     return this.serialised('normal', () => this.facesOf(rgb, width, height, options, pick));
   }
 
-  private async detect(image: Buffer, options: FaceAnalyzerOptions): Promise<DetectedFace[]> {
+  private async detect(image: Buffer, options: FaceAnalyzerOptions, people: PersonBox[] = []): Promise<DetectedFace[]> {
     const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
     const { data, info } = await openImage(bounded).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-    return this.detectPixels(data, info.width, info.height, options);
+    return this.detectPixels(data, info.width, info.height, options, people);
   }
 
-  private async detectPixels(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions): Promise<DetectedFace[]> {
-    return (await this.facesOf(data, width, height, options, (boxes) => boxes.map(() => true))) as DetectedFace[];
+  private async detectPixels(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, people: PersonBox[] = []): Promise<DetectedFace[]> {
+    return (await this.facesOf(data, width, height, options, (boxes) => boxes.map(() => true), people)) as DetectedFace[];
   }
 
   /** Faces found, best score first; the landmarked faces `pick` chooses (from their boxes) get descriptors, the others null. */
-  private async facesOf(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[]): Promise<FrameFace[]> {
+  private async facesOf(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[], people: PersonBox[] = []): Promise<FrameFace[]> {
     await this.load();
     const tensor = faceapi.tf.tensor3d(data, [height, width, 3], 'int32');
     try {
-      const found = (await this.locate(tensor, options)).filter((r) => r.box.width >= options.minFaceWidth).sort((a, b) => b.score - a.score);
+      const found = (await this.locate(tensor, options, people)).filter((r) => r.box.width >= options.minFaceWidth).sort((a, b) => b.score - a.score);
       const boxes: FaceBox[] = found.map((r) => ({ x: r.box.x / width, y: r.box.y / height, width: r.box.width / width, height: r.box.height / height }));
       const wanted = pick(boxes);
       const picked = found.filter((_, i) => wanted[i]);
@@ -135,7 +140,7 @@ export class FaceAnalyzer {
   }
 
   /** Faces with their 68 landmarks: face-api's detector's, plus BlazeFace's unseen ones landmarked by face-api on their box. */
-  private async locate(tensor: any, options: FaceAnalyzerOptions): Promise<LandmarkedFace[]> {
+  private async locate(tensor: any, options: FaceAnalyzerOptions, people: PersonBox[]): Promise<LandmarkedFace[]> {
     const detectorOptions = options.detector === 'ssd'
       ? new faceapi.SsdMobilenetv1Options({ minConfidence: options.scoreThreshold })
       : new faceapi.TinyFaceDetectorOptions({ inputSize: options.inputSize, scoreThreshold: options.scoreThreshold });
@@ -144,13 +149,26 @@ export class FaceAnalyzer {
       score: r.detection.score,
       landmarks: r.landmarks,
     }));
-    if (options.detector !== 'tiny+blazeface') return found;
+    const withBlazeFace = options.detector === 'tiny+blazeface' ? [...found, ...(await this.blazeFaces(tensor, found))] : found;
+    return options.personHeads && people.length ? [...withBlazeFace, ...(await this.headFaces(tensor, withBlazeFace, people))] : withBlazeFace;
+  }
+
+  /** The faces only BlazeFace finds, whole in the frame, landmarked. */
+  private async blazeFaces(tensor: any, found: LandmarkedFace[]): Promise<LandmarkedFace[]> {
     const [height, width] = tensor.shape;
     // Loaded on first use: the selfie thread's analyzer never needs it.
     await this.blazeface.load(WASM_PATH);
     const whole = (await this.blazeface.detect(tensor)).filter((b) => !cutByFrame(b, width, height));
     const extra = addUnseen(found.map((f) => f.box), whole.map((b) => clip(b, width, height)));
-    return [...found, ...(await this.landmarked(tensor, extra))];
+    return this.landmarked(tensor, extra);
+  }
+
+  /** Faces in the heads of people without a face (head-regions.ts): small, partly hidden faces the whole-photo passes miss. */
+  private async headFaces(tensor: any, found: LandmarkedFace[], people: PersonBox[]): Promise<LandmarkedFace[]> {
+    const [height, width] = tensor.shape;
+    const heads = await facesInRegions(tensor, headRegions(people, found.map((f) => f.box), width, height));
+    const unseen = addUnseen(found.map((f) => f.box), heads.map((h) => h.box));
+    return heads.filter((h) => unseen.includes(h.box)).map((h) => ({ ...h, secondDetector: true }));
   }
 
   /** BlazeFace's faces landmarked: refined by the tiny detector on a crop around each (refineFace), else landmarked on BlazeFace's box. */

@@ -31,13 +31,18 @@ export interface FaceAnalyzerOptions {
    * 0.96 on the face fixtures, still 0 wrong). Costs one more recognition pass per face.
    */
   mirrored: boolean;
+  /**
+   * Look again, enlarged, at the head of each person (from the BIB step's person detector) where
+   * no face was found: small and partly hidden faces (head-regions.ts). Only when people are given.
+   */
+  personHeads?: boolean;
 }
 
 /**
  * Photos: the tiny detector plus BlazeFace/FaceMesh for the faces it misses (issue 17: on the harder
  * face set, recall 0.49 -> 0.74 at the same threshold: occluded, turned and dark faces).
  */
-export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true };
+export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true, personHeads: true };
 /**
  * Video frames (720p and below): faces of 40 px and more; a smaller tiny-detector input than photos,
  * and BlazeFace/FaceMesh too, for the turned heads and 3/4 profiles the tiny detector misses (issue 17).

@@ -18,18 +18,23 @@ class FakeFaces {
   calls = 0;
   faces = [face(0.1), face(0.5)];
   fail = false;
-  async detectAll() {
+  /** The people each call was given (to look at their heads). */
+  people: unknown[][] = [];
+  async detectAll(_image: Buffer, _options: unknown, people: unknown[] = []) {
     this.calls++;
+    this.people.push(people);
     if (this.fail) throw new Error('model crashed');
     return this.faces;
   }
 }
 
+const RUNNER = { x: 0.3, y: 0.2, width: 0.2, height: 0.7, score: 0.9 };
+
 class FakeBibs {
   fail = false;
-  async read() {
+  async readPhoto() {
     if (this.fail) throw new Error('ocr crashed');
-    return new Map([['1234', 0.98]]);
+    return { bibs: new Map([['1234', 0.98]]), people: [RUNNER] };
   }
 }
 
@@ -69,6 +74,12 @@ describe('PhotoProcessor', () => {
     expect(s.revisions.bumps).toEqual([['photos', 5]]);
   });
 
+  it('the face step gets the people the BIB step found (one person detection for both steps)', async () => {
+    const s = await setup();
+    await s.processor.process(s.photo.id);
+    expect(s.faces.people).toEqual([[RUNNER]]);
+  });
+
   it('publishes at once when the event is already live', async () => {
     const s = await setup(true);
     await s.processor.process(s.photo.id);
@@ -93,6 +104,8 @@ describe('PhotoProcessor', () => {
     await s.processor.process(s.photo.id);
     expect(s.photos.rows.get(s.photo.id)).toMatchObject({ status: 'processed', stepErrors: { bibs: 'BIB reading failed' } });
     expect(s.photos.faces).toHaveLength(2);
+    // Without the BIB step's people, faces are looked for on the whole photo only.
+    expect(s.faces.people).toEqual([[]]);
 
     const t = await setup();
     t.faces.fail = true;

@@ -1,19 +1,20 @@
 import { clientMessage, Logger } from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
-import { descriptorToBuffer, displayedSize, faceQuality, FaceIndexRevisions, probeImage, renderPreviews } from '@em/core/media';
+import { descriptorToBuffer, displayedSize, faceQuality, FaceIndexRevisions, PersonBox, probeImage, renderPreviews } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
 import { BibReading } from '../bibs/bib-reader-pool';
 import { FaceAnalyzer } from '../faces/face-analyzer';
-import { DetectedFace } from '../faces/face-options';
+import { DetectedFace, PHOTO_FACE_OPTIONS } from '../faces/face-options';
 
 /**
  * Processes one photo: large preview (with the event's watermark) and thumbnail into the public part of the store, BIB numbers
- * read on the original, faces (boxes, scores, descriptors) found on the large preview, then the
- * photo row, its bibs and faces in one transaction (published at once when its event is already
- * live). Idempotent: a processed photo is left as it is; a retry after a crash rewrites the same
- * object keys and replaces bibs and faces. A failing bib or face step is recorded on the photo and
- * loses nothing else.
+ * read on the original, faces (boxes, scores, descriptors) found on the large preview (also in the
+ * heads of the people the BIB step found), then the photo row, its bibs and faces in one
+ * transaction (published at once when its event is already live). Idempotent: a processed photo
+ * is left as it is; a retry after a crash rewrites the same object keys and replaces bibs and
+ * faces. A failing bib or face step is recorded on the photo and loses nothing else (without the
+ * BIB step's people, faces are looked for on the whole photo only).
  */
 export class PhotoProcessor {
   constructor(
@@ -21,7 +22,7 @@ export class PhotoProcessor {
     private readonly events: EventsRepository,
     private readonly store: ObjectStore,
     private readonly faces: Pick<FaceAnalyzer, 'detectAll'>,
-    private readonly bibs: Pick<BibReading, 'read'>,
+    private readonly bibs: Pick<BibReading, 'readPhoto'>,
     private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
   ) {}
@@ -47,15 +48,18 @@ export class PhotoProcessor {
 
     const stepErrors: PhotoStepErrors = {};
     let bibs = new Map<string, number>();
+    let people: PersonBox[] = [];
     try {
-      bibs = await this.bibs.read(original);
+      const reading = await this.bibs.readPhoto(original);
+      bibs = reading.bibs;
+      people = reading.people ?? [];
     } catch (err) {
       stepErrors.bibs = clientMessage(err, 'BIB reading failed');
       this.logger.warn({ photoId, err: (err as Error).message }, 'bib step failed');
     }
     let detected: DetectedFace[] = [];
     try {
-      detected = await this.faces.detectAll(plainLarge.buffer);
+      detected = await this.faces.detectAll(plainLarge.buffer, PHOTO_FACE_OPTIONS, people);
     } catch (err) {
       stepErrors.faces = clientMessage(err, 'Face detection failed');
       this.logger.warn({ photoId, err: (err as Error).message }, 'face step failed');

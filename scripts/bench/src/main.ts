@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { REPO_ROOT } from '@em/core';
-import { BibReader, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
+import { BibReader, FaceAnalyzer, PersonDetector, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
@@ -28,13 +28,19 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     const reader = await models.reader();
     const faces = await models.faces();
     await facesOnGroups(rows, faces, FIXTURES);
+    // BENCH_HEAD_PASS_BEFORE=1: first without the head pass of the face step, for a before/after in one run.
+    if (process.env.BENCH_HEAD_PASS_BEFORE) await throughput(rows, racePhotos(FIXTURES), reader, faces, { ...PHOTO_FACE_OPTIONS, personHeads: false }, ' (faces without the head pass, before)');
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
   'face-search': async (rows, models) => {
     const faces = await models.faces();
-    // Before/after in one run: the tiny detector alone (up to issue 17) and the worker's photo path now.
-    await selfieAccuracy(rows, faces, FIXTURES, { label: 'tiny detector alone, before', options: { ...PHOTO_FACE_OPTIONS, detector: 'tiny' } });
-    await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path: ${PHOTO_FACE_OPTIONS.detector}`, options: PHOTO_FACE_OPTIONS });
+    // One after the other: both initialise the same tfjs backend in this thread.
+    const persons = new PersonDetector();
+    await persons.load();
+    // Before/after in one run: the tiny detector alone (up to issue 17), then BlazeFace too without and with the people's heads, as the worker now.
+    await selfieAccuracy(rows, faces, FIXTURES, { label: 'tiny detector alone, before', options: { ...PHOTO_FACE_OPTIONS, detector: 'tiny', personHeads: false } });
+    await selfieAccuracy(rows, faces, FIXTURES, { label: `${PHOTO_FACE_OPTIONS.detector}, no head pass, before`, options: { ...PHOTO_FACE_OPTIONS, personHeads: false } });
+    await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path: ${PHOTO_FACE_OPTIONS.detector} + people's heads`, options: PHOTO_FACE_OPTIONS, persons });
     await searchLatency(rows);
   },
   'selfie-latency': async (rows, models) => selfieLatencyBench(rows, await models.faces(), FIXTURES),
