@@ -76,6 +76,12 @@ const schema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_READS: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_MATCHING: z.coerce.number().int().min(1).default(30),
+  /**
+   * A read-only (browser) key is shared by every visitor of the participant page: each client
+   * address (an IPv6 /64) gets the budgets above, and all of them together at most these per window.
+   */
+  RATE_LIMIT_BROWSER_KEY_READS: z.coerce.number().int().min(1).default(30_000),
+  RATE_LIMIT_BROWSER_KEY_MATCHING: z.coerce.number().int().min(1).default(600),
   /** API keys an organisation may hold (active or not). */
   MAX_API_KEYS_PER_ORG: z.coerce.number().int().min(1).max(1000).default(25),
 

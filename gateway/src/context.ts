@@ -4,8 +4,9 @@ export interface GatewayContext {
   principal: Principal;
   principalToken: string;
   requestId: string;
-  /** Rate-limit identity of the credential, and a key's own read limit. */
+  /** Rate-limit identity of the caller (and of a browser key's visitors together), and a key's own read limit. */
   rateSubject: string;
+  sharedRateSubject?: string;
   readLimit?: number;
   /** The read the compiled path charged already, for a request it handed to Apollo (charged once). */
   precharged?: RateDecision;

@@ -58,9 +58,15 @@ export function rateLimitPlugin(limiter: RateLimiter, retries: FaceSearchRetries
   };
 }
 
-export function chargeCaller(limiter: RateLimiter, caller: Pick<GatewayContext, 'rateSubject' | 'readLimit'>, charge: Charge): Promise<RateDecision> {
+/**
+ * Charges the caller's budget; for a browser key's visitor, then the key's shared ceiling, only
+ * when the visitor's own budget allowed the call (a visitor refused spends nothing of the others').
+ */
+export async function chargeCaller(limiter: RateLimiter, caller: Pick<GatewayContext, 'rateSubject' | 'sharedRateSubject' | 'readLimit'>, charge: Charge): Promise<RateDecision> {
   const limit = charge.cls === 'read' && caller.readLimit ? caller.readLimit : limiter.defaultLimit(charge.cls);
-  return limiter.consume(charge.cls, caller.rateSubject, limit, charge.units);
+  const own = await limiter.consume(charge.cls, caller.rateSubject, limit, charge.units);
+  if (!own.allowed || !caller.sharedRateSubject) return own;
+  return limiter.consume(charge.cls, caller.sharedRateSubject, limiter.sharedLimit(charge.cls), charge.units);
 }
 
 export function rateLimited(decision: RateDecision, cls: RateClass): GraphQLError {

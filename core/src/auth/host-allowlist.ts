@@ -30,6 +30,20 @@ export function normaliseIp(ip: string | null | undefined): string | null {
   return isIP(value) === 6 ? new URL(`http://[${value}]/`).hostname.slice(1, -1) : value;
 }
 
+/**
+ * Who a client is for a shared budget: its IPv4 address, or its IPv6 /64 (one subscriber's
+ * network holds a whole /64, so its addresses are not different callers).
+ */
+export function clientNetwork(ip: string | null | undefined): string | null {
+  const address = normaliseIp(ip);
+  if (!address || isIP(address) !== 6) return address;
+  const [head, tail = ''] = address.split('::');
+  const groups = [...head.split(':').filter(Boolean)];
+  const tailGroups = tail.split(':').filter(Boolean);
+  const full = [...groups, ...Array(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups];
+  return normaliseIp(`${full.slice(0, 4).join(':')}::`) + '/64';
+}
+
 function hostMatches(entry: string, host: string): boolean {
   if (entry.startsWith('*.')) {
     const suffix = entry.slice(1); // ".example.org"

@@ -17,7 +17,8 @@ export interface RateDecision {
 export class RateLimiter {
   constructor(
     private readonly redis: Redis,
-    private readonly cfg: Pick<Config, 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_READS' | 'RATE_LIMIT_MATCHING'>,
+    private readonly cfg: Pick<Config, 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_READS' | 'RATE_LIMIT_MATCHING'> &
+      Partial<Pick<Config, 'RATE_LIMIT_BROWSER_KEY_READS' | 'RATE_LIMIT_BROWSER_KEY_MATCHING'>>,
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
@@ -34,6 +35,11 @@ export class RateLimiter {
 
   defaultLimit(cls: RateClass): number {
     return cls === 'matching' ? this.cfg.RATE_LIMIT_MATCHING : this.cfg.RATE_LIMIT_READS;
+  }
+
+  /** The ceiling of all visitors of one read-only (browser) key together. */
+  sharedLimit(cls: RateClass): number {
+    return (cls === 'matching' ? this.cfg.RATE_LIMIT_BROWSER_KEY_MATCHING : this.cfg.RATE_LIMIT_BROWSER_KEY_READS) ?? this.defaultLimit(cls);
   }
 
   /** Charges `units` calls (an operation with several face-matching fields costs one each). */

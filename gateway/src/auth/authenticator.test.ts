@@ -10,6 +10,7 @@ const keys = {
   emk_good_key_123: { id: 1, orgId: 7, active: true, allowedHosts: [], rateLimit: 5 },
   emk_inactive_key: { id: 2, orgId: 7, active: false, allowedHosts: [], rateLimit: null },
   emk_site_bound_1: { id: 3, orgId: 7, active: true, allowedHosts: ['photos.example.org'], rateLimit: null },
+  emk_browser_key1: { id: 4, orgId: 7, active: true, allowedHosts: [], rateLimit: null, readOnly: true },
 };
 const tokens: AccountTokens = {
   verify: async (token) => {
@@ -63,5 +64,24 @@ describe('Authenticator', () => {
     expect(await statusOf(auth.authenticate({ apiKey: 'emk_site_bound_1', authorization: undefined }, site('photos.example.org'), 'r'))).toBe('ok');
     expect(await statusOf(auth.authenticate({ apiKey: 'emk_site_bound_1', authorization: undefined }, site('evil.example'), 'r'))).toBe(403);
     expect(await statusOf(auth.authenticate({ apiKey: 'emk_site_bound_1', authorization: undefined }, site(null), 'r'))).toBe(403);
+  });
+
+  it("gives each visitor of a read-only (browser) key a budget of their own, within the key's shared ceiling", async () => {
+    const subjects = async (clientIp: string | null) => {
+      const { rateSubject, sharedRateSubject } = await auth.authenticate({ apiKey: 'emk_browser_key1', authorization: undefined }, { originHost: null, clientIp }, 'r');
+      return { rateSubject, sharedRateSubject };
+    };
+    expect(await subjects('203.0.113.5')).toEqual({ rateSubject: 'key:4:client:203.0.113.5', sharedRateSubject: 'key:4' });
+    expect(await subjects('::ffff:203.0.113.5')).toEqual({ rateSubject: 'key:4:client:203.0.113.5', sharedRateSubject: 'key:4' });
+    // One IPv6 subscriber holds a whole /64: its addresses are one visitor.
+    expect((await subjects('2001:db8:1:2:aaaa::1')).rateSubject).toBe('key:4:client:2001:db8:1:2::/64');
+    expect((await subjects('2001:db8:1:2:bbbb::9')).rateSubject).toBe('key:4:client:2001:db8:1:2::/64');
+    expect((await subjects('2001:db8:1:3::1')).rateSubject).toBe('key:4:client:2001:db8:1:3::/64');
+    // Without a known address there is one budget, the key's.
+    expect(await subjects(null)).toEqual({ rateSubject: 'key:4', sharedRateSubject: undefined });
+    // A server key is one caller: one budget.
+    const server = await auth.authenticate({ apiKey: 'emk_good_key_123', authorization: undefined }, { originHost: null, clientIp: '203.0.113.5' }, 'r');
+    expect(server.rateSubject).toBe('key:1');
+    expect(server.sharedRateSubject).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { AppError, CallerHost, isHostAllowed, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
+import { AppError, CallerHost, clientNetwork, isHostAllowed, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
 import { LinkedAccount } from '@em/core/data';
 import { ApiKeyLookup } from './api-key-cache';
 
@@ -16,8 +16,13 @@ export interface AccountTokens {
 /** The principal and what the rate limiter needs to know of it. */
 export interface Authenticated {
   principal: Principal;
-  /** Stable id of the credential for rate limits: `key:<id>` or `account:<id>`. */
+  /**
+   * Stable id of the caller for rate limits: `key:<id>` or `account:<id>`; for a read-only
+   * (browser) key, each visitor's: `key:<id>:client:<address or IPv6 /64>`.
+   */
   rateSubject: string;
+  /** A browser key's own subject, whose ceiling all its visitors share (RateLimiter.sharedLimit). */
+  sharedRateSubject?: string;
   /** The key's own read limit, when it has one. */
   readLimit?: number;
 }
@@ -46,9 +51,13 @@ export class Authenticator {
     if (!key.active) throw new AppError('FORBIDDEN', 'The API key is inactive');
     if (!isHostAllowed(key.allowedHosts, caller)) throw new AppError('FORBIDDEN', 'The calling host is not approved for this API key');
     this.keys.touch(key.id);
+    const principal: Principal = { orgId: key.orgId, kind: 'api_key', apiKeyId: key.id, scopes: [], requestId, ...(key.readOnly ? { readOnly: true } : {}) };
+    // A browser key is public and shared by every participant: one budget for all would let one
+    // visitor (or a busy race day) spend everybody's.
+    const visitor = key.readOnly ? clientNetwork(caller.clientIp) : null;
     return {
-      principal: { orgId: key.orgId, kind: 'api_key', apiKeyId: key.id, scopes: [], requestId, ...(key.readOnly ? { readOnly: true } : {}) },
-      rateSubject: `key:${key.id}`,
+      principal,
+      ...(visitor ? { rateSubject: `key:${key.id}:client:${visitor}`, sharedRateSubject: `key:${key.id}` } : { rateSubject: `key:${key.id}` }),
       readLimit: key.rateLimit ?? undefined,
     };
   }

@@ -17,8 +17,10 @@ describe('#4 rate limits cannot be dodged', () => {
   });
   afterAll(closeDb);
 
-  async function gql(key: string, query: string): Promise<{ status: number; code?: string }> {
-    const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ query }) });
+  async function gql(key: string, query: string, clientAddress?: string): Promise<{ status: number; code?: string }> {
+    // The gateway trusts X-Forwarded-For from loopback (TRUST_PROXY), as it trusts the REST adapter's.
+    const forwarded = clientAddress ? { 'x-forwarded-for': clientAddress } : {};
+    const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, ...forwarded }, body: JSON.stringify({ query }) });
     const body = (await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
     return { status: res.status, code: body.errors?.[0]?.extensions?.code };
   }
@@ -28,10 +30,10 @@ describe('#4 rate limits cannot be dodged', () => {
     await new Promise((r) => setTimeout(r, WINDOW_MS - (Date.now() % WINDOW_MS) + 50));
   }
 
-  async function burst(key: string, query: string, n: number): Promise<string[]> {
+  async function burst(key: string, query: string, n: number, clientAddress?: string): Promise<string[]> {
     await freshWindow();
     const codes: string[] = [];
-    for (let i = 0; i < n; i++) codes.push((await gql(key, query)).code ?? 'ok');
+    for (let i = 0; i < n; i++) codes.push((await gql(key, query, clientAddress)).code ?? 'ok');
     return codes;
   }
 
@@ -43,6 +45,17 @@ describe('#4 rate limits cannot be dodged', () => {
     const codes = await burst(key, `mutation { ... on Mutation { ${search()} } }`, MATCHING + 1);
     expect(codes.slice(0, MATCHING)).not.toContain('RATE_LIMITED');
     expect(codes[MATCHING]).toBe('RATE_LIMITED');
+  });
+
+  it("a browser (read-only) key's visitor spending their face-matching budget leaves the other visitors theirs", async () => {
+    const key = await fixtures.apiKey(orgId, { readOnly: true });
+    const codes = await burst(key, `mutation { ${search()} }`, MATCHING + 1, '203.0.113.7');
+    expect(codes[MATCHING]).toBe('RATE_LIMITED');
+    expect((await gql(key, `mutation { ${search()} }`, '203.0.113.8')).code).not.toBe('RATE_LIMITED');
+    // A server key is one caller, wherever it calls from.
+    const server = await fixtures.apiKey(orgId);
+    expect((await burst(server, `mutation { ${search()} }`, MATCHING, '203.0.113.9')).at(-1)).not.toBe('RATE_LIMITED');
+    expect((await gql(server, `mutation { ${search()} }`, '203.0.113.10')).code).toBe('RATE_LIMITED');
   });
 
   it('#4 searchFaces in a named fragment (nested) is charged as face matching', async () => {

@@ -161,9 +161,9 @@ export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => P
       return { orgId: org.id, key: await fixtures.apiKey(org.id) };
     },
 
-    async apiKey(orgId: number, opts: { active?: boolean; allowedHosts?: string[]; rateLimit?: number } = {}): Promise<string> {
+    async apiKey(orgId: number, opts: { active?: boolean; allowedHosts?: string[]; rateLimit?: number; readOnly?: boolean } = {}): Promise<string> {
       const services = await admin();
-      const { apiKey, rawKey } = await services.keyService.create(orgId, { name: 'test key', allowedHosts: opts.allowedHosts, rateLimit: opts.rateLimit ?? null });
+      const { apiKey, rawKey } = await services.keyService.create(orgId, { name: 'test key', allowedHosts: opts.allowedHosts, rateLimit: opts.rateLimit ?? null, readOnly: opts.readOnly });
       if (opts.active === false) await services.keyService.setActive(orgId, apiKey.id, false);
       return rawKey;
     },
