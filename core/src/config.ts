@@ -91,6 +91,11 @@ const schema = z.object({
   SELFIE_MAX_BYTES: z.coerce.number().int().min(1024).default(15 * 1024 * 1024),
   /** How long a face search waits for the ml-worker to embed a selfie before answering 500 (nothing recorded; retry). */
   SELFIE_EMBED_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  /**
+   * Most faces a search or media process holds in its in-memory face indexes, all events together
+   * (~0.7 KB each); past it, the indexes searched longest ago are dropped (and reloaded when searched).
+   */
+  FACE_INDEX_MAX_FACES: z.coerce.number().int().min(1000).default(1_000_000),
   /** Most photos one face search keeps (best first). */
   FACE_SEARCH_MAX_PHOTOS: z.coerce.number().int().min(1).max(100_000).default(5000),
   GATEWAY_PORT: port.default(DEFAULT_PORTS.gateway),
@@ -137,6 +142,11 @@ const schema = z.object({
    * own face models (~150 MB, only while a video is indexed). Default: the cores (at most 4).
    */
   VIDEO_INDEX_PARTS: z.coerce.number().int().min(1).max(16).default(Math.min(4, availableParallelism())),
+  /**
+   * Selfie threads of one ml-worker process: concurrent face searches are embedded side by side, each
+   * thread with its own face models (~150 MB). Default: the cores (at most 2).
+   */
+  SELFIE_THREADS: z.coerce.number().int().min(1).max(8).default(Math.min(2, availableParallelism())),
 });
 
 type RawConfig = z.infer<typeof schema>;

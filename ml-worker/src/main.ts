@@ -25,7 +25,7 @@ import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
 import { EventDeleter } from './events/delete-event';
-import { SelfieThread } from './faces/selfie-thread';
+import { SelfieThreads } from './faces/selfie-thread';
 import { FaceAnalyzer } from './faces/face-analyzer';
 import { serveOperatorEndpoints } from './operator-endpoints';
 import { PhotoProcessor } from './photos/process-photo';
@@ -46,8 +46,9 @@ async function main() {
   // PHOTO_CONCURRENCY photos at once, each with its own OCR thread (even one: the thread's person
   // detector has its own tfjs, which the face models' must not share while both initialise).
   const bibs = new BibReaderPool(cfg.PHOTO_CONCURRENCY);
-  // Selfies are embedded on their own thread with their own models: they never wait behind a photo.
-  const selfies = new SelfieThread(faces, logger);
+  // Selfies are embedded on their own threads with their own models: they never wait behind a photo,
+  // and SELFIE_THREADS searches at once do not wait for each other.
+  const selfies = new SelfieThreads(faces, logger, cfg.SELFIE_THREADS);
   await Promise.all([faces.load(), bibs.load(), selfies.start()]);
   const videoRows = new SqlVideosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
@@ -86,7 +87,7 @@ async function main() {
     workers,
     queues: QUEUE_NAMES.map((name) => jobs.queue(name)),
   });
-  logger.info({ queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT }, 'ml-worker ready');
+  logger.info({ queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads: selfies.running }, 'ml-worker ready');
 
   const shutdown = async () => {
     operator.close();
