@@ -147,6 +147,11 @@ const schema = z.object({
    * thread with its own face models (~150 MB). Default: the cores (at most 2).
    */
   SELFIE_THREADS: z.coerce.number().int().min(1).max(8).default(Math.min(2, availableParallelism())),
+  /**
+   * Nice levels the ml-worker's photo and video work runs below its selfie threads (Linux: per
+   * thread), so a participant's selfie is not slowed by an ingest on busy cores. 0: same priority.
+   */
+  ML_BACKGROUND_NICE: z.coerce.number().int().min(0).max(19).default(5),
 });
 
 type RawConfig = z.infer<typeof schema>;

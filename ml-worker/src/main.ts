@@ -26,6 +26,7 @@ import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
 import { EventDeleter } from './events/delete-event';
 import { SelfieThreads } from './faces/selfie-thread';
+import { lowerThreadPriority } from './faces/background-priority';
 import { FaceAnalyzer } from './faces/face-analyzer';
 import { serveOperatorEndpoints } from './operator-endpoints';
 import { PhotoProcessor } from './photos/process-photo';
@@ -43,13 +44,17 @@ async function main() {
   const redis = connectRedis(cfg.REDIS_URL);
   const revisions = new FaceIndexRevisions(redis);
   const faces = new FaceAnalyzer();
-  // PHOTO_CONCURRENCY photos at once, each with its own OCR thread (even one: the thread's person
-  // detector has its own tfjs, which the face models' must not share while both initialise).
-  const bibs = new BibReaderPool(cfg.PHOTO_CONCURRENCY);
   // Selfies are embedded on their own threads with their own models: they never wait behind a photo,
   // and SELFIE_THREADS searches at once do not wait for each other.
   const selfies = new SelfieThreads(faces, logger, cfg.SELFIE_THREADS);
-  await Promise.all([faces.load(), bibs.load(), selfies.start()]);
+  const selfiesStarted = selfies.start();
+  // Then this thread, and every thread it starts from now on (OCR, video parts), runs photo and video
+  // work at a lower priority than the selfie threads started above.
+  const backgroundNice = lowerThreadPriority(cfg.ML_BACKGROUND_NICE);
+  // PHOTO_CONCURRENCY photos at once, each with its own OCR thread (even one: the thread's person
+  // detector has its own tfjs, which the face models' must not share while both initialise).
+  const bibs = new BibReaderPool(cfg.PHOTO_CONCURRENCY);
+  await Promise.all([faces.load(), bibs.load(), selfiesStarted]);
   const videoRows = new SqlVideosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
   const photos = new PhotoProcessor(new SqlPhotosRepository(orm), new SqlEventsRepository(orm), store, faces, bibs, revisions, logger);
@@ -87,7 +92,7 @@ async function main() {
     workers,
     queues: QUEUE_NAMES.map((name) => jobs.queue(name)),
   });
-  logger.info({ queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads: selfies.running }, 'ml-worker ready');
+  logger.info({ queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads: selfies.running, backgroundNice }, 'ml-worker ready');
 
   const shutdown = async () => {
     operator.close();

@@ -32,13 +32,13 @@ export async function concurrentSearches(post: PostSelfie, selfies: Buffer[], cl
 export const latencies = (values: number[]) =>
   `p50 ${percentile(values, 0.5).toFixed(0)} ms, p99 ${percentile(values, 0.99).toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms`;
 
-/** The fixture race and group photos, each in `copies` slightly different encodings (import dedupes by content). */
-export async function ingestPhotos(fixtures: string, copies: number): Promise<Array<{ name: string; file: Buffer }>> {
+/** The fixture race and group photos, in encodings `from` to `to` - 1 (each slightly different: import dedupes by content). */
+export async function ingestPhotos(fixtures: string, from: number, to: number): Promise<Array<{ name: string; file: Buffer }>> {
   const files = [path.join(fixtures, 'bibs'), path.join(fixtures, 'faces', 'group')]
     .filter(existsSync)
     .flatMap((dir) => readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).map((f) => path.join(dir, f)));
   const out: Array<{ name: string; file: Buffer }> = [];
-  for (let copy = 0; copy < copies; copy++) {
+  for (let copy = from; copy < to; copy++) {
     for (const file of files) {
       const bytes = copy === 0 ? readFileSync(file) : await sharp(readFileSync(file)).jpeg({ quality: 90 - copy }).toBuffer();
       out.push({ name: `${copy}-${path.basename(file)}`, file: bytes });
