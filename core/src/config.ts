@@ -144,9 +144,11 @@ const schema = z.object({
   VIDEO_INDEX_PARTS: z.coerce.number().int().min(1).max(16).default(Math.min(4, availableParallelism())),
   /**
    * Selfie threads of one ml-worker process: concurrent face searches are embedded side by side, each
-   * thread with its own face models (~150 MB). Default: the cores (at most 2).
+   * thread with its own face models (~280-530 MB of RSS measured). A search costs ~165 ms of CPU of
+   * which ~100 ms in the model, so a second thread pays only where cores are left for it: on 2 cores
+   * it measured no faster. Default: half the cores (1 on 2 cores, at most 4).
    */
-  SELFIE_THREADS: z.coerce.number().int().min(1).max(8).default(Math.min(2, availableParallelism())),
+  SELFIE_THREADS: z.coerce.number().int().min(1).max(8).default(Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)))),
   /**
    * Nice levels the ml-worker's photo and video work runs below its selfie threads (Linux: per
    * thread), so a participant's selfie is not slowed by an ingest on busy cores. 0: same priority.

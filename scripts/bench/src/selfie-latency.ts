@@ -51,7 +51,7 @@ export async function selfieLatencyBench(rows: BenchRow[], faces: FaceAnalyzer, 
     dataDir,
     ports,
     seed: false,
-    extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'info', RATE_LIMIT_READS: '1000000000', RATE_LIMIT_MATCHING: '1000000000' },
+    extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'info', RATE_LIMIT_READS: '1000000000', RATE_LIMIT_MATCHING: '1000000000', ...(process.env.BENCH_SELFIE_THREADS ? { SELFIE_THREADS: process.env.BENCH_SELFIE_THREADS } : {}) },
     log: () => undefined,
     onServiceOutput: (_service, line) => {
       if (!line.includes('selfie search timing')) return;
@@ -147,7 +147,7 @@ export async function selfieLatencyBench(rows: BenchRow[], faces: FaceAnalyzer, 
     rows.push(...(await indexLoadRows(platform.orm, db, second.eventId)));
 
     // Several participants at once, with the default selfie threads.
-    const threads = platform.env.SELFIE_THREADS ?? 'default (cores, at most 2)';
+    const threads = String(platform.cfg.SELFIE_THREADS);
     const concurrent = new Map<string, string>();
     for (const clients of CLIENTS) {
       const posts = await concurrentSearches(post, selfies, clients, CONCURRENT_REQUESTS);
@@ -188,9 +188,9 @@ export async function selfieLatencyBench(rows: BenchRow[], faces: FaceAnalyzer, 
       for (const clients of CLIENTS) {
         rows.push({
           figure: `selfie search, ${clients} participants at once`,
-          value: `**${concurrent.get(`after-${clients}`)}** (one selfie thread, before: ${concurrent.get(`before-${clients}`)})`,
+          value: `**${concurrent.get(`after-${clients}`)}** (one selfie thread: ${concurrent.get(`before-${clients}`)})`,
           target: TARGET,
-          how: `${CONCURRENT_REQUESTS} searches by ${clients} clients, each posting its next selfie when the last one answered, warm index, no photo work; selfie threads ${threads} vs SELFIE_THREADS=1 (the ml-worker restarted, same run)`,
+          how: `${CONCURRENT_REQUESTS} searches by ${clients} clients, each posting its next selfie when the last one answered, warm index, no photo work; SELFIE_THREADS=${threads} (BENCH_SELFIE_THREADS sets it) vs SELFIE_THREADS=1 (the ml-worker restarted, same run)`,
         });
       }
       rows.push({
@@ -199,7 +199,7 @@ export async function selfieLatencyBench(rows: BenchRow[], faces: FaceAnalyzer, 
         target: TARGET,
         how: `searches one after the other (${ingestAfter.searches} / ${ingestBefore.searches}) while ${ingestAfter.processed} / ${ingestBefore.processed} photos (fixture race and group photos in new encodings) were imported through REST and processed by the same ml-worker (${ingestAfter.seconds.toFixed(0)} / ${ingestBefore.seconds.toFixed(0)} s); each processed photo bumps the face revision and the next search loads the new faces. Before = one selfie thread, photo work at the selfie threads' priority (ML_BACKGROUND_NICE=0); both with the new index load`,
       });
-      rows.push({ figure: 'ml-worker RSS after the concurrent searches', value: `${rssAfter.toFixed(0)} MB with the default selfie threads, ${rssBefore.toFixed(0)} MB with one`, target: '', how: 'process_resident_memory_bytes of the ml-worker (main thread models, OCR threads, selfie threads), before any photo work' });
+      rows.push({ figure: 'ml-worker RSS after the concurrent searches', value: `${rssAfter.toFixed(0)} MB with ${threads} selfie thread(s), ${rssBefore.toFixed(0)} MB with one`, target: '', how: 'process_resident_memory_bytes of the ml-worker (main thread models, OCR threads, selfie threads), before any photo work' });
     } finally {
       await single.stop();
     }
