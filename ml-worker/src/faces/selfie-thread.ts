@@ -1,6 +1,8 @@
-import type { Logger } from '@em/core';
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { TimedSelfieFace } from './embed-selfie';
+import { connectRedis, createLogger, Logger } from '@em/core';
+import type { Worker as QueueWorker } from 'bullmq';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { startWorker } from '../workers';
+import { embedSelfie, TimedSelfieFace } from './embed-selfie';
 import { FaceAnalyzer } from './face-analyzer';
 import { warmUpSelfies } from './warm-up';
 
@@ -24,13 +26,23 @@ interface SelfieThread {
   pending: Map<number, Pending>;
 }
 
+/** What a selfie thread is started with: with `redisUrl`, it serves the selfie queue itself. */
+export interface SelfieThreadData {
+  redisUrl?: string;
+  /** Selfie jobs one thread holds at once (one runs, the next is fetched meanwhile). */
+  concurrency?: number;
+}
+
 /**
- * Selfie embedding on `size` worker threads, each with its own copy of the face models (+~150 MB
- * each): tfjs-wasm runs one call at a time per thread, so in the main thread a selfie waited for the
- * photo or video frame being analysed (hundreds of ms), and on one thread concurrent selfies waited
- * for each other. A selfie goes to the thread with the fewest selfies in hand. A thread that cannot
- * start or dies leaves the pool; with none left, selfies go to the main thread's analyzer (ahead of
- * queued photo work).
+ * Selfie embedding on `size` worker threads, each with its own copy of the face models: tfjs-wasm
+ * runs one call at a time per thread, so in the main thread a selfie waited for the photo or video
+ * frame being analysed (hundreds of ms), and on one thread concurrent selfies wait for each other.
+ * Started with `queue`, each thread takes selfie jobs from Redis itself: the main thread, busy for
+ * seconds at a time with a photo's models during an ingest, neither picks up the job nor relays the
+ * reply (measured: 0.7-2.9 s of a search's time in the queue and the relay while photos were
+ * processed). embedSelfie() hands a selfie to the thread with the fewest in hand. A thread that
+ * cannot start or dies leaves the pool; `onEmpty` tells when none is left (selfies then go to the
+ * main thread's analyzer, ahead of queued photo work).
  */
 export class SelfieThreads {
   private readonly threads: SelfieThread[] = [];
@@ -42,7 +54,14 @@ export class SelfieThreads {
     private readonly size: number,
     /** Starts one thread (tests hand in a stand-in for the models). */
     private readonly spawn: () => Worker = () => new Worker(__filename),
+    /** Called once when the last thread is lost. */
+    private readonly onEmpty: () => void = () => undefined,
   ) {}
+
+  /** Threads that serve the selfie queue themselves (Redis at `redisUrl`). */
+  static servingQueue(fallback: Pick<FaceAnalyzer, 'embedSelfie'>, logger: Pick<Logger, 'warn' | 'error'>, size: number, data: SelfieThreadData, onEmpty: () => void): SelfieThreads {
+    return new SelfieThreads(fallback, logger, size, () => new Worker(__filename, { workerData: data }), onEmpty);
+  }
 
   /** Starts the threads and waits for their models; resolves how many started (0: selfies use the fallback). */
   async start(): Promise<number> {
@@ -66,9 +85,15 @@ export class SelfieThreads {
     });
   }
 
+  /** Lets each thread finish its selfie jobs and close its queue worker (at most 5 s), then ends it. */
   async close(): Promise<void> {
     const threads = this.threads.splice(0);
-    await Promise.all(threads.map((t) => t.worker.terminate()));
+    await Promise.all(
+      threads.map(async (t) => {
+        await Promise.race([new Promise((r) => (t.worker.once('message', r), t.worker.postMessage({ close: true }))), new Promise((r) => setTimeout(r, 5000))]);
+        await t.worker.terminate();
+      }),
+    );
   }
 
   private async startOne(): Promise<SelfieThread | null> {
@@ -113,19 +138,31 @@ export class SelfieThreads {
     this.logger.error({ reason, left: this.threads.length }, this.threads.length ? 'selfie thread lost; the others take its selfies' : 'selfie thread lost; selfies are embedded on the main thread');
     for (const waiting of thread.pending.values()) waiting.reject(new Error(reason));
     thread.pending.clear();
+    if (!this.threads.length) this.onEmpty();
   }
 }
 
-// The thread itself: its own analyzer (warmed up before it says it is ready), one selfie at a time.
+// The thread itself: its own analyzer (warmed up before it says it is ready), one selfie at a time;
+// with a Redis URL, its own worker of the selfie queue.
 if (!isMainThread && parentPort) {
   const port = parentPort;
+  const data = (workerData ?? {}) as SelfieThreadData;
   const faces = new FaceAnalyzer();
+  let queue: QueueWorker | null = null;
   (async () => {
     await faces.load();
     await warmUpSelfies(faces);
+    if (data.redisUrl) {
+      queue = startWorker('selfies', { run: (job) => embedSelfie(faces, job) }, connectRedis(data.redisUrl), createLogger('ml-worker'), data.concurrency ?? 2);
+      await queue.waitUntilReady();
+    }
   })().then(
     () => {
-      port.on('message', ({ id, image }: { id: number; image: Uint8Array }) => {
+      port.on('message', ({ id, image, close }: { id: number; image: Uint8Array; close?: boolean }) => {
+        if (close) {
+          void (queue?.close() ?? Promise.resolve()).finally(() => port.postMessage({ closed: true }));
+          return;
+        }
         const started = performance.now();
         faces.embedSelfie(Buffer.from(image.buffer, image.byteOffset, image.byteLength)).then(
           (found) => port.postMessage({ id, descriptor: found.descriptor ? Array.from(found.descriptor) : null, facesFound: found.facesFound, modelMs: Math.round(performance.now() - started) } satisfies SelfieReply),
