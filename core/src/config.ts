@@ -151,9 +151,10 @@ const schema = z.object({
   SELFIE_THREADS: z.coerce.number().int().min(1).max(8).default(Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)))),
   /**
    * Nice levels the ml-worker's photo and video work runs below its selfie threads (Linux: per
-   * thread), so a participant's selfie is not slowed by an ingest on busy cores. 0: same priority.
+   * thread). Off by default: since selfie threads take their jobs themselves it showed no gain for
+   * selfies, and an ingest on cores shared with other processes took ~1.7x as long.
    */
-  ML_BACKGROUND_NICE: z.coerce.number().int().min(0).max(19).default(5),
+  ML_BACKGROUND_NICE: z.coerce.number().int().min(0).max(19).default(0),
 });
 
 type RawConfig = z.infer<typeof schema>;

@@ -57,8 +57,8 @@ async function main() {
   };
   const selfies = SelfieThreads.servingQueue(faces, logger, cfg.SELFIE_THREADS, { redisUrl: cfg.REDIS_URL }, serveSelfiesHere);
   const selfiesStarted = selfies.start();
-  // Then this thread, and every thread it starts from now on (OCR, video parts), runs photo and video
-  // work at a lower priority than the selfie threads started above.
+  // Then this thread, and every thread it starts from now on (OCR, video parts), may run photo and
+  // video work at a lower priority than the selfie threads started above (ML_BACKGROUND_NICE, off by default).
   const backgroundNice = lowerThreadPriority(cfg.ML_BACKGROUND_NICE);
   // PHOTO_CONCURRENCY photos at once, each with its own OCR thread (even one: the thread's person
   // detector has its own tfjs, which the face models' must not share while both initialise).
