@@ -97,6 +97,11 @@ const schema = z.object({
   SELFIE_MAX_BYTES: z.coerce.number().int().min(1024).default(15 * 1024 * 1024),
   /** How long a face search waits for the ml-worker to embed a selfie before answering 500 (nothing recorded; retry). */
   SELFIE_EMBED_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  /**
+   * Most faces a search or media process holds in its in-memory face indexes, all events together
+   * (~0.7 KB each); past it, the indexes searched longest ago are dropped (and reloaded when searched).
+   */
+  FACE_INDEX_MAX_FACES: z.coerce.number().int().min(1000).default(1_000_000),
   /** Most photos one face search keeps (best first). */
   FACE_SEARCH_MAX_PHOTOS: z.coerce.number().int().min(1).max(100_000).default(5000),
   GATEWAY_PORT: port.default(DEFAULT_PORTS.gateway),
@@ -143,6 +148,19 @@ const schema = z.object({
    * own face models (~150 MB, only while a video is indexed). Default: the cores (at most 4).
    */
   VIDEO_INDEX_PARTS: z.coerce.number().int().min(1).max(16).default(Math.min(4, availableParallelism())),
+  /**
+   * Selfie threads of one ml-worker process: concurrent face searches are embedded side by side, each
+   * thread with its own face models (~280-530 MB of RSS measured). A search costs ~165 ms of CPU of
+   * which ~100 ms in the model, so a second thread pays only where cores are left for it: on 2 cores
+   * it measured no faster. Default: half the cores (1 on 2 cores, at most 4).
+   */
+  SELFIE_THREADS: z.coerce.number().int().min(1).max(8).default(Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)))),
+  /**
+   * Nice levels the ml-worker's photo and video work runs below its selfie threads (Linux: per
+   * thread). Off by default: since selfie threads take their jobs themselves it showed no gain for
+   * selfies, and an ingest on cores shared with other processes took ~1.7x as long.
+   */
+  ML_BACKGROUND_NICE: z.coerce.number().int().min(0).max(19).default(0),
 });
 
 type RawConfig = z.infer<typeof schema>;

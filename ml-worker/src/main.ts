@@ -25,13 +25,15 @@ import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
 import { embedSelfie } from './faces/embed-selfie';
 import { EventDeleter } from './events/delete-event';
-import { SelfieThread } from './faces/selfie-thread';
+import { SelfieThreads } from './faces/selfie-thread';
+import { lowerThreadPriority } from './faces/background-priority';
 import { FaceAnalyzer } from './faces/face-analyzer';
 import { serveOperatorEndpoints } from './operator-endpoints';
 import { PhotoProcessor } from './photos/process-photo';
 import { VideoIndexer } from './videos/index-video';
 import { VideoPartThread } from './videos/video-thread';
-import { JobHandlers, startWorkers } from './workers';
+import { JobHandlers, startWorker, startWorkers } from './workers';
+import type { Worker } from 'bullmq';
 
 const logger = createLogger('ml-worker');
 
@@ -43,12 +45,25 @@ async function main() {
   const redis = connectRedis(cfg.REDIS_URL);
   const revisions = new FaceIndexRevisions(redis);
   const faces = new FaceAnalyzer();
+  // Selfies are embedded on their own threads with their own models, each taking selfie jobs from
+  // Redis itself: they never wait behind a photo, nor for this thread. When the last thread is lost,
+  // this thread serves the selfie queue (its analyzer puts selfies ahead of photo work).
+  const workers: Worker[] = [];
+  let selfiesHere = false;
+  const serveSelfiesHere = () => {
+    if (selfiesHere) return;
+    selfiesHere = true;
+    workers.push(startWorker('selfies', { run: (job) => embedSelfie(faces, job) }, connectRedis(cfg.REDIS_URL), logger));
+  };
+  const selfies = SelfieThreads.servingQueue(faces, logger, cfg.SELFIE_THREADS, { redisUrl: cfg.REDIS_URL }, serveSelfiesHere);
+  const selfiesStarted = selfies.start();
+  // Then this thread, and every thread it starts from now on (OCR, video parts), may run photo and
+  // video work at a lower priority than the selfie threads started above (ML_BACKGROUND_NICE, off by default).
+  const backgroundNice = lowerThreadPriority(cfg.ML_BACKGROUND_NICE);
   // PHOTO_CONCURRENCY photos at once, each with its own OCR thread (even one: the thread's person
   // detector has its own tfjs, which the face models' must not share while both initialise).
   const bibs = new BibReaderPool(cfg.PHOTO_CONCURRENCY);
-  // Selfies are embedded on their own thread with their own models: they never wait behind a photo.
-  const selfies = new SelfieThread(faces, logger);
-  await Promise.all([faces.load(), bibs.load(), selfies.start()]);
+  await Promise.all([faces.load(), bibs.load(), selfiesStarted]);
   const videoRows = new SqlVideosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
   const photos = new PhotoProcessor(new SqlPhotosRepository(orm), new SqlEventsRepository(orm), store, faces, bibs, revisions, logger);
@@ -62,7 +77,8 @@ async function main() {
       run: (job) => photos.process(job.photoId),
       onFinalFailure: { fallback: 'The photo could not be processed (see the worker log)', record: (job, reason) => photos.markFailed(job.photoId, reason) },
     },
-    selfies: { run: (job) => embedSelfie(selfies, job) },
+    // Served by the selfie threads (serveSelfiesHere when none runs).
+    selfies: { run: (job) => embedSelfie(faces, job) },
     videos: {
       run: (job) => videos.index(job.videoId),
       onFinalFailure: { fallback: 'The video could not be indexed (see the worker log)', record: (job, reason) => videos.fail(job.videoId, reason) },
@@ -74,7 +90,8 @@ async function main() {
     clipRetention: { run: () => retention.sweep() },
     eventDeletion: { run: (job, progress) => deleter.run(job, progress) },
   };
-  const workers = startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger, { photos: cfg.PHOTO_CONCURRENCY });
+  workers.push(...startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger, { photos: cfg.PHOTO_CONCURRENCY }, ['selfies']));
+  if (!selfies.running) serveSelfiesHere();
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const jobs = new JobQueues(cfg.REDIS_URL);
   await jobs.scheduleRepeatingJobs(cfg);
@@ -86,7 +103,7 @@ async function main() {
     workers,
     queues: QUEUE_NAMES.map((name) => jobs.queue(name)),
   });
-  logger.info({ queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT }, 'ml-worker ready');
+  logger.info({ queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads: selfies.running, backgroundNice }, 'ml-worker ready');
 
   const shutdown = async () => {
     operator.close();

@@ -28,11 +28,19 @@ export const clientReason = (err: Error, fallback: string) => (err.name === 'Unr
  * registry's for the queues it names, from this process's configuration); each gets its own
  * connection (workers block on Redis).
  */
-export function startWorkers(handlers: JobHandlers, connect: () => Redis, logger: Logger, concurrency: Partial<Record<QueueName, number>> = {}): Worker[] {
-  return QUEUE_NAMES.map((name) => startWorker(name, handlers[name] as JobHandler<typeof name>, connect(), logger, concurrency[name]));
+export function startWorkers(
+  handlers: JobHandlers,
+  connect: () => Redis,
+  logger: Logger,
+  concurrency: Partial<Record<QueueName, number>> = {},
+  /** Queues served elsewhere (the selfie queue, by the selfie threads themselves). */
+  except: QueueName[] = [],
+): Worker[] {
+  return QUEUE_NAMES.filter((name) => !except.includes(name)).map((name) => startWorker(name, handlers[name] as JobHandler<typeof name>, connect(), logger, concurrency[name]));
 }
 
-function startWorker<Q extends QueueName>(name: Q, handler: JobHandler<Q>, connection: Redis, logger: Logger, concurrency?: number): Worker {
+/** One queue's Worker (a selfie thread runs the selfie queue's own). */
+export function startWorker<Q extends QueueName>(name: Q, handler: JobHandler<Q>, connection: Redis, logger: Logger, concurrency?: number): Worker {
   const options = { ...workerOptions(name), ...(concurrency ? { concurrency } : {}) };
   const worker = new Worker<JobPayload<Q>, JobResult<Q>>(JOBS[name].queue, (job) => handler.run(job.data, (value) => job.updateProgress(value)), { connection, ...options });
   const finalFailure = handler.onFinalFailure;

@@ -2,7 +2,7 @@ import { Logger } from '../logger';
 import { InMemoryPhotosRepository } from '../repositories/fakes/photos.fake';
 import { InMemoryVideosRepository } from '../repositories/fakes/videos.fake';
 import { descriptorToBuffer } from './embedding';
-import { FaceIndexCache } from './face-index-cache';
+import { FaceIndexCache, IDLE_EVICT_MS } from './face-index-cache';
 import { FaceIndexRevisions } from './face-index-revisions';
 
 const logger = { info: () => undefined } as unknown as Logger;
@@ -87,6 +87,81 @@ describe('FaceIndexCache', () => {
         expect(await refs()).toEqual(['a', 'b']);
       }
       expect(cache.size(5)).toBe(2);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('an incremental load re-reads the overlap for late commits but leaves out the faces it holds', async () => {
+    const photos = new InMemoryPhotosRepository();
+    for (const id of ['a', 'b', 'c']) photos.add({ id, eventId: 5 });
+    photos.addFace('a', descriptorToBuffer(vector(0.1)));
+    photos.addFace('b', descriptorToBuffer(vector(0.2)));
+    const calls: Array<{ afterId: string; skipIds: readonly string[]; returned: number }> = [];
+    const source = {
+      facesAfter: async (eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []) => {
+        const rows = await photos.facesAfter(eventId, afterId, limit, skipIds);
+        calls.push({ afterId, skipIds, returned: rows.length });
+        return rows;
+      },
+    };
+    const { state, revisions: revs } = revisions();
+    const cache = new FaceIndexCache('photos', source, revs, logger);
+    await cache.search(5, vector(0), 0.5, 100);
+    photos.addFace('c', descriptorToBuffer(vector(0.3)));
+    state.revision = '2';
+    expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual(['a', 'b', 'c']);
+    expect(calls[1]).toEqual({ afterId: '0', skipIds: ['1', '2'], returned: 1 });
+  });
+
+  it('keeps an index through a lull of hours (the first search after 31 min idle answers from memory), drops it after IDLE_EVICT_MS', async () => {
+    const photos = new InMemoryPhotosRepository();
+    photos.add({ id: 'a', eventId: 5 });
+    photos.addFace('a', descriptorToBuffer(vector(0.1)));
+    let gate: Promise<void> = Promise.resolve();
+    const source = { facesAfter: async (...args: Parameters<typeof photos.facesAfter>) => (await gate, photos.facesAfter(...args)) };
+    const cache = new FaceIndexCache('photos', source, revisions().revisions, logger);
+    const now = jest.spyOn(Date, 'now');
+    let clock = 1_000_000;
+    now.mockImplementation(() => clock);
+    let open!: () => void;
+    try {
+      await cache.search(5, vector(0), 0.5, 100);
+      gate = new Promise((r) => (open = r));
+      clock += 31 * 60_000;
+      const answer = await Promise.race([cache.search(5, vector(0), 0.5, 100).then((h) => h.map((x) => x.ref)), new Promise((r) => setTimeout(() => r('waited for a load'), 500))]);
+      expect(answer).toEqual(['a']);
+      open();
+      await new Promise((r) => setTimeout(r, 10)); // the background rebuild the search started
+      clock += IDLE_EVICT_MS + 1;
+      await cache.search(6, vector(0), 0.5, 100);
+      expect(cache.size(5)).toBe(0);
+    } finally {
+      open?.();
+      now.mockRestore();
+    }
+  });
+
+  it('holds at most its face budget: past it, the index searched longest ago is dropped, never the one searched', async () => {
+    const photos = new InMemoryPhotosRepository();
+    for (const [id, eventId] of [['a', 1], ['b', 1], ['c', 2], ['d', 2], ['e', 3], ['f', 3]] as const) {
+      photos.add({ id, eventId });
+      photos.addFace(id, descriptorToBuffer(vector(0.1)));
+    }
+    const cache = new FaceIndexCache('photos', photos, revisions().revisions, logger, 4);
+    const now = jest.spyOn(Date, 'now');
+    let clock = 1_000_000;
+    now.mockImplementation(() => clock);
+    try {
+      for (const eventId of [1, 2, 1]) {
+        clock += 1000;
+        await cache.search(eventId, vector(0), 0.5, 100);
+      }
+      clock += 1000;
+      await cache.search(3, vector(0), 0.5, 100);
+      clock += 1000;
+      await cache.search(3, vector(0), 0.5, 100);
+      expect([cache.size(1), cache.size(2), cache.size(3)]).toEqual([2, 0, 2]);
     } finally {
       now.mockRestore();
     }

@@ -11,8 +11,13 @@ const ID_OVERLAP = 2000;
 const MAX_STALENESS_MS = 60_000;
 /** Rebuild from scratch this often, dropping faces of reprocessed or deleted photos. */
 const FULL_RELOAD_MS = 15 * 60_000;
-/** An event's index not searched for this long is dropped from memory. */
-const IDLE_EVICT_MS = 30 * 60_000;
+/**
+ * An event's index not searched for this long is dropped from memory. A race day's searches come in
+ * waves with quiet hours between: at 30 min the first participant after each lull paid the reload.
+ */
+export const IDLE_EVICT_MS = 6 * 60 * 60_000;
+/** The most faces the cache holds by default, all events together (~0.7 KB each); past it, the least recently searched go first. */
+export const DEFAULT_MAX_CACHED_FACES = 1_000_000;
 const LOAD_BATCH = 20_000;
 
 export interface FaceHit {
@@ -36,6 +41,8 @@ export class EventFaceIndex {
   private readonly refs: string[] = [];
   private readonly refIndex = new Map<string, number>();
   private readonly loadedIds = new Set<string>();
+  /** Each row's face id (ids of stored faces stay far below 2^53). */
+  private readonly rowFaceId: number[] = [];
   maxId = 0n;
   revision: string | null = null;
   checkedAt = 0;
@@ -63,8 +70,17 @@ export class EventFaceIndex {
       this.rowGroup.set(row, g);
     }
     this.rowRef.push(index);
+    this.rowFaceId.push(Number(faceId));
     const id = BigInt(faceId);
     if (id > this.maxId) this.maxId = id;
+  }
+
+  /** The ids of the faces held above `id`: what an incremental load need not read again. */
+  idsAbove(id: bigint): string[] {
+    const floor = Number(id);
+    const out: string[] = [];
+    for (const faceId of this.rowFaceId) if (faceId > floor) out.push(String(faceId));
+    return out;
   }
 
   /**
@@ -104,6 +120,8 @@ export class FaceIndexCache {
     private readonly source: FaceRowSource,
     private readonly revisions: FaceIndexRevisions,
     private readonly logger: Logger,
+    /** The most faces held, all events together: past it, the indexes searched longest ago are dropped. */
+    private readonly maxFaces = DEFAULT_MAX_CACHED_FACES,
   ) {}
 
   async search(eventId: number, query: Float32Array, maxDistance: number, maxFaces: number): Promise<FaceHit[]> {
@@ -123,7 +141,7 @@ export class FaceIndexCache {
    * runs in the background while searches use the index in memory.
    */
   private async fresh(eventId: number): Promise<EventFaceIndex> {
-    this.evictIdle();
+    this.evict(eventId);
     const current = this.indexes.get(eventId);
     const pending = this.loading.get(eventId);
     if (!current && pending) return pending;
@@ -150,8 +168,10 @@ export class FaceIndexCache {
     const started = Date.now();
     const before = index.matrix.size;
     let after = index.maxId > BigInt(ID_OVERLAP) ? index.maxId - BigInt(ID_OVERLAP) : 0n;
+    // The overlap is re-read for faces committed out of id order; those already held are not sent again.
+    const held = before > 0 ? index.idsAbove(after) : [];
     for (;;) {
-      const rows = await this.source.facesAfter(eventId, after.toString(), LOAD_BATCH);
+      const rows = await this.source.facesAfter(eventId, after.toString(), LOAD_BATCH, held);
       for (const r of rows) index.add(r.id, r.ref, r.embedding, r.version, r.group, r.quality ?? null);
       if (rows.length < LOAD_BATCH) break;
       after = BigInt(rows[rows.length - 1].id);
@@ -164,10 +184,20 @@ export class FaceIndexCache {
     return index;
   }
 
-  private evictIdle(): void {
+  /** Drops indexes idle too long, then the least recently searched while over the face budget (never `searched`'s). */
+  private evict(searched: number): void {
     const now = Date.now();
+    let total = 0;
     for (const [eventId, index] of this.indexes) {
       if (now - index.usedAt > IDLE_EVICT_MS) this.indexes.delete(eventId);
+      else total += index.matrix.size;
+    }
+    if (total <= this.maxFaces) return;
+    const oldestFirst = [...this.indexes].filter(([eventId]) => eventId !== searched).sort(([, a], [, b]) => a.usedAt - b.usedAt);
+    for (const [eventId, index] of oldestFirst) {
+      if (total <= this.maxFaces) break;
+      this.indexes.delete(eventId);
+      total -= index.matrix.size;
     }
   }
 }

@@ -15,5 +15,6 @@ export interface FaceRow {
 
 /** Where a face index loads its faces from, in id order (the photos or the videos repository). */
 export interface FaceRowSource {
-  facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
+  /** The event's faces with an id above `afterId`, in id order, at most `limit`, leaving out `skipIds` (faces already held). */
+  facesAfter(eventId: number, afterId: string, limit: number, skipIds?: readonly string[]): Promise<FaceRow[]>;
 }

@@ -10,6 +10,18 @@ import { GalleryRow, NewPhoto, PhotoStatusTally, ProcessedPhoto } from './photos
 
 export * from './photos.types';
 
+/**
+ * A face index's load ($1 event, $2 after id, $3 limit, $4 ids already held): in the order of the
+ * column (`order by id` would sort by the text alias: a sort spilled to disk, and batches that
+ * skipped faces past the first 20,000), by the (event_id, id) index, the held ids left out.
+ */
+const PHOTO_FACES_AFTER = {
+  name: 'faces_after',
+  text: `select f.id::text as id, f.photo_id::text as ref, f.embedding, f.descriptor_version as version, f.quality, null as "group"
+           from faces f where f.event_id = $1::int and f.id > $2::bigint and f.id not in (select unnest($4::bigint[]))
+          order by f.id limit $3::int`,
+};
+
 /** Which photos are visible: published ones (the partial indexes and the count trigger say the same). */
 export const PUBLISHED = 'published_at is not null';
 /**
@@ -237,8 +249,8 @@ export class SqlPhotosRepository implements PhotosRepository {
     return face ? { originalKey: face.original_key, box: { x: face.box_x, y: face.box_y, width: face.box_width, height: face.box_height } } : null;
   }
 
-  facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
-    return this.execute('select id::text as id, photo_id::text as ref, embedding, descriptor_version as version, quality, null as "group" from faces where event_id = ? and id > ? order by id limit ?', [eventId, afterId, limit]);
+  facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
+    return runPrepared<FaceRow>(this.orm, PHOTO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {

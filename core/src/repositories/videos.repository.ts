@@ -1,7 +1,17 @@
 import { QueryOrder } from '@mikro-orm/core';
 import { Video } from '../db/entities';
 import { Orm } from '../db/orm';
+import { runPrepared } from '../db/prepared';
 import { FaceRow } from './face-rows';
+
+/** A video face index's load, as PHOTO_FACES_AFTER of photos.repository.ts (in the column's id order, held ids left out). */
+const VIDEO_FACES_AFTER = {
+  name: 'video_faces_after',
+  text: `select f.id::text as id, f.video_id::text || '@' || f.time_seconds::text as ref, f.embedding, f.descriptor_version as version, f.quality,
+                f.video_id::text || '#' || f.track::text as "group"
+           from video_faces f where f.event_id = $1::int and f.id > $2::bigint and f.id not in (select unnest($4::bigint[]))
+          order by f.id limit $3::int`,
+};
 
 export interface NewVideo {
   id: string;
@@ -116,10 +126,8 @@ export class SqlVideosRepository implements VideosRepository {
     await this.em.nativeUpdate(Video, { id: videoId, status: { $ne: 'indexed' } }, { status: 'failed', error: reason.slice(0, 500) });
   }
 
-  facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
-    return this.em
-      .getConnection()
-      .execute("select id::text as id, video_id::text || '@' || time_seconds::text as ref, embedding, descriptor_version as version, quality, video_id::text || '#' || track::text as \"group\" from video_faces where event_id = ? and id > ? order by id limit ?", [eventId, afterId, limit]);
+  facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
+    return runPrepared<FaceRow>(this.orm, VIDEO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {

@@ -162,7 +162,7 @@ async function startDirectHandler(orm: Orm, mediaUrl: string): Promise<{ server:
 const SERVICES = ['rest', 'gateway', 'events', 'images', 'search', 'media', 'mlWorker'] as const;
 
 /** One process metric of each service, read from its /metrics (NaN when it cannot be read). */
-async function scrapeServices(ports: Record<string, number>, metric: string, services: readonly string[] = SERVICES): Promise<Record<string, number>> {
+export async function scrapeServices(ports: Record<string, number>, metric: string, services: readonly string[] = SERVICES): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const name of services) {
     const port = name === 'rest' ? ports.restOperator : ports[name]; // the REST adapter's /metrics is on its operator port

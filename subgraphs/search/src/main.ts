@@ -14,7 +14,7 @@ runService('search', async ({ cfg, logger, orm, principalSecret }) => {
   const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
   const events = new SqlEventsRepository(orm);
   const photos = new SqlPhotosRepository(orm);
-  const faceIndex = new FaceIndexCache('photos', photos, new FaceIndexRevisions(redis), logger);
+  const faceIndex = new FaceIndexCache('photos', photos, new FaceIndexRevisions(redis), logger, cfg.FACE_INDEX_MAX_FACES);
   const schema = await buildSearchSchema(
     resolverContainer(
       new BibSearchResolver(new BibSearchService(events, photos)),

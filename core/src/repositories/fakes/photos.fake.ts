@@ -200,9 +200,11 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     return null;
   }
 
-  async facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
+  async facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
+    const skip = new Set(skipIds);
     return this.faces
-      .filter((f) => f.eventId === eventId && f.id > Number(afterId))
+      .filter((f) => f.eventId === eventId && f.id > Number(afterId) && !skip.has(String(f.id)))
+      .sort((a, b) => a.id - b.id)
       .slice(0, limit)
       .map((f) => ({ id: String(f.id), ref: f.photoId, embedding: f.embedding, version: f.descriptorVersion, quality: f.quality ?? null, group: null }));
   }

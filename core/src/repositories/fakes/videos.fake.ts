@@ -69,9 +69,11 @@ export class InMemoryVideosRepository implements VideosRepository {
     if (video && video.status !== 'indexed') Object.assign(video, { status: 'failed', error: reason.slice(0, 500) });
   }
 
-  async facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]> {
+  async facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
+    const skip = new Set(skipIds);
     return this.faces
-      .filter((f) => f.eventId === eventId && f.id > Number(afterId))
+      .filter((f) => f.eventId === eventId && f.id > Number(afterId) && !skip.has(String(f.id)))
+      .sort((a, b) => a.id - b.id)
       .slice(0, limit)
       .map((f) => ({ id: String(f.id), ref: `${f.videoId}@${f.timeSeconds}`, embedding: f.embedding, version: f.descriptorVersion, quality: f.quality ?? null, group: `${f.videoId}#${f.track}` }));
   }
