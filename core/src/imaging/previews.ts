@@ -9,11 +9,19 @@ export interface RenderedImage {
 
 export const PREVIEW_SIZES = { large: 1600, thumbnail: 400 } as const;
 
+/**
+ * Progressive JPEG with mozjpeg's quantisation table, without its trellis quantisation and scan
+ * search: on the 2048 px race fixtures the large preview encodes in 30 ms of CPU instead of 157 ms
+ * (a tenth of the whole process stage), 10% larger (302 instead of 275 kB) and no less faithful
+ * (mean error 2.41 instead of 2.55 levels; issue 17, docs/benchmarks.md).
+ */
+const PREVIEW_JPEG = { progressive: true, quantisationTable: 3, optimiseCoding: true } as const;
+
 async function render(input: Buffer, maxEdge: number, quality: number): Promise<RenderedImage> {
   const { data, info } = await openImage(input, { failOn: 'error' })
     .rotate() // apply EXIF orientation
     .resize({ width: maxEdge, height: maxEdge, fit: 'inside', withoutEnlargement: true })
-    .jpeg({ quality, mozjpeg: true })
+    .jpeg({ quality, ...PREVIEW_JPEG })
     .toBuffer({ resolveWithObject: true });
   return { buffer: data, width: info.width, height: info.height };
 }
@@ -28,7 +36,7 @@ async function watermark(image: RenderedImage, text: string): Promise<RenderedIm
       font-size="${size}" fill="white" fill-opacity="0.6" stroke="black" stroke-opacity="0.35" stroke-width="${Math.max(1, size / 18)}">${escapeXml(text)}</text></svg>`;
   const { data, info } = await sharp(image.buffer)
     .composite([{ input: Buffer.from(svg), top: 0, left: 0 }])
-    .jpeg({ quality: 82, mozjpeg: true })
+    .jpeg({ quality: 82, ...PREVIEW_JPEG })
     .toBuffer({ resolveWithObject: true });
   return { buffer: data, width: info.width, height: info.height };
 }

@@ -1,11 +1,12 @@
-import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, openImage, placedLikeABib, PersonBox, printedLikeABib, TextBox, TorsoRules } from '@em/core/media';
+import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, openImage, PersonBox, TextBox, TorsoRules } from '@em/core/media';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BibPhotoReading, BibReading } from './bib-reader-pool';
-import { boxGeometry, Rgba } from './box-geometry';
+import type { Rgba } from './box-geometry';
 import { PersonDetector } from './person-detector';
-import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, TextCrop, TextCropOptions, touchesInnerEdge } from './text-crops';
-import { DetectionModel, detectTextLines, SplitIntoLines, TextLine } from './text-detection';
+import { DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, TextCrop, TextCropOptions } from './text-crops';
+import { readTextBoxes, TextOcr } from './read-text';
+import { DetectionModel, detectTextLines, SplitIntoLines } from './text-detection';
 import { recogniseLine } from './recognise-line';
 import { readFile } from 'node:fs/promises';
 
@@ -116,20 +117,11 @@ export class BibReader implements BibReading {
       const pixels: Rgba = { data, width: info.width, height: info.height };
       const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
       const crops: TextCrop[] = people && this.options.crops ? planTextCrops(people, pixels.width, pixels.height, this.options.torso, this.options.textCrops) : [{ x: 0, y: 0, width: pixels.width, height: pixels.height, scale: 1 }];
-      const boxes: TextBox[] = [];
-      for (const crop of crops) {
-        const whole = crop.width === pixels.width && crop.height === pixels.height;
-        const lines = await detectTextLines(detection, splitIntoLines, whole ? pixels : cropRgba(pixels, crop), crop.scale);
-        for (const line of lines) {
-          const corners = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
-          if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) continue; // cut by the crop: a neighbour's crop sees it whole
-          const geometry = boxGeometry(pixels, corners);
-          if (!printedLikeABib(geometry, this.options.rules)) continue; // not dark print on a patch: no need to read it
-          if (people && !placedLikeABib(geometry, people, this.options.torso)) continue; // on nobody: a sign, a plate, a clock
-          const result = await recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary);
-          if (result) boxes.push({ text: result.text, confidence: result.mean, chars: result.chars, geometry });
-        }
-      }
+      const ocr: TextOcr = {
+        detect: (crop, scale) => detectTextLines(detection, splitIntoLines, crop, scale),
+        recognise: (line) => recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
+      };
+      const boxes = await readTextBoxes(ocr, pixels, crops, people, this.options.rules, this.options.torso);
       return { boxes, people };
     });
     this.queue = run.catch(() => undefined);

@@ -1,5 +1,5 @@
 import { looksLikeBib } from '@em/core/media';
-import { boxGeometry, Rgba } from './box-geometry';
+import { boxGeometry, printGeometry, Rgba, withGlyphs } from './box-geometry';
 
 /** A 200x100 image of `ground`, with a 100x40 patch at (50,30) of `patch` and a 60x20 "digit" block of `ink` at (70,40). */
 function printedImage(ground: number, patch: number, ink: number): Rgba {
@@ -47,5 +47,14 @@ describe('what a box is printed on: its glyphs', () => {
   it('counts glyph-sized ink blobs, each with its height', () => {
     const g = boxGeometry(printedImage(90, 230, 20), textBox);
     expect(g.glyphHeights).toEqual(Array(10).fill(20)); // the ten 20 px bars of the "digit" block
+  });
+});
+
+describe('printGeometry and withGlyphs (glyphs measured only for the boxes read)', () => {
+  it('printGeometry is boxGeometry without the glyph pass; withGlyphs adds it', () => {
+    const image = printedImage(90, 230, 20);
+    const print = printGeometry(image, textBox);
+    expect(print.glyphHeights).toBeUndefined();
+    expect(withGlyphs(image, print)).toEqual(boxGeometry(image, textBox));
   });
 });

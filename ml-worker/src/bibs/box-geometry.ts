@@ -11,11 +11,19 @@ export interface Rgba {
 const SURROUND = 0.2;
 
 /**
- * Where a text box is and what it is printed on: its axis-aligned bounds and the luminance of the
- * box (10th and 90th percentiles: the darkest and lightest of text and patch) and of a thin strip
- * around it (median: the patch itself). `corners` are the detector's four points.
+ * Where a text box is and what it is printed on (printGeometry), with the heights of its glyphs
+ * (withGlyphs). `corners` are the detector's four points.
  */
 export function boxGeometry(image: Rgba, corners: number[][]): BoxGeometry {
+  return withGlyphs(image, printGeometry(image, corners));
+}
+
+/**
+ * What the print and torso gates need, cheap: the box's axis-aligned bounds and the luminance of the
+ * box (10th and 90th percentiles: the darkest and lightest of text and patch) and of a thin strip
+ * around it (median: the patch itself).
+ */
+export function printGeometry(image: Rgba, corners: number[][]): BoxGeometry {
   const xs = corners.map((p) => p[0]);
   const ys = corners.map((p) => p[1]);
   const x0 = clamp(Math.floor(Math.min(...xs)), 0, image.width - 1);
@@ -49,8 +57,12 @@ export function boxGeometry(image: Rgba, corners: number[][]): BoxGeometry {
     surround: percentile(around.length ? around : inside, 0.5),
     dark,
     light,
-    glyphHeights: glyphHeights(image, x0, y0, x1, y1, (dark + light) / 2),
   };
+}
+
+/** The geometry with its glyph heights: a pass over every pixel of the box, so only for boxes that passed the gates and were read. */
+export function withGlyphs(image: Rgba, g: BoxGeometry): BoxGeometry {
+  return { ...g, glyphHeights: glyphHeights(image, g.x, g.y, g.x + g.width, g.y + g.height, (g.dark + g.light) / 2) };
 }
 
 /**

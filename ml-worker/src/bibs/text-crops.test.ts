@@ -1,5 +1,5 @@
 import { DEFAULT_TORSO_RULES, torsoRegion } from '@em/core/media';
-import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, touchesInnerEdge } from './text-crops';
+import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, readOnce, touchesInnerEdge } from './text-crops';
 
 const W = 2000;
 const H = 1000;
@@ -96,5 +96,34 @@ describe('cropRgba', () => {
     const data = Uint8Array.from({ length: 4 * 4 * 4 }, (_, i) => i);
     const crop = cropRgba({ data, width: 4, height: 4 }, { x: 1, y: 2, width: 2, height: 1 });
     expect([...crop.data]).toEqual([...data.slice((2 * 4 + 1) * 4, (2 * 4 + 3) * 4)]);
+  });
+});
+
+describe('readOnce (text found in two overlapping crops is read once)', () => {
+  const box = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  // Two crops side by side overlapping on x 400-600 of a 1000x1000 image.
+  const left = { x: 0, y: 0, width: 600, height: 800 };
+  const right = { x: 400, y: 0, width: 600, height: 800 };
+
+  it('keeps one of two boxes of the same text from different crops: the one farther from an inner crop edge', () => {
+    const inLeft = { corners: box(420, 300, 540, 340), crop: left, id: 'left' }; // 60 px from the left crop's inner edge (600)
+    const inRight = { corners: box(421, 301, 541, 341), crop: right, id: 'right' }; // 21 px from the right crop's inner edge (400)
+    expect(readOnce([inLeft, inRight], 1000, 1000).map((f) => f.id)).toEqual(['left']);
+    expect(readOnce([inRight, inLeft], 1000, 1000).map((f) => f.id)).toEqual(['left']);
+  });
+
+  it('prefers the larger box when both are as far from their inner edges, then the first found', () => {
+    const a = { corners: box(450, 300, 550, 340), crop: left, id: 'a' };
+    const b = { corners: box(450, 300, 550, 342), crop: right, id: 'b' };
+    expect(readOnce([a, b], 1000, 1000).map((f) => f.id)).toEqual(['b']);
+    const c = { corners: box(450, 300, 550, 340), crop: right, id: 'c' };
+    expect(readOnce([a, c], 1000, 1000).map((f) => f.id)).toEqual(['a']);
+  });
+
+  it('keeps boxes that do not overlap enough, and overlapping boxes of one crop (two lines the detector told apart)', () => {
+    const a = { corners: box(420, 300, 540, 340), crop: left, id: 'a' };
+    const shifted = { corners: box(500, 300, 620, 340), crop: right, id: 'shifted' }; // IoU 0.25
+    const sameCrop = { corners: box(425, 305, 545, 345), crop: left, id: 'sameCrop' };
+    expect(readOnce([a, shifted, sameCrop], 1000, 1000).map((f) => f.id)).toEqual(['a', 'shifted', 'sameCrop']);
   });
 });

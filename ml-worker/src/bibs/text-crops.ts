@@ -128,3 +128,46 @@ export function cropRgba(image: Rgba, region: Region): Rgba {
   }
   return { data, width: region.width, height: region.height };
 }
+
+/** A text line found in a crop: its corners in image pixels, and the crop it was found in. */
+export interface FoundText {
+  corners: number[][];
+  crop: Region;
+}
+
+/**
+ * Each printed text once: where two crops overlap, text inside both is found twice (each
+ * recognition costs as much as the other). Boxes from different crops whose bounds overlap by more
+ * than `minIou` of their union are the same text; the one read is the farthest from an inner edge
+ * of its crop (that crop sees most around it), then the larger, then the first found. The kept
+ * boxes stay in the order found.
+ */
+export function readOnce<T extends FoundText>(found: T[], width: number, height: number, minIou = 0.5): T[] {
+  const bounds = found.map(({ corners }) => {
+    const xs = corners.map((p) => p[0]);
+    const ys = corners.map((p) => p[1]);
+    return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+  });
+  const area = (i: number) => (bounds[i].x1 - bounds[i].x0) * (bounds[i].y1 - bounds[i].y0);
+  const clearance = (i: number) => {
+    const { crop } = found[i];
+    const b = bounds[i];
+    const gaps = [
+      crop.x > 0 ? b.x0 - crop.x : Infinity,
+      crop.y > 0 ? b.y0 - crop.y : Infinity,
+      crop.x + crop.width < width ? crop.x + crop.width - b.x1 : Infinity,
+      crop.y + crop.height < height ? crop.y + crop.height - b.y1 : Infinity,
+    ];
+    return Math.min(...gaps);
+  };
+  const iou = (i: number, j: number) => {
+    const a = bounds[i];
+    const b = bounds[j];
+    const inter = Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+    return inter / (area(i) + area(j) - inter || 1);
+  };
+  const preferred = found.map((_, i) => i).sort((i, j) => clearance(j) - clearance(i) || area(j) - area(i) || i - j);
+  const kept: number[] = [];
+  for (const i of preferred) if (!kept.some((k) => found[k].crop !== found[i].crop && iou(i, k) > minIou)) kept.push(i);
+  return kept.sort((i, j) => i - j).map((i) => found[i]);
+}

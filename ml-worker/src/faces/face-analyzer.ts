@@ -6,6 +6,7 @@ import { facesInRegions, headRegions } from './head-regions';
 import { useHeapSlice } from '../tfjs/heap-slice';
 import { facePixelSignals } from './face-pixels';
 import { refineFace } from './refine-face';
+import { describeFaces } from './describe-faces';
 import { DetectedFace, FaceAnalyzerOptions, FrameFace, PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, SelfieFace, VIDEO_FACE_OPTIONS } from './face-options';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
@@ -126,7 +127,7 @@ export class FaceAnalyzer {
       const boxes: FaceBox[] = found.map((r) => ({ x: r.box.x / width, y: r.box.y / height, width: r.box.width / width, height: r.box.height / height }));
       const wanted = pick(boxes);
       const picked = found.filter((_, i) => wanted[i]);
-      const descriptors = await this.describe(tensor, picked, options.mirrored);
+      const descriptors = await describeFaces(tensor, picked.map((f) => f.landmarks), options.mirrored);
       return found.map((r, i) => ({
         box: boxes[i],
         score: r.score,
@@ -192,32 +193,6 @@ export class FaceAnalyzer {
       for (const crop of crops) crop.dispose();
     }
     return out;
-  }
-
-  /** Descriptors of the landmarked faces (aligned as face-api aligns them), mirror-averaged when asked. */
-  private async describe(tensor: unknown, faces: LandmarkedFace[], mirrored: boolean): Promise<Float32Array[]> {
-    if (faces.length === 0) return [];
-    const crops = await faceapi.extractFaceTensors(tensor, faces.map((f) => f.landmarks.align(null, { useDlibAlignment: true })));
-    try {
-      const out: Float32Array[] = [];
-      for (const crop of crops) {
-        const plain: Float32Array = await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(crop);
-        if (!mirrored) {
-          out.push(Float32Array.from(plain));
-          continue;
-        }
-        const flipped = faceapi.tf.reverse(crop, 1);
-        try {
-          const mirror: Float32Array = await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(flipped);
-          out.push(plain.map((v, i) => (v + mirror[i]) / 2));
-        } finally {
-          flipped.dispose();
-        }
-      }
-      return out;
-    } finally {
-      for (const crop of crops) crop.dispose();
-    }
   }
 
   /** One call at a time (tfjs-wasm is single-threaded); urgent calls go before waiting normal ones. */

@@ -120,6 +120,12 @@ export async function throughput(rows: BenchRow[], race: Array<{ name: string; f
   if (!race.length) return;
   const photos = [...race, ...race]; // each fixture twice: a longer run, steadier figure
   const steps = { previews: 0, bibs: 0, faces: 0 };
+  /** CPU ms of each step (the whole process: with 1 photo at a time and OCR in-process, each step's own). */
+  const stepCpu = { previews: 0, bibs: 0, faces: 0 };
+  const cpuMs = (since: NodeJS.CpuUsage) => {
+    const used = process.cpuUsage(since);
+    return (used.user + used.system) / 1000;
+  };
   const run = async (bibs: BibReading, concurrency: number) => {
     const queue = [...photos];
     const t0 = process.hrtime.bigint();
@@ -128,14 +134,20 @@ export async function throughput(rows: BenchRow[], race: Array<{ name: string; f
       Array.from({ length: concurrency }, async () => {
         for (let photo = queue.shift(); photo; photo = queue.shift()) {
           let t = process.hrtime.bigint();
+          let c = process.cpuUsage();
           const { plainLarge } = await renderPreviews(photo.file);
           steps.previews += ms(t);
+          stepCpu.previews += cpuMs(c);
           t = process.hrtime.bigint();
+          c = process.cpuUsage();
           const { people } = await bibs.readPhoto(photo.file);
           steps.bibs += ms(t);
+          stepCpu.bibs += cpuMs(c);
           t = process.hrtime.bigint();
+          c = process.cpuUsage();
           await faces.detectAll(plainLarge.buffer, faceOptions, people ?? []);
           steps.faces += ms(t);
+          stepCpu.faces += cpuMs(c);
         }
       }),
     );
@@ -147,6 +159,8 @@ export async function throughput(rows: BenchRow[], race: Array<{ name: string; f
   const total = steps.previews + steps.bibs + steps.faces;
   const share = (v: number) => `${((v / total) * 100).toFixed(0)}% (${(v / photos.length).toFixed(0)} ms/photo)`;
   const stepsOfOne = `previews ${share(steps.previews)}, bibs ${share(steps.bibs)}, faces ${share(steps.faces)}`;
+  const perPhoto = (v: number) => `${(v / photos.length).toFixed(0)} ms`;
+  const cpuOfOne = `previews ${perPhoto(stepCpu.previews)}, bibs ${perPhoto(stepCpu.bibs)}, faces ${perPhoto(stepCpu.faces)}`;
   const n = availableParallelism();
   const rssBefore = process.memoryUsage().rss;
   const pool = new BibReaderPool(n);
@@ -164,5 +178,6 @@ export async function throughput(rows: BenchRow[], race: Array<{ name: string; f
     how: `${photos.length} photos of 2048 px (the fixtures twice), previews + BIB OCR with the torso gate + faces, warm models, one process; N = ${n} = PHOTO_CONCURRENCY default (cores): N photos in flight, N OCR threads, faces serialised on the main thread; wall time depends on the shared machine (load ${loadavg()[0].toFixed(1)} at the end): the CPU time per photo (process.cpuUsage over the run, OCR threads included) gives what ${n} idle cores would do`,
   });
   rows.push({ figure: `time per step, 1 photo at a time${label}`, value: stepsOfOne, target: '', how: 'wall time of each step, summed over the photos' });
+  rows.push({ figure: `CPU per photo of each step, 1 photo at a time${label}`, value: cpuOfOne, target: '', how: 'process CPU time (user + system) during each step, OCR in-process: what a loaded machine changes least' });
   rows.push({ figure: 'resident memory, OCR threads', value: `${mb(rssWithThreads)} with ${n} OCR threads (${mb(rssBefore)} before them)`, target: '', how: 'RSS of the bench process (faces and in-process OCR models loaded); each thread holds its own OCR models and person detector' });
 }
