@@ -9,6 +9,12 @@ import { FaceAnalyzerOptions, FrameFace, VIDEO_FACE_OPTIONS } from '../faces/fac
 const KEY_INTERVAL_SECONDS = 2;
 /** Face tracks across analysed frames: a followed face is described again after this long. */
 const TRACKING = { minOverlap: 0.3, refreshSeconds: 1 };
+/**
+ * A track whose last descriptor came from a clear face (faceQuality at least this: frontal, sharp,
+ * large enough) is described again only this often: another look at it adds little. A turned,
+ * blurred or small face is looked at again every TRACKING.refreshSeconds, for a better view.
+ */
+const CLEAR_FACE = { quality: 0.8, refreshSeconds: 4 };
 /** A fresh descriptor this far from its track's last one is another person: the track is split. */
 const TRACK_SPLIT_DISTANCE = 0.6;
 
@@ -49,6 +55,7 @@ export class VideoFaceFinder {
   private readonly tracker: FaceTracker;
   private readonly trackDescriptors = new Map<number, Float32Array>();
   private readonly trackQuality = new Map<number, number>();
+  private readonly trackDescribedAt = new Map<number, number>();
   private waiting: Frame[] = [];
   private last: { time: number; sightings: Sighting[] } = { time: Number.NEGATIVE_INFINITY, sightings: [] };
 
@@ -109,23 +116,30 @@ export class VideoFaceFinder {
     const faces = await this.faces.detectFrameFaces(frame.rgb, this.width, this.height, (boxes) => {
       asked = true;
       const tracks = commit(boxes);
-      return tracks ? tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track)) : boxes.map(() => false);
+      return tracks ? tracks.map((t) => !this.trackDescriptors.has(t.track) || (t.describe && this.dueForRefresh(t.track, frame.time))) : boxes.map(() => false);
     }, this.options);
     const assigned = asked ? state.tracks : commit(faces.map((f) => f.box));
     return assigned ? { sightings: this.sightings(frame.time, faces, assigned) } : { refused: faces };
   }
 
+  private dueForRefresh(track: number, time: number): boolean {
+    return this.trackQuality.get(track)! < CLEAR_FACE.quality || time - this.trackDescribedAt.get(track)! >= CLEAR_FACE.refreshSeconds - 1e-6;
+  }
+
+  /** The faces with a descriptor (their own or their track's): a face found but never confirmed (FrameFace) has none and gives no sighting. */
   private sightings(time: number, faces: FrameFace[], assigned: TrackAssignment[]): Sighting[] {
-    const sightings = faces.map((face, i) => {
+    const sightings = faces.flatMap((face, i) => {
       let track = assigned[i].track;
+      if (!face.descriptor && !this.trackDescriptors.has(track)) return [];
       if (face.descriptor) {
         this.described++;
         const previous = this.trackDescriptors.get(track);
         if (previous && descriptorDistance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
-        this.trackQuality.set(track, faceQuality(face.signals));
+        this.trackQuality.set(track, face.signals ? faceQuality(face.signals) : 0);
+        this.trackDescribedAt.set(track, time);
       }
-      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: this.trackQuality.get(track)!, track };
+      return [{ time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: this.trackQuality.get(track)!, track }];
     });
     this.last = { time, sightings };
     return sightings;
