@@ -19,12 +19,13 @@ class ScriptedFaces {
   }
 }
 
-async function run(seconds: number, script: (time: number) => FaceBox[], unconfirmed?: Set<number>) {
+/** `picture`: the frame's pixels (64x64 RGB) at a time; without, a 4-byte buffer (never the same picture). */
+async function run(seconds: number, script: (time: number) => FaceBox[], unconfirmed?: Set<number>, picture?: (time: number) => Buffer) {
   const faces = new ScriptedFaces(script, unconfirmed);
   const finder = new VideoFaceFinder(faces, 64, 64, FPS);
   const sightings = [];
   for (let i = 0; i < seconds * FPS; i++) {
-    const rgb = Buffer.alloc(4);
+    const rgb = picture ? Buffer.from(picture(i / FPS)) : Buffer.alloc(4);
     rgb.writeFloatLE(i / FPS, 0);
     sightings.push(...(await finder.frame(rgb, i / FPS)));
   }
@@ -42,6 +43,23 @@ describe('VideoFaceFinder', () => {
     expect(new Set(sightings.map((s) => s.track)).size).toBe(1);
     // The first key frame sees a new face: it and the frames before it are analysed; then one frame in 4.
     expect(analysed.length).toBeLessThanOrEqual(5 + 10);
+  });
+
+  it('skips the key frames of a still shot (nothing moved since the last analysed frame), and still gives every sampled frame its sightings', async () => {
+    const grey = Buffer.alloc(64 * 64 * 3, 110);
+    const { timesOf, analysed, sightings, finder } = await run(20, () => [face(0.1)], undefined, () => grey);
+    expect(timesOf(0.1)).toEqual(range(0, 20));
+    expect(new Set(sightings.map((s) => s.track)).size).toBe(1);
+    expect(analysed).toEqual([1.5, 0, 0.5, 1]); // the first key frame and the frames before it, then none
+    expect(finder.still).toBe(9);
+  });
+
+  it('analyses again as soon as the picture changes: a face coming into a still shot is found from its first frame', async () => {
+    const grey = Buffer.alloc(64 * 64 * 3, 110);
+    const withFace = Buffer.from(grey);
+    for (let y = 10; y < 40; y++) withFace.fill(200, (y * 64 + 10) * 3, (y * 64 + 40) * 3);
+    const { timesOf } = await run(12, (t) => (t >= 7 ? [face(0.1)] : []), undefined, (t) => (t >= 7 ? withFace : grey));
+    expect(timesOf(0.1)).toEqual(range(7, 12));
   });
 
   it('keeps the start and the end of a presence exact to the sampled frame, by analysing the frames around the change', async () => {
