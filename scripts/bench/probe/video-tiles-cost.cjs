@@ -1,5 +1,5 @@
 // CPU of the video path with BlazeFace on the whole frame vs in square tiles, alternated in one run (60 s 720p bench video, keyed, one thread).
-// node scripts/bench/probe/video-tiles-cost.cjs [rounds]  (after npm run build)
+// [ONLY=whole|tiles] [FLICKER=1] node scripts/bench/probe/video-tiles-cost.cjs [rounds]  (after npm run build); with -r ./scripts/bench/probe/stage-timing.cjs: CPU per stage
 require('reflect-metadata');
 const path = require('node:path');
 const fs = require('node:fs');
@@ -24,7 +24,10 @@ const SAMPLES = path.join(path.dirname(require.resolve('@vladmandic/face-api/pac
     const cpu = process.cpuUsage();
     const t = process.hrtime.bigint();
     let i = 0;
-    await sampleFrames(file, decode, async (rgb, time) => { n += (await finder.frame(process.env.FLICKER && Math.floor(i++ / 4) % 2 ? Buffer.from(rgb.map((v) => Math.min(255, v + 10))) : (i++, rgb), time)).length; });
+    await sampleFrames(file, decode, async (rgb, time) => {
+      const brighter = process.env.FLICKER && Math.floor(i++ / 4) % 2; // FLICKER=1: no key frame is still
+      n += (await finder.frame(brighter ? Buffer.from(rgb.map((v) => Math.min(255, v + 10))) : rgb, time)).length;
+    });
     n += (await finder.finish()).length;
     const u = process.cpuUsage(cpu);
     const wall = Number(process.hrtime.bigint() - t) / 1e9;

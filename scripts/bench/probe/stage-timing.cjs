@@ -1,4 +1,4 @@
-// preload: CPU per stage of the face path
+// Preload (node -r) for the face probes: CPU and calls per stage of the face path (tiny, SSD, landmarks, descriptors, BlazeFace, refinement), printed at exit.
 const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
 const refine = require('../../../ml-worker/dist/faces/refine-face.js');
 const blaze = require('../../../ml-worker/dist/faces/blazeface-detector.js');
