@@ -54,4 +54,18 @@ describe('BlazeFace in square tiles', () => {
     // the left tile's second face is cut by the tile's edge (x 680-720, not square): the right tile's whole one is kept
     expect(merged).toEqual([{ x: 600, y: 100, width: 100, height: 100, score: 0.95 }, { x: 680, y: 300, width: 100, height: 100, score: 0.9 }]);
   });
+
+  it('joins a face wider than the overlap, cut in both tiles, into one box (BlazeFace finds both halves)', () => {
+    const [left, right] = squareTiles(1280, 720);
+    // a 240 px face at x 518-758: the left tile sees 518-720, the right one 560-758 (its own x 0-198)
+    const merged = mergeTileFaces([
+      { tile: left, faces: [{ x: 518, y: 200, width: 202, height: 242, score: 0.9 }] },
+      { tile: right, faces: [{ x: 0, y: 200, width: 198, height: 243, score: 0.95 }] },
+    ]);
+    expect(merged).toEqual([{ x: 518, y: 200, width: 240, height: 243, score: 0.95 }]);
+    // halves of a face the frame's top edge cuts stay dropped, as a face cut by the frame is
+    expect(mergeTileFaces([{ tile: left, faces: [{ x: 600, y: 0, width: 120, height: 60, score: 0.9 }] }, { tile: right, faces: [{ x: 0, y: 0, width: 100, height: 60, score: 0.9 }] }])).toEqual([]);
+    // cut faces that do not meet are no face
+    expect(mergeTileFaces([{ tile: left, faces: [{ x: 680, y: 0, width: 40, height: 100, score: 0.9 }] }, { tile: right, faces: [{ x: 0, y: 400, width: 40, height: 100, score: 0.9 }] }])).toEqual([]);
+  });
 });

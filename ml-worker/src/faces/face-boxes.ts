@@ -67,16 +67,31 @@ export function squareTiles(width: number, height: number): Box[] {
 /**
  * The faces found in each tile, in pixels of the whole image: a face cut by its tile (cutByFrame)
  * is dropped (the tile beside it holds it whole when it lies in their overlap), the same face from
- * two tiles is kept once (the higher score).
+ * two tiles is kept once (the higher score). A face wider than the overlap, across it, is cut in
+ * both tiles: two cut faces of different tiles that overlap are joined into one box (unless the
+ * frame itself cuts it).
  */
 export function mergeTileFaces<T extends Box & { score: number }>(perTile: Array<{ tile: Box; faces: T[] }>): T[] {
-  const all: T[] = [];
-  for (const { tile, faces } of perTile) {
+  const whole: T[] = [];
+  const cut: Array<{ tile: number; face: T }> = [];
+  for (const [i, { tile, faces }] of perTile.entries()) {
     for (const f of faces) {
-      if (cutByFrame(f, tile.width, tile.height)) continue;
       const inside = clip(f, tile.width, tile.height);
-      all.push({ ...inside, x: inside.x + tile.x, y: inside.y + tile.y });
+      const face = { ...inside, x: inside.x + tile.x, y: inside.y + tile.y };
+      if (cutByFrame(f, tile.width, tile.height)) cut.push({ tile: i, face });
+      else whole.push(face);
     }
   }
-  return addUnseen([], all.sort((a, b) => b.score - a.score));
+  const frameWidth = Math.max(...perTile.map(({ tile }) => tile.x + tile.width));
+  const frameHeight = Math.max(...perTile.map(({ tile }) => tile.y + tile.height));
+  const joined = cut
+    .flatMap((a, i) => cut.slice(i + 1).filter((b) => b.tile !== a.tile && iou(a.face, b.face) > 0).map((b) => union(a.face, b.face)))
+    .filter((f) => !cutByFrame(f, frameWidth, frameHeight));
+  return addUnseen([], [...whole, ...joined].sort((a, b) => b.score - a.score));
+}
+
+function union<T extends Box & { score: number }>(a: T, b: T): T {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { ...a, x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y, score: Math.max(a.score, b.score) };
 }
