@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { HUMAN_DIST_DIR, HUMAN_MODELS_DIR } from '../models/human-models-dir';
+import { Box, mergeTileFaces } from './face-boxes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Human } = require(path.join(HUMAN_DIST_DIR, 'human.node-wasm.js'));
@@ -57,6 +58,20 @@ export class BlazeFaceDetector {
       .filter((f) => f.score >= this.minScore)
       .map((f) => ({ x: f.box[0], y: f.box[1], width: f.box[2], height: f.box[3], score: f.score }));
   }
+}
+
+/** Faces of an int32 [height, width, 3] tensor seen tile by tile (each a slice of it), in pixels of the whole (mergeTileFaces). */
+export async function detectInTiles(detector: Pick<BlazeFaceDetector, 'detect'>, tensor: any, tiles: Box[]): Promise<PixelBox[]> {
+  const perTile = [];
+  for (const tile of tiles) {
+    const slice = tensor.slice([tile.y, tile.x, 0], [tile.height, tile.width, 3]);
+    try {
+      perTile.push({ tile, faces: await detector.detect(slice) });
+    } finally {
+      slice.dispose();
+    }
+  }
+  return mergeTileFaces(perTile);
 }
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { boundedCopy, FaceBox, faceQuality, landmarkSignals, openImage, PersonBox, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
-import { BlazeFaceDetector, PixelBox } from './blazeface-detector';
-import { addUnseen, clip, cutByFrame } from './face-boxes';
+import { BlazeFaceDetector, detectInTiles, PixelBox } from './blazeface-detector';
+import { addUnseen, clip, cutByFrame, squareTiles } from './face-boxes';
 import { facesInRegions, headRegions } from './head-regions';
 import { useHeapSlice } from '../tfjs/heap-slice';
 import { facePixelSignals } from './face-pixels';
@@ -103,9 +103,13 @@ export class FaceAnalyzer {
     return this.serialised('normal', () => this.detectPixels(rgb, width, height, options));
   }
 
-  /** The faces of a video frame; only those `pick` chooses from their boxes are described (a tracker's choice). */
+  /**
+   * The faces of a video frame; only those `pick` chooses from their boxes are landmarked and
+   * described (a tracker's choice: a followed face is only located). The boxes are the detectors'
+   * (BlazeFace's for faces only it finds, the same on every frame, so tracks hold).
+   */
   detectFrameFaces(rgb: Buffer, width: number, height: number, pick: (boxes: FaceBox[]) => boolean[], options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS): Promise<FrameFace[]> {
-    return this.serialised('normal', () => this.facesOf(rgb, width, height, options, pick));
+    return this.serialised('normal', () => this.frameFaces(rgb, width, height, options, pick));
   }
 
   private async detect(image: Buffer, options: FaceAnalyzerOptions, people: PersonBox[] = []): Promise<DetectedFace[]> {
@@ -140,28 +144,72 @@ export class FaceAnalyzer {
     }
   }
 
-  /** Faces with their 68 landmarks: face-api's detector's, plus BlazeFace's unseen ones landmarked by face-api on their box. */
-  private async locate(tensor: any, options: FaceAnalyzerOptions, people: PersonBox[]): Promise<LandmarkedFace[]> {
-    const detectorOptions = options.detector === 'ssd'
+  private async frameFaces(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[]): Promise<FrameFace[]> {
+    await this.load();
+    const tensor = faceapi.tf.tensor3d(data, [height, width, 3], 'int32');
+    try {
+      const detections: any[] = await faceapi.detectAllFaces(tensor, this.detectorOptions(options));
+      const located: Array<{ box: PixelBox; detection?: any }> = detections.map((d) => ({ box: { x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score }, detection: d }));
+      if (options.detector === 'tiny+blazeface') located.push(...(await this.blazefaceUnseen(tensor, located.map((f) => f.box), options)).map((box) => ({ box })));
+      const faces = located.filter((f) => f.box.width >= options.minFaceWidth).sort((a, b) => b.box.score - a.box.score);
+      const boxes: FaceBox[] = faces.map(({ box: b }) => ({ x: b.x / width, y: b.y / height, width: b.width / width, height: b.height / height }));
+      const wanted = pick(boxes);
+      const out: FrameFace[] = [];
+      for (const [i, f] of faces.entries()) {
+        const descriptorVersion = !options.mirrored ? 1 : f.detection ? 2 : SECOND_DETECTOR_DESCRIPTOR_VERSION;
+        const face: FrameFace = { box: boxes[i], score: f.box.score, descriptor: null, descriptorVersion, signals: null };
+        const landmarked = !wanted[i] ? null : f.detection ? await this.landmarksOn(tensor, f.box, f.detection) : (await this.landmarked(tensor, [f.box], options.confirmedOnly))[0];
+        if (landmarked && landmarked.box.width >= options.minFaceWidth) {
+          face.descriptor = (await describeFaces(tensor, [landmarked.landmarks], options.mirrored))[0];
+          face.signals = { ...landmarkSignals(landmarked.landmarks.positions), score: f.box.score, ...facePixelSignals(data, width, height, landmarked.box) };
+        }
+        out.push(face);
+      }
+      return out;
+    } finally {
+      tensor.dispose();
+    }
+  }
+
+  /** The tiny detector's face landmarked as face-api's withFaceLandmarks does. */
+  private async landmarksOn(tensor: any, box: PixelBox, detection: any): Promise<LandmarkedFace> {
+    const [crop] = await faceapi.extractFaceTensors(tensor, [detection]);
+    try {
+      const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(crop);
+      return { box, score: box.score, landmarks: landmarks.shiftBy(detection.box.x, detection.box.y) };
+    } finally {
+      crop.dispose();
+    }
+  }
+
+  private detectorOptions(options: FaceAnalyzerOptions): unknown {
+    return options.detector === 'ssd'
       ? new faceapi.SsdMobilenetv1Options({ minConfidence: options.scoreThreshold })
       : new faceapi.TinyFaceDetectorOptions({ inputSize: options.inputSize, scoreThreshold: options.scoreThreshold });
-    const found: LandmarkedFace[] = (await faceapi.detectAllFaces(tensor, detectorOptions).withFaceLandmarks()).map((r: any) => ({
+  }
+
+  /** BlazeFace's faces that are none of `found` (whole frames only: a face cut by the frame is dropped). */
+  private async blazefaceUnseen(tensor: any, found: PixelBox[], options: FaceAnalyzerOptions): Promise<PixelBox[]> {
+    const [height, width] = tensor.shape;
+    // Loaded on first use: the selfie thread's analyzer never needs it.
+    await this.blazeface.load(WASM_PATH);
+    const whole = options.squareTiles
+      ? await detectInTiles(this.blazeface, tensor, squareTiles(width, height))
+      : (await this.blazeface.detect(tensor)).filter((b) => !cutByFrame(b, width, height));
+    return addUnseen(found, whole.map((b) => clip(b, width, height)));
+  }
+
+  /** Faces with their 68 landmarks: face-api's detector's, plus BlazeFace's unseen ones landmarked by face-api on their box. */
+  private async locate(tensor: any, options: FaceAnalyzerOptions, people: PersonBox[]): Promise<LandmarkedFace[]> {
+    const found: LandmarkedFace[] = (await faceapi.detectAllFaces(tensor, this.detectorOptions(options)).withFaceLandmarks()).map((r: any) => ({
       box: { x: r.detection.box.x, y: r.detection.box.y, width: r.detection.box.width, height: r.detection.box.height },
       score: r.detection.score,
       landmarks: r.landmarks,
     }));
-    const withBlazeFace = options.detector === 'tiny+blazeface' ? [...found, ...(await this.blazeFaces(tensor, found))] : found;
+    const withBlazeFace = options.detector === 'tiny+blazeface'
+      ? [...found, ...(await this.landmarked(tensor, await this.blazefaceUnseen(tensor, found.map((f) => ({ ...f.box, score: f.score })), options), options.confirmedOnly))]
+      : found;
     return options.personHeads && people.length ? [...withBlazeFace, ...(await this.headFaces(tensor, withBlazeFace, people))] : withBlazeFace;
-  }
-
-  /** The faces only BlazeFace finds, whole in the frame, landmarked. */
-  private async blazeFaces(tensor: any, found: LandmarkedFace[]): Promise<LandmarkedFace[]> {
-    const [height, width] = tensor.shape;
-    // Loaded on first use: the selfie thread's analyzer never needs it.
-    await this.blazeface.load(WASM_PATH);
-    const whole = (await this.blazeface.detect(tensor)).filter((b) => !cutByFrame(b, width, height));
-    const extra = addUnseen(found.map((f) => f.box), whole.map((b) => clip(b, width, height)));
-    return this.landmarked(tensor, extra);
   }
 
   /** Faces in the heads of people without a face (head-regions.ts): small, partly hidden faces the whole-photo passes miss. */
@@ -172,17 +220,17 @@ export class FaceAnalyzer {
     return heads.filter((h) => unseen.includes(h.box)).map((h) => ({ ...h, secondDetector: true }));
   }
 
-  /** BlazeFace's faces landmarked: refined by the tiny detector on a crop around each (refineFace), else landmarked on BlazeFace's box. */
-  private async landmarked(tensor: any, boxes: PixelBox[]): Promise<LandmarkedFace[]> {
+  /** BlazeFace's faces landmarked: refined by the tiny detector on a crop around each (refineFace), else landmarked on BlazeFace's box (dropped when `confirmedOnly`). */
+  private async landmarked(tensor: any, boxes: PixelBox[], confirmedOnly: boolean): Promise<LandmarkedFace[]> {
     if (boxes.length === 0) return [];
     const out: LandmarkedFace[] = [];
     const unrefined: PixelBox[] = [];
     for (const box of boxes) {
-      const refined = await refineFace(tensor, box);
+      const refined = await refineFace(tensor, box, { ssdFallback: !confirmedOnly });
       if (refined) out.push({ box: refined.box, score: box.score, landmarks: refined.landmarks, secondDetector: true });
       else unrefined.push(box);
     }
-    if (unrefined.length === 0) return out;
+    if (unrefined.length === 0 || confirmedOnly) return out;
     const crops = await faceapi.extractFaceTensors(tensor, unrefined.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)));
     try {
       for (let i = 0; i < crops.length; i++) {

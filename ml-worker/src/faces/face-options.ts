@@ -14,8 +14,12 @@ export interface DetectedFace {
 /** `tiny+blazeface`: the tiny detector's faces plus those only BlazeFace/FaceMesh finds (turned, tilted, partly hidden). */
 export type FaceDetectorKind = 'tiny' | 'ssd' | 'tiny+blazeface';
 
-/** A face of a video frame, described or not (see detectFrameFaces). */
-export type FrameFace = Omit<DetectedFace, 'descriptor'> & { descriptor: Float32Array | null };
+/**
+ * A face of a video frame, described or not (see detectFrameFaces): a face not described is only
+ * located (no landmarks, so no signals); a BlazeFace-only face the tiny detector did not confirm
+ * has neither, even when it was picked.
+ */
+export type FrameFace = Omit<DetectedFace, 'descriptor' | 'signals'> & { descriptor: Float32Array | null; signals: FaceQualitySignals | null };
 
 export interface FaceAnalyzerOptions {
   /** The tiny detector is fast; SSD MobileNet is the selfie fallback (on the group fixtures it found fewer faces than tiny). */
@@ -36,20 +40,30 @@ export interface FaceAnalyzerOptions {
    * no face was found: small and partly hidden faces (head-regions.ts). Only when people are given.
    */
   personHeads?: boolean;
+  /** BlazeFace looks at a wide frame in square tiles (squareTiles) instead of squashed whole: 3/4 profiles of 120 px in 720p are found. */
+  squareTiles: boolean;
+  /**
+   * BlazeFace-only faces are kept only when the tiny detector finds them again on an upscaled crop
+   * around them (refineFace without its SSD fallback); the others are dropped instead of landmarked
+   * on BlazeFace's box (video: such a descriptor matched its own selfie at 0.75 only, and SSD costs
+   * ~300 ms a face on every frame the face is analysed in).
+   */
+  confirmedOnly: boolean;
 }
 
 /**
  * Photos: the tiny detector plus BlazeFace/FaceMesh for the faces it misses (issue 17: on the harder
  * face set, recall 0.49 -> 0.74 at the same threshold: occluded, turned and dark faces).
  */
-export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true, personHeads: true };
+export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true, squareTiles: false, confirmedOnly: false, personHeads: true };
 /**
  * Video frames (720p and below): faces of 40 px and more; a smaller tiny-detector input than photos,
- * and BlazeFace/FaceMesh too, for the turned heads and 3/4 profiles the tiny detector misses (issue 17).
+ * and BlazeFace/FaceMesh too, for the turned heads and 3/4 profiles the tiny detector misses (issue 17),
+ * on square tiles of the frame (a 120 px 3/4 profile in 720p was lost when the frame was squashed whole).
  */
-export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true };
+export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true, squareTiles: true, confirmedOnly: true };
 /** Selfies: the face is large, so a small detector input is enough (and fast). */
-export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24, mirrored: true };
+export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24, mirrored: true, squareTiles: false, confirmedOnly: false };
 
 export interface SelfieFace {
   descriptor: Float32Array | null;

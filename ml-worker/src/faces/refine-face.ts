@@ -39,14 +39,15 @@ export function regionAround(box: PixelBox, width: number, height: number): { le
  * The face nearest the crop's centre, mapped back to the frame and landmarked (only it: the
  * neighbours the crop also shows are found on their own); null when no detector finds one there,
  * or only a neighbour's.
+ * `ssdFallback: false`: the tiny detector alone (video: SSD costs ~300 ms a face).
  */
-export async function refineFace(tensor: any, box: PixelBox): Promise<RefinedFace | null> {
+export async function refineFace(tensor: any, box: PixelBox, opts: { ssdFallback?: boolean } = {}): Promise<RefinedFace | null> {
   const [height, width] = tensor.shape;
   const region = regionAround(box, width, height);
   const crop = faceapi.tf.tidy(() => faceapi.tf.image.resizeBilinear(tensor.slice([region.top, region.left, 0], [region.height, region.width, 3]), [CROP_SIDE, CROP_SIDE]));
   try {
     let found: any[] = [];
-    for (const options of REFINE_DETECTORS()) {
+    for (const options of opts.ssdFallback === false ? REFINE_DETECTORS().slice(0, 1) : REFINE_DETECTORS()) {
       found = await faceapi.detectAllFaces(crop, options);
       if (found.length) break;
     }

@@ -98,7 +98,7 @@ export class VideoIndexer {
       await this.videos.markIndexed(videoId, { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, sampleFps: fps });
       await this.revisions.bump('videos', event.id).catch(() => undefined);
       const sum = (key: keyof PartStats) => stats.reduce((total, part) => total + part[key], 0);
-      this.logger.info({ videoId, parts: parts.length, frames: sum('frames'), expectedFrames, faces: facesFound, analysed: sum('analysed'), described: sum('described'), seconds: probe.durationSeconds }, 'video indexed');
+      this.logger.info({ videoId, parts: parts.length, frames: sum('frames'), expectedFrames, faces: facesFound, analysed: sum('analysed'), still: sum('still'), described: sum('described'), seconds: probe.durationSeconds }, 'video indexed');
       return 'indexed';
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -3,26 +3,29 @@ import { VideoFaceFinder } from './video-faces';
 
 const FPS = 2;
 const face = (x: number): FaceBox => ({ x, y: 0.2, width: 0.1, height: 0.1 });
+/** A face the script shows turned (y = 0.3: yaw 0.7, quality 0.25); others are clear (quality 1). */
+const turned = (x: number): FaceBox => ({ x, y: 0.3, width: 0.1, height: 0.1 });
 
 /** A scripted video: the boxes on screen at each time; each person's descriptor is their x. Records the frames analysed. */
 class ScriptedFaces {
   analysedAt: number[] = [];
-  constructor(private readonly script: (time: number) => FaceBox[]) {}
+  constructor(private readonly script: (time: number) => FaceBox[], private readonly unconfirmed = new Set<number>()) {}
   async detectFrameFaces(rgb: Buffer, _w: number, _h: number, pick: (boxes: FaceBox[]) => boolean[]) {
     const time = rgb.readFloatLE(0);
     this.analysedAt.push(time);
     const boxes = this.script(time);
     const wanted = pick(boxes);
-    return boxes.map((box, i) => ({ box, score: 0.9, descriptorVersion: 2 as const, signals: { yaw: 0, proportion: 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 }, descriptor: wanted[i] ? Float32Array.from({ length: 128 }, () => box.x) : null }));
+    return boxes.map((box, i) => ({ box, score: 0.9, descriptorVersion: 2 as const, signals: { yaw: box.y === 0.3 ? 0.7 : 0, proportion: 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 }, descriptor: wanted[i] && !this.unconfirmed.has(box.x) ? Float32Array.from({ length: 128 }, () => box.x) : null }));
   }
 }
 
-async function run(seconds: number, script: (time: number) => FaceBox[]) {
-  const faces = new ScriptedFaces(script);
+/** `picture`: the frame's pixels (64x64 RGB) at a time; without, a 4-byte buffer (never the same picture). */
+async function run(seconds: number, script: (time: number) => FaceBox[], unconfirmed?: Set<number>, picture?: (time: number) => Buffer) {
+  const faces = new ScriptedFaces(script, unconfirmed);
   const finder = new VideoFaceFinder(faces, 64, 64, FPS);
   const sightings = [];
   for (let i = 0; i < seconds * FPS; i++) {
-    const rgb = Buffer.alloc(4);
+    const rgb = picture ? Buffer.from(picture(i / FPS)) : Buffer.alloc(4);
     rgb.writeFloatLE(i / FPS, 0);
     sightings.push(...(await finder.frame(rgb, i / FPS)));
   }
@@ -42,6 +45,23 @@ describe('VideoFaceFinder', () => {
     expect(analysed.length).toBeLessThanOrEqual(5 + 10);
   });
 
+  it('skips the key frames of a still shot (nothing moved since the last analysed frame), and still gives every sampled frame its sightings', async () => {
+    const grey = Buffer.alloc(64 * 64 * 3, 110);
+    const { timesOf, analysed, sightings, finder } = await run(20, () => [face(0.1)], undefined, () => grey);
+    expect(timesOf(0.1)).toEqual(range(0, 20));
+    expect(new Set(sightings.map((s) => s.track)).size).toBe(1);
+    expect(analysed).toEqual([1.5, 0, 0.5, 1]); // the first key frame and the frames before it, then none
+    expect(finder.still).toBe(9);
+  });
+
+  it('analyses again as soon as the picture changes: a face coming into a still shot is found from its first frame', async () => {
+    const grey = Buffer.alloc(64 * 64 * 3, 110);
+    const withFace = Buffer.from(grey);
+    for (let y = 10; y < 40; y++) withFace.fill(200, (y * 64 + 10) * 3, (y * 64 + 40) * 3);
+    const { timesOf } = await run(12, (t) => (t >= 7 ? [face(0.1)] : []), undefined, (t) => (t >= 7 ? withFace : grey));
+    expect(timesOf(0.1)).toEqual(range(7, 12));
+  });
+
   it('keeps the start and the end of a presence exact to the sampled frame, by analysing the frames around the change', async () => {
     const { timesOf, analysed } = await run(30, (t) => (t >= 5.5 && t < 13 ? [face(0.1)] : t >= 20 && t < 26.5 ? [face(0.5), face(0.1)] : []));
     expect(timesOf(0.1)).toEqual([...range(5.5, 13), ...range(20, 26.5)]);
@@ -56,10 +76,27 @@ describe('VideoFaceFinder', () => {
   });
 
   it('follows a face that moves: each frame where it is, one track', async () => {
-    const { sightings, timesOf } = await run(8, (t) => [face(0.1 + t * 0.01)]);
+    const { sightings, timesOf } = await run(8, (t) => [turned(0.1 + t * 0.01)]);
     expect(sightings.map((s) => s.time).sort((a, b) => a - b)).toEqual(range(0, 8));
     expect(new Set(sightings.map((s) => s.track)).size).toBe(1);
-    expect(timesOf(0.1)).toEqual([0, 0.5]); // described at 0, reused at 0.5, refreshed each second after
+    expect(timesOf(0.1)).toEqual([0, 0.5]); // described at 0, reused at 0.5, refreshed each second after (a turned face)
+  });
+
+  it('a face the analyser found but never confirmed (no descriptor though picked) gives no sighting; the others keep theirs', async () => {
+    const { sightings, timesOf } = await run(6, () => [face(0.1), face(0.5)], new Set([0.5]));
+    expect(timesOf(0.1)).toEqual(range(0, 6));
+    expect(sightings.every((s) => s.descriptor[0] === Math.fround(0.1))).toBe(true);
+  });
+
+  it('describes a clear face again only every 4 s, a turned one every second it is analysed', async () => {
+    // Each descriptor is the face's x when it was computed; the face drifts slowly (the same face to the key frames).
+    const clear = await run(8, (t) => [face(0.1 + t * 0.01)]);
+    expect(clear.finder.described).toBe(2);
+    expect(clear.timesOf(0.1)).toEqual(range(0, 5.5)); // reused until the first key frame 4 s or more later
+    const turnedHead = await run(8, (t) => [turned(0.1 + t * 0.01)]);
+    // At 0 and 1 s (the first frames, analysed one by one), then at every key frame: 3.5, 5.5, 7.5 s.
+    expect(turnedHead.finder.described).toBe(5);
+    expect(turnedHead.timesOf(0.1)).toEqual([0, 0.5]);
   });
 });
 

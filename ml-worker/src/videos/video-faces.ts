@@ -1,5 +1,6 @@
 import { descriptorDistance, FaceBox, FaceDescriptorVersion, faceQuality, FaceTracker, TrackAssignment } from '@em/core/media';
 import { FaceAnalyzer } from '../faces/face-analyzer';
+import { blockMeans, samePicture } from './frame-change';
 import { FaceAnalyzerOptions, FrameFace, VIDEO_FACE_OPTIONS } from '../faces/face-options';
 
 /**
@@ -9,6 +10,12 @@ import { FaceAnalyzerOptions, FrameFace, VIDEO_FACE_OPTIONS } from '../faces/fac
 const KEY_INTERVAL_SECONDS = 2;
 /** Face tracks across analysed frames: a followed face is described again after this long. */
 const TRACKING = { minOverlap: 0.3, refreshSeconds: 1 };
+/**
+ * A track whose last descriptor came from a clear face (faceQuality at least this: frontal, sharp,
+ * large enough) is described again only this often: another look at it adds little. A turned,
+ * blurred or small face is looked at again every TRACKING.refreshSeconds, for a better view.
+ */
+const CLEAR_FACE = { quality: 0.8, refreshSeconds: 4 };
 /** A fresh descriptor this far from its track's last one is another person: the track is split. */
 const TRACK_SPLIT_DISTANCE = 0.6;
 
@@ -37,8 +44,10 @@ interface Frame {
  * missed), the frames between are analysed one by one, so a window's start and end stay exact to
  * the sampled frame. Faces are followed from frame to frame (FaceTracker); a followed face reuses
  * its track's descriptor until the refresh, so a face search matches the whole track even where
- * the head turned away. A presence shorter than the key interval that starts and ends between two
- * key frames can be missed.
+ * the head turned away (a clear face is described again less often than a turned or blurred one:
+ * CLEAR_FACE). A key frame where nothing moved since the last analysed frame (frame-change: a still
+ * shot) is not analysed at all: its faces are the last ones. A presence shorter than the key
+ * interval that starts and ends between two key frames can be missed.
  */
 export class VideoFaceFinder {
   /** Descriptors computed (the rest reused their track's). */
@@ -49,8 +58,12 @@ export class VideoFaceFinder {
   private readonly tracker: FaceTracker;
   private readonly trackDescriptors = new Map<number, Float32Array>();
   private readonly trackQuality = new Map<number, number>();
+  private readonly trackDescribedAt = new Map<number, number>();
   private waiting: Frame[] = [];
-  private last: { time: number; sightings: Sighting[] } = { time: Number.NEGATIVE_INFINITY, sightings: [] };
+  /** The last frame whose faces were committed: its time, sightings, the boxes given to the tracker, and its block means (frame-change). */
+  private last: { time: number; sightings: Sighting[]; boxes: FaceBox[]; picture: Float32Array | null } = { time: Number.NEGATIVE_INFINITY, sightings: [], boxes: [], picture: null };
+  /** Key frames not analysed because nothing moved since the last analysed frame. */
+  still = 0;
 
   constructor(
     private readonly faces: Pick<FaceAnalyzer, 'detectFrameFaces'>,
@@ -84,14 +97,22 @@ export class VideoFaceFinder {
     const key = frames[frames.length - 1];
     const between = frames.slice(0, -1);
     if (!between.length) return (await this.analyse(key)).sightings!;
-    const { time: seenAt, sightings: before } = this.last;
+    const { time: seenAt, sightings: before, boxes: seenBoxes, picture } = this.last;
+    const copies = (frames: Frame[]) => frames.flatMap((f) => before.map((s) => ({ ...s, time: f.time })));
+    if (samePicture(picture, blockMeans(key.rgb, this.width, this.height))) {
+      // Nothing came, left or moved since the last analysed frame: its faces, each where it was (its tracks kept alive).
+      this.still++;
+      this.tracker.assign(key.time, seenBoxes);
+      this.last = { ...this.last, time: key.time };
+      return copies(frames);
+    }
     const probe = await this.analyse(key, (boxes) => this.tracker.sameFaces(seenAt, boxes));
-    if (probe.sightings) return [...between.flatMap((f) => before.map((s) => ({ ...s, time: f.time }))), ...probe.sightings];
+    if (probe.sightings) return [...copies(between), ...probe.sightings];
     const out: Sighting[] = [];
     for (const f of between) out.push(...(await this.analyse(f)).sightings!);
     // The key frame's faces are known from the probe: analysed again only when one has no descriptor yet.
     const tracks = this.tracker.assign(key.time, probe.refused!.map((f) => f.box));
-    if (tracks.every((t) => this.trackDescriptors.has(t.track))) out.push(...this.sightings(key.time, probe.refused!, tracks));
+    if (tracks.every((t) => this.trackDescriptors.has(t.track))) out.push(...this.sightings(key, probe.refused!, tracks));
     else out.push(...(await this.analyse(key)).sightings!);
     return out;
   }
@@ -109,25 +130,32 @@ export class VideoFaceFinder {
     const faces = await this.faces.detectFrameFaces(frame.rgb, this.width, this.height, (boxes) => {
       asked = true;
       const tracks = commit(boxes);
-      return tracks ? tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track)) : boxes.map(() => false);
+      return tracks ? tracks.map((t) => !this.trackDescriptors.has(t.track) || (t.describe && this.dueForRefresh(t.track, frame.time))) : boxes.map(() => false);
     }, this.options);
     const assigned = asked ? state.tracks : commit(faces.map((f) => f.box));
-    return assigned ? { sightings: this.sightings(frame.time, faces, assigned) } : { refused: faces };
+    return assigned ? { sightings: this.sightings(frame, faces, assigned) } : { refused: faces };
   }
 
-  private sightings(time: number, faces: FrameFace[], assigned: TrackAssignment[]): Sighting[] {
-    const sightings = faces.map((face, i) => {
+  private dueForRefresh(track: number, time: number): boolean {
+    return this.trackQuality.get(track)! < CLEAR_FACE.quality || time - this.trackDescribedAt.get(track)! >= CLEAR_FACE.refreshSeconds - 1e-6;
+  }
+
+  /** The faces with a descriptor (their own or their track's): a face found but never confirmed (FrameFace) has none and gives no sighting. */
+  private sightings({ time, rgb }: Frame, faces: FrameFace[], assigned: TrackAssignment[]): Sighting[] {
+    const sightings = faces.flatMap((face, i) => {
       let track = assigned[i].track;
+      if (!face.descriptor && !this.trackDescriptors.has(track)) return [];
       if (face.descriptor) {
         this.described++;
         const previous = this.trackDescriptors.get(track);
         if (previous && descriptorDistance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
-        this.trackQuality.set(track, faceQuality(face.signals));
+        this.trackQuality.set(track, face.signals ? faceQuality(face.signals) : 0);
+        this.trackDescribedAt.set(track, time);
       }
-      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: this.trackQuality.get(track)!, track };
+      return [{ time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: this.trackQuality.get(track)!, track }];
     });
-    this.last = { time, sightings };
+    this.last = { time, sightings, boxes: faces.map((f) => f.box), picture: blockMeans(rgb, this.width, this.height) };
     return sightings;
   }
 }

@@ -20,6 +20,8 @@ export interface PartStats {
   frames: number;
   analysed: number;
   described: number;
+  /** Key frames not analysed: nothing moved since the last analysed frame. */
+  still: number;
 }
 
 /** Tracks are numbered per part; a part's numbers start above the ones before it. */
@@ -53,5 +55,5 @@ export async function indexPart(
     await onSightings(renumber(await finder.frame(rgb, time)), time);
   });
   await onSightings(renumber(await finder.finish()), part.end);
-  return { frames, analysed: finder.analysed, described: finder.described };
+  return { frames, analysed: finder.analysed, described: finder.described, still: finder.still };
 }

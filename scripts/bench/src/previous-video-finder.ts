@@ -96,7 +96,7 @@ export class PreviousVideoFaceFinder {
         if (previous && descriptorDistance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
       }
-      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), track };
+      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: face.signals ? faceQuality(face.signals) : 0, track };
     });
   }
 }
