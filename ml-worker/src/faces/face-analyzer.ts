@@ -33,7 +33,7 @@ interface LandmarkedFace {
 
 /**
  * Face detection, landmarks and 128-d descriptors. Models load once per instance's thread; tfjs-wasm
- * is single-threaded, so calls are serialised (selfies have their own thread: SelfieThread) and
+ * is single-threaded, so calls are serialised (selfies have their own threads: SelfieThreads) and
  * parallelism comes from more worker processes.
  */
 export class FaceAnalyzer {

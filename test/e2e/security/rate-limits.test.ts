@@ -19,7 +19,7 @@ describe('#4 rate limits cannot be dodged', () => {
 
   async function gql(key: string, query: string, clientAddress?: string): Promise<{ status: number; code?: string }> {
     // The gateway trusts X-Forwarded-For from loopback (TRUST_PROXY), as it trusts the REST adapter's.
-    const forwarded = clientAddress ? { 'x-forwarded-for': clientAddress } : {};
+    const forwarded: Record<string, string> = clientAddress ? { 'x-forwarded-for': clientAddress } : {};
     const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, ...forwarded }, body: JSON.stringify({ query }) });
     const body = (await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
     return { status: res.status, code: body.errors?.[0]?.extensions?.code };
