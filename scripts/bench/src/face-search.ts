@@ -1,5 +1,5 @@
 import { DEFAULT_MATCH_PERCENT, FACE_DESCRIPTOR_VERSION, faceQuality, FaceMatrix, maxDistanceFor, nearerToStranger, openImage, PersonBox, percentToDistance, QUALITY_DISTANCE_BONUS, renderPreviews } from '@em/core/media';
-import { FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PersonDetector, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
+import { DetectedFace, FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PersonDetector, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GROUP_FACES } from './faces-ground-truth';
@@ -85,17 +85,21 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
     cpuMsTotal += cpuMs(cpu);
     return found;
   };
-  for (const [shot, labels] of Object.entries(GROUP_FACES)) {
-    const original = readFileSync(path.join(dir, 'group', shot));
-    const { plainLarge } = await renderPreviews(original);
-    const photo = photos.push({ name: shot, kind: 'group', people: new Set(labels.map(([p]) => p)) }) - 1;
-    for (const face of await detect(original, plainLarge.buffer)) {
+  /** Adds a photo's faces to the index as the search subgraph holds them; how many. */
+  const indexFaces = (photo: number, found: DetectedFace[]): number => {
+    for (const face of found) {
       matrix.add(face.descriptor);
       rowPhoto.push(photo);
       rowVersion.push(face.descriptorVersion);
       rowQuality.push(faceQuality(face.signals));
-      groupFaces++;
     }
+    return found.length;
+  };
+  for (const [shot, labels] of Object.entries(GROUP_FACES)) {
+    const original = readFileSync(path.join(dir, 'group', shot));
+    const { plainLarge } = await renderPreviews(original);
+    const photo = photos.push({ name: shot, kind: 'group', people: new Set(labels.map(([p]) => p)) }) - 1;
+    groupFaces += indexFaces(photo, await detect(original, plainLarge.buffer));
   }
   const groupCpu = cpuMsTotal / Object.keys(GROUP_FACES).length;
   // The race photos hold none of the eight people: every face found there is a stranger to every selfie.
@@ -105,24 +109,13 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
   for (const { name, image } of race) {
     const { plainLarge } = await renderPreviews(image);
     const photo = photos.push({ name, kind: 'race', people: new Set() }) - 1;
-    for (const face of await detect(image, plainLarge.buffer)) {
-      matrix.add(face.descriptor);
-      rowPhoto.push(photo);
-      rowVersion.push(face.descriptorVersion);
-      rowQuality.push(faceQuality(face.signals));
-      strangerFaces++;
-    }
+    strangerFaces += indexFaces(photo, await detect(image, plainLarge.buffer));
   }
   const raceCpu = race.length ? cpuMsTotal / race.length : NaN;
   const hard = await hardFaceSet(crops);
   for (const h of hard) {
     const photo = photos.push({ name: `${h.kind}:${h.source}`, kind: h.kind, people: new Set([h.person]), source: h.source }) - 1;
-    for (const face of await detect(h.image, h.image)) {
-      matrix.add(face.descriptor);
-      rowPhoto.push(photo);
-      rowVersion.push(face.descriptorVersion);
-      rowQuality.push(faceQuality(face.signals));
-    }
+    indexFaces(photo, await detect(h.image, h.image));
   }
 
   const maxDistance = percentToDistance(DEFAULT_MATCH_PERCENT);
