@@ -10,12 +10,13 @@ export interface RenderedImage {
 export const PREVIEW_SIZES = { large: 1600, thumbnail: 400 } as const;
 
 /**
- * Progressive JPEG with mozjpeg's quantisation table, without its trellis quantisation and scan
- * search: on the 2048 px race fixtures the large preview encodes in 30 ms of CPU instead of 157 ms
- * (a tenth of the whole process stage), 10% larger (302 instead of 275 kB) and no less faithful
- * (mean error 2.41 instead of 2.55 levels; issue 17, docs/benchmarks.md).
+ * mozjpeg's encoder (trellis quantisation, scan search). A faster setting (progressive, mozjpeg's
+ * table, no trellis: 157 -> 30 ms per large preview, +10% bytes) was tried and reverted: faces are
+ * found on this JPEG, and its pixels turned a borderline stranger on a race photo into a wrong match
+ * for a selfie on the face bench (issue 17). Analysing faces on the pixels before encoding is the
+ * way to take that CPU back.
  */
-const PREVIEW_JPEG = { progressive: true, quantisationTable: 3, optimiseCoding: true } as const;
+const PREVIEW_JPEG = { mozjpeg: true } as const;
 
 async function render(input: Buffer, maxEdge: number, quality: number): Promise<RenderedImage> {
   const { data, info } = await openImage(input, { failOn: 'error' })

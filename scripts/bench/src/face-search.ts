@@ -125,6 +125,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
   let wrong = 0;
   let wrongHard = 0;
   let wrongRace = 0;
+  const wrongRaceSeen: string[] = [];
   let nearestWrong = Infinity;
   let noFace = 0;
   let strangerDropped = 0;
@@ -158,7 +159,10 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
       if (distance > maxDistance) continue;
       if (p.people.has(person)) bump(found, p.kind);
       else if (p.kind === 'crop' || p.kind === 'group') wrong++;
-      else if (p.kind === 'race') wrongRace++;
+      else if (p.kind === 'race') {
+        wrongRace++;
+        wrongRaceSeen.push(`${name} on ${p.name} at ${distance.toFixed(3)}`);
+      }
       else wrongHard++;
     }
   }
@@ -166,7 +170,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
   const hardKinds = [...new Set(hard.map((h) => h.kind))];
   rows.push({
     figure: `race photos as strangers: faces / wrong-person photos / CPU per race photo (${photoPath.label})`,
-    value: `${strangerFaces} / ${wrongRace} / ${raceCpu.toFixed(0)} ms`,
+    value: `${strangerFaces} / ${wrongRace}${wrongRaceSeen.length ? ` (${wrongRaceSeen.join('; ')})` : ''} / ${raceCpu.toFixed(0)} ms`,
     target: '0 wrong',
     how: `the ${race.length} race photos of ../shared/fixtures/bibs in the event (none of the eight people is on them): every face found there (large preview, ${describeOptions(photoPath.options)}) is a wrong match for every selfie; CPU of the face step only (the people come from the BIB step)`,
   });
