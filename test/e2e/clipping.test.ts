@@ -1,7 +1,8 @@
 import { connectRedis } from '@em/core';
 import { JOBS } from '@em/core/jobs';
-import { buildSlideshow, probeVideo } from '@em/core/media';
+import { buildSlideshow, ffmpegPath, probeVideo } from '@em/core/media';
 import { Queue } from 'bullmq';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -238,6 +239,35 @@ describe('video clipping by selfie', () => {
     }
     const result = await poll(other, key, requestId);
     expect(result).toEqual({ request_id: requestId, status: 'no_matches', videos: [], error: null, clip_errors: [] });
+  }, 180_000);
+
+  it('a phone video filmed upright (landscape pixels and a rotation) is indexed upright: the selfie finds its moment and the clip stays upright', async () => {
+    const otherEvent = await fixtures.event(orgId, { videoSearch: true, videoSelfieClipping: true });
+    await sql('update events set clip_padding_start_seconds = 0, clip_padding_end_seconds = 0 where id = $1', [otherEvent]);
+    const other = `/${orgId}/event/${otherEvent}`;
+    const dir = mkdtempSync(path.join(tmpdir(), 'em-phone-video-'));
+    const upright = path.join(dir, 'upright.mp4');
+    const turned = path.join(dir, 'turned.mp4');
+    const phone = path.join(dir, 'phone.mp4');
+    await buildSlideshow([{ image: null, seconds: A_SECONDS[0] }, { image: readFileSync(path.join(DEMO_PHOTOS, 'sample5.jpg')), seconds: A_SECONDS[1] - A_SECONDS[0] }, { image: null, seconds: 2 }], upright, { width: 720, height: 1280 });
+    // As a phone stores it: the pixels turned a quarter clockwise, and a rotation that turns them back.
+    execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-i', upright, '-vf', 'transpose=1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', turned]);
+    execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-i', turned, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', phone]);
+    const added = await addVideo(other, key, phone, 'phone');
+    expect(added.errors).toBeUndefined();
+    await waitIndexed(added.data.addEventVideo.id);
+    const [video] = await sql('select width, height from videos where id = $1', [added.data.addEventVideo.id]);
+    expect(video).toEqual({ width: 720, height: 1280 });
+    const start = expectSuccess(await postForm(`${other}/video-clipping/search-by-selfie`, key, selfieA));
+    expect(start.status).toBe('processing');
+    const result = await poll(other, key, start.request_id);
+    expect(result.status).toBe('completed');
+    expect(result.videos).toHaveLength(1);
+    const seconds = (hms: string) => hms.split(':').reduce((s, p) => s * 60 + Number(p), 0);
+    expect(Math.abs(seconds(result.videos[0].start_time) - A_SECONDS[0])).toBeLessThanOrEqual(1);
+    const clipFile = path.join(dir, 'clip.mp4');
+    writeFileSync(clipFile, Buffer.from(await (await fetch(result.videos[0].video_url)).arrayBuffer()));
+    expect(await probeVideo(clipFile)).toMatchObject({ width: 720, height: 1280 });
   }, 180_000);
 
   it('rules of the start call: 400s, 403 without both video flags, 404 for an unknown request_id', async () => {

@@ -31,6 +31,24 @@ describe('how tenant videos are opened', () => {
     await expect(probeVideo(segment)).resolves.toMatchObject({ format: 'mpegts' });
   });
 
+  it('gives a phone video filmed upright (rotation in its display matrix) its upright size, and samples it unsquashed', async () => {
+    // Phones store a portrait video as landscape pixels plus a rotation; ffmpeg turns the frames
+    // upright when it decodes them, so the probe must give the upright size or every frame is squashed.
+    const coded = path.join(dir, 'coded.mp4');
+    const portrait = path.join(dir, 'portrait.mp4');
+    execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=black:size=160x120:rate=10:duration=1', '-vf', 'drawbox=x=20:y=20:w=40:h=40:color=white:t=fill', '-pix_fmt', 'yuv420p', coded]);
+    execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-i', coded, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', portrait]);
+    const probe = await probeVideo(portrait);
+    expect({ width: probe.width, height: probe.height }).toEqual({ width: 120, height: 160 });
+    let square: { width: number; height: number } | null = null;
+    await sampleFrames(portrait, { fps: 1, width: probe.width, height: probe.height, format: probe.format }, async (rgb) => {
+      square ??= whiteBounds(rgb, probe.width, probe.height);
+    });
+    expect(square).not.toBeNull();
+    expect(Math.abs(square!.width - square!.height)).toBeLessThanOrEqual(3);
+    expect(square!.width).toBeGreaterThanOrEqual(36);
+  });
+
   it('refuses an HLS playlist and a concat list without reading what they name, and says nothing of paths', async () => {
     const playlist = path.join(dir, 'upload');
     writeFileSync(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n${segment}\n#EXT-X-ENDLIST\n`);
@@ -59,3 +77,15 @@ describe('how tenant videos are opened', () => {
   });
 });
 
+
+/** The bounds of the bright pixels of a raw RGB frame. */
+function whiteBounds(rgb: Buffer, width: number, height: number): { width: number; height: number } | null {
+  let x0 = width, y0 = height, x1 = -1, y1 = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (rgb[(y * width + x) * 3] < 128) continue;
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+    }
+  }
+  return x1 < 0 ? null : { width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}

@@ -52,7 +52,20 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
   const duration = Number(parsed.format?.duration ?? video.duration);
   if (!Number.isFinite(duration) || duration <= 0) throw new AppError('BAD_REQUEST', 'The video has no duration (corrupt or a still image)');
   const [num, den] = String(video.avg_frame_rate ?? video.r_frame_rate ?? '0/1').split('/').map(Number);
-  return { durationSeconds: duration, width: Number(video.width), height: Number(video.height), frameRate: den ? num / den : 0, format };
+  const turned = quarterTurned(video);
+  const [width, height] = turned ? [Number(video.height), Number(video.width)] : [Number(video.width), Number(video.height)];
+  return { durationSeconds: duration, width, height, frameRate: den ? num / den : 0, format };
+}
+
+/**
+ * Whether the stream is shown turned by a quarter (a phone's upright video: landscape pixels and a
+ * rotation of 90 or 270 degrees). ffmpeg turns such frames upright when it decodes them, so their
+ * size is the coded one swapped.
+ */
+function quarterTurned(video: Record<string, any>): boolean {
+  const matrix = (video.side_data_list as Array<Record<string, unknown>> | undefined)?.find((d) => d.rotation !== undefined);
+  const degrees = Number(matrix?.rotation ?? video.tags?.rotate ?? 0);
+  return Number.isFinite(degrees) && Math.abs(Math.round(degrees / 90)) % 2 === 1;
 }
 
 /** Decoded frames waiting for `onFrame` before ffmpeg is paused: decoding goes on while a frame is analysed. */
