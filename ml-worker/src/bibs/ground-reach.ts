@@ -33,11 +33,10 @@ export function groundReach(image: Rgba, g: BoxGeometry, options: GroundReachOpt
   const run = Math.max(2, Math.round(0.06 * h)); // off-ground pixels in a row that end the ground (not one speck of noise)
   const walk = (x0: number, y0: number, dx: number, dy: number): number => {
     let steps = 0;
-    let x = x0;
-    let y = y0;
-    while (steps < settle && inside(image, x, y) && offGround(x, y)) [x, y, steps] = [x + dx, y + dy, steps + 1];
-    let off = 0;
-    for (; steps < limit; [x, y, steps] = [x + dx, y + dy, steps + 1]) {
+    while (steps < settle && inside(image, x0 + steps * dx, y0 + steps * dy) && offGround(x0 + steps * dx, y0 + steps * dy)) steps++;
+    for (let off = 0; steps < limit; steps++) {
+      const x = x0 + steps * dx;
+      const y = y0 + steps * dy;
       if (!inside(image, x, y)) return steps / h; // the photo's edge ends what can be seen
       off = offGround(x, y) ? off + 1 : 0;
       if (off >= run) return (steps - run + 1) / h;
@@ -60,18 +59,27 @@ export function groundReach(image: Rgba, g: BoxGeometry, options: GroundReachOpt
  * the number, so the middle of the box's luminance range would mix them in.
  */
 function groundColour(image: Rgba, g: BoxGeometry): [number, number, number] {
-  const step = Math.max(1, Math.floor(Math.sqrt((g.width * g.height) / 4000)));
-  const pixels: Array<[number, number, number, number]> = [];
-  for (let y = g.y; y < g.y + g.height; y += step) {
-    for (let x = g.x; x < g.x + g.width; x += step) {
-      const i = (y * image.width + x) * 4;
-      const d = image.data;
-      pixels.push([0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2], d[i], d[i + 1], d[i + 2]]);
-    }
-  }
-  pixels.sort((a, b) => b[0] - a[0]);
-  const lightest = pixels.slice(0, Math.max(1, Math.ceil(pixels.length / 10)));
-  return [1, 2, 3].map((c) => median(lightest.map((p) => p[c]))) as [number, number, number];
+  const d = image.data;
+  const lum = (i: number) => Math.round(0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2]);
+  const pixels = (visit: (i: number) => void) => {
+    for (let y = g.y; y < g.y + g.height; y++) for (let x = g.x; x < g.x + g.width; x++) visit((y * image.width + x) * 4);
+  };
+  const byLuminance = new Uint32Array(256);
+  pixels((i) => byLuminance[lum(i)]++);
+  let cut = 255;
+  for (let lighter = byLuminance[255], tenth = (g.width * g.height) / 10; lighter < tenth && cut > 0; ) lighter += byLuminance[--cut];
+  const byChannel = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
+  let count = 0;
+  pixels((i) => {
+    if (lum(i) < cut) return;
+    count++;
+    for (let c = 0; c < 3; c++) byChannel[c][d[i + c]]++;
+  });
+  return byChannel.map((histogram) => {
+    let v = 0;
+    for (let seen = histogram[0]; seen <= count / 2 && v < 255; ) seen += histogram[++v];
+    return v;
+  }) as [number, number, number];
 }
 
 const inside = (image: Rgba, x: number, y: number) => x >= 0 && y >= 0 && x < image.width && y < image.height;

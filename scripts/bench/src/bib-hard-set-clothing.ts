@@ -5,13 +5,14 @@ import type { HardPhoto } from './bib-hard-set';
  * Negatives where a person gate cannot help: numbers printed on people. Built from the fixture
  * photos at bench time (nothing stored):
  * - `clothing`: every number the reader accepts on a race photo (the real bibs) covered by a
- *   printed T-shirt design on the same spot: varied fonts, colours, light and dark fabric with
- *   folds, curved text, numbers with words; whatever is still read there is a false hit (the
- *   ground truth keeps only bibs the reader did not accept, which nothing covers).
+ *   T-shirt over its runner's torso with a print on the same spot: varied fonts, colours, light
+ *   and dark fabric with folds, curved text, numbers with words, a name above, a ring around;
+ *   whatever is still read there is a false hit (the ground truth keeps only bibs the reader did
+ *   not accept, which nothing covers).
  * - `crowd`: crops of the face group shots (a crowd, no bibs) with such prints on each detected
  *   torso and two street signs behind.
  * - `behind`: the race photos, bibs kept, with a race clock and sponsor banners behind the runners
- *   (head and shoulder height); ground truth unchanged.
+ *   (head and shoulder height, hidden by the runners' bodies and bibs); ground truth unchanged.
  */
 
 /** A rectangle relative to the photo (0-1). */
@@ -172,12 +173,13 @@ export async function printOnSpots(photo: Buffer, spots: Array<Spot & { person?:
 
 /**
  * `photo` with a race clock and two banners behind the runners (head and shoulder height). The
- * runners found on the photo stand in front of them: the middle 60% of each person's box (the
- * body; the box's sides, where the arms swing, may still show the banner) is put back over them.
- * Before, the boards lay over the runners' heads and chests: a white board with a number on a
- * chest, which is a bib's look and no banner's.
+ * runners stand in front of them: the middle 60% of each person's box (the body; the box's sides,
+ * where the arms swing, may still show the banner) and each bib (`bibs`, with a margin of its
+ * height: it is on a body even where the person detector missed it) are put back over them. Before,
+ * the boards lay over the runners' heads, chests and bibs: a white board with a number on a chest,
+ * which is a bib's look and no banner's.
  */
-export async function backdropBehind(photo: Buffer, pick: () => number, people: Person[] = []): Promise<Buffer> {
+export async function backdropBehind(photo: Buffer, pick: () => number, people: Person[] = [], bibs: Spot[] = []): Promise<Buffer> {
   const { width = 0, height = 0 } = await sharp(photo).metadata();
   const layers: OverlayOptions[] = [];
   for (let i = 0; i < 3; i++) {
@@ -187,12 +189,13 @@ export async function backdropBehind(photo: Buffer, pick: () => number, people: 
     const top = Math.round(height * (0.03 + (pick() % 100) / 100 * 0.22));
     layers.push({ input: l.input, left: Math.max(0, Math.min(width - l.width, left)), top: Math.max(0, Math.min(height - l.height, top)) });
   }
-  // nearest last: a runner in front covers the ones behind
-  for (const p of [...people].sort((a, b) => a.height - b.height)) {
-    const left = Math.max(0, Math.round((p.x + 0.2 * p.width) * width));
-    const top = Math.max(0, Math.round(p.y * height));
-    const w = Math.min(width - left, Math.round(0.6 * p.width * width));
-    const h = Math.min(height - top, Math.round(p.height * height));
+  const bodies = people.map((p) => ({ x: p.x + 0.2 * p.width, y: p.y, width: 0.6 * p.width, height: p.height }));
+  const grownBibs = bibs.map((b) => ({ x: b.x - (b.height * height) / width, y: b.y - b.height, width: b.width + (2 * b.height * height) / width, height: 3 * b.height }));
+  for (const r of [...bodies, ...grownBibs]) {
+    const left = Math.max(0, Math.round(r.x * width));
+    const top = Math.max(0, Math.round(r.y * height));
+    const w = Math.min(width - left, Math.round(r.width * width));
+    const h = Math.min(height - top, Math.round(r.height * height));
     if (w < 2 || h < 2) continue;
     layers.push({ input: await sharp(photo).extract({ left, top, width: w, height: h }).png().toBuffer(), left, top });
   }

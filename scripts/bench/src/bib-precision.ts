@@ -1,4 +1,4 @@
-import { BibRules, DEFAULT_BIB_RULES, extractBibs, onATorso, PersonBox, TextBox } from '@em/core/media';
+import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, onATorso, PersonBox, TextBox } from '@em/core/media';
 import type { BibReader } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -72,8 +72,8 @@ export async function readHarderSet(reader: BibReader, fixtures: string): Promis
     }));
     const stillThere = [...photo.bibs].filter((bib) => !accepted.some((b) => b.text.includes(bib)));
     await readOne({ name: `clothing+${photo.name}`, file: await printOnSpots(oriented, spots, picker()), bibs: new Set(stillThere) }, 'clothing');
-    const inFront = (dev.people ?? []).filter((p) => p.score >= 0.3);
-    await readOne({ name: `behind+${photo.name}`, file: await backdropBehind(oriented, picker(), inFront), bibs: photo.bibs }, 'behind');
+    const inFront = (dev.people ?? []).filter((p) => p.score >= DEFAULT_TORSO_RULES.minPersonScore); // everyone the torso gate trusts stands in front of the banners
+    await readOne({ name: `behind+${photo.name}`, file: await backdropBehind(oriented, picker(), inFront, spots), bibs: photo.bibs }, 'behind');
   }
   for (const photo of distractors) await readOne(photo, 'signs');
   for (const photo of negatives) await readOne(photo, 'anywhere');
