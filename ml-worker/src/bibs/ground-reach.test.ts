@@ -44,6 +44,12 @@ describe('groundReach', () => {
     expect(openSides(groundReach(framed, printedGeometry(framed)))).toBe(0);
   });
 
+  it('finds the edge of a white sheet on a light grey shirt (50 levels apart; a fainter edge is not seen on crisp print)', () => {
+    const image = torso([195, 195, 190], { colour: WHITE, width: 110, height: 70 });
+    const r = groundReach(image, printedGeometry(image));
+    for (const side of [r.left, r.right, r.up, r.down]) expect(side).toBeLessThan(0.7);
+  });
+
   it('finds the ground of a number printed on a shirt going on to the torso edges', () => {
     const image = torso([225, 225, 215]);
     const r = groundReach(image, printedGeometry(image));

@@ -4,21 +4,28 @@ import type { Rgba } from './box-geometry';
 /** How far (in box heights) the walk looks for the end of the ground; farther counts as this. */
 export const MAX_REACH = 3;
 
+/**
+ * A pixel is off the ground when a colour channel differs from the ground's by more than the larger
+ * of `minStep` (0-255) and `stepShare` of the box's ink-to-ground luminance range (grain and JPEG
+ * ringing on a crisp print stay under it). 25 / 0.2: shares of 0.15-0.35 refuse the same numbers
+ * on the bench's tune half; 0.2 sees a sheet's edge 45 levels from the shirt on black-on-white
+ * print. A fainter edge (a white sheet on a white shirt) is not seen: the sponsor lines above and
+ * below the number still end the ground there, and only both sides open refuse a number.
+ */
 export interface GroundReachOptions {
-  /** A pixel is off the ground when a colour channel differs from the ground's by more than this (0-255)... */
   minStep: number;
-  /** ...or by more than this share of the box's ink-to-ground luminance range (soft light, low contrast). */
   stepShare: number;
 }
 
-export const DEFAULT_GROUND_REACH_OPTIONS: GroundReachOptions = { minStep: 40, stepShare: 0.35 };
+export const DEFAULT_GROUND_REACH_OPTIONS: GroundReachOptions = { minStep: 25, stepShare: 0.2 };
 
 /**
  * How far the ground a number is printed on reaches beyond its box, in box heights, on each side
  * (median of three scan lines per side, capped at MAX_REACH). A bib is a sheet of paper: its ground
  * ends close around the number (the sheet's edge, its coloured frame, its sponsor lines). A number
  * printed on clothing lies on the fabric, which goes on to the torso's edges. The ground's colour is
- * the median of the box's light pixels (the paper between and around the digits).
+ * the median of the box's lightest tenth (the paper between and around the digits). Dark print on
+ * a light ground only: on light digits the "ground" is the digits (printedLikeABib refuses most).
  */
 export function groundReach(image: Rgba, g: BoxGeometry, options: GroundReachOptions = DEFAULT_GROUND_REACH_OPTIONS): GroundReach {
   const ground = groundColour(image, g);

@@ -31,11 +31,11 @@ interface Counts {
 const CATEGORIES: Record<string, string> = {
   dev: 'dev fixtures (6 race photos, 31 bibs)',
   signs: 'fixtures with 3 drawn signs, plates, clocks, banners each (bibs kept)',
-  behind: 'fixtures with a race clock and 2 banners behind the runners (bibs kept)',
+  behind: 'fixtures with a race clock and 2 banners behind the runners, hidden by their bodies and bibs (bibs kept)',
   away: 'no bib: numbers away from people (blurred race photos, empty streets)',
   anywhere: 'no bib: blurred race photos and group shots, 4 drawn numbers each, some on torsos',
-  clothing: 'no bib: each bib of the race photos covered by a printed T-shirt design',
-  crowd: 'no bib: crops of group shots, T-shirt prints on each torso, 2 signs behind',
+  clothing: 'no bib: each bib of the race photos covered by a T-shirt over the runner, a print where the bib was',
+  crowd: 'no bib: crops of group shots, a T-shirt with a print on each torso, 2 signs behind',
 };
 
 /** Reads every photo of the harder set once (the OCR is the cost); sets built from the fixtures as described in CATEGORIES. */
