@@ -25,7 +25,7 @@ export interface BibEvidence {
   /**
    * How far the ground the number is printed on goes on beyond its box on both sides (the nearer
    * side), and above and below it, in box heights (0: not measured). A bib is a sheet: fixture bibs
-   * <= 0.81 to the sides and <= 0.6 above and below; a shirt's fabric goes on to the torso's edges.
+   * <= 0.48 to the sides and <= 0.27 above and below; a shirt's fabric goes on to the torso's edges.
    */
   groundWidth: number;
   groundHeight: number;
@@ -100,10 +100,11 @@ function ramp(value: number, good: number, bad: number): number {
  * - digits too tall for a bib on that person (fixtures <= 0.061 of the person's height);
  * - a much smaller number than other text on the same person (a bib's number is the largest
  *   print on the torso; fixtures >= 0.43: a runner's box also holds the one behind);
- * - a ground that goes on farther than a bib sheet does: above and below (fixtures <= 0.6 of the
+ * - a ground that goes on farther than a bib sheet does: above and below (fixtures <= 0.27 of the
  *   number's height: the sheet's edge, its frame or its sponsor lines come first) or to both sides
- *   (fixtures <= 0.81; a 2-digit number on a wide bib is the widest): the number is printed on
- *   something larger than a bib, a shirt or a banner (ground-reach.ts in the worker measures it).
+ *   (fixtures <= 0.48; the margin is wide: a 2-digit number on a plain wide bib has about 0.8 of
+ *   sheet each side): the number is printed on something larger than a bib, a shirt or a banner
+ *   (ground-reach.ts in the worker measures it).
  */
 export function bibScore(e: BibEvidence): number {
   const against =
