@@ -68,13 +68,18 @@ export function groundReach(image: Rgba, g: BoxGeometry, options: GroundReachOpt
 function groundColour(image: Rgba, g: BoxGeometry): [number, number, number] {
   const d = image.data;
   const lum = (i: number) => Math.round(0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2]);
+  const stride = Math.max(1, Math.floor(Math.sqrt((g.width * g.height) / 100_000))); // every pixel up to 100k, a grid beyond
   const pixels = (visit: (i: number) => void) => {
-    for (let y = g.y; y < g.y + g.height; y++) for (let x = g.x; x < g.x + g.width; x++) visit((y * image.width + x) * 4);
+    for (let y = g.y; y < g.y + g.height; y += stride) for (let x = g.x; x < g.x + g.width; x += stride) visit((y * image.width + x) * 4);
   };
   const byLuminance = new Uint32Array(256);
-  pixels((i) => byLuminance[lum(i)]++);
+  let total = 0;
+  pixels((i) => {
+    byLuminance[lum(i)]++;
+    total++;
+  });
   let cut = 255;
-  for (let lighter = byLuminance[255], tenth = (g.width * g.height) / 10; lighter < tenth && cut > 0; ) lighter += byLuminance[--cut];
+  for (let lighter = byLuminance[255]; lighter < total / 10 && cut > 0; ) lighter += byLuminance[--cut];
   const byChannel = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
   let count = 0;
   pixels((i) => {
