@@ -63,6 +63,33 @@ describe('bibScore', () => {
   });
 });
 
+describe('bibScore: the ground a number is printed on', () => {
+  // Reaches measured on the dev fixtures (bench bib-precision): every bib's ground ends within 0.48
+  // of its height on at least one side horizontally and within 0.27 on at least one side vertically;
+  // the largest single sides seen (0.81, 0.59: a 2-digit bib) are kept here as the margin's case.
+  const reach = (left: number, right: number, up: number, down: number) => ({ groundReach: { left, right, up, down } });
+
+  it('keeps a bib whose sheet ends close around the number, even open on one side (paper beside an arm, a 2-digit number on a wide bib)', () => {
+    expect(score(box('2791', reach(0.25, 0.25, 0.25, 0.25)))).toBeGreaterThan(0.9);
+    expect(score(box('2791', reach(3, 0.24, 0.24, 0.24)))).toBeGreaterThan(0.9);
+    expect(score(box('54', { width: 50, glyphHeights: [19, 19], ...reach(0.81, 0.52, 0.59, 0.07) }))).toBeGreaterThan(0.9);
+  });
+
+  it('refuses a number whose ground goes on above and below it farther than a bib sheet does (a print on a shirt)', () => {
+    expect(score(box('2024', reach(0.82, 0.82, 1.56, 2.4)))).toBeLessThan(threshold);
+    expect(score(box('2024', reach(0.3, 0.3, 3, 3)))).toBeLessThan(threshold);
+  });
+
+  it('refuses a number whose ground goes on to both sides farther than a bib sheet does (a shirt, a banner)', () => {
+    expect(score(box('2024', reach(1.82, 1.82, 0.7, 0.68)))).toBeLessThan(threshold);
+  });
+
+  it('scores as before when the ground was not measured', () => {
+    expect(bibEvidence(box('2791'), '2791', [], [runner]).groundWidth).toBe(0);
+    expect(score(box('2791'))).toBe(score(box('2791', reach(0.25, 0.25, 0.25, 0.25))));
+  });
+});
+
 describe('extractBibs with the bib score', () => {
   it('drops what the score refuses and keeps the bib; without a least score, both pass as before', () => {
     const bib = box('2791');

@@ -22,6 +22,13 @@ export interface BibEvidence {
   heightPerPerson: number;
   /** Other text boxes of about its height on its line, close beside it (`EST. 1987`, `TEAM 23` read as two boxes). */
   sameSizeNeighbours: number;
+  /**
+   * How far the ground the number is printed on goes on beyond its box on both sides (the nearer
+   * side), and above and below it, in box heights (0: not measured). A bib is a sheet: fixture bibs
+   * <= 0.48 to the sides and <= 0.27 above and below; a shirt's fabric goes on to the torso's edges.
+   */
+  groundWidth: number;
+  groundHeight: number;
 }
 
 /** Measures a number's box (one that passed the token rules: `digits` is its one number) among the photo's other boxes and people. */
@@ -39,6 +46,8 @@ export function bibEvidence(box: TextBox, digits: string, others: TextBox[] = []
     heightShareOnPerson: g ? heightShareOnPerson(g, others, people, torso) : 1,
     heightPerPerson: g ? heightPerPerson(g, people, torso) : 0.05,
     sameSizeNeighbours: g ? others.filter((o) => o !== box && besideOnItsLine(g, o.geometry)).length : 0,
+    groundWidth: g?.groundReach ? Math.min(g.groundReach.left, g.groundReach.right) : 0,
+    groundHeight: g?.groundReach ? Math.min(g.groundReach.up, g.groundReach.down) : 0,
   };
 }
 
@@ -90,7 +99,12 @@ function ramp(value: number, good: number, bad: number): number {
  * - text of its own size beside it on its line (a word of the same print: `EST. 1987`);
  * - digits too tall for a bib on that person (fixtures <= 0.061 of the person's height);
  * - a much smaller number than other text on the same person (a bib's number is the largest
- *   print on the torso; fixtures >= 0.43: a runner's box also holds the one behind).
+ *   print on the torso; fixtures >= 0.43: a runner's box also holds the one behind);
+ * - a ground that goes on farther than a bib sheet does: above and below (fixtures <= 0.27 of the
+ *   number's height: the sheet's edge, its frame or its sponsor lines come first) or to both sides
+ *   (fixtures <= 0.48; the margin is wide: a 2-digit number on a plain wide bib has about 0.8 of
+ *   sheet each side): the number is printed on something larger than a bib, a shirt or a banner
+ *   (ground-reach.ts in the worker measures it).
  */
 export function bibScore(e: BibEvidence): number {
   const against =
@@ -102,6 +116,8 @@ export function bibScore(e: BibEvidence): number {
     ramp(e.widthPerDigit, 1.0, 1.3) +
     0.6 * Math.min(1, e.sameSizeNeighbours) +
     0.5 * ramp(e.heightShareOnPerson, 0.4, 0.2) +
-    ramp(e.heightPerPerson, 0.075, 0.1);
+    ramp(e.heightPerPerson, 0.075, 0.1) +
+    ramp(e.groundHeight, 0.8, 1.3) +
+    ramp(e.groundWidth, 1.3, 2.0);
   return Math.max(0, 1 - against);
 }

@@ -26,6 +26,16 @@ export interface BoxGeometry {
   light: number;
   /** Heights (pixels) of the ink blobs that are glyph-sized (taller than a third of the box), left to right. */
   glyphHeights?: number[];
+  /** How far the ground the text is printed on reaches beyond the box on each side, in box heights (numbers only). */
+  groundReach?: GroundReach;
+}
+
+/** Distances (box heights) from a box's sides to where its ground ends: a paper bib's ends close by, a shirt's does not. */
+export interface GroundReach {
+  left: number;
+  right: number;
+  up: number;
+  down: number;
 }
 
 export interface BibRules {

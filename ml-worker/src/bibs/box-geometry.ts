@@ -1,4 +1,5 @@
 import type { BoxGeometry } from '@em/core/media';
+import { groundReach } from './ground-reach';
 
 /** Decoded pixels, 4 bytes (RGBA) per pixel. */
 export interface Rgba {
@@ -58,6 +59,15 @@ export function printGeometry(image: Rgba, corners: number[][]): BoxGeometry {
     dark,
     light,
   };
+}
+
+/**
+ * What the bib score weighs of a number's box: its glyph heights and how far its ground reaches
+ * (passes over the box's pixels and scan lines around it, so only for boxes that read as a number).
+ */
+export function numberGeometry(image: Rgba, g: BoxGeometry): BoxGeometry {
+  const glyphs = withGlyphs(image, g);
+  return { ...glyphs, groundReach: groundReach(image, g) };
 }
 
 /** The geometry with its glyph heights: a pass over every pixel of the box, so only for boxes that passed the gates and were read. */

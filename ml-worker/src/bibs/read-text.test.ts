@@ -49,9 +49,17 @@ describe('readTextBoxes', () => {
     expect(boxes[0].geometry?.glyphHeights?.length).toBeGreaterThan(0);
   });
 
-  it('measures glyph heights only for what reads as a number', async () => {
+  it("measures how far a number's ground reaches: the patch ends within a box height on every side", async () => {
+    const [number] = await readTextBoxes(ocr('123'), photo(), crops, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    const reach = number.geometry?.groundReach;
+    expect(reach).toBeDefined();
+    for (const side of Object.values(reach!)) expect(side).toBeLessThan(1);
+  });
+
+  it('measures glyph heights and ground reach only for what reads as a number', async () => {
     const boxes = await readTextBoxes(ocr('ABC'), photo(), crops, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
     expect(boxes).toHaveLength(1);
     expect(boxes[0].geometry?.glyphHeights).toBeUndefined();
+    expect(boxes[0].geometry?.groundReach).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { BibRules, BoxGeometry, PersonBox, placedLikeABib, printedLikeABib, TextBox, TorsoRules } from '@em/core/media';
-import { printGeometry, Rgba, withGlyphs } from './box-geometry';
+import { numberGeometry, printGeometry, Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
 import { cropRgba, FoundText, readOnce, TextCrop, touchesInnerEdge } from './text-crops';
 import type { TextLine } from './text-detection';
@@ -32,8 +32,8 @@ export async function readTextBoxes(ocr: TextOcr, pixels: Rgba, crops: TextCrop[
   const boxes: TextBox[] = [];
   for (const { line, geometry } of readOnce(found, pixels.width, pixels.height)) {
     const result = await ocr.recognise(line);
-    // Glyph heights weigh numbers only (bibEvidence).
-    if (result) boxes.push({ text: result.text, confidence: result.mean, chars: result.chars, geometry: /\d/.test(result.text) ? withGlyphs(pixels, geometry) : geometry });
+    // Glyph heights and ground reach weigh numbers only (bibEvidence).
+    if (result) boxes.push({ text: result.text, confidence: result.mean, chars: result.chars, geometry: /\d/.test(result.text) ? numberGeometry(pixels, geometry) : geometry });
   }
   return boxes;
 }
