@@ -11,6 +11,7 @@ export async function embedSelfie(faces: { embedSelfie(image: Buffer): Promise<T
   const finishedAt = Date.now();
   return {
     descriptor: found.descriptor ? Array.from(found.descriptor) : null,
+    boxDescriptor: found.boxDescriptor ? Array.from(found.boxDescriptor) : null,
     facesFound: found.facesFound,
     timing: { startedAt, finishedAt, modelMs: found.modelMs ?? finishedAt - startedAt },
   };

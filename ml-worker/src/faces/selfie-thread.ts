@@ -10,6 +10,7 @@ import { warmUpSelfies } from './warm-up';
 export interface SelfieReply {
   id: number;
   descriptor?: number[] | null;
+  boxDescriptor?: number[] | null;
   facesFound?: number;
   /** Time in the thread's model, queueing behind another selfie included. */
   modelMs?: number;
@@ -128,7 +129,7 @@ export class SelfieThreads {
     if (!waiting) return;
     thread.pending.delete(reply.id);
     if (reply.error !== undefined) waiting.reject(new Error(reply.error));
-    else waiting.resolve({ descriptor: reply.descriptor ? Float32Array.from(reply.descriptor) : null, facesFound: reply.facesFound ?? 0, modelMs: reply.modelMs });
+    else waiting.resolve({ descriptor: reply.descriptor ? Float32Array.from(reply.descriptor) : null, boxDescriptor: reply.boxDescriptor ? Float32Array.from(reply.boxDescriptor) : null, facesFound: reply.facesFound ?? 0, modelMs: reply.modelMs });
   }
 
   private lost(thread: SelfieThread, reason: string): void {
@@ -165,7 +166,7 @@ if (!isMainThread && parentPort) {
         }
         const started = performance.now();
         faces.embedSelfie(Buffer.from(image.buffer, image.byteOffset, image.byteLength)).then(
-          (found) => port.postMessage({ id, descriptor: found.descriptor ? Array.from(found.descriptor) : null, facesFound: found.facesFound, modelMs: Math.round(performance.now() - started) } satisfies SelfieReply),
+          (found) => port.postMessage({ id, descriptor: found.descriptor ? Array.from(found.descriptor) : null, boxDescriptor: found.boxDescriptor ? Array.from(found.boxDescriptor) : null, facesFound: found.facesFound, modelMs: Math.round(performance.now() - started) } satisfies SelfieReply),
           (err: Error) => port.postMessage({ id, error: err.message } satisfies SelfieReply),
         );
       });

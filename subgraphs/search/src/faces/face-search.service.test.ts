@@ -18,7 +18,7 @@ class FakeEmbedder {
   }
   async embed() {
     this.embedded++;
-    return { descriptor: this.descriptor, facesFound: this.descriptor ? 1 : 0 };
+    return { descriptors: this.descriptor ? { chip: this.descriptor, box: this.descriptor.map((v) => v + 0.1) } : null, facesFound: this.descriptor ? 1 : 0 };
   }
 }
 
@@ -26,7 +26,7 @@ class FakeEmbedder {
 class FakeFaceIndex {
   maxDistance = NaN;
   constructor(public hits: FaceHit[]) {}
-  async search(_eventId: number, _query: Float32Array, maxDistance: number) {
+  async search(_eventId: number, _query: unknown, maxDistance: number) {
     this.maxDistance = maxDistance;
     return this.hits.filter((h) => h.distance <= maxDistance);
   }
