@@ -51,17 +51,24 @@ export interface SelfieDescriptors {
   box: Float32Array | null;
 }
 
-/** A selfie's descriptors as stored with its search: the chip family's then the box family's (1024 bytes); 512 bytes is a box descriptor stored before version 4. */
+/**
+ * A selfie's descriptors as stored with its search: the chip family's then the box family's, 1024
+ * bytes (the box half all zero when it was not computed: no face gives the zero descriptor); 512
+ * bytes is a box descriptor stored before version 4.
+ */
 export function selfieDescriptorsToBuffer(descriptors: SelfieDescriptors): Buffer | null {
-  if (!descriptors.chip) return null;
-  return Buffer.concat([descriptorToBuffer(descriptors.chip), descriptors.box ? descriptorToBuffer(descriptors.box) : Buffer.alloc(0)]);
+  if (!descriptors.chip) return descriptors.box ? descriptorToBuffer(descriptors.box) : null;
+  return Buffer.concat([descriptorToBuffer(descriptors.chip), descriptors.box ? descriptorToBuffer(descriptors.box) : Buffer.alloc(DESCRIPTOR_LENGTH * 4)]);
 }
 
 export function bufferToSelfieDescriptors(buf: Buffer | null | undefined): SelfieDescriptors | null {
   if (!buf) return null;
   const size = DESCRIPTOR_LENGTH * 4;
   if (buf.length === size) return { chip: null, box: bufferToDescriptor(buf) };
-  if (buf.length === 2 * size) return { chip: bufferToDescriptor(buf.subarray(0, size)), box: bufferToDescriptor(buf.subarray(size)) };
+  if (buf.length === 2 * size) {
+    const box = buf.subarray(size);
+    return { chip: bufferToDescriptor(buf.subarray(0, size)), box: box.some((byte) => byte !== 0) ? bufferToDescriptor(box) : null };
+  }
   throw new Error(`a stored selfie embedding has ${size} or ${2 * size} bytes, not ${buf.length}`);
 }
 

@@ -59,6 +59,9 @@ describe('stored selfie descriptors', () => {
     expect(stored).toHaveLength(1024);
     expect(bufferToSelfieDescriptors(stored)).toEqual({ chip: at(0.1), box: at(0.2) });
     expect(bufferToSelfieDescriptors(descriptorToBuffer(at(0.3)))).toEqual({ chip: null, box: at(0.3) });
+    // Without a box descriptor (the event held no box faces): still 1024 bytes, so never read as a box descriptor.
+    expect(bufferToSelfieDescriptors(selfieDescriptorsToBuffer({ chip: at(0.1), box: null }))).toEqual({ chip: at(0.1), box: null });
+    expect(selfieDescriptorsToBuffer({ chip: null, box: at(0.3) })).toEqual(descriptorToBuffer(at(0.3)));
     expect(bufferToSelfieDescriptors(null)).toBeNull();
     expect(() => bufferToSelfieDescriptors(Buffer.alloc(100))).toThrow(/512 or 1024 bytes/);
   });

@@ -1,7 +1,7 @@
 import { Logger } from '../logger';
 import { InMemoryPhotosRepository } from '../repositories/fakes/photos.fake';
 import { InMemoryVideosRepository } from '../repositories/fakes/videos.fake';
-import { CHIP_DISTANCE_SHIFT, descriptorToBuffer } from './embedding';
+import { BOX_DESCRIPTOR_VERSION, CHIP_DISTANCE_SHIFT, descriptorToBuffer } from './embedding';
 import { FaceIndexCache, IDLE_EVICT_MS } from './face-index-cache';
 import { FaceIndexRevisions } from './face-index-revisions';
 
@@ -19,6 +19,20 @@ function revisions() {
 }
 
 describe('FaceIndexCache', () => {
+  it('says whether an event may hold box-family faces (stored before version 4): yes until its index is loaded without any', async () => {
+    const photos = new InMemoryPhotosRepository();
+    photos.add({ id: 'new', eventId: 5 });
+    photos.add({ id: 'old', eventId: 6 });
+    photos.addFace('new', descriptorToBuffer(vector(0.1)));
+    photos.addFace('old', descriptorToBuffer(vector(0.1)), BOX_DESCRIPTOR_VERSION);
+    const cache = new FaceIndexCache('photos', photos, revisions().revisions, logger);
+    expect(cache.mayHoldBoxFaces(5)).toBe(true);
+    await cache.search(5, { chip: vector(0), box: null }, 0.5, 100);
+    await cache.search(6, { chip: vector(0), box: null }, 0.5, 100);
+    expect(cache.mayHoldBoxFaces(5)).toBe(false);
+    expect(cache.mayHoldBoxFaces(6)).toBe(true);
+  });
+
   it("loads an event's photo faces from its repository and finds the photos within the distance, nearest first, one hit per photo", async () => {
     const photos = new InMemoryPhotosRepository();
     photos.add({ id: 'near', eventId: 5 });

@@ -161,6 +161,16 @@ export class FaceIndexCache {
     return index.search(query, maxDistance, maxFaces);
   }
 
+  /**
+   * Whether the event's faces may include some of the box family (stored before version 4), so a
+   * selfie needs its box descriptor too: yes unless the event's index is in memory and holds none
+   * (re-embedding only ever removes them; a full reload drops the replaced ones).
+   */
+  mayHoldBoxFaces(eventId: number): boolean {
+    const index = this.indexes.get(eventId);
+    return !index || index.boxFaces > 0;
+  }
+
   /** The faces held in memory for an event (0 when not loaded). */
   size(eventId: number): number {
     return this.indexes.get(eventId)?.size ?? 0;

@@ -71,7 +71,7 @@ export class SelfieEmbedder {
    * time: NOT_RECORDED (500), since callers record a search or clipping request only after this, so
    * nothing is kept and a retry with the same request_id starts afresh.
    */
-  async embed(prepared: Buffer): Promise<SelfieEmbedding> {
+  async embed(prepared: Buffer, opts: { boxDescriptor?: boolean } = {}): Promise<SelfieEmbedding> {
     const timeoutMs = this.limits.timeoutSeconds * 1000;
     let jobId: string | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -81,7 +81,7 @@ export class SelfieEmbedder {
     const sentAt = Date.now();
     const run = (async () => {
       await this.events.waitUntilReady();
-      const job = (await this.jobs.enqueue('selfies', { imageBase64: prepared.toString('base64') }))!;
+      const job = (await this.jobs.enqueue('selfies', { imageBase64: prepared.toString('base64'), boxDescriptor: opts.boxDescriptor !== false }))!;
       jobId = job.id;
       return job.waitUntilFinished(this.events, timeoutMs);
     })();

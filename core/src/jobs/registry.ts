@@ -20,6 +20,8 @@ export interface ProcessPhotoJob extends TracedJob {
 /** A selfie to embed: the image (already checked and downscaled), base64 in the job. */
 export interface EmbedSelfieJob {
   imageBase64: string;
+  /** Whether the box family's descriptor is wanted too (the event may hold faces stored before version 4); absent: yes. */
+  boxDescriptor?: boolean;
 }
 
 /** The largest face of the selfie, or null when none was found: its current (chip family) descriptor, and its box family one (faces stored before version 4). */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { boundedCopy, FaceBox, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, faceQuality, landmarkSignals, openImage, PersonBox, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, FaceBox, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, faceQuality, landmarkSignals, openImage, PersonBox, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, detectInTiles, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame, squareTiles } from './face-boxes';
 import { facesInRegions, headRegions } from './head-regions';
@@ -75,11 +75,11 @@ export class FaceAnalyzer {
    * (descriptor version 4). The selfie is also described as faces stored before version 4 were
    * (`boxDescriptor`, version 2), for the events whose faces are not all re-embedded yet.
    */
-  embedSelfie(image: Buffer, opts: { mirrored?: boolean } = { mirrored: true }): Promise<SelfieFace> {
+  embedSelfie(image: Buffer, opts: { mirrored?: boolean; boxDescriptor?: boolean } = {}): Promise<SelfieFace> {
     return this.serialised('urgent', async () => {
       const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
       const meta = await openImage(bounded).metadata();
-      const options = { ...SELFIE_FACE_OPTIONS, mirrored: opts.mirrored !== false, boxDescriptors: opts.mirrored !== false };
+      const options = { ...SELFIE_FACE_OPTIONS, mirrored: opts.mirrored !== false, boxDescriptors: opts.mirrored !== false && opts.boxDescriptor !== false };
       let faces: DetectedFace[] = [];
       for (const padding of SELFIE_PADDINGS) {
         const margin = Math.round(Math.max(meta.width ?? 0, meta.height ?? 0) * padding);
@@ -271,12 +271,13 @@ export class FaceAnalyzer {
   }
 }
 
-/** Mirror-averaged faces get dlib's chip (version 4-5); a single pass (version 1, a timing baseline only) keeps face-api's box. */
+/** Mirror-averaged faces get dlib's chip (versions 4-5) unless `options.chip` says otherwise; a single pass (version 1, a timing baseline only) keeps face-api's box. */
 function chipKind(options: FaceAnalyzerOptions): ChipKind {
-  return options.mirrored ? 'chip' : 'box';
+  return options.mirrored ? (options.chip ?? 'chip') : 'box';
 }
 
 function versionOf(options: FaceAnalyzerOptions, secondDetector: boolean): FaceDescriptorVersion {
   if (!options.mirrored) return 1;
+  if (chipKind(options) === 'box') return secondDetector ? BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION : BOX_DESCRIPTOR_VERSION;
   return secondDetector ? SECOND_DETECTOR_DESCRIPTOR_VERSION : FACE_DESCRIPTOR_VERSION;
 }

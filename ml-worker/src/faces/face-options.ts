@@ -1,4 +1,5 @@
 import { FaceBox, FaceDescriptorVersion, FaceQualitySignals } from '@em/core/media';
+import type { ChipKind } from './describe-faces';
 
 export interface DetectedFace {
   /** Box relative to the image (0-1), so it holds at any resolution. */
@@ -37,6 +38,8 @@ export interface FaceAnalyzerOptions {
    * 0.96 on the face fixtures, still 0 wrong). Costs one more recognition pass per face.
    */
   mirrored: boolean;
+  /** Which chip the recognition net sees (describe-faces.ts): dlib's (the default, versions 4-5); `box` (versions 2-3) only to measure against what was stored before. */
+  chip?: ChipKind;
   /** Also describe each face on face-api's box (`boxDescriptor`): selfies, while events hold faces stored before version 4. */
   boxDescriptors?: boolean;
   /**

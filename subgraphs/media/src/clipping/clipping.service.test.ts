@@ -29,6 +29,9 @@ class FakeEmbedder {
 class FakeFaceIndex {
   queries: SelfieDescriptors[] = [];
   constructor(public hits: FaceHit[] = []) {}
+  mayHoldBoxFaces() {
+    return true;
+  }
   async search(_eventId: number, query: SelfieDescriptors) {
     this.queries.push(query);
     return this.hits;

@@ -76,7 +76,7 @@ export class ClippingService {
     private readonly videos: VideosRepository,
     private readonly store: ObjectStore,
     private readonly embedder: Pick<SelfieEmbedder, 'prepare' | 'embed'>,
-    private readonly index: Pick<FaceIndexCache, 'search'>,
+    private readonly index: Pick<FaceIndexCache, 'search' | 'mayHoldBoxFaces'>,
     private readonly jobs: JobProducer,
     private readonly redis: Redis,
   ) {}
@@ -92,7 +92,7 @@ export class ClippingService {
     let descriptors: SelfieDescriptors | null;
     if (input.selfie) {
       const file = await input.selfie();
-      descriptors = (await this.embedder.embed(await this.embedder.prepare(file))).descriptors;
+      descriptors = (await this.embedder.embed(await this.embedder.prepare(file), { boxDescriptor: this.index.mayHoldBoxFaces(eventId) })).descriptors;
     } else if (existing) {
       // Idempotent: a repeat without a new selfie answers the request as it is, unless recreating.
       if (!input.forceRecreate || existing.status === 'processing') return { requestId, status: existing.status };
