@@ -17,7 +17,7 @@ const ON_SHOTS: Record<string, string[]> = {
 describe('faces found by the ml-worker', () => {
   afterAll(closeDb);
 
-  it('the demo photos went through face detection: descriptors of 128 floats (dlib's chip, mirror-averaged: version 4, or 5 when only the second detector found the face), boxes inside the image', async () => {
+  it('the demo photos went through face detection: descriptors of 128 floats (dlib\'s chip, mirror-averaged: version 4, or 5 when only the second detector found the face), boxes inside the image', async () => {
     const rows = await sql(
       `select f.score, f.box_x, f.box_y, f.box_width, f.box_height, length(f.embedding) as bytes, f.descriptor_version
          from faces f join photos p on p.id = f.photo_id where p.event_id = $1`,
