@@ -58,5 +58,8 @@ describe('describeFaces (real models)', () => {
       expect(descriptorDistance(chip, box)).toBeLessThan(0.5);
       expect(descriptorDistance(chip, (await describeFaces(image, landmarks.slice(0, 1), true))[0])).toBe(0);
       expect(again).toHaveLength(128);
+      // Degenerate landmarks (all on one point): the zero descriptor, as an empty box gives, not NaN.
+      const [degenerate] = await describeFaces(image, [{ positions: Array.from({ length: 68 }, () => ({ x: 10, y: 10 })) }], true);
+      expect(degenerate).toEqual(new Float32Array(128));
     }), 120_000);
 });

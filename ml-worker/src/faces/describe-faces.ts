@@ -1,4 +1,4 @@
-import { chipTransform, CHIP_SIZE, sampleChip } from './face-chip';
+import { chipTransform, CHIP_SIZE, sampleChip, usableTransform } from './face-chip';
 
 // The same face-api module (and tfjs backend) as FaceAnalyzer's.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -34,7 +34,12 @@ export async function describeFaces(image: FaceImage, landmarks: any[], mirrored
   if (landmarks.length === 0) return [];
   const crops: any[] =
     kind === 'chip'
-      ? landmarks.map((l) => faceapi.tf.tensor3d(sampleChip(image.rgb, image.width, image.height, chipTransform(l.positions)), [CHIP_SIZE, CHIP_SIZE, 3], 'float32'))
+      ? landmarks.map((l) => {
+          const transform = chipTransform(l.positions);
+          // Degenerate landmarks: an empty chip, described as the zero descriptor (as an empty box is).
+          if (!usableTransform(transform)) return faceapi.tf.zeros([0, 0, 3], 'float32');
+          return faceapi.tf.tensor3d(sampleChip(image.rgb, image.width, image.height, transform), [CHIP_SIZE, CHIP_SIZE, 3], 'float32');
+        })
       : await faceapi.extractFaceTensors(image.tensor, landmarks.map((l) => l.align(null, { useDlibAlignment: true })));
   const flipped: any[] = mirrored ? crops.map((crop) => faceapi.tf.reverse(crop, 1)) : [];
   try {

@@ -1,4 +1,4 @@
-import { chipTransform, CHIP_SIZE, meanFaceOnChip, sampleChip } from './face-chip';
+import { chipTransform, CHIP_SIZE, meanFaceOnChip, sampleChip, usableTransform } from './face-chip';
 
 /** 68 landmarks whose 17-67 are the chip's mean face mapped by image = [a -b; b a] chip + t; the jaw (0-16) far off: the fit ignores it. */
 function landmarksThrough(a: number, b: number, tx: number, ty: number) {
@@ -22,6 +22,12 @@ describe('chipTransform (dlib get_face_chip_details)', () => {
     expect(Math.hypot(t.a, t.b)).toBeCloseTo(2, 6);
     expect(t.tx).toBeCloseTo(300, 3);
     expect(t.ty).toBeCloseTo(120, 3);
+  });
+
+  it('is unusable for degenerate landmarks (all on one point, or not numbers)', () => {
+    expect(usableTransform(chipTransform(landmarksThrough(1, 0, 0, 0)))).toBe(true);
+    expect(usableTransform(chipTransform(Array.from({ length: 68 }, () => ({ x: 5, y: 5 }))))).toBe(false);
+    expect(usableTransform(chipTransform(Array.from({ length: 68 }, () => ({ x: NaN, y: 5 }))))).toBe(false);
   });
 
   it('needs the 68 landmarks', () => {

@@ -60,6 +60,11 @@ export function chipTransform(landmarks: Point[], padding = CHIP_PADDING): ChipT
   return { a, b, tx: lx - (a * fx - b * fy), ty: ly - (b * fx + a * fy) };
 }
 
+/** Whether a transform maps the chip somewhere (degenerate landmarks, all on one point or not numbers, do not). */
+export function usableTransform({ a, b, tx, ty }: ChipTransform): boolean {
+  return [a, b, tx, ty].every(Number.isFinite) && a * a + b * b > 1e-12;
+}
+
 /**
  * The CHIP_SIZE x CHIP_SIZE RGB chip (float 0..255, row-major, 3 channels) of a face in a raw RGB
  * image, sampled bilinearly through `transform` (pixel centres at half-integers; black outside the image).
