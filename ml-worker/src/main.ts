@@ -18,6 +18,7 @@ import { ObjectStore } from '@em/core/storage';
 import {
   JobQueues,
   QUEUE_NAMES,
+  queueReembedding,
 } from '@em/core/jobs';
 import { FaceIndexRevisions } from '@em/core/media';
 import { BibReaderPool } from './bibs/bib-reader-pool';
@@ -65,8 +66,9 @@ async function main() {
   const bibs = new BibReaderPool(cfg.PHOTO_CONCURRENCY);
   await Promise.all([faces.load(), bibs.load(), selfiesStarted]);
   const videoRows = new SqlVideosRepository(orm);
+  const photoRows = new SqlPhotosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
-  const photos = new PhotoProcessor(new SqlPhotosRepository(orm), new SqlEventsRepository(orm), store, faces, bibs, revisions, logger);
+  const photos = new PhotoProcessor(photoRows, new SqlEventsRepository(orm), store, faces, bibs, revisions, logger);
   const videos = new VideoIndexer(videoRows, store, faces, revisions, logger, () => VideoPartThread.start(logger), cfg.VIDEO_INDEX_PARTS);
   const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);
@@ -95,6 +97,12 @@ async function main() {
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const jobs = new JobQueues(cfg.REDIS_URL);
   await jobs.scheduleRepeatingJobs(cfg);
+  // Faces described by an older descriptor version (an upgrade) are described again, in the
+  // background: idempotent, so every start (of every worker) may run it; see queueReembedding.
+  void queueReembedding({ photos: photoRows, videos: videoRows }, jobs).then(
+    (queued) => (queued.events ? logger.info(queued, 'faces of an older descriptor version queued to be described again') : undefined),
+    (err: Error) => logger.warn({ err: err.message }, 'queueing faces of an older descriptor version failed; the next start tries again'),
+  );
   const operator = serveOperatorEndpoints({
     port: cfg.ML_WORKER_PORT,
     host: cfg.LISTEN_HOST,

@@ -17,7 +17,7 @@ const ON_SHOTS: Record<string, string[]> = {
 describe('faces found by the ml-worker', () => {
   afterAll(closeDb);
 
-  it('the demo photos went through face detection: descriptors of 128 floats (mirror-averaged: version 2, or 3 when only the second detector found the face), boxes inside the image', async () => {
+  it('the demo photos went through face detection: descriptors of 128 floats (dlib\'s chip, mirror-averaged: version 4, or 5 when only the second detector found the face), boxes inside the image', async () => {
     const rows = await sql(
       `select f.score, f.box_x, f.box_y, f.box_width, f.box_height, length(f.embedding) as bytes, f.descriptor_version
          from faces f join photos p on p.id = f.photo_id where p.event_id = $1`,
@@ -26,7 +26,7 @@ describe('faces found by the ml-worker', () => {
     expect(rows.length).toBeGreaterThanOrEqual(6);
     for (const r of rows) {
       expect(r.bytes).toBe(512);
-      expect([2, 3]).toContain(r.descriptor_version);
+      expect([4, 5]).toContain(r.descriptor_version);
       expect(r.score).toBeGreaterThanOrEqual(0.5);
       expect(r.box_x).toBeGreaterThanOrEqual(0);
       expect(r.box_x + r.box_width).toBeLessThanOrEqual(1.001);
@@ -84,7 +84,7 @@ describe('reembed-faces (cli): faces of an older descriptor version are describe
     );
   };
 
-  it('queues the photos with version-1 faces, which come back at the current version and stay published', async () => {
+  it('queues the photos with faces of the box family (stored before version 4), which come back at the current version and stay published', async () => {
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
     const os = await import('node:os');
     const { orgId } = await fixtures.organisation();
@@ -97,17 +97,17 @@ describe('reembed-faces (cli): faces of an older descriptor version are describe
     const [photo] = await sql(`select id from photos where event_id = $1`, [eventId]);
     const faces = await sql(`select count(*)::int as n from faces where photo_id = $1`, [photo.id]);
     expect(faces[0].n).toBeGreaterThan(0);
-    // As a photo processed before descriptor version 2.
-    await sql(`update faces set descriptor_version = 1 where photo_id = $1`, [photo.id]);
+    // As a photo processed before descriptor version 4.
+    await sql(`update faces set descriptor_version = 2 where photo_id = $1`, [photo.id]);
 
-    expect(await cli('reembed-faces', '--event', String(eventId))).toContain('1 photos and 0 videos with faces older than descriptor version 2; 1 queued');
+    expect(await cli('reembed-faces', '--event', String(eventId))).toContain('1 photos and 0 videos with faces older than descriptor version 4; 1 queued');
     const deadline = Date.now() + 120_000;
     for (;;) {
       const [row] = await sql(
         `select p.status, p.published_at, min(f.descriptor_version)::int as version, count(f.id)::int as n from photos p left join faces f on f.photo_id = p.id where p.id = $1 group by p.id`,
         [photo.id],
       );
-      if (row.status === 'processed' && row.version === 2) {
+      if (row.status === 'processed' && row.version >= 4) {
         expect(row.n).toBe(faces[0].n);
         expect(row.published_at).not.toBeNull();
         break;

@@ -1,7 +1,7 @@
 import { Logger } from '../logger';
 import { InMemoryPhotosRepository } from '../repositories/fakes/photos.fake';
 import { InMemoryVideosRepository } from '../repositories/fakes/videos.fake';
-import { descriptorToBuffer } from './embedding';
+import { BOX_DESCRIPTOR_VERSION, CHIP_DISTANCE_SHIFT, descriptorToBuffer } from './embedding';
 import { FaceIndexCache, IDLE_EVICT_MS } from './face-index-cache';
 import { FaceIndexRevisions } from './face-index-revisions';
 
@@ -19,6 +19,20 @@ function revisions() {
 }
 
 describe('FaceIndexCache', () => {
+  it('says whether an event may hold box-family faces (stored before version 4): yes until its index is loaded without any', async () => {
+    const photos = new InMemoryPhotosRepository();
+    photos.add({ id: 'new', eventId: 5 });
+    photos.add({ id: 'old', eventId: 6 });
+    photos.addFace('new', descriptorToBuffer(vector(0.1)));
+    photos.addFace('old', descriptorToBuffer(vector(0.1)), BOX_DESCRIPTOR_VERSION);
+    const cache = new FaceIndexCache('photos', photos, revisions().revisions, logger);
+    expect(cache.mayHoldBoxFaces(5)).toBe(true);
+    await cache.search(5, { chip: vector(0), box: null }, 0.5, 100);
+    await cache.search(6, { chip: vector(0), box: null }, 0.5, 100);
+    expect(cache.mayHoldBoxFaces(5)).toBe(false);
+    expect(cache.mayHoldBoxFaces(6)).toBe(true);
+  });
+
   it("loads an event's photo faces from its repository and finds the photos within the distance, nearest first, one hit per photo", async () => {
     const photos = new InMemoryPhotosRepository();
     photos.add({ id: 'near', eventId: 5 });
@@ -29,9 +43,9 @@ describe('FaceIndexCache', () => {
     photos.addFace('far', descriptorToBuffer(vector(0.9)));
     photos.addFace('elsewhere', descriptorToBuffer(vector(0)));
     const cache = new FaceIndexCache('photos', photos, revisions().revisions, logger);
-    const hits = await cache.search(5, vector(0), 0.5, 100);
+    const hits = await cache.search(5, { chip: vector(0), box: null }, 0.5, 100);
     expect(hits.map((h) => h.ref)).toEqual(['near']);
-    expect(hits[0].distance).toBeCloseTo(0.05, 5);
+    expect(hits[0].distance).toBeCloseTo(0.05 - CHIP_DISTANCE_SHIFT, 5); // version 4 faces: on the threshold's scale
     expect(cache.size(5)).toBe(3);
   });
 
@@ -42,11 +56,11 @@ describe('FaceIndexCache', () => {
     photos.addFace('a', descriptorToBuffer(vector(0.1)));
     const { state, revisions: revs } = revisions();
     const cache = new FaceIndexCache('photos', photos, revs, logger);
-    expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual(['a']);
+    expect((await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref)).toEqual(['a']);
     photos.addFace('b', descriptorToBuffer(vector(0.2)));
-    expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual(['a']);
+    expect((await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref)).toEqual(['a']);
     state.revision = '2';
-    expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual(['a', 'b']);
+    expect((await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref)).toEqual(['a', 'b']);
     expect(cache.size(5)).toBe(2);
   });
 
@@ -55,7 +69,7 @@ describe('FaceIndexCache', () => {
     const video = videos.add({ eventId: 5 });
     await videos.addFaces(video.id, 5, [{ timeSeconds: 12.5, embedding: descriptorToBuffer(vector(0)), score: 1 }]);
     const cache = new FaceIndexCache('videos', videos, revisions().revisions, logger);
-    expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual([`${video.id}@12.5`]);
+    expect((await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref)).toEqual([`${video.id}@12.5`]);
   });
 
   it('never makes a search wait for a refresh that only time asked for: the staleness check and the full rebuild run in the background', async () => {
@@ -71,7 +85,7 @@ describe('FaceIndexCache', () => {
     let clock = 1_000_000;
     now.mockImplementation(() => clock);
     try {
-      const refs = async () => (await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref);
+      const refs = async () => (await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref);
       expect(await refs()).toEqual(['a']);
       photos.addFace('b', descriptorToBuffer(vector(0.2)));
       let open!: () => void;
@@ -107,10 +121,10 @@ describe('FaceIndexCache', () => {
     };
     const { state, revisions: revs } = revisions();
     const cache = new FaceIndexCache('photos', source, revs, logger);
-    await cache.search(5, vector(0), 0.5, 100);
+    await cache.search(5, { chip: vector(0), box: null }, 0.5, 100);
     photos.addFace('c', descriptorToBuffer(vector(0.3)));
     state.revision = '2';
-    expect((await cache.search(5, vector(0), 0.5, 100)).map((h) => h.ref)).toEqual(['a', 'b', 'c']);
+    expect((await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref)).toEqual(['a', 'b', 'c']);
     expect(calls[1]).toEqual({ afterId: '0', skipIds: ['1', '2'], returned: 1 });
   });
 
@@ -126,15 +140,15 @@ describe('FaceIndexCache', () => {
     now.mockImplementation(() => clock);
     let open!: () => void;
     try {
-      await cache.search(5, vector(0), 0.5, 100);
+      await cache.search(5, { chip: vector(0), box: null }, 0.5, 100);
       gate = new Promise((r) => (open = r));
       clock += 31 * 60_000;
-      const answer = await Promise.race([cache.search(5, vector(0), 0.5, 100).then((h) => h.map((x) => x.ref)), new Promise((r) => setTimeout(() => r('waited for a load'), 500))]);
+      const answer = await Promise.race([cache.search(5, { chip: vector(0), box: null }, 0.5, 100).then((h) => h.map((x) => x.ref)), new Promise((r) => setTimeout(() => r('waited for a load'), 500))]);
       expect(answer).toEqual(['a']);
       open();
       await new Promise((r) => setTimeout(r, 10)); // the background rebuild the search started
       clock += IDLE_EVICT_MS + 1;
-      await cache.search(6, vector(0), 0.5, 100);
+      await cache.search(6, { chip: vector(0), box: null }, 0.5, 100);
       expect(cache.size(5)).toBe(0);
     } finally {
       open?.();
@@ -155,12 +169,12 @@ describe('FaceIndexCache', () => {
     try {
       for (const eventId of [1, 2, 1]) {
         clock += 1000;
-        await cache.search(eventId, vector(0), 0.5, 100);
+        await cache.search(eventId, { chip: vector(0), box: null }, 0.5, 100);
       }
       clock += 1000;
-      await cache.search(3, vector(0), 0.5, 100);
+      await cache.search(3, { chip: vector(0), box: null }, 0.5, 100);
       clock += 1000;
-      await cache.search(3, vector(0), 0.5, 100);
+      await cache.search(3, { chip: vector(0), box: null }, 0.5, 100);
       expect([cache.size(1), cache.size(2), cache.size(3)]).toEqual([2, 0, 2]);
     } finally {
       now.mockRestore();

@@ -1,5 +1,5 @@
 import { Logger } from '../logger';
-import { bufferToDescriptor, FACE_DESCRIPTOR_VERSION, maxDistanceFor, QUALITY_DISTANCE_BONUS } from './embedding';
+import { BOX_DESCRIPTOR_VERSION, bufferToDescriptor, CHIP_DISTANCE_SHIFT, DescriptorFamily, descriptorFamily, FACE_DESCRIPTOR_VERSION, maxDistanceFor, SelfieDescriptors, widestDistanceFor } from './embedding';
 import { FaceIndexKind, FaceIndexRevisions } from './face-index-revisions';
 import { FaceMatrix } from './face-matrix';
 import { nearerToStranger } from './stranger-check';
@@ -26,28 +26,50 @@ export interface FaceHit {
   distance: number;
 }
 
-/** The faces of one event in memory: the matrix, and for each row what the face belongs to. */
-export class EventFaceIndex {
-  readonly matrix = new FaceMatrix(4096);
-  private readonly rowRef: number[] = [];
-  /** Rows matched more strictly (row -> descriptor version: older ones, or found by the second detector); rows of the current version are not listed. */
-  private readonly stricterRows = new Map<number, number>();
+/** The faces of one descriptor family of an event: the matrix, and for each row what the face belongs to. */
+class FamilyFaces {
+  readonly matrix = new FaceMatrix(1024);
+  readonly rowRef: number[] = [];
+  /** Each row's descriptor version, when not the family's usual one (its calibration: maxDistanceFor). */
+  readonly rowVersion = new Map<number, number>();
   /** Each row's quality when measured (rows stored before have none). */
-  private readonly rowQuality = new Map<number, number>();
-  /** Rows in a group (row -> group), and each group's refs. */
-  private readonly rowGroup = new Map<number, number>();
+  readonly rowQuality = new Map<number, number>();
+  /** Rows in a group (row -> group). */
+  readonly rowGroup = new Map<number, number>();
+  /** Each row's face id (ids of stored faces stay far below 2^53). */
+  readonly rowFaceId: number[] = [];
+
+  /** How much farther than the threshold's distance the family matches (CHIP_DISTANCE_SHIFT for the chip family). */
+  constructor(readonly usualVersion: number, readonly shift: number) {}
+}
+
+/**
+ * The faces of one event in memory, by descriptor family (descriptorFamily): a selfie's descriptor
+ * of one family is only ever compared with faces of that family.
+ */
+export class EventFaceIndex {
+  private readonly families: Record<DescriptorFamily, FamilyFaces> = { chip: new FamilyFaces(FACE_DESCRIPTOR_VERSION, CHIP_DISTANCE_SHIFT), box: new FamilyFaces(BOX_DESCRIPTOR_VERSION, 0) };
+  /** Each group's refs (groups are video tracks: one family each, since a video is indexed at one version). */
   private readonly groupIndex = new Map<string, number>();
   private readonly groupRefs: Array<Set<number>> = [];
   private readonly refs: string[] = [];
   private readonly refIndex = new Map<string, number>();
   private readonly loadedIds = new Set<string>();
-  /** Each row's face id (ids of stored faces stay far below 2^53). */
-  private readonly rowFaceId: number[] = [];
   maxId = 0n;
   revision: string | null = null;
   checkedAt = 0;
   builtAt = Date.now();
   usedAt = Date.now();
+
+  /** Faces held, all families. */
+  get size(): number {
+    return this.families.chip.matrix.size + this.families.box.matrix.size;
+  }
+
+  /** Faces held of the box family (stored before descriptor version 4: re-embedding has not reached them yet). */
+  get boxFaces(): number {
+    return this.families.box.matrix.size;
+  }
 
   add(faceId: string, ref: string, embedding: Buffer, version: number = FACE_DESCRIPTOR_VERSION, group: string | null = null, quality: number | null = null): void {
     if (this.loadedIds.has(faceId)) return;
@@ -57,9 +79,10 @@ export class EventFaceIndex {
       index = this.refs.push(ref) - 1;
       this.refIndex.set(ref, index);
     }
-    const row = this.matrix.add(bufferToDescriptor(embedding));
-    if (version !== FACE_DESCRIPTOR_VERSION) this.stricterRows.set(row, version);
-    if (quality !== null) this.rowQuality.set(row, quality);
+    const family = this.families[descriptorFamily(version)];
+    const row = family.matrix.add(bufferToDescriptor(embedding));
+    if (version !== family.usualVersion) family.rowVersion.set(row, version);
+    if (quality !== null) family.rowQuality.set(row, quality);
     if (group !== null) {
       let g = this.groupIndex.get(group);
       if (g === undefined) {
@@ -67,10 +90,10 @@ export class EventFaceIndex {
         this.groupIndex.set(group, g);
       }
       this.groupRefs[g].add(index);
-      this.rowGroup.set(row, g);
+      family.rowGroup.set(row, g);
     }
-    this.rowRef.push(index);
-    this.rowFaceId.push(Number(faceId));
+    family.rowRef.push(index);
+    family.rowFaceId.push(Number(faceId));
     const id = BigInt(faceId);
     if (id > this.maxId) this.maxId = id;
   }
@@ -79,28 +102,36 @@ export class EventFaceIndex {
   idsAbove(id: bigint): string[] {
     const floor = Number(id);
     const out: string[] = [];
-    for (const faceId of this.rowFaceId) if (faceId > floor) out.push(String(faceId));
+    for (const family of Object.values(this.families)) for (const faceId of family.rowFaceId) if (faceId > floor) out.push(String(faceId));
     return out;
   }
 
   /**
    * What has a face within `maxDistance` (or is in the group of one), each with its nearest face's
-   * distance, nearest first. Each face's own distance limit depends on its descriptor version and
-   * quality (maxDistanceFor); a face nearer to someone surely else than to the query is no match
-   * (nearerToStranger).
+   * distance on the threshold's scale (the chip family's minus CHIP_DISTANCE_SHIFT), nearest first. Each face
+   * is compared with the selfie's descriptor of its own family only; its own distance limit depends
+   * on its descriptor version and quality (maxDistanceFor); a face nearer to someone surely else
+   * (of its family) than to the selfie is no match (nearerToStranger).
    */
-  search(query: Float32Array, maxDistance: number, maxFaces: number): FaceHit[] {
+  search(query: SelfieDescriptors, maxDistance: number, maxFaces: number): FaceHit[] {
     const best = new Map<number, number>();
-    const sameOwner = (a: number, b: number) => this.rowRef[a] === this.rowRef[b] || (this.rowGroup.has(a) && this.rowGroup.get(a) === this.rowGroup.get(b));
-    for (const { row, distance } of this.matrix.within(query, maxDistance + QUALITY_DISTANCE_BONUS, maxFaces)) {
-      if (distance > maxDistanceFor(this.stricterRows.get(row) ?? FACE_DESCRIPTOR_VERSION, maxDistance, this.rowQuality.get(row) ?? null)) continue;
-      if (nearerToStranger(this.matrix, query, row, distance, sameOwner)) continue;
-      const group = this.rowGroup.get(row);
-      for (const ref of group === undefined ? [this.rowRef[row]] : this.groupRefs[group]) {
-        if (!best.has(ref)) best.set(ref, distance);
+    for (const name of ['chip', 'box'] as const) {
+      const descriptor = query[name];
+      const family = this.families[name];
+      if (!descriptor || family.matrix.size === 0) continue;
+      const sameOwner = (a: number, b: number) => family.rowRef[a] === family.rowRef[b] || (family.rowGroup.has(a) && family.rowGroup.get(a) === family.rowGroup.get(b));
+      for (const { row, distance } of family.matrix.within(descriptor, widestDistanceFor(maxDistance), maxFaces)) {
+        const limit = maxDistanceFor(family.rowVersion.get(row) ?? family.usualVersion, maxDistance, family.rowQuality.get(row) ?? null);
+        if (distance > limit) continue;
+        if (nearerToStranger(family.matrix, descriptor, row, distance, sameOwner)) continue;
+        const onScale = Math.max(0, distance - family.shift);
+        const group = family.rowGroup.get(row);
+        for (const ref of group === undefined ? [family.rowRef[row]] : this.groupRefs[group]) {
+          if ((best.get(ref) ?? Infinity) > onScale) best.set(ref, onScale);
+        }
       }
     }
-    return [...best].map(([ref, distance]) => ({ ref: this.refs[ref], distance }));
+    return [...best].sort((a, b) => a[1] - b[1]).map(([ref, distance]) => ({ ref: this.refs[ref], distance }));
   }
 }
 
@@ -124,15 +155,25 @@ export class FaceIndexCache {
     private readonly maxFaces = DEFAULT_MAX_CACHED_FACES,
   ) {}
 
-  async search(eventId: number, query: Float32Array, maxDistance: number, maxFaces: number): Promise<FaceHit[]> {
+  async search(eventId: number, query: SelfieDescriptors, maxDistance: number, maxFaces: number): Promise<FaceHit[]> {
     const index = await this.fresh(eventId);
     index.usedAt = Date.now();
     return index.search(query, maxDistance, maxFaces);
   }
 
+  /**
+   * Whether the event's faces may include some of the box family (stored before version 4), so a
+   * selfie needs its box descriptor too: yes unless the event's index is in memory and holds none
+   * (re-embedding only ever removes them; a full reload drops the replaced ones).
+   */
+  mayHoldBoxFaces(eventId: number): boolean {
+    const index = this.indexes.get(eventId);
+    return !index || index.boxFaces > 0;
+  }
+
   /** The faces held in memory for an event (0 when not loaded). */
   size(eventId: number): number {
-    return this.indexes.get(eventId)?.matrix.size ?? 0;
+    return this.indexes.get(eventId)?.size ?? 0;
   }
 
   /**
@@ -166,7 +207,7 @@ export class FaceIndexCache {
 
   private async load(eventId: number, index: EventFaceIndex, revision: string | null): Promise<EventFaceIndex> {
     const started = Date.now();
-    const before = index.matrix.size;
+    const before = index.size;
     let after = index.maxId > BigInt(ID_OVERLAP) ? index.maxId - BigInt(ID_OVERLAP) : 0n;
     // The overlap is re-read for faces committed out of id order; those already held are not sent again.
     const held = before > 0 ? index.idsAbove(after) : [];
@@ -179,8 +220,8 @@ export class FaceIndexCache {
     index.revision = revision;
     index.checkedAt = Date.now();
     this.indexes.set(eventId, index);
-    const added = index.matrix.size - before;
-    if (added > 0) this.logger.info({ kind: this.kind, eventId, added, faces: index.matrix.size, ms: Date.now() - started }, 'face index loaded');
+    const added = index.size - before;
+    if (added > 0) this.logger.info({ kind: this.kind, eventId, added, faces: index.size, boxFaces: index.boxFaces, ms: Date.now() - started }, 'face index loaded');
     return index;
   }
 
@@ -190,14 +231,14 @@ export class FaceIndexCache {
     let total = 0;
     for (const [eventId, index] of this.indexes) {
       if (now - index.usedAt > IDLE_EVICT_MS) this.indexes.delete(eventId);
-      else total += index.matrix.size;
+      else total += index.size;
     }
     if (total <= this.maxFaces) return;
     const oldestFirst = [...this.indexes].filter(([eventId]) => eventId !== searched).sort(([, a], [, b]) => a.usedAt - b.usedAt);
     for (const [eventId, index] of oldestFirst) {
       if (total <= this.maxFaces) break;
       this.indexes.delete(eventId);
-      total -= index.matrix.size;
+      total -= index.size;
     }
   }
 }

@@ -5,6 +5,7 @@ import { probeImage } from '../imaging/formats';
 import { openImage } from '../imaging/pixel-limit';
 import { JobQueues, JOBS } from '../jobs';
 import { connectRedis } from '../redis';
+import { SelfieDescriptors } from './embedding';
 
 /** Selfie formats accepted: what phones and browsers send. */
 const SELFIE_FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
@@ -13,7 +14,8 @@ const SELFIE_MAX_SIDE = 1280;
 const NOT_EMBEDDED = 'Face matching did not answer in time, so nothing was recorded; retry with the same request_id';
 
 export interface SelfieEmbedding {
-  descriptor: Float32Array | null;
+  /** The selfie's largest face's descriptors, one per family (null without a face). */
+  descriptors: SelfieDescriptors | null;
   facesFound: number;
   /** Where the round trip went (ms): to the worker (enqueue + queue hop), in the worker (model included), back (reply hop). */
   timing?: SelfieRoundTrip;
@@ -69,7 +71,7 @@ export class SelfieEmbedder {
    * time: NOT_RECORDED (500), since callers record a search or clipping request only after this, so
    * nothing is kept and a retry with the same request_id starts afresh.
    */
-  async embed(prepared: Buffer): Promise<SelfieEmbedding> {
+  async embed(prepared: Buffer, opts: { boxDescriptor?: boolean } = {}): Promise<SelfieEmbedding> {
     const timeoutMs = this.limits.timeoutSeconds * 1000;
     let jobId: string | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -79,7 +81,7 @@ export class SelfieEmbedder {
     const sentAt = Date.now();
     const run = (async () => {
       await this.events.waitUntilReady();
-      const job = (await this.jobs.enqueue('selfies', { imageBase64: prepared.toString('base64') }))!;
+      const job = (await this.jobs.enqueue('selfies', { imageBase64: prepared.toString('base64'), boxDescriptor: opts.boxDescriptor !== false }))!;
       jobId = job.id;
       return job.waitUntilFinished(this.events, timeoutMs);
     })();
@@ -87,7 +89,7 @@ export class SelfieEmbedder {
       const result = await Promise.race([run, deadline]);
       const t = result.timing;
       const timing = t && { queueMs: t.startedAt - sentAt, workerMs: t.finishedAt - t.startedAt, modelMs: t.modelMs, replyMs: Date.now() - t.finishedAt };
-      return { descriptor: result.descriptor ? Float32Array.from(result.descriptor) : null, facesFound: result.facesFound, ...(timing ? { timing } : {}) };
+      return { descriptors: selfieDescriptorsOf(result), facesFound: result.facesFound, ...(timing ? { timing } : {}) };
     } catch (err) {
       // A selfie nobody embedded in time is withdrawn, so a late worker does not spend time on it.
       if (jobId) void this.jobs.queue('selfies').remove(jobId).catch(() => undefined);
@@ -104,4 +106,14 @@ export class SelfieEmbedder {
     await this.jobs.close();
     this.connection.disconnect();
   }
+}
+
+/**
+ * A worker's reply as descriptors by family. A reply without `boxDescriptor` came from a worker of
+ * before version 4 (a rolling upgrade): its `descriptor` is of the box family.
+ */
+export function selfieDescriptorsOf(result: { descriptor: number[] | null; boxDescriptor?: number[] | null }): SelfieDescriptors | null {
+  if (!result.descriptor) return null;
+  if (result.boxDescriptor === undefined) return { chip: null, box: Float32Array.from(result.descriptor) };
+  return { chip: Float32Array.from(result.descriptor), box: result.boxDescriptor ? Float32Array.from(result.boxDescriptor) : null };
 }

@@ -20,11 +20,15 @@ export interface ProcessPhotoJob extends TracedJob {
 /** A selfie to embed: the image (already checked and downscaled), base64 in the job. */
 export interface EmbedSelfieJob {
   imageBase64: string;
+  /** Whether the box family's descriptor is wanted too (the event may hold faces stored before version 4); absent: yes. */
+  boxDescriptor?: boolean;
 }
 
-/** The largest face of the selfie, or null when none was found. */
+/** The largest face of the selfie, or null when none was found: its current (chip family) descriptor, and its box family one (faces stored before version 4). */
 export interface EmbedSelfieResult {
   descriptor: number[] | null;
+  /** Absent from a worker of before descriptor version 4. */
+  boxDescriptor?: number[] | null;
   facesFound: number;
   /** When the worker took the job and answered (epoch ms), and the model's share: the search's timing log splits the round trip with them. */
   timing?: { startedAt: number; finishedAt: number; modelMs: number };

@@ -78,6 +78,8 @@ export interface PhotosRepository {
   largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null>;
   /** Ids of the event's photos with faces described by a descriptor version older than `version`. */
   withFacesOlderThan(eventId: number, version: number): Promise<string[]>;
+  /** Ids of the events (not being deleted) with photo faces of a descriptor version older than `version`. */
+  eventsWithFacesOlderThan(version: number): Promise<number[]>;
   /** Sends a finished photo back to be processed again (its faces re-described); it stays published meanwhile. */
   markForReprocessing(id: string): Promise<void>;
 }
@@ -251,6 +253,14 @@ export class SqlPhotosRepository implements PhotosRepository {
 
   facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
     return runPrepared<FaceRow>(this.orm, PHOTO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
+  }
+
+  async eventsWithFacesOlderThan(version: number): Promise<number[]> {
+    const rows: Array<{ id: number }> = await this.execute(
+      'select e.id from events e where e.deleting_at is null and exists (select 1 from faces f where f.event_id = e.id and f.descriptor_version < ?) order by e.id',
+      [version],
+    );
+    return rows.map((r) => Number(r.id));
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {

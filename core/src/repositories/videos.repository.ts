@@ -62,6 +62,8 @@ export interface VideosRepository {
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
   /** Ids of the event's videos with faces described by a descriptor version older than `version`. */
   withFacesOlderThan(eventId: number, version: number): Promise<string[]>;
+  /** Ids of the events (not being deleted) with video faces of a descriptor version older than `version`. */
+  eventsWithFacesOlderThan(version: number): Promise<number[]>;
   /** Sends a finished video back to be indexed again (its faces re-described); it stays published meanwhile. */
   markForReindexing(id: string): Promise<void>;
 }
@@ -128,6 +130,14 @@ export class SqlVideosRepository implements VideosRepository {
 
   facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
     return runPrepared<FaceRow>(this.orm, VIDEO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
+  }
+
+  async eventsWithFacesOlderThan(version: number): Promise<number[]> {
+    const rows: Array<{ id: number }> = await this.orm.em.getConnection().execute(
+      'select e.id from events e where e.deleting_at is null and exists (select 1 from video_faces f where f.event_id = e.id and f.descriptor_version < ?) order by e.id',
+      [version],
+    );
+    return rows.map((r) => Number(r.id));
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {

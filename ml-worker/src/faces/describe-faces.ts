@@ -1,3 +1,5 @@
+import { chipTransform, CHIP_SIZE, sampleChip, usableTransform } from './face-chip';
+
 // The same face-api module (and tfjs backend) as FaceAnalyzer's.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
@@ -9,13 +11,36 @@ const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
  */
 export const DESCRIBE_BATCH = 16;
 
+/** An image as the analyser holds it: its tensor (int32, height x width x 3) and the same raw RGB pixels. */
+export interface FaceImage {
+  tensor: unknown;
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+}
+
 /**
- * The 128-d descriptor of each landmarked face (aligned as face-api aligns them), the mean of the
- * face's and its mirror image's when `mirrored`; in the order given.
+ * Which chip the recognition net sees: `chip`, dlib's face chip (descriptor versions 4-5: the
+ * landmarks' similarity transform, face-chip.ts), or `box`, face-api's axis-aligned box (versions
+ * 1-3, kept for selfies while older faces remain).
  */
-export async function describeFaces(tensor: unknown, landmarks: any[], mirrored: boolean): Promise<Float32Array[]> {
+export type ChipKind = 'chip' | 'box';
+
+/**
+ * The 128-d descriptor of each landmarked face, the mean of the face's and its mirror image's when
+ * `mirrored`; in the order given.
+ */
+export async function describeFaces(image: FaceImage, landmarks: any[], mirrored: boolean, kind: ChipKind = 'chip'): Promise<Float32Array[]> {
   if (landmarks.length === 0) return [];
-  const crops: any[] = await faceapi.extractFaceTensors(tensor, landmarks.map((l) => l.align(null, { useDlibAlignment: true })));
+  const crops: any[] =
+    kind === 'chip'
+      ? landmarks.map((l) => {
+          const transform = chipTransform(l.positions);
+          // Degenerate landmarks: an empty chip, described as the zero descriptor (as an empty box is).
+          if (!usableTransform(transform)) return faceapi.tf.zeros([0, 0, 3], 'float32');
+          return faceapi.tf.tensor3d(sampleChip(image.rgb, image.width, image.height, transform), [CHIP_SIZE, CHIP_SIZE, 3], 'float32');
+        })
+      : await faceapi.extractFaceTensors(image.tensor, landmarks.map((l) => l.align(null, { useDlibAlignment: true })));
   const flipped: any[] = mirrored ? crops.map((crop) => faceapi.tf.reverse(crop, 1)) : [];
   try {
     const out: Float32Array[] = [];

@@ -9,6 +9,11 @@ describe('embedSelfie', () => {
     expect(seen[0].toString()).toBe('jpeg');
   });
 
+  it('answers its box-family descriptor too (for faces stored before descriptor version 4)', async () => {
+    const faces = { embedSelfie: async () => ({ descriptor: new Float32Array([0.5]), boxDescriptor: new Float32Array([0.75]), facesFound: 1 }) } as unknown as FaceAnalyzer;
+    expect(await embedSelfie(faces, { imageBase64: '' } as never)).toMatchObject({ descriptor: [0.5], boxDescriptor: [0.75] });
+  });
+
   it('answers a null descriptor when the selfie shows no face', async () => {
     const faces = { embedSelfie: async () => ({ descriptor: null, facesFound: 0 }) } as unknown as FaceAnalyzer;
     expect(await embedSelfie(faces, { imageBase64: '' } as never)).toMatchObject({ descriptor: null, facesFound: 0 });

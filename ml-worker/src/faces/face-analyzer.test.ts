@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { FaceAnalyzer } from './face-analyzer';
+import { FACE_DESCRIPTOR_VERSION, maxDistanceFor, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { PHOTO_FACE_OPTIONS, VIDEO_FACE_OPTIONS } from './face-options';
 
 const demo = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
@@ -39,36 +40,45 @@ describe('FaceAnalyzer with the second detector (real models)', () => {
   const faces = new FaceAnalyzer();
   beforeAll(() => faces.load(), 120_000);
 
-  it('photos: every face of the tiny detector is kept (version 2), and a half-hidden face only BlazeFace finds comes as version 3', async () => {
+  it('selfies are described in both families: dlib\'s chip (version 4) as photo faces are now, face-api\'s box (version 2) as faces stored before', async () => {
+    const image = readFileSync(path.join(demo, 'sample3.jpg'));
+    const selfie = await faces.embedSelfie(image);
+    const photo = (await faces.detectAll(image, PHOTO_FACE_OPTIONS)).filter((f) => f.descriptorVersion === FACE_DESCRIPTOR_VERSION).sort((a, b) => b.box.width - a.box.width)[0];
+    expect(selfie.descriptor).toHaveLength(128);
+    expect(selfie.boxDescriptor).toHaveLength(128);
+    expect(distance(selfie.descriptor!, selfie.boxDescriptor!)).toBeGreaterThan(0.01);
+    // The largest face as a photo face (same family) is the selfie's face.
+    expect(distance(selfie.descriptor!, photo.descriptor)).toBeLessThan(0.3);
+  }, 120_000);
+
+  it('photos: every face of the tiny detector is kept (version 4), and a half-hidden face only BlazeFace finds comes as version 5', async () => {
     const image = readFileSync(path.join(demo, 'sample3.jpg'));
     const tiny = await faces.detectAll(image, TINY_ALONE);
     const both = await faces.detectAll(image, PHOTO_FACE_OPTIONS);
     expect(tiny.length).toBeGreaterThan(0);
-    expect(both.filter((f) => f.descriptorVersion === 2)).toHaveLength(tiny.length);
+    expect(both.filter((f) => f.descriptorVersion === FACE_DESCRIPTOR_VERSION)).toHaveLength(tiny.length);
 
     const largest = [...tiny].sort((a, b) => b.box.width - a.box.width)[0];
     const hidden = await occludedFace(image, largest.box);
     expect(await faces.detectAll(hidden, TINY_ALONE)).toHaveLength(0);
     const found = await faces.detectAll(hidden, PHOTO_FACE_OPTIONS);
     expect(found).toHaveLength(1);
-    expect(found[0].descriptorVersion).toBe(3);
+    expect(found[0].descriptorVersion).toBe(SECOND_DETECTOR_DESCRIPTOR_VERSION);
     expect(found[0].descriptor).toHaveLength(128);
-    // The same person: nearer to the visible face than the default threshold's 0.56 (less the 0.04 of version 3).
-    let d = 0;
-    for (let i = 0; i < 128; i++) d += (found[0].descriptor[i] - largest.descriptor[i]) ** 2;
-    expect(Math.sqrt(d)).toBeLessThan(0.52);
+    // The same person: within what version 5 matches at the default threshold.
+    expect(distance(found[0].descriptor, largest.descriptor)).toBeLessThan(maxDistanceFor(SECOND_DETECTOR_DESCRIPTOR_VERSION, 0.56));
   }, 120_000);
 
   it('video frames: a turned head of 120 px in 720p is found by BlazeFace in square tiles and matches its own face; squashed whole, the frame showed none', async () => {
     const image = readFileSync(path.join(demo, 'sample5.jpg'));
-    const largest = (await faces.detectAll(image, PHOTO_FACE_OPTIONS)).filter((f) => f.descriptorVersion === 2).sort((a, b) => b.box.width - a.box.width)[0];
+    const largest = (await faces.detectAll(image, PHOTO_FACE_OPTIONS)).filter((f) => f.descriptorVersion === FACE_DESCRIPTOR_VERSION).sort((a, b) => b.box.width - a.box.width)[0];
     const frame = await turnedHeadFrame(image, largest.box);
     const all = (boxes: unknown[]) => boxes.map(() => true);
     const squashed = await faces.detectFrameFaces(frame, 1280, 720, all, { ...VIDEO_FACE_OPTIONS, squareTiles: false });
     expect(squashed.filter((f) => f.descriptor)).toHaveLength(0);
     const found = (await faces.detectFrameFaces(frame, 1280, 720, all, VIDEO_FACE_OPTIONS)).filter((f) => f.descriptor);
     expect(found).toHaveLength(1);
-    expect(found[0].descriptorVersion).toBe(3);
+    expect(found[0].descriptorVersion).toBe(SECOND_DETECTOR_DESCRIPTOR_VERSION);
     expect(distance(found[0].descriptor!, largest.descriptor)).toBeLessThan(0.45);
     // Not picked: located only (no landmarks, no descriptor).
     const located = await faces.detectFrameFaces(frame, 1280, 720, (boxes) => boxes.map(() => false), VIDEO_FACE_OPTIONS);

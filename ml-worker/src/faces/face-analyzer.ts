@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { boundedCopy, FaceBox, faceQuality, landmarkSignals, openImage, PersonBox, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, FaceBox, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, faceQuality, landmarkSignals, openImage, PersonBox, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, detectInTiles, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame, squareTiles } from './face-boxes';
 import { facesInRegions, headRegions } from './head-regions';
 import { useHeapSlice } from '../tfjs/heap-slice';
 import { facePixelSignals } from './face-pixels';
 import { refineFace } from './refine-face';
-import { describeFaces } from './describe-faces';
+import { ChipKind, describeFaces, FaceImage } from './describe-faces';
 import { DetectedFace, FaceAnalyzerOptions, FrameFace, PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, SelfieFace, VIDEO_FACE_OPTIONS } from './face-options';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
@@ -27,7 +27,7 @@ interface LandmarkedFace {
   box: { x: number; y: number; width: number; height: number };
   score: number;
   landmarks: any;
-  /** Found by BlazeFace only (descriptor version 3: matched more strictly). */
+  /** Found by BlazeFace or in a person's head only (descriptor version 5: matched more strictly). */
   secondDetector?: boolean;
 }
 
@@ -72,13 +72,14 @@ export class FaceAnalyzer {
    * image gets a margin first; when the fast detector finds nothing, the slower SSD one tries, then
    * both again with a wide margin (a tight crop of a turned or cut-off face is found only so). With
    * `mirrored`, the descriptor is the mean of the face's and its mirror image's, as photo faces are
-   * (descriptor version 2).
+   * (descriptor version 4). The selfie is also described as faces stored before version 4 were
+   * (`boxDescriptor`, version 2), for the events whose faces are not all re-embedded yet.
    */
-  embedSelfie(image: Buffer, opts: { mirrored?: boolean } = { mirrored: true }): Promise<SelfieFace> {
+  embedSelfie(image: Buffer, opts: { mirrored?: boolean; boxDescriptor?: boolean } = {}): Promise<SelfieFace> {
     return this.serialised('urgent', async () => {
       const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
       const meta = await openImage(bounded).metadata();
-      const options = { ...SELFIE_FACE_OPTIONS, mirrored: opts.mirrored !== false };
+      const options = { ...SELFIE_FACE_OPTIONS, mirrored: opts.mirrored !== false, boxDescriptors: opts.mirrored !== false && opts.boxDescriptor !== false };
       let faces: DetectedFace[] = [];
       for (const padding of SELFIE_PADDINGS) {
         const margin = Math.round(Math.max(meta.width ?? 0, meta.height ?? 0) * padding);
@@ -94,7 +95,7 @@ export class FaceAnalyzer {
         if (faces.length > 0) break;
       }
       const largest = [...faces].sort((x, y) => y.box.width * y.box.height - x.box.width * x.box.height)[0];
-      return { descriptor: largest?.descriptor ?? null, quality: largest ? faceQuality(largest.signals) : null, facesFound: faces.length };
+      return { descriptor: largest?.descriptor ?? null, boxDescriptor: largest?.boxDescriptor ?? null, quality: largest ? faceQuality(largest.signals) : null, facesFound: faces.length };
     });
   }
 
@@ -131,12 +132,15 @@ export class FaceAnalyzer {
       const boxes: FaceBox[] = found.map((r) => ({ x: r.box.x / width, y: r.box.y / height, width: r.box.width / width, height: r.box.height / height }));
       const wanted = pick(boxes);
       const picked = found.filter((_, i) => wanted[i]);
-      const descriptors = await describeFaces(tensor, picked.map((f) => f.landmarks), options.mirrored);
+      const image: FaceImage = { tensor, rgb: data, width, height };
+      const descriptors = await describeFaces(image, picked.map((f) => f.landmarks), options.mirrored, chipKind(options));
+      const boxDescriptors = options.boxDescriptors && options.mirrored ? await describeFaces(image, picked.map((f) => f.landmarks), true, 'box') : null;
       return found.map((r, i) => ({
         box: boxes[i],
         score: r.score,
         descriptor: wanted[i] ? descriptors[picked.indexOf(r)] : null,
-        descriptorVersion: !options.mirrored ? 1 : r.secondDetector ? SECOND_DETECTOR_DESCRIPTOR_VERSION : 2,
+        ...(boxDescriptors && wanted[i] ? { boxDescriptor: boxDescriptors[picked.indexOf(r)] } : {}),
+        descriptorVersion: versionOf(options, r.secondDetector === true),
         signals: { ...landmarkSignals(r.landmarks.positions), score: r.score, ...facePixelSignals(data, width, height, r.box) },
       }));
     } finally {
@@ -156,11 +160,11 @@ export class FaceAnalyzer {
       const wanted = pick(boxes);
       const out: FrameFace[] = [];
       for (const [i, f] of faces.entries()) {
-        const descriptorVersion = !options.mirrored ? 1 : f.detection ? 2 : SECOND_DETECTOR_DESCRIPTOR_VERSION;
+        const descriptorVersion = versionOf(options, !f.detection);
         const face: FrameFace = { box: boxes[i], score: f.box.score, descriptor: null, descriptorVersion, signals: null };
         const landmarked = !wanted[i] ? null : f.detection ? await this.landmarksOn(tensor, f.box, f.detection) : (await this.landmarked(tensor, [f.box], options.confirmedOnly))[0];
         if (landmarked && landmarked.box.width >= options.minFaceWidth) {
-          face.descriptor = (await describeFaces(tensor, [landmarked.landmarks], options.mirrored))[0];
+          face.descriptor = (await describeFaces({ tensor, rgb: data, width, height }, [landmarked.landmarks], options.mirrored, chipKind(options)))[0];
           face.signals = { ...landmarkSignals(landmarked.landmarks.positions), score: f.box.score, ...facePixelSignals(data, width, height, landmarked.box) };
         }
         out.push(face);
@@ -265,4 +269,15 @@ export class FaceAnalyzer {
     this.running = true;
     task();
   }
+}
+
+/** Mirror-averaged faces get dlib's chip (versions 4-5) unless `options.chip` says otherwise; a single pass (version 1, a timing baseline only) keeps face-api's box. */
+function chipKind(options: FaceAnalyzerOptions): ChipKind {
+  return options.mirrored ? (options.chip ?? 'chip') : 'box';
+}
+
+function versionOf(options: FaceAnalyzerOptions, secondDetector: boolean): FaceDescriptorVersion {
+  if (!options.mirrored) return 1;
+  if (chipKind(options) === 'box') return secondDetector ? BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION : BOX_DESCRIPTOR_VERSION;
+  return secondDetector ? SECOND_DETECTOR_DESCRIPTOR_VERSION : FACE_DESCRIPTOR_VERSION;
 }

@@ -1,12 +1,15 @@
 import { FaceBox, FaceDescriptorVersion, FaceQualitySignals } from '@em/core/media';
+import type { ChipKind } from './describe-faces';
 
 export interface DetectedFace {
   /** Box relative to the image (0-1), so it holds at any resolution. */
   box: FaceBox;
   score: number;
   descriptor: Float32Array;
-  /** 2 when the descriptor is the mean of the face's and its mirror image's (FACE_DESCRIPTOR_VERSION); 3 as 2, found by BlazeFace only. */
+  /** 4 when the descriptor is the mean of dlib's chip's and its mirror image's (FACE_DESCRIPTOR_VERSION); 5 as 4, found by the second detector only; 1: one pass on face-api's box (not mirrored). */
   descriptorVersion: FaceDescriptorVersion;
+  /** The same face described as faces stored before version 4 were (face-api's box, mirror-averaged: version 2); only with `boxDescriptors`. */
+  boxDescriptor?: Float32Array;
   /** Pose, size, score, contrast and sharpness of the face (faceQuality turns them into a score). */
   signals: FaceQualitySignals;
 }
@@ -35,6 +38,10 @@ export interface FaceAnalyzerOptions {
    * 0.96 on the face fixtures, still 0 wrong). Costs one more recognition pass per face.
    */
   mirrored: boolean;
+  /** Which chip the recognition net sees (describe-faces.ts): dlib's (the default, versions 4-5); `box` (versions 2-3) only to measure against what was stored before. */
+  chip?: ChipKind;
+  /** Also describe each face on face-api's box (`boxDescriptor`): selfies, while events hold faces stored before version 4. */
+  boxDescriptors?: boolean;
   /**
    * Look again, enlarged, at the head of each person (from the BIB step's person detector) where
    * no face was found: small and partly hidden faces (head-regions.ts). Only when people are given.
@@ -67,6 +74,8 @@ export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inpu
 
 export interface SelfieFace {
   descriptor: Float32Array | null;
+  /** The face's box-family descriptor (version 2), for faces stored before version 4. */
+  boxDescriptor?: Float32Array | null;
   /** The face's quality (faceQuality), null without a face. */
   quality?: number | null;
   facesFound: number;

@@ -71,7 +71,7 @@ describe('FaceAnalyzer, heads of people (real models)', () => {
     const added = withHeads.filter((f) => !whole.some((w) => Math.abs(w.box.x - f.box.x) < 0.01 && Math.abs(w.box.y - f.box.y) < 0.01));
     expect(withHeads).toHaveLength(whole.length + 1);
     expect(added).toHaveLength(1);
-    expect(added[0].descriptorVersion).toBe(3);
+    expect(added[0].descriptorVersion).toBe(5);
     expect(added[0].box.width * 1920).toBeGreaterThanOrEqual(PHOTO_FACE_OPTIONS.minFaceWidth);
 
     // The same face on the full-size photo: the added one's centre, mapped back, lies in its box; the descriptors agree.

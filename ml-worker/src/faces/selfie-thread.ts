@@ -10,6 +10,7 @@ import { warmUpSelfies } from './warm-up';
 export interface SelfieReply {
   id: number;
   descriptor?: number[] | null;
+  boxDescriptor?: number[] | null;
   facesFound?: number;
   /** Time in the thread's model, queueing behind another selfie included. */
   modelMs?: number;
@@ -75,13 +76,13 @@ export class SelfieThreads {
     return this.threads.length;
   }
 
-  embedSelfie(image: Buffer): Promise<TimedSelfieFace> {
-    if (!this.threads.length) return this.fallback.embedSelfie(image);
+  embedSelfie(image: Buffer, opts: { boxDescriptor?: boolean } = {}): Promise<TimedSelfieFace> {
+    if (!this.threads.length) return this.fallback.embedSelfie(image, opts);
     const thread = this.threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;
     return new Promise<TimedSelfieFace>((resolve, reject) => {
       thread.pending.set(id, { resolve, reject });
-      thread.worker.postMessage({ id, image });
+      thread.worker.postMessage({ id, image, boxDescriptor: opts.boxDescriptor !== false });
     });
   }
 
@@ -128,7 +129,7 @@ export class SelfieThreads {
     if (!waiting) return;
     thread.pending.delete(reply.id);
     if (reply.error !== undefined) waiting.reject(new Error(reply.error));
-    else waiting.resolve({ descriptor: reply.descriptor ? Float32Array.from(reply.descriptor) : null, facesFound: reply.facesFound ?? 0, modelMs: reply.modelMs });
+    else waiting.resolve({ descriptor: reply.descriptor ? Float32Array.from(reply.descriptor) : null, boxDescriptor: reply.boxDescriptor ? Float32Array.from(reply.boxDescriptor) : null, facesFound: reply.facesFound ?? 0, modelMs: reply.modelMs });
   }
 
   private lost(thread: SelfieThread, reason: string): void {
@@ -158,14 +159,14 @@ if (!isMainThread && parentPort) {
     }
   })().then(
     () => {
-      port.on('message', ({ id, image, close }: { id: number; image: Uint8Array; close?: boolean }) => {
+      port.on('message', ({ id, image, close, boxDescriptor }: { id: number; image: Uint8Array; close?: boolean; boxDescriptor?: boolean }) => {
         if (close) {
           void (queue?.close() ?? Promise.resolve()).finally(() => port.postMessage({ closed: true }));
           return;
         }
         const started = performance.now();
-        faces.embedSelfie(Buffer.from(image.buffer, image.byteOffset, image.byteLength)).then(
-          (found) => port.postMessage({ id, descriptor: found.descriptor ? Array.from(found.descriptor) : null, facesFound: found.facesFound, modelMs: Math.round(performance.now() - started) } satisfies SelfieReply),
+        faces.embedSelfie(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { boxDescriptor }).then(
+          (found) => port.postMessage({ id, descriptor: found.descriptor ? Array.from(found.descriptor) : null, boxDescriptor: found.boxDescriptor ? Array.from(found.boxDescriptor) : null, facesFound: found.facesFound, modelMs: Math.round(performance.now() - started) } satisfies SelfieReply),
           (err: Error) => port.postMessage({ id, error: err.message } satisfies SelfieReply),
         );
       });

@@ -3,7 +3,7 @@ import { REPO_ROOT } from '@em/core';
 import { BibReader, FaceAnalyzer, PersonDetector, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { searchLatency, selfieAccuracy } from './face-search';
+import { chipCost, searchLatency, selfieAccuracy } from './face-search';
 import { bibPrecision } from './bib-precision';
 import { turnedVideoBench } from './video-turned';
 import { bibAccuracy, facesOnGroups, racePhotos, throughput } from './photo-pipeline';
@@ -40,7 +40,10 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     // Before/after in one run: the tiny detector alone (up to issue 17), then BlazeFace too without and with the people's heads, as the worker now.
     await selfieAccuracy(rows, faces, FIXTURES, { label: 'tiny detector alone, before', options: { ...PHOTO_FACE_OPTIONS, detector: 'tiny', personHeads: false } });
     await selfieAccuracy(rows, faces, FIXTURES, { label: `${PHOTO_FACE_OPTIONS.detector}, no head pass, before`, options: { ...PHOTO_FACE_OPTIONS, personHeads: false } });
-    await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path: ${PHOTO_FACE_OPTIONS.detector} + people's heads`, options: PHOTO_FACE_OPTIONS, persons });
+    // The face chip, before/after in one run: face-api's box (descriptor versions 2-3, as stored before), then dlib's chip (versions 4-5) as the worker now.
+    await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path, face-api's box chip (descriptor version 2), before`, options: { ...PHOTO_FACE_OPTIONS, chip: 'box' }, persons });
+    await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path: ${PHOTO_FACE_OPTIONS.detector} + people's heads, dlib's chip (descriptor version 4)`, options: PHOTO_FACE_OPTIONS, persons });
+    chipCost(rows);
     await searchLatency(rows);
   },
   'selfie-latency': async (rows, models) => selfieLatencyBench(rows, await models.faces(), FIXTURES),

@@ -75,7 +75,7 @@ export async function turnedVideoBench(rows: BenchRow[], faces: FaceAnalyzer, fi
       const seconds = ms(t) / 1000;
       const windows = (selfie: Float32Array | null | undefined) => {
         if (!selfie) return [];
-        const times = index.search(selfie, percentToDistance(DEFAULT_MATCH_PERCENT), 20_000).map((h) => Number(h.ref.split('@')[1]));
+        const times = index.search({ chip: selfie, box: null }, percentToDistance(DEFAULT_MATCH_PERCENT), 20_000).map((h) => Number(h.ref.split('@')[1]));
         return buildSegments(times, fps, probe.durationSeconds, { maxGapSeconds: 3, minSegmentSeconds: 1, paddingStartSeconds: 0, paddingEndSeconds: 0, maxDurationSeconds: 30 });
       };
       const found: string[] = [];

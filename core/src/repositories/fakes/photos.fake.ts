@@ -45,8 +45,8 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     return photo;
   }
 
-  addFace(photoId: string, embedding: Buffer): void {
-    this.faces.push({ id: this.nextFaceId++, photoId, eventId: this.rows.get(photoId)!.event.id, embedding, descriptorVersion: FACE_DESCRIPTOR_VERSION, score: 1 });
+  addFace(photoId: string, embedding: Buffer, descriptorVersion: number = FACE_DESCRIPTOR_VERSION): void {
+    this.faces.push({ id: this.nextFaceId++, photoId, eventId: this.rows.get(photoId)!.event.id, embedding, descriptorVersion, score: 1 });
   }
 
   private withEvent(photo: Photo): Photo {
@@ -207,6 +207,10 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       .sort((a, b) => a.id - b.id)
       .slice(0, limit)
       .map((f) => ({ id: String(f.id), ref: f.photoId, embedding: f.embedding, version: f.descriptorVersion, quality: f.quality ?? null, group: null }));
+  }
+
+  async eventsWithFacesOlderThan(version: number): Promise<number[]> {
+    return [...new Set(this.faces.filter((f) => f.descriptorVersion < version).map((f) => f.eventId))].sort((a, b) => a - b);
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {

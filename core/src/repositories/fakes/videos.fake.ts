@@ -78,6 +78,10 @@ export class InMemoryVideosRepository implements VideosRepository {
       .map((f) => ({ id: String(f.id), ref: `${f.videoId}@${f.timeSeconds}`, embedding: f.embedding, version: f.descriptorVersion, quality: f.quality ?? null, group: `${f.videoId}#${f.track}` }));
   }
 
+  async eventsWithFacesOlderThan(version: number): Promise<number[]> {
+    return [...new Set(this.faces.filter((f) => f.descriptorVersion < version).map((f) => f.eventId))].sort((a, b) => a - b);
+  }
+
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
     return [...new Set(this.faces.filter((f) => f.eventId === eventId && f.descriptorVersion < version).map((f) => f.videoId))];
   }

@@ -1,5 +1,5 @@
 import { FaceHit } from '@em/core/data';
-import { descriptorToBuffer } from '@em/core/media';
+import { descriptorToBuffer, SelfieDescriptors, selfieDescriptorsToBuffer } from '@em/core/media';
 import {
   apiKeyPrincipal,
   InMemoryClipRequestsRepository,
@@ -22,13 +22,18 @@ class FakeEmbedder {
   }
   async embed() {
     this.embedded++;
-    return { descriptor: new Float32Array(128).fill(0.2), facesFound: 1 };
+    return { descriptors: { chip: new Float32Array(128).fill(0.2), box: new Float32Array(128).fill(0.3) }, facesFound: 1 };
   }
 }
 
 class FakeFaceIndex {
+  queries: SelfieDescriptors[] = [];
   constructor(public hits: FaceHit[] = []) {}
-  async search() {
+  mayHoldBoxFaces() {
+    return true;
+  }
+  async search(_eventId: number, query: SelfieDescriptors) {
+    this.queries.push(query);
     return this.hits;
   }
 }
@@ -79,8 +84,19 @@ describe('ClippingService', () => {
     s.index.hits = [{ ref: `${s.indexed.id}@1`, distance: 0.2 }];
     expect((await start(s, { selfie: null, requestId: REQUEST_ID })).status).toBe('processing');
     expect(s.embedder.embedded).toBe(0);
+    // A search stored before descriptor version 4 holds a box descriptor only: never compared with version 4 faces.
+    expect(s.index.queries).toEqual([{ chip: null, box: new Float32Array(128) }]);
     await expect(start(s, { selfie: null, requestId: '0b7e1c52-4a36-4d0e-9b59-000000000000' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(start(s, { selfie: null })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('a selfie is matched and stored with its descriptors of both families; force_recreate matches with the stored ones', async () => {
+    const s = setup();
+    const both = { chip: new Float32Array(128).fill(0.2), box: new Float32Array(128).fill(0.3) };
+    await start(s, { selfie, requestId: REQUEST_ID });
+    expect((await s.requests.find({ eventId: 5, requestId: REQUEST_ID }))!.embedding).toEqual(selfieDescriptorsToBuffer(both));
+    await start(s, { selfie: null, requestId: REQUEST_ID, forceRecreate: true });
+    expect(s.index.queries).toEqual([both, both]);
   });
 
   it('a repeat without a selfie answers the request as it is; force_recreate starts the next generation (not while processing)', async () => {

@@ -22,8 +22,9 @@ import { ObjectStore } from '@em/core/storage';
 import { JobProducer } from '@em/core/jobs';
 import {
   appliedMatchPercent,
-  bufferToDescriptor,
-  descriptorToBuffer,
+  bufferToSelfieDescriptors,
+  selfieDescriptorsToBuffer,
+  SelfieDescriptors,
   percentToDistance,
   SelfieEmbedder,
   toClockTime,
@@ -75,7 +76,7 @@ export class ClippingService {
     private readonly videos: VideosRepository,
     private readonly store: ObjectStore,
     private readonly embedder: Pick<SelfieEmbedder, 'prepare' | 'embed'>,
-    private readonly index: Pick<FaceIndexCache, 'search'>,
+    private readonly index: Pick<FaceIndexCache, 'search' | 'mayHoldBoxFaces'>,
     private readonly jobs: JobProducer,
     private readonly redis: Redis,
   ) {}
@@ -88,21 +89,21 @@ export class ClippingService {
     // A request_id names a request of this event only: one of another event is no concern here.
     const existing = await this.requests.find({ eventId, requestId });
 
-    let descriptor: Float32Array | null;
+    let descriptors: SelfieDescriptors | null;
     if (input.selfie) {
       const file = await input.selfie();
-      descriptor = (await this.embedder.embed(await this.embedder.prepare(file))).descriptor;
+      descriptors = (await this.embedder.embed(await this.embedder.prepare(file), { boxDescriptor: this.index.mayHoldBoxFaces(eventId) })).descriptors;
     } else if (existing) {
       // Idempotent: a repeat without a new selfie answers the request as it is, unless recreating.
       if (!input.forceRecreate || existing.status === 'processing') return { requestId, status: existing.status };
-      descriptor = existing.embedding ? bufferToDescriptor(existing.embedding) : null;
+      descriptors = bufferToSelfieDescriptors(existing.embedding);
     } else {
       const search = await this.searches.find(eventId, requestId);
       if (!search || search.orgId !== orgId) throw new AppError('BAD_REQUEST', 'No face search ran with this request_id in this event; send a selfie file');
-      descriptor = search.embedding ? bufferToDescriptor(search.embedding) : null;
+      descriptors = bufferToSelfieDescriptors(search.embedding);
     }
 
-    const matches = descriptor ? await this.match(event, descriptor) : [];
+    const matches = descriptors ? await this.match(event, descriptors) : [];
     const status: ClipRequestStatus = matches.length ? 'processing' : 'no_matches';
     const generation = (existing?.generation ?? 0) + 1;
     await this.requests.start({
@@ -110,7 +111,7 @@ export class ClippingService {
       eventId,
       orgId,
       status,
-      embedding: descriptor ? descriptorToBuffer(descriptor) : null,
+      embedding: descriptors ? selfieDescriptorsToBuffer(descriptors) : null,
       matches,
       generation,
       finishedAt: status === 'processing' ? null : new Date(),
@@ -163,9 +164,9 @@ export class ClippingService {
   }
 
   /** Frames of the event's indexed videos where the selfie person appears, per video. */
-  private async match(event: Event, descriptor: Float32Array): Promise<VideoMatch[]> {
+  private async match(event: Event, descriptors: SelfieDescriptors): Promise<VideoMatch[]> {
     const maxDistance = percentToDistance(appliedMatchPercent(event.confidenceThreshold));
-    const hits = await this.index.search(event.id, descriptor, maxDistance, MAX_MATCHED_FRAMES);
+    const hits = await this.index.search(event.id, descriptors, maxDistance, MAX_MATCHED_FRAMES);
     const byVideo = new Map<string, number[]>();
     for (const hit of hits) {
       const at = hit.ref.lastIndexOf('@');

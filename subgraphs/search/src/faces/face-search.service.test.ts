@@ -1,5 +1,5 @@
 import { FaceHit } from '@em/core/data';
-import { DEFAULT_MATCH_PERCENT, similarityPercent } from '@em/core/media';
+import { DEFAULT_MATCH_PERCENT, selfieDescriptorsToBuffer, similarityPercent } from '@em/core/media';
 import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryFaceSearchesRepository, InMemoryPhotosRepository } from '@em/core/testing';
 import { FaceSearchService } from './face-search.service';
 
@@ -16,17 +16,26 @@ class FakeEmbedder {
   async prepare(file: Buffer) {
     return file;
   }
-  async embed() {
+  boxAsked: boolean[] = [];
+  async embed(_prepared: Buffer, opts: { boxDescriptor?: boolean } = {}) {
     this.embedded++;
-    return { descriptor: this.descriptor, facesFound: this.descriptor ? 1 : 0 };
+    this.boxAsked.push(opts.boxDescriptor !== false);
+    const box = opts.boxDescriptor !== false && this.descriptor ? this.descriptor.map((v) => v + 0.1) : null;
+    return { descriptors: this.descriptor ? { chip: this.descriptor, box } : null, facesFound: this.descriptor ? 1 : 0 };
   }
 }
 
 /** The face index: hits by distance; records the largest distance asked for. */
 class FakeFaceIndex {
   maxDistance = NaN;
+  boxFaces = true;
+  queries: unknown[] = [];
+  mayHoldBoxFaces() {
+    return this.boxFaces;
+  }
   constructor(public hits: FaceHit[]) {}
-  async search(_eventId: number, _query: Float32Array, maxDistance: number) {
+  async search(_eventId: number, query: unknown, maxDistance: number) {
+    this.queries.push(query);
     this.maxDistance = maxDistance;
     return this.hits.filter((h) => h.distance <= maxDistance);
   }
@@ -59,6 +68,18 @@ describe('FaceSearchService', () => {
     expect(page.items[0].confidence).toBe(similarityPercent(0.2));
     expect(index.maxDistance).toBeLessThan(0.75);
     expect(searches.get(5, REQUEST_ID)).toMatchObject({ confidenceThreshold: DEFAULT_MATCH_PERCENT, billable: true, cacheHits: 0, apiKeyId: 1 });
+  });
+
+  it('asks for the selfie\'s box-family descriptor only while the event may hold faces stored before version 4, and stores what it matched with', async () => {
+    const { searches, service, index, embedder } = setup();
+    await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID);
+    const both = { chip: embedder.descriptor!, box: embedder.descriptor!.map((v) => v + 0.1) };
+    expect(index.queries).toEqual([both]);
+    expect(searches.get(5, REQUEST_ID)!.embedding).toEqual(selfieDescriptorsToBuffer(both));
+    index.boxFaces = false;
+    await service.search(apiKeyPrincipal(1), 1, 5, selfie, '0b7e1c52-4a36-4d0e-9b59-3f1f4b8a2d12');
+    expect(embedder.boxAsked).toEqual([true, false]);
+    expect(index.queries[1]).toEqual({ chip: embedder.descriptor, box: null });
   });
 
   it("applies and reports the event's own threshold", async () => {
