@@ -100,6 +100,33 @@ describe('VideoFaceFinder', () => {
   });
 });
 
+describe('VideoFaceFinder: a followed face that looks as it did', () => {
+  /** 64x64 frames: a face-like patch at (10, 10)-(40, 40) (its eyes further apart from `changedAt`), and a corner block that flickers (no key frame is a still shot). */
+  const picture = (changedAt = Infinity) => (t: number) => {
+    const rgb = Buffer.alloc(64 * 64 * 3, 110);
+    for (let y = 10; y < 40; y++) rgb.fill(190 - (y - 10) * 2, (y * 64 + 10) * 3, (y * 64 + 40) * 3);
+    const eyes = t >= changedAt ? [12, 34] : [18, 28];
+    for (const x of eyes) for (let y = 18; y < 22; y++) rgb.fill(40, (y * 64 + x) * 3, (y * 64 + x + 4) * 3);
+    const corner = Math.floor(t / 2) % 2 ? 250 : 0;
+    for (let y = 54; y < 64; y++) rgb.fill(corner, (y * 64 + 54) * 3, (y * 64 + 64) * 3);
+    return rgb;
+  };
+  // The face's box in the 64x64 frame (y = 0.3 in the script would be a turned face: described again every second).
+  const head = (): FaceBox => ({ x: 10 / 64, y: 0.3, width: 30 / 64, height: 30 / 64 });
+
+  it('is not described again while its pixels stay the same, though it is due (a turned face: every second)', async () => {
+    const still = await run(10, () => [head()], undefined, picture());
+    expect(still.analysed.length).toBeGreaterThan(5); // the picture moves: key frames are analysed
+    expect(still.finder.described).toBe(1);
+    expect(still.sightings.length).toBe(20);
+  });
+
+  it('is described again once it changed (a turn, a word, someone else in its place)', async () => {
+    const changed = await run(10, () => [head()], undefined, picture(5));
+    expect(changed.finder.described).toBe(2);
+  });
+});
+
 describe('VideoFaceFinder sighting quality', () => {
   it('a sighting carries the quality of the face its descriptor was computed on, reused with the descriptor', async () => {
     const { sightings } = await run(6, () => [face(0.5)]);
