@@ -59,7 +59,7 @@ describe('FaceAnalyzer with the second detector (real models)', () => {
     expect(Math.sqrt(d)).toBeLessThan(0.52);
   }, 120_000);
 
-  it('video frames: a turned head of 120 px in 720p is found by BlazeFace in square tiles and matches its own face; squashed whole, the frame showed none', async () => {
+  it('video frames: a turned head of 120 px in 720p is found by BlazeFace in square tiles and matches its own face; squashed whole, the frame showed none; told where faces were (a frame between), BlazeFace looks only there', async () => {
     const image = readFileSync(path.join(demo, 'sample5.jpg'));
     const largest = (await faces.detectAll(image, PHOTO_FACE_OPTIONS)).filter((f) => f.descriptorVersion === 2).sort((a, b) => b.box.width - a.box.width)[0];
     const frame = await turnedHeadFrame(image, largest.box);
@@ -74,5 +74,10 @@ describe('FaceAnalyzer with the second detector (real models)', () => {
     const located = await faces.detectFrameFaces(frame, 1280, 720, (boxes) => boxes.map(() => false), VIDEO_FACE_OPTIONS);
     expect(located).toHaveLength(1);
     expect(located[0]).toMatchObject({ descriptor: null, signals: null });
+    // A frame between key frames: BlazeFace looks only near the faces of the frames around it.
+    const near = await faces.detectFrameFaces(frame, 1280, 720, all, VIDEO_FACE_OPTIONS, [found[0].box]);
+    expect(near.filter((f) => f.descriptor)).toHaveLength(1);
+    expect(near[0].box).toEqual(found[0].box);
+    expect(await faces.detectFrameFaces(frame, 1280, 720, all, VIDEO_FACE_OPTIONS, [])).toHaveLength(0);
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { boundedCopy, FaceBox, faceQuality, landmarkSignals, openImage, PersonBox, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, detectInTiles, PixelBox } from './blazeface-detector';
-import { addUnseen, clip, cutByFrame, squareTiles } from './face-boxes';
+import { addUnseen, clip, cutByFrame, squareTiles, tilesHolding } from './face-boxes';
 import { facesInRegions, headRegions } from './head-regions';
 import { useHeapSlice } from '../tfjs/heap-slice';
 import { useFastConcat } from '../tfjs/fast-concat';
@@ -108,10 +108,12 @@ export class FaceAnalyzer {
   /**
    * The faces of a video frame; only those `pick` chooses from their boxes are landmarked and
    * described (a tracker's choice: a followed face is only located). The boxes are the detectors'
-   * (BlazeFace's for faces only it finds, the same on every frame, so tracks hold).
+   * (BlazeFace's for faces only it finds, the same on every frame, so tracks hold). With `near`
+   * (faces of the frames around, relative), BlazeFace looks only at the tiles holding those of them
+   * the tiny detector did not find again (tilesHolding), or at none.
    */
-  detectFrameFaces(rgb: Buffer, width: number, height: number, pick: (boxes: FaceBox[]) => boolean[], options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS): Promise<FrameFace[]> {
-    return this.serialised('normal', () => this.frameFaces(rgb, width, height, options, pick));
+  detectFrameFaces(rgb: Buffer, width: number, height: number, pick: (boxes: FaceBox[]) => boolean[], options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS, near?: FaceBox[]): Promise<FrameFace[]> {
+    return this.serialised('normal', () => this.frameFaces(rgb, width, height, options, pick, near));
   }
 
   private async detect(image: Buffer, options: FaceAnalyzerOptions, people: PersonBox[] = []): Promise<DetectedFace[]> {
@@ -146,13 +148,16 @@ export class FaceAnalyzer {
     }
   }
 
-  private async frameFaces(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[]): Promise<FrameFace[]> {
+  private async frameFaces(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[], near?: FaceBox[]): Promise<FrameFace[]> {
     await this.load();
     const tensor = faceapi.tf.tensor3d(data, [height, width, 3], 'int32');
     try {
       const detections: any[] = await faceapi.detectAllFaces(tensor, this.detectorOptions(options));
       const located: Array<{ box: PixelBox; detection?: any }> = detections.map((d) => ({ box: { x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score }, detection: d }));
-      if (options.detector === 'tiny+blazeface') located.push(...(await this.blazefaceUnseen(tensor, located.map((f) => f.box), options)).map((box) => ({ box })));
+      if (options.detector === 'tiny+blazeface') {
+        const missed = near && addUnseen(located.map((f) => f.box), near.map((b) => ({ x: b.x * width, y: b.y * height, width: b.width * width, height: b.height * height })));
+        located.push(...(await this.blazefaceUnseen(tensor, located.map((f) => f.box), options, missed)).map((box) => ({ box })));
+      }
       const faces = located.filter((f) => f.box.width >= options.minFaceWidth).sort((a, b) => b.box.score - a.box.score);
       const boxes: FaceBox[] = faces.map(({ box: b }) => ({ x: b.x / width, y: b.y / height, width: b.width / width, height: b.height / height }));
       const wanted = pick(boxes);
@@ -190,13 +195,15 @@ export class FaceAnalyzer {
       : new faceapi.TinyFaceDetectorOptions({ inputSize: options.inputSize, scoreThreshold: options.scoreThreshold });
   }
 
-  /** BlazeFace's faces that are none of `found` (whole frames only: a face cut by the frame is dropped). */
-  private async blazefaceUnseen(tensor: any, found: PixelBox[], options: FaceAnalyzerOptions): Promise<PixelBox[]> {
+  /** BlazeFace's faces that are none of `found` (whole frames only: a face cut by the frame is dropped); with `near`, only in the tiles holding those. */
+  private async blazefaceUnseen(tensor: any, found: PixelBox[], options: FaceAnalyzerOptions, near?: Array<Omit<PixelBox, 'score'>>): Promise<PixelBox[]> {
     const [height, width] = tensor.shape;
+    const tiles = near && options.squareTiles ? tilesHolding(squareTiles(width, height), near) : null;
+    if (tiles?.length === 0) return [];
     // Loaded on first use: the selfie thread's analyzer never needs it.
     await this.blazeface.load(WASM_PATH);
     const whole = options.squareTiles
-      ? await detectInTiles(this.blazeface, tensor, squareTiles(width, height))
+      ? await detectInTiles(this.blazeface, tensor, tiles ?? squareTiles(width, height))
       : (await this.blazeface.detect(tensor)).filter((b) => !cutByFrame(b, width, height));
     return addUnseen(found, whole.map((b) => clip(b, width, height)));
   }

@@ -9,10 +9,13 @@ const turned = (x: number): FaceBox => ({ x, y: 0.3, width: 0.1, height: 0.1 });
 /** A scripted video: the boxes on screen at each time; each person's descriptor is their x. Records the frames analysed. */
 class ScriptedFaces {
   analysedAt: number[] = [];
+  /** The faces BlazeFace was told to look near, per analysed frame (undefined: the whole frame). */
+  nearAt = new Map<number, FaceBox[] | undefined>();
   constructor(private readonly script: (time: number) => FaceBox[], private readonly unconfirmed = new Set<number>()) {}
-  async detectFrameFaces(rgb: Buffer, _w: number, _h: number, pick: (boxes: FaceBox[]) => boolean[]) {
+  async detectFrameFaces(rgb: Buffer, _w: number, _h: number, pick: (boxes: FaceBox[]) => boolean[], _options?: unknown, near?: FaceBox[]) {
     const time = rgb.readFloatLE(0);
     this.analysedAt.push(time);
+    this.nearAt.set(time, near);
     const boxes = this.script(time);
     const wanted = pick(boxes);
     return boxes.map((box, i) => ({ box, score: 0.9, descriptorVersion: 2 as const, signals: { yaw: box.y === 0.3 ? 0.7 : 0, proportion: 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 }, descriptor: wanted[i] && !this.unconfirmed.has(box.x) ? Float32Array.from({ length: 128 }, () => box.x) : null }));
@@ -31,7 +34,7 @@ async function run(seconds: number, script: (time: number) => FaceBox[], unconfi
   }
   sightings.push(...(await finder.finish()));
   const timesOf = (x: number) => sightings.filter((s) => s.descriptor[0] === Math.fround(x)).map((s) => s.time).sort((a, b) => a - b);
-  return { sightings, timesOf, analysed: faces.analysedAt, finder };
+  return { sightings, timesOf, analysed: faces.analysedAt, finder, nearAt: faces.nearAt };
 }
 
 const range = (from: number, to: number) => Array.from({ length: Math.round((to - from) * FPS) }, (_, i) => from + i / FPS);
@@ -67,6 +70,15 @@ describe('VideoFaceFinder', () => {
     expect(timesOf(0.1)).toEqual([...range(5.5, 13), ...range(20, 26.5)]);
     expect(timesOf(0.5)).toEqual(range(20, 26.5));
     expect(analysed.length).toBeLessThan(60 * 0.6);
+  });
+
+  it('looks for faces only the second detector finds over the whole of a key frame, and near the faces of the frames around a frame between', async () => {
+    const { nearAt, timesOf } = await run(10, (t) => (t >= 4.5 ? [face(0.1)] : []));
+    expect(timesOf(0.1)).toEqual(range(4.5, 10));
+    for (const key of [1.5, 3.5, 5.5]) expect(nearAt.get(key)).toBeUndefined();
+    // 4, 4.5 and 5 s lie between the key frames 3.5 (no face) and 5.5 (the face): near the face of 5.5 s and of the frame before.
+    expect(nearAt.get(4)).toEqual([face(0.1)]);
+    expect(nearAt.get(5)).toEqual([face(0.1), face(0.1)]);
   });
 
   it('keeps one track through a key frame where the face was missed (a turned head)', async () => {

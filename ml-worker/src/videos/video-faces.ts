@@ -43,7 +43,8 @@ interface Frame {
  * each where it was (same people, same places: FaceTracker.sameFaces), the frames between get those
  * faces' sightings without being analysed; when anything changed (a face came, left, moved or was
  * missed), the frames between are analysed one by one, so a window's start and end stay exact to
- * the sampled frame. Faces are followed from frame to frame (FaceTracker); a followed face reuses
+ * the sampled frame (the second detector, for turned heads, looks at them only near the faces of the
+ * frames around: a face is followed, not searched for again). Faces are followed from frame to frame (FaceTracker); a followed face reuses
  * its track's descriptor until the refresh, so a face search matches the whole track even where
  * the head turned away (a clear face is described again less often than a turned or blurred one:
  * CLEAR_FACE; a face that looks as it did when last described, face-look, is not described again). A key frame where nothing moved since the last analysed frame (frame-change: a still
@@ -112,7 +113,8 @@ export class VideoFaceFinder {
     const probe = await this.analyse(key, (boxes) => this.tracker.sameFaces(seenAt, boxes));
     if (probe.sightings) return [...copies(between), ...probe.sightings];
     const out: Sighting[] = [];
-    for (const f of between) out.push(...(await this.analyse(f)).sightings!);
+    // A face only the second detector finds (a turned head) is looked for only near the faces of the frame before and of the key frame.
+    for (const f of between) out.push(...(await this.analyse(f, undefined, [...this.last.boxes, ...probe.refused!.map((r) => r.box)])).sightings!);
     // The key frame's faces are known from the probe: analysed again only when one has no descriptor yet.
     const tracks = this.tracker.assign(key.time, probe.refused!.map((f) => f.box));
     if (tracks.every((t) => this.trackDescriptors.has(t.track))) out.push(...this.sightings(key, probe.refused!, tracks));
@@ -120,8 +122,11 @@ export class VideoFaceFinder {
     return out;
   }
 
-  /** The frame's sightings; when `onlyIf` refuses its boxes, nothing is committed or described, and its faces come back refused. */
-  private async analyse(frame: Frame, onlyIf?: (boxes: FaceBox[]) => boolean): Promise<{ sightings?: Sighting[]; refused?: FrameFace[] }> {
+  /**
+   * The frame's sightings; when `onlyIf` refuses its boxes, nothing is committed or described, and its
+   * faces come back refused. With `near`, the second detector looks only near those faces (detectFrameFaces).
+   */
+  private async analyse(frame: Frame, onlyIf?: (boxes: FaceBox[]) => boolean, near?: FaceBox[]): Promise<{ sightings?: Sighting[]; refused?: FrameFace[] }> {
     // The tracks are assigned from the boxes, before the analyzer describes the faces it is told to.
     const state: { tracks: TrackAssignment[] | null } = { tracks: null };
     const commit = (boxes: FaceBox[]) => {
@@ -134,7 +139,7 @@ export class VideoFaceFinder {
       asked = true;
       const tracks = commit(boxes);
       return tracks ? tracks.map((t, i) => !this.trackDescriptors.has(t.track) || (t.describe && this.dueForRefresh(t.track, frame.time) && !this.looksAsDescribed(t.track, frame, boxes[i]))) : boxes.map(() => false);
-    }, this.options);
+    }, this.options, near);
     const assigned = asked ? state.tracks : commit(faces.map((f) => f.box));
     return assigned ? { sightings: this.sightings(frame, faces, assigned) } : { refused: faces };
   }
