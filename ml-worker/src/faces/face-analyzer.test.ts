@@ -39,6 +39,21 @@ describe('FaceAnalyzer with the second detector (real models)', () => {
   const faces = new FaceAnalyzer();
   beforeAll(() => faces.load(), 120_000);
 
+  it('video frames: the tiny detector finds the same faces, in the same boxes, on the frame resized to its input before padding', async () => {
+    const { data } = await sharp(readFileSync(path.join(demo, 'sample6.jpg'))).resize(1280, 720, { fit: 'contain', background: { r: 110, g: 110, b: 110 } }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const tiny = { ...VIDEO_FACE_OPTIONS, detector: 'tiny' as const };
+    const whole = await faces.detectFrame(data, 1280, 720, tiny);
+    const resized = await faces.detectFrameFaces(data, 1280, 720, (boxes) => boxes.map(() => true), tiny);
+    expect(whole.length).toBeGreaterThan(2);
+    expect(resized).toHaveLength(whole.length);
+    const byX = (a: { box: { x: number } }, b: { box: { x: number } }) => a.box.x - b.box.x;
+    for (const [i, f] of [...resized].sort(byX).entries()) {
+      const w = [...whole].sort(byX)[i];
+      for (const k of ['x', 'y', 'width', 'height'] as const) expect(f.box[k]).toBeCloseTo(w.box[k], 3);
+      expect(distance(f.descriptor!, w.descriptor)).toBeLessThan(0.01);
+    }
+  }, 120_000);
+
   it('photos: every face of the tiny detector is kept (version 2), and a half-hidden face only BlazeFace finds comes as version 3', async () => {
     const image = readFileSync(path.join(demo, 'sample3.jpg'));
     const tiny = await faces.detectAll(image, TINY_ALONE);
