@@ -83,9 +83,14 @@ async function index(build, faces, file, probe, keep, moving = false) {
   const crop = await sharp(a).extract({ left, top, width: Math.min(meta.width - left, Math.round(face.box.width * 1.6 * meta.width)), height: Math.min(meta.height - top, Math.round(face.box.height * 1.6 * meta.height)) }).jpeg().toBuffer();
   const selfieA = (await analyzers.base.embedSelfie(crop)).descriptor;
   const only = (process.env.ONLY ?? 'moving,still,turned').split(',');
-  for (let round = 0; round < Number(process.argv[2] ?? 2); round++) for (const name of Object.keys(builds)) {
+  // NOLOOK=1: also the branch with every followed face described when due, whatever its look (what the look skip buys).
+  const names = [...Object.keys(builds), ...(process.env.NOLOOK ? ['branch-nolook'] : [])];
+  const looks = builds.branch.VideoFaceFinder.prototype.looksAsDescribed;
+  for (let round = 0; round < Number(process.argv[2] ?? 2); round++) for (const label of names) {
+    const name = label === 'branch-nolook' ? 'branch' : label;
+    builds.branch.VideoFaceFinder.prototype.looksAsDescribed = label === 'branch-nolook' ? () => false : looks;
     useConcat(name === 'base' ? originalConcat : fastConcat);
-    const out = [name];
+    const out = [label];
     if (only.includes('moving')) {
       let sightings = 0;
       const m = await index(builds[name], analyzers[name], bench, pb, (s) => { sightings += s.length; }, true);
