@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { HUMAN_MODELS_DIR, withModelFiles } from './blazeface-detector';
+import { BlazeFaceDetector, HUMAN_MODELS_DIR, withModelFiles } from './blazeface-detector';
 
 describe('withModelFiles: human loads its models with fetch, served from disk', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'em-models-'));
@@ -29,4 +29,34 @@ describe('withModelFiles: human loads its models with fetch, served from disk', 
     expect(require('node:fs').existsSync(path.join(HUMAN_MODELS_DIR, 'blazeface.json'))).toBe(true);
     expect(require('node:fs').existsSync(path.join(HUMAN_MODELS_DIR, 'facemesh.json'))).toBe(true);
   });
+});
+
+describe('BlazeFaceDetector (real models)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const tf = require('@tensorflow/tfjs');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const wasm = require('@tensorflow/tfjs-backend-wasm');
+  const wasmPath = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
+
+  it('compares no input with the last one (human would, on every call: a difference and a copy of the input) and finds the same faces as with that cache on', async () => {
+    wasm.setWasmPaths(wasmPath);
+    await tf.setBackend('wasm');
+    await tf.ready();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const sharp = require('sharp');
+    const demo = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
+    const { data, info } = await sharp(path.join(demo, 'sample5.jpg')).resize(512, 512, { fit: 'contain' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const image = tf.tensor3d(data, [info.height, info.width, 3], 'int32');
+    const detector = new BlazeFaceDetector();
+    await detector.load(wasmPath);
+    const faces = await detector.detect(image);
+    await detector.detect(image);
+    expect(faces.length).toBeGreaterThan(0);
+    const human = (detector as unknown as { human: { config: { cacheSensitivity: number }; performance: { cachedFrames?: number } } }).human;
+    expect(human.performance.cachedFrames ?? 0).toBe(0);
+    human.config.cacheSensitivity = 0.7;
+    expect(await detector.detect(image)).toEqual(faces);
+    expect(await detector.detect(image)).toEqual(faces);
+    expect(human.performance.cachedFrames).toBeGreaterThan(0); // the cache was on: it saw the same input again, and still detected
+  }, 60_000);
 });

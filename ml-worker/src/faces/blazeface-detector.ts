@@ -33,6 +33,8 @@ export class BlazeFaceDetector {
     this.ready ??= (async () => {
       const human = new Human({
         backend: 'wasm', wasmPath, modelBasePath: `file://${HUMAN_MODELS_DIR}/`, debug: false, async: false, warmup: 'none', cacheModels: false,
+        // Detection is redone on every call (skipFrames 0), so human's frame cache only costs: a difference with the last input and a copy of it, each call.
+        cacheSensitivity: 0,
         filter: { enabled: false }, gesture: { enabled: false }, body: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, segmentation: { enabled: false },
         face: {
           enabled: true,

@@ -51,6 +51,21 @@ describe('FaceAnalyzer with the second detector (real models)', () => {
     expect(distance(selfie.descriptor!, photo.descriptor)).toBeLessThan(0.3);
   }, 120_000);
 
+  it('video frames: the tiny detector finds the same faces, in the same boxes, on the frame resized to its input before padding', async () => {
+    const { data } = await sharp(readFileSync(path.join(demo, 'sample6.jpg'))).resize(1280, 720, { fit: 'contain', background: { r: 110, g: 110, b: 110 } }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const tiny = { ...VIDEO_FACE_OPTIONS, detector: 'tiny' as const };
+    const whole = await faces.detectFrame(data, 1280, 720, tiny);
+    const resized = await faces.detectFrameFaces(data, 1280, 720, (boxes) => boxes.map(() => true), tiny);
+    expect(whole.length).toBeGreaterThan(2);
+    expect(resized).toHaveLength(whole.length);
+    const byX = (a: { box: { x: number } }, b: { box: { x: number } }) => a.box.x - b.box.x;
+    for (const [i, f] of [...resized].sort(byX).entries()) {
+      const w = [...whole].sort(byX)[i];
+      for (const k of ['x', 'y', 'width', 'height'] as const) expect(f.box[k]).toBeCloseTo(w.box[k], 3);
+      expect(distance(f.descriptor!, w.descriptor)).toBeLessThan(0.01);
+    }
+  }, 120_000);
+
   it('photos: every face of the tiny detector is kept (version 4), and a half-hidden face only BlazeFace finds comes as version 5', async () => {
     const image = readFileSync(path.join(demo, 'sample3.jpg'));
     const tiny = await faces.detectAll(image, TINY_ALONE);
@@ -69,7 +84,7 @@ describe('FaceAnalyzer with the second detector (real models)', () => {
     expect(distance(found[0].descriptor, largest.descriptor)).toBeLessThan(maxDistanceFor(SECOND_DETECTOR_DESCRIPTOR_VERSION, 0.56));
   }, 120_000);
 
-  it('video frames: a turned head of 120 px in 720p is found by BlazeFace in square tiles and matches its own face; squashed whole, the frame showed none', async () => {
+  it('video frames: a turned head of 120 px in 720p is found by BlazeFace in square tiles and matches its own face; squashed whole, the frame showed none; told where faces were (a frame between), BlazeFace looks only there', async () => {
     const image = readFileSync(path.join(demo, 'sample5.jpg'));
     const largest = (await faces.detectAll(image, PHOTO_FACE_OPTIONS)).filter((f) => f.descriptorVersion === FACE_DESCRIPTOR_VERSION).sort((a, b) => b.box.width - a.box.width)[0];
     const frame = await turnedHeadFrame(image, largest.box);
@@ -84,5 +99,10 @@ describe('FaceAnalyzer with the second detector (real models)', () => {
     const located = await faces.detectFrameFaces(frame, 1280, 720, (boxes) => boxes.map(() => false), VIDEO_FACE_OPTIONS);
     expect(located).toHaveLength(1);
     expect(located[0]).toMatchObject({ descriptor: null, signals: null });
+    // A frame between key frames: BlazeFace looks only near the faces of the frames around it.
+    const near = await faces.detectFrameFaces(frame, 1280, 720, all, VIDEO_FACE_OPTIONS, [found[0].box]);
+    expect(near.filter((f) => f.descriptor)).toHaveLength(1);
+    expect(near[0].box).toEqual(found[0].box);
+    expect(await faces.detectFrameFaces(frame, 1280, 720, all, VIDEO_FACE_OPTIONS, [])).toHaveLength(0);
   }, 120_000);
 });

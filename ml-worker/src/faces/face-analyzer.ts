@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, FaceBox, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, faceQuality, landmarkSignals, openImage, PersonBox, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, detectInTiles, PixelBox } from './blazeface-detector';
-import { addUnseen, clip, cutByFrame, squareTiles } from './face-boxes';
+import { addUnseen, clip, cutByFrame, squareTiles, tilesHolding } from './face-boxes';
 import { facesInRegions, headRegions } from './head-regions';
 import { useHeapSlice } from '../tfjs/heap-slice';
+import { useFastConcat } from '../tfjs/fast-concat';
 import { facePixelSignals } from './face-pixels';
 import { refineFace } from './refine-face';
 import { ChipKind, describeFaces, FaceImage } from './describe-faces';
@@ -49,6 +50,7 @@ export class FaceAnalyzer {
       if (!(await faceapi.tf.setBackend('wasm'))) throw new Error('the tfjs wasm backend failed to initialise');
       await faceapi.tf.ready();
       useHeapSlice(); // each face is cut from the photo's tensor: no copy of the whole photo per cut
+      useFastConcat(); // face-api joins its mean colour along the channels before every pass
       const models = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
       await faceapi.nets.tinyFaceDetector.loadFromDisk(models);
       await faceapi.nets.ssdMobilenetv1.loadFromDisk(models);
@@ -107,10 +109,12 @@ export class FaceAnalyzer {
   /**
    * The faces of a video frame; only those `pick` chooses from their boxes are landmarked and
    * described (a tracker's choice: a followed face is only located). The boxes are the detectors'
-   * (BlazeFace's for faces only it finds, the same on every frame, so tracks hold).
+   * (BlazeFace's for faces only it finds, the same on every frame, so tracks hold). With `near`
+   * (faces of the frames around, relative), BlazeFace looks only at the tiles holding those of them
+   * the tiny detector did not find again (tilesHolding), or at none.
    */
-  detectFrameFaces(rgb: Buffer, width: number, height: number, pick: (boxes: FaceBox[]) => boolean[], options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS): Promise<FrameFace[]> {
-    return this.serialised('normal', () => this.frameFaces(rgb, width, height, options, pick));
+  detectFrameFaces(rgb: Buffer, width: number, height: number, pick: (boxes: FaceBox[]) => boolean[], options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS, near?: FaceBox[]): Promise<FrameFace[]> {
+    return this.serialised('normal', () => this.frameFaces(rgb, width, height, options, pick, near));
   }
 
   private async detect(image: Buffer, options: FaceAnalyzerOptions, people: PersonBox[] = []): Promise<DetectedFace[]> {
@@ -148,13 +152,16 @@ export class FaceAnalyzer {
     }
   }
 
-  private async frameFaces(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[]): Promise<FrameFace[]> {
+  private async frameFaces(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[], near?: FaceBox[]): Promise<FrameFace[]> {
     await this.load();
     const tensor = faceapi.tf.tensor3d(data, [height, width, 3], 'int32');
     try {
-      const detections: any[] = await faceapi.detectAllFaces(tensor, this.detectorOptions(options));
+      const detections = await this.tinyOnFrame(tensor, options);
       const located: Array<{ box: PixelBox; detection?: any }> = detections.map((d) => ({ box: { x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score }, detection: d }));
-      if (options.detector === 'tiny+blazeface') located.push(...(await this.blazefaceUnseen(tensor, located.map((f) => f.box), options)).map((box) => ({ box })));
+      if (options.detector === 'tiny+blazeface') {
+        const missed = near && addUnseen(located.map((f) => f.box), near.map((b) => ({ x: b.x * width, y: b.y * height, width: b.width * width, height: b.height * height })));
+        located.push(...(await this.blazefaceUnseen(tensor, located.map((f) => f.box), options, missed)).map((box) => ({ box })));
+      }
       const faces = located.filter((f) => f.box.width >= options.minFaceWidth).sort((a, b) => b.box.score - a.box.score);
       const boxes: FaceBox[] = faces.map(({ box: b }) => ({ x: b.x / width, y: b.y / height, width: b.width / width, height: b.height / height }));
       const wanted = pick(boxes);
@@ -175,6 +182,23 @@ export class FaceAnalyzer {
     }
   }
 
+  /**
+   * The detector's faces of a frame, in its pixels. face-api pads a frame to a square, then resizes
+   * it to the tiny detector's input: resized first (same scale, so the same input but for the padding),
+   * the frame costs a quarter of that.
+   */
+  private async tinyOnFrame(tensor: any, options: FaceAnalyzerOptions): Promise<any[]> {
+    const [height, width] = tensor.shape;
+    const scale = options.inputSize / Math.max(width, height);
+    if (options.detector === 'ssd' || scale >= 1) return faceapi.detectAllFaces(tensor, this.detectorOptions(options));
+    const small = faceapi.tf.image.resizeBilinear(tensor, [Math.round(height * scale), Math.round(width * scale)]);
+    try {
+      return (await faceapi.detectAllFaces(small, this.detectorOptions(options))).map((d: any) => d.forSize(width, height));
+    } finally {
+      small.dispose();
+    }
+  }
+
   /** The tiny detector's face landmarked as face-api's withFaceLandmarks does. */
   private async landmarksOn(tensor: any, box: PixelBox, detection: any): Promise<LandmarkedFace> {
     const [crop] = await faceapi.extractFaceTensors(tensor, [detection]);
@@ -192,13 +216,15 @@ export class FaceAnalyzer {
       : new faceapi.TinyFaceDetectorOptions({ inputSize: options.inputSize, scoreThreshold: options.scoreThreshold });
   }
 
-  /** BlazeFace's faces that are none of `found` (whole frames only: a face cut by the frame is dropped). */
-  private async blazefaceUnseen(tensor: any, found: PixelBox[], options: FaceAnalyzerOptions): Promise<PixelBox[]> {
+  /** BlazeFace's faces that are none of `found` (whole frames only: a face cut by the frame is dropped); with `near`, only in the tiles holding those. */
+  private async blazefaceUnseen(tensor: any, found: PixelBox[], options: FaceAnalyzerOptions, near?: Array<Omit<PixelBox, 'score'>>): Promise<PixelBox[]> {
     const [height, width] = tensor.shape;
+    const tiles = near && options.squareTiles ? tilesHolding(squareTiles(width, height), near) : null;
+    if (tiles?.length === 0) return [];
     // Loaded on first use: the selfie thread's analyzer never needs it.
     await this.blazeface.load(WASM_PATH);
     const whole = options.squareTiles
-      ? await detectInTiles(this.blazeface, tensor, squareTiles(width, height))
+      ? await detectInTiles(this.blazeface, tensor, tiles ?? squareTiles(width, height))
       : (await this.blazeface.detect(tensor)).filter((b) => !cutByFrame(b, width, height));
     return addUnseen(found, whole.map((b) => clip(b, width, height)));
   }

@@ -1,4 +1,4 @@
-import { addUnseen, clip, cutByFrame, iou, mergeTileFaces, squareTiles } from './face-boxes';
+import { addUnseen, clip, cutByFrame, iou, mergeTileFaces, squareTiles, tilesHolding } from './face-boxes';
 
 describe('face boxes of two detectors', () => {
   it('iou: 1 for the same box, 0 apart, in between when they overlap', () => {
@@ -67,5 +67,16 @@ describe('BlazeFace in square tiles', () => {
     expect(mergeTileFaces([{ tile: left, faces: [{ x: 600, y: 0, width: 120, height: 60, score: 0.9 }] }, { tile: right, faces: [{ x: 0, y: 0, width: 100, height: 60, score: 0.9 }] }])).toEqual([]);
     // cut faces that do not meet are no face
     expect(mergeTileFaces([{ tile: left, faces: [{ x: 680, y: 0, width: 40, height: 100, score: 0.9 }] }, { tile: right, faces: [{ x: 0, y: 400, width: 40, height: 100, score: 0.9 }] }])).toEqual([]);
+  });
+
+  it('tilesHolding: the one tile that holds a face whole with room to move (a quarter of its size each side), else every tile it meets; none for no face', () => {
+    const [left, right] = squareTiles(1280, 720);
+    const face = (x: number, width = 120) => ({ x, y: 300, width, height: width });
+    expect(tilesHolding([left, right], [face(100)])).toEqual([left]);
+    expect(tilesHolding([left, right], [face(1000)])).toEqual([right]);
+    expect(tilesHolding([left, right], [face(640, 80)])).toEqual([right]); // in the overlap, too near the left tile's edge to be safe there
+    expect(tilesHolding([left, right], [face(500, 300)])).toEqual([left, right]); // across the middle, wider than the overlap
+    expect(tilesHolding([left, right], [face(1000), face(100)])).toEqual([left, right]);
+    expect(tilesHolding([left, right], [])).toEqual([]);
   });
 });

@@ -64,6 +64,26 @@ export function squareTiles(width: number, height: number): Box[] {
   });
 }
 
+/** Room a known face is given to have moved since it was seen, each side, as a part of its size (tilesHolding). */
+const MOVE_ROOM = 0.25;
+
+/**
+ * The tiles to look at for faces known from nearby frames (a followed face): for each, the first
+ * tile that holds it whole with MOVE_ROOM around it, else every tile it meets; in tile order, once
+ * each. A face cut by a tile is dropped (mergeTileFaces): a tile that holds it whole must be seen.
+ */
+export function tilesHolding(tiles: Box[], faces: Box[]): Box[] {
+  const wanted = new Set<Box>();
+  for (const f of faces) {
+    const room = { x: f.x - f.width * MOVE_ROOM, y: f.y - f.height * MOVE_ROOM, width: f.width * (1 + 2 * MOVE_ROOM), height: f.height * (1 + 2 * MOVE_ROOM) };
+    const holds = (t: Box) => room.x >= t.x && room.y >= t.y && room.x + room.width <= t.x + t.width && room.y + room.height <= t.y + t.height;
+    const meets = (t: Box) => room.x < t.x + t.width && t.x < room.x + room.width && room.y < t.y + t.height && t.y < room.y + room.height;
+    const holder = tiles.find(holds);
+    for (const t of holder ? [holder] : tiles.filter(meets)) wanted.add(t);
+  }
+  return tiles.filter((t) => wanted.has(t));
+}
+
 /**
  * The faces found in each tile, in pixels of the whole image: a face cut by its tile (cutByFrame)
  * is dropped (the tile beside it holds it whole when it lies in their overlap), the same face from

@@ -17,13 +17,16 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** One face in every frame, turned (refreshed every second it is analysed); records the frame sizes it was given. */
+/**
+ * One face in every frame, turned (refreshed every second it is analysed), on the test pattern's
+ * scrolling gradient (it looks different in every frame: face-look); records the frame sizes it was given.
+ */
 class FakeFaces {
   sizes: string[] = [];
   described = 0;
   async detectFrameFaces(_rgb: Buffer, width: number, height: number, pick: (boxes: Array<{ x: number; y: number; width: number; height: number }>) => boolean[]) {
     this.sizes.push(`${width}x${height}`);
-    const box = { x: 0, y: 0, width: 0.1, height: 0.1 };
+    const box = { x: 0.4, y: 0.7, width: 0.2, height: 0.2 };
     const [describe] = pick([box]);
     if (describe) this.described++;
     return [{ box, score: 0.8, descriptorVersion: 2 as const, signals: { yaw: 0.7, proportion: 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 }, descriptor: describe ? Float32Array.from({ length: 128 }, (_, i) => (i === 0 ? this.sizes.length / 1000 : 0)) : null }];

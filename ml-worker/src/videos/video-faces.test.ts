@@ -9,10 +9,13 @@ const turned = (x: number): FaceBox => ({ x, y: 0.3, width: 0.1, height: 0.1 });
 /** A scripted video: the boxes on screen at each time; each person's descriptor is their x. Records the frames analysed. */
 class ScriptedFaces {
   analysedAt: number[] = [];
+  /** The faces BlazeFace was told to look near, per analysed frame (undefined: the whole frame). */
+  nearAt = new Map<number, FaceBox[] | undefined>();
   constructor(private readonly script: (time: number) => FaceBox[], private readonly unconfirmed = new Set<number>()) {}
-  async detectFrameFaces(rgb: Buffer, _w: number, _h: number, pick: (boxes: FaceBox[]) => boolean[]) {
+  async detectFrameFaces(rgb: Buffer, _w: number, _h: number, pick: (boxes: FaceBox[]) => boolean[], _options?: unknown, near?: FaceBox[]) {
     const time = rgb.readFloatLE(0);
     this.analysedAt.push(time);
+    this.nearAt.set(time, near);
     const boxes = this.script(time);
     const wanted = pick(boxes);
     return boxes.map((box, i) => ({ box, score: 0.9, descriptorVersion: 2 as const, signals: { yaw: box.y === 0.3 ? 0.7 : 0, proportion: 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 }, descriptor: wanted[i] && !this.unconfirmed.has(box.x) ? Float32Array.from({ length: 128 }, () => box.x) : null }));
@@ -31,7 +34,7 @@ async function run(seconds: number, script: (time: number) => FaceBox[], unconfi
   }
   sightings.push(...(await finder.finish()));
   const timesOf = (x: number) => sightings.filter((s) => s.descriptor[0] === Math.fround(x)).map((s) => s.time).sort((a, b) => a - b);
-  return { sightings, timesOf, analysed: faces.analysedAt, finder };
+  return { sightings, timesOf, analysed: faces.analysedAt, finder, nearAt: faces.nearAt };
 }
 
 const range = (from: number, to: number) => Array.from({ length: Math.round((to - from) * FPS) }, (_, i) => from + i / FPS);
@@ -69,6 +72,15 @@ describe('VideoFaceFinder', () => {
     expect(analysed.length).toBeLessThan(60 * 0.6);
   });
 
+  it('looks for faces only the second detector finds over the whole of a key frame, and near the faces of the frames around a frame between', async () => {
+    const { nearAt, timesOf } = await run(10, (t) => (t >= 4.5 ? [face(0.1)] : []));
+    expect(timesOf(0.1)).toEqual(range(4.5, 10));
+    for (const key of [1.5, 3.5, 5.5]) expect(nearAt.get(key)).toBeUndefined();
+    // 4, 4.5 and 5 s lie between the key frames 3.5 (no face) and 5.5 (the face): near the face of 5.5 s and of the frame before.
+    expect(nearAt.get(4)).toEqual([face(0.1)]);
+    expect(nearAt.get(5)).toEqual([face(0.1), face(0.1)]);
+  });
+
   it('keeps one track through a key frame where the face was missed (a turned head)', async () => {
     const { sightings, timesOf } = await run(10, (t) => (t === 3.5 ? [] : [face(0.1)]));
     expect(timesOf(0.1)).toEqual(range(0, 10).filter((t) => t !== 3.5));
@@ -97,6 +109,33 @@ describe('VideoFaceFinder', () => {
     // At 0 and 1 s (the first frames, analysed one by one), then at every key frame: 3.5, 5.5, 7.5 s.
     expect(turnedHead.finder.described).toBe(5);
     expect(turnedHead.timesOf(0.1)).toEqual([0, 0.5]);
+  });
+});
+
+describe('VideoFaceFinder: a followed face that looks as it did', () => {
+  /** 64x64 frames: a face-like patch at (10, 10)-(40, 40) (its eyes further apart from `changedAt`), and a corner block that flickers (no key frame is a still shot). */
+  const picture = (changedAt = Infinity) => (t: number) => {
+    const rgb = Buffer.alloc(64 * 64 * 3, 110);
+    for (let y = 10; y < 40; y++) rgb.fill(190 - (y - 10) * 2, (y * 64 + 10) * 3, (y * 64 + 40) * 3);
+    const eyes = t >= changedAt ? [12, 34] : [18, 28];
+    for (const x of eyes) for (let y = 18; y < 22; y++) rgb.fill(40, (y * 64 + x) * 3, (y * 64 + x + 4) * 3);
+    const corner = Math.floor(t / 2) % 2 ? 250 : 0;
+    for (let y = 54; y < 64; y++) rgb.fill(corner, (y * 64 + 54) * 3, (y * 64 + 64) * 3);
+    return rgb;
+  };
+  // The face's box in the 64x64 frame (y = 0.3 in the script would be a turned face: described again every second).
+  const head = (): FaceBox => ({ x: 10 / 64, y: 0.3, width: 30 / 64, height: 30 / 64 });
+
+  it('is not described again while its pixels stay the same, though it is due (a turned face: every second)', async () => {
+    const still = await run(10, () => [head()], undefined, picture());
+    expect(still.analysed.length).toBeGreaterThan(5); // the picture moves: key frames are analysed
+    expect(still.finder.described).toBe(1);
+    expect(still.sightings.length).toBe(20);
+  });
+
+  it('is described again once it changed (a turn, a word, someone else in its place)', async () => {
+    const changed = await run(10, () => [head()], undefined, picture(5));
+    expect(changed.finder.described).toBe(2);
   });
 });
 

@@ -1,6 +1,7 @@
 import { descriptorDistance, FaceBox, FaceDescriptorVersion, faceQuality, FaceTracker, TrackAssignment } from '@em/core/media';
 import { FaceAnalyzer } from '../faces/face-analyzer';
 import { blockMeans, samePicture } from './frame-change';
+import { FaceLook, faceLook, sameLook } from './face-look';
 import { FaceAnalyzerOptions, FrameFace, VIDEO_FACE_OPTIONS } from '../faces/face-options';
 
 /**
@@ -42,10 +43,11 @@ interface Frame {
  * each where it was (same people, same places: FaceTracker.sameFaces), the frames between get those
  * faces' sightings without being analysed; when anything changed (a face came, left, moved or was
  * missed), the frames between are analysed one by one, so a window's start and end stay exact to
- * the sampled frame. Faces are followed from frame to frame (FaceTracker); a followed face reuses
+ * the sampled frame (the second detector, for turned heads, looks at them only near the faces of the
+ * frames around: a face is followed, not searched for again). Faces are followed from frame to frame (FaceTracker); a followed face reuses
  * its track's descriptor until the refresh, so a face search matches the whole track even where
  * the head turned away (a clear face is described again less often than a turned or blurred one:
- * CLEAR_FACE). A key frame where nothing moved since the last analysed frame (frame-change: a still
+ * CLEAR_FACE; a face that looks as it did when last described, face-look, is not described again). A key frame where nothing moved since the last analysed frame (frame-change: a still
  * shot) is not analysed at all: its faces are the last ones. A presence shorter than the key
  * interval that starts and ends between two key frames can be missed.
  */
@@ -59,6 +61,8 @@ export class VideoFaceFinder {
   private readonly trackDescriptors = new Map<number, Float32Array>();
   private readonly trackQuality = new Map<number, number>();
   private readonly trackDescribedAt = new Map<number, number>();
+  /** How each track's face looked when it was last described (face-look). */
+  private readonly trackLooks = new Map<number, FaceLook | null>();
   private waiting: Frame[] = [];
   /** The last frame whose faces were committed: its time, sightings, the boxes given to the tracker, and its block means (frame-change). */
   private last: { time: number; sightings: Sighting[]; boxes: FaceBox[]; picture: Float32Array | null } = { time: Number.NEGATIVE_INFINITY, sightings: [], boxes: [], picture: null };
@@ -109,7 +113,8 @@ export class VideoFaceFinder {
     const probe = await this.analyse(key, (boxes) => this.tracker.sameFaces(seenAt, boxes));
     if (probe.sightings) return [...copies(between), ...probe.sightings];
     const out: Sighting[] = [];
-    for (const f of between) out.push(...(await this.analyse(f)).sightings!);
+    // A face only the second detector finds (a turned head) is looked for only near the faces of the frame before and of the key frame.
+    for (const f of between) out.push(...(await this.analyse(f, undefined, [...this.last.boxes, ...probe.refused!.map((r) => r.box)])).sightings!);
     // The key frame's faces are known from the probe: analysed again only when one has no descriptor yet.
     const tracks = this.tracker.assign(key.time, probe.refused!.map((f) => f.box));
     if (tracks.every((t) => this.trackDescriptors.has(t.track))) out.push(...this.sightings(key, probe.refused!, tracks));
@@ -117,8 +122,11 @@ export class VideoFaceFinder {
     return out;
   }
 
-  /** The frame's sightings; when `onlyIf` refuses its boxes, nothing is committed or described, and its faces come back refused. */
-  private async analyse(frame: Frame, onlyIf?: (boxes: FaceBox[]) => boolean): Promise<{ sightings?: Sighting[]; refused?: FrameFace[] }> {
+  /**
+   * The frame's sightings; when `onlyIf` refuses its boxes, nothing is committed or described, and its
+   * faces come back refused. With `near`, the second detector looks only near those faces (detectFrameFaces).
+   */
+  private async analyse(frame: Frame, onlyIf?: (boxes: FaceBox[]) => boolean, near?: FaceBox[]): Promise<{ sightings?: Sighting[]; refused?: FrameFace[] }> {
     // The tracks are assigned from the boxes, before the analyzer describes the faces it is told to.
     const state: { tracks: TrackAssignment[] | null } = { tracks: null };
     const commit = (boxes: FaceBox[]) => {
@@ -130,10 +138,15 @@ export class VideoFaceFinder {
     const faces = await this.faces.detectFrameFaces(frame.rgb, this.width, this.height, (boxes) => {
       asked = true;
       const tracks = commit(boxes);
-      return tracks ? tracks.map((t) => !this.trackDescriptors.has(t.track) || (t.describe && this.dueForRefresh(t.track, frame.time))) : boxes.map(() => false);
-    }, this.options);
+      return tracks ? tracks.map((t, i) => !this.trackDescriptors.has(t.track) || (t.describe && this.dueForRefresh(t.track, frame.time) && !this.looksAsDescribed(t.track, frame, boxes[i]))) : boxes.map(() => false);
+    }, this.options, near);
     const assigned = asked ? state.tracks : commit(faces.map((f) => f.box));
     return assigned ? { sightings: this.sightings(frame, faces, assigned) } : { refused: faces };
+  }
+
+  /** A face that did not move in its box, turn or change since its track was last described: a new descriptor would add nothing. */
+  private looksAsDescribed(track: number, frame: Frame, box: FaceBox): boolean {
+    return sameLook(this.trackLooks.get(track), faceLook(frame.rgb, this.width, this.height, box));
   }
 
   private dueForRefresh(track: number, time: number): boolean {
@@ -152,6 +165,7 @@ export class VideoFaceFinder {
         this.trackDescriptors.set(track, face.descriptor);
         this.trackQuality.set(track, face.signals ? faceQuality(face.signals) : 0);
         this.trackDescribedAt.set(track, time);
+        this.trackLooks.set(track, faceLook(rgb, this.width, this.height, face.box));
       }
       return [{ time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: this.trackQuality.get(track)!, track }];
     });
