@@ -1,4 +1,4 @@
-import type { Sharp } from 'sharp';
+import type { JpegOptions, Sharp } from 'sharp';
 import { openImage } from './pixel-limit';
 import { boundedPixels, decodePhoto, fromPixels, RgbPixels } from './photo-pixels';
 
@@ -11,17 +11,27 @@ export interface RenderedImage {
 export const PREVIEW_SIZES = { large: 1600, thumbnail: 400 } as const;
 
 /**
- * mozjpeg's encoder (trellis quantisation, scan search). A faster setting (progressive, mozjpeg's
- * table, no trellis: 157 -> 30 ms per large preview, +10% bytes) was tried and reverted: faces are
- * found on this JPEG, and its pixels turned a borderline stranger on a race photo into a wrong match
- * for a selfie on the face bench (issue 17). Analysing faces on the pixels before encoding is the
- * way to take that CPU back.
+ * The JPEG faces are found on (the large preview without watermark): mozjpeg's encoder (trellis
+ * quantisation, scan search), kept as it was. Faces found on its decoded pixels and on the pixels
+ * before encoding differ on borderline faces: on the face bench the pixels before encoding find a
+ * stranger's face cut by the frame that two selfies of someone else then match (2 wrong-person
+ * photos, nearest wrong 0.561 -> 0.545; issue 17, docs/benchmarks.md). So faces still read this JPEG.
  */
-const PREVIEW_JPEG = { mozjpeg: true } as const;
+const ANALYSED_JPEG = { quality: 82, mozjpeg: true } as const;
 
-function encode(image: Sharp, quality: number): Promise<RenderedImage> {
+/**
+ * Previews only people see (the thumbnail, a watermarked large preview): progressive JPEG with
+ * mozjpeg's quantisation table and optimised Huffman coding, without trellis quantisation and scan
+ * search, a few quality steps lower: on the race and group fixtures the bytes and fidelity of
+ * mozjpeg's encoder at 82 / 76 (large 181 kB, PSNR 37.98 vs 37.94 dB, SSIM 0.9732 vs 0.9737;
+ * thumbnail +1.5% bytes, PSNR 33.11 vs 32.78 dB) for a fifth of the CPU
+ * (scripts/bench/probe/preview-jpeg.cjs).
+ */
+const SEEN_JPEG = { large: { quality: 79, progressive: true, quantisationTable: 3, optimiseCoding: true }, thumbnail: { quality: 71, progressive: true, quantisationTable: 3, optimiseCoding: true } } as const;
+
+function encode(image: Sharp, options: JpegOptions): Promise<RenderedImage> {
   return image
-    .jpeg({ quality, ...PREVIEW_JPEG })
+    .jpeg(options)
     .toBuffer({ resolveWithObject: true })
     .then(({ data, info }) => ({ buffer: data, width: info.width, height: info.height }));
 }
@@ -42,23 +52,26 @@ export interface Previews {
   /** 1600 px long edge, with the event's watermark when it has one. */
   large: RenderedImage;
   thumbnail: RenderedImage;
-  /** The large preview's pixels before the watermark and JPEG encoding: what faces are analysed on. */
+  /** The large preview without watermark, the JPEG faces are found on (`large` itself without a watermark). */
+  plainLarge: RenderedImage;
+  /** The large preview's pixels before the watermark and JPEG encoding. */
   largePixels: RgbPixels;
 }
 
 /**
  * The large preview (1600 px long edge, with the event's watermark when it has one) and the
  * thumbnail (400 px), JPEG, made from a photo's decoded pixels (decodePhoto: orientation applied,
- * no metadata kept), and the large preview's pixels before encoding.
+ * no metadata kept); the large preview without watermark and its pixels, for analysis.
  */
 export async function renderPreviewsOf(pixels: RgbPixels, watermarkText?: string | null): Promise<Previews> {
   const largePixels = await boundedPixels(pixels, PREVIEW_SIZES.large);
   const text = watermarkText?.trim();
-  const [large, thumbnail] = await Promise.all([
-    encode(text ? watermarked(largePixels, text) : fromPixels(largePixels), 82),
-    encode(fromPixels(largePixels).resize(PREVIEW_SIZES.thumbnail, PREVIEW_SIZES.thumbnail, { fit: 'inside', withoutEnlargement: true }), 76),
+  const [plainLarge, marked, thumbnail] = await Promise.all([
+    encode(fromPixels(largePixels), ANALYSED_JPEG),
+    text ? encode(watermarked(largePixels, text), SEEN_JPEG.large) : null,
+    encode(fromPixels(largePixels).resize(PREVIEW_SIZES.thumbnail, PREVIEW_SIZES.thumbnail, { fit: 'inside', withoutEnlargement: true }), SEEN_JPEG.thumbnail),
   ]);
-  return { large, thumbnail, largePixels };
+  return { large: marked ?? plainLarge, thumbnail, plainLarge, largePixels };
 }
 
 /** renderPreviewsOf an encoded original. */

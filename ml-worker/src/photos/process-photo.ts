@@ -11,8 +11,8 @@ import { DetectedFace, PHOTO_FACE_OPTIONS } from '../faces/face-options';
 /**
  * Processes one photo, decoded once (decodePhoto, at most OCR_MAX_SIDE): large preview (with the
  * event's watermark) and thumbnail into the public part of the store, BIB numbers read on those
- * pixels, faces (boxes, scores, descriptors) found on the large preview's pixels before JPEG
- * encoding (also in the heads of the people the BIB step found), then the photo row, its bibs and faces in one
+ * pixels, faces (boxes, scores, descriptors) found on the large preview's JPEG without watermark
+ * (renderPreviewsOf says why the JPEG; also in the heads of the people the BIB step found), then the photo row, its bibs and faces in one
  * transaction (published at once when its event is already live). Idempotent: a processed photo
  * is left as it is; a retry after a crash rewrites the same object keys and replaces bibs and
  * faces. A failing bib or face step is recorded on the photo and loses nothing else (without the
@@ -23,7 +23,7 @@ export class PhotoProcessor {
     private readonly photos: PhotosRepository,
     private readonly events: EventsRepository,
     private readonly store: ObjectStore,
-    private readonly faces: Pick<FaceAnalyzer, 'detectAllPixels'>,
+    private readonly faces: Pick<FaceAnalyzer, 'detectAll'>,
     private readonly bibs: Pick<BibReading, 'readPixels'>,
     private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
@@ -40,7 +40,7 @@ export class PhotoProcessor {
     if (!probe.ok) await this.failAtOnce(photoId, probe.reason);
     const pixels = await decodePhoto(original, OCR_MAX_SIDE).catch(() => this.failAtOnce(photoId, CORRUPT_IMAGE));
     const eventId = photo.event.id;
-    const [{ large, thumbnail, largePixels }, size] = await Promise.all([renderPreviewsOf(pixels, photo.event.watermarkText), displayedSize(original)]);
+    const [{ large, thumbnail, plainLarge }, size] = await Promise.all([renderPreviewsOf(pixels, photo.event.watermarkText), displayedSize(original)]);
     const largeKey = objectKeys.large(eventId, photo.id);
     const thumbnailKey = objectKeys.thumbnail(eventId, photo.id);
     await this.store.put(largeKey, large.buffer, 'image/jpeg');
@@ -59,7 +59,7 @@ export class PhotoProcessor {
     }
     let detected: DetectedFace[] = [];
     try {
-      detected = await this.faces.detectAllPixels(largePixels, PHOTO_FACE_OPTIONS, people);
+      detected = await this.faces.detectAll(plainLarge.buffer, PHOTO_FACE_OPTIONS, people);
     } catch (err) {
       stepErrors.faces = clientMessage(err, 'Face detection failed');
       this.logger.warn({ photoId, err: (err as Error).message }, 'face step failed');

@@ -2,7 +2,6 @@ import { DEFAULT_MATCH_PERCENT, FACE_DESCRIPTOR_VERSION, faceQuality, FaceMatrix
 import { DetectedFace, FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PersonDetector, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { GROUP_FACES } from './faces-ground-truth';
 import { hardFaceSet } from './faces-hard-set';
 import { BenchRow, ms } from './table';
@@ -22,13 +21,8 @@ export interface PhotoPath {
   options: FaceAnalyzerOptions;
   /** The people of each photo, as the worker's BIB step finds them (for `options.personHeads`). */
   persons?: PersonDetector;
-  /** Faces on the large preview's JPEG (mozjpeg), as the worker found them up to stop 19, instead of on its pixels before encoding. */
-  onPreviewJpeg?: boolean;
-}
-
-/** The large preview's JPEG as the worker encoded it up to stop 19 (what faces were found on then). */
-async function previewJpeg({ data, width, height }: RgbPixels): Promise<Buffer> {
-  return sharp(data, { raw: { width, height, channels: 3 } }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
+  /** Faces on the large preview's pixels before JPEG encoding instead of on its JPEG, as the worker finds them (measured, not adopted: docs/benchmarks.md). */
+  onPixels?: boolean;
 }
 
 /** The people on a photo as the BIB step finds them: on the oriented photo, at most OCR_MAX_SIDE. */
@@ -93,10 +87,10 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
     cpuMsTotal += cpuMs(cpu);
     return found;
   };
-  /** What the worker analyses of a photo: its large preview's pixels (or, before, JPEG). */
+  /** What the worker analyses of a photo: its large preview's JPEG without watermark (or its pixels before encoding). */
   const previewOf = async (original: Buffer) => {
-    const { largePixels } = await renderPreviews(original);
-    return photoPath.onPreviewJpeg ? previewJpeg(largePixels) : largePixels;
+    const { plainLarge, largePixels } = await renderPreviews(original);
+    return photoPath.onPixels ? largePixels : plainLarge.buffer;
   };
   /** Adds a photo's faces to the index as the search subgraph holds them; how many. */
   const indexFaces = (photo: number, found: DetectedFace[]): number => {
@@ -184,7 +178,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
     figure: `race photos as strangers: faces / wrong-person photos / CPU per race photo (${photoPath.label})`,
     value: `${strangerFaces} / ${wrongRace}${wrongRaceSeen.length ? ` (${wrongRaceSeen.join('; ')})` : ''} / ${raceCpu.toFixed(0)} ms`,
     target: '0 wrong',
-    how: `the ${race.length} race photos of ../shared/fixtures/bibs in the event (none of the eight people is on them): every face found there (large preview${photoPath.onPreviewJpeg ? ' JPEG' : '\'s pixels'}, ${describeOptions(photoPath.options)}) is a wrong match for every selfie; CPU of the face step only (the people come from the BIB step)`,
+    how: `the ${race.length} race photos of ../shared/fixtures/bibs in the event (none of the eight people is on them): every face found there (large preview${photoPath.onPixels ? '\'s pixels' : ' JPEG'}, ${describeOptions(photoPath.options)}) is a wrong match for every selfie; CPU of the face step only (the people come from the BIB step)`,
   });
   rows.push({
     figure: `selfie search recall / wrong-person photos (${photoPath.label})`,
@@ -208,7 +202,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
     figure: `faces found on the group shots / CPU per group shot (${photoPath.label})`,
     value: `${groupFaces} / ${groupCpu.toFixed(0)} ms`,
     target: '23 (hand count)',
-    how: `large preview${photoPath.onPreviewJpeg ? ' JPEG' : '\'s pixels'}, ${describeOptions(photoPath.options)}; process CPU time (user + system)`,
+    how: `large preview${photoPath.onPixels ? '\'s pixels' : ' JPEG'}, ${describeOptions(photoPath.options)}; process CPU time (user + system)`,
   });
   rows.push({
     figure: 'selfie embedding time',

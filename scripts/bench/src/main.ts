@@ -30,8 +30,8 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     await facesOnGroups(rows, faces, FIXTURES);
     // BENCH_HEAD_PASS_BEFORE=1: first without the head pass of the face step, for a before/after in one run.
     if (process.env.BENCH_HEAD_PASS_BEFORE) await throughput(rows, racePhotos(FIXTURES), reader, faces, { ...PHOTO_FACE_OPTIONS, personHeads: false }, ' (faces without the head pass, before)');
-    // BENCH_PIPELINE_BEFORE=1: first the photo job as it ran up to stop 19 (a decode per step, faces on the preview JPEG), for a before/after in one run.
-    if (process.env.BENCH_PIPELINE_BEFORE) await throughput(rows, racePhotos(FIXTURES), reader, faces, PHOTO_FACE_OPTIONS, ' (a decode per step, faces on the preview JPEG, before)', STEPS_BEFORE);
+    // BENCH_PIPELINE_BEFORE=1: first the photo job as it ran up to stop 19 (a decode of the original per step, mozjpeg for every preview), for a before/after in one run.
+    if (process.env.BENCH_PIPELINE_BEFORE) await throughput(rows, racePhotos(FIXTURES), reader, faces, PHOTO_FACE_OPTIONS, ' (a decode per step, before)', STEPS_BEFORE);
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
   'face-search': async (rows, models) => {
@@ -42,9 +42,9 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     // Before/after in one run: the tiny detector alone (up to issue 17), then BlazeFace too without and with the people's heads, as the worker now.
     await selfieAccuracy(rows, faces, FIXTURES, { label: 'tiny detector alone, before', options: { ...PHOTO_FACE_OPTIONS, detector: 'tiny', personHeads: false } });
     await selfieAccuracy(rows, faces, FIXTURES, { label: `${PHOTO_FACE_OPTIONS.detector}, no head pass, before`, options: { ...PHOTO_FACE_OPTIONS, personHeads: false } });
-    // BENCH_FACES_ON_JPEG_BEFORE=1: the worker's path on the large preview's JPEG first (up to stop 19), for a before/after in one run.
-    if (process.env.BENCH_FACES_ON_JPEG_BEFORE) await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path on the preview JPEG, before`, options: PHOTO_FACE_OPTIONS, persons, onPreviewJpeg: true });
     await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path: ${PHOTO_FACE_OPTIONS.detector} + people's heads`, options: PHOTO_FACE_OPTIONS, persons });
+    // BENCH_FACES_ON_PIXELS=1: the worker's path on the large preview's pixels before JPEG encoding too (measured, not adopted).
+    if (process.env.BENCH_FACES_ON_PIXELS) await selfieAccuracy(rows, faces, FIXTURES, { label: 'worker photo path on the preview\'s pixels before encoding', options: PHOTO_FACE_OPTIONS, persons, onPixels: true });
     await searchLatency(rows);
   },
   'selfie-latency': async (rows, models) => selfieLatencyBench(rows, await models.faces(), FIXTURES),

@@ -105,10 +105,10 @@ export async function facesOnGroups(rows: BenchRow[], faces: FaceAnalyzer, fixtu
   let total = 0;
   const names = readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort();
   for (const name of names) {
-    const { largePixels } = await renderPreviews(readFileSync(path.join(dir, name)));
-    total += (await faces.detectAllPixels(largePixels)).length;
+    const { plainLarge } = await renderPreviews(readFileSync(path.join(dir, name)));
+    total += (await faces.detectAll(plainLarge.buffer)).length;
   }
-  rows.push({ figure: 'faces found on group shots', value: `${total}`, target: '23 (hand count)', how: `${names.length} shots, through the worker's path (large preview's pixels, tiny detector 512, >= 48 px)` });
+  rows.push({ figure: 'faces found on group shots', value: `${total}`, target: '23 (hand count)', how: `${names.length} shots, through the worker's path (large preview, tiny detector 512, >= 48 px)` });
 }
 
 /** The steps of the photo job, each timed by the bench: previews (with the decode), BIB reading, faces. */
@@ -118,19 +118,19 @@ interface PhotoSteps {
   faces(faces: FaceAnalyzer, decoded: unknown, options: FaceAnalyzerOptions, people: PersonBox[]): Promise<unknown>;
 }
 
-/** As PhotoProcessor: one decode (decodePhoto) shared by the previews, the BIB step and the face step (the large preview's pixels). */
-const WORKER_STEPS: PhotoSteps = {
+/** As PhotoProcessor: one decode of the original (decodePhoto) shared by the previews and the BIB step; faces on the large preview's JPEG. */
+export const WORKER_STEPS: PhotoSteps = {
   previews: async (original) => {
     await probeImage(original, { decode: false });
     const pixels = await decodePhoto(original, OCR_MAX_SIDE);
     const [previews] = await Promise.all([renderPreviewsOf(pixels), displayedSize(original)]);
-    return { pixels, largePixels: previews.largePixels };
+    return { pixels, plainLarge: previews.plainLarge.buffer };
   },
   bibs: (reader, _original, decoded) => reader.readPixels((decoded as { pixels: RgbPixels }).pixels),
-  faces: (faces, decoded, options, people) => faces.detectAllPixels((decoded as { largePixels: RgbPixels }).largePixels, options, people),
+  faces: (faces, decoded, options, people) => faces.detectAll((decoded as { plainLarge: Buffer }).plainLarge, options, people),
 };
 
-/** The photo job up to stop 19: each preview from the original (mozjpeg), BIBs read on the original, faces on the large preview's JPEG. */
+/** The photo job up to stop 19: each preview from the original (mozjpeg), BIBs read on the original (a decode each), faces on the large preview's JPEG. */
 export const STEPS_BEFORE: PhotoSteps = {
   previews: async (original) => {
     await probeImage(original);
