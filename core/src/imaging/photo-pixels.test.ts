@@ -45,6 +45,13 @@ describe('decodePhoto', () => {
     await expect(decodePhoto(whole.subarray(0, Math.round(whole.length * 0.6)), 2560)).rejects.toThrow();
   });
 
+  it('encodes the large preview faces are found on to the pixels of mozjpeg\'s full encoder at 82, bit for bit (without its scan search)', async () => {
+    const { plainLarge, largePixels: p } = await renderPreviews(await detail(1600, 1000).jpeg({ quality: 90 }).toBuffer());
+    const mozjpeg = await sharp(p.data, { raw: { width: p.width, height: p.height, channels: 3 } }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
+    expect(plainLarge.buffer.equals(mozjpeg)).toBe(false);
+    expect((await sharp(plainLarge.buffer).raw().toBuffer()).equals(await sharp(mozjpeg).raw().toBuffer())).toBe(true);
+  });
+
   it('renders the previews of those pixels, oriented', async () => {
     const { large, thumbnail, largePixels } = await renderPreviews(await turnedPhoto());
     expect([large.width, large.height, thumbnail.width, thumbnail.height]).toEqual([600, 900, 267, 400]);
