@@ -4,6 +4,7 @@ import { BlazeFaceDetector, detectInTiles, PixelBox } from './blazeface-detector
 import { addUnseen, clip, cutByFrame, squareTiles } from './face-boxes';
 import { facesInRegions, headRegions } from './head-regions';
 import { useHeapSlice } from '../tfjs/heap-slice';
+import { useInterleavedConcat } from '../tfjs/interleaved-concat';
 import { facePixelSignals } from './face-pixels';
 import { refineFace } from './refine-face';
 import { describeFaces } from './describe-faces';
@@ -49,6 +50,7 @@ export class FaceAnalyzer {
       if (!(await faceapi.tf.setBackend('wasm'))) throw new Error('the tfjs wasm backend failed to initialise');
       await faceapi.tf.ready();
       useHeapSlice(); // each face is cut from the photo's tensor: no copy of the whole photo per cut
+      useInterleavedConcat(); // face-api's mean colour subtraction: no subarray view per pixel
       const models = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
       await faceapi.nets.tinyFaceDetector.loadFromDisk(models);
       await faceapi.nets.ssdMobilenetv1.loadFromDisk(models);
