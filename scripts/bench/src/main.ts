@@ -6,7 +6,7 @@ import path from 'node:path';
 import { searchLatency, selfieAccuracy } from './face-search';
 import { bibPrecision } from './bib-precision';
 import { turnedVideoBench } from './video-turned';
-import { bibAccuracy, facesOnGroups, racePhotos, STEPS_BEFORE, throughput } from './photo-pipeline';
+import { bibAccuracy, facesOnGroups, racePhotos, STEPS_BEFORE, throughput, withWasmConcat } from './photo-pipeline';
 import { participantPageBench } from './participant-page';
 import { readPathBench } from './read-path';
 import { selfieLatencyBench } from './selfie-latency';
@@ -30,8 +30,8 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     await facesOnGroups(rows, faces, FIXTURES);
     // BENCH_HEAD_PASS_BEFORE=1: first without the head pass of the face step, for a before/after in one run.
     if (process.env.BENCH_HEAD_PASS_BEFORE) await throughput(rows, racePhotos(FIXTURES), reader, faces, { ...PHOTO_FACE_OPTIONS, personHeads: false }, ' (faces without the head pass, before)');
-    // BENCH_PIPELINE_BEFORE=1: first the photo job as it ran up to stop 19 (a decode of the original per step, mozjpeg for every preview), for a before/after in one run.
-    if (process.env.BENCH_PIPELINE_BEFORE) await throughput(rows, racePhotos(FIXTURES), reader, faces, PHOTO_FACE_OPTIONS, ' (a decode per step, before)', STEPS_BEFORE);
+    // BENCH_PIPELINE_BEFORE=1: first the photo job as it ran up to stop 19 (a decode of the original per step, mozjpeg for every preview, tfjs-wasm's Concat), for a before/after in one run.
+    if (process.env.BENCH_PIPELINE_BEFORE) await withWasmConcat(() => throughput(rows, racePhotos(FIXTURES), reader, faces, PHOTO_FACE_OPTIONS, ' (a decode per step, tfjs-wasm\'s Concat, before)', STEPS_BEFORE));
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
   'face-search': async (rows, models) => {

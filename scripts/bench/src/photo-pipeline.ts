@@ -130,6 +130,28 @@ export const WORKER_STEPS: PhotoSteps = {
   faces: (faces, decoded, options, people) => faces.detectAll((decoded as { plainLarge: Buffer }).plainLarge, options, people),
 };
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const tf = require('@tensorflow/tfjs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+require('@tensorflow/tfjs-backend-wasm');
+/** tfjs-wasm's own Concat, before FaceAnalyzer replaces it (useInterleavedConcat, stop 19). */
+const WASM_CONCAT = tf.getKernel('Concat', 'wasm');
+
+/** `work` with tfjs-wasm's own Concat kernel in this thread (as up to stop 19), then the one in use before. */
+export async function withWasmConcat<T>(work: () => Promise<T>): Promise<T> {
+  const current = tf.getKernel('Concat', 'wasm');
+  const use = (kernel: unknown) => {
+    tf.unregisterKernel('Concat', 'wasm');
+    tf.registerKernel(kernel);
+  };
+  use(WASM_CONCAT);
+  try {
+    return await work();
+  } finally {
+    use(current);
+  }
+}
+
 /** The photo job up to stop 19: each preview from the original (mozjpeg), BIBs read on the original (a decode each), faces on the large preview's JPEG. */
 export const STEPS_BEFORE: PhotoSteps = {
   previews: async (original) => {
