@@ -1,5 +1,6 @@
 // @em/core/media: imaging (sharp), EXIF, video (ffmpeg), faces and BIBs.
 export * from './imaging/previews';
+export * from './imaging/photo-pixels';
 export * from './imaging/exif';
 export * from './imaging/formats';
 export * from './imaging/pixel-limit';

@@ -14,8 +14,14 @@ export type ImageProbe =
   | { ok: true; format: string; mime: string; ext: string; width: number; height: number }
   | { ok: false; reason: string; /** over the pixel limit (a 413 where a single file is refused) */ tooLarge?: boolean };
 
-/** What the file really is: a supported, decodable photo with its size, or the reason it is not. */
-export async function probeImage(file: Buffer): Promise<ImageProbe> {
+export const CORRUPT_IMAGE = 'corrupt or truncated image';
+
+/**
+ * What the file really is: a supported, decodable photo with its size, or the reason it is not.
+ * `{ decode: false }` reads the header only: for a caller that decodes the photo next and takes a
+ * failed decode as a corrupt or truncated image.
+ */
+export async function probeImage(file: Buffer, { decode = true }: { decode?: boolean } = {}): Promise<ImageProbe> {
   if (file.length === 0) return { ok: false, reason: 'empty file' };
   let meta: Metadata;
   try {
@@ -29,11 +35,16 @@ export async function probeImage(file: Buffer): Promise<ImageProbe> {
   if (!meta.width || !meta.height) return { ok: false, reason: 'image without dimensions' };
   const oversize = oversizeReason(meta.width, meta.height);
   if (oversize) return { ok: false, reason: oversize, tooLarge: true };
-  try {
-    // Decoding a few pixels catches truncated files that still have a valid header.
-    await openImage(file, { failOn: 'truncated' }).resize(8, 8, { fit: 'inside' }).raw().toBuffer();
-  } catch {
-    return { ok: false, reason: 'corrupt or truncated image' };
-  }
+  if (decode && !(await decodes(file))) return { ok: false, reason: CORRUPT_IMAGE };
   return { ok: true, format: meta.format!, ...format, width: meta.width, height: meta.height };
+}
+
+/** Decoding a few pixels catches truncated files that still have a valid header. */
+async function decodes(file: Buffer): Promise<boolean> {
+  try {
+    await openImage(file, { failOn: 'truncated' }).resize(8, 8, { fit: 'inside' }).raw().toBuffer();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
+import { decodePhoto } from '@em/core/media';
+import { OCR_MAX_SIDE } from './bib-reader';
 import { BibReaderPool } from './bib-reader-pool';
 
 jest.setTimeout(240_000);
@@ -52,6 +54,14 @@ describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
     // The three people of the demo photo, boxes relative to it.
     expect(people!.filter((p) => p.score >= 0.3).length).toBeGreaterThanOrEqual(3);
     for (const p of people!) expect(p.x >= -0.01 && p.y >= -0.01 && p.x + p.width <= 1.01 && p.y + p.height <= 1.01).toBe(true);
+  });
+
+  it('reads a photo already decoded (the photo job\'s one decode) as it reads the encoded photo: same bibs, same people', async () => {
+    const photo = await bibOnPhoto('4817', 'torso');
+    const encoded = await pool.readPhoto(photo);
+    const decoded = await pool.readPixels(await decodePhoto(photo, OCR_MAX_SIDE));
+    expect([...decoded.bibs]).toEqual([...encoded.bibs]);
+    expect(decoded.people).toEqual(encoded.people);
   });
 
   it('without the gate, reads the print on the wall too (what the gate refuses)', async () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_BIB_RULES, extractBibs, PersonBox, TextBox } from '@em/core/media';
+import { DEFAULT_BIB_RULES, extractBibs, PersonBox, RgbPixels, TextBox } from '@em/core/media';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BibReaderOptions } from './bib-reader';
@@ -9,6 +9,8 @@ export interface BibReading {
   read(image: Buffer): Promise<Map<string, number>>;
   /** The bibs and the people the reader found on the way (null without the torso gate): the face step looks at their heads. */
   readPhoto(image: Buffer): Promise<BibPhotoReading>;
+  /** readPhoto on a photo already decoded (the photo job's one decode: decodePhoto). */
+  readPixels(pixels: RgbPixels): Promise<BibPhotoReading>;
 }
 
 export interface BibPhotoReading {
@@ -20,6 +22,9 @@ interface Candidates {
   boxes: TextBox[];
   people?: PersonBox[] | null;
 }
+
+/** What a thread reads: an encoded photo, or one already decoded (RGB). */
+export type ThreadPhoto = { image: Uint8Array } | { pixels: { data: Uint8Array; width: number; height: number } };
 
 interface Pending {
   resolve(candidates: Candidates): void;
@@ -61,14 +66,23 @@ export class BibReaderPool implements BibReading {
   }
 
   async readPhoto(image: Buffer): Promise<BibPhotoReading> {
+    const copy = new Uint8Array(image); // its own buffer, handed over without a second copy
+    return this.readOnThread({ image: copy }, copy.buffer);
+  }
+
+  async readPixels(pixels: RgbPixels): Promise<BibPhotoReading> {
+    const copy = new Uint8Array(pixels.data);
+    return this.readOnThread({ pixels: { data: copy, width: pixels.width, height: pixels.height } }, copy.buffer);
+  }
+
+  private async readOnThread(photo: ThreadPhoto, transfer: ArrayBuffer): Promise<BibPhotoReading> {
     if (!this.threads.length) await this.load();
     const thread = this.threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     await thread.ready;
     const id = this.nextId++;
     const { boxes, people } = await new Promise<Candidates>((resolve, reject) => {
       thread.pending.set(id, { resolve, reject });
-      const copy = new Uint8Array(image); // its own buffer, handed over without a second copy
-      thread.worker.postMessage({ id, image: copy }, [copy.buffer]);
+      thread.worker.postMessage({ id, ...photo }, [transfer]);
     });
     return { bibs: extractBibs(boxes, this.options.rules ?? DEFAULT_BIB_RULES, people ?? undefined), people: people ?? null };
   }

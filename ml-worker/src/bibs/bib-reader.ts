@@ -1,4 +1,4 @@
-import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, openImage, PersonBox, TextBox, TorsoRules } from '@em/core/media';
+import { BibRules, boundedPixels, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, openImage, PersonBox, RgbPixels, TextBox, TorsoRules, withAlpha } from '@em/core/media';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BibPhotoReading, BibReading } from './bib-reader-pool';
@@ -110,22 +110,40 @@ export class BibReader implements BibReading {
    * and the people found (null without the gate), for the bib decision (`extractBibs`).
    */
   candidates(image: Buffer): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
-    const run = this.queue.then(async () => {
-      const { detection, splitIntoLines, recognition, dictionary } = await this.load();
+    return this.serialised(async () => {
       // One decode, oriented as the photo is seen; people, text detection and box geometry share its pixels.
       const { data, info } = await openImage(image).rotate().resize(this.options.maxSide, this.options.maxSide, { fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      const pixels: Rgba = { data, width: info.width, height: info.height };
-      const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
-      const crops: TextCrop[] = people && this.options.crops ? planTextCrops(people, pixels.width, pixels.height, this.options.torso, this.options.textCrops) : [{ x: 0, y: 0, width: pixels.width, height: pixels.height, scale: 1 }];
-      const ocr: TextOcr = {
-        detect: (crop, scale) => detectTextLines(detection, splitIntoLines, crop, scale),
-        recognise: (line) => recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
-      };
-      const boxes = await readTextBoxes(ocr, pixels, crops, people, this.options.rules, this.options.torso);
-      return { boxes, people };
+      return this.find({ data, width: info.width, height: info.height });
     });
+  }
+
+  /** readPhoto on a photo already decoded (the photo job's one decode: decodePhoto), resized to maxSide when larger. */
+  async readPixels(pixels: RgbPixels): Promise<BibPhotoReading> {
+    const { boxes, people } = await this.pixelCandidates(pixels);
+    return { bibs: extractBibs(boxes, this.options.rules, people ?? undefined), people };
+  }
+
+  /** candidates on a photo already decoded. */
+  pixelCandidates(pixels: RgbPixels): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
+    return this.serialised(async () => this.find(withAlpha(await boundedPixels(pixels, this.options.maxSide))));
+  }
+
+  private serialised<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  private async find(pixels: Rgba): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
+    const { detection, splitIntoLines, recognition, dictionary } = await this.load();
+    const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
+    const crops: TextCrop[] = people && this.options.crops ? planTextCrops(people, pixels.width, pixels.height, this.options.torso, this.options.textCrops) : [{ x: 0, y: 0, width: pixels.width, height: pixels.height, scale: 1 }];
+    const ocr: TextOcr = {
+      detect: (crop, scale) => detectTextLines(detection, splitIntoLines, crop, scale),
+      recognise: (line) => recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
+    };
+    const boxes = await readTextBoxes(ocr, pixels, crops, people, this.options.rules, this.options.torso);
+    return { boxes, people };
   }
 }
 

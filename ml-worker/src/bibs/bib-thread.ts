@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BibReader } from './bib-reader';
+import type { ThreadPhoto } from './bib-reader-pool';
 
 /** One OCR thread of BibReaderPool: its own models, one photo at a time, text boxes and the people found back to the pool. */
 const reader = new BibReader(workerData ?? {});
@@ -8,8 +9,10 @@ reader.load().then(
   () => port.postMessage({ ready: true }),
   (err: Error) => port.postMessage({ ready: false, error: err.message }),
 );
-port.on('message', ({ id, image }: { id: number; image: Uint8Array }) => {
-  reader.candidates(Buffer.from(image.buffer, image.byteOffset, image.byteLength)).then(
+const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+port.on('message', ({ id, ...photo }: { id: number } & ThreadPhoto) => {
+  const found = 'pixels' in photo ? reader.pixelCandidates({ ...photo.pixels, data: buffer(photo.pixels.data) }) : reader.candidates(buffer(photo.image));
+  found.then(
     ({ boxes, people }) => port.postMessage({ id, boxes, people }),
     (err: Error) => port.postMessage({ id, error: err.message }),
   );

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, FaceBox, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, faceQuality, landmarkSignals, openImage, PersonBox, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, boundedPixels, FaceBox, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, faceQuality, landmarkSignals, openImage, PersonBox, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { BlazeFaceDetector, detectInTiles, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame, squareTiles, tilesHolding } from './face-boxes';
 import { facesInRegions, headRegions } from './head-regions';
@@ -67,6 +67,14 @@ export class FaceAnalyzer {
    */
   detectAll(image: Buffer, options: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS, people: PersonBox[] = []): Promise<DetectedFace[]> {
     return this.serialised('normal', () => this.detect(image, options, people));
+  }
+
+  /** detectAll on decoded pixels (a photo's large preview before JPEG encoding: the photo job's one decode). */
+  detectAllPixels(pixels: RgbPixels, options: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS, people: PersonBox[] = []): Promise<DetectedFace[]> {
+    return this.serialised('normal', async () => {
+      const { data, width, height } = await boundedPixels(pixels, ANALYSIS_MAX_SIDE);
+      return this.detectPixels(data, width, height, options, people);
+    });
   }
 
   /**

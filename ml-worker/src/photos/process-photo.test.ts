@@ -2,7 +2,32 @@ import { Logger } from '@em/core';
 import { bufferToDescriptor } from '@em/core/media';
 import { InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository } from '@em/core/testing';
 import sharp from 'sharp';
+import { OCR_MAX_SIDE } from '../bibs/bib-reader';
 import { PhotoProcessor } from './process-photo';
+
+/** The encoded images sharp turned into pixels (any pipeline on an encoded buffer that ends in toBuffer). */
+const mockDecoded: Buffer[] = [];
+jest.mock('sharp', () => {
+  const actual = jest.requireActual('sharp');
+  const counting = (input?: unknown, options?: { raw?: unknown }) => {
+    const image = actual(input, options);
+    if (Buffer.isBuffer(input) && !options?.raw) {
+      const toBuffer = image.toBuffer.bind(image);
+      image.toBuffer = (...args: unknown[]) => {
+        mockDecoded.push(input);
+        return toBuffer(...args);
+      };
+    }
+    return image;
+  };
+  return Object.assign(counting, actual);
+});
+
+interface Pixels {
+  data: Buffer;
+  width: number;
+  height: number;
+}
 
 const logger = { info: () => undefined, warn: () => undefined, debug: () => undefined } as unknown as Logger;
 /** A face at x; the one at 0.5 is turned (its eyes close together: proportion 0.75). */
@@ -20,9 +45,12 @@ class FakeFaces {
   fail = false;
   /** The people each call was given (to look at their heads). */
   people: unknown[][] = [];
-  async detectAll(_image: Buffer, _options: unknown, people: unknown[] = []) {
+  /** The image each call was given. */
+  images: Buffer[] = [];
+  async detectAll(image: Buffer, _options: unknown, people: unknown[] = []) {
     this.calls++;
     this.people.push(people);
+    this.images.push(image);
     if (this.fail) throw new Error('model crashed');
     return this.faces;
   }
@@ -32,7 +60,9 @@ const RUNNER = { x: 0.3, y: 0.2, width: 0.2, height: 0.7, score: 0.9 };
 
 class FakeBibs {
   fail = false;
-  async readPhoto() {
+  pixels: Pixels[] = [];
+  async readPixels(pixels: Pixels) {
+    this.pixels.push(pixels);
     if (this.fail) throw new Error('ocr crashed');
     return { bibs: new Map([['1234', 0.98]]), people: [RUNNER] };
   }
@@ -120,6 +150,45 @@ describe('PhotoProcessor', () => {
     await s.store.put(s.photo.originalKey, Buffer.from('garbage'), 'image/jpeg');
     await expect(s.processor.process(s.photo.id)).rejects.toMatchObject({ name: 'UnrecoverableError' });
     expect(s.photos.rows.get(s.photo.id)).toMatchObject({ status: 'failed', stepErrors: { previews: expect.any(String) } });
+  });
+
+  it('decodes the original once: previews and the BIB step share the oriented photo (at most OCR_MAX_SIDE); faces read the large preview\'s JPEG without watermark', async () => {
+    const s = await setup();
+    // 2000x1500 stored, shown 1500x2000 (EXIF orientation 6), with detail for the resizes to work on.
+    const noise = Buffer.alloc(2000 * 1500 * 3);
+    for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919) % 251;
+    const original = await sharp(noise, { raw: { width: 2000, height: 1500, channels: 3 } }).jpeg({ quality: 90 }).withMetadata({ orientation: 6 }).toBuffer();
+    await s.store.put(s.photo.originalKey, original, 'image/jpeg');
+    mockDecoded.length = 0;
+    await s.processor.process(s.photo.id);
+    expect(mockDecoded.filter((b) => b === original)).toHaveLength(1);
+    expect(mockDecoded).toHaveLength(1); // nor the large preview decoded again for the watermark
+    const [read] = s.bibs.pixels;
+    expect([read.width, read.height, read.data.length]).toEqual([1500, 2000, 1500 * 2000 * 3]);
+    expect(read.data.equals(await sharp(original).rotate().raw().toBuffer())).toBe(true);
+    const [seen] = s.faces.images;
+    const large = s.store.objects.get(s.photos.rows.get(s.photo.id)!.largeKey!)!;
+    expect(seen.equals(large.body)).toBe(false); // the event's watermark is on the large preview only
+    const [analysed, shown] = await Promise.all([seen, large.body].map((jpeg) => sharp(jpeg).metadata()));
+    expect([analysed.width, analysed.height, shown.width, shown.height]).toEqual([1200, 1600, 1200, 1600]);
+  });
+
+  it('reads a larger photo for BIBs at OCR_MAX_SIDE', async () => {
+    const s = await setup();
+    await s.store.put(s.photo.originalKey, await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#3a6' } }).jpeg().toBuffer(), 'image/jpeg');
+    await s.processor.process(s.photo.id);
+    expect([s.bibs.pixels[0].width, s.bibs.pixels[0].height]).toEqual([OCR_MAX_SIDE, Math.round((OCR_MAX_SIDE * 2) / 3)]);
+    const analysed = await sharp(s.faces.images[0]).metadata();
+    expect([analysed.width, analysed.height]).toEqual([1600, 1067]);
+    expect(s.photos.rows.get(s.photo.id)).toMatchObject({ width: 3000, height: 2000, largeWidth: 1600, largeHeight: 1067 });
+  });
+
+  it('a truncated original fails the photo at once, without retries', async () => {
+    const s = await setup();
+    const whole = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#3a6' } }).jpeg().toBuffer();
+    await s.store.put(s.photo.originalKey, whole.subarray(0, Math.round(whole.length * 0.6)), 'image/jpeg');
+    await expect(s.processor.process(s.photo.id)).rejects.toMatchObject({ name: 'UnrecoverableError' });
+    expect(s.photos.rows.get(s.photo.id)).toMatchObject({ status: 'failed', stepErrors: { previews: expect.stringMatching(/corrupt or truncated/) } });
   });
 
   it('markFailed never fails a processed photo', async () => {

@@ -1,16 +1,18 @@
 import { clientMessage, Logger } from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
-import { descriptorToBuffer, displayedSize, faceQuality, FaceIndexRevisions, PersonBox, probeImage, renderPreviews } from '@em/core/media';
+import { CORRUPT_IMAGE, decodePhoto, descriptorToBuffer, displayedSize, faceQuality, FaceIndexRevisions, PersonBox, probeImage, renderPreviewsOf } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
+import { OCR_MAX_SIDE } from '../bibs/bib-reader';
 import { BibReading } from '../bibs/bib-reader-pool';
 import { FaceAnalyzer } from '../faces/face-analyzer';
 import { DetectedFace, PHOTO_FACE_OPTIONS } from '../faces/face-options';
 
 /**
- * Processes one photo: large preview (with the event's watermark) and thumbnail into the public part of the store, BIB numbers
- * read on the original, faces (boxes, scores, descriptors) found on the large preview (also in the
- * heads of the people the BIB step found), then the photo row, its bibs and faces in one
+ * Processes one photo, decoded once (decodePhoto, at most OCR_MAX_SIDE): large preview (with the
+ * event's watermark) and thumbnail into the public part of the store, BIB numbers read on those
+ * pixels, faces (boxes, scores, descriptors) found on the large preview's JPEG without watermark
+ * (renderPreviewsOf says why the JPEG; also in the heads of the people the BIB step found), then the photo row, its bibs and faces in one
  * transaction (published at once when its event is already live). Idempotent: a processed photo
  * is left as it is; a retry after a crash rewrites the same object keys and replaces bibs and
  * faces. A failing bib or face step is recorded on the photo and loses nothing else (without the
@@ -22,7 +24,7 @@ export class PhotoProcessor {
     private readonly events: EventsRepository,
     private readonly store: ObjectStore,
     private readonly faces: Pick<FaceAnalyzer, 'detectAll'>,
-    private readonly bibs: Pick<BibReading, 'readPhoto'>,
+    private readonly bibs: Pick<BibReading, 'readPixels'>,
     private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
   ) {}
@@ -34,13 +36,11 @@ export class PhotoProcessor {
 
     const original = await this.store.getBuffer(photo.originalKey);
     // Checked again here: an original stored before the pixel limit (or by other means) fails at once, without retries.
-    const probe = await probeImage(original);
-    if (!probe.ok) {
-      await this.markFailed(photoId, probe.reason);
-      throw new UnrecoverableError(probe.reason);
-    }
+    const probe = await probeImage(original, { decode: false });
+    if (!probe.ok) await this.failAtOnce(photoId, probe.reason);
+    const pixels = await decodePhoto(original, OCR_MAX_SIDE).catch(() => this.failAtOnce(photoId, CORRUPT_IMAGE));
     const eventId = photo.event.id;
-    const [{ large, thumbnail, plainLarge }, size] = await Promise.all([renderPreviews(original, photo.event.watermarkText), displayedSize(original)]);
+    const [{ large, thumbnail, plainLarge }, size] = await Promise.all([renderPreviewsOf(pixels, photo.event.watermarkText), displayedSize(original)]);
     const largeKey = objectKeys.large(eventId, photo.id);
     const thumbnailKey = objectKeys.thumbnail(eventId, photo.id);
     await this.store.put(largeKey, large.buffer, 'image/jpeg');
@@ -50,7 +50,7 @@ export class PhotoProcessor {
     let bibs = new Map<string, number>();
     let people: PersonBox[] = [];
     try {
-      const reading = await this.bibs.readPhoto(original);
+      const reading = await this.bibs.readPixels(pixels);
       bibs = reading.bibs;
       people = reading.people ?? [];
     } catch (err) {
@@ -83,6 +83,11 @@ export class PhotoProcessor {
     if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
     this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');
     return 'processed';
+  }
+
+  private async failAtOnce(photoId: string, reason: string): Promise<never> {
+    await this.markFailed(photoId, reason);
+    throw new UnrecoverableError(reason);
   }
 
   /** After the last attempt: the photo is failed, with the reason the organiser sees in the status. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { chipCost, searchLatency, selfieAccuracy } from './face-search';
 import { bibPrecision } from './bib-precision';
 import { turnedVideoBench } from './video-turned';
-import { bibAccuracy, facesOnGroups, racePhotos, throughput } from './photo-pipeline';
+import { bibAccuracy, facesOnGroups, racePhotos, STEPS_BEFORE, throughput, withWasmConcat } from './photo-pipeline';
 import { participantPageBench } from './participant-page';
 import { readPathBench } from './read-path';
 import { selfieLatencyBench } from './selfie-latency';
@@ -30,6 +30,8 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     await facesOnGroups(rows, faces, FIXTURES);
     // BENCH_HEAD_PASS_BEFORE=1: first without the head pass of the face step, for a before/after in one run.
     if (process.env.BENCH_HEAD_PASS_BEFORE) await throughput(rows, racePhotos(FIXTURES), reader, faces, { ...PHOTO_FACE_OPTIONS, personHeads: false }, ' (faces without the head pass, before)');
+    // BENCH_PIPELINE_BEFORE=1: first the photo job as it ran up to stop 19 (a decode of the original per step, mozjpeg for every preview, tfjs-wasm's Concat), for a before/after in one run.
+    if (process.env.BENCH_PIPELINE_BEFORE) await withWasmConcat(() => throughput(rows, racePhotos(FIXTURES), reader, faces, PHOTO_FACE_OPTIONS, ' (a decode per step, tfjs-wasm\'s Concat, before)', STEPS_BEFORE));
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
   'face-search': async (rows, models) => {
@@ -44,6 +46,8 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path, face-api's box chip (descriptor version 2), before`, options: { ...PHOTO_FACE_OPTIONS, chip: 'box' }, persons });
     await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path: ${PHOTO_FACE_OPTIONS.detector} + people's heads, dlib's chip (descriptor version 4)`, options: PHOTO_FACE_OPTIONS, persons });
     chipCost(rows);
+    // BENCH_FACES_ON_PIXELS=1: the worker's path on the large preview's pixels before JPEG encoding too (measured, not adopted).
+    if (process.env.BENCH_FACES_ON_PIXELS) await selfieAccuracy(rows, faces, FIXTURES, { label: 'worker photo path on the preview\'s pixels before encoding', options: PHOTO_FACE_OPTIONS, persons, onPixels: true });
     await searchLatency(rows);
   },
   'selfie-latency': async (rows, models) => selfieLatencyBench(rows, await models.faces(), FIXTURES),

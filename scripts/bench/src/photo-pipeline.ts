@@ -1,5 +1,5 @@
-import { renderPreviews } from '@em/core/media';
-import { BibReader, BibReaderOptions, BibReaderPool, BibReading, FaceAnalyzer, FaceAnalyzerOptions, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
+import { decodePhoto, displayedSize, openImage, PersonBox, PREVIEW_SIZES, probeImage, renderPreviews, renderPreviewsOf, RgbPixels } from '@em/core/media';
+import { BibReader, BibReaderOptions, BibReaderPool, BibReading, FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { availableParallelism, loadavg } from 'node:os';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -105,18 +105,71 @@ export async function facesOnGroups(rows: BenchRow[], faces: FaceAnalyzer, fixtu
   let total = 0;
   const names = readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort();
   for (const name of names) {
-    const { large } = await renderPreviews(readFileSync(path.join(dir, name)));
-    total += (await faces.detectAll(large.buffer)).length;
+    const { plainLarge } = await renderPreviews(readFileSync(path.join(dir, name)));
+    total += (await faces.detectAll(plainLarge.buffer)).length;
   }
   rows.push({ figure: 'faces found on group shots', value: `${total}`, target: '23 (hand count)', how: `${names.length} shots, through the worker's path (large preview, tiny detector 512, >= 48 px)` });
 }
+
+/** The steps of the photo job, each timed by the bench: previews (with the decode), BIB reading, faces. */
+interface PhotoSteps {
+  previews(original: Buffer): Promise<unknown>;
+  bibs(reader: BibReading, original: Buffer, decoded: unknown): Promise<{ people: PersonBox[] | null }>;
+  faces(faces: FaceAnalyzer, decoded: unknown, options: FaceAnalyzerOptions, people: PersonBox[]): Promise<unknown>;
+}
+
+/** As PhotoProcessor: one decode of the original (decodePhoto) shared by the previews and the BIB step; faces on the large preview's JPEG. */
+export const WORKER_STEPS: PhotoSteps = {
+  previews: async (original) => {
+    await probeImage(original, { decode: false });
+    const pixels = await decodePhoto(original, OCR_MAX_SIDE);
+    const [previews] = await Promise.all([renderPreviewsOf(pixels), displayedSize(original)]);
+    return { pixels, plainLarge: previews.plainLarge.buffer };
+  },
+  bibs: (reader, _original, decoded) => reader.readPixels((decoded as { pixels: RgbPixels }).pixels),
+  faces: (faces, decoded, options, people) => faces.detectAll((decoded as { plainLarge: Buffer }).plainLarge, options, people),
+};
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const tf = require('@tensorflow/tfjs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+require('@tensorflow/tfjs-backend-wasm');
+/** tfjs-wasm's own Concat, before FaceAnalyzer replaces it (useFastConcat, stop 19). */
+const WASM_CONCAT = tf.getKernel('Concat', 'wasm');
+
+/** `work` with tfjs-wasm's own Concat kernel in this thread (as up to stop 19), then the one in use before. */
+export async function withWasmConcat<T>(work: () => Promise<T>): Promise<T> {
+  const current = tf.getKernel('Concat', 'wasm');
+  const use = (kernel: unknown) => {
+    tf.unregisterKernel('Concat', 'wasm');
+    tf.registerKernel(kernel);
+  };
+  use(WASM_CONCAT);
+  try {
+    return await work();
+  } finally {
+    use(current);
+  }
+}
+
+/** The photo job up to stop 19: each preview from the original (mozjpeg), BIBs read on the original (a decode each), faces on the large preview's JPEG. */
+export const STEPS_BEFORE: PhotoSteps = {
+  previews: async (original) => {
+    await probeImage(original);
+    const render = (side: number, quality: number) => openImage(original, { failOn: 'error' }).rotate().resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).jpeg({ quality, mozjpeg: true }).toBuffer();
+    const [large] = await Promise.all([render(PREVIEW_SIZES.large, 82), render(PREVIEW_SIZES.thumbnail, 76), displayedSize(original)]);
+    return large;
+  },
+  bibs: (reader, original) => reader.readPhoto(original),
+  faces: (faces, decoded, options, people) => faces.detectAll(decoded as Buffer, options, people),
+};
 
 /**
  * The process stage as the worker runs it (previews, BIB OCR, faces; faces serialised in the
  * process as in the worker), photos/min with one photo at a time and OCR in-process, then with
  * N photos at once and N OCR threads (PHOTO_CONCURRENCY, default = cores).
  */
-export async function throughput(rows: BenchRow[], race: Array<{ name: string; file: Buffer }>, reader: BibReader, faces: FaceAnalyzer, faceOptions: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS, label = ''): Promise<void> {
+export async function throughput(rows: BenchRow[], race: Array<{ name: string; file: Buffer }>, reader: BibReader, faces: FaceAnalyzer, faceOptions: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS, label = '', job: PhotoSteps = WORKER_STEPS): Promise<void> {
   if (!race.length) return;
   const photos = [...race, ...race]; // each fixture twice: a longer run, steadier figure
   const steps = { previews: 0, bibs: 0, faces: 0 };
@@ -135,17 +188,17 @@ export async function throughput(rows: BenchRow[], race: Array<{ name: string; f
         for (let photo = queue.shift(); photo; photo = queue.shift()) {
           let t = process.hrtime.bigint();
           let c = process.cpuUsage();
-          const { plainLarge } = await renderPreviews(photo.file);
+          const decoded = await job.previews(photo.file);
           steps.previews += ms(t);
           stepCpu.previews += cpuMs(c);
           t = process.hrtime.bigint();
           c = process.cpuUsage();
-          const { people } = await bibs.readPhoto(photo.file);
+          const { people } = await job.bibs(bibs, photo.file, decoded);
           steps.bibs += ms(t);
           stepCpu.bibs += cpuMs(c);
           t = process.hrtime.bigint();
           c = process.cpuUsage();
-          await faces.detectAll(plainLarge.buffer, faceOptions, people ?? []);
+          await job.faces(faces, decoded, faceOptions, people ?? []);
           steps.faces += ms(t);
           stepCpu.faces += cpuMs(c);
         }
@@ -175,7 +228,7 @@ export async function throughput(rows: BenchRow[], race: Array<{ name: string; f
     figure: `process stage, photos/min (1 photo at a time; N at once)${label}`,
     value: `wall: 1: ${one.perMinute.toFixed(1)}; ${n}: ${many.perMinute.toFixed(1)} photos/min. CPU per photo: 1: ${one.cpuPerPhoto.toFixed(2)} s, ${n}: ${many.cpuPerPhoto.toFixed(2)} s = ${idle(many.cpuPerPhoto)} photos/min on ${n} idle cores`,
     target: '>= 60 photos/min on 2 cores (120 as the aim)',
-    how: `${photos.length} photos of 2048 px (the fixtures twice), previews + BIB OCR with the torso gate + faces, warm models, one process; N = ${n} = PHOTO_CONCURRENCY default (cores): N photos in flight, N OCR threads, faces serialised on the main thread; wall time depends on the shared machine (load ${loadavg()[0].toFixed(1)} at the end): the CPU time per photo (process.cpuUsage over the run, OCR threads included) gives what ${n} idle cores would do`,
+    how: `${photos.length} photos of 2048 px (the fixtures twice), probe, decode and previews + BIB OCR with the torso gate + faces, warm models, one process; N = ${n} = PHOTO_CONCURRENCY default (cores): N photos in flight, N OCR threads, faces serialised on the main thread; wall time depends on the shared machine (load ${loadavg()[0].toFixed(1)} at the end): the CPU time per photo (process.cpuUsage over the run, OCR threads included) gives what ${n} idle cores would do`,
   });
   rows.push({ figure: `time per step, 1 photo at a time${label}`, value: stepsOfOne, target: '', how: 'wall time of each step, summed over the photos' });
   rows.push({ figure: `CPU per photo of each step, 1 photo at a time${label}`, value: cpuOfOne, target: '', how: 'process CPU time (user + system) during each step, OCR in-process: what a loaded machine changes least' });
