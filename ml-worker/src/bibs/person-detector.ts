@@ -3,6 +3,7 @@ import { openImage } from '@em/core/media';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HUMAN_MODELS_DIR } from '../models/human-models-dir';
+import { useFastConcat } from '../tfjs/fast-concat';
 import { useHeapSlice } from '../tfjs/heap-slice';
 import type { Rgba } from './box-geometry';
 
@@ -40,6 +41,7 @@ export class PersonDetector {
     this.model ??= (async () => {
       await useWasmBackend();
       useHeapSlice();
+      useFastConcat(); // the same values as tfjs-wasm's Concat, without a typed-array view per short run
       const dir = HUMAN_MODELS_DIR;
       const json = JSON.parse(readFileSync(path.join(dir, 'centernet.json'), 'utf8'));
       const weights = readFileSync(path.join(dir, 'centernet.bin'));
