@@ -4,7 +4,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '@em/core';
 import { descriptorToBuffer } from '@em/core/media';
 import { FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
-import { closeDb, expectSuccess, fixtures, info, postForm, sql } from './support/platform';
+import { closeDb, expectSuccess, fixtures, postForm, runCli, sql } from './support/platform';
 
 const FACES = path.join(REPO_ROOT, '..', 'shared', 'fixtures', 'faces');
 const GROUPS = path.join(FACES, 'group');
@@ -20,14 +20,7 @@ const ON_SHOTS: Record<string, string[]> = { sheldon: ['bbt1.jpg', 'bbt2.jpg', '
 (existsSync(GROUPS) ? describe : describe.skip)('upgrade to descriptor version 4 (skipped without ../shared/fixtures)', () => {
   afterAll(closeDb);
 
-  const cli = async (...args: string[]) => {
-    const { execFile } = await import('node:child_process');
-    return new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
-      ),
-    );
-  };
+  const cli = runCli;
 
   it('an event whose faces are all of the box family is searched with the selfie\'s box descriptor, then re-described at version 4, and found again', async () => {
     const { orgId, key } = await fixtures.organisation();

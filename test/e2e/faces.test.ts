@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@em/core';
-import { API, api, closeDb, expectSuccess, fixtures, info, postForm, sql, waitForPipeline } from './support/platform';
+import { API, api, closeDb, expectSuccess, fixtures, info, postForm, runCli, sql, waitForPipeline } from './support/platform';
 
 const FACES = path.join(REPO_ROOT, '..', 'shared', 'fixtures', 'faces');
 const GROUPS = path.join(FACES, 'group');
@@ -75,14 +75,7 @@ describe('faces found by the ml-worker', () => {
 describe('reembed-faces (cli): faces of an older descriptor version are described again', () => {
   afterAll(closeDb);
 
-  const cli = async (...args: string[]) => {
-    const { execFile } = await import('node:child_process');
-    return new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
-      ),
-    );
-  };
+  const cli = runCli;
 
   it('queues the photos with faces of the box family (stored before version 4), which come back at the current version and stay published', async () => {
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');

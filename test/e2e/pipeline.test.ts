@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
-import { accessToken, account, api, closeDb, expectError, expectSuccess, fixtures, store, waitForPipeline } from './support/platform';
+import { accessToken, account, api, closeDb, expectError, expectSuccess, fixtures, runCli, store, waitForPipeline } from './support/platform';
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -129,12 +129,9 @@ describe('organiser CLI: import-photos', () => {
   afterAll(closeDb);
 
   it('imports a folder, processes it and publishes it, reporting refused files', async () => {
-    const { execFile } = await import('node:child_process');
     const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
     const os = await import('node:os');
     const path = await import('node:path');
-    const { REPO_ROOT } = await import('@em/core');
-    const { info } = await import('./support/platform');
     const { orgId, key } = await fixtures.organisation();
     const eventId = await fixtures.event(orgId);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-import-'));
@@ -142,11 +139,7 @@ describe('organiser CLI: import-photos', () => {
     writeFileSync(path.join(dir, 'a.jpg'), await photo(10, '2026:05:17 10:00:00'));
     writeFileSync(path.join(dir, 'stage-2', 'b.png'), await sharp({ create: { width: 640, height: 480, channels: 3, background: '#345' } }).png().toBuffer());
     writeFileSync(path.join(dir, 'c.jpg'), Buffer.from('not really a jpeg'));
-    const output = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), 'import-photos', '--event', String(eventId), '--dir', dir, '--photographer', 'CLI Cam'], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
-      ),
-    );
+    const output = await runCli('import-photos', '--event', String(eventId), '--dir', dir, '--photographer', 'CLI Cam');
     rmSync(dir, { recursive: true, force: true });
     expect(output).toContain('3/3 (2 new, 0 duplicates, 1 refused)');
     expect(output).toMatch(/refused c\.jpg: .+/);

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { loadConfig, normaliseBib } from '@em/core';
+import path from 'node:path';
+import { loadConfig, normaliseBib, REPO_ROOT } from '@em/core';
 import { openDatabase, Orm } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { administrationServices, AdministrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events';
@@ -277,4 +279,13 @@ export async function waitForPipeline(base: string, key: string, timeoutMs = 180
     if (Date.now() > deadline) throw new Error(`pipeline not done: ${JSON.stringify(status)}`);
     await new Promise((r) => setTimeout(r, 300));
   }
+}
+
+/** Runs the organiser CLI against the test platform; resolves its standard output, rejects with its output on failure. */
+export function runCli(...args: string[]): Promise<string> {
+  return new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+    ),
+  );
 }
