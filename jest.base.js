@@ -11,5 +11,8 @@ module.exports = (dir, overrides = {}) => ({
     '^@em/subgraph-kit$': path.join(__dirname, 'subgraphs/kit/src'),
   },
   testMatch: ['<rootDir>/src/**/*.test.ts'],
+  // CPU speed differs several-fold between machines of one kind: a test checks behaviour, and speed is
+  // measured by `npm run bench`, so jest's 5 s default would fail correct code on a slow machine.
+  testTimeout: 60_000,
   ...overrides,
 });
