@@ -135,7 +135,8 @@ describe('security: authentication and tenancy', () => {
     try {
       const env = { DATA_DIR: dataDir, DATABASE_URL: cfg.DATABASE_URL, REDIS_URL: cfg.REDIS_URL, LOG_LEVEL: 'info', EVENTS_PORT: '0', IMAGES_PORT: '0', SEARCH_PORT: '0', MEDIA_PORT: '0', GATEWAY_PORT: '0' };
       const entries = ['subgraphs/events', 'subgraphs/images', 'subgraphs/search', 'subgraphs/media', 'gateway'].map((dir) => `${dir}/dist/main.js`);
-      const results = await Promise.all(entries.map((entry) => runService(entry, env, 20_000)));
+      // Five processes load at once: on a slow or busy machine that takes far longer than the refusal itself.
+      const results = await Promise.all(entries.map((entry) => runService(entry, env, 120_000)));
       for (const [i, result] of results.entries()) {
         expect({ entry: entries[i], exited: result.exited, failed: result.code !== 0 }).toEqual({ entry: entries[i], exited: true, failed: true });
         expect(result.output).toMatch(/PRINCIPAL_SECRET is not set/);
@@ -143,7 +144,7 @@ describe('security: authentication and tenancy', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 
   it("#8 federation: _entities answers only entities of the principal's organisations", async () => {
     const a = await fixtures.organisation();
