@@ -1,4 +1,5 @@
-import { FaceBox, FaceDescriptorVersion, FaceQualitySignals } from '@em/core/media';
+import { FaceBox, FaceDescriptorVersion } from '@em/core/media';
+import { FaceQualitySignals } from './face-quality';
 import type { ChipKind } from './describe-faces';
 
 export interface DetectedFace {

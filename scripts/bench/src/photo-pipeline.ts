@@ -1,5 +1,6 @@
-import { decodePhoto, displayedSize, openImage, PersonBox, PREVIEW_SIZES, probeImage, renderPreviews, renderPreviewsOf, RgbPixels } from '@em/core/media';
+import { decodePhoto, openImage, PersonBox, probeImage, RgbPixels } from '@em/core/media';
 import { BibReader, BibReaderOptions, BibReaderPool, BibReading, FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
+import { displayedSize, PREVIEW_SIZES, renderPreviews, renderPreviewsOf } from '@em/ml-worker';
 import { availableParallelism, loadavg } from 'node:os';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

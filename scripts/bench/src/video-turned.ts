@@ -1,4 +1,5 @@
-import { buildSegments, buildSlideshow, DEFAULT_MATCH_PERCENT, descriptorToBuffer, percentToDistance, probeVideo, sampleFrames } from '@em/core/media';
+import { buildSegments, DEFAULT_MATCH_PERCENT, descriptorToBuffer, percentToDistance, probeVideo, sampleFrames } from '@em/core/media';
+import { buildSlideshow } from '@em/platform';
 import { EventFaceIndex } from '@em/core/data';
 import { FaceAnalyzer, FaceAnalyzerOptions, VIDEO_FACE_OPTIONS, VideoFaceFinder } from '@em/ml-worker';
 import { existsSync, readFileSync } from 'node:fs';

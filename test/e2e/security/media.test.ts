@@ -1,4 +1,4 @@
-import { buildSlideshow } from '@em/core/media';
+import { buildSlideshow } from '@em/platform';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';

@@ -2,7 +2,6 @@ import {
   AppError,
   Logger,
   requireRequestId,
-  StageTimer,
   newId,
   Page,
   PAGE_LIMITS,
@@ -30,6 +29,7 @@ import {
   SelfieEmbedder,
   similarityPercent,
 } from '@em/core/media';
+import { StageTimer } from './stage-timer';
 
 export interface FaceSearchPage extends Page<FaceMatch> {
   requestId: string;
