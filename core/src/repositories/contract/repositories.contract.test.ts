@@ -1,9 +1,13 @@
 import 'reflect-metadata';
+import { AccountsRepository, SqlAccountsRepository } from '../accounts.repository';
+import { ApiKeysRepository, NewApiKey, SqlApiKeysRepository } from '../api-keys.repository';
 import { newId } from '../../ids';
 import { EventSettings, EventsRepository, SqlEventsRepository } from '../events.repository';
 import { FaceSearchesRepository, NewFaceSearch, SqlFaceSearchesRepository } from '../face-searches.repository';
 import { OrganisationsRepository, SqlOrganisationsRepository } from '../organisations.repository';
 import { NewPhoto, PhotosRepository, ProcessedPhoto, SqlPhotosRepository } from '../photos.repository';
+import { InMemoryAccountsRepository } from '../fakes/accounts.fake';
+import { InMemoryApiKeysRepository } from '../fakes/api-keys.fake';
 import { InMemoryEventsRepository } from '../fakes/events.fake';
 import { InMemoryFaceSearchesRepository } from '../fakes/face-searches.fake';
 import { InMemoryOrganisationsRepository } from '../fakes/organisations.fake';
@@ -18,6 +22,8 @@ interface World {
   events: EventsRepository;
   photos: PhotosRepository;
   faceSearches: FaceSearchesRepository;
+  apiKeys: ApiKeysRepository;
+  accounts: AccountsRepository;
 }
 
 let database: TestDatabase;
@@ -31,6 +37,8 @@ const WORLDS: Array<[string, () => World]> = [
         events: new SqlEventsRepository(orm),
         photos: new SqlPhotosRepository(orm),
         faceSearches: new SqlFaceSearchesRepository(orm),
+        apiKeys: new SqlApiKeysRepository(() => orm.em.fork()),
+        accounts: new SqlAccountsRepository(() => orm.em.fork()),
       };
     },
   ],
@@ -43,6 +51,8 @@ const WORLDS: Array<[string, () => World]> = [
         events,
         photos: new InMemoryPhotosRepository(events),
         faceSearches: new InMemoryFaceSearchesRepository(),
+        apiKeys: new InMemoryApiKeysRepository(),
+        accounts: new InMemoryAccountsRepository(),
       };
     },
   ],
@@ -456,5 +466,83 @@ describe.each(WORLDS)('EventsRepository: %s', (_name, makeWorld) => {
     expect((await world.events.markWentLive(eventId, first)).getTime()).toBe(first.getTime());
     expect((await world.events.markWentLive(eventId, at('2026-05-18T12:00:00Z'))).getTime()).toBe(first.getTime());
     expect(await world.events.isLive(eventId)).toBe(true);
+  });
+});
+
+describe.each(WORLDS)('ApiKeysRepository: %s', (_name, makeWorld) => {
+  let world: World;
+  beforeEach(() => {
+    world = makeWorld();
+  });
+
+  const key = (orgId: number, fields: Partial<NewApiKey> = {}): NewApiKey => ({
+    orgId,
+    name: 'site',
+    prefix: newId().slice(0, 8),
+    keyHash: newId(),
+    allowedHosts: ['example.org'],
+    rateLimit: null,
+    readOnly: false,
+    ...fields,
+  });
+
+  it('creates keys active, finds them by hash and within their organisation only, lists and counts them', async () => {
+    const { orgId } = await anEvent(world);
+    const other = await anEvent(world);
+    const fields = key(orgId, { readOnly: true, rateLimit: 30 });
+    const created = await world.apiKeys.create(fields);
+    expect(created).toMatchObject({ orgId, name: 'site', prefix: fields.prefix, active: true, allowedHosts: ['example.org'], rateLimit: 30, readOnly: true, lastUsedAt: null });
+    expect(created).not.toHaveProperty('keyHash');
+    const second = await world.apiKeys.create(key(orgId));
+    expect(await world.apiKeys.findByHash(fields.keyHash)).toEqual(created);
+    expect(await world.apiKeys.findByHash(newId())).toBeNull();
+    expect(await world.apiKeys.findInOrganisation(orgId, created.id)).toEqual(created);
+    expect(await world.apiKeys.findInOrganisation(other.orgId, created.id)).toBeNull();
+    expect(await world.apiKeys.countForOrganisation(orgId)).toBe(2);
+    expect(await world.apiKeys.countForOrganisation(other.orgId)).toBe(0);
+    expect((await world.apiKeys.listForOrganisation(orgId)).map((k) => k.id).sort((a, b) => a - b)).toEqual([created.id, second.id]);
+    expect(await world.apiKeys.listForOrganisation(other.orgId)).toEqual([]);
+  });
+
+  it('switches a key off and on, records its last use, deletes it', async () => {
+    const { orgId } = await anEvent(world);
+    const fields = key(orgId);
+    const { id } = await world.apiKeys.create(fields);
+    await world.apiKeys.setActive(id, false);
+    expect((await world.apiKeys.findByHash(fields.keyHash))?.active).toBe(false);
+    await world.apiKeys.setActive(id, true);
+    const used = at('2026-05-17T12:00:00Z');
+    await world.apiKeys.touchLastUsed(id, used);
+    expect((await world.apiKeys.findByHash(fields.keyHash))?.lastUsedAt?.getTime()).toBe(used.getTime());
+    await world.apiKeys.delete(id);
+    expect(await world.apiKeys.findByHash(fields.keyHash)).toBeNull();
+    await expect(world.apiKeys.delete(id)).resolves.toBeUndefined();
+  });
+});
+
+describe.each(WORLDS)('AccountsRepository: %s', (_name, makeWorld) => {
+  let world: World;
+  beforeEach(() => {
+    world = makeWorld();
+  });
+
+  it('creates an account once per e-mail, links a subject once, sets its flags', async () => {
+    const email = `${slug('runner')}@example.org`;
+    const created = await world.accounts.findOrCreate(email);
+    expect(created).toMatchObject({ email, subject: null, active: true, platformAdmin: false });
+    expect(await world.accounts.findOrCreate(email)).toEqual(created);
+    expect(await world.accounts.findById(created.id)).toEqual(created);
+    expect(await world.accounts.findByEmail(email)).toEqual(created);
+    expect(await world.accounts.findByEmail(`${slug('nobody')}@example.org`)).toBeNull();
+    const subject = slug('sub');
+    expect(await world.accounts.linkSubjectByEmail(email, subject)).toMatchObject({ id: created.id, subject });
+    // Linked once: a second subject does not take the account over.
+    expect(await world.accounts.linkSubjectByEmail(email, slug('other'))).toBeNull();
+    expect((await world.accounts.findBySubject(subject))?.id).toBe(created.id);
+    expect(await world.accounts.findBySubject(slug('unknown'))).toBeNull();
+    await world.accounts.setPlatformAdmin(created.id, true);
+    await world.accounts.setActive(created.id, false);
+    expect(await world.accounts.findById(created.id)).toMatchObject({ platformAdmin: true, active: false });
+    expect(await world.accounts.findById(2_000_000_000)).toBeNull();
   });
 });
