@@ -2,9 +2,11 @@ import 'reflect-metadata';
 import { AccountsRepository, SqlAccountsRepository } from '../accounts.repository';
 import { ApiKeysRepository, NewApiKey, SqlApiKeysRepository } from '../api-keys.repository';
 import { newId } from '../../ids';
+import { ClipRequestsRepository, SqlClipRequestsRepository } from '../clip-requests.repository';
 import { EventSettings, EventsRepository, SqlEventsRepository } from '../events.repository';
 import { FaceSearchesRepository, NewFaceSearch, SqlFaceSearchesRepository } from '../face-searches.repository';
 import { OrganisationsRepository, SqlOrganisationsRepository } from '../organisations.repository';
+import { MembershipsRepository, SqlMembershipsRepository } from '../memberships.repository';
 import { NewPhoto, PhotosRepository, ProcessedPhoto, SqlPhotosRepository } from '../photos.repository';
 import { InMemoryAccountsRepository } from '../fakes/accounts.fake';
 import { InMemoryApiKeysRepository } from '../fakes/api-keys.fake';
@@ -12,6 +14,10 @@ import { InMemoryEventsRepository } from '../fakes/events.fake';
 import { InMemoryFaceSearchesRepository } from '../fakes/face-searches.fake';
 import { InMemoryOrganisationsRepository } from '../fakes/organisations.fake';
 import { InMemoryPhotosRepository } from '../fakes/photos.fake';
+import { NewVideo, SqlVideosRepository, VideosRepository } from '../videos.repository';
+import { InMemoryClipRequestsRepository } from '../fakes/clip-requests.fake';
+import { InMemoryMembershipsRepository } from '../fakes/memberships.fake';
+import { InMemoryVideosRepository } from '../fakes/videos.fake';
 import { startTestDatabase, TestDatabase } from './test-database';
 
 // Each repository's contract, run against its SQL class on a real Postgres and against the in-memory
@@ -24,6 +30,9 @@ interface World {
   faceSearches: FaceSearchesRepository;
   apiKeys: ApiKeysRepository;
   accounts: AccountsRepository;
+  memberships: MembershipsRepository;
+  videos: VideosRepository;
+  clipRequests: ClipRequestsRepository;
 }
 
 let database: TestDatabase;
@@ -39,6 +48,9 @@ const WORLDS: Array<[string, () => World]> = [
         faceSearches: new SqlFaceSearchesRepository(orm),
         apiKeys: new SqlApiKeysRepository(() => orm.em.fork()),
         accounts: new SqlAccountsRepository(() => orm.em.fork()),
+        memberships: new SqlMembershipsRepository(() => orm.em.fork()),
+        videos: new SqlVideosRepository(orm),
+        clipRequests: new SqlClipRequestsRepository(orm),
       };
     },
   ],
@@ -46,13 +58,19 @@ const WORLDS: Array<[string, () => World]> = [
     'in-memory fake',
     () => {
       const events = new InMemoryEventsRepository();
+      const organisations = new InMemoryOrganisationsRepository();
+      const accounts = new InMemoryAccountsRepository();
+      const videos = new InMemoryVideosRepository(events);
       return {
-        organisations: new InMemoryOrganisationsRepository(),
+        organisations,
         events,
         photos: new InMemoryPhotosRepository(events),
         faceSearches: new InMemoryFaceSearchesRepository(),
         apiKeys: new InMemoryApiKeysRepository(),
-        accounts: new InMemoryAccountsRepository(),
+        accounts,
+        memberships: new InMemoryMembershipsRepository(accounts, organisations),
+        videos,
+        clipRequests: new InMemoryClipRequestsRepository(events, videos),
       };
     },
   ],
@@ -544,5 +562,169 @@ describe.each(WORLDS)('AccountsRepository: %s', (_name, makeWorld) => {
     await world.accounts.setActive(created.id, false);
     expect(await world.accounts.findById(created.id)).toMatchObject({ platformAdmin: true, active: false });
     expect(await world.accounts.findById(2_000_000_000)).toBeNull();
+  });
+});
+
+describe.each(WORLDS)('MembershipsRepository: %s', (_name, makeWorld) => {
+  let world: World;
+  beforeEach(() => {
+    world = makeWorld();
+  });
+
+  it('invites, activates, changes roles, counts admins and removes members', async () => {
+    const { orgId } = await anEvent(world);
+    const other = await anEvent(world);
+    const admin = await world.accounts.findOrCreate(`${slug('admin')}@example.org`);
+    const invited = await world.accounts.findOrCreate(`${slug('invited')}@example.org`);
+    expect(await world.memberships.upsert(orgId, admin.id, 'admin', 'active')).toMatchObject({ orgId, accountId: admin.id, email: admin.email, role: 'admin', status: 'active' });
+    await world.memberships.upsert(orgId, invited.id, 'user', 'pending');
+    await world.memberships.upsert(other.orgId, invited.id, 'admin', 'pending');
+    expect(await world.memberships.activeRoles(invited.id)).toEqual({});
+    expect(await world.memberships.activeOrganisations(invited.id)).toEqual([]);
+    expect((await world.memberships.listForOrganisation(orgId)).map((m) => [m.accountId, m.status])).toEqual([
+      [admin.id, 'active'],
+      [invited.id, 'pending'],
+    ]);
+    await world.memberships.activatePending(invited.id);
+    expect(await world.memberships.activeRoles(invited.id)).toEqual({ [orgId]: 'user', [other.orgId]: 'admin' });
+    const organisations = await world.memberships.activeOrganisations(invited.id);
+    expect(organisations.sort((a, b) => a.orgId - b.orgId)).toEqual([
+      { orgId, name: 'Runners', slug: (await world.organisations.findById(orgId))!.slug, role: 'user' },
+      { orgId: other.orgId, name: 'Runners', slug: (await world.organisations.findById(other.orgId))!.slug, role: 'admin' },
+    ]);
+    expect(await world.memberships.countActiveAdmins(orgId)).toBe(1);
+    expect(await world.memberships.setRole(orgId, invited.id, 'admin')).toMatchObject({ role: 'admin', status: 'active' });
+    expect(await world.memberships.countActiveAdmins(orgId)).toBe(2);
+    // An upsert of an existing membership changes it, never adds a second.
+    await world.memberships.upsert(orgId, invited.id, 'user', 'active');
+    expect(await world.memberships.listForOrganisation(orgId)).toHaveLength(2);
+    expect((await world.memberships.find(orgId, invited.id))?.role).toBe('user');
+    expect(await world.memberships.setRole(orgId, 2_000_000_000, 'admin')).toBeNull();
+    expect(await world.memberships.remove(orgId, invited.id)).toBe(true);
+    expect(await world.memberships.remove(orgId, invited.id)).toBe(false);
+    expect(await world.memberships.find(orgId, invited.id)).toBeNull();
+  });
+});
+
+const aVideo = (eventId: number, fields: Partial<NewVideo> = {}): NewVideo => {
+  const id = newId();
+  return { id, eventId, sourceKey: `inbox/${id}.mp4`, storageKey: `videos/${eventId}/${id}.mp4`, originalFileName: 'cam.mp4', ...fields };
+};
+const VIDEO_FACE = { timeSeconds: 2, embedding: Buffer.alloc(512, 3), score: 0.9, descriptorVersion: 4, quality: 0.7, track: 1 };
+
+describe.each(WORLDS)('VideosRepository: %s', (_name, makeWorld) => {
+  let world: World;
+  beforeEach(() => {
+    world = makeWorld();
+  });
+
+  it('lists videos in upload order, knows their source keys, finds them by id and indexed', async () => {
+    const { eventId } = await anEvent(world);
+    const first = await world.videos.insert(aVideo(eventId));
+    const second = await world.videos.insert(aVideo(eventId));
+    expect(first).toMatchObject({ id: expect.any(String), status: 'uploaded' });
+    expect((await world.videos.listByEvent(eventId)).map((v) => v.id)).toEqual([first.id, second.id]);
+    expect(await world.videos.listByEvent((await anEvent(world)).eventId)).toEqual([]);
+    expect(await world.videos.hasSourceKey(eventId, first.sourceKey)).toBe(true);
+    expect(await world.videos.hasSourceKey(eventId, 'inbox/other.mp4')).toBe(false);
+    expect((await world.videos.findWithEvent(first.id))?.event.id).toBe(eventId);
+    expect(await world.videos.findWithEvent(newId())).toBeNull();
+    expect((await world.videos.findByIds([second.id, newId()])).map((v) => v.id)).toEqual([second.id]);
+    expect(await world.videos.findByIds([])).toEqual([]);
+    await world.videos.markIndexed(second.id, { durationSeconds: 10, width: 1280, height: 720, sampleFps: 1 });
+    expect((await world.videos.findIndexed([first.id, second.id])).map((v) => v.id)).toEqual([second.id]);
+    expect(await world.videos.findIndexed([])).toEqual([]);
+  });
+
+  it('indexes: faces added and loaded by id, a restart drops them, failure only before indexed, reindexing', async () => {
+    const { eventId } = await anEvent(world);
+    const video = await world.videos.insert(aVideo(eventId));
+    await world.videos.startIndexing(video.id);
+    await world.videos.addFaces(video.id, eventId, [VIDEO_FACE, { ...VIDEO_FACE, timeSeconds: 4, descriptorVersion: 3, track: 2 }]);
+    await world.videos.setProgress(video.id, 0.5);
+    expect((await world.videos.findWithEvent(video.id))?.indexProgress).toBeCloseTo(0.5);
+    const faces = await world.videos.facesAfter(eventId, '0', 10);
+    expect(faces.map((f) => [f.ref, f.group, f.version])).toEqual([
+      [`${video.id}@2`, `${video.id}#1`, 4],
+      [`${video.id}@4`, `${video.id}#2`, 3],
+    ]);
+    expect(faces[0].quality).toBeCloseTo(0.7);
+    expect((await world.videos.facesAfter(eventId, faces[0].id, 10)).map((f) => f.id)).toEqual([faces[1].id]);
+    expect(await world.videos.facesAfter(eventId, '0', 10, [faces[0].id])).toHaveLength(1);
+    expect(await world.videos.facesAfter(eventId, '9007199254740993', 10)).toEqual([]);
+    expect(await world.videos.withFacesOlderThan(eventId, 4)).toEqual([video.id]);
+    expect(await world.videos.eventsWithFacesOlderThan(4)).toContain(eventId);
+    await world.videos.startIndexing(video.id);
+    expect(await world.videos.facesAfter(eventId, '0', 10)).toEqual([]);
+    expect(await world.videos.eventsWithFacesOlderThan(4)).not.toContain(eventId);
+    await world.videos.markFailed(video.id, 'x'.repeat(600));
+    const failed = await world.videos.findWithEvent(video.id);
+    expect([failed?.status, failed?.error?.length]).toEqual(['failed', 500]);
+    await world.videos.markIndexed(video.id, { durationSeconds: 10, width: 1280, height: 720, sampleFps: 1 });
+    await world.videos.markFailed(video.id, 'late');
+    expect((await world.videos.findWithEvent(video.id))?.status).toBe('indexed');
+    await world.videos.markForReindexing(video.id);
+    expect((await world.videos.findWithEvent(video.id))?.status).toBe('uploaded');
+  });
+});
+
+describe.each(WORLDS)('ClipRequestsRepository: %s', (_name, makeWorld) => {
+  let world: World;
+  beforeEach(() => {
+    world = makeWorld();
+  });
+
+  const started = (orgId: number, eventId: number, requestId: string, generation: number) => ({
+    eventId,
+    requestId,
+    orgId,
+    status: 'processing' as const,
+    embedding: Buffer.alloc(512, 4),
+    matches: [{ videoId: newId(), times: [1, 2] }],
+    generation,
+    finishedAt: null,
+  });
+
+  it('starts, restarts and finishes only the current run, once', async () => {
+    const { orgId, eventId } = await anEvent(world);
+    const requestId = newId();
+    await world.clipRequests.start(started(orgId, eventId, requestId, 1));
+    const found = await world.clipRequests.find({ eventId, requestId });
+    expect([found?.status, found?.generation, found?.event.id]).toEqual(['processing', 1, eventId]);
+    expect((await world.clipRequests.find({ eventId: undefined, requestId }))?.generation).toBe(1);
+    expect(await world.clipRequests.find({ eventId: (await anEvent(world)).eventId, requestId })).toBeNull();
+    await world.clipRequests.start(started(orgId, eventId, requestId, 2));
+    expect(await world.clipRequests.finish({ eventId, requestId }, 1, { status: 'completed', error: null })).toBe(false);
+    expect(await world.clipRequests.finish({ eventId, requestId }, 2, { status: 'clip_failed', error: 'e'.repeat(600), clipErrors: [] })).toBe(true);
+    expect(await world.clipRequests.finish({ eventId, requestId }, 2, { status: 'completed', error: null })).toBe(false);
+    const ended = await world.clipRequests.find({ eventId, requestId });
+    expect([ended?.status, ended?.error?.length, !!ended?.finishedAt]).toEqual(['clip_failed', 500, true]);
+    expect(await world.clipRequests.finish({ eventId, requestId: newId() }, 1, { status: 'completed', error: null })).toBe(false);
+  });
+
+  it('keeps clips of a request in order with their source, expires the due ones once, deletes them', async () => {
+    const { orgId, eventId } = await anEvent(world);
+    const requestId = newId();
+    await world.clipRequests.start(started(orgId, eventId, requestId, 1));
+    const video = await world.videos.insert(aVideo(eventId));
+    const now = at('2026-05-17T12:00:00Z');
+    const due = { id: newId(), eventId, requestId, videoId: video.id, startSeconds: 1, endSeconds: 4, storageKey: `clips/${newId()}.mp4`, expiresAt: at('2026-05-17T11:00:00Z') };
+    const kept = { ...due, id: newId(), startSeconds: 6, endSeconds: 9, storageKey: `clips/${newId()}.mp4`, expiresAt: null };
+    await world.clipRequests.addClip(due);
+    await world.clipRequests.addClip(kept);
+    const clips = await world.clipRequests.clipsOf(eventId, requestId);
+    expect(clips.map((c) => [c.id, c.sourceKey, c.downloadStatus])).toEqual([
+      [due.id, video.sourceKey, 'ready'],
+      [kept.id, video.sourceKey, 'ready'],
+    ]);
+    expect(await world.clipRequests.clipsOf(eventId, newId())).toEqual([]);
+    const expiring = (await world.clipRequests.dueForExpiry(now, 100)).filter((c) => c.id === due.id || c.id === kept.id);
+    expect(expiring.map((c) => ({ id: c.id, storageKey: c.storageKey }))).toEqual([{ id: due.id, storageKey: due.storageKey }]);
+    await world.clipRequests.markExpired(due.id);
+    expect((await world.clipRequests.dueForExpiry(now, 100)).map((c) => c.id)).not.toContain(due.id);
+    expect((await world.clipRequests.clipsOf(eventId, requestId)).map((c) => c.downloadStatus)).toEqual(['expired', 'ready']);
+    expect((await world.clipRequests.deleteClips(eventId, requestId)).sort()).toEqual([due.storageKey, kept.storageKey].sort());
+    expect(await world.clipRequests.clipsOf(eventId, requestId)).toEqual([]);
+    expect(await world.clipRequests.deleteClips(eventId, requestId)).toEqual([]);
   });
 });
