@@ -17,6 +17,7 @@ import {
   FaceMatch,
   FaceSearchesRepository,
   guardOperation,
+  guardOrganisationOperation,
   PhotosRepository,
   StoredFaceSearch,
   visibleMatches,
@@ -117,7 +118,8 @@ export class FaceSearchService {
   }
 
   /** Billable searches (first runs) and free cached retries of an organisation, optionally in a time window. */
-  async usage(orgId: number, from?: Date | null, to?: Date | null, eventId?: number | null): Promise<FaceSearchUsage> {
+  async usage(principal: Principal, orgId: number, from?: Date | null, to?: Date | null, eventId?: number | null): Promise<FaceSearchUsage> {
+    guardOrganisationOperation(principal, 'faceSearchUsage', orgId);
     const row = await this.searches.usage(orgId, { eventId, from, to });
     return { billableSearches: row.billable, cachedRetries: row.retries };
   }
