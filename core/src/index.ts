@@ -17,7 +17,6 @@ export * from './auth/key-invalidation';
 export * from './video/clip-status';
 export * from './observability/metrics';
 export * from './observability/checks';
-export * from './observability/stage-timer';
 export * from './operation-policy';
 export * from './observability/operator-server';
 export * from './auth/client-address';

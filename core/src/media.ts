@@ -1,11 +1,8 @@
-// @em/core/media: imaging (sharp), EXIF, video (ffmpeg), faces and BIBs.
-export * from './imaging/previews';
+// @em/core/media: imaging (sharp), EXIF, video (ffmpeg), faces and BIBs: what more than one service needs.
 export * from './imaging/photo-pixels';
-export * from './imaging/exif';
 export * from './imaging/formats';
 export * from './imaging/pixel-limit';
 export * from './faces/embedding';
-export * from './faces/face-quality';
 export * from './faces/stranger-check';
 export * from './bibs/extract';
 export * from './bibs/torso-gate';
@@ -16,5 +13,4 @@ export * from './faces/face-index-revisions';
 export * from './video/ffmpeg';
 export { findOnPath } from './video/tools';
 export * from './video/segments';
-export * from './video/slideshow';
 export * from './video/face-tracks';

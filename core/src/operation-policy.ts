@@ -77,7 +77,7 @@ export const OPERATION_POLICY = {
   // The pipeline's progress is the organiser's view, guarded like its actions.
   pipelineStatus: write('event'),
   addEventVideo: write('event'),
-  // Administration (issue 15): organisations, events and their settings, members, usage.
+  // Administration: organisations, events and their settings, members, usage.
   organisations: read('account'),
   organisation: read('organisation'),
   createOrganisation: platform('account'),

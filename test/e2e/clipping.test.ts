@@ -1,6 +1,7 @@
 import { connectRedis } from '@em/core';
 import { JOBS } from '@em/core/jobs';
-import { buildSlideshow, ffmpegPath, probeVideo } from '@em/core/media';
+import { ffmpegPath, probeVideo } from '@em/core/media';
+import { buildSlideshow } from '@em/platform';
 import { Queue } from 'bullmq';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -36,7 +36,7 @@ describe('the OpenAPI document and the docs page', () => {
     expect(faces.parameters.map((p: any) => p.name)).toEqual(['org_id', 'event_id', 'page', 'page_size']);
     expect(Object.keys(faces.requestBody.content['multipart/form-data'].schema.properties)).toEqual(['file', 'request_id']);
     expect(Object.keys(faces.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '413', '429']));
-    // A request_id of another event is no conflict: it names a fresh search there (issue 13 #12).
+    // A request_id of another event is no conflict: it names a fresh search there.
     expect(faces.responses['409']).toBeUndefined();
     // Face matching that does not answer is the spec's face-search 500 row: nothing recorded, retry with the same request_id.
     const clippingStart = doc.paths['/api/v1/ext/{org_id}/event/{event_id}/video-clipping/search-by-selfie'].post;

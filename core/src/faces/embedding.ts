@@ -90,9 +90,8 @@ export const CHIP_DISTANCE_SHIFT = 0.02;
 /**
  * How much farther than the threshold's distance a face of quality 1 (frontal, sharp, large:
  * faceQuality) may be; a face of quality q gets q times as much, one stored without a quality none.
- * On the face fixtures this finds the last same-person pairs of frontal faces (dev recall 0.956 ->
- * 0.959 with the stranger check); without the stranger check it would let one look-alike pair of
- * the harder set in, so it is never used without it (EventFaceIndex.search).
+ * It finds the last same-person pairs of frontal faces; without the stranger check it would let a
+ * look-alike in, so it is never used without it (EventFaceIndex.search; docs/benchmarks.md).
  */
 export const QUALITY_DISTANCE_BONUS = 0.005;
 

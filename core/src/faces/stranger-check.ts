@@ -17,8 +17,8 @@ const NEIGHBOURS = 32;
  * someone else (farther than STRANGER_DISTANCE from the selfie) than to the selfie: then it is more
  * likely that stranger's face seen badly (a look-alike, a turned or squeezed face) than the selfie's
  * person. `sameOwner(a, b)` says two rows are faces of one photo (or one video track): never
- * evidence against each other. On the harder face set this removes the 4 wrong-person photos at the
- * default threshold for 1 of 200 right ones (docs/benchmarks.md).
+ * evidence against each other. It removes look-alike matches at the cost of very few right ones
+ * (docs/benchmarks.md, "Face quality, stranger check").
  */
 export function nearerToStranger(matrix: FaceMatrix, query: Float32Array, row: number, distance: number, sameOwner: (a: number, b: number) => boolean, ignore: (row: number) => boolean = () => false): boolean {
   if (distance <= STRANGER_CHECK_FROM) return false;

@@ -1,6 +1,5 @@
 import sharp from 'sharp';
 import { boundedPixels, decodePhoto, withAlpha } from './photo-pixels';
-import { renderPreviews } from './previews';
 
 /** Raw pixels with detail (resizing a flat colour proves nothing). */
 function detail(width: number, height: number) {
@@ -43,19 +42,5 @@ describe('decodePhoto', () => {
   it('refuses a truncated image', async () => {
     const whole = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#3a6' } }).jpeg().toBuffer();
     await expect(decodePhoto(whole.subarray(0, Math.round(whole.length * 0.6)), 2560)).rejects.toThrow();
-  });
-
-  it('encodes the large preview faces are found on to the pixels of mozjpeg\'s full encoder at 82, bit for bit (without its scan search)', async () => {
-    const { plainLarge, largePixels: p } = await renderPreviews(await detail(800, 500).jpeg({ quality: 90 }).toBuffer());
-    const mozjpeg = await sharp(p.data, { raw: { width: p.width, height: p.height, channels: 3 } }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
-    expect(plainLarge.buffer.equals(mozjpeg)).toBe(false);
-    expect((await sharp(plainLarge.buffer).raw().toBuffer()).equals(await sharp(mozjpeg).raw().toBuffer())).toBe(true);
-  });
-
-  it('renders the previews of those pixels, oriented', async () => {
-    const { large, thumbnail, largePixels } = await renderPreviews(await turnedPhoto());
-    expect([large.width, large.height, thumbnail.width, thumbnail.height]).toEqual([600, 900, 267, 400]);
-    expect([largePixels.width, largePixels.height]).toEqual([600, 900]);
-    expect((await sharp(large.buffer).metadata()).orientation).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { loadConfig } from '@em/core';
 import { Supergraph } from '@apollo/federation-internals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROUTES } from '../../../rest-adapter/src/routes';
+import { ROUTES } from '@em/rest-adapter';
 import { OperationLimiter, operationLimitsOf } from '../operations/operation-limits';
 import { FAST_PATH_MAX_QUERY_CHARS, SingleFetchPlans } from './single-fetch-plans';
 

@@ -3,7 +3,7 @@ import { Supergraph } from '@apollo/federation-internals';
 import { getIntrospectionQuery } from 'graphql';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROUTES } from '../../../rest-adapter/src/routes';
+import { ROUTES } from '@em/rest-adapter';
 import { EXAMPLE_OPERATIONS } from '../landing-page';
 import { OperationLimiter, operationLimitsOf } from './operation-limits';
 

@@ -51,7 +51,7 @@ export function clip<T extends Box>(b: T, width: number, height: number): T {
  * Square tiles covering a wide (or tall) image, side by side along its long side and overlapping
  * evenly; an image about square is one tile. BlazeFace's input is square: a 16:9 frame squashed
  * into it narrows every face by 1.78 on top of shrinking it, and 3/4-profile heads of 120 px in a
- * 720p frame were lost; in two 720x720 tiles they are found (issue 17).
+ * 720p frame were lost; in two 720x720 tiles they are found.
  */
 export function squareTiles(width: number, height: number): Box[] {
   const long = Math.max(width, height);

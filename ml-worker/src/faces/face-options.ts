@@ -1,4 +1,5 @@
-import { FaceBox, FaceDescriptorVersion, FaceQualitySignals } from '@em/core/media';
+import { FaceBox, FaceDescriptorVersion } from '@em/core/media';
+import { FaceQualitySignals } from './face-quality';
 import type { ChipKind } from './describe-faces';
 
 export interface DetectedFace {
@@ -59,13 +60,13 @@ export interface FaceAnalyzerOptions {
 }
 
 /**
- * Photos: the tiny detector plus BlazeFace/FaceMesh for the faces it misses (issue 17: on the harder
- * face set, recall 0.49 -> 0.74 at the same threshold: occluded, turned and dark faces).
+ * Photos: the tiny detector plus BlazeFace/FaceMesh for the occluded, turned and dark faces it
+ * misses (docs/benchmarks.md, "Face recall with a second detector").
  */
 export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true, squareTiles: false, confirmedOnly: false, personHeads: true };
 /**
  * Video frames (720p and below): faces of 40 px and more; a smaller tiny-detector input than photos,
- * and BlazeFace/FaceMesh too, for the turned heads and 3/4 profiles the tiny detector misses (issue 17),
+ * and BlazeFace/FaceMesh too, for the turned heads and 3/4 profiles the tiny detector misses,
  * on square tiles of the frame (a 120 px 3/4 profile in 720p was lost when the frame was squashed whole).
  */
 export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true, squareTiles: true, confirmedOnly: true };

@@ -1,4 +1,4 @@
-import type { FaceQualitySignals } from '@em/core/media';
+import type { FaceQualitySignals } from './face-quality';
 
 interface PixelRect {
   x: number;

@@ -5,11 +5,9 @@ const GRID = 8;
 const SAMPLES = 4;
 /**
  * Two looks are the same face, unchanged, when their cells (brightness and contrast taken out) differ
- * by less than this on average, in standard deviations of the face. Measured (probe video-look.cjs):
- * the same face in the next frame of a video, brightened or not, 0.00-0.02; its box shifted by 5% of
- * its width 0.27-0.43; other people 0.38-1.38, other photos of the same person 0.47-1.21, the face
- * mirrored (turned the other way) 0.43-1.41. So only a face that did not move in its box, turn or
- * change counts as unchanged.
+ * by less than this on average, in standard deviations of the face: below what a box shifted by 5%,
+ * another person or the face turned the other way measure, so only a face that did not move in its
+ * box, turn or change counts as unchanged (docs/benchmarks.md, "Video at 4x").
  */
 const SAME_LOOK = 0.2;
 /** A face grown or shrunk by more than this (a zoom, a step closer) is seen larger or smaller: another look. */

@@ -1,4 +1,5 @@
-import { descriptorDistance, FaceBox, FaceDescriptorVersion, faceQuality, FaceTracker, TrackAssignment } from '@em/core/media';
+import { descriptorDistance, FaceBox, FaceDescriptorVersion, FaceTracker, TrackAssignment } from '@em/core/media';
+import { faceQuality } from '../faces/face-quality';
 import { FaceAnalyzer } from '../faces/face-analyzer';
 import { blockMeans, samePicture } from './frame-change';
 import { FaceLook, faceLook, sameLook } from './face-look';

@@ -92,7 +92,7 @@ export async function readHarderSet(reader: BibReader, fixtures: string): Promis
   return read;
 }
 
-/** A decision on the boxes read: the rules, and whether the bib score weighs the ground (stop 22's score did not). */
+/** A decision on the boxes read: the rules, and whether the bib score weighs the ground (the score before did not). */
 interface Decision {
   label: string;
   rules: BibRules;

@@ -18,8 +18,7 @@ async function onCanvas(face: Buffer, width: number, height: number, left: numbe
 }
 
 /**
- * The harder face set (issue 17: the misses on unseen photos are partial, occluded, turned and small
- * faces): each crop, scaled to 200 px, becomes five photos: the lower 35% blacked out (a mask, a
+ * The harder face set (the misses on unseen photos are partial, occluded, turned and small faces): each crop, scaled to 200 px, becomes five photos: the lower 35% blacked out (a mask, a
  * hand), the left 30% blacked out (someone in front), squeezed to 70% width and tilted 15 degrees
  * (a head turned towards 3/4 profile foreshortens so), 90 px in a 1920x1080 frame, and at 30% of the
  * light.

@@ -30,7 +30,7 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     await facesOnGroups(rows, faces, FIXTURES);
     // BENCH_HEAD_PASS_BEFORE=1: first without the head pass of the face step, for a before/after in one run.
     if (process.env.BENCH_HEAD_PASS_BEFORE) await throughput(rows, racePhotos(FIXTURES), reader, faces, { ...PHOTO_FACE_OPTIONS, personHeads: false }, ' (faces without the head pass, before)');
-    // BENCH_PIPELINE_BEFORE=1: first the photo job as it ran up to stop 19 (a decode of the original per step, mozjpeg for every preview, tfjs-wasm's Concat), for a before/after in one run.
+    // BENCH_PIPELINE_BEFORE=1: first the photo job as it ran before one decode per photo (a decode of the original per step, mozjpeg for every preview, tfjs-wasm's Concat), for a before/after in one run.
     if (process.env.BENCH_PIPELINE_BEFORE) await withWasmConcat(() => throughput(rows, racePhotos(FIXTURES), reader, faces, PHOTO_FACE_OPTIONS, ' (a decode per step, tfjs-wasm\'s Concat, before)', STEPS_BEFORE));
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
@@ -39,7 +39,7 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     // One after the other: both initialise the same tfjs backend in this thread.
     const persons = new PersonDetector();
     await persons.load();
-    // Before/after in one run: the tiny detector alone (up to issue 17), then BlazeFace too without and with the people's heads, as the worker now.
+    // Before/after in one run: the tiny detector alone (as before the second detector), then BlazeFace too without and with the people's heads, as the worker now.
     await selfieAccuracy(rows, faces, FIXTURES, { label: 'tiny detector alone, before', options: { ...PHOTO_FACE_OPTIONS, detector: 'tiny', personHeads: false } });
     await selfieAccuracy(rows, faces, FIXTURES, { label: `${PHOTO_FACE_OPTIONS.detector}, no head pass, before`, options: { ...PHOTO_FACE_OPTIONS, personHeads: false } });
     // The face chip, before/after in one run: face-api's box (descriptor versions 2-3, as stored before), then dlib's chip (versions 4-5) as the worker now.

@@ -1,5 +1,6 @@
-import { decodePhoto, displayedSize, openImage, PersonBox, PREVIEW_SIZES, probeImage, renderPreviews, renderPreviewsOf, RgbPixels } from '@em/core/media';
+import { decodePhoto, openImage, PersonBox, probeImage, RgbPixels } from '@em/core/media';
 import { BibReader, BibReaderOptions, BibReaderPool, BibReading, FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
+import { displayedSize, PREVIEW_SIZES, renderPreviews, renderPreviewsOf } from '@em/ml-worker';
 import { availableParallelism, loadavg } from 'node:os';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -134,10 +135,10 @@ export const WORKER_STEPS: PhotoSteps = {
 const tf = require('@tensorflow/tfjs');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 require('@tensorflow/tfjs-backend-wasm');
-/** tfjs-wasm's own Concat, before FaceAnalyzer replaces it (useFastConcat, stop 19). */
+/** tfjs-wasm's own Concat, before FaceAnalyzer replaces it (useFastConcat). */
 const WASM_CONCAT = tf.getKernel('Concat', 'wasm');
 
-/** `work` with tfjs-wasm's own Concat kernel in this thread (as up to stop 19), then the one in use before. */
+/** `work` with tfjs-wasm's own Concat kernel in this thread (as before the fast Concat), then the one in use before. */
 export async function withWasmConcat<T>(work: () => Promise<T>): Promise<T> {
   const current = tf.getKernel('Concat', 'wasm');
   const use = (kernel: unknown) => {
@@ -152,7 +153,7 @@ export async function withWasmConcat<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The photo job up to stop 19: each preview from the original (mozjpeg), BIBs read on the original (a decode each), faces on the large preview's JPEG. */
+/** The photo job before one decode per photo: each preview from the original (mozjpeg), BIBs read on the original (a decode each), faces on the large preview's JPEG. */
 export const STEPS_BEFORE: PhotoSteps = {
   previews: async (original) => {
     await probeImage(original);

@@ -1,5 +1,6 @@
-import { descriptorDistance, FaceDescriptorVersion, faceQuality, FaceTracker } from '@em/core/media';
+import { descriptorDistance, FaceDescriptorVersion, FaceTracker } from '@em/core/media';
 import { FaceAnalyzer, VIDEO_FACE_OPTIONS } from '@em/ml-worker';
+import { faceQuality } from '@em/ml-worker';
 
 /** The detector of the time: the tiny one alone. */
 const TINY_ONLY = { ...VIDEO_FACE_OPTIONS, detector: 'tiny' as const };

@@ -1,4 +1,5 @@
-import { buildSegments, buildSlideshow, DEFAULT_MATCH_PERCENT, descriptorToBuffer, percentToDistance, probeVideo, sampleFrames } from '@em/core/media';
+import { buildSegments, DEFAULT_MATCH_PERCENT, descriptorToBuffer, percentToDistance, probeVideo, sampleFrames } from '@em/core/media';
+import { buildSlideshow } from '@em/platform';
 import { EventFaceIndex } from '@em/core/data';
 import { FaceAnalyzer, FaceAnalyzerOptions, VIDEO_FACE_OPTIONS, VideoFaceFinder } from '@em/ml-worker';
 import { existsSync, readFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ async function audienceFrame(dir: string, faces: Array<{ crop: string; turned: b
 }
 
 /**
- * Turned heads in video (issue 17: a person in a 3/4 profile in an audience shot was never found):
+ * Turned heads in video (a person in a 3/4 profile in an audience shot was never found):
  * a 28 s 720p video of two audience shots made from the face fixtures, the first with two turned heads
  * the tiny detector misses, each shown at two zooms. Each present person's selfie must give one window
  * within 1 s of the truth; absent people none. Run with the tiny detector alone (before) and with

@@ -1,5 +1,6 @@
 import { REPO_ROOT } from '@em/core';
-import { buildSegments, buildSlideshow, cutClip, DEFAULT_MATCH_PERCENT, FaceMatrix, percentToDistance, probeVideo, sampleFrames } from '@em/core/media';
+import { buildSegments, cutClip, DEFAULT_MATCH_PERCENT, FaceMatrix, percentToDistance, probeVideo, sampleFrames } from '@em/core/media';
+import { buildSlideshow } from '@em/platform';
 import { FaceAnalyzer, indexPart, splitVideo, TRACKS_PER_PART, VIDEO_FACE_OPTIONS, VideoFaceFinder, VideoPartThread } from '@em/ml-worker';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -10,5 +10,7 @@ export { pingRedis, startEmbeddedRedis } from './embedded/redis';
 export type { EmbeddedRedisHandle } from './embedded/redis';
 export { startEmbeddedS3 } from './embedded/s3';
 export type { EmbeddedS3, EmbeddedS3Options } from './embedded/s3';
+export { buildSlideshow } from './seed/slideshow';
+export type { Slide } from './seed/slideshow';
 export { startEmbeddedPostgres } from './embedded/postgres';
 export type { EmbeddedPostgresHandle, EmbeddedPostgresOptions } from './embedded/postgres';

@@ -1,4 +1,4 @@
-import { buildSlideshow } from '@em/core/media';
+import { buildSlideshow } from '@em/platform';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -11,7 +11,10 @@ import { randomUUID } from 'node:crypto';
 import { API, api, closeDb, expectError, expectSuccess, fixtures, info, postForm, sql, store, waitForPipeline } from '../support/platform';
 import { DEMO_PHOTOS, faceCrop } from '../support/demo-faces';
 
-/** Security regressions of the media paths (issue 13: items 6, 9, 11 and the error-leak part of 16). */
+/**
+ * Security regressions of the media paths: image and selfie sizes, video containers that name other
+ * files, error leaks, clip expiry.
+ */
 
 const mlWorkerPort = JSON.parse(process.env.E2E_PORTS!).mlWorker as number;
 

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Administration (issue 15): platform administrators (may create organisations), and the mark of
+ * Administration: platform administrators (may create organisations), and the mark of
  * an event being deleted (hidden from every call while its background job removes rows and objects).
  */
 export class Migration20261123Administration extends Migration {

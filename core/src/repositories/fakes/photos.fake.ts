@@ -14,6 +14,8 @@ function byGalleryOrder(a: Photo, b: Photo): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+type FaceBox = ProcessedPhoto['faces'][number]['box'];
+
 const page = <T>(items: T[], request: PageRequest) => items.slice(request.offset, request.offset + request.pageSize);
 
 /**
@@ -23,7 +25,7 @@ const page = <T>(items: T[], request: PageRequest) => items.slice(request.offset
 export class InMemoryPhotosRepository implements PhotosRepository {
   readonly rows = new Map<string, Photo>();
   readonly bibs: Array<Pick<PhotoBib, 'bib' | 'confidence'> & { photoId: string; eventId: number }> = [];
-  readonly faces: Array<Pick<Face, 'embedding' | 'score' | 'descriptorVersion' | 'quality'> & { id: number; photoId: string; eventId: number }> = [];
+  readonly faces: Array<Pick<Face, 'embedding' | 'score' | 'descriptorVersion' | 'quality'> & { id: number; photoId: string; eventId: number; box?: FaceBox }> = [];
   private nextFaceId = 1;
 
   constructor(private readonly events?: InMemoryEventsRepository) {}
@@ -130,7 +132,9 @@ export class InMemoryPhotosRepository implements PhotosRepository {
   }
 
   async insert(photo: NewPhoto): Promise<void> {
-    if (await this.findByContentHash(photo.eventId, photo.contentHash)) throw new Error('duplicate key value violates unique constraint');
+    // Checked and added without a pause between, as the unique index does for concurrent imports.
+    const taken = [...this.rows.values()].some((p) => p.event.id === photo.eventId && p.contentHash === photo.contentHash);
+    if (taken) throw new Error('duplicate key value violates unique constraint');
     this.add({ ...photo, status: 'imported', largeKey: null, thumbnailKey: null });
   }
 
@@ -188,7 +192,10 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     this.bibs.splice(0, this.bibs.length, ...this.bibs.filter((b) => b.photoId !== photoId));
     for (const [bib, confidence] of bibs) this.bibs.push({ photoId, eventId, bib, confidence });
     this.faces.splice(0, this.faces.length, ...this.faces.filter((f) => f.photoId !== photoId));
-    for (const face of faces) this.faces.push({ id: this.nextFaceId++, photoId, eventId, embedding: face.embedding, descriptorVersion: face.descriptorVersion, quality: face.quality ?? null, score: face.score });
+    for (const face of faces) {
+      const { embedding, descriptorVersion, score, box } = face;
+      this.faces.push({ id: this.nextFaceId++, photoId, eventId, embedding, descriptorVersion, quality: face.quality ?? null, score, box });
+    }
   }
 
   async markFailed(photoId: string, reason: string): Promise<void> {
@@ -196,8 +203,11 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     if (photo && photo.status !== 'processed') Object.assign(photo, { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } });
   }
 
-  async largestPublishedFace(): Promise<null> {
-    return null;
+  async largestPublishedFace(eventId: number): Promise<{ originalKey: string; box: FaceBox } | null> {
+    const published = new Set(this.published(eventId).map((p) => p.id));
+    const area = (box?: FaceBox) => (box ? box.width * box.height : -1);
+    const largest = this.faces.filter((f) => published.has(f.photoId) && f.box).sort((a, b) => area(b.box) - area(a.box))[0];
+    return largest ? { originalKey: this.rows.get(largest.photoId)!.originalKey, box: { ...largest.box! } } : null;
   }
 
   async facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {

@@ -1,7 +1,7 @@
 import { REPO_ROOT } from '@em/core';
 import { Event, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
-import { buildSlideshow } from '@em/core/media';
+import { buildSlideshow } from './slideshow';
 import { administrationServices, AdministrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events';
 import { PipelineService } from '@em/subgraph-images';
 import { VideosService } from '@em/subgraph-media';

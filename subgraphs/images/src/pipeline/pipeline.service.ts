@@ -2,7 +2,8 @@ import { AppError, newId, Principal } from '@em/core';
 import { Event, EventsRepository, guardOperation, PhotosRepository, PhotoStatus } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { JobProducer } from '@em/core/jobs';
-import { probeImage, readExif } from '@em/core/media';
+import { probeImage } from '@em/core/media';
+import { readExif } from './exif';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 

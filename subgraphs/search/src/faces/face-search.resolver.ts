@@ -1,5 +1,4 @@
 import { AppError } from '@em/core';
-import { guardOrganisationOperation } from '@em/core/data';
 import { FileUpload, GraphQLUpload, OrgArgs, OrgEventArgs, PageArgs, readUpload, SubgraphContext } from '@em/subgraph-kit';
 import { Arg, Args, Ctx, GraphQLISODateTime, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { FaceSearchPage, FaceSearchService } from './face-search.service';
@@ -49,7 +48,6 @@ export class FaceSearchResolver {
     @Arg('from', () => GraphQLISODateTime, { nullable: true }) from?: Date | null,
     @Arg('to', () => GraphQLISODateTime, { nullable: true }) to?: Date | null,
   ) {
-    guardOrganisationOperation(ctx.principal, 'faceSearchUsage', orgId);
-    return this.service.usage(orgId, from, to, eventId);
+    return this.service.usage(ctx.principal, orgId, from, to, eventId);
   }
 }

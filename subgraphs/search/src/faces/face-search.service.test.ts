@@ -97,7 +97,10 @@ describe('FaceSearchService', () => {
     expect(embedder.embedded).toBe(1);
     expect(retry).toMatchObject({ cached: true, confidencePercentage: DEFAULT_MATCH_PERCENT, items: first.items });
     expect(searches.get(5, REQUEST_ID)!.cacheHits).toBe(1);
-    expect(await service.usage(1)).toEqual({ billableSearches: 1, cachedRetries: 1 });
+    expect(await service.usage(apiKeyPrincipal(1), 1)).toEqual({ billableSearches: 1, cachedRetries: 1 });
+    expect(await service.usage(apiKeyPrincipal(1), 1, null, null, 6)).toEqual({ billableSearches: 0, cachedRetries: 0 });
+    // Another organisation's key reads nothing of this one's usage.
+    await expect(service.usage(apiKeyPrincipal(2), 1)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('a stored result leaves out photos unpublished since', async () => {

@@ -2,7 +2,6 @@ import {
   AppError,
   Logger,
   requireRequestId,
-  StageTimer,
   newId,
   Page,
   PAGE_LIMITS,
@@ -18,6 +17,7 @@ import {
   FaceMatch,
   FaceSearchesRepository,
   guardOperation,
+  guardOrganisationOperation,
   PhotosRepository,
   StoredFaceSearch,
   visibleMatches,
@@ -30,6 +30,7 @@ import {
   SelfieEmbedder,
   similarityPercent,
 } from '@em/core/media';
+import { StageTimer } from './stage-timer';
 
 export interface FaceSearchPage extends Page<FaceMatch> {
   requestId: string;
@@ -117,7 +118,8 @@ export class FaceSearchService {
   }
 
   /** Billable searches (first runs) and free cached retries of an organisation, optionally in a time window. */
-  async usage(orgId: number, from?: Date | null, to?: Date | null, eventId?: number | null): Promise<FaceSearchUsage> {
+  async usage(principal: Principal, orgId: number, from?: Date | null, to?: Date | null, eventId?: number | null): Promise<FaceSearchUsage> {
+    guardOrganisationOperation(principal, 'faceSearchUsage', orgId);
     const row = await this.searches.usage(orgId, { eventId, from, to });
     return { billableSearches: row.billable, cachedRetries: row.retries };
   }

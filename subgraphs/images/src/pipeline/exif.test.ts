@@ -36,19 +36,3 @@ describe('EXIF capture time', () => {
     expect((await readExif(none, 'UTC')).capturedAt).toBeNull();
   });
 });
-
-describe('previews', () => {
-  it('draws the watermark on the large preview only, keeping its size', async () => {
-    const { renderPreviews } = await import('./previews');
-    const original = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#404040' } }).jpeg().toBuffer();
-    const marked = await renderPreviews(original, 'Demo City 10K');
-    expect([marked.large.width, marked.large.height, marked.thumbnail.width]).toEqual([1600, 1067, 400]);
-    const corner = async (image: ReturnType<typeof sharp>) => (await image.extract({ left: 1100, top: 960, width: 480, height: 90 }).stats()).channels[0].max;
-    expect(await corner(sharp(marked.large.buffer))).toBeGreaterThan(150);
-    // The pixels faces are analysed on have no watermark.
-    const { data, width, height } = marked.largePixels;
-    expect([width, height]).toEqual([1600, 1067]);
-    expect(await corner(sharp(data, { raw: { width, height, channels: 3 } }))).toBeLessThan(90);
-    expect(await corner(sharp((await renderPreviews(original)).large.buffer))).toBeLessThan(90);
-  });
-});

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { ffmpegPath, run } from './ffmpeg';
+import { ffmpegPath, run } from '@em/core/media';
 
 export interface Slide {
   /** A picture shown letterboxed, or null for a black frame. */

@@ -1,6 +1,5 @@
 import type { JpegOptions, Sharp } from 'sharp';
-import { openImage } from './pixel-limit';
-import { boundedPixels, decodePhoto, fromPixels, RgbPixels } from './photo-pixels';
+import { boundedPixels, decodePhoto, fromPixels, openImage, RgbPixels } from '@em/core/media';
 
 export interface RenderedImage {
   buffer: Buffer;
@@ -11,23 +10,16 @@ export interface RenderedImage {
 export const PREVIEW_SIZES = { large: 1600, thumbnail: 400 } as const;
 
 /**
- * The JPEG faces are found on (the large preview without watermark): mozjpeg's encoder (trellis
- * quantisation) at 82 as before, without its scan search: that only rearranges the same
- * coefficients into progressive scans (+0.5% bytes, a third less CPU), so the JPEG decodes to the
- * same pixels bit for bit, and faces are found as before. Faces found on the pixels before
- * encoding differ on borderline faces: on the face bench those pixels show a stranger's face cut by
- * the frame that two selfies of someone else then match (2 wrong-person photos, nearest wrong
- * 0.561 -> 0.545; issue 17, docs/benchmarks.md). So faces still read this JPEG.
+ * The JPEG faces are found on (the large preview without watermark): mozjpeg at 82 without scan
+ * search, which decodes to the same pixels bit for bit. Faces read this JPEG, not the pixels before
+ * encoding: those found a stranger's face that selfies matched (docs/benchmarks.md: faces on the preview's pixels).
  */
 const ANALYSED_JPEG = { quality: 82, mozjpeg: true, optimiseScans: false } as const;
 
 /**
- * Previews only people see (the thumbnail, a watermarked large preview): progressive JPEG with
- * mozjpeg's quantisation table and optimised Huffman coding, without trellis quantisation and scan
- * search, a few quality steps lower: on the race and group fixtures the bytes and fidelity of
- * mozjpeg's encoder at 82 / 76 (large 181 kB, PSNR 37.98 vs 37.94 dB, SSIM 0.9732 vs 0.9737;
- * thumbnail +1.5% bytes, PSNR 33.11 vs 32.78 dB) for a fifth of the CPU
- * (scripts/bench/probe/preview-jpeg.cjs).
+ * Previews only people see (the thumbnail, a watermarked large preview): progressive JPEG without
+ * trellis quantisation or scan search, a few quality steps lower: mozjpeg's bytes and fidelity at a
+ * fifth of the CPU (docs/benchmarks.md, preview JPEG settings).
  */
 const SEEN_JPEG = { large: { quality: 79, progressive: true, quantisationTable: 3, optimiseCoding: true }, thumbnail: { quality: 71, progressive: true, quantisationTable: 3, optimiseCoding: true } } as const;
 
