@@ -1,7 +1,7 @@
 import { GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { PRINCIPAL_HEADER } from '@em/core';
 import { GatewayContext } from './context';
-import { markUploads } from './uploads';
+import { markUploads } from './uploads/upload-relay';
 
 /** Calls a subgraph with the signed principal of the request and its request id, files included (see uploads.ts). */
 export class PrincipalForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
