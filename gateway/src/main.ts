@@ -9,6 +9,7 @@ import {
   config,
   connectRedis,
   createLogger,
+  DEFAULT_TRUST_PROXY,
   operatorEndpoint,
   RateLimiter,
   requirePrincipalSecret,
@@ -109,7 +110,7 @@ async function main() {
   app.disable('x-powered-by');
   // Answers are per caller and never revalidated: no ETag hash over every body.
   app.set('etag', false);
-  const trustProxy = compileTrustProxy(cfg.TRUST_PROXY);
+  const trustProxy = compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.gateway);
   app.set('trust proxy', trustProxy);
   app.get(['/health', '/health/live', '/health/ready', '/metrics'], async (req, res) => {
     const answer = (await operatorEndpoint(req.path, metrics, [checks.postgres(orm), checks.redis(redis)]))!;
