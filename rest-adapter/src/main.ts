@@ -3,6 +3,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
 import { GatewayClient } from './gateway-client';
+import { continueOnlyWithCredentials } from './http/expect-continue';
 import { webDistDir } from './http/participant-page';
 import { ROUTES } from './routes';
 
@@ -22,6 +23,7 @@ const handler = createRestHandler({
     participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
   });
 const server = http.createServer(handler);
+server.on('checkContinue', continueOnlyWithCredentials(handler));
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 120_000;
 // /metrics and /health/* on their own port of the internal interface, never on the public one.
