@@ -60,10 +60,11 @@ const schema = z.object({
   /** Seconds an API key lookup is cached by the gateway (deactivation takes effect after this). */
   API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /**
-   * Which proxies' X-Forwarded-For the gateway and the REST adapter believe, in express's
-   * `trust proxy` syntax ("loopback", a list of addresses/CIDRs, or a hop count).
+   * Which proxies' X-Forwarded-For a service believes, in express's `trust proxy` syntax
+   * ("loopback", a list of addresses/CIDRs, or a hop count). Unset, the REST adapter believes
+   * none (a client never names its own address) and the gateway believes loopback (the adapter).
    */
-  TRUST_PROXY: z.string().default('loopback'),
+  TRUST_PROXY: z.string().optional(),
 
   /** OAuth bearer tokens: issuer (`iss`) and audience (`aud`) they must carry. */
   OAUTH_ISSUER: z.string().min(1).default('urn:event-media:embedded-issuer'),
@@ -86,7 +87,8 @@ const schema = z.object({
   MAX_API_KEYS_PER_ORG: z.coerce.number().int().min(1).max(1000).default(25),
 
   REST_PORT: port.default(DEFAULT_PORTS.rest),
-  REST_HOST: z.string().default('0.0.0.0'),
+  /** The public REST port's interface: loopback unless told otherwise (containers set 0.0.0.0). */
+  REST_HOST: z.string().default('127.0.0.1'),
   /** The REST adapter's operator endpoints (/metrics, /health/*), on LISTEN_HOST: never on the public REST port. */
   REST_OPERATOR_PORT: port.default(DEFAULT_PORTS.restOperator),
   REST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

@@ -53,6 +53,11 @@ export function assertCanWrite(principal: Principal): void {
   }
 }
 
+/** Organiser views refused to read-only (public browser) keys. */
+export function assertNotReadOnlyKey(principal: Principal, what: string): void {
+  if (principal.kind === 'api_key' && principal.readOnly) throw new AppError('FORBIDDEN', `A read-only (browser) key cannot read ${what}`);
+}
+
 /**
  * May the principal manage the organisation (events, members, API keys)? Only a token with
  * `events:write` of an admin of the organisation, or of a platform administrator. API keys never.

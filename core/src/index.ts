@@ -21,3 +21,4 @@ export * from './operation-policy';
 export * from './observability/operator-server';
 export * from './auth/client-address';
 export * from './lru-map';
+export * from './json-depth';

@@ -36,6 +36,14 @@ describe('the operation policy', () => {
     await expect(authorizeOperation(events, key, 'goLive', 1, 7)).resolves.toBeUndefined();
   });
 
+  it("refuses organiser views to a read-only key: the organisation's face-search billing and the event's video files", async () => {
+    const browserKey: Principal = { ...key, readOnly: true };
+    await expect(authorizeOperation(events, browserKey, 'faceSearchUsage', 1, null)).rejects.toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/read-only/) });
+    await expect(authorizeOperation(events, browserKey, 'eventVideos', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, key, 'faceSearchUsage', 1, null)).resolves.toBeUndefined();
+    await expect(authorizeOperation(events, key, 'eventVideos', 1, 7)).resolves.toBeUndefined();
+  });
+
   it('checks the organisation alone without an event, and nothing more without an organisation', async () => {
     await expect(authorizeOperation(events, key, 'importPhotos', 2, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(authorizeOperation(events, key, 'importPhotos', null, null)).resolves.toBeUndefined();

@@ -19,21 +19,28 @@ export interface OperationPolicy {
   rate: RateClass;
   /** A call naming a `requestId` that already has a stored result is answered from it: a read. */
   storedRequestIdIsRead: boolean;
+  /**
+   * Whether a read-only key may call it. Those keys are public (the participant page's link):
+   * organiser views (billing, video file names) are refused to them.
+   */
+  readOnlyKeys: boolean;
 }
 
 interface Options {
   features?: EventFeature[];
   rate?: RateClass;
   storedRequestIdIsRead?: boolean;
+  readOnlyKeys?: boolean;
 }
 const policy =
   (access: OperationPolicy['access']) =>
-  (scope: OperationPolicy['scope'], { features = [], rate = 'read', storedRequestIdIsRead = false }: Options = {}): OperationPolicy => ({
+  (scope: OperationPolicy['scope'], { features = [], rate = 'read', storedRequestIdIsRead = false, readOnlyKeys = true }: Options = {}): OperationPolicy => ({
     scope,
     features,
     access,
     rate,
     storedRequestIdIsRead,
+    readOnlyKeys,
   });
 const read = policy('read');
 const write = policy('write');
@@ -61,11 +68,12 @@ export const OPERATION_POLICY = {
   photos: read('event'),
   photo: read('event'),
   originalDownloads: read('event'),
-  eventVideos: read('event'),
+  // Organiser views: a public browser key sees neither video file names nor billing.
+  eventVideos: read('event', { readOnlyKeys: false }),
   bibSearch: read('event', { features: ['bibSearch'] }),
   searchFaces: read('event', { features: ['selfieSearch'], rate: 'matching', storedRequestIdIsRead: true }),
   faceSearch: read('event', { features: ['selfieSearch'] }),
-  faceSearchUsage: read('organisation'),
+  faceSearchUsage: read('organisation', { readOnlyKeys: false }),
   timelineDays: read('event', { features: ['timelineSearch'] }),
   timelinePhotos: read('event', { features: ['timelineSearch'] }),
   startVideoClipping: read('event', { features: VIDEO_SELFIE, rate: 'matching' }),

@@ -16,4 +16,4 @@ export { clipStatusSchema } from './subscriptions/clip-status-subscription';
 export { serveSubscriptions } from './subscriptions/server';
 export { EXAMPLE_OPERATIONS, landingPage } from './landing-page';
 export { rateLimitPlugin } from './rate-limit-plugin';
-export { uploadAwareFetch } from './uploads';
+export { uploadAwareFetch } from './uploads/upload-relay';

@@ -12,7 +12,7 @@ textarea{height:14rem}pre{background:#f4f4f4;padding:.75rem;min-height:6rem;whit
 <body><h1>GraphQL</h1>
 <p>POST <code>/graphql</code> with <code>X-API-Key</code> (or <code>Authorization: Bearer</code>). Schema:
 <a href="/graphql/schema.graphql">API SDL</a> · <a href="/graphql/subscriptions.graphql">subscriptions SDL</a> (graphql-ws on <code>ws://…/graphql</code>) · REST: <a href="/docs">/docs</a> on the REST port.</p>
-<label>API key, or a bearer token for the administration <input id="key" placeholder="emk_… or eyJ…"></label>
+<label>API key, or a bearer token for the administration <input id="key" type="password" autocomplete="off" placeholder="emk_… or eyJ…"></label>
 <label>Example <select id="example">${options}</select></label>
 <textarea id="query"></textarea>
 <label>Variables (JSON)</label><textarea id="variables" style="height:4rem">{}</textarea>
@@ -20,11 +20,11 @@ textarea{height:14rem}pre{background:#f4f4f4;padding:.75rem;min-height:6rem;whit
 <script>
 const examples = ${JSON.stringify(examples)};
 const $ = (id) => document.getElementById(id);
-$('key').value = localStorage.getItem('apiKey') || '';
+// The credential stays in the field only: never in localStorage, where any script of this origin could read it later.
+localStorage.removeItem('apiKey');
 const pick = () => { $('query').value = examples[$('example').value]; };
 $('example').onchange = pick; pick();
 $('run').onclick = async () => {
-  localStorage.setItem('apiKey', $('key').value);
   const credential = $('key').value.trim();
   const auth = credential && !credential.startsWith('emk_') ? { authorization: 'Bearer ' + credential } : { 'x-api-key': credential };
   const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...auth },

@@ -9,6 +9,7 @@ import {
   config,
   connectRedis,
   createLogger,
+  DEFAULT_TRUST_PROXY,
   operatorEndpoint,
   RateLimiter,
   requirePrincipalSecret,
@@ -52,7 +53,9 @@ import { rateLimitPlugin } from './rate-limit-plugin';
 import { SubgraphFetcher } from './subgraph-fetcher';
 import { singleFetchPath } from './fast-path/single-fetch-path';
 import { SingleFetchPlans } from './fast-path/single-fetch-plans';
-import { uploadAwareFetch } from './uploads';
+import { uploadAuthorizer } from './uploads/authorize-uploads';
+import { closeRefusedUploads } from './uploads/close-refused-uploads';
+import { uploadAwareFetch } from './uploads/upload-relay';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { operationObserver } from '@em/subgraph-kit';
 
@@ -100,12 +103,14 @@ async function main() {
   });
   await apollo.start();
 
-  const contextDeps = { authenticator, failedAuth, operations, limiter, principal: { secret: principalSecret, ttlSeconds: cfg.PRINCIPAL_TTL_SECONDS }, logger };
+  const authorizeUploads = uploadAuthorizer(cfg.subgraphUrls.events, (url, init) => subgraphs.request(url, init));
+  const principal = { secret: principalSecret, ttlSeconds: cfg.PRINCIPAL_TTL_SECONDS };
+  const contextDeps = { authenticator, failedAuth, operations, limiter, principal, logger, authorizeUploads };
   const app = express();
   app.disable('x-powered-by');
   // Answers are per caller and never revalidated: no ETag hash over every body.
   app.set('etag', false);
-  const trustProxy = compileTrustProxy(cfg.TRUST_PROXY);
+  const trustProxy = compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.gateway);
   app.set('trust proxy', trustProxy);
   app.get(['/health', '/health/live', '/health/ready', '/metrics'], async (req, res) => {
     const answer = (await operatorEndpoint(req.path, metrics, [checks.postgres(orm), checks.redis(redis)]))!;
@@ -120,6 +125,7 @@ async function main() {
   app.use(
     '/graphql',
     express.json({ limit: cfg.GRAPHQL_MAX_BODY_BYTES }),
+    closeRefusedUploads,
     graphqlUploadExpress({ maxFileSize: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES, maxFieldSize: cfg.GRAPHQL_MAX_BODY_BYTES }),
     expressMiddleware(apollo, { context: requestContext(contextDeps) }),
     graphqlBodyErrors(cfg.GRAPHQL_MAX_BODY_BYTES),

@@ -1,4 +1,4 @@
-import { AppError, hostFromUrlHeader, Logger, RateLimiter, signPrincipal } from '@em/core';
+import { AppError, hostFromUrlHeader, jsonDepthExceeds, Logger, MAX_JSON_DEPTH, RateLimiter, signPrincipal } from '@em/core';
 import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { Authenticator } from './auth/authenticator';
@@ -8,6 +8,7 @@ import { containsNul } from './nul-characters';
 import { OperationLimiter } from './operations/operation-limits';
 import { chargeCaller, rateLimited } from './rate-limit-plugin';
 import { requestIdFrom } from './request-id';
+import { MultipartOperation } from './uploads/authorize-uploads';
 
 export interface RequestContextDeps {
   authenticator: Authenticator;
@@ -16,6 +17,8 @@ export interface RequestContextDeps {
   limiter: RateLimiter;
   principal: { secret: string; ttlSeconds: number };
   logger: Logger;
+  /** Authorises a multipart operation's root fields before its files are read (uploads/authorize-uploads.ts). */
+  authorizeUploads?: (operation: MultipartOperation, principal: { token: string; requestId: string }) => Promise<void>;
 }
 
 /** What the context of a request is built from (the express request, or the compiled path's). */
@@ -49,7 +52,7 @@ export function requestContext(deps: RequestContextDeps) {
     }
     const requestId = requestIdFrom(req.header('x-request-id'));
     res.setHeader('x-request-id', requestId);
-    return contextOf(deps, {
+    const context = await contextOf(deps, {
       requestId,
       origin: req.header('origin'),
       referer: req.header('referer'),
@@ -59,6 +62,16 @@ export function requestContext(deps: RequestContextDeps) {
       body: req.body,
       query: queryOf(req),
     });
+    if (deps.authorizeUploads && req.is('multipart/form-data')) {
+      try {
+        await deps.authorizeUploads(req.body, { token: context.principalToken, requestId });
+      } catch (err) {
+        if (err instanceof AppError) throw graphQLErrorOf(err);
+        deps.logger.error({ err }, 'upload authorisation failed unexpectedly');
+        throw new GraphQLError('The service is temporarily unavailable', { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
+      }
+    }
+    return context;
   };
 }
 
@@ -72,6 +85,8 @@ export async function contextOf(deps: RequestContextDeps, facts: RequestFacts): 
     const caller = { originHost: hostFromUrlHeader(facts.origin) ?? hostFromUrlHeader(facts.referer), clientIp: facts.clientIp ?? null };
     const credentials = { apiKey: facts.apiKey, authorization: facts.authorization };
     const authenticated = await deps.failedAuth.guard(facts.clientIp, () => deps.authenticator.authenticate(credentials, caller, requestId));
+    // Bounded before any recursive walk (the NUL screen, Apollo's variable coercion) can overflow the stack.
+    if (jsonDepthExceeds(facts.body)) throw new AppError('BAD_REQUEST', `The request's JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
     // Postgres cannot hold a NUL character: refused once here rather than failing in a subgraph.
     if (containsNul(facts.body)) throw new AppError('BAD_REQUEST', 'The request contains a NUL character, which no field accepts');
     try {

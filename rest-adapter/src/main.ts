@@ -1,8 +1,9 @@
-import { compileTrustProxy, config, createLogger, serveOperatorPort, ServiceMetrics } from '@em/core';
+import { compileTrustProxy, config, createLogger, DEFAULT_TRUST_PROXY, serveOperatorPort, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
 import { GatewayClient } from './gateway-client';
+import { continueOnlyWithCredentials } from './http/expect-continue';
 import { webDistDir } from './http/participant-page';
 import { ROUTES } from './routes';
 
@@ -10,7 +11,7 @@ const logger = createLogger('rest-adapter');
 const cfg = config();
 const gateway = new GatewayClient(cfg.GATEWAY_URL);
 const metrics = new ServiceMetrics('rest-adapter');
-const server = http.createServer(createRestHandler({
+const handler = createRestHandler({
     routes: ROUTES,
     gateway,
     bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
@@ -18,9 +19,11 @@ const server = http.createServer(createRestHandler({
     logger,
     version: process.env.npm_package_version ?? '1.0.0',
     metrics,
-    trustProxy: compileTrustProxy(cfg.TRUST_PROXY),
+    trustProxy: compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter),
     participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
-  }));
+  });
+const server = http.createServer(handler);
+server.on('checkContinue', continueOnlyWithCredentials(handler));
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 120_000;
 // /metrics and /health/* on their own port of the internal interface, never on the public one.

@@ -18,6 +18,9 @@ export function compileTrustProxy(value: string): TrustProxy {
   return proxyaddr.compile(setting.split(',').map((s) => s.trim()).filter(Boolean));
 }
 
+/** What an unset TRUST_PROXY means: the public REST adapter trusts no proxy; the gateway its adapter on loopback. */
+export const DEFAULT_TRUST_PROXY = { restAdapter: 'false', gateway: 'loopback' } as const;
+
 /**
  * The caller's address: the socket's peer, or the address X-Forwarded-For names when every hop
  * after it is trusted. A client that is not a trusted proxy cannot name its own address.

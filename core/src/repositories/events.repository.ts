@@ -41,8 +41,8 @@ export interface EventsRepository {
   findById(id: number): Promise<Event | null>;
   /** What the guard needs of the event (as findById, unless it is being deleted), read as a plain row: the read path's lookup. */
   findAccess(id: number): Promise<EventAccess | null>;
-  /** The organisation's events, most recent event date first (undated last), then newest id first. */
-  listForOrganisation(orgId: number, limit: number, offset: number): Promise<{ items: Event[]; total: number }>;
+  /** The organisation's events, most recent event date first (undated last), then newest id first; drafts unless `withoutDrafts`. */
+  listForOrganisation(orgId: number, limit: number, offset: number, opts?: { withoutDrafts?: boolean }): Promise<{ items: Event[]; total: number }>;
   findBySlug(orgId: number, slug: string): Promise<Event | null>;
   slugTaken(orgId: number, slug: string, exceptEventId?: number): Promise<boolean>;
   create(orgId: number, settings: EventSettings): Promise<Event>;
@@ -115,10 +115,10 @@ export class SqlEventsRepository implements EventsRepository {
     };
   }
 
-  async listForOrganisation(orgId: number, limit: number, offset: number) {
+  async listForOrganisation(orgId: number, limit: number, offset: number, opts: { withoutDrafts?: boolean } = {}) {
     const [items, total] = await this.em().findAndCount(
       Event,
-      { organisation: orgId, deletingAt: null },
+      { organisation: orgId, deletingAt: null, ...(opts.withoutDrafts ? { status: { $ne: 'draft' as const } } : {}) },
       { orderBy: [{ eventDate: QueryOrder.DESC_NULLS_LAST }, { id: QueryOrder.DESC }], limit, offset },
     );
     return { items, total };

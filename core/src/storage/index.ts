@@ -1,2 +1,3 @@
 // @em/core/storage: the S3 object store (AWS SDK).
 export * from './object-store';
+export * from './object-key-safety';

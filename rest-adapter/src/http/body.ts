@@ -1,4 +1,4 @@
-import { AppError } from '@em/core';
+import { AppError, jsonDepthExceeds, MAX_JSON_DEPTH } from '@em/core';
 import { IncomingMessage } from 'node:http';
 
 /** Reads a request body up to `limit` bytes; a larger body is a 413, and reading stops there. */
@@ -32,9 +32,12 @@ export function parseJsonBody(raw: Buffer, contentType: string | undefined): unk
   if (contentType && !/^application\/(.+\+)?json\b/i.test(contentType.trim())) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json)');
   }
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(raw.toString('utf8'));
   } catch {
     throw new AppError('BAD_REQUEST', 'The request body is not valid JSON');
   }
+  if (jsonDepthExceeds(body)) throw new AppError('BAD_REQUEST', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  return body;
 }

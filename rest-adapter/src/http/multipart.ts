@@ -39,7 +39,7 @@ export interface MultipartLimits {
 export async function readMultipart(req: IncomingMessage, limits: MultipartLimits): Promise<MultipartBody> {
   let busboy: Busboy.Busboy;
   try {
-    busboy = Busboy({ headers: req.headers, limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 50, fieldSize: 64 * 1024, parts: limits.maxFiles + 50 } });
+    busboy = Busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 50, fieldSize: 64 * 1024, parts: limits.maxFiles + 50 } });
   } catch {
     throw new AppError('BAD_REQUEST', 'The multipart body is malformed (boundary missing)');
   }

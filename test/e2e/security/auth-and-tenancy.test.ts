@@ -2,7 +2,7 @@ import { REPO_ROOT, signPrincipal, Principal } from '@em/core';
 import { freePort } from '@em/platform';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,6 +102,42 @@ describe('security: authentication and tenancy', () => {
       expect(forged.status).toBe(403);
       // Through the trusted proxy (127.0.0.1) the forwarded address is believed.
       expect((await getFrom('127.0.0.1', url, { 'x-api-key': ipOnly, 'x-forwarded-for': '203.0.113.9' })).status).toBe(200);
+    } finally {
+      adapter.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('#3 a REST adapter on its defaults trusts no X-Forwarded-For and listens on 127.0.0.1 only', async () => {
+    const org = await fixtures.organisation();
+    const eventId = await fixtures.event(org.orgId);
+    const ipOnly = await fixtures.apiKey(org.orgId, { allowedHosts: ['203.0.113.9'] });
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'em-sec-adapter-'));
+    // No TRUST_PROXY and no REST_HOST: what `npm start` gives the adapter unless told otherwise.
+    const adapter = spawn(process.execPath, [path.join(REPO_ROOT, 'rest-adapter/dist/main.js')], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, GATEWAY_URL: info.gatewayUrl, REST_PORT: String(port), LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    try {
+      const url = `http://127.0.0.1:${port}/api/v1/ext/${org.orgId}/event/${eventId}/details`;
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        try {
+          await getFrom('127.0.0.1', `http://127.0.0.1:${port}/health/live`, {});
+          break;
+        } catch (err) {
+          if (Date.now() > deadline) throw err;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+      // Even from loopback, a client cannot name its own address.
+      expect((await getFrom('127.0.0.1', url, { 'x-api-key': ipOnly, 'x-forwarded-for': '203.0.113.9' })).status).toBe(403);
+      expect((await getFrom('127.0.0.2', url, { 'x-api-key': ipOnly, 'x-forwarded-for': '203.0.113.9' })).status).toBe(403);
+      // The listening socket is bound to 127.0.0.1 (0100007F in /proc/net/tcp), not to every interface.
+      const portHex = port.toString(16).toUpperCase().padStart(4, '0');
+      const listening = readFileSync('/proc/net/tcp', 'utf8').split('\n').map((l) => l.trim().split(/\s+/)).filter((f) => f[3] === '0A' && f[1]?.endsWith(`:${portHex}`)).map((f) => f[1]);
+      expect(listening).toEqual([`0100007F:${portHex}`]);
     } finally {
       adapter.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { ensureEmbeddedIssuer, REPO_ROOT } from '@em/core';
 import { freePort, pingRedis } from '@em/platform';
 import { info } from '../support/platform';
+import { servicePid } from '../support/spawn-platform';
 
 const mode = (file: string) => statSync(file).mode & 0o777;
 const octal = (m: number) => `0${m.toString(8)}`;
@@ -113,5 +114,42 @@ describe('#14 embedded infrastructure: private to the user that runs it', () => 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** The TCP ports a process listens on (its socket inodes matched in /proc/net/tcp and tcp6). */
+function listeningTcpPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode) inodes.add(inode);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] === '0A' && inodes.has(fields[9])) ports.add(parseInt(fields[1].split(':').pop()!, 16));
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
+}
+
+describe('#2 the embedded S3 backend is reachable only through the verifying front', () => {
+  const dataDir = info.env.DATA_DIR;
+
+  it('#2 the launcher listens on TCP only on its declared ports (no s3rver port), s3rver on a 0600 Unix socket', () => {
+    const pid = servicePid(dataDir, 'scripts/platform/dist/start.js');
+    expect(pid).not.toBeNull();
+    const declared = new Set(Object.entries(info.env).filter(([name]) => /_PORT$/.test(name)).map(([, value]) => Number(value)));
+    const undeclared = listeningTcpPorts(pid!).filter((port) => !declared.has(port));
+    expect(undeclared).toEqual([]);
+    const socket = path.join(dataDir, 's3.sock');
+    expect(lstatSync(socket).isSocket()).toBe(true);
+    expect(octal(mode(socket) & 0o077)).toBe('00');
   });
 });

@@ -51,6 +51,8 @@ export async function spawnPlatform(opts: { env?: Record<string, string>; prefix
       DATA_DIR: dataDir,
       PLATFORM_INFO_FILE: infoFile,
       LOG_LEVEL: 'warn',
+      // The tests play clients at many addresses through X-Forwarded-For from loopback (the adapter's default trusts none).
+      TRUST_PROXY: 'loopback',
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [`${k}_PORT`, String(v)])),
       ...opts.env,
     },

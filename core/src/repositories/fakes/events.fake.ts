@@ -27,9 +27,9 @@ export class InMemoryEventsRepository implements EventsRepository {
   async findAccess(id: number) {
     return this.findById(id);
   }
-  async listForOrganisation(orgId: number, limit: number, offset: number) {
+  async listForOrganisation(orgId: number, limit: number, offset: number, opts: { withoutDrafts?: boolean } = {}) {
     const all = this.all
-      .filter((e) => e.organisation.id === orgId && !e.deletingAt)
+      .filter((e) => e.organisation.id === orgId && !e.deletingAt && !(opts.withoutDrafts && e.status === 'draft'))
       .sort((a, b) => (b.eventDate?.getTime() ?? -Infinity) - (a.eventDate?.getTime() ?? -Infinity) || b.id - a.id);
     return { items: all.slice(offset, offset + limit), total: all.length };
   }

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { Readable } from 'node:stream';
 import { isPublicRead, parseObjectPath } from './object-path';
 import { Credentials, verifySigV4, VerifyResult } from './sigv4';
@@ -73,11 +74,12 @@ async function checkedBody(req: http.IncomingMessage, verdict: VerifyResult & { 
 }
 
 /** The request's headers for s3rver: our signature replaced by its own account's (`signed`), the body's length when known. */
-function storeHeaders(received: http.IncomingHttpHeaders, signed: boolean, storePort: number, length?: number): http.OutgoingHttpHeaders {
+function storeHeaders(received: http.IncomingHttpHeaders, signed: boolean, length?: number): http.OutgoingHttpHeaders {
   const headers: http.OutgoingHttpHeaders = { ...received };
   delete headers.authorization;
   for (const h of Object.keys(headers)) if (h.startsWith('x-amz-') && h !== 'x-amz-content-sha256' && !h.startsWith('x-amz-meta-')) delete headers[h];
-  headers.host = `127.0.0.1:${storePort}`;
+  // An IP host keeps s3rver on path-style addressing.
+  headers.host = '127.0.0.1';
   if (length !== undefined) {
     delete headers['transfer-encoding'];
     headers['content-length'] = String(length);
@@ -91,22 +93,44 @@ function storeHeaders(received: http.IncomingHttpHeaders, signed: boolean, store
   return headers;
 }
 
+/** Longest Unix socket path that fits `sun_path` on every platform we run on (104 bytes on macOS). */
+const MAX_SOCKET_PATH_BYTES = 100;
+
 /**
- * S3 for the embedded default: s3rver stores the objects on disk, and a front on the public port
- * verifies every SigV4 signature (s3rver does not) before passing the request on. Objects under
- * the public prefix are served anonymously, as a bucket policy for a media CDN would.
+ * Where s3rver listens: a Unix socket in the 0700 data directory (or, if that path is too long for
+ * a socket, in a fresh 0700 temp directory). Only the platform's user can open it; s3rver checks
+ * no signature, so it must have no TCP port that anyone on the machine could reach.
+ */
+function storeSocketPath(dataDir: string): { socketPath: string; cleanup(): void } {
+  const inDataDir = path.join(dataDir, 's3.sock');
+  if (Buffer.byteLength(inDataDir) <= MAX_SOCKET_PATH_BYTES) {
+    rmSync(inDataDir, { force: true });
+    return { socketPath: inDataDir, cleanup: () => rmSync(inDataDir, { force: true }) };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'em-s3-'));
+  return { socketPath: path.join(dir, 's3.sock'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * S3 for the embedded default: s3rver stores the objects on disk behind a Unix socket only the
+ * platform can open, and a front on the public port verifies every SigV4 signature (s3rver does
+ * not) before passing the request on. Objects under the public prefix are served anonymously, as
+ * a bucket policy for a media CDN would.
  */
 export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<EmbeddedS3> {
   const directory = path.join(opts.dataDir, 's3');
   mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const { socketPath, cleanup: removeSocket } = storeSocketPath(opts.dataDir);
   const store = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
+    // s3rver passes `port` to server.listen first: an options object makes it a Unix socket.
+    port: { path: socketPath },
+    address: undefined,
     directory,
     silent: true,
     configureBuckets: [{ name: opts.bucket }],
   });
-  const storeAddress: AddressInfo = await store.run();
+  await store.run();
+  chmodSync(socketPath, 0o600);
 
   const spoolDir = path.join(opts.dataDir, 's3-spool');
   rmSync(spoolDir, { recursive: true, force: true });
@@ -130,8 +154,8 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
     const body = await checkedBody(req, verdict, payloadLimits);
     if (!body.ok) return s3Error(res, body.status, body.code, body.message);
     res.on('close', () => void body.dispose());
-    const headers = storeHeaders(req.headers, verdict.kind !== 'anonymous', storeAddress.port, body.length);
-    const upstream = http.request({ host: '127.0.0.1', port: storeAddress.port, method, path: stripAuthQuery(url), headers }, (upRes) => {
+    const headers = storeHeaders(req.headers, verdict.kind !== 'anonymous', body.length);
+    const upstream = http.request({ socketPath, method, path: stripAuthQuery(url), headers }, (upRes) => {
       res.writeHead(upRes.statusCode ?? 502, upRes.headers);
       upRes.pipe(res);
     });
@@ -163,6 +187,7 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
       front.closeAllConnections();
       await closed;
       await store.close();
+      removeSocket();
     },
   };
 }

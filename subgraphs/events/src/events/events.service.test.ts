@@ -27,6 +27,17 @@ describe('EventsService', () => {
     await expect(service.list(callers.key(org.id + 1), org.id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
+  it("never lists the organiser's drafts to a read-only (browser) key; other keys and members see them", async () => {
+    const { org, admin, service } = await setup();
+    await admin.create(callers.admin(org.id), org.id, { name: 'Draft', status: 'draft' });
+    await admin.create(callers.admin(org.id), org.id, { name: 'Live', status: 'active' });
+    const browserKey = { ...callers.key(org.id), readOnly: true };
+    const seen = await service.list(browserKey, org.id);
+    expect(seen.items.map((e) => e.name)).toEqual(['Live']);
+    expect(seen.pageInfo).toMatchObject({ total: 1 });
+    expect((await service.list(callers.key(org.id), org.id)).items.map((e) => e.name).sort()).toEqual(['Draft', 'Live']);
+  });
+
   it('shows one event with its settings; an event being deleted is gone (404, null reference)', async () => {
     const { org, admin, events, service } = await setup();
     const created = await admin.create(callers.admin(org.id), org.id, { name: 'E', watermarkText: 'Club 2026', videoSearch: true, videoSelfieSearch: true });

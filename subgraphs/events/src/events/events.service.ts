@@ -16,7 +16,9 @@ export class EventsService {
   async list(principal: Principal, orgId: number, page?: number | null, pageSize?: number | null): Promise<Page<EventView>> {
     guardOrganisationOperation(principal, 'events', orgId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.events);
-    const { items, total } = await this.events.listForOrganisation(orgId, request.pageSize, request.offset);
+    // A read-only key is public (the participant page's link): it never sees the organiser's drafts.
+    const withoutDrafts = principal.kind === 'api_key' && principal.readOnly === true;
+    const { items, total } = await this.events.listForOrganisation(orgId, request.pageSize, request.offset, { withoutDrafts });
     return { items: items.map((e) => eventView(e, this.store)), pageInfo: pageInfo(total, request) };
   }
 

@@ -1,4 +1,4 @@
-import { Principal } from '@em/core';
+import { dateArgument, Principal } from '@em/core';
 import { guardOrganisationOperation, UsageRepository, UsageRow } from '@em/core/data';
 import { invalid } from '../events/event-settings';
 
@@ -22,8 +22,8 @@ export class UsageService {
   async report(principal: Principal, orgId: number, from?: Date | null, to?: Date | null): Promise<UsageReport> {
     guardOrganisationOperation(principal, 'usage', orgId);
     const now = this.now();
-    const end = to ?? now;
-    const start = from ?? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1));
+    const end = dateArgument('to', to) ?? now;
+    const start = dateArgument('from', from) ?? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1));
     if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw invalid('from', 'from and to must be dates');
     if (start >= end) throw invalid('from', 'from must be before to');
     if (end.getTime() - start.getTime() > MAX_SPAN_MS) throw invalid('to', 'a usage report covers at most five years');

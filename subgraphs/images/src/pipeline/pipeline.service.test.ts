@@ -48,6 +48,10 @@ describe('PipelineService', () => {
     expect((await store.list('inbox/5/')).map((o) => o.key)).toEqual(['inbox/5/c.txt']);
     await expect(service.importInbox(me, 1, 5, ['inbox/6/x.jpg'])).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(service.importInbox(me, 1, 5, ['inbox/5/../6/x.jpg'])).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    // Encoded dot segments reach the store decoded: refused here, not failed there (a 500).
+    for (const key of ['inbox/5/%2e%2e/6/x.jpg', 'inbox/5/%252E%252E/x.jpg', 'inbox/5//x.jpg', 'inbox/5/a%5cb.jpg']) {
+      await expect(service.importInbox(me, 1, 5, [key])).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    }
     expect((await service.importInbox(me, 1, 5, ['inbox/5/gone.jpg'])).files).toEqual([{ key: 'inbox/5/gone.jpg', outcome: { status: 'rejected', reason: 'no such file in the inbox' } }]);
   });
 

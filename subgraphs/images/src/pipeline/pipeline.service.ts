@@ -1,6 +1,6 @@
 import { AppError, newId, Principal } from '@em/core';
 import { Event, EventsRepository, guardOperation, PhotosRepository, PhotoStatus } from '@em/core/data';
-import { ObjectStore, objectKeys } from '@em/core/storage';
+import { ObjectStore, objectKeys, unsafeObjectKeyReason } from '@em/core/storage';
 import { JobProducer } from '@em/core/jobs';
 import { probeImage } from '@em/core/media';
 import { readExif } from './exif';
@@ -119,8 +119,11 @@ export class PipelineService {
     const prefix = objectKeys.inbox(eventId);
     let wanted: string[];
     if (keys && keys.length) {
-      const outside = keys.filter((k) => typeof k !== 'string' || !k.startsWith(prefix) || k.includes('..'));
-      if (outside.length) throw new AppError('BAD_REQUEST', `keys must lie in the event's inbox ${prefix}: ${outside.slice(0, 3).join(', ')}`);
+      const outside = keys.filter((k) => typeof k !== 'string' || !k.startsWith(prefix) || unsafeObjectKeyReason(k) !== null);
+      if (outside.length) {
+        const shown = outside.slice(0, 3).map((k) => JSON.stringify(String(k).slice(0, 200)));
+        throw new AppError('BAD_REQUEST', `keys must name files in the event's inbox ${prefix} (no "."/".." or empty segments, encoded or not): ${shown.join(', ')}`);
+      }
       wanted = [...new Set(keys)];
     } else {
       wanted = (await this.store.list(prefix)).map((o) => o.key);

@@ -20,10 +20,12 @@ export class VideosResolver {
     @Arg('file', () => GraphQLUpload, { nullable: true }) file?: Promise<FileUpload> | null,
     @Arg('sourceKey', () => String, { nullable: true, description: 'Names the source in clips (source_video_key); default: the file name.' }) sourceKey?: string | null,
   ) {
+    // The caller is checked before the file is read or written anywhere.
+    const event = await this.service.guardAdd(ctx.principal, orgId, eventId);
     if (!file) throw new AppError('BAD_REQUEST', 'A video file is required (multipart field "file")');
     const saved = await saveUpload(file);
     try {
-      return await this.service.add(ctx.principal, orgId, eventId, saved.path, saved.fileName, sourceKey);
+      return await this.service.addToEvent(event, saved.path, saved.fileName, sourceKey, ctx.principal.requestId);
     } finally {
       await saved.remove();
     }

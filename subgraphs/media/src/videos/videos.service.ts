@@ -37,8 +37,13 @@ export class VideosService {
    * (default: the file name without extension) and is unique in the event (409).
    */
   async add(principal: Principal, orgId: number, eventId: number, file: string, fileName: string, sourceKey?: string | null): Promise<EventVideoType> {
-    const event = await guardOperation(this.events, principal, 'addEventVideo', orgId, eventId);
+    const event = await this.guardAdd(principal, orgId, eventId);
     return this.addToEvent(event, file, fileName, sourceKey, principal.requestId);
+  }
+
+  /** The event a caller may add a video to (the check the upload waits for), or the error. */
+  guardAdd(principal: Principal, orgId: number, eventId: number): Promise<Event> {
+    return guardOperation(this.events, principal, 'addEventVideo', orgId, eventId);
   }
 
   /** The same for trusted callers (the CLI), without a principal. */

@@ -1,5 +1,6 @@
 import {
   AppError,
+  dateArgument,
   Logger,
   requireRequestId,
   newId,
@@ -120,7 +121,7 @@ export class FaceSearchService {
   /** Billable searches (first runs) and free cached retries of an organisation, optionally in a time window. */
   async usage(principal: Principal, orgId: number, from?: Date | null, to?: Date | null, eventId?: number | null): Promise<FaceSearchUsage> {
     guardOrganisationOperation(principal, 'faceSearchUsage', orgId);
-    const row = await this.searches.usage(orgId, { eventId, from, to });
+    const row = await this.searches.usage(orgId, { eventId, from: dateArgument('from', from), to: dateArgument('to', to) });
     return { billableSearches: row.billable, cachedRetries: row.retries };
   }
 

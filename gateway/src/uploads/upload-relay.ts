@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { Upload } from 'graphql-upload-minimal';
+import { createWriteStream, openAsBlob } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { FileUpload, Upload } from 'graphql-upload-minimal';
 
 /**
  * Files of a GraphQL multipart request travel on to the subgraph that owns the field: while the
  * gateway plans the operation, each `Upload` in the variables is swapped for a marker string; the
  * fetcher turns a request with markers back into a multipart request (the GraphQL multipart
- * request spec) carrying the files.
+ * request spec) carrying the files. The operation was authorised before (see authorize-uploads.ts);
+ * each file streams from the client to a 0600 temp file of the request, and from there to the
+ * subgraph: never whole in the gateway's memory.
  */
 const MARKER = '\u0000upload:';
 const pending = new Map<string, Upload>();
@@ -35,10 +43,20 @@ function findMarkers(value: unknown, path: string, out: Array<{ path: string; id
   return value;
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks);
+class FileTooLarge extends Error {}
+
+/** Streams an upload to `target`; a file over the upload limit (busboy's `limit`) stops at once. */
+async function spool(file: FileUpload, target: string): Promise<void> {
+  const stream = file.createReadStream() as Readable;
+  await new Promise<void>((resolve, reject) => {
+    stream.once('limit', () => reject(new FileTooLarge(`${file.filename} is larger than the upload limit`)));
+    pipeline(stream, createWriteStream(target, { mode: 0o600 })).then(resolve, reject);
+  });
+}
+
+/** A subgraph-style answer refusing the operation (Apollo passes its code on to the client). */
+function refusal(code: string, message: string): Response {
+  return new Response(JSON.stringify({ data: null, errors: [{ message, extensions: { code } }] }), { status: 200, headers: { 'content-type': 'application/json' } });
 }
 
 /** A fetch for subgraph calls that sends marked uploads as multipart (other calls go to `plain`). */
@@ -52,21 +70,29 @@ export function uploadAwareFetch(init: { body?: unknown; headers?: Record<string
     const form = new FormData();
     form.append('operations', JSON.stringify(request));
     form.append('map', JSON.stringify(Object.fromEntries(markers.map((m, i) => [String(i), [m.path]]))));
+    const dir = await mkdtemp(path.join(tmpdir(), 'em-gateway-upload-'));
     try {
       for (const [i, marker] of markers.entries()) {
         const upload = pending.get(marker.id);
         if (!upload) throw new Error('upload no longer available');
         const file = await upload.promise;
-        const content = await readAll(file.createReadStream());
-        form.append(String(i), new Blob([content], { type: file.mimetype || 'application/octet-stream' }), file.filename);
+        const target = path.join(dir, String(i));
+        await spool(file, target);
+        form.append(String(i), await openAsBlob(target, { type: file.mimetype || 'application/octet-stream' }), file.filename);
       }
+      const headers = { ...(init.headers ?? {}) };
+      for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-type' || name.toLowerCase() === 'content-length') delete headers[name];
+      // Apollo's CSRF rule for multipart requests to subgraphs.
+      headers['apollo-require-preflight'] = 'true';
+      // The subgraph answers once it has read the files: the temp files can go then.
+      return await fetch(url, { method: 'POST', headers, body: form });
+    } catch (err) {
+      if (err instanceof FileTooLarge) return refusal('PAYLOAD_TOO_LARGE', err.message);
+      if ((err as { status?: number }).status === 413) return refusal('PAYLOAD_TOO_LARGE', 'A file is larger than the upload limit');
+      throw err;
     } finally {
       for (const marker of markers) pending.delete(marker.id);
+      await rm(dir, { recursive: true, force: true });
     }
-    const headers = { ...(init.headers ?? {}) };
-    for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-type' || name.toLowerCase() === 'content-length') delete headers[name];
-    // Apollo's CSRF rule for multipart requests to subgraphs.
-    headers['apollo-require-preflight'] = 'true';
-    return fetch(url, { method: 'POST', headers, body: form });
   })();
 }

@@ -1,0 +1,167 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { servicePid } from '../support/spawn-platform';
+import { closeDb, fixtures, info } from '../support/platform';
+
+const gateway = new URL(info.gatewayUrl);
+const MB = 1024 * 1024;
+const BOUNDARY = 'sec-gateway-upload-boundary';
+const IMPORT = 'mutation($o: Int!, $e: Int!, $f: [Upload!]) { importPhotos(orgId: $o, eventId: $e, files: $f) { imported rejected } }';
+const ADD_VIDEO = 'mutation($o: Int!, $e: Int!, $f: Upload) { addEventVideo(orgId: $o, eventId: $e, file: $f) { id } }';
+
+function gatewayPid(): number {
+  const pid = servicePid(path.dirname(process.env.E2E_PLATFORM_INFO!), 'gateway/dist/main.js');
+  if (!pid) throw new Error('the gateway process was not found');
+  return pid;
+}
+
+/** The resident set of a process now, in bytes. */
+function rss(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+}
+
+interface Answer {
+  status: number;
+  body: any;
+  elapsedMs: number;
+  sentBytes: number;
+}
+
+/**
+ * A GraphQL multipart request (operations, map, then `files` parts of `fileBytes` zero bytes each)
+ * streamed to the gateway port with chunked encoding; it stops writing when the answer comes.
+ * `stallAfterHead` sends the first file part's head and then nothing: an answer must come before the body.
+ */
+function gatewayUpload(opts: { key: string; query: string; single?: boolean; orgId: number; eventId: number; files: number; fileBytes: number; stallAfterHead?: boolean }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let sentBytes = 0;
+    let answered = false;
+    const headers = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'x-api-key': opts.key };
+    const req = http.request({ host: gateway.hostname, port: gateway.port, path: gateway.pathname, method: 'POST', headers });
+    req.on('response', (res) => {
+      answered = true;
+      const elapsedMs = Date.now() - started;
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => {
+        req.destroy();
+        let body: any = Buffer.concat(parts).toString();
+        try {
+          body = JSON.parse(body);
+        } catch {
+          // left as text
+        }
+        resolve({ status: res.statusCode!, body, elapsedMs, sentBytes });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    const indexes = [...Array(opts.files).keys()];
+    const variables = { o: opts.orgId, e: opts.eventId, f: opts.single ? null : indexes.map(() => null) };
+    const map = Object.fromEntries(indexes.map((i) => [String(i), [opts.single ? 'variables.f' : `variables.f.${i}`]]));
+    const field = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const chunk = Buffer.alloc(MB);
+    async function* parts() {
+      yield field('operations', JSON.stringify({ query: opts.query, variables }));
+      yield field('map', JSON.stringify(map));
+      for (const i of indexes) {
+        yield `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${i}"; filename="big-${i}.mp4"\r\nContent-Type: video/mp4\r\n\r\n`;
+        if (opts.stallAfterHead) return;
+        for (let left = opts.fileBytes; left > 0; left -= MB) yield left >= MB ? chunk : chunk.subarray(0, left);
+        yield '\r\n';
+      }
+      yield `--${BOUNDARY}--\r\n`;
+    }
+    (async () => {
+      for await (const data of parts()) {
+        if (answered || req.destroyed) return;
+        sentBytes += Buffer.byteLength(data);
+        if (!req.write(data)) {
+          await new Promise<void>((r) => {
+            const done = () => (req.off('drain', done), req.off('close', done), r());
+            req.on('drain', done);
+            req.on('close', done);
+          });
+        }
+      }
+      if (!opts.stallAfterHead && !answered) req.end();
+    })().catch(() => undefined);
+  });
+}
+
+/** Samples a process's resident set every 50 ms while `work` runs; the largest growth over the start. */
+async function rssGrowthDuring<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; growth: number }> {
+  const before = rss(pid);
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, rss(pid))), 50);
+  try {
+    const result = await work();
+    peak = Math.max(peak, rss(pid));
+    return { result, growth: peak - before };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const uploadDirs = () => readdirSync(os.tmpdir()).filter((n) => n.startsWith('em-upload-')).sort();
+const figures: string[] = [];
+
+describe('#1 the gateway authorises a multipart operation before it reads a file part', () => {
+  afterAll(async () => {
+    await closeDb();
+    console.log(figures.join('\n'));
+  });
+  const { orgId, eventId } = info.demo;
+
+  it('#1 importPhotos with another organisation\'s key: FORBIDDEN before the body is read', async () => {
+    const other = await fixtures.organisation();
+    const answer = await gatewayUpload({ key: other.key, query: IMPORT, orgId, eventId, files: 1, fileBytes: 10 * MB, stallAfterHead: true });
+    expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(answer.status).toBe(403);
+  }, 15_000);
+
+  it('#1 importPhotos with the read-only browser key of the event\'s own organisation: FORBIDDEN before the body is read', async () => {
+    const browserKey = await fixtures.apiKey(orgId, { readOnly: true });
+    const answer = await gatewayUpload({ key: browserKey, query: IMPORT, orgId, eventId, files: 2, fileBytes: 20 * MB, stallAfterHead: true });
+    expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  }, 15_000);
+
+  it('#1 addEventVideo with another organisation\'s key: FORBIDDEN before the body is read, nothing written to a temp dir', async () => {
+    const other = await fixtures.organisation();
+    const dirsBefore = uploadDirs();
+    const answer = await gatewayUpload({ key: other.key, query: ADD_VIDEO, single: true, orgId, eventId, files: 1, fileBytes: 30 * MB, stallAfterHead: true });
+    expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(uploadDirs()).toEqual(dirsBefore);
+  }, 15_000);
+
+  it('#1 10 x 50 MB from a foreign key: each refused within a second, gateway RSS grows < 20 MB', async () => {
+    const other = await fixtures.organisation();
+    const pid = gatewayPid();
+    const { result, growth } = await rssGrowthDuring(pid, () =>
+      Promise.all([...Array(10).keys()].map(() => gatewayUpload({ key: other.key, query: IMPORT, orgId, eventId, files: 1, fileBytes: 50 * 1000 * 1000 }))),
+    );
+    figures.push(`10 x 50 MB foreign key: slowest answer ${Math.max(...result.map((a) => a.elapsedMs))} ms, gateway RSS +${(growth / MB).toFixed(1)} MB`);
+    for (const answer of result) expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(Math.max(...result.map((a) => a.elapsedMs))).toBeLessThan(1000);
+    expect(growth).toBeLessThan(20 * MB);
+  }, 60_000);
+
+  it('#1 10 x 50 MB accepted uploads (addEventVideo, own key) stream through: gateway RSS grows < 20 MB', async () => {
+    const { orgId: org, key } = await fixtures.organisation();
+    const event = await fixtures.event(org, { videoSearch: true });
+    const pid = gatewayPid();
+    const { result, growth } = await rssGrowthDuring(pid, () =>
+      Promise.all([...Array(10).keys()].map(() => gatewayUpload({ key, query: ADD_VIDEO, single: true, orgId: org, eventId: event, files: 1, fileBytes: 50 * 1000 * 1000 }))),
+    );
+    figures.push(`10 x 50 MB own key (addEventVideo): slowest answer ${Math.max(...result.map((a) => a.elapsedMs))} ms, gateway RSS +${(growth / MB).toFixed(1)} MB`);
+    // Zero bytes are not a video: every file was read whole by the media subgraph, then refused by ffprobe.
+    for (const answer of result) expect(answer.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    for (const answer of result) expect(answer.sentBytes).toBeGreaterThan(50 * 1000 * 1000);
+    expect(growth).toBeLessThan(20 * MB);
+  }, 180_000);
+});
