@@ -17,4 +17,3 @@ export * from './video/ffmpeg';
 export { findOnPath } from './video/tools';
 export * from './video/segments';
 export * from './video/slideshow';
-export * from './video/face-tracks';

@@ -1,4 +1,5 @@
-import { FaceBox, FaceDescriptorVersion, FaceQualitySignals } from '@em/core/media';
+import { FaceDescriptorVersion, FaceQualitySignals } from '@em/core/media';
+import { FaceBox } from '../videos/face-tracks';
 import type { ChipKind } from './describe-faces';
 
 export interface DetectedFace {

@@ -1,4 +1,4 @@
-import { FaceBox } from '@em/core/media';
+import { FaceBox } from './face-tracks';
 import { VideoFaceFinder } from './video-faces';
 
 const FPS = 2;

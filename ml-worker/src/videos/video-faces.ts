@@ -1,4 +1,5 @@
-import { descriptorDistance, FaceBox, FaceDescriptorVersion, faceQuality, FaceTracker, TrackAssignment } from '@em/core/media';
+import { descriptorDistance, FaceDescriptorVersion, faceQuality } from '@em/core/media';
+import { FaceBox, FaceTracker, TrackAssignment } from './face-tracks';
 import { FaceAnalyzer } from '../faces/face-analyzer';
 import { blockMeans, samePicture } from './frame-change';
 import { FaceLook, faceLook, sameLook } from './face-look';

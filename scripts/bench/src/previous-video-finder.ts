@@ -1,4 +1,5 @@
-import { descriptorDistance, FaceDescriptorVersion, faceQuality, FaceTracker } from '@em/core/media';
+import { descriptorDistance, FaceDescriptorVersion, faceQuality } from '@em/core/media';
+import { FaceTracker } from '@em/ml-worker';
 import { FaceAnalyzer, VIDEO_FACE_OPTIONS } from '@em/ml-worker';
 
 /** The detector of the time: the tiny one alone. */
