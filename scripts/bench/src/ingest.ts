@@ -32,8 +32,8 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
     return;
   }
   const work = mkdtempSync(path.join(tmpdir(), 'em-bench-ingest-'));
-  const dataDir = path.join(work, 'data');
-  mkdirSync(dataDir);
+  // A data directory of its own: the platform gives Postgres's user access to it, not to its parents.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-ingest-data-'));
   let platform: Platform | undefined;
   let pool: BibReaderPool | undefined;
   try {
@@ -106,6 +106,7 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
     await pool?.close();
     await platform?.stop();
     rmSync(work, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
