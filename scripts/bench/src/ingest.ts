@@ -42,7 +42,7 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
     console.error(`ingest: ${sources.length} photos at ${SIZES_MP.join(', ')} MP written; starting a platform`);
     const ports = { rest: 0, gateway: 0, events: 0, images: 0, search: 0, media: 0, mlWorker: 0, restOperator: 0, postgres: 0, redis: 0, s3: 0 };
     for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
-    platform = await startPlatform({ dataDir, ports, seed: false, extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' }, log: () => undefined, onServiceOutput: () => undefined });
+    platform = await startPlatform({ dataDir, ports, seed: false, serviceStartMs: 600_000, extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' }, log: () => undefined, onServiceOutput: () => undefined });
     const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 2 });
     const concurrency = platform.cfg.PHOTO_CONCURRENCY;
     pool = new BibReaderPool(concurrency);
