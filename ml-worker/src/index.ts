@@ -15,3 +15,5 @@ export type { BibReading } from './bibs/bib-reader-pool';
 export { VideoFaceFinder } from './videos/video-faces';
 export { indexPart, splitVideo, TRACKS_PER_PART } from './videos/video-parts';
 export { VideoPartThread } from './videos/video-thread';
+export { FaceTracker, overlap } from './videos/face-tracks';
+export type { FaceBox, FaceTrackerOptions, TrackAssignment } from './videos/face-tracks';

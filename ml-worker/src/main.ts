@@ -31,6 +31,7 @@ import { lowerThreadPriority } from './faces/background-priority';
 import { FaceAnalyzer } from './faces/face-analyzer';
 import { serveOperatorEndpoints } from './operator-endpoints';
 import { PhotoProcessor } from './photos/process-photo';
+import { photoStepHistogram } from './photos/photo-steps';
 import { VideoIndexer } from './videos/index-video';
 import { VideoPartThread } from './videos/video-thread';
 import { JobHandlers, startWorker, startWorkers } from './workers';
@@ -68,7 +69,8 @@ async function main() {
   const videoRows = new SqlVideosRepository(orm);
   const photoRows = new SqlPhotosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
-  const photos = new PhotoProcessor(photoRows, new SqlEventsRepository(orm), store, faces, bibs, revisions, logger);
+  const metrics = new ServiceMetrics('ml-worker');
+  const photos = new PhotoProcessor(photoRows, new SqlEventsRepository(orm), store, faces, bibs, revisions, logger, photoStepHistogram(metrics.registry));
   const videos = new VideoIndexer(videoRows, store, faces, revisions, logger, () => VideoPartThread.start(logger), cfg.VIDEO_INDEX_PARTS);
   const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);
@@ -106,7 +108,7 @@ async function main() {
   const operator = serveOperatorEndpoints({
     port: cfg.ML_WORKER_PORT,
     host: cfg.LISTEN_HOST,
-    metrics: new ServiceMetrics('ml-worker'),
+    metrics,
     checks: [checks.postgres(orm), checks.redis(redis), checks.s3(store)],
     workers,
     queues: QUEUE_NAMES.map((name) => jobs.queue(name)),

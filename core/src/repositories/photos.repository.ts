@@ -56,8 +56,8 @@ export interface PhotosRepository {
   findByContentHash(eventId: number, contentHash: string): Promise<Photo | null>;
   /** Inserts an imported photo; throws when the row cannot be written (a concurrent import of the same content). */
   insert(photo: NewPhoto): Promise<void>;
-  /** Marks the event's photos in one of `statuses` queued (clearing their errors); returns their ids. */
-  markQueued(eventId: number, statuses: PhotoStatus[]): Promise<string[]>;
+  /** Marks the event's photos in one of `statuses` (only those of `only`, when given) queued, clearing their errors; returns their ids. */
+  markQueued(eventId: number, statuses: PhotoStatus[], only?: string[]): Promise<string[]>;
   /** Publishes every processed, unpublished photo of the event; returns how many. */
   publishProcessed(eventId: number, at: Date): Promise<number>;
   tallyByStatus(eventId: number): Promise<PhotoStatusTally[]>;
@@ -186,9 +186,9 @@ export class SqlPhotosRepository implements PhotosRepository {
     await em.flush();
   }
 
-  async markQueued(eventId: number, statuses: PhotoStatus[]): Promise<string[]> {
+  async markQueued(eventId: number, statuses: PhotoStatus[], only?: string[]): Promise<string[]> {
     const em = this.em;
-    const ids = (await em.find(Photo, { event: eventId, status: { $in: statuses } }, { fields: ['id'] })).map((p) => p.id);
+    const ids = (await em.find(Photo, { event: eventId, status: { $in: statuses }, ...(only ? { id: { $in: only } } : {}) }, { fields: ['id'] })).map((p) => p.id);
     if (ids.length) await em.nativeUpdate(Photo, { id: { $in: ids }, status: { $in: statuses } }, { status: 'queued', stepErrors: null });
     return ids;
   }

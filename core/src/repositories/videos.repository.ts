@@ -38,6 +38,8 @@ export interface IndexedVideo {
   width: number;
   height: number;
   sampleFps: number;
+  /** When each new shot starts (seconds). */
+  shotChanges: number[];
 }
 
 /** The videos of events and the faces in their frames: every query of `videos` and `video_faces`. */

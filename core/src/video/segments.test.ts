@@ -25,6 +25,26 @@ describe('buildSegments', () => {
     expect(buildSegments([...seen(5, 7), ...seen(11, 13)], 2, 60, padded)).toEqual([{ start: 3, end: 15 }]);
   });
 
+  it('never pads into another shot: a window ends at the cut after the last sighting and starts no earlier than its shot', () => {
+    const padded = { ...settings, paddingStartSeconds: 2, paddingEndSeconds: 2 };
+    // Seen 5-9.5 s; the next shot starts at 10 s, the shot before ended at 4 s.
+    expect(buildSegments(seen(5, 10), 2, 60, padded, [4, 10, 30])).toEqual([{ start: 4, end: 10 }]);
+    // Within a shot the event's padding stays.
+    expect(buildSegments(seen(15, 20), 2, 60, padded, [4, 10, 30])).toEqual([{ start: 13, end: 22 }]);
+    // Without shot changes (videos indexed before), as before.
+    expect(buildSegments(seen(5, 10), 2, 60, padded)).toEqual([{ start: 3, end: 12 }]);
+  });
+
+  it('a run breaks at a cut the person was not seen across; seen on both sides in consecutive frames, it goes on', () => {
+    // Seen until 9.5 s, cut at 10.5 s, seen again from 11.5 s: within maxGap, but another shot.
+    expect(buildSegments([...seen(7, 10), ...seen(11.5, 14)], 2, 60, settings, [10.5])).toEqual([
+      { start: 7, end: 10 },
+      { start: 11.5, end: 14 },
+    ]);
+    // The same person on both sides of the cut, frame after frame (another camera angle): one window.
+    expect(buildSegments(seen(7, 14), 2, 60, settings, [10.5])).toEqual([{ start: 7, end: 14 }]);
+  });
+
   it('splits windows longer than the maximum into equal clips', () => {
     expect(buildSegments(seen(0, 50), 2, 60, { ...settings, maxDurationSeconds: 20 })).toEqual([
       { start: 0, end: 16.667 },

@@ -21,23 +21,36 @@ export interface Segment {
  * From the times at which the person was seen in one video (sampled every 1/fps s) to the clip
  * windows: runs of sightings with gaps up to maxGap, each covering the sampling interval of its last
  * frame; runs seen for less than minSegment are dropped; the rest are padded, clamped to the video,
- * merged when they overlap, and split to at most maxDuration.
+ * merged when they overlap, and split to at most maxDuration. With the video's shot changes (when
+ * each new shot starts), a window never reaches into another shot than the ones the person was seen
+ * in: padding stops at the cut, and a run breaks at a cut the person was not seen across.
  */
-export function buildSegments(times: number[], sampleFps: number, durationSeconds: number, s: ClipSettings): Segment[] {
+export function buildSegments(times: number[], sampleFps: number, durationSeconds: number, s: ClipSettings, shotChanges: readonly number[] = []): Segment[] {
   if (!(sampleFps > 0) || !(s.maxDurationSeconds > 0) || s.maxGapSeconds < 0 || s.minSegmentSeconds < 0 || s.paddingStartSeconds < 0 || s.paddingEndSeconds < 0) {
     throw new AppError('BAD_REQUEST', `Invalid clip settings: ${JSON.stringify({ sampleFps, ...s })}`);
   }
   const frame = 1 / sampleFps;
+  const cuts = [...shotChanges].filter(Number.isFinite).sort((a, b) => a - b);
+  /** The start of the shot holding time t, and the start of the next one (or the video's end). */
+  const shotStart = (t: number) => cuts.filter((c) => c <= t + 1e-6).pop() ?? 0;
+  const shotEnd = (t: number) => cuts.find((c) => c > t + 1e-6) ?? Number.POSITIVE_INFINITY;
   const sorted = [...new Set(times)].sort((a, b) => a - b);
-  const runs: Segment[] = [];
+  const runs: Array<Segment & { last: number }> = [];
   for (const t of sorted) {
-    const last = runs[runs.length - 1];
-    if (last && t - (last.end - frame) <= s.maxGapSeconds + 1e-6) last.end = t + frame;
-    else runs.push({ start: t, end: t + frame });
+    const run = runs[runs.length - 1];
+    // Seen on both sides of a cut in consecutive sampled frames: the same person goes on in the next shot.
+    const acrossCut = run && shotEnd(run.last) <= t + 1e-6 && t - run.last > frame + 1e-6;
+    if (run && !acrossCut && t - run.last <= s.maxGapSeconds + 1e-6) {
+      run.last = t;
+      run.end = Math.min(t + frame, shotEnd(t));
+    } else runs.push({ start: t, end: Math.min(t + frame, shotEnd(t)), last: t });
   }
   const padded = runs
     .filter((r) => r.end - r.start >= s.minSegmentSeconds - 1e-6)
-    .map((r) => ({ start: Math.max(0, r.start - s.paddingStartSeconds), end: Math.min(durationSeconds, r.end + s.paddingEndSeconds) }))
+    .map((r) => ({
+      start: Math.max(0, r.start - s.paddingStartSeconds, shotStart(r.start)),
+      end: Math.min(durationSeconds, r.end + s.paddingEndSeconds, shotEnd(r.last)),
+    }))
     .filter((r) => r.end > r.start);
   const merged: Segment[] = [];
   for (const r of padded) {

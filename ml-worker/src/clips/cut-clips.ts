@@ -66,7 +66,7 @@ export class ClipCutter {
         paddingStartSeconds: event.clipPaddingStartSeconds,
         paddingEndSeconds: event.clipPaddingEndSeconds,
         maxDurationSeconds: event.clipMaxDurationSeconds,
-      });
+      }, video.shotChanges ?? []);
       if (segments.length) plans.push({ video, segments });
     }
     if (plans.length === 0) {

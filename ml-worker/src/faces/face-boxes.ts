@@ -1,4 +1,4 @@
-import { overlap as iou } from '@em/core/media';
+import { overlap as iou } from '../videos/face-tracks';
 
 /** Intersection over union, the one the video tracker uses. */
 export { iou };

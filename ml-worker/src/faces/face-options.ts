@@ -1,5 +1,10 @@
+<<<<<<< HEAD
 import { FaceBox, FaceDescriptorVersion } from '@em/core/media';
 import { FaceQualitySignals } from './face-quality';
+=======
+import { FaceDescriptorVersion, FaceQualitySignals } from '@em/core/media';
+import { FaceBox } from '../videos/face-tracks';
+>>>>>>> ingest
 import type { ChipKind } from './describe-faces';
 
 export interface DetectedFace {

@@ -3,7 +3,9 @@ import { bufferToDescriptor } from '@em/core/media';
 import { InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository } from '@em/core/testing';
 import sharp from 'sharp';
 import { OCR_MAX_SIDE } from '../bibs/bib-reader';
+import { Registry } from 'prom-client';
 import { PhotoProcessor } from './process-photo';
+import { PHOTO_STEPS, photoStepHistogram } from './photo-steps';
 
 /** The encoded images sharp turned into pixels (any pipeline on an encoded buffer that ends in toBuffer). */
 const mockDecoded: Buffer[] = [];
@@ -75,7 +77,7 @@ class FakeRevisions {
   }
 }
 
-async function setup(live = false) {
+async function setup(live = false, registry?: Registry) {
   const events = new InMemoryEventsRepository();
   events.add({ id: 5, orgId: 1, watermarkText: 'Demo', wentLiveAt: live ? new Date(0) : null });
   const photos = new InMemoryPhotosRepository(events);
@@ -85,7 +87,7 @@ async function setup(live = false) {
   const faces = new FakeFaces();
   const bibs = new FakeBibs();
   const revisions = new FakeRevisions();
-  const processor = new PhotoProcessor(photos, events, store.asStore, faces, bibs, revisions, logger);
+  const processor = new PhotoProcessor(photos, events, store.asStore, faces, bibs, revisions, logger, registry ? photoStepHistogram(registry) : undefined);
   return { events, photos, store, photo, faces, bibs, revisions, processor };
 }
 
@@ -189,6 +191,22 @@ describe('PhotoProcessor', () => {
     await s.store.put(s.photo.originalKey, whole.subarray(0, Math.round(whole.length * 0.6)), 'image/jpeg');
     await expect(s.processor.process(s.photo.id)).rejects.toMatchObject({ name: 'UnrecoverableError' });
     expect(s.photos.rows.get(s.photo.id)).toMatchObject({ status: 'failed', stepErrors: { previews: expect.stringMatching(/corrupt or truncated/) } });
+  });
+
+  it('times each step of the job into em_photo_step_seconds{step}, failed steps included', async () => {
+    const registry = new Registry();
+    const s = await setup(false, registry);
+    const slow = s.bibs.readPixels.bind(s.bibs);
+    s.bibs.readPixels = async (pixels: Pixels) => (await new Promise((r) => setTimeout(r, 120)), slow(pixels));
+    s.faces.fail = true;
+    await s.processor.process(s.photo.id);
+    const { values } = (await registry.getSingleMetric('em_photo_step_seconds')!.get()) as { values: Array<{ metricName?: string; labels: Record<string, string>; value: number }> };
+    const of = (suffix: string, step: string) => values.find((v) => v.metricName === `em_photo_step_seconds${suffix}` && v.labels.step === step)?.value;
+    for (const step of PHOTO_STEPS) expect([step, of('_count', step)]).toEqual([step, 1]);
+    expect(of('_sum', 'bibs')).toBeGreaterThanOrEqual(0.11);
+    expect(of('_sum', 'decode')).toBeLessThan(of('_sum', 'bibs')!);
+    // The scrape shows it, as /metrics serves it.
+    expect(await registry.metrics()).toMatch(/em_photo_step_seconds_count\{step="faces"\} 1/);
   });
 
   it('markFailed never fails a processed photo', async () => {

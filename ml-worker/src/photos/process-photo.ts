@@ -9,6 +9,7 @@ import { OCR_MAX_SIDE } from '../bibs/bib-reader';
 import { BibReading } from '../bibs/bib-reader-pool';
 import { FaceAnalyzer } from '../faces/face-analyzer';
 import { DetectedFace, PHOTO_FACE_OPTIONS } from '../faces/face-options';
+import { PhotoStep, PhotoStepTimes, timedStep, UNTIMED_STEPS } from './photo-steps';
 
 /**
  * Processes one photo, decoded once (decodePhoto, at most OCR_MAX_SIDE): large preview (with the
@@ -18,7 +19,8 @@ import { DetectedFace, PHOTO_FACE_OPTIONS } from '../faces/face-options';
  * transaction (published at once when its event is already live). Idempotent: a processed photo
  * is left as it is; a retry after a crash rewrites the same object keys and replaces bibs and
  * faces. A failing bib or face step is recorded on the photo and loses nothing else (without the
- * BIB step's people, faces are looked for on the whole photo only).
+ * BIB step's people, faces are looked for on the whole photo only). Each step's wall time goes to
+ * `steps` (the ml-worker's em_photo_step_seconds histogram).
  */
 export class PhotoProcessor {
   constructor(
@@ -29,6 +31,7 @@ export class PhotoProcessor {
     private readonly bibs: Pick<BibReading, 'readPixels'>,
     private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
+    private readonly steps: PhotoStepTimes = UNTIMED_STEPS,
   ) {}
 
   async process(photoId: string): Promise<'processed' | 'skipped'> {
@@ -36,23 +39,25 @@ export class PhotoProcessor {
     if (!photo || photo.status === 'processed') return 'skipped';
     await this.photos.markProcessing(photoId);
 
-    const original = await this.store.getBuffer(photo.originalKey);
-    // Checked again here: an original stored before the pixel limit (or by other means) fails at once, without retries.
-    const probe = await probeImage(original, { decode: false });
-    if (!probe.ok) await this.failAtOnce(photoId, probe.reason);
-    const pixels = await decodePhoto(original, OCR_MAX_SIDE).catch(() => this.failAtOnce(photoId, CORRUPT_IMAGE));
+    const step = <T>(name: PhotoStep, work: () => Promise<T>) => timedStep(this.steps, name, work);
+    const original = await step('fetch', () => this.store.getBuffer(photo.originalKey));
+    const pixels = await step('decode', async () => {
+      // Checked again here: an original stored before the pixel limit (or by other means) fails at once, without retries.
+      const probe = await probeImage(original, { decode: false });
+      if (!probe.ok) await this.failAtOnce(photoId, probe.reason);
+      return decodePhoto(original, OCR_MAX_SIDE).catch(() => this.failAtOnce(photoId, CORRUPT_IMAGE));
+    });
     const eventId = photo.event.id;
-    const [{ large, thumbnail, plainLarge }, size] = await Promise.all([renderPreviewsOf(pixels, photo.event.watermarkText), displayedSize(original)]);
+    const [{ large, thumbnail, plainLarge }, size] = await step('previews', () => Promise.all([renderPreviewsOf(pixels, photo.event.watermarkText), displayedSize(original)]));
     const largeKey = objectKeys.large(eventId, photo.id);
     const thumbnailKey = objectKeys.thumbnail(eventId, photo.id);
-    await this.store.put(largeKey, large.buffer, 'image/jpeg');
-    await this.store.put(thumbnailKey, thumbnail.buffer, 'image/jpeg');
+    await step('store', () => Promise.all([this.store.put(largeKey, large.buffer, 'image/jpeg'), this.store.put(thumbnailKey, thumbnail.buffer, 'image/jpeg')]));
 
     const stepErrors: PhotoStepErrors = {};
     let bibs = new Map<string, number>();
     let people: PersonBox[] = [];
     try {
-      const reading = await this.bibs.readPixels(pixels);
+      const reading = await step('bibs', () => this.bibs.readPixels(pixels));
       bibs = reading.bibs;
       people = reading.people ?? [];
     } catch (err) {
@@ -61,28 +66,30 @@ export class PhotoProcessor {
     }
     let detected: DetectedFace[] = [];
     try {
-      detected = await this.faces.detectAll(plainLarge.buffer, PHOTO_FACE_OPTIONS, people);
+      detected = await step('faces', () => this.faces.detectAll(plainLarge.buffer, PHOTO_FACE_OPTIONS, people));
     } catch (err) {
       stepErrors.faces = clientMessage(err, 'Face detection failed');
       this.logger.warn({ photoId, err: (err as Error).message }, 'face step failed');
     }
 
-    const now = new Date();
-    const live = await this.events.isLive(eventId);
-    await this.photos.saveProcessed(photoId, eventId, {
-      largeKey,
-      largeWidth: large.width,
-      largeHeight: large.height,
-      thumbnailKey,
-      width: size.width,
-      height: size.height,
-      processedAt: now,
-      stepErrors: Object.keys(stepErrors).length ? stepErrors : null,
-      publishAt: live ? now : null,
-      bibs,
-      faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), score: face.score, box: face.box })),
+    await step('save', async () => {
+      const now = new Date();
+      const live = await this.events.isLive(eventId);
+      await this.photos.saveProcessed(photoId, eventId, {
+        largeKey,
+        largeWidth: large.width,
+        largeHeight: large.height,
+        thumbnailKey,
+        width: size.width,
+        height: size.height,
+        processedAt: now,
+        stepErrors: Object.keys(stepErrors).length ? stepErrors : null,
+        publishAt: live ? now : null,
+        bibs,
+        faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), score: face.score, box: face.box })),
+      });
+      if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
     });
-    if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
     this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');
     return 'processed';
   }

@@ -1,4 +1,4 @@
-import { FaceBox } from '@em/core/media';
+import { FaceBox } from './face-tracks';
 
 /** A face's look is its box cut into GRID x GRID cells, each the mean brightness of SAMPLES x SAMPLES points. */
 const GRID = 8;

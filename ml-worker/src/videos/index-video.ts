@@ -95,10 +95,11 @@ export class VideoIndexer {
         await Promise.all(parts.map((p) => p.thread?.close()));
       }
       await flush();
-      await this.videos.markIndexed(videoId, { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, sampleFps: fps });
+      const shotChanges = stats.flatMap((part) => part.shotChanges).sort((a, b) => a - b);
+      await this.videos.markIndexed(videoId, { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, sampleFps: fps, shotChanges });
       await this.revisions.bump('videos', event.id).catch(() => undefined);
-      const sum = (key: keyof PartStats) => stats.reduce((total, part) => total + part[key], 0);
-      this.logger.info({ videoId, parts: parts.length, frames: sum('frames'), expectedFrames, faces: facesFound, analysed: sum('analysed'), still: sum('still'), described: sum('described'), seconds: probe.durationSeconds }, 'video indexed');
+      const sum = (key: Exclude<keyof PartStats, 'shotChanges'>) => stats.reduce((total, part) => total + part[key], 0);
+      this.logger.info({ videoId, parts: parts.length, frames: sum('frames'), expectedFrames, faces: facesFound, analysed: sum('analysed'), still: sum('still'), shots: shotChanges.length + 1, described: sum('described'), seconds: probe.durationSeconds }, 'video indexed');
       return 'indexed';
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { FaceBox } from '@em/core/media';
+import { FaceBox } from './face-tracks';
 import { VideoFaceFinder } from './video-faces';
 
 const FPS = 2;
@@ -144,5 +144,33 @@ describe('VideoFaceFinder sighting quality', () => {
     const { sightings } = await run(6, () => [face(0.5)]);
     expect(sightings.length).toBeGreaterThan(0);
     expect(sightings.every((s) => s.quality === 1)).toBe(true);
+  });
+
+  it('a shot change ends every track: someone else in the same place in the next shot never carries the last shot\'s descriptor', async () => {
+    // Shot 1 (dark left, light right) shows A at x 0.1 until 10 s; shot 2 (light top, dark bottom) shows B at x 0.13:
+    // their boxes overlap (one track, were it not for the cut) and their descriptors are 0.34 apart (no split).
+    const shot1 = Buffer.alloc(64 * 64 * 3);
+    const shot2 = Buffer.alloc(64 * 64 * 3);
+    for (let y = 0; y < 64; y++) {
+      for (let x = 0; x < 64; x++) {
+        shot1.fill(x < 32 ? 30 : 200, (y * 64 + x) * 3, (y * 64 + x + 1) * 3);
+        shot2.fill(y < 32 ? 230 : 60, (y * 64 + x) * 3, (y * 64 + x) * 3 + 2);
+      }
+    }
+    const script = (t: number) => (t < 10 ? [face(0.1)] : [face(0.13)]);
+    const { timesOf, finder, sightings } = await run(16, script, undefined, (t) => (t < 10 ? shot1 : shot2));
+    expect(finder.shotChanges).toEqual([10]);
+    expect(timesOf(0.1)).toEqual(range(0, 10));
+    expect(timesOf(0.13)).toEqual(range(10, 16));
+    const trackAt = (t: number) => sightings.find((s) => s.time === t)!.track;
+    expect(trackAt(10)).not.toBe(trackAt(9.5));
+  });
+
+  it('finds no shot change in a shot where a face comes and goes', async () => {
+    const grey = Buffer.alloc(64 * 64 * 3, 110);
+    const withFace = Buffer.from(grey);
+    for (let y = 10; y < 40; y++) withFace.fill(200, (y * 64 + 10) * 3, (y * 64 + 40) * 3);
+    const { finder } = await run(12, (t) => (t >= 7 ? [face(0.1)] : []), undefined, (t) => (t >= 7 ? withFace : grey));
+    expect(finder.shotChanges).toEqual([]);
   });
 });

@@ -1,8 +1,14 @@
+<<<<<<< HEAD
 import { descriptorDistance, FaceBox, FaceDescriptorVersion, FaceTracker, TrackAssignment } from '@em/core/media';
 import { faceQuality } from '../faces/face-quality';
+=======
+import { descriptorDistance, FaceDescriptorVersion, faceQuality } from '@em/core/media';
+import { FaceBox, FaceTracker, TrackAssignment } from './face-tracks';
+>>>>>>> ingest
 import { FaceAnalyzer } from '../faces/face-analyzer';
 import { blockMeans, samePicture } from './frame-change';
 import { FaceLook, faceLook, sameLook } from './face-look';
+import { isShotChange, ShotSignature, shotSignature } from './shot-change';
 import { FaceAnalyzerOptions, FrameFace, VIDEO_FACE_OPTIONS } from '../faces/face-options';
 
 /**
@@ -36,6 +42,8 @@ export interface Sighting {
 interface Frame {
   rgb: Buffer;
   time: number;
+  /** The first frame of a new shot (shot-change: its picture is unlike the sampled frame before it). */
+  newShot: boolean;
 }
 
 /**
@@ -50,7 +58,9 @@ interface Frame {
  * the head turned away (a clear face is described again less often than a turned or blurred one:
  * CLEAR_FACE; a face that looks as it did when last described, face-look, is not described again). A key frame where nothing moved since the last analysed frame (frame-change: a still
  * shot) is not analysed at all: its faces are the last ones. A presence shorter than the key
- * interval that starts and ends between two key frames can be missed.
+ * interval that starts and ends between two key frames can be missed. A shot change (shot-change,
+ * between consecutive sampled frames) ends every track: the frames before it are analysed as one
+ * stretch, the frames from it as another, so no face, descriptor or copied sighting crosses a cut.
  */
 export class VideoFaceFinder {
   /** Descriptors computed (the rest reused their track's). */
@@ -69,6 +79,9 @@ export class VideoFaceFinder {
   private last: { time: number; sightings: Sighting[]; boxes: FaceBox[]; picture: Float32Array | null } = { time: Number.NEGATIVE_INFINITY, sightings: [], boxes: [], picture: null };
   /** Key frames not analysed because nothing moved since the last analysed frame. */
   still = 0;
+  /** When each new shot started (the time of its first sampled frame). */
+  readonly shotChanges: number[] = [];
+  private previousShot: ShotSignature | null = null;
 
   constructor(
     private readonly faces: Pick<FaceAnalyzer, 'detectFrameFaces'>,
@@ -87,7 +100,11 @@ export class VideoFaceFinder {
 
   /** The sightings due once this frame is decoded (frames are given in order). */
   async frame(rgb: Buffer, time: number): Promise<Sighting[]> {
-    this.waiting.push({ rgb, time });
+    const signature = shotSignature(rgb, this.width, this.height);
+    const newShot = isShotChange(this.previousShot, signature);
+    this.previousShot = signature;
+    if (newShot) this.shotChanges.push(time);
+    this.waiting.push({ rgb, time, newShot });
     return this.waiting.length < this.stride ? [] : this.analyseWaiting();
   }
 
@@ -99,6 +116,26 @@ export class VideoFaceFinder {
   private async analyseWaiting(): Promise<Sighting[]> {
     const frames = this.waiting;
     this.waiting = [];
+    const out: Sighting[] = [];
+    // Each shot's frames on their own: the last one before a cut is analysed as a key frame, then the tracks end.
+    let from = 0;
+    for (let i = 1; i <= frames.length; i++) {
+      if (i < frames.length && !frames[i].newShot) continue;
+      if (frames[from].newShot) this.startShot();
+      out.push(...(await this.analyseStretch(frames.slice(from, i))));
+      from = i;
+    }
+    return out;
+  }
+
+  /** A new shot: nobody is followed into it, and nothing seen before stands for its frames. */
+  private startShot(): void {
+    this.tracker.reset();
+    this.last = { time: Number.NEGATIVE_INFINITY, sightings: [], boxes: [], picture: null };
+  }
+
+  /** Consecutive frames of one shot, the last one the key frame. */
+  private async analyseStretch(frames: Frame[]): Promise<Sighting[]> {
     const key = frames[frames.length - 1];
     const between = frames.slice(0, -1);
     if (!between.length) return (await this.analyse(key)).sightings!;

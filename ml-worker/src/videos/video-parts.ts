@@ -22,6 +22,8 @@ export interface PartStats {
   described: number;
   /** Key frames not analysed: nothing moved since the last analysed frame. */
   still: number;
+  /** When each new shot of the part starts (a cut at the part's very start is not seen). */
+  shotChanges: number[];
 }
 
 /** Tracks are numbered per part; a part's numbers start above the ones before it. */
@@ -55,5 +57,5 @@ export async function indexPart(
     await onSightings(renumber(await finder.frame(rgb, time)), time);
   });
   await onSightings(renumber(await finder.finish()), part.end);
-  return { frames, analysed: finder.analysed, described: finder.described, still: finder.still };
+  return { frames, analysed: finder.analysed, described: finder.described, still: finder.still, shotChanges: finder.shotChanges };
 }

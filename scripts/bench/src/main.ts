@@ -7,6 +7,7 @@ import { chipCost, searchLatency, selfieAccuracy } from './face-search';
 import { bibPrecision } from './bib-precision';
 import { turnedVideoBench } from './video-turned';
 import { bibAccuracy, facesOnGroups, racePhotos, STEPS_BEFORE, throughput, withWasmConcat } from './photo-pipeline';
+import { ingestBench } from './ingest';
 import { participantPageBench } from './participant-page';
 import { readPathBench } from './read-path';
 import { selfieLatencyBench } from './selfie-latency';
@@ -34,6 +35,7 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     if (process.env.BENCH_PIPELINE_BEFORE) await withWasmConcat(() => throughput(rows, racePhotos(FIXTURES), reader, faces, PHOTO_FACE_OPTIONS, ' (a decode per step, tfjs-wasm\'s Concat, before)', STEPS_BEFORE));
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
+  ingest: async (rows, models) => ingestBench(rows, await models.faces(), FIXTURES),
   'face-search': async (rows, models) => {
     const faces = await models.faces();
     // One after the other: both initialise the same tfjs backend in this thread.

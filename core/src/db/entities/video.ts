@@ -1,4 +1,4 @@
-import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property, Unique } from '@mikro-orm/core';
+import { ArrayType, Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property, Unique } from '@mikro-orm/core';
 import { newId } from '../../ids';
 import { Event } from './event';
 import { Organisation } from './organisation';
@@ -44,6 +44,10 @@ export class Video {
   /** Frames per second the index was sampled at. */
   @Property({ type: 'real', nullable: true })
   sampleFps?: number | null;
+
+  /** When each new shot starts (seconds), found while indexing; null for videos indexed before shots were looked for. */
+  @Property({ type: new ArrayType((i) => Number(i)), columnType: 'real[]', nullable: true })
+  shotChanges?: number[] | null;
 
   /** Indexing progress, 0-1. */
   @Property({ type: 'real', default: 0 })

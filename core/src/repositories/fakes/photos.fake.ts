@@ -138,8 +138,8 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     this.add({ ...photo, status: 'imported', largeKey: null, thumbnailKey: null });
   }
 
-  async markQueued(eventId: number, statuses: PhotoStatus[]): Promise<string[]> {
-    const photos = [...this.rows.values()].filter((p) => p.event.id === eventId && statuses.includes(p.status));
+  async markQueued(eventId: number, statuses: PhotoStatus[], only?: string[]): Promise<string[]> {
+    const photos = [...this.rows.values()].filter((p) => p.event.id === eventId && statuses.includes(p.status) && (!only || only.includes(p.id)));
     for (const p of photos) Object.assign(p, { status: 'queued', stepErrors: null });
     return photos.map((p) => p.id);
   }

@@ -21,7 +21,8 @@ function filesUnder(dir: string): string[] {
 
 /**
  * `import-photos`: a local folder into an event through the real pipeline: import (dedupe, reasons
- * for refused files), process by the ml-worker (the platform must be running), then go-live.
+ * for refused files), process by the ml-worker (the platform must be running), then go-live. Each
+ * photo is queued as soon as it is imported, so the worker processes while the import goes on.
  */
 export interface ImportSummary {
   imported: number;
@@ -52,6 +53,7 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
         photographerName: flags.photographer || null,
       });
       counts[outcome.status]++;
+      if (outcome.status === 'imported' && !flags['no-process'] && !flags['queue-after-import']) await pipeline.queueImported(eventId, [outcome.imageId]);
       if (outcome.status === 'rejected') rejected.push(`${path.relative(dir, file)}: ${outcome.reason}`);
       progress('import ', i + 1, files.length, `(${counts.imported} new, ${counts.duplicate} duplicates, ${counts.rejected} refused)`);
     }

@@ -28,6 +28,8 @@ export interface PlatformOptions {
   /** Variables for the services on top of the infrastructure's (LOG_LEVEL, limits...). */
   extraEnv?: Record<string, string>;
   seed?: boolean;
+  /** How long each service may take to answer /health (60 s by default; a bench on a loaded machine waits longer). */
+  serviceStartMs?: number;
   log: (line: string) => void;
   onServiceOutput: (service: string, line: string) => void;
 }
@@ -90,7 +92,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs);
     const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
     if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log });
-    services = await startServices({ env, onOutput: opts.onServiceOutput });
+    services = await startServices({ env, onOutput: opts.onServiceOutput, timeoutMs: opts.serviceStartMs });
     if (demo) {
       const { live, failed } = await publishDemo(pipeline, demo.eventId);
       await setDemoCover(orm, demo.eventId);

@@ -69,6 +69,19 @@ describe('PipelineService', () => {
     expect(photos.rows.get('p')!.status).toBe('processed');
   });
 
+  it('queueImported queues only the given photos that are still imported (an import that processes as it goes)', async () => {
+    const { photos, jobs, service } = setup();
+    photos.add({ id: 'a', eventId: 5, status: 'imported' });
+    photos.add({ id: 'b', eventId: 5, status: 'imported' });
+    photos.add({ id: 'p', eventId: 5, status: 'processing' });
+    expect(await service.queueImported(5, ['a', 'p', 'unknown'])).toBe(1);
+    expect(jobs.of('photos').map((j) => j.photoId)).toEqual(['a']);
+    expect([photos.rows.get('a')!.status, photos.rows.get('b')!.status, photos.rows.get('p')!.status]).toEqual(['queued', 'imported', 'processing']);
+    // Another event's photo is never queued through this one.
+    photos.add({ id: 'x', eventId: 6, status: 'imported' });
+    expect(await service.queueImported(5, ['x'])).toBe(0);
+  });
+
   it('go-live publishes every processed photo and keeps the first go-live time', async () => {
     const { photos, events, service } = setup();
     photos.add({ id: 'p1', eventId: 5, status: 'processed' });

@@ -185,6 +185,16 @@ export class PipelineService {
     return ids.length;
   }
 
+  /**
+   * Queues the given photos of the event that are still only imported (an import that processes as
+   * it goes: the worker starts on the first photo while the rest are being imported). Returns how many.
+   */
+  async queueImported(eventId: number, photoIds: string[]): Promise<number> {
+    const ids = await this.photos.markQueued(eventId, ['imported'], photoIds);
+    for (const photoId of ids) await this.jobs.enqueue('photos', { photoId });
+    return ids.length;
+  }
+
   /** Publishes every processed photo; from then on the worker publishes new ones as they finish. */
   async goLive(principal: Principal, orgId: number, eventId: number): Promise<{ published: number; wentLiveAt: Date }> {
     await guardOperation(this.events, principal, 'goLive', orgId, eventId);

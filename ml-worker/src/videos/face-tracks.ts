@@ -91,6 +91,11 @@ export class FaceTracker {
     return true;
   }
 
+  /** A shot change: no face continues into the next shot (the same person there starts a new track). */
+  reset(): void {
+    this.tracks = [];
+  }
+
   /** A track whose fresh descriptor shows another person: its sighting at `time` starts a new track. */
   split(track: number, time: number): number {
     const old = this.tracks.find((t) => t.id === track);

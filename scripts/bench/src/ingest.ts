@@ -1,0 +1,279 @@
+import { REPO_ROOT } from '@em/core';
+import { BibReaderPool, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
+import { freePort, Platform, startPlatform } from '@em/platform';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
+import sharp from 'sharp';
+import { WORKER_STEPS } from './photo-pipeline';
+import { BenchRow, ms } from './table';
+
+/** The photo sizes imported, in megapixels: a small camera or phone export, a usual race photo, a full-size DSLR frame. */
+const SIZES_MP = [0.5, 3, 20];
+const PHOTOS = Number(process.env.BENCH_INGEST_PHOTOS ?? 8);
+const STEPS = ['fetch', 'decode', 'previews', 'store', 'bibs', 'faces', 'save'];
+/** CPU clock ticks per second of /proc/PID/stat (USER_HZ: 100 on Linux). */
+const TICKS = 100;
+
+/**
+ * `npm run bench -- ingest`: photos imported with the organiser CLI (`npm run cli -- import-photos`,
+ * as a user runs it) into a live event of a platform this bench starts, timed from the command's
+ * start until every photo is published; the CPU each process spent on it (/proc/PID/stat before and
+ * after); where the ml-worker's time went (em_photo_step_seconds on its /metrics). Beside each, the
+ * same photos through the photo job's steps in this process (the photo-pipeline bench's path, as
+ * many at once as the worker runs), so the ratio is of one run on one machine.
+ */
+export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixtures: string): Promise<void> {
+  const sources = sourcePhotos(fixtures);
+  if (!sources.length) {
+    rows.push({ figure: 'ingest through the CLI', value: 'skipped', target: '', how: '../shared/fixtures/bibs is absent' });
+    return;
+  }
+  const work = mkdtempSync(path.join(tmpdir(), 'em-bench-ingest-'));
+  // A data directory of its own: the platform gives Postgres's user access to it, not to its parents.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-ingest-data-'));
+  let platform: Platform | undefined;
+  let pool: BibReaderPool | undefined;
+  try {
+    const sets = new Map<number, string>();
+    for (const mp of SIZES_MP) sets.set(mp, await writeResized(sources, mp, path.join(work, `${mp}mp`)));
+    console.error(`ingest: ${sources.length} photos at ${SIZES_MP.join(', ')} MP written; starting a platform`);
+    const ports = { rest: 0, gateway: 0, events: 0, images: 0, search: 0, media: 0, mlWorker: 0, restOperator: 0, postgres: 0, redis: 0, s3: 0 };
+    for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+    platform = await startPlatform({ dataDir, ports, seed: false, serviceStartMs: 600_000, extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' }, log: () => undefined, onServiceOutput: () => undefined });
+    const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 2 });
+    const concurrency = platform.cfg.PHOTO_CONCURRENCY;
+    pool = new BibReaderPool(concurrency);
+    await pool.load();
+    const processes = platformProcesses(platform, dataDir);
+    const metricsUrl = `http://127.0.0.1:${ports.mlWorker}/metrics`;
+    try {
+      const org = (await db.query(`insert into organisations (name, slug) values ('Bench ingest', 'bench-ingest-${Date.now()}') returning id`)).rows[0].id as number;
+      const results = new Map<string, EndToEnd>();
+      const inProcess = new Map<number, InProcess>();
+      // Warm: the worker's models and threads, and this process's, on one photo each (a running worker is warm).
+      await importThroughCli(platform, db, org, await oneFileDir(sets.get(3)!, path.join(work, 'warm')), processes, metricsUrl, 'queue as imported');
+      await inProcessRate([readFileSync(path.join(sets.get(3)!, readdirSync(sets.get(3)!)[0]))], pool, faces, concurrency);
+      for (const mp of SIZES_MP) {
+        const dir = sets.get(mp)!;
+        console.error(`ingest: ${mp} MP in-process`);
+        inProcess.set(mp, await inProcessRate(readdirSync(dir).map((f) => readFileSync(path.join(dir, f))), pool, faces, concurrency));
+        // The older order first on the usual size (every file imported before the first is queued), then as the CLI now runs.
+        if (mp === 3) {
+          console.error(`ingest: ${mp} MP through the CLI, queued after the import (before)`);
+          results.set(`${mp}-before`, await importThroughCli(platform, db, org, dir, processes, metricsUrl, 'queue after import'));
+        }
+        console.error(`ingest: ${mp} MP through the CLI`);
+        results.set(`${mp}`, await importThroughCli(platform, db, org, dir, processes, metricsUrl, 'queue as imported'));
+      }
+      const load = loadavg()[0].toFixed(1);
+      for (const mp of SIZES_MP) {
+        const e2e = results.get(`${mp}`)!;
+        const local = inProcess.get(mp)!;
+        const before = results.get(`${mp}-before`);
+        rows.push({
+          figure: `ingest ${mp} MP: photos/min, import to live through the CLI vs in-process; ratio`,
+          value: `**${e2e.perMinute.toFixed(1)}** vs ${local.perMinute.toFixed(1)} = **${(e2e.perMinute / local.perMinute).toFixed(2)}**${before ? ` (queued after the import, before: ${before.perMinute.toFixed(1)} = ${(before.perMinute / local.perMinute).toFixed(2)})` : ''}; CPU ratio ml-worker / in-process ${(e2e.cpuPerPhoto['ml-worker'] / local.cpuPerPhoto).toFixed(2)}`,
+          target: 'ratio >= 0.9',
+          how: `${e2e.photos} photos of ${mp} MP (the fixture race photos resized with sharp, JPEG q90) imported by \`npm run cli -- import-photos\` into a live event: wall time from the command's start to the last photo published (${e2e.liveSeconds.toFixed(1)} s; the command exited after ${e2e.cliSeconds.toFixed(1)} s), ${e2e.published} published. In-process: the same photos through the photo job's steps (decode, previews, BIBs on ${concurrency} OCR threads, faces), ${concurrency} at once as PHOTO_CONCURRENCY, ${local.cpuPerPhoto.toFixed(2)} CPU-s per photo; load average ${load} at the end`,
+        });
+        rows.push({
+          figure: `ingest ${mp} MP: CPU seconds per photo by process`,
+          value: cpuText(e2e.cpuPerPhoto) + (before ? ` (before: ${cpuText(before.cpuPerPhoto)})` : ''),
+          target: '',
+          how: '/proc/PID/stat utime+stime of each process before and after the import (Postgres: the postmaster, its live backends and reaped children; cli: the import command, npm included; s3: the embedded S3, which runs in the bench process), over the photos',
+        });
+        rows.push({
+          figure: `ingest ${mp} MP: ml-worker time per step (wall ms per photo)`,
+          value: STEPS.map((s) => `${s} ${(e2e.stepMs[s] ?? 0).toFixed(0)}`).join(', '),
+          target: '',
+          how: `em_photo_step_seconds{step} of the ml-worker's /metrics, sum over the run / photos; ${concurrency} photos at once, so steps overlap (BIBs on OCR threads beside another photo's faces)`,
+        });
+      }
+      const cost = (mp: number) => results.get(`${mp}`)!.cpuPerPhoto['ml-worker'];
+      rows.push({
+        figure: 'ingest: CPU per photo of a 0.5 MP photo / a 3 MP photo (ml-worker); 20 MP / 3 MP',
+        value: `**${(cost(0.5) / cost(3)).toFixed(2)}** (${cost(0.5).toFixed(2)} / ${cost(3).toFixed(2)} s; in-process ${(inProcess.get(0.5)!.cpuPerPhoto / inProcess.get(3)!.cpuPerPhoto).toFixed(2)}); 20 MP / 3 MP ${(cost(20) / cost(3)).toFixed(2)}`,
+        target: '0.5 MP / 3 MP <= 0.25',
+        how: 'the ml-worker CPU rows above, same run',
+      });
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await pool?.close();
+    await platform?.stop();
+    rmSync(work, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The fixture race photos, then RBNR's, up to PHOTOS. */
+function sourcePhotos(fixtures: string): Buffer[] {
+  const out: Buffer[] = [];
+  for (const sub of ['bibs', 'rbnr']) {
+    const dir = path.join(fixtures, sub);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort()) if (out.length < PHOTOS) out.push(readFileSync(path.join(dir, name)));
+  }
+  return out;
+}
+
+/** The photos resized to `mp` megapixels (aspect kept), as JPEG files in `dir`. */
+async function writeResized(sources: Buffer[], mp: number, dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  for (const [i, source] of sources.entries()) {
+    const { width = 1, height = 1 } = await sharp(source).rotate().metadata();
+    const w = Math.round(Math.sqrt((mp * 1e6 * width) / height));
+    const h = Math.round((w * height) / width);
+    writeFileSync(path.join(dir, `photo-${String(i).padStart(3, '0')}.jpg`), await sharp(source, { limitInputPixels: false }).rotate().resize(w, h, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 90 }).toBuffer());
+  }
+  return dir;
+}
+
+async function oneFileDir(from: string, dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  // Another encoding of the first photo: its own content hash, so the runs that follow import it again.
+  writeFileSync(path.join(dir, 'warm.jpg'), await sharp(path.join(from, readdirSync(from)[0])).jpeg({ quality: 88 }).toBuffer());
+  return dir;
+}
+
+interface InProcess {
+  perMinute: number;
+  cpuPerPhoto: number;
+}
+
+/** The photo job's steps in this process on `photos`, `concurrency` at once (the photo-pipeline bench's path). */
+async function inProcessRate(photos: Buffer[], pool: BibReaderPool, faces: FaceAnalyzer, concurrency: number): Promise<InProcess> {
+  const queue = [...photos];
+  const t0 = process.hrtime.bigint();
+  const cpu0 = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let photo = queue.shift(); photo; photo = queue.shift()) {
+        const decoded = await WORKER_STEPS.previews(photo);
+        const { people } = await WORKER_STEPS.bibs(pool, photo, decoded);
+        await WORKER_STEPS.faces(faces, decoded, PHOTO_FACE_OPTIONS, people ?? []);
+      }
+    }),
+  );
+  const cpu = process.cpuUsage(cpu0);
+  return { perMinute: (photos.length / ms(t0)) * 60_000, cpuPerPhoto: (cpu.user + cpu.system) / 1e6 / photos.length };
+}
+
+interface EndToEnd {
+  photos: number;
+  published: number;
+  perMinute: number;
+  liveSeconds: number;
+  cliSeconds: number;
+  cpuPerPhoto: Record<string, number>;
+  stepMs: Record<string, number>;
+}
+
+/** A live event, then `npm run cli -- import-photos` into it, until every photo is published. */
+async function importThroughCli(platform: Platform, db: Pool, org: number, dir: string, processes: () => Record<string, number>, metricsUrl: string, order: 'queue as imported' | 'queue after import'): Promise<EndToEnd> {
+  const photos = readdirSync(dir).length;
+  const event = (
+    await db.query(
+      `insert into events (organisation_id, name, slug, status, bib_search, selfie_search, timeline_search, went_live_at) values ($1, 'Bench ingest', 'bench-ingest-' || (select count(*) from events), 'active', true, true, true, now()) returning id`,
+      [org],
+    )
+  ).rows[0].id as number;
+  const steps0 = await stepSums(metricsUrl);
+  const cpu0 = processes();
+  const started = Date.now();
+  const t0 = process.hrtime.bigint();
+  await runCli(platform, ['import-photos', '--event', String(event), '--dir', dir, ...(order === 'queue after import' ? ['--queue-after-import'] : [])]);
+  const cliSeconds = ms(t0) / 1000;
+  const cpu1 = processes();
+  const steps1 = await stepSums(metricsUrl);
+  const { rows } = await db.query(`select count(*)::int as published, max(published_at) as last from photos where event_id = $1 and published_at is not null`, [event]);
+  const liveSeconds = rows[0].last ? (new Date(rows[0].last).getTime() - started) / 1000 : NaN;
+  const cpuPerPhoto = Object.fromEntries(Object.keys(cpu1).map((name) => [name, (cpu1[name] - (cpu0[name] ?? 0)) / photos]));
+  const stepMs = Object.fromEntries(STEPS.map((s) => [s, ((steps1[s] ?? 0) - (steps0[s] ?? 0)) * 1000 / photos]));
+  return { photos, published: rows[0].published, perMinute: (photos / liveSeconds) * 60, liveSeconds, cliSeconds, cpuPerPhoto, stepMs };
+}
+
+function runCli(platform: Platform, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...platform.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`import-photos exited ${code}: ${err}`))));
+  });
+}
+
+/** em_photo_step_seconds_sum by step, from the ml-worker's /metrics. */
+async function stepSums(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(url)).text();
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^em_photo_step_seconds_sum\{([^}]*)\} ([\d.e+-]+)$/gm)) {
+    const step = /step="([^"]+)"/.exec(m[1])?.[1];
+    if (step) out[step] = Number(m[2]);
+  }
+  return out;
+}
+
+/** CPU seconds (user + system) of a process from /proc/PID/stat; with `children`, its reaped children's too. */
+function cpuSeconds(pid: number, children = false): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from field 3 on.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
+    return (utime + stime + (children ? cutime + cstime : 0)) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Pids whose parent is `parent`. */
+function childrenOf(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** A reader of every platform process's CPU seconds, by name (the bench process counts the embedded S3 and, reaped, the CLI). */
+function platformProcesses(platform: Platform, dataDir: string): () => Record<string, number> {
+  const services = platform.services.services.map((s) => [s.def.name, s.child.pid!] as const);
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const redis = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .find((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.join(dataDir, 'redis'));
+      } catch {
+        return false;
+      }
+    });
+  return () => {
+    const own = process.cpuUsage();
+    const self = cpuSeconds(process.pid, true) - cpuSeconds(process.pid);
+    return {
+      ...Object.fromEntries(services.map(([name, pid]) => [name, cpuSeconds(pid)])),
+      postgres: cpuSeconds(postmaster, true) + childrenOf(postmaster).reduce((n, pid) => n + cpuSeconds(pid), 0),
+      redis: redis ? cpuSeconds(Number(redis)) : NaN,
+      cli: self,
+      // The bench process between the reads only waits, apart from the embedded S3 it hosts.
+      s3: (own.user + own.system) / 1e6,
+    };
+  };
+}
+
+function cpuText(perPhoto: Record<string, number>): string {
+  const total = Object.values(perPhoto).filter(Number.isFinite).reduce((n, v) => n + v, 0);
+  return `${Object.entries(perPhoto).map(([name, v]) => `${name} ${v.toFixed(2)}`).join(', ')}; all ${total.toFixed(2)} s`;
+}
