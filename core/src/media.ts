@@ -13,8 +13,3 @@ export * from './faces/face-index-revisions';
 export * from './video/ffmpeg';
 export { findOnPath } from './video/tools';
 export * from './video/segments';
-<<<<<<< HEAD
-export * from './video/face-tracks';
-=======
-export * from './video/slideshow';
->>>>>>> ingest

@@ -1,4 +1,4 @@
-import { buildSlideshow } from '@em/core/media';
+import { buildSlideshow } from '@em/platform';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,11 +1,7 @@
 import path from 'node:path';
-<<<<<<< HEAD
-import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, boundedPixels, FaceBox, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, openImage, PersonBox, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, boundedPixels, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, openImage, PersonBox, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { faceQuality, landmarkSignals } from './face-quality';
-=======
-import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, boundedPixels, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, faceQuality, landmarkSignals, openImage, PersonBox, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { FaceBox } from '../videos/face-tracks';
->>>>>>> ingest
 import { BlazeFaceDetector, detectInTiles, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame, squareTiles, tilesHolding } from './face-boxes';
 import { facesInRegions, headRegions } from './head-regions';

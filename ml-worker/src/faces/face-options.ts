@@ -1,10 +1,6 @@
-<<<<<<< HEAD
-import { FaceBox, FaceDescriptorVersion } from '@em/core/media';
+import { FaceDescriptorVersion } from '@em/core/media';
 import { FaceQualitySignals } from './face-quality';
-=======
-import { FaceDescriptorVersion, FaceQualitySignals } from '@em/core/media';
 import { FaceBox } from '../videos/face-tracks';
->>>>>>> ingest
 import type { ChipKind } from './describe-faces';
 
 export interface DetectedFace {

@@ -1,10 +1,6 @@
-<<<<<<< HEAD
-import { descriptorDistance, FaceBox, FaceDescriptorVersion, FaceTracker, TrackAssignment } from '@em/core/media';
+import { descriptorDistance, FaceDescriptorVersion } from '@em/core/media';
 import { faceQuality } from '../faces/face-quality';
-=======
-import { descriptorDistance, FaceDescriptorVersion, faceQuality } from '@em/core/media';
 import { FaceBox, FaceTracker, TrackAssignment } from './face-tracks';
->>>>>>> ingest
 import { FaceAnalyzer } from '../faces/face-analyzer';
 import { blockMeans, samePicture } from './frame-change';
 import { FaceLook, faceLook, sameLook } from './face-look';

@@ -1,9 +1,5 @@
-<<<<<<< HEAD
-import { descriptorDistance, FaceDescriptorVersion, FaceTracker } from '@em/core/media';
-=======
-import { descriptorDistance, FaceDescriptorVersion, faceQuality } from '@em/core/media';
+import { descriptorDistance, FaceDescriptorVersion } from '@em/core/media';
 import { FaceTracker } from '@em/ml-worker';
->>>>>>> ingest
 import { FaceAnalyzer, VIDEO_FACE_OPTIONS } from '@em/ml-worker';
 import { faceQuality } from '@em/ml-worker';
 
