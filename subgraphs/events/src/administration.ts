@@ -7,6 +7,7 @@ import {
   SqlEventsRepository,
   SqlMembershipsRepository,
   SqlOrganisationsRepository,
+  SqlStartListRepository,
   SqlUsageRepository,
 } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
@@ -19,6 +20,7 @@ import { QueuedEventDeletions } from './events/event-deletion-queue';
 import { EventsService } from './events/events.service';
 import { MembersService } from './members/members.service';
 import { OrganisationsService } from './organisations/organisations.service';
+import { StartListService } from './start-list/start-list.service';
 import { UsageService } from './usage/usage.service';
 
 export type { EventSettingsInput } from './events/event-settings';
@@ -26,6 +28,8 @@ export type { EventView } from './events/event-view';
 export type { EventDeletionStatus } from './events/event-deletion';
 export type { OrganisationView } from './organisations/organisations.service';
 export type { UsageReport } from './usage/usage.service';
+export type { StartListImportResult, StartListMode } from './start-list/start-list.service';
+export type { StartListLineError } from './start-list/start-list-csv';
 
 /**
  * The CLI's principal: whoever runs the organiser CLI holds the platform's database credentials,
@@ -52,6 +56,7 @@ export function administrationServices(deps: AdministrationDependencies) {
     apiKeys: new SqlApiKeysRepository(deps.em),
     events: new SqlEventsRepository(deps.em),
     usage: new SqlUsageRepository(deps.em),
+    startLists: new SqlStartListRepository(deps.em),
   };
   const keyService = new ApiKeyService({ keys: repos.apiKeys, organisations: repos.organisations }, deps.maxApiKeysPerOrganisation, deps.onKeyChanged);
   return {
@@ -65,6 +70,7 @@ export function administrationServices(deps: AdministrationDependencies) {
     usage: new UsageService(repos.usage),
     apiKeys: new ApiKeysService(keyService),
     account: new AccountService(repos),
+    startLists: new StartListService(repos.events, repos.startLists),
   };
 }
 
