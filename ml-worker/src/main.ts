@@ -10,6 +10,7 @@ import {
   openDatabase,
   SqlClipRequestsRepository,
   SqlEventsRepository,
+  SqlStartListRepository,
   SqlPhotosRepository,
   SqlUsageRepository,
   SqlVideosRepository,
@@ -68,7 +69,7 @@ async function main() {
   const videoRows = new SqlVideosRepository(orm);
   const photoRows = new SqlPhotosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
-  const photos = new PhotoProcessor(photoRows, new SqlEventsRepository(orm), store, faces, bibs, revisions, logger);
+  const photos = new PhotoProcessor(photoRows, new SqlEventsRepository(orm), store, faces, bibs, revisions, logger, new SqlStartListRepository(orm));
   const videos = new VideoIndexer(videoRows, store, faces, revisions, logger, () => VideoPartThread.start(logger), cfg.VIDEO_INDEX_PARTS);
   const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);

@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
 import { GatewayClient } from './gateway-client';
 import { webDistDir } from './http/participant-page';
-import { ROUTES } from './routes';
+import { PAGE_ROUTES, ROUTES } from './routes';
 
 const logger = createLogger('rest-adapter');
 const cfg = config();
@@ -12,6 +12,7 @@ const gateway = new GatewayClient(cfg.GATEWAY_URL);
 const metrics = new ServiceMetrics('rest-adapter');
 const server = http.createServer(createRestHandler({
     routes: ROUTES,
+    pageRoutes: PAGE_ROUTES,
     gateway,
     bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
     uploadLimits: { maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES, selfieMaxBytes: cfg.SELFIE_MAX_BYTES },

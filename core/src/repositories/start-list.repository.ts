@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/core';
 import { Orm } from '../db/orm';
+import { PUBLISHED, SEARCHABLE_READ } from './photos.repository';
 
 /** One participant of a start list: a bib and who wears it. */
 export interface StartListEntry {
@@ -36,6 +37,8 @@ export interface StartListRepository {
   bibs(eventId: number): Promise<string[]>;
   /** The bibs among `bibs` already on the event's start list. */
   bibsAmong(eventId: number, bibs: readonly string[]): Promise<Set<string>>;
+  /** Listed numbers holding `fragment` as a contiguous part, at most `limit`. */
+  containing(eventId: number, fragment: string, limit: number): Promise<string[]>;
   /** The start list in file order (appended lines after the earlier ones). */
   list(eventId: number): Promise<StartListEntry[]>;
   /** Replaces the event's start list by `entries`, in one transaction. */
@@ -88,6 +91,11 @@ export class SqlStartListRepository implements StartListRepository {
       [eventId, JSON.stringify(bibs)],
     );
     return new Set(rows.map((r) => r.bib));
+  }
+
+  async containing(eventId: number, fragment: string, limit: number): Promise<string[]> {
+    const rows = await this.execute<{ bib: string }>('select bib from start_list_entries where event_id = ? and strpos(bib, ?) > 0 limit ?', [eventId, fragment, limit]);
+    return rows.map((r) => r.bib);
   }
 
   async list(eventId: number): Promise<StartListEntry[]> {
@@ -147,7 +155,7 @@ export class SqlStartListRepository implements StartListRepository {
     const rows = await this.execute<{ bib: string; name: string; photo_count: number }>(
       `select s.bib, s.name,
               (select count(distinct b.photo_id)::int from photo_bibs b join photos p on p.id = b.photo_id
-                where b.event_id = s.event_id and b.bib = s.bib and p.published_at is not null) as photo_count
+                where b.event_id = s.event_id and b.bib = s.bib and b.${SEARCHABLE_READ} and p.${PUBLISHED}) as photo_count
          from start_list_entries s
         where s.event_id = ? and ${matches}
         order by ${score} desc, s.name, s.bib

@@ -1,5 +1,5 @@
-import { clientMessage, Logger } from '@em/core';
-import { EventsRepository, PhotosRepository, PhotoStepErrors } from '@em/core/data';
+import { BibRead, clientMessage, judgeBibRead, Logger, startListFor } from '@em/core';
+import { EventsRepository, PhotosRepository, PhotoStepErrors, StartListRepository } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { CORRUPT_IMAGE, decodePhoto, descriptorToBuffer, displayedSize, faceQuality, FaceIndexRevisions, PersonBox, probeImage, renderPreviewsOf } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
@@ -27,6 +27,7 @@ export class PhotoProcessor {
     private readonly bibs: Pick<BibReading, 'readPixels'>,
     private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
+    private readonly startLists: Pick<StartListRepository, 'count' | 'bibsAmong' | 'containing'>,
   ) {}
 
   async process(photoId: string): Promise<'processed' | 'skipped'> {
@@ -47,11 +48,12 @@ export class PhotoProcessor {
     await this.store.put(thumbnailKey, thumbnail.buffer, 'image/jpeg');
 
     const stepErrors: PhotoStepErrors = {};
-    let bibs = new Map<string, number>();
+    let reads: BibRead[] = [];
     let people: PersonBox[] = [];
     try {
       const reading = await this.bibs.readPixels(pixels);
-      bibs = reading.bibs;
+      // The reader gives whole numbers only for now: a read is partial when the reader says so.
+      reads = [...reading.bibs].map(([bib, confidence]) => ({ bib, confidence, partial: false }));
       people = reading.people ?? [];
     } catch (err) {
       stepErrors.bibs = clientMessage(err, 'BIB reading failed');
@@ -65,6 +67,8 @@ export class PhotoProcessor {
       this.logger.warn({ photoId, err: (err as Error).message }, 'face step failed');
     }
 
+    const startList = reads.length ? await startListFor(this.startLists, eventId, reads) : null;
+    const bibs = reads.map((read) => ({ read, judged: judgeBibRead(read, startList) }));
     const now = new Date();
     const live = await this.events.isLive(eventId);
     await this.photos.saveProcessed(photoId, eventId, {
@@ -81,7 +85,7 @@ export class PhotoProcessor {
       faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), score: face.score, box: face.box })),
     });
     if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
-    this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');
+    this.logger.debug({ photoId, bibs: bibs.length, faces: detected.length }, 'photo processed');
     return 'processed';
   }
 

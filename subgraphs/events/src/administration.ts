@@ -1,4 +1,4 @@
-import { Principal } from '@em/core';
+import { Principal, rejudgeEventReads } from '@em/core';
 import {
   ApiKeyService,
   EntityManagerSource,
@@ -7,6 +7,7 @@ import {
   SqlEventsRepository,
   SqlMembershipsRepository,
   SqlOrganisationsRepository,
+  SqlPhotosRepository,
   SqlStartListRepository,
   SqlUsageRepository,
 } from '@em/core/data';
@@ -57,6 +58,7 @@ export function administrationServices(deps: AdministrationDependencies) {
     events: new SqlEventsRepository(deps.em),
     usage: new SqlUsageRepository(deps.em),
     startLists: new SqlStartListRepository(deps.em),
+    photos: new SqlPhotosRepository(deps.em),
   };
   const keyService = new ApiKeyService({ keys: repos.apiKeys, organisations: repos.organisations }, deps.maxApiKeysPerOrganisation, deps.onKeyChanged);
   return {
@@ -70,7 +72,8 @@ export function administrationServices(deps: AdministrationDependencies) {
     usage: new UsageService(repos.usage),
     apiKeys: new ApiKeysService(keyService),
     account: new AccountService(repos),
-    startLists: new StartListService(repos.events, repos.startLists),
+    // A new start list re-judges the event's stored bib reads at once (no OCR).
+    startLists: new StartListService(repos.events, repos.startLists, async (eventId) => void (await rejudgeEventReads(repos.photos, repos.startLists, eventId))),
   };
 }
 
