@@ -90,7 +90,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs);
     const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
     if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log });
-    services = await startServices({ env, onOutput: opts.onServiceOutput });
+    // A loaded machine (several builds on few cores) starts services slower than the default allows.
+    services = await startServices({ env, onOutput: opts.onServiceOutput, timeoutMs: Number(process.env.SERVICE_START_TIMEOUT_MS) || undefined });
     if (demo) {
       const { live, failed } = await publishDemo(pipeline, demo.eventId);
       await setDemoCover(orm, demo.eventId);
