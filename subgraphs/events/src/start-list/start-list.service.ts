@@ -79,7 +79,7 @@ function invalidFile(errors: StartListLineError[], skipInvalid: boolean): AppErr
     .map((e) => `line ${e.line}: ${e.reason}`)
     .join('; ');
   const what = errors.length === 1 ? '1 line of the start list is invalid' : `${errors.length} lines of the start list are invalid`;
-  const hint = skipInvalid ? '' : ' (skipInvalid imports the valid lines)';
+  const hint = skipInvalid ? '' : ' (skipping invalid lines imports the valid ones)';
   return new AppError('BAD_USER_INPUT', `${what}; nothing was stored${hint}: ${first}${errors.length > 3 ? '; ...' : ''}`, {
     field: 'file',
     invalidLines: errors.length,
