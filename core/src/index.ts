@@ -22,3 +22,5 @@ export * from './observability/operator-server';
 export * from './auth/client-address';
 export * from './lru-map';
 export * from './json-depth';
+export * from './bibs/bib-read-rule';
+export * from './bibs/start-list-lookup';

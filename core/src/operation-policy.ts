@@ -85,6 +85,10 @@ export const OPERATION_POLICY = {
   // The pipeline's progress is the organiser's view, guarded like its actions.
   pipelineStatus: write('event'),
   addEventVideo: write('event'),
+  // Start lists hold names (personal data): the organiser's (a write key or token) to import and read back.
+  importStartList: write('event'),
+  exportStartList: write('event'),
+  searchByName: read('event', { features: ['nameSearch'] }),
   // Administration: organisations, events and their settings, members, usage.
   organisations: read('account'),
   organisation: read('organisation'),

@@ -10,6 +10,7 @@ import {
   openDatabase,
   SqlClipRequestsRepository,
   SqlEventsRepository,
+  SqlStartListRepository,
   SqlPhotosRepository,
   SqlUsageRepository,
   SqlVideosRepository,
@@ -70,7 +71,8 @@ async function main() {
   const photoRows = new SqlPhotosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
   const metrics = new ServiceMetrics('ml-worker');
-  const photos = new PhotoProcessor(photoRows, new SqlEventsRepository(orm), store, faces, bibs, revisions, logger, photoStepHistogram(metrics.registry));
+  const startLists = new SqlStartListRepository(orm);
+  const photos = new PhotoProcessor(photoRows, new SqlEventsRepository(orm), store, faces, bibs, revisions, logger, startLists, photoStepHistogram(metrics.registry));
   const videos = new VideoIndexer(videoRows, store, faces, revisions, logger, () => VideoPartThread.start(logger), cfg.VIDEO_INDEX_PARTS);
   const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);

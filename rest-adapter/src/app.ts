@@ -9,7 +9,7 @@ import { readVariables } from './http/params';
 import { compilePath } from './http/router';
 import { serveDocs } from './openapi/docs';
 import { API_PREFIX, buildOpenApiDocument } from './openapi/document';
-import { RouteDef, rootFieldOf } from './routes';
+import { PAGE_API_PREFIX, RouteDef, rootFieldOf } from './routes';
 
 export { API_PREFIX };
 
@@ -24,6 +24,8 @@ const LINGER_MS = 2000;
 
 export interface AdapterOptions {
   routes: RouteDef[];
+  /** The participant page's own routes, under PAGE_API_PREFIX (not in the OpenAPI document). */
+  pageRoutes?: RouteDef[];
   gateway: GatewayClient;
   bodyLimitBytes: number;
   uploadLimits: { maxFileBytes: number; maxFiles: number; selfieMaxBytes: number };
@@ -48,7 +50,11 @@ export interface AdapterOptions {
  * its 401/403 rather than the validation error.
  */
 export function createRestHandler(opts: AdapterOptions) {
-  const compiled = opts.routes.map((route) => ({ route, rootField: rootFieldOf(route), path: compilePath(route.path) }));
+  const compile = (routes: RouteDef[]) => routes.map((route) => ({ route, rootField: rootFieldOf(route), path: compilePath(route.path) }));
+  const tables = [
+    { prefix: API_PREFIX, compiled: compile(opts.routes) },
+    { prefix: PAGE_API_PREFIX, compiled: compile(opts.pageRoutes ?? []) },
+  ];
   const openApi = buildOpenApiDocument(opts.routes, opts.version);
   const servePage = opts.participantPage ? participantPage(opts.participantPage) : null;
 
@@ -61,10 +67,11 @@ export function createRestHandler(opts: AdapterOptions) {
     const method = (req.method ?? 'GET').toUpperCase();
     if (method === 'GET' && (await serveDocs(pathname, openApi, res))) return;
     if (servePage && (await servePage(pathname, method, res))) return;
-    if (!pathname.startsWith(`${API_PREFIX}/`)) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
-    const path = pathname.slice(API_PREFIX.length);
+    const table = tables.find((t) => pathname.startsWith(`${t.prefix}/`));
+    if (!table) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
+    const path = pathname.slice(table.prefix.length);
 
-    const candidates = compiled.map((c) => ({ ...c, params: c.path.match(path) })).filter((c) => c.params);
+    const candidates = table.compiled.map((c) => ({ ...c, params: c.path.match(path) })).filter((c) => c.params);
     if (candidates.length === 0) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
     const hit = candidates.find((c) => c.route.method === method || (method === 'HEAD' && c.route.method === 'GET'));
     if (!hit) {

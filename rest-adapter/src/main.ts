@@ -5,7 +5,7 @@ import { createRestHandler } from './app';
 import { GatewayClient } from './gateway-client';
 import { continueOnlyWithCredentials } from './http/expect-continue';
 import { webDistDir } from './http/participant-page';
-import { ROUTES } from './routes';
+import { PAGE_ROUTES, ROUTES } from './routes';
 
 const logger = createLogger('rest-adapter');
 const cfg = config();
@@ -13,6 +13,7 @@ const gateway = new GatewayClient(cfg.GATEWAY_URL);
 const metrics = new ServiceMetrics('rest-adapter');
 const handler = createRestHandler({
     routes: ROUTES,
+    pageRoutes: PAGE_ROUTES,
     gateway,
     bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
     uploadLimits: { maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES, selfieMaxBytes: cfg.SELFIE_MAX_BYTES },

@@ -1,8 +1,8 @@
 import { OPERATION_POLICY } from '@em/core';
-import { ROUTES, rootFieldOf } from './routes';
+import { PAGE_ROUTES, ROUTES, rootFieldOf } from './routes';
 
 describe('routes', () => {
-  it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))('%s runs a root field of the operation policy', (_name, route) => {
+  it.each([...ROUTES, ...PAGE_ROUTES].map((r) => [`${r.method} ${r.path}`, r] as const))('%s runs a root field of the operation policy', (_name, route) => {
     expect(Object.keys(OPERATION_POLICY)).toContain(rootFieldOf(route));
   });
 

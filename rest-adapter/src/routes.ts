@@ -1,4 +1,4 @@
-import { bodyBoolean, bodyString, bodyStringArray, bodyValue, flag, noBodyFields, pathInt, pathString, queryInt, requiredQueryInt, VariableSpec } from './http/params';
+import { bodyBoolean, bodyString, bodyStringArray, bodyValue, flag, noBodyFields, pathInt, pathString, queryInt, requiredQueryInt, requiredQueryString, VariableSpec } from './http/params';
 import * as map from './mappers';
 
 /**
@@ -211,3 +211,22 @@ export function rootFieldOf(route: RouteDef): string {
   if (!field) throw new Error(`No root field in the operation of ${route.method} ${route.path}`);
   return field;
 }
+
+/** Where the participant page's own routes live: outside the spec's API, never in its OpenAPI document. */
+export const PAGE_API_PREFIX = '/events/api';
+
+/**
+ * Routes only the participant page (`web/`) uses, beside the spec's: same envelope, credentials,
+ * authorisation and rate limits, but not part of the REST contract (SPEC.md is unchanged).
+ */
+export const PAGE_ROUTES: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/:orgId/event/:eventId/names',
+    summary: 'Name search',
+    response: 'NameSearch',
+    operation: `query SearchByName(${ORG_EVENT_ARGS}, $query: String!) { searchByName(orgId: $orgId, eventId: $eventId, query: $query) { bib name photoCount } }`,
+    variables: { ...orgEvent, query: requiredQueryString('q', 100, 'Part of a name (at least 2 letters).') },
+    data: (r) => ({ participants: r.searchByName.map((m: { bib: string; name: string; photoCount: number }) => ({ bib: m.bib, name: m.name, photo_count: m.photoCount })) }),
+  },
+];

@@ -1,4 +1,5 @@
-// The page's only server: the public REST API of docs/SPEC.md, called with the event's browser key.
+// The page's only server: the public REST API of docs/SPEC.md, called with the event's browser key,
+// plus the page's own name search beside it (`/events/api/...`, same key, envelope and rules).
 
 export interface Pagination { total: number; currentPage: number; totalPages: number; hasNextPage: boolean; hasPreviousPage: boolean; page_size: number }
 export interface ImageItem { img_url: string; thumbnail_url: string; image_id: string; width: number; height: number }
@@ -6,13 +7,14 @@ export interface ImagePage { images: ImageItem[]; pagination: Pagination }
 export interface FaceSearch extends ImagePage { request_id: string; confidence_percentage: number | null }
 export interface EventDetails {
   event_id: number; event_name: string; event_date: string | null; status: string; event_enabled: boolean;
-  bib_search: boolean; selfie_search: boolean; video_search: boolean; video_selfie_search: boolean; timeline_search: boolean;
+  bib_search: boolean; selfie_search: boolean; name_search?: boolean; video_search: boolean; video_selfie_search: boolean; timeline_search: boolean;
   cover_image?: string | null; time_zone?: string;
 }
 export interface ImageDetails extends ImageItem { meta_info: { photo_timestamp: number | null; photographer_name: string | null; original_file_name: string } }
 export interface TimelineDay { date: string; total: number; hours: { hour: number; count: number }[] }
 export interface Downloads { presigned_urls: { url: string; filename: string }[]; failed_urls: { image_id: string }[]; total_images: number; pagination: Pagination }
 export interface Clip { uuid: string; video_url: string; download_url: string; download_status: string; start_time: string | null; end_time: string | null }
+export interface NameMatch { bib: string; name: string; photo_count: number }
 export interface Clipping { request_id: string; status: string; videos: Clip[]; error: string | null }
 
 /** What went wrong, as a sentence for the participant (never the raw JSON). */
@@ -22,10 +24,11 @@ export class ApiError extends Error {
   }
 }
 
-export type Topic = 'event' | 'bib' | 'selfie' | 'result' | 'timeline' | 'download' | 'clips' | 'photos';
+export type Topic = 'event' | 'bib' | 'name' | 'selfie' | 'result' | 'timeline' | 'download' | 'clips' | 'photos';
 
 const FORBIDDEN: Partial<Record<Topic, string>> = {
   bib: 'Search by BIB number is not available for this event.',
+  name: 'Search by name is not available for this event.',
   selfie: 'Search by selfie is not available for this event.',
   result: 'Search by selfie is not available for this event.',
   timeline: 'Browsing by time is not available for this event.',
@@ -45,6 +48,7 @@ export function humanMessage(status: number, topic: Topic): string {
   if (status === 404) return NOT_FOUND[topic] ?? 'We could not find what you asked for.';
   if (status === 413) return 'That photo is too large. Please choose one under 5 MB.';
   if (status === 415 || (status === 400 && topic === 'selfie')) return 'We could not read that photo. Please choose a JPEG or PNG picture of your face.';
+  if (status === 400 && topic === 'name') return 'Please type at least 2 letters of your name.';
   if (status === 429) return 'Too many searches right now. Please wait a minute and try again.';
   if (status >= 500) return 'Something went wrong on our side. Please try again in a moment.';
   return 'That did not work. Please check what you entered and try again.';
@@ -54,7 +58,8 @@ export class Api {
   private readonly warm = new Map<string, Promise<unknown>>();
   private warming = false;
 
-  constructor(readonly base: string, private readonly key: string) {}
+  /** `base`: the event's REST API; `pageBase`: the event under the page's own routes (name search). */
+  constructor(readonly base: string, private readonly key: string, private readonly pageBase = base) {}
 
   /** Starts the GETs of `request` now; the identical call that follows takes their answer (the first page loads beside the details). */
   prefetch(request: (api: Api) => Promise<unknown>): void {
@@ -81,7 +86,7 @@ export class Api {
   private async send<T>(topic: Topic, path: string, init: RequestInit): Promise<T> {
     let res: Response;
     try {
-      res = await fetch(`${this.base}${path}`, { ...init, headers: { 'X-API-Key': this.key, ...(init.headers ?? {}) }, credentials: 'omit' });
+      res = await fetch(path.startsWith('/names') ? `${this.pageBase}${path}` : `${this.base}${path}`, { ...init, headers: { 'X-API-Key': this.key, ...(init.headers ?? {}) }, credentials: 'omit' });
     } catch {
       throw new ApiError(0, humanMessage(0, topic));
     }
@@ -100,6 +105,7 @@ export class Api {
   photo = (id: string) => this.call<ImageDetails>('photos', `/images/${encodeURIComponent(id)}`);
   bib = (bib: string, page: number) => this.call<ImagePage>('bib', `/bibs/${encodeURIComponent(bib)}?page=${page}&page_size=24`);
   faceResult = (requestId: string, page: number) => this.call<FaceSearch>('result', `/faces/${encodeURIComponent(requestId)}?page=${page}&page_size=24`);
+  names = (query: string) => this.call<{ participants: NameMatch[] }>('name', `/names?q=${encodeURIComponent(query)}`);
   timelineDays = () => this.call<{ days: TimelineDay[] }>('timeline', '/timeline/days');
   timeline = (from: number, to: number, page: number) => this.call<ImagePage>('timeline', `/timeline/images?from=${from}&to=${to}&page=${page}&page_size=24`);
   clipping = (requestId: string) => this.call<Clipping>('clips', `/video-clipping/${encodeURIComponent(requestId)}`);

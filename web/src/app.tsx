@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Api, ApiError, EventDetails } from './api';
 import { loaderFor, Results } from './results';
 import { readEventPath, readKey, readView, View, viewSearch } from './route';
-import { BibSearch, SelfieSearch } from './search';
+import { BibSearch, NameSearch, SelfieSearch } from './search';
 import { fromSpecDateTime, formatDate, zoneOf } from './time';
 import { Timeline } from './timeline';
 
@@ -20,7 +20,7 @@ export function App() {
   const key = place ? readKey(location.hash, safeSession(), `${place.orgId}/${place.eventId}`) : null;
   const api = useMemo(() => {
     if (!place || !key) return null;
-    const client = new Api(`/api/v1/ext/${place.orgId}/event/${place.eventId}`, key);
+    const client = new Api(`/api/v1/ext/${place.orgId}/event/${place.eventId}`, key, `/events/api/${place.orgId}/event/${place.eventId}`);
     client.prefetch((a) => loaderFor(a, readView(location.search))(1));
     return client;
   }, [key]);
@@ -63,11 +63,12 @@ export function App() {
         </div>
       </header>
       <main class="wrap" id="main">
-        {(details.bib_search || details.selfie_search) && (
+        {(details.bib_search || details.selfie_search || details.name_search) && (
           <section class="finders" aria-labelledby="find-title">
             <h2 id="find-title">Find your photos</h2>
             <div class="finder-row">
               {details.bib_search && <BibSearch initial={view.kind === 'bib' ? view.bib : ''} onSearch={(bib) => go({ kind: 'bib', bib })} />}
+              {details.name_search && <NameSearch api={api} onChoose={(bib) => go({ kind: 'bib', bib })} />}
               {details.selfie_search && <SelfieSearch api={api} onResult={(requestId) => go({ kind: 'selfie', requestId })} />}
             </div>
           </section>

@@ -1,12 +1,13 @@
-import { QueryOrder } from '@mikro-orm/core';
+import { EntityManager, QueryOrder } from '@mikro-orm/core';
 import { Face, Photo, PhotoBib, PhotoStatus } from '../db/entities';
 import { Orm, sqlArray } from '../db/orm';
-import { runPrepared } from '../db/prepared';
+import { runPrepared, StatementSource } from '../db/prepared';
 import { GALLERY_PAGE } from './gallery-page.statement';
 import { normaliseBib } from '../ids';
 import { PageRequest } from '../pagination';
 import { FaceRow } from './face-rows';
 import { GalleryRow, NewPhoto, PhotoStatusTally, ProcessedPhoto } from './photos.types';
+import type { BibJudgement, StoredBibReadRow } from '../bibs/bib-read-rule';
 
 export * from './photos.types';
 
@@ -21,6 +22,9 @@ const PHOTO_FACES_AFTER = {
            from faces f where f.event_id = $1::int and f.id > $2::bigint and f.id not in (select unnest($4::bigint[]))
           order by f.id limit $3::int`,
 };
+
+/** Which bib reads participants find a photo by (SEARCHABLE_BIB_STATUSES of core/src/bibs/bib-read-rule.ts). */
+export const SEARCHABLE_READ = "status in ('accepted', 'completed')";
 
 /** Which photos are visible: published ones (the partial indexes and the count trigger say the same). */
 export const PUBLISHED = 'published_at is not null';
@@ -82,17 +86,29 @@ export interface PhotosRepository {
   eventsWithFacesOlderThan(version: number): Promise<number[]>;
   /** Sends a finished photo back to be processed again (its faces re-described); it stays published meanwhile. */
   markForReprocessing(id: string): Promise<void>;
+  /** Every stored bib read of the event's photos. */
+  bibReadsOf(eventId: number): Promise<StoredBibReadRow[]>;
+  /** Writes new judgements of stored reads, in one transaction. */
+  setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void>;
 }
 
 export class SqlPhotosRepository implements PhotosRepository {
-  constructor(private readonly orm: Orm) {}
+  /** A fork per call on the ORM, or the entity manager of a unit of work (the administration's). */
+  private readonly source: () => EntityManager;
+  /** Where prepared statements run: the ORM's pool. */
+  private readonly statements: () => StatementSource;
+
+  constructor(source: Orm | (() => EntityManager)) {
+    this.source = typeof source === 'function' ? source : () => source.em.fork();
+    this.statements = typeof source === 'function' ? source : () => source;
+  }
 
   private get em() {
-    return this.orm.em.fork();
+    return this.source();
   }
 
   private execute<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return this.orm.em.getConnection().execute(sql, params);
+    return this.source().getConnection().execute(sql, params);
   }
 
   async publishedCount(eventId: number): Promise<number> {
@@ -106,7 +122,7 @@ export class SqlPhotosRepository implements PhotosRepository {
    * never a count. One statement reads one snapshot, so the total and the page always agree.
    */
   async galleryPage(eventId: number, request: PageRequest): Promise<{ total: number; rows: GalleryRow[] }> {
-    const result = await runPrepared<GalleryRow & { total: number }>(this.orm, GALLERY_PAGE, [eventId, request.offset, request.pageSize]);
+    const result = await runPrepared<GalleryRow & { total: number }>(this.statements(), GALLERY_PAGE, [eventId, request.offset, request.pageSize]);
     const total = result[0]?.total ?? 0;
     const rows: GalleryRow[] = [];
     for (const { total: _total, ...row } of result) if (row.id !== null) rows.push(row);
@@ -117,7 +133,7 @@ export class SqlPhotosRepository implements PhotosRepository {
     const wanted = normaliseBib(bib);
     if (!wanted) return { total: 0, ids: [] };
     const from = `from photo_bibs b join photos p on p.id = b.photo_id
-                  where b.event_id = ? and b.bib = ? and p.${PUBLISHED}`;
+                  where b.event_id = ? and b.bib = ? and b.${SEARCHABLE_READ} and p.${PUBLISHED}`;
     const [{ total }] = await this.execute<{ total: number }>(`select count(distinct p.id)::int as total ${from}`, [eventId, wanted]);
     if (total === 0) return { total: 0, ids: [] };
     const rows = await this.execute<{ id: string }>(`select distinct p.id, p.captured_at ${from} order by ${galleryOrder('p')} limit ? offset ?`, [
@@ -225,8 +241,22 @@ export class SqlPhotosRepository implements PhotosRepository {
 
   async saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<void> {
     await this.em.transactional(async (tx) => {
-      await tx.nativeDelete(PhotoBib, { photo: photoId });
-      for (const [bib, confidence] of result.bibs) tx.create(PhotoBib, { photo: photoId, event: eventId, bib, confidence });
+      // Organiser rows survive reprocessing: they are the organiser's word, not the reader's.
+      await tx.getConnection().execute("delete from photo_bibs where photo_id = ? and source <> 'organiser'", [photoId], 'run', tx.getTransactionContext());
+      if (result.bibs.length) {
+        const rows = result.bibs.map(({ read, judged }) => ({
+          b: judged.bib, r: read.bib, c: read.confidence, s: judged.status, o: judged.source, p: read.partial,
+          x: read.box?.x ?? null, y: read.box?.y ?? null, w: read.box?.width ?? null, h: read.box?.height ?? null,
+        }));
+        await tx.getConnection().execute(
+          `insert into photo_bibs (photo_id, event_id, bib, read_text, confidence, status, source, partial, box_x, box_y, box_width, box_height)
+           select ?, ?, x.b, x.r, x.c, x.s, x.o, x.p, x.x, x.y, x.w, x.h
+             from jsonb_to_recordset(?::jsonb) as x(b text, r text, c real, s text, o text, p boolean, x real, y real, w real, h real)`,
+          [photoId, eventId, JSON.stringify(rows)],
+          'run',
+          tx.getTransactionContext(),
+        );
+      }
       await tx.nativeDelete(Face, { photo: photoId });
       for (const face of result.faces) {
         tx.create(Face, { photo: photoId, event: eventId, embedding: face.embedding, descriptorVersion: face.descriptorVersion, quality: face.quality ?? null, score: face.score, boxX: face.box.x, boxY: face.box.y, boxWidth: face.box.width, boxHeight: face.box.height });
@@ -252,7 +282,7 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
-    return runPrepared<FaceRow>(this.orm, PHOTO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
+    return runPrepared<FaceRow>(this.statements(), PHOTO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
   }
 
   async eventsWithFacesOlderThan(version: number): Promise<number[]> {
@@ -264,12 +294,32 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.orm.em.getConnection().execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [eventId, version]);
+    const rows: Array<{ id: string }> = await this.source().getConnection().execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [eventId, version]);
     return rows.map((r) => r.id);
   }
 
   async markForReprocessing(id: string): Promise<void> {
-    await this.orm.em.getConnection().execute("update photos set status = 'imported' where id = ? and status = 'processed'", [id]);
+    await this.source().getConnection().execute("update photos set status = 'imported' where id = ? and status = 'processed'", [id]);
+  }
+
+  async bibReadsOf(eventId: number): Promise<StoredBibReadRow[]> {
+    const rows = await this.execute<{ id: string; read_text: string | null; bib: string; partial: boolean; status: StoredBibReadRow['status']; source: StoredBibReadRow['source'] }>(
+      'select id::text as id, read_text, bib, partial, status, source from photo_bibs where event_id = ?',
+      [eventId],
+    );
+    return rows.map((r) => ({ id: r.id, readText: r.read_text ?? r.bib, bib: r.bib, partial: r.partial, status: r.status, source: r.source }));
+  }
+
+  async setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void> {
+    if (changes.length === 0) return;
+    const rows = changes.map((c) => ({ i: c.id, b: c.bib, s: c.status, o: c.source }));
+    // read_text is kept first: the row's first bib is what OCR read, whatever the later judgements.
+    await this.execute(
+      `update photo_bibs pb set read_text = coalesce(pb.read_text, pb.bib), bib = x.b, status = x.s, source = x.o
+         from jsonb_to_recordset(?::jsonb) as x(i bigint, b text, s text, o text)
+        where pb.id = x.i and pb.event_id = ? and pb.source <> 'organiser'`,
+      [JSON.stringify(rows), eventId],
+    );
   }
 
   async largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null> {

@@ -1,4 +1,5 @@
 import { PhotoStatus, PhotoStepErrors } from '../db/entities';
+import type { BibRead, BibJudgement } from '../bibs/bib-read-rule';
 
 /** A gallery row as Postgres returns it (capture time as epoch milliseconds, no entity hydration). */
 export interface GalleryRow {
@@ -55,6 +56,7 @@ export interface ProcessedPhoto {
   stepErrors: PhotoStepErrors | null;
   /** Set the publication time (when not already published): the event is live. */
   publishAt: Date | null;
-  bibs: Map<string, number>;
+  /** Every bib read, as judged (core/src/bibs/bib-read-rule.ts); `read.bib` is what OCR read. */
+  bibs: Array<{ read: BibRead; judged: BibJudgement }>;
   faces: Array<{ embedding: Buffer; descriptorVersion: number; quality?: number | null; score: number; box: { x: number; y: number; width: number; height: number } }>;
 }

@@ -1,6 +1,6 @@
 import { Logger } from '@em/core';
 import { bufferToDescriptor } from '@em/core/media';
-import { InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository } from '@em/core/testing';
+import { InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository, InMemoryStartListRepository } from '@em/core/testing';
 import sharp from 'sharp';
 import { OCR_MAX_SIDE } from '../bibs/bib-reader';
 import { Registry } from 'prom-client';
@@ -87,8 +87,9 @@ async function setup(live = false, registry?: Registry) {
   const faces = new FakeFaces();
   const bibs = new FakeBibs();
   const revisions = new FakeRevisions();
-  const processor = new PhotoProcessor(photos, events, store.asStore, faces, bibs, revisions, logger, registry ? photoStepHistogram(registry) : undefined);
-  return { events, photos, store, photo, faces, bibs, revisions, processor };
+  const startLists = new InMemoryStartListRepository();
+  const processor = new PhotoProcessor(photos, events, store.asStore, faces, bibs, revisions, logger, startLists, registry ? photoStepHistogram(registry) : undefined);
+  return { events, photos, store, photo, faces, bibs, revisions, processor, startLists };
 }
 
 describe('PhotoProcessor', () => {
@@ -214,5 +215,18 @@ describe('PhotoProcessor', () => {
     await s.processor.process(s.photo.id);
     await s.processor.markFailed(s.photo.id, 'late failure');
     expect(s.photos.rows.get(s.photo.id)!.status).toBe('processed');
+  });
+
+  it('judges reads against the start list: a number not on it is kept as rejected, not searchable', async () => {
+    const entry = (bib: string) => ({ bib, name: `Runner ${bib}`, firstName: null, lastName: null, category: null, team: null });
+    const listed = await setup(true);
+    listed.startLists.lists.set(5, [entry('1234')]);
+    await listed.processor.process(listed.photo.id);
+    expect(listed.photos.bibs).toMatchObject([{ bib: '1234', status: 'accepted', source: 'read', readText: '1234' }]);
+    const unlisted = await setup(true);
+    unlisted.startLists.lists.set(5, [entry('4321')]);
+    await unlisted.processor.process(unlisted.photo.id);
+    expect(unlisted.photos.bibs).toMatchObject([{ bib: '1234', status: 'rejected', source: 'read' }]);
+    expect((await unlisted.photos.publishedWithBib(5, '1234', { offset: 0, pageSize: 10, page: 1 })).total).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
-import { clientMessage, Logger } from '@em/core';
-import { EventsRepository, PhotosRepository, PhotoStepErrors } from '@em/core/data';
+import { BibRead, clientMessage, judgeBibRead, Logger, startListFor } from '@em/core';
+import { EventsRepository, PhotosRepository, PhotoStepErrors, StartListRepository } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { CORRUPT_IMAGE, decodePhoto, descriptorToBuffer, FaceIndexRevisions, PersonBox, probeImage } from '@em/core/media';
 import { faceQuality } from '../faces/face-quality';
@@ -31,6 +31,7 @@ export class PhotoProcessor {
     private readonly bibs: Pick<BibReading, 'readPixels'>,
     private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
+    private readonly startLists: Pick<StartListRepository, 'count' | 'bibsAmong' | 'containing'>,
     private readonly steps: PhotoStepTimes = UNTIMED_STEPS,
   ) {}
 
@@ -54,11 +55,12 @@ export class PhotoProcessor {
     await step('store', () => Promise.all([this.store.put(largeKey, large.buffer, 'image/jpeg'), this.store.put(thumbnailKey, thumbnail.buffer, 'image/jpeg')]));
 
     const stepErrors: PhotoStepErrors = {};
-    let bibs = new Map<string, number>();
+    let reads: BibRead[] = [];
     let people: PersonBox[] = [];
     try {
       const reading = await step('bibs', () => this.bibs.readPixels(pixels));
-      bibs = reading.bibs;
+      // The reader gives whole numbers only for now: a read is partial when the reader says so.
+      reads = [...reading.bibs].map(([bib, confidence]) => ({ bib, confidence, partial: false }));
       people = reading.people ?? [];
     } catch (err) {
       stepErrors.bibs = clientMessage(err, 'BIB reading failed');
@@ -73,6 +75,8 @@ export class PhotoProcessor {
     }
 
     await step('save', async () => {
+      const startList = reads.length ? await startListFor(this.startLists, eventId, reads) : null;
+      const bibs = reads.map((read) => ({ read, judged: judgeBibRead(read, startList) }));
       const now = new Date();
       const live = await this.events.isLive(eventId);
       await this.photos.saveProcessed(photoId, eventId, {
@@ -90,7 +94,7 @@ export class PhotoProcessor {
       });
       if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
     });
-    this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');
+    this.logger.debug({ photoId, bibs: reads.length, faces: detected.length }, 'photo processed');
     return 'processed';
   }
 

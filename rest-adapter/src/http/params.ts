@@ -68,6 +68,18 @@ export const requiredQueryInt = (name: string, invalid: ErrorCode, description?:
     { in: 'query', name, required: true, schema: { type: 'integer' }, description },
   );
 
+/** A required text query parameter of at most `maxChars` characters; absent or empty -> 400. */
+export const requiredQueryString = (name: string, maxChars: number, description?: string): Reader<string> =>
+  documented(
+    (input) => {
+      const raw = input.query.get(name)?.trim();
+      if (!raw) throw new AppError('BAD_REQUEST', `${name} is required`);
+      if (raw.length > maxChars) throw new AppError('BAD_REQUEST', `${name} is at most ${maxChars} characters`);
+      return raw;
+    },
+    { in: 'query', name, required: true, schema: { type: 'string', maxLength: maxChars }, description },
+  );
+
 export type VariableSpec = Record<string, Reader<unknown>>;
 
 /** Reads every variable of a route; the first invalid one is the error. */

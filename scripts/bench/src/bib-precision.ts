@@ -1,3 +1,4 @@
+import { judgeBibRead, startListView, StartListView } from '@em/core';
 import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, onATorso, PersonBox, TextBox } from '@em/core/media';
 import type { BibReader } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -102,10 +103,12 @@ interface Decision {
 const withoutGround = (boxes: TextBox[]) => boxes.map((b) => (b.geometry?.groundReach ? { ...b, geometry: { ...b.geometry, groundReach: undefined } } : b));
 
 /** Photo-level counts of a decision over some photos. */
-export function score(photos: ReadPhoto[], decision: Decision): Counts {
+export function score(photos: ReadPhoto[], decision: Decision, startList: StartListView | null = null): Counts {
   const c: Counts = { tp: 0, fp: 0, fn: 0, wrong: [] };
   for (const p of photos) {
-    const found = extractBibs(decision.weighGround ? p.boxes : withoutGround(p.boxes), decision.rules, p.people ?? undefined);
+    const read = extractBibs(decision.weighGround ? p.boxes : withoutGround(p.boxes), decision.rules, p.people ?? undefined);
+    // Reads judged against the start list as the photo job does (the reader's reads are whole: partial false).
+    const found = new Map([...read].filter(([bib]) => judgeBibRead({ bib, partial: false }, startList).status !== 'rejected'));
     for (const bib of found.keys()) {
       if (p.bibs.includes(bib)) c.tp++;
       else {
@@ -155,6 +158,18 @@ export async function bibPrecision(rows: BenchRow[], reader: BibReader, fixtures
       value: DECISIONS.map((d) => `${d.label}: ${prf(score(subset, d))}`).join('; '),
       target: category === 'dev' || category === 'signs' ? 'F1 >= 0.95, P >= 0.95' : '',
       how: `${what}; wrong after: ${score(subset, AFTER).wrong.join(', ') || 'none'}; wrong before: ${score(subset, BEFORE).wrong.join(', ') || 'none'}`,
+    });
+  }
+  // A realistic start list: every number the race issued, from the smallest labelled bib to the largest, not only those photographed.
+  const labelled = photos.flatMap((p) => p.bibs).filter((b) => /^\d+$/.test(b)).map(Number);
+  const [low, high] = [Math.min(...labelled), Math.max(...labelled)];
+  const issued = startListView(Array.from({ length: high - low + 1 }, (_, i) => String(low + i)).concat(photos.flatMap((p) => p.bibs)));
+  for (const subset of [photos, half(photos, 'held-out')]) {
+    rows.push({
+      figure: `BIB P / R / F1 against a start list, ${subset === photos ? 'whole harder set' : 'held-out half'} (${subset.length} photos)`,
+      value: `without: ${prf(score(subset, AFTER))}; with the start list: ${prf(score(subset, AFTER, issued))}`,
+      target: '',
+      how: `default decision; start list = every number from ${low} to ${high} (${high - low + 1} bibs) plus the labelled ones; wrong with it: ${score(subset, AFTER, issued).wrong.join(', ') || 'none'}`,
     });
   }
   const stop20 = photos.filter((p) => ['dev', 'signs', 'anywhere', 'away'].includes(p.category));

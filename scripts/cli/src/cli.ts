@@ -8,13 +8,14 @@ import { ADMIN_COMMANDS } from './organiser/admin-commands';
 import { Command } from './organiser/command';
 import { parseFlags } from './organiser/flags';
 import { KEY_COMMANDS } from './organiser/key-commands';
+import { START_LIST_COMMANDS } from './organiser/start-list-commands';
 
 /**
  * The organiser's command line: `npm run cli -- <command> [--option value] [--json]`. It works on
  * the platform configured in the environment, or on the one `npm start` runs (`.data/platform.env`),
  * through the services the GraphQL API uses, acting as the platform operator.
  */
-const COMMANDS: Record<string, Command> = { ...ADMIN_COMMANDS, ...KEY_COMMANDS };
+const COMMANDS: Record<string, Command> = { ...ADMIN_COMMANDS, ...KEY_COMMANDS, ...START_LIST_COMMANDS };
 
 const HELP = `Usage: npm run cli -- <command> [options] [--json]   (--help after a command for its options)
 

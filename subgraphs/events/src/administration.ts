@@ -1,4 +1,4 @@
-import { Principal } from '@em/core';
+import { Principal, rejudgeEventReads } from '@em/core';
 import {
   ApiKeyService,
   EntityManagerSource,
@@ -7,6 +7,8 @@ import {
   SqlEventsRepository,
   SqlMembershipsRepository,
   SqlOrganisationsRepository,
+  SqlPhotosRepository,
+  SqlStartListRepository,
   SqlUsageRepository,
 } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
@@ -19,6 +21,7 @@ import { QueuedEventDeletions } from './events/event-deletion-queue';
 import { EventsService } from './events/events.service';
 import { MembersService } from './members/members.service';
 import { OrganisationsService } from './organisations/organisations.service';
+import { StartListService } from './start-list/start-list.service';
 import { UsageService } from './usage/usage.service';
 
 export type { EventSettingsInput } from './events/event-settings';
@@ -26,6 +29,8 @@ export type { EventView } from './events/event-view';
 export type { EventDeletionStatus } from './events/event-deletion';
 export type { OrganisationView } from './organisations/organisations.service';
 export type { UsageReport } from './usage/usage.service';
+export type { StartListImportResult, StartListMode } from './start-list/start-list.service';
+export type { StartListLineError } from './start-list/start-list-csv';
 
 /**
  * The CLI's principal: whoever runs the organiser CLI holds the platform's database credentials,
@@ -52,6 +57,8 @@ export function administrationServices(deps: AdministrationDependencies) {
     apiKeys: new SqlApiKeysRepository(deps.em),
     events: new SqlEventsRepository(deps.em),
     usage: new SqlUsageRepository(deps.em),
+    startLists: new SqlStartListRepository(deps.em),
+    photos: new SqlPhotosRepository(deps.em),
   };
   const keyService = new ApiKeyService({ keys: repos.apiKeys, organisations: repos.organisations }, deps.maxApiKeysPerOrganisation, deps.onKeyChanged);
   return {
@@ -65,6 +72,8 @@ export function administrationServices(deps: AdministrationDependencies) {
     usage: new UsageService(repos.usage),
     apiKeys: new ApiKeysService(keyService),
     account: new AccountService(repos),
+    // A new start list re-judges the event's stored bib reads at once (no OCR).
+    startLists: new StartListService(repos.events, repos.startLists, async (eventId) => void (await rejudgeEventReads(repos.photos, repos.startLists, eventId))),
   };
 }
 

@@ -13,6 +13,7 @@ import { MembersResolver } from './members/members.resolver';
 import { OrganisationsResolver } from './organisations/organisations.resolver';
 import { PingResolver } from './ping/ping.resolver';
 import { PingService } from './ping/ping.service';
+import { StartListResolver } from './start-list/start-list.resolver';
 import { UsageResolver } from './usage/usage.resolver';
 import { buildEventsSchema } from './schema';
 
@@ -37,6 +38,7 @@ runService('events', async ({ cfg, logger, orm, principalSecret }) => {
     new EventAdminResolver(services.eventAdmin, services.covers),
     new MembersResolver(services.members),
     new UsageResolver(services.usage),
+    new StartListResolver(services.startLists),
   );
   const schema = await buildEventsSchema(container, events);
   return startSubgraphServer({ name: 'events', schema, port: cfg.EVENTS_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger });

@@ -8,6 +8,7 @@ import { PingResolver } from './ping/ping.resolver';
 import { OrganisationsResolver } from './organisations/organisations.resolver';
 import { EventAdminResolver } from './events/event-admin.resolver';
 import { MembersResolver } from './members/members.resolver';
+import { StartListResolver } from './start-list/start-list.resolver';
 import { UsageResolver } from './usage/usage.resolver';
 
 export const RESOLVERS = [
@@ -20,6 +21,7 @@ export const RESOLVERS = [
   EventAdminResolver,
   MembersResolver,
   UsageResolver,
+  StartListResolver,
 ] as const;
 
 /** The events subgraph: organisations, their events and settings, members, usage, API keys, ping, the signed-in account and `authorize`. */

@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { checks, connectRedis } from '@em/core';
-import { FaceIndexCache, SqlEventsRepository, SqlFaceSearchesRepository, SqlPhotosRepository } from '@em/core/data';
+import { FaceIndexCache, SqlEventsRepository, SqlFaceSearchesRepository, SqlPhotosRepository, SqlStartListRepository } from '@em/core/data';
 import { FaceIndexRevisions, SelfieEmbedder } from '@em/core/media';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { BibSearchResolver } from './bibs/bib-search.resolver';
 import { BibSearchService } from './bibs/bib-search.service';
 import { FaceSearchResolver } from './faces/face-search.resolver';
 import { FaceSearchService } from './faces/face-search.service';
+import { NameSearchResolver } from './names/name-search.resolver';
+import { NameSearchService } from './names/name-search.service';
 import { buildSearchSchema } from './schema';
 
 runService('search', async ({ cfg, logger, orm, principalSecret }) => {
@@ -19,6 +21,7 @@ runService('search', async ({ cfg, logger, orm, principalSecret }) => {
     resolverContainer(
       new BibSearchResolver(new BibSearchService(events, photos)),
       new FaceSearchResolver(new FaceSearchService(events, photos, new SqlFaceSearchesRepository(orm), embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS, logger)),
+      new NameSearchResolver(new NameSearchService(events, new SqlStartListRepository(orm))),
     ),
   );
   const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1, checks: [checks.redis(redis)] });

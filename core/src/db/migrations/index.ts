@@ -10,6 +10,8 @@ import { Migration20261123Administration } from './Migration20261123Administrati
 import { Migration20261124ArchivedUsage } from './Migration20261124ArchivedUsage';
 import { Migration20261124FaceQuality } from './Migration20261124FaceQuality';
 import { Migration20261127VideoShotChanges } from './Migration20261127VideoShotChanges';
+import { Migration20261127StartList } from './Migration20261127StartList';
+import { Migration20261127StartListBibReads } from './Migration20261127StartListBibReads';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -25,4 +27,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261124ArchivedUsage', class: Migration20261124ArchivedUsage },
   { name: 'Migration20261124FaceQuality', class: Migration20261124FaceQuality },
   { name: 'Migration20261127VideoShotChanges', class: Migration20261127VideoShotChanges },
+  { name: 'Migration20261127StartList', class: Migration20261127StartList },
+  { name: 'Migration20261127StartListBibReads', class: Migration20261127StartListBibReads },
 ];

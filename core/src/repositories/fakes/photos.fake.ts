@@ -4,6 +4,7 @@ import { newId, normaliseBib } from '../../ids';
 import { PageRequest } from '../../pagination';
 import { FaceRow } from '../face-rows';
 import { GalleryRow, NewPhoto, PhotosRepository, PhotoStatusTally, ProcessedPhoto } from '../photos.repository';
+import type { BibJudgement, BibReadSource, BibReadStatus, StoredBibReadRow } from '../../bibs/bib-read-rule';
 import { InMemoryEventsRepository } from './events.fake';
 
 /** The gallery order: capture time ascending, untimed last, then id. */
@@ -24,7 +25,16 @@ const page = <T>(items: T[], request: PageRequest) => items.slice(request.offset
  */
 export class InMemoryPhotosRepository implements PhotosRepository {
   readonly rows = new Map<string, Photo>();
-  readonly bibs: Array<Pick<PhotoBib, 'bib' | 'confidence'> & { photoId: string; eventId: number }> = [];
+  readonly bibs: Array<Pick<PhotoBib, 'bib' | 'confidence'> & {
+    id?: string;
+    photoId: string;
+    eventId: number;
+    readText?: string;
+    partial?: boolean;
+    status?: BibReadStatus;
+    source?: BibReadSource;
+  }> = [];
+  private nextBibId = 1;
   readonly faces: Array<Pick<Face, 'embedding' | 'score' | 'descriptorVersion' | 'quality'> & { id: number; photoId: string; eventId: number; box?: FaceBox }> = [];
   private nextFaceId = 1;
 
@@ -43,7 +53,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     photo.originalKey ??= `originals/${eventId}/${photo.id}.jpg`;
     photo.event = { id: eventId } as Event;
     this.rows.set(photo.id, photo);
-    for (const bib of bibs) this.bibs.push({ photoId: photo.id, eventId, bib: normaliseBib(bib)!, confidence: 1 });
+    for (const bib of bibs) this.bibs.push({ id: String(this.nextBibId++), photoId: photo.id, eventId, bib: normaliseBib(bib)!, confidence: 1 });
     return photo;
   }
 
@@ -88,7 +98,8 @@ export class InMemoryPhotosRepository implements PhotosRepository {
 
   async publishedWithBib(eventId: number, bib: string, request: PageRequest): Promise<{ total: number; ids: string[] }> {
     const wanted = normaliseBib(bib);
-    const withBib = new Set(this.bibs.filter((b) => b.eventId === eventId && b.bib === wanted).map((b) => b.photoId));
+    const searchable = (b: { status?: BibReadStatus }) => b.status === undefined || b.status === 'accepted' || b.status === 'completed';
+    const withBib = new Set(this.bibs.filter((b) => b.eventId === eventId && b.bib === wanted && searchable(b)).map((b) => b.photoId));
     const all = this.published(eventId).filter((p) => withBib.has(p.id));
     return { total: all.length, ids: page(all, request).map((p) => p.id) };
   }
@@ -189,8 +200,10 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     const { bibs, faces, publishAt, ...fields } = result;
     Object.assign(photo, fields, { status: 'processed' });
     if (publishAt && !photo.publishedAt) photo.publishedAt = publishAt;
-    this.bibs.splice(0, this.bibs.length, ...this.bibs.filter((b) => b.photoId !== photoId));
-    for (const [bib, confidence] of bibs) this.bibs.push({ photoId, eventId, bib, confidence });
+    this.bibs.splice(0, this.bibs.length, ...this.bibs.filter((b) => b.photoId !== photoId || b.source === 'organiser'));
+    for (const { read, judged } of bibs) {
+      this.bibs.push({ id: String(this.nextBibId++), photoId, eventId, bib: judged.bib, readText: read.bib, confidence: read.confidence, partial: read.partial, status: judged.status, source: judged.source });
+    }
     this.faces.splice(0, this.faces.length, ...this.faces.filter((f) => f.photoId !== photoId));
     for (const face of faces) {
       const { embedding, descriptorVersion, score, box } = face;
@@ -234,5 +247,18 @@ export class InMemoryPhotosRepository implements PhotosRepository {
 
   async largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null> {
     return [...this.rows.values()].find((p) => p.event.id === eventId && p.originalFileName === originalFileName && p.largeKey)?.largeKey ?? null;
+  }
+
+  async bibReadsOf(eventId: number): Promise<StoredBibReadRow[]> {
+    return this.bibs
+      .filter((b) => b.eventId === eventId)
+      .map((b) => ({ id: b.id!, readText: b.readText ?? b.bib, bib: b.bib, partial: b.partial ?? false, status: b.status ?? 'accepted', source: b.source ?? 'read' }));
+  }
+
+  async setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void> {
+    for (const change of changes) {
+      const row = this.bibs.find((b) => b.id === change.id && b.eventId === eventId && b.source !== 'organiser');
+      if (row) Object.assign(row, { readText: row.readText ?? row.bib, bib: change.bib, status: change.status, source: change.source });
+    }
   }
 }

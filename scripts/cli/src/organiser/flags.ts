@@ -1,7 +1,7 @@
 /** `--name value` pairs; `--no-x` and bare switches (`--yes`, `--json`, `--help`) are "true". */
 export type Flags = Record<string, string>;
 
-const SWITCHES = new Set(['yes', 'json', 'help', 'wait', 'read-only', 'queue-after-import']);
+const SWITCHES = new Set(['yes', 'json', 'help', 'wait', 'read-only', 'queue-after-import', 'replace', 'skip-invalid']);
 
 export function parseFlags(args: string[]): Flags {
   const flags: Flags = {};

@@ -92,7 +92,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs);
     const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
     if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log });
-    services = await startServices({ env, onOutput: opts.onServiceOutput, timeoutMs: opts.serviceStartMs });
+    // A loaded machine (several builds on few cores) starts services slower than the default allows.
+    const timeoutMs = opts.serviceStartMs ?? (Number(process.env.SERVICE_START_TIMEOUT_MS) || undefined);
+    services = await startServices({ env, onOutput: opts.onServiceOutput, timeoutMs });
     if (demo) {
       const { live, failed } = await publishDemo(pipeline, demo.eventId);
       await setDemoCover(orm, demo.eventId);

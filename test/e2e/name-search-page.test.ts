@@ -1,0 +1,82 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+import { ensureChromium, expectText, firstThumbnailShown, seriousA11yViolations } from './support/browser';
+import { api, closeDb, expectSuccess, info, runCli, sql } from './support/platform';
+
+/**
+ * The participant page's "Name" search in Debian's chromium at 360 px, on the demo event with a
+ * start list naming every bib it has photos of: a name leads to that bib's photos.
+ */
+const OUT = path.join(__dirname, '..', 'output', 'participant-page');
+const { orgId, eventId, browserKey } = info.demo;
+const pageOrigin = info.restUrl.replace('127.0.0.1', 'localhost');
+const pageUrl = (search = '') => `${pageOrigin}/events/${orgId}/${eventId}${search}#key=${encodeURIComponent(browserKey)}`;
+
+let browser: Browser;
+let page: Page;
+let bib: string;
+
+beforeAll(async () => {
+  // Every bib the demo's photos show is listed, so the start list takes no photo away from the other suites.
+  const bibs = (await sql("select distinct bib from photo_bibs where event_id = $1 and status in ('accepted', 'completed') order by bib", [eventId])).map((r) => r.bib as string);
+  bib = bibs[0];
+  const dir = mkdtempSync(path.join(tmpdir(), 'demo-start-list-'));
+  const file = path.join(dir, 'start-list.csv');
+  const names = bibs.map((b, i) => (i === 0 ? `${b},Zoé,Dupont-Lefèvre` : `${b},Runner,Number ${b}`));
+  writeFileSync(file, `bib,first_name,last_name\n${names.join('\n')}\n`);
+  await runCli('import-start-list', '--event', String(eventId), '--file', file, '--replace');
+  await sql('update events set name_search = true where id = $1', [eventId]);
+  mkdirSync(OUT, { recursive: true });
+  browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
+  page = await (await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true })).newPage();
+}, 600_000);
+
+afterAll(async () => {
+  await sql('update events set name_search = false where id = $1', [eventId]);
+  await sql('delete from start_list_entries where event_id = $1', [eventId]);
+  await browser?.close();
+  await closeDb();
+});
+
+describe('the participant page: search by name', () => {
+  it('a name without accents finds the participant; choosing them shows their bib photos', async () => {
+    const total = expectSuccess(await api(`/${orgId}/event/${eventId}/bibs/${bib}`)).pagination.total;
+    expect(total).toBeGreaterThan(0);
+    await page.goto(pageUrl());
+    await firstThumbnailShown(page);
+    await page.getByLabel('Name', { exact: true }).fill('zoe dupont lef');
+    await page.getByRole('search', { name: 'Search by name' }).getByRole('button', { name: 'Find' }).click();
+    const match = page.locator('.name-match');
+    await expectText(match.first(), new RegExp(`Zoé Dupont-Lefèvre\\s*BIB ${bib} · ${total === 1 ? '1 photo' : `${total} photos`}`));
+    expect(await match.count()).toBe(1);
+    await page.waitForLoadState('networkidle');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(OUT, 'name-search-matches.png'), fullPage: true });
+    await match.first().click();
+    await page.waitForURL(new RegExp(`\\?bib=${bib}`));
+    await expectText(page.locator('.results .count'), total === 1 ? '1 photo' : `${total} photos`);
+    await page.screenshot({ path: path.join(OUT, 'name-search-bib-photos.png'), fullPage: true });
+  });
+
+  it('says so when nobody matches, and asks for 2 letters', async () => {
+    await page.goto(pageUrl());
+    const form = page.getByRole('search', { name: 'Search by name' });
+    await page.getByLabel('Name', { exact: true }).fill('qqqqzz');
+    await form.getByRole('button', { name: 'Find' }).click();
+    await expectText(form.getByRole('status'), 'Nobody of that name is on the start list.');
+    await page.getByLabel('Name', { exact: true }).fill('z');
+    await form.getByRole('button', { name: 'Find' }).click();
+    await expectText(form.getByRole('alert'), 'Please type at least 2 letters of your name.');
+  });
+
+  it('is not offered when name_search is off', async () => {
+    await sql('update events set name_search = false where id = $1', [eventId]);
+    await page.goto('about:blank');
+    await page.goto(pageUrl());
+    await firstThumbnailShown(page);
+    expect(await page.getByRole('search', { name: 'Search by name' }).count()).toBe(0);
+    await sql('update events set name_search = true where id = $1', [eventId]);
+  });
+});
