@@ -1,4 +1,4 @@
-// @em/core/media: imaging (sharp), EXIF, video (ffmpeg), faces and BIBs.
+// @em/core/media: imaging (sharp), EXIF, video (ffmpeg) and faces (the BIB rules live in the ml-worker).
 export * from './imaging/previews';
 export * from './imaging/photo-pixels';
 export * from './imaging/exif';
@@ -7,9 +7,6 @@ export * from './imaging/pixel-limit';
 export * from './faces/embedding';
 export * from './faces/face-quality';
 export * from './faces/stranger-check';
-export * from './bibs/extract';
-export * from './bibs/torso-gate';
-export * from './bibs/bib-score';
 export * from './faces/face-matrix';
 export * from './faces/selfie-embedder';
 export * from './faces/face-index-revisions';

@@ -2,6 +2,12 @@
 export { BibReader, DEFAULT_BIB_READER_OPTIONS, OCR_MAX_SIDE } from './bibs/bib-reader';
 export type { BibReaderOptions } from './bibs/bib-reader';
 export { PersonDetector } from './bibs/person-detector';
+export { DEFAULT_BIB_RULES, extractBibs, looksLikeBib, printedLikeABib } from './bibs/extract';
+export type { BibRules, BoxGeometry, GroundReach, TextBox } from './bibs/extract';
+export { DEFAULT_TORSO_RULES, onATorso, placedLikeABib, torsoRegion } from './bibs/torso-gate';
+export type { PersonBox, TorsoRules } from './bibs/torso-gate';
+export { bibEvidence, bibScore } from './bibs/bib-score';
+export type { BibEvidence } from './bibs/bib-score';
 export { FaceAnalyzer } from './faces/face-analyzer';
 export { chipTransform, CHIP_PADDING, meanFaceOnChip, sampleChip } from './faces/face-chip';
 export { PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, VIDEO_FACE_OPTIONS } from './faces/face-options';

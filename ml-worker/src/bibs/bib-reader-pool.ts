@@ -1,4 +1,6 @@
-import { DEFAULT_BIB_RULES, extractBibs, PersonBox, RgbPixels, TextBox } from '@em/core/media';
+import { RgbPixels } from '@em/core/media';
+import { DEFAULT_BIB_RULES, extractBibs, TextBox } from './extract';
+import { PersonBox } from './torso-gate';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BibReaderOptions } from './bib-reader';

@@ -1,4 +1,6 @@
-import { BibRules, boundedPixels, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, openImage, PersonBox, RgbPixels, TextBox, TorsoRules, withAlpha } from '@em/core/media';
+import { boundedPixels, openImage, RgbPixels, withAlpha } from '@em/core/media';
+import { BibRules, DEFAULT_BIB_RULES, extractBibs, TextBox } from './extract';
+import { DEFAULT_TORSO_RULES, PersonBox, TorsoRules } from './torso-gate';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BibPhotoReading, BibReading } from './bib-reader-pool';

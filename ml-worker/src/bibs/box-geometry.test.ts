@@ -1,4 +1,4 @@
-import { looksLikeBib } from '@em/core/media';
+import { looksLikeBib } from './extract';
 import { boxGeometry, printGeometry, Rgba, withGlyphs } from './box-geometry';
 
 /** A 200x100 image of `ground`, with a 100x40 patch at (50,30) of `patch` and a 60x20 "digit" block of `ink` at (70,40). */

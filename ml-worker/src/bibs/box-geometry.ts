@@ -1,4 +1,4 @@
-import type { BoxGeometry } from '@em/core/media';
+import type { BoxGeometry } from './extract';
 import { groundReach } from './ground-reach';
 
 /** Decoded pixels, 4 bytes (RGBA) per pixel. */

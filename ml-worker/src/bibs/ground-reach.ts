@@ -1,4 +1,4 @@
-import type { BoxGeometry, GroundReach } from '@em/core/media';
+import type { BoxGeometry, GroundReach } from './extract';
 import type { Rgba } from './box-geometry';
 
 /** How far (in box heights) the walk looks for the end of the ground; farther counts as this. */

@@ -1,4 +1,5 @@
-import { BibRules, BoxGeometry, PersonBox, placedLikeABib, printedLikeABib, TextBox, TorsoRules } from '@em/core/media';
+import { BibRules, BoxGeometry, printedLikeABib, TextBox } from './extract';
+import { PersonBox, placedLikeABib, TorsoRules } from './torso-gate';
 import { numberGeometry, printGeometry, Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
 import { cropRgba, FoundText, readOnce, TextCrop, touchesInnerEdge } from './text-crops';

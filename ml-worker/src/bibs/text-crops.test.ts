@@ -1,4 +1,4 @@
-import { DEFAULT_TORSO_RULES, torsoRegion } from '@em/core/media';
+import { DEFAULT_TORSO_RULES, torsoRegion } from './torso-gate';
 import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, readOnce, touchesInnerEdge } from './text-crops';
 
 const W = 2000;

@@ -1,4 +1,4 @@
-import { DEFAULT_TORSO_RULES, PersonBox, torsoRegion, TorsoRules } from '@em/core/media';
+import { DEFAULT_TORSO_RULES, PersonBox, torsoRegion, TorsoRules } from './torso-gate';
 import type { Rgba } from './box-geometry';
 
 /** A rectangle of the analysed image, in whole pixels. */

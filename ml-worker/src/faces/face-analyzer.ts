@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, boundedPixels, FaceBox, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, faceQuality, landmarkSignals, openImage, PersonBox, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, boundedPixels, FaceBox, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, faceQuality, landmarkSignals, openImage, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { PersonBox } from '../bibs/torso-gate';
 import { BlazeFaceDetector, detectInTiles, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame, squareTiles, tilesHolding } from './face-boxes';
 import { facesInRegions, headRegions } from './head-regions';

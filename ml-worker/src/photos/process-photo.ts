@@ -1,7 +1,8 @@
 import { clientMessage, Logger } from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
-import { CORRUPT_IMAGE, decodePhoto, descriptorToBuffer, displayedSize, faceQuality, FaceIndexRevisions, PersonBox, probeImage, renderPreviewsOf } from '@em/core/media';
+import { CORRUPT_IMAGE, decodePhoto, descriptorToBuffer, displayedSize, faceQuality, FaceIndexRevisions, probeImage, renderPreviewsOf } from '@em/core/media';
+import { PersonBox } from '../bibs/torso-gate';
 import { UnrecoverableError } from 'bullmq';
 import { OCR_MAX_SIDE } from '../bibs/bib-reader';
 import { BibReading } from '../bibs/bib-reader-pool';

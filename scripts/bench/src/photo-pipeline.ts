@@ -1,5 +1,5 @@
-import { decodePhoto, displayedSize, openImage, PersonBox, PREVIEW_SIZES, probeImage, renderPreviews, renderPreviewsOf, RgbPixels } from '@em/core/media';
-import { BibReader, BibReaderOptions, BibReaderPool, BibReading, FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
+import { decodePhoto, displayedSize, openImage, PREVIEW_SIZES, probeImage, renderPreviews, renderPreviewsOf, RgbPixels } from '@em/core/media';
+import { BibReader, BibReaderOptions, BibReaderPool, BibReading, FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PersonBox, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { availableParallelism, loadavg } from 'node:os';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
