@@ -2,8 +2,8 @@
 export { BibReader, DEFAULT_BIB_READER_OPTIONS, OCR_MAX_SIDE } from './bibs/bib-reader';
 export type { BibReaderOptions } from './bibs/bib-reader';
 export { PersonDetector } from './bibs/person-detector';
-export { DEFAULT_BIB_RULES, extractBibs, looksLikeBib, printedLikeABib } from './bibs/extract';
-export type { BibRules, BoxGeometry, GroundReach, TextBox } from './bibs/extract';
+export { cutNumber, DEFAULT_BIB_RULES, extractBibs, looksLikeBib, printedLikeABib, readBibs } from './bibs/extract';
+export type { BibRead, BibRules, BoxGeometry, GroundReach, TextBox } from './bibs/extract';
 export { DEFAULT_TORSO_RULES, onATorso, placedLikeABib, torsoRegion } from './bibs/torso-gate';
 export type { PersonBox, TorsoRules } from './bibs/torso-gate';
 export { bibEvidence, bibScore } from './bibs/bib-score';
@@ -13,7 +13,7 @@ export { chipTransform, CHIP_PADDING, meanFaceOnChip, sampleChip } from './faces
 export { PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, VIDEO_FACE_OPTIONS } from './faces/face-options';
 export type { DetectedFace, FaceAnalyzerOptions, SelfieFace } from './faces/face-options';
 export { BibReaderPool } from './bibs/bib-reader-pool';
-export type { BibReading } from './bibs/bib-reader-pool';
+export type { BibPhotoReading, BibReading } from './bibs/bib-reader-pool';
 export { VideoFaceFinder } from './videos/video-faces';
 export { indexPart, splitVideo, TRACKS_PER_PART } from './videos/video-parts';
 export { VideoPartThread } from './videos/video-thread';

@@ -1,5 +1,5 @@
-import { BibReader, BibRules, DEFAULT_BIB_RULES, extractBibs, PersonBox, TextBox } from '@em/ml-worker';
-import { existsSync, readFileSync } from 'node:fs';
+import { BibReader, BibReaderOptions, BibRules, DEFAULT_BIB_READER_OPTIONS, DEFAULT_BIB_RULES, extractBibs, PersonBox, readBibs, TextBox } from '@em/ml-worker';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { BenchRow } from './table';
@@ -106,6 +106,23 @@ function chooseThreshold(training: ReadPhoto[][], base: BibRules): number {
 
 const add = (a: Counts, b: Counts): Counts => ({ tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn, wrong: [...a.wrong, ...b.wrong], missed: [...a.missed, ...b.missed] });
 
+/** The reader as it was before small photos were handled (no upscaling, the detector's boxes, 2-5 digits, no partial reads), and as now. */
+const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
+  {
+    label: 'before (crops at most 1x, detector boxes, 2-5 digits)',
+    options: { textCrops: { ...DEFAULT_BIB_READER_OPTIONS.textCrops, maxScale: 1 }, inkBoxes: false, rules: { ...DEFAULT_BIB_RULES, maxLength: 5, cutAtFrame: false } },
+  },
+  { label: 'now', options: {} },
+];
+
+/** Every variant in one run (CPU figures comparable), `BENCH_BIB_NOW_ONLY=1` for the current reader alone. */
+export async function bibRacesBench(rows: BenchRow[], reader: BibReader, fixtures: string): Promise<void> {
+  for (const { label, options } of process.env.BENCH_BIB_NOW_ONLY ? VARIANTS.slice(-1) : VARIANTS) {
+    const variant = reader.withOptions(options);
+    await bibRaces(rows, variant, fixtures, label, options.rules ?? DEFAULT_BIB_RULES);
+  }
+}
+
 /**
  * `npm run bench -- bib-races`: the reader on every race of the fixtures, per race, with the rules
  * as shipped and leave-one-race-out (the bib-score threshold chosen on the other races, reported on
@@ -120,9 +137,12 @@ export async function bibRaces(rows: BenchRow[], reader: BibReader, fixtures: st
   await reader.candidates(races[0].photos[0].file); // warm
   const read = new Map<string, ReadPhoto[]>();
   for (const race of races) read.set(race.name, await readRace(reader, race));
+  // BENCH_BIB_DUMP=file.json: what the reader found on each photo, to weigh rule changes without OCR.
+  if (process.env.BENCH_BIB_DUMP) writeFileSync(`${process.env.BENCH_BIB_DUMP}.${label.split(' ')[0]}.json`, JSON.stringify(Object.fromEntries([...read].map(([name, photos]) => [name, photos.map((p) => ({ ...p, bibs: [...p.bibs] }))]))));
   for (const race of races) {
     const photos = read.get(race.name)!;
     const shipped = score(photos, rules);
+    const partial = photos.flatMap((p) => readBibs(p.boxes, rules, p.people ?? undefined).filter((r) => r.partial).map((r) => `${r.bib} (${p.name})`));
     const bibs = shipped.tp + shipped.fn;
     const cpu = photos.reduce((s, p) => s + p.cpu, 0) / photos.length;
     const mp = photos.reduce((s, p) => s + p.megapixels, 0) / photos.length;
@@ -130,7 +150,7 @@ export async function bibRaces(rows: BenchRow[], reader: BibReader, fixtures: st
       figure: `BIB P / R / F1, ${label}, race ${race.name}`,
       value: prf(shipped),
       target: 'recall >= 0.90, precision >= 0.95',
-      how: `${RACE_FOLDERS[race.name]}: ${photos.length} photos, ${bibs} labelled bibs, photo level; minBibScore ${rules.minBibScore}; reader CPU ${cpu.toFixed(2)} s/photo (${mp.toFixed(2)} MP on average); wrong: ${list(shipped.wrong)}; missed: ${list(shipped.missed, 20)}`,
+      how: `${RACE_FOLDERS[race.name]}: ${photos.length} photos, ${bibs} labelled bibs, photo level; minBibScore ${rules.minBibScore}; reader CPU ${cpu.toFixed(2)} s/photo (${mp.toFixed(2)} MP on average); wrong: ${list(shipped.wrong)}; missed: ${list(shipped.missed, 20)}; partial reads (not stored): ${list(partial)}`,
     });
     const others = races.filter((r) => r.name !== race.name).map((r) => read.get(r.name)!);
     if (!others.length) continue;
