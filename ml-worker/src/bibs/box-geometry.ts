@@ -147,8 +147,8 @@ export function inkBlobs(image: Rgba, x0: number, y0: number, x1: number, y1: nu
  * whole light patch (the number, its sponsor line and the shirt at the corners), so the print
  * rules would weigh the shirt as the patch. The number is the ink blobs inside the box (pixels far
  * from the patch's colour in any channel: black, red or blue print alike) that do not reach its
- * border, at least half as tall as the tallest of them; their bounds are the number's box when
- * they span most of its width. A box already tight around its digits (they reach its border) is
+ * border, at least half as tall as the tallest of them; their bounds are the number's box (its
+ * width stays the box's when they span only part of it: a digit or two of a fainter print). A box already tight around its digits (they reach its border) is
  * kept as it is.
  */
 export function numberCorners(image: Rgba, corners: number[][]): number[][] {
@@ -168,9 +168,10 @@ export function numberCorners(image: Rgba, corners: number[][]): number[][] {
   const tallest = Math.max(0, ...blobs.map((b) => b.bottom - b.top));
   const glyphs = blobs.filter((b) => b.bottom - b.top >= tallest / 2);
   if (!glyphs.length || tallest > 0.8 * g.height) return corners;
-  const x0 = bx + Math.min(...glyphs.map((b) => b.left));
-  const x1 = bx + Math.max(...glyphs.map((b) => b.right));
-  if (x1 - x0 < MIN_INK_WIDTH * g.width) return corners; // a digit or two of a faint print, not the number: keep the box
+  let x0 = bx + Math.min(...glyphs.map((b) => b.left));
+  let x1 = bx + Math.max(...glyphs.map((b) => b.right));
+  // A digit or two of a faint print, not the whole number: its line's height, the box's width.
+  if (x1 - x0 < MIN_INK_WIDTH * g.width) [x0, x1] = [g.x, g.x + g.width];
   const y0 = by + Math.min(...glyphs.map((b) => b.top));
   const y1 = by + Math.max(...glyphs.map((b) => b.bottom));
   return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
