@@ -2,6 +2,12 @@
 export { BibReader, DEFAULT_BIB_READER_OPTIONS, OCR_MAX_SIDE } from './bibs/bib-reader';
 export type { BibReaderOptions } from './bibs/bib-reader';
 export { PersonDetector } from './bibs/person-detector';
+export { cutNumber, DEFAULT_BIB_RULES, extractBibs, looksLikeBib, printedLikeABib, readBibs } from './bibs/extract';
+export type { BibRead, BibRules, BoxGeometry, GroundReach, TextBox } from './bibs/extract';
+export { DEFAULT_TORSO_RULES, onATorso, placedLikeABib, torsoRegion } from './bibs/torso-gate';
+export type { PersonBox, TorsoRules } from './bibs/torso-gate';
+export { bibEvidence, bibScore } from './bibs/bib-score';
+export type { BibEvidence } from './bibs/bib-score';
 export { FaceAnalyzer } from './faces/face-analyzer';
 export { faceQuality, landmarkSignals } from './faces/face-quality';
 export type { FaceQualitySignals, Point } from './faces/face-quality';
@@ -11,7 +17,7 @@ export { chipTransform, CHIP_PADDING, meanFaceOnChip, sampleChip } from './faces
 export { PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, VIDEO_FACE_OPTIONS } from './faces/face-options';
 export type { DetectedFace, FaceAnalyzerOptions, SelfieFace } from './faces/face-options';
 export { BibReaderPool } from './bibs/bib-reader-pool';
-export type { BibReading } from './bibs/bib-reader-pool';
+export type { BibPhotoReading, BibReading } from './bibs/bib-reader-pool';
 export { VideoFaceFinder } from './videos/video-faces';
 export { indexPart, splitVideo, TRACKS_PER_PART } from './videos/video-parts';
 export { VideoPartThread } from './videos/video-thread';

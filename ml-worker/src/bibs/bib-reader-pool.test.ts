@@ -28,6 +28,23 @@ async function bibOnPhoto(number: string, where: 'torso' | 'wall'): Promise<Buff
   return sharp(photo).composite([{ input: Buffer.from(bib), left, top }]).jpeg({ quality: 90 }).toBuffer();
 }
 
+/**
+ * The demo photo with a bib on the right woman's chest, shrunk to `width` px wide after pasting, the
+ * bib's digits `digitHeight` px high there; `cutAt` (share of the width) crops the photo's right side.
+ */
+async function smallPhoto(number: string, width: number, digitHeight: number, cutAt = 1): Promise<Buffer> {
+  const photo = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg');
+  const shrink = width / 1920;
+  const bibWidth = Math.round((number.length * 0.62 + 0.5) * (digitHeight / 0.72) / shrink);
+  const bibHeight = Math.round((digitHeight * 1.6) / shrink);
+  const font = Math.round(digitHeight / 0.72 / shrink);
+  const bib = `<svg xmlns="http://www.w3.org/2000/svg" width="${bibWidth}" height="${bibHeight}"><rect width="${bibWidth}" height="${bibHeight}" fill="white"/>
+    <text x="${bibWidth / 2}" y="${Math.round(bibHeight / 2 + font * 0.36)}" font-size="${font}" font-family="DejaVu Sans, sans-serif" font-weight="bold" text-anchor="middle" fill="black">${number}</text></svg>`;
+  const pasted = await sharp(photo).composite([{ input: Buffer.from(bib), left: 1480 - Math.round(bibWidth / 2), top: 700 }]).toBuffer();
+  const cropped = await sharp(pasted).extract({ left: 0, top: 0, width: Math.round(1920 * cutAt), height: 1280 }).toBuffer();
+  return sharp(cropped).resize(Math.round(width * cutAt)).jpeg({ quality: 92 }).toBuffer();
+}
+
 describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
   // Tests run from src/; the thread runs the compiled script (turbo builds before tests).
   const pool = new BibReaderPool(1, {}, path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'));
@@ -62,6 +79,29 @@ describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
     const decoded = await pool.readPixels(await decodePhoto(photo, OCR_MAX_SIDE));
     expect([...decoded.bibs]).toEqual([...encoded.bibs]);
     expect(decoded.people).toEqual(encoded.people);
+  });
+
+  it('reads a sharp bib 20 px high on a 640 px photo (the runner is enlarged for the text detector)', async () => {
+    expect([...(await pool.read(await smallPhoto('4817', 640, 20))).keys()]).toEqual(['4817']);
+  });
+
+  it('reads a 6-digit bib whole, with its box on the photo', async () => {
+    const { bibs, reads } = await pool.readPhoto(await smallPhoto('102648', 1280, 40));
+    expect([...bibs.keys()]).toEqual(['102648']);
+    const [read] = reads;
+    expect(read).toMatchObject({ bib: '102648', partial: false });
+    expect(read.box!.x).toBeGreaterThan(0.6);
+    expect(read.box!.x + read.box!.width).toBeLessThan(0.9);
+  });
+
+  it('keeps a bib cut by the frame edge as a partial read, never stored as a shorter number', async () => {
+    const { bibs, reads } = await pool.readPhoto(await smallPhoto('48173', 1280, 40, 0.775));
+    expect(bibs.size).toBe(0);
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) {
+      expect(read.partial).toBe(true);
+      expect('48173'.startsWith(read.bib)).toBe(true);
+    }
   });
 
   it('without the gate, reads the print on the wall too (what the gate refuses)', async () => {

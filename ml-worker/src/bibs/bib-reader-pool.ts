@@ -1,4 +1,6 @@
-import { DEFAULT_BIB_RULES, extractBibs, PersonBox, RgbPixels, TextBox } from '@em/core/media';
+import { RgbPixels } from '@em/core/media';
+import { BibRead, BibRules, DEFAULT_BIB_RULES, readBibs, TextBox } from './extract';
+import { PersonBox } from './torso-gate';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BibReaderOptions } from './bib-reader';
@@ -14,8 +16,19 @@ export interface BibReading {
 }
 
 export interface BibPhotoReading {
+  /** The whole reads, to store: bib -> best confidence. */
   bibs: Map<string, number>;
+  /** Every read with its box and whether it is partial (cut by the frame or an occluder: not a bib of its own). */
+  reads: BibRead[];
   people: PersonBox[] | null;
+}
+
+/** The photo's reading from the text boxes a reader found: every read, and the whole ones as bibs. */
+export function photoReading(boxes: TextBox[], rules: BibRules, people: PersonBox[] | null): BibPhotoReading {
+  const reads = readBibs(boxes, rules, people ?? undefined);
+  const bibs = new Map<string, number>();
+  for (const read of reads) if (!read.partial) bibs.set(read.bib, Math.max(bibs.get(read.bib) ?? 0, read.confidence));
+  return { bibs, reads, people };
 }
 
 interface Candidates {
@@ -84,7 +97,7 @@ export class BibReaderPool implements BibReading {
       thread.pending.set(id, { resolve, reject });
       thread.worker.postMessage({ id, ...photo }, [transfer]);
     });
-    return { bibs: extractBibs(boxes, this.options.rules ?? DEFAULT_BIB_RULES, people ?? undefined), people: people ?? null };
+    return photoReading(boxes, this.options.rules ?? DEFAULT_BIB_RULES, people ?? null);
   }
 
   async close(): Promise<void> {

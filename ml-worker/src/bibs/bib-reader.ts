@@ -1,7 +1,9 @@
-import { BibRules, boundedPixels, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, openImage, PersonBox, RgbPixels, TextBox, TorsoRules, withAlpha } from '@em/core/media';
+import { boundedPixels, openImage, RgbPixels, withAlpha } from '@em/core/media';
+import { BibRules, DEFAULT_BIB_RULES, TextBox } from './extract';
+import { DEFAULT_TORSO_RULES, PersonBox, TorsoRules } from './torso-gate';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BibPhotoReading, BibReading } from './bib-reader-pool';
+import { BibPhotoReading, BibReading, photoReading } from './bib-reader-pool';
 import type { Rgba } from './box-geometry';
 import { PersonDetector } from './person-detector';
 import { DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, TextCrop, TextCropOptions } from './text-crops';
@@ -39,9 +41,11 @@ export interface BibReaderOptions {
   torso: TorsoRules;
   /** Longest side OCR sees (text detection costs in proportion to the pixels). */
   maxSide: number;
+  /** Weigh each number on the bounds of its ink, not the detector's box (numberCorners). */
+  inkBoxes: boolean;
 }
 
-export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = { rules: DEFAULT_BIB_RULES, torsoGate: true, crops: true, textCrops: DEFAULT_TEXT_CROP_OPTIONS, torso: DEFAULT_TORSO_RULES, maxSide: OCR_MAX_SIDE };
+export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = { rules: DEFAULT_BIB_RULES, torsoGate: true, crops: true, textCrops: DEFAULT_TEXT_CROP_OPTIONS, torso: DEFAULT_TORSO_RULES, maxSide: OCR_MAX_SIDE, inkBoxes: true };
 
 /**
  * BIB numbers with PaddleOCR (PP-OCRv4 detection + recognition, ONNX, shipped in
@@ -101,7 +105,7 @@ export class BibReader implements BibReading {
 
   async readPhoto(image: Buffer): Promise<BibPhotoReading> {
     const { boxes, people } = await this.candidates(image);
-    return { bibs: extractBibs(boxes, this.options.rules, people ?? undefined), people };
+    return photoReading(boxes, this.options.rules, people);
   }
 
   /**
@@ -120,7 +124,7 @@ export class BibReader implements BibReading {
   /** readPhoto on a photo already decoded (the photo job's one decode: decodePhoto), resized to maxSide when larger. */
   async readPixels(pixels: RgbPixels): Promise<BibPhotoReading> {
     const { boxes, people } = await this.pixelCandidates(pixels);
-    return { bibs: extractBibs(boxes, this.options.rules, people ?? undefined), people };
+    return photoReading(boxes, this.options.rules, people);
   }
 
   /** candidates on a photo already decoded. */
@@ -142,7 +146,7 @@ export class BibReader implements BibReading {
       detect: (crop, scale) => detectTextLines(detection, splitIntoLines, crop, scale),
       recognise: (line) => recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
     };
-    const boxes = await readTextBoxes(ocr, pixels, crops, people, this.options.rules, this.options.torso);
+    const boxes = await readTextBoxes(ocr, pixels, crops, people, this.options.rules, this.options.torso, this.options.inkBoxes);
     return { boxes, people };
   }
 }

@@ -1,8 +1,8 @@
-import { looksLikeBib } from '@em/core/media';
-import { boxGeometry, printGeometry, Rgba, withGlyphs } from './box-geometry';
+import { looksLikeBib } from './extract';
+import { boxGeometry, numberCorners, printGeometry, Rgba, withGlyphs } from './box-geometry';
 
 /** A 200x100 image of `ground`, with a 100x40 patch at (50,30) of `patch` and a 60x20 "digit" block of `ink` at (70,40). */
-function printedImage(ground: number, patch: number, ink: number): Rgba {
+function printedImage(ground: number, patch: number, ink: number, inkFrom = 70, inkTo = 130): Rgba {
   const width = 200;
   const height = 100;
   const data = new Uint8Array(width * height * 4);
@@ -10,7 +10,7 @@ function printedImage(ground: number, patch: number, ink: number): Rgba {
     for (let x = 0; x < width; x++) {
       const inPatch = x >= 50 && x < 150 && y >= 30 && y < 70;
       // digit strokes: vertical bars, as digits leave patch between them
-      const inInk = x >= 70 && x < 130 && y >= 40 && y < 60 && x % 6 < 3;
+      const inInk = x >= inkFrom && x < inkTo && y >= 40 && y < 60 && x % 6 < 3;
       const v = inInk ? ink : inPatch ? patch : ground;
       data.set([v, v, v, 255], (y * width + x) * 4);
     }
@@ -56,5 +56,33 @@ describe('printGeometry and withGlyphs (glyphs measured only for the boxes read)
     const print = printGeometry(image, textBox);
     expect(print.glyphHeights).toBeUndefined();
     expect(withGlyphs(image, print)).toEqual(boxGeometry(image, textBox));
+  });
+});
+
+describe('numberCorners: the number inside a detector box that holds the whole patch', () => {
+  const patchBox = [[46, 26], [154, 26], [154, 74], [46, 74]]; // the patch and 4 px of dark shirt around it
+
+  it('tightens the box to the digits, so the print rules see the patch around them, not the shirt', () => {
+    const image = printedImage(25, 235, 20, 60, 140);
+    expect(looksLikeBib({ text: '2583', confidence: 0.99, geometry: printGeometry(image, patchBox) })).toBe(false);
+    const corners = numberCorners(image, patchBox);
+    expect(corners).toEqual([[60, 40], [140, 40], [140, 60], [60, 60]]);
+    expect(looksLikeBib({ text: '2583', confidence: 0.99, geometry: printGeometry(image, corners) })).toBe(true);
+  });
+
+  it('finds red digits on a white patch as ink (a colour, not only dark)', () => {
+    const image = printedImage(25, 235, 20, 60, 140);
+    for (let i = 0; i < image.data.length; i += 4) if (image.data[i] === 20) image.data.set([200, 90, 100], i);
+    expect(numberCorners(image, patchBox)).toEqual([[60, 40], [140, 40], [140, 60], [60, 60]]);
+  });
+
+  it('keeps the width of the box when the ink found spans only part of it (a digit, not the number)', () => {
+    const patchOnly = [[46, 26], [154, 26], [154, 74], [46, 74]];
+    expect(numberCorners(printedImage(25, 235, 20, 90, 110), patchOnly)).toEqual([[46, 40], [154, 40], [154, 60], [46, 60]]);
+  });
+
+  it('keeps a box already tight around its digits', () => {
+    const tight = [[70, 40], [130, 40], [130, 60], [70, 60]];
+    expect(numberCorners(printedImage(90, 230, 20), tight)).toEqual(tight);
   });
 });

@@ -1,5 +1,5 @@
-import type { BoxGeometry } from '@em/core/media';
-import { groundReach } from './ground-reach';
+import type { BoxGeometry } from './extract';
+import { groundColour, groundReach } from './ground-reach';
 
 /** Decoded pixels, 4 bytes (RGBA) per pixel. */
 export interface Rgba {
@@ -7,6 +7,12 @@ export interface Rgba {
   width: number;
   height: number;
 }
+
+/** The inner margin (share of the box's height) where numberCorners does not look for digits. */
+const INK_INSET = 0.08;
+
+/** The digits found must span this share of the box's width to replace it (the number fills its line). */
+const MIN_INK_WIDTH = 0.6;
 
 /** Strip around a text box, as a share of its height, where the patch the text is printed on shows. */
 const SURROUND = 0.2;
@@ -81,33 +87,48 @@ export function withGlyphs(image: Rgba, g: BoxGeometry): BoxGeometry {
  * one blob each, all about as tall.
  */
 export function glyphHeights(image: Rgba, x0: number, y0: number, x1: number, y1: number, threshold: number): number[] {
+  const h = y1 - y0;
+  return inkBlobs(image, x0, y0, x1, y1, (i) => luminance(image, i) < threshold)
+    .filter((b) => b.bottom - b.top > h / 3)
+    .map((b) => b.bottom - b.top);
+}
+
+/** A dark blob inside a box: its bounds (pixels of the box, end exclusive) and whether it reaches the box's border. */
+export interface InkBlob {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+  border: boolean;
+}
+
+/** The 4-connected blobs of ink (`isInk` of a pixel's byte offset) inside a box, left to right (none on a box too large to be a number). */
+export function inkBlobs(image: Rgba, x0: number, y0: number, x1: number, y1: number, isInk: (offset: number) => boolean): InkBlob[] {
   const w = x1 - x0;
   const h = y1 - y0;
-  if (w * h > 400_000) return []; // a box this large is no bib number; not worth the pass
+  if (w <= 0 || h <= 0 || w * h > 400_000) return []; // a box this large is no bib number; not worth the pass
   const label = new Int32Array(w * h).fill(-1);
   const ink = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      const i = ((y0 + y) * image.width + x0 + x) * 4;
-      ink[y * w + x] = 0.299 * image.data[i] + 0.587 * image.data[i + 1] + 0.114 * image.data[i + 2] < threshold ? 1 : 0;
+      ink[y * w + x] = isInk(((y0 + y) * image.width + x0 + x) * 4) ? 1 : 0;
     }
   }
-  const blobs: Array<{ left: number; height: number }> = [];
+  const blobs: InkBlob[] = [];
   const stack: number[] = [];
   for (let start = 0; start < w * h; start++) {
     if (!ink[start] || label[start] >= 0) continue;
-    let top = h;
-    let bottom = -1;
-    let left = w;
+    const blob = { left: w, top: h, right: -1, bottom: -1, border: false };
     label[start] = blobs.length;
     stack.push(start);
     while (stack.length) {
       const p = stack.pop()!;
       const px = p % w;
       const py = (p - px) / w;
-      top = Math.min(top, py);
-      bottom = Math.max(bottom, py);
-      left = Math.min(left, px);
+      blob.top = Math.min(blob.top, py);
+      blob.bottom = Math.max(blob.bottom, py);
+      blob.left = Math.min(blob.left, px);
+      blob.right = Math.max(blob.right, px);
       for (const q of [px > 0 ? p - 1 : -1, px < w - 1 ? p + 1 : -1, py > 0 ? p - w : -1, py < h - 1 ? p + w : -1]) {
         if (q >= 0 && ink[q] && label[q] < 0) {
           label[q] = blobs.length;
@@ -115,13 +136,51 @@ export function glyphHeights(image: Rgba, x0: number, y0: number, x1: number, y1
         }
       }
     }
-    blobs.push({ left, height: bottom - top + 1 });
+    blob.border = blob.left === 0 || blob.top === 0 || blob.right === w - 1 || blob.bottom === h - 1;
+    blobs.push({ ...blob, right: blob.right + 1, bottom: blob.bottom + 1 });
   }
-  return blobs
-    .filter((b) => b.height > h / 3)
-    .sort((a, b) => a.left - b.left)
-    .map((b) => b.height);
+  return blobs.sort((a, b) => a.left - b.left);
 }
+
+/**
+ * The corners of the number inside a detected text box. On a small bib the detector's box is the
+ * whole light patch (the number, its sponsor line and the shirt at the corners), so the print
+ * rules would weigh the shirt as the patch. The number is the ink blobs inside the box (pixels far
+ * from the patch's colour in any channel: black, red or blue print alike) that do not reach its
+ * border, at least half as tall as the tallest of them; their bounds are the number's box (its
+ * width stays the box's when they span only part of it: a digit or two of a fainter print). A box already tight around its digits (they reach its border) is
+ * kept as it is.
+ */
+export function numberCorners(image: Rgba, corners: number[][]): number[][] {
+  const g = printGeometry(image, corners);
+  const patch = groundColour(image, g);
+  const d = image.data;
+  let far = 0;
+  for (let y = g.y; y < g.y + g.height; y += 2) {
+    for (let x = g.x; x < g.x + g.width; x += 2) far = Math.max(far, colourStep(d, (y * image.width + x) * 4, patch));
+  }
+  const isInk = (i: number) => colourStep(d, i, patch) > far / 2;
+  // Inset a little: on a tilted patch the shirt shows in the box's corners, touching the digits.
+  const inset = Math.max(1, Math.round(INK_INSET * g.height));
+  const [bx, by, bw, bh] = [g.x + inset, g.y + inset, g.width - 2 * inset, g.height - 2 * inset];
+  if (bw < 4 || bh < 4) return corners;
+  const blobs = inkBlobs(image, bx, by, bx + bw, by + bh, isInk).filter((b) => !b.border && b.bottom - b.top >= 3);
+  const tallest = Math.max(0, ...blobs.map((b) => b.bottom - b.top));
+  const glyphs = blobs.filter((b) => b.bottom - b.top >= tallest / 2);
+  if (!glyphs.length || tallest > 0.8 * g.height) return corners;
+  let x0 = bx + Math.min(...glyphs.map((b) => b.left));
+  let x1 = bx + Math.max(...glyphs.map((b) => b.right));
+  // A digit or two of a faint print, not the whole number: its line's height, the box's width.
+  if (x1 - x0 < MIN_INK_WIDTH * g.width) [x0, x1] = [g.x, g.x + g.width];
+  const y0 = by + Math.min(...glyphs.map((b) => b.top));
+  const y1 = by + Math.max(...glyphs.map((b) => b.bottom));
+  return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+}
+
+const luminance = (image: Rgba, i: number) => 0.299 * image.data[i] + 0.587 * image.data[i + 1] + 0.114 * image.data[i + 2];
+
+/** The largest difference of one colour channel between pixel `i` and `colour`. */
+const colourStep = (d: Rgba['data'], i: number, colour: number[]) => Math.max(Math.abs(d[i] - colour[0]), Math.abs(d[i + 1] - colour[1]), Math.abs(d[i + 2] - colour[2]));
 
 function percentile(values: number[], q: number): number {
   if (!values.length) return 0;

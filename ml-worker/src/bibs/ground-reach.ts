@@ -1,4 +1,4 @@
-import type { BoxGeometry, GroundReach } from '@em/core/media';
+import type { BoxGeometry, GroundReach } from './extract';
 import type { Rgba } from './box-geometry';
 
 /** How far (in box heights) the walk looks for the end of the ground; farther counts as this. */
@@ -65,7 +65,7 @@ export function groundReach(image: Rgba, g: BoxGeometry, options: GroundReachOpt
  * around the digits. On a small bib the box also holds some of the coloured bands above and below
  * the number, so the middle of the box's luminance range would mix them in.
  */
-function groundColour(image: Rgba, g: BoxGeometry): [number, number, number] {
+export function groundColour(image: Rgba, g: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height'>): [number, number, number] {
   const d = image.data;
   const lum = (i: number) => Math.round(0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2]);
   const stride = Math.max(1, Math.floor(Math.sqrt((g.width * g.height) / 100_000))); // every pixel up to 100k, a grid beyond

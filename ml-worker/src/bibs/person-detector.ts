@@ -1,4 +1,4 @@
-import type { PersonBox } from '@em/core/media';
+import type { PersonBox } from './torso-gate';
 import { openImage } from '@em/core/media';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

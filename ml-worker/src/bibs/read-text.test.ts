@@ -1,4 +1,5 @@
-import { DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES } from '@em/core/media';
+import { DEFAULT_BIB_RULES } from './extract';
+import { DEFAULT_TORSO_RULES } from './torso-gate';
 import type { Rgba } from './box-geometry';
 import { readTextBoxes, TextOcr } from './read-text';
 import type { TextLine } from './text-detection';

@@ -1,5 +1,6 @@
-import { BibRules, BoxGeometry, PersonBox, placedLikeABib, printedLikeABib, TextBox, TorsoRules } from '@em/core/media';
-import { numberGeometry, printGeometry, Rgba } from './box-geometry';
+import { BibRules, BoxGeometry, printedLikeABib, TextBox } from './extract';
+import { PersonBox, placedLikeABib, TorsoRules } from './torso-gate';
+import { numberCorners, numberGeometry, printGeometry, Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
 import { cropRgba, FoundText, readOnce, TextCrop, touchesInnerEdge } from './text-crops';
 import type { TextLine } from './text-detection';
@@ -16,14 +17,14 @@ export interface TextOcr {
  * the gates accept, once per printed text however many crops see it (readOnce), and the glyph pass
  * only for what reads as a number.
  */
-export async function readTextBoxes(ocr: TextOcr, pixels: Rgba, crops: TextCrop[], people: PersonBox[] | null, rules: BibRules, torso: TorsoRules): Promise<TextBox[]> {
+export async function readTextBoxes(ocr: TextOcr, pixels: Rgba, crops: TextCrop[], people: PersonBox[] | null, rules: BibRules, torso: TorsoRules, inkBoxes = true): Promise<TextBox[]> {
   const found: Array<FoundText & { line: TextLine; geometry: BoxGeometry }> = [];
   for (const crop of crops) {
     const whole = crop.width === pixels.width && crop.height === pixels.height;
     for (const line of await ocr.detect(whole ? pixels : cropRgba(pixels, crop), crop.scale)) {
       const corners = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
       if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) continue; // cut by the crop: a neighbour's crop sees it whole
-      const geometry = printGeometry(pixels, corners);
+      const geometry = printGeometry(pixels, inkBoxes ? numberCorners(pixels, corners) : corners);
       if (!printedLikeABib(geometry, rules)) continue; // not dark print on a patch: no need to read it
       if (people && !placedLikeABib(geometry, people, torso)) continue; // on nobody: a sign, a plate, a clock
       found.push({ line, corners, crop, geometry });

@@ -1,4 +1,4 @@
-import { DEFAULT_TORSO_RULES, torsoRegion } from '@em/core/media';
+import { DEFAULT_TORSO_RULES, torsoRegion } from './torso-gate';
 import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, readOnce, touchesInnerEdge } from './text-crops';
 
 const W = 2000;
@@ -27,9 +27,23 @@ describe('planTextCrops', () => {
     const [near] = planTextCrops([person(0.1, 0.05, 0.9)], W, H);
     expect(near.scale).toBeCloseTo(textHeight / (bibShare * 900), 5);
     expect(near.scale).toBeLessThan(1);
-    // a far runner 300 px tall keeps the photo's own pixels (no enlargement by default)
+    // a far runner 300 px tall (a bib ~10 px high): enlarged so that the detector finds it
     const [far] = planTextCrops([person(0.6, 0.3, 0.3)], W, H);
-    expect(far.scale).toBe(1);
+    expect(far.scale).toBeCloseTo(textHeight / (bibShare * 300), 5);
+    expect(far.scale).toBeGreaterThan(2);
+  });
+
+  it('on a 640 px photo, enlarges a runner whose bib is 20 px high for the detector, within maxScale', () => {
+    const runner = { x: 0.4, y: 0.1, width: 0.2, height: 0.85, score: 0.8 }; // 363 px tall on 640x427
+    const [crop] = planTextCrops([runner], 640, 427);
+    expect(crop.scale).toBeGreaterThan(1.5);
+    expect(crop.scale).toBeLessThanOrEqual(DEFAULT_TEXT_CROP_OPTIONS.maxScale);
+  });
+
+  it('enlarges only the people in front: someone under half the tallest person is read at most at 1x', () => {
+    const crops = planTextCrops([person(0.05, 0.05, 0.4), person(0.6, 0.3, 0.15)], W, H);
+    expect(crops.map((c) => c.scale)).toEqual([expect.any(Number), 1]);
+    expect(crops[0].scale).toBeGreaterThan(1);
   });
 
   it('keeps scales within the bounds', () => {
@@ -50,7 +64,7 @@ describe('planTextCrops', () => {
     expect(crops).toHaveLength(2);
     const [a, b] = crops;
     expect(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).toBe(true);
-    expect(crops.map((c) => c.scale).sort()).toEqual([expect.any(Number), 1]);
+    expect(crops.map((c) => c.scale).sort()).toEqual([expect.any(Number), 1]); // the far runner: behind, not enlarged
   });
 
   it('keeps apart people apart', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_TORSO_RULES, PersonBox, torsoRegion, TorsoRules } from '@em/core/media';
+import { DEFAULT_TORSO_RULES, PersonBox, torsoRegion, TorsoRules } from './torso-gate';
 import type { Rgba } from './box-geometry';
 
 /** A rectangle of the analysed image, in whole pixels. */
@@ -26,8 +26,14 @@ export interface TextCropOptions {
    */
   bibShare: number;
   minScale: number;
-  /** Above 1 a small runner is enlarged for the detector (costs the square); 1 keeps the photo's own pixels. */
+  /** Above 1 a small runner is enlarged for the detector (costs the square): a bib 10 px high on a small photo is found at 3. */
   maxScale: number;
+  /**
+   * Only people at least this share of the tallest person's height are enlarged (the front of the
+   * photo, where the photographer aimed); people farther back are read at most at the photo's own
+   * pixels, as their bibs are at best small and each enlarged crop costs the detector a runner's worth.
+   */
+  enlargeShare: number;
   /**
    * Around each torso region, this share of the person's width (and height), so that a bib whose
    * centre the gate accepts stays whole in the crop: half the widest bib (a third of the person's
@@ -37,7 +43,7 @@ export interface TextCropOptions {
   marginY: number;
 }
 
-export const DEFAULT_TEXT_CROP_OPTIONS: TextCropOptions = { textHeight: 30, bibShare: 0.035, minScale: 0.25, maxScale: 1, marginX: 0.15, marginY: 0.09 };
+export const DEFAULT_TEXT_CROP_OPTIONS: TextCropOptions = { textHeight: 30, bibShare: 0.035, minScale: 0.25, maxScale: 3, enlargeShare: 0.5, marginX: 0.15, marginY: 0.09 };
 
 interface Rect {
   x0: number;
@@ -50,7 +56,7 @@ interface Rect {
 /** What the detector pays for a rectangle: its pixels at its scale. */
 const cost = (r: Rect) => (r.x1 - r.x0) * (r.y1 - r.y0) * r.scale ** 2;
 const overlap = (a: Rect, b: Rect) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
-const clampScale = (s: number, o: TextCropOptions) => Math.min(o.maxScale, Math.max(o.minScale, s));
+const clampScale = (s: number, o: TextCropOptions, max = o.maxScale) => Math.min(max, Math.max(o.minScale, s));
 
 /**
  * Where to look for bibs on a `width` x `height` image, given the people found on it: each
@@ -63,11 +69,13 @@ const clampScale = (s: number, o: TextCropOptions) => Math.min(o.maxScale, Math.
  */
 export function planTextCrops(people: PersonBox[], width: number, height: number, torso: TorsoRules = DEFAULT_TORSO_RULES, options: TextCropOptions = DEFAULT_TEXT_CROP_OPTIONS): TextCrop[] {
   const aspect = width / height;
-  let rects: Rect[] = people
-    .filter((p) => p.score >= torso.minPersonScore)
+  const trusted = people.filter((p) => p.score >= torso.minPersonScore);
+  const tallest = Math.max(0, ...trusted.map((p) => torsoRegion(p, torso, aspect).personHeight));
+  let rects: Rect[] = trusted
     .map((p) => {
       const t = torsoRegion(p, torso, aspect);
-      const scale = clampScale(options.textHeight / (options.bibShare * t.personHeight * height), options);
+      const maxScale = t.personHeight >= options.enlargeShare * tallest ? options.maxScale : Math.min(1, options.maxScale);
+      const scale = clampScale(options.textHeight / (options.bibShare * t.personHeight * height), options, maxScale);
       return {
         x0: Math.max(0, (t.x0 - options.marginX * p.width) * width),
         x1: Math.min(width, (t.x1 + options.marginX * p.width) * width),

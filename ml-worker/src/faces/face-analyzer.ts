@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, boundedPixels, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, openImage, PersonBox, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, boundedPixels, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, openImage, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { faceQuality, landmarkSignals } from './face-quality';
 import { FaceBox } from '../videos/face-tracks';
+import { PersonBox } from '../bibs/torso-gate';
 import { BlazeFaceDetector, detectInTiles, PixelBox } from './blazeface-detector';
 import { addUnseen, clip, cutByFrame, squareTiles, tilesHolding } from './face-boxes';
 import { facesInRegions, headRegions } from './head-regions';

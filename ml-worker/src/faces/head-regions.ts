@@ -1,4 +1,4 @@
-import type { PersonBox } from '@em/core/media';
+import type { PersonBox } from '../bibs/torso-gate';
 import type { Box } from './face-boxes';
 
 // The same face-api module (and tfjs backend) as FaceAnalyzer's.

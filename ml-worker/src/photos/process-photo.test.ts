@@ -66,7 +66,7 @@ class FakeBibs {
   async readPixels(pixels: Pixels) {
     this.pixels.push(pixels);
     if (this.fail) throw new Error('ocr crashed');
-    return { bibs: new Map([['1234', 0.98]]), people: [RUNNER] };
+    return { bibs: new Map([['1234', 0.98]]), reads: [{ bib: '1234', confidence: 0.98, box: { x: 0.4, y: 0.4, width: 0.05, height: 0.02 }, partial: false }], people: [RUNNER] };
   }
 }
 

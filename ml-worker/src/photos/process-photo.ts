@@ -1,7 +1,8 @@
 import { BibRead, clientMessage, judgeBibRead, Logger, startListFor } from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors, StartListRepository } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
-import { CORRUPT_IMAGE, decodePhoto, descriptorToBuffer, FaceIndexRevisions, PersonBox, probeImage } from '@em/core/media';
+import { CORRUPT_IMAGE, decodePhoto, descriptorToBuffer, FaceIndexRevisions, probeImage } from '@em/core/media';
+import { PersonBox } from '../bibs/torso-gate';
 import { faceQuality } from '../faces/face-quality';
 import { displayedSize, renderPreviewsOf } from './previews';
 import { UnrecoverableError } from 'bullmq';
@@ -59,8 +60,7 @@ export class PhotoProcessor {
     let people: PersonBox[] = [];
     try {
       const reading = await step('bibs', () => this.bibs.readPixels(pixels));
-      // The reader gives whole numbers only for now: a read is partial when the reader says so.
-      reads = [...reading.bibs].map(([bib, confidence]) => ({ bib, confidence, partial: false }));
+      reads = oneReadPerNumber(reading.reads);
       people = reading.people ?? [];
     } catch (err) {
       stepErrors.bibs = clientMessage(err, 'BIB reading failed');
@@ -107,4 +107,15 @@ export class PhotoProcessor {
   async markFailed(photoId: string, reason: string): Promise<void> {
     await this.photos.markFailed(photoId, reason);
   }
+}
+
+/** A number read twice on one photo (two boxes) is one bib, at its best confidence; partial reads stay apart. */
+function oneReadPerNumber(reads: BibRead[]): BibRead[] {
+  const whole = new Map<string, BibRead>();
+  for (const read of reads) {
+    if (read.partial) continue;
+    const seen = whole.get(read.bib);
+    if (!seen || read.confidence > seen.confidence) whole.set(read.bib, read);
+  }
+  return [...whole.values(), ...reads.filter((read) => read.partial)];
 }

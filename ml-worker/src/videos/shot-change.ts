@@ -7,10 +7,8 @@ const SAMPLE_STEP = 4;
 /**
  * A shot change between two consecutive sampled frames moves both the colour layout (mean colour
  * of each cell, 0-1) and the colour histogram (share of pixels that changed bin, 0-1) past these.
- * Chosen on synthetic cuts and non-cuts (scripts/bench/probe/shot-change-thresholds.cjs: cuts
- * between portraits and between race photos; pans, zooms, light changes and a person crossing the
- * frame within a shot): the pair that finds most cuts with no non-cut within 10% of it. Layout
- * alone takes a fast pan for a cut, histogram alone a change of light.
+ * Both must move: layout alone takes a fast pan for a cut, histogram alone a change of light
+ * (how the pair was chosen: docs/benchmarks.md, video shot changes).
  */
 export const SHOT_CHANGE = { layout: 0.11, histogram: 0.1 };
 

@@ -1,5 +1,5 @@
 import { judgeBibRead, startListView, StartListView } from '@em/core';
-import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, onATorso, PersonBox, TextBox } from '@em/core/media';
+import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, onATorso, PersonBox, TextBox } from '@em/ml-worker';
 import type { BibReader } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

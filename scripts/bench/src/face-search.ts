@@ -1,5 +1,5 @@
-import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, DEFAULT_MATCH_PERCENT, FACE_DESCRIPTOR_VERSION, FaceMatrix, maxDistanceFor, nearerToStranger, openImage, PersonBox, percentToDistance, QUALITY_DISTANCE_BONUS, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
-import { CHIP_PADDING, chipTransform, DetectedFace, FaceAnalyzer, FaceAnalyzerOptions, meanFaceOnChip, OCR_MAX_SIDE, PersonDetector, PHOTO_FACE_OPTIONS, sampleChip } from '@em/ml-worker';
+import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, DEFAULT_MATCH_PERCENT, FACE_DESCRIPTOR_VERSION, FaceMatrix, maxDistanceFor, nearerToStranger, openImage, percentToDistance, QUALITY_DISTANCE_BONUS, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import { CHIP_PADDING, chipTransform, DetectedFace, FaceAnalyzer, FaceAnalyzerOptions, meanFaceOnChip, OCR_MAX_SIDE, PersonBox, PersonDetector, PHOTO_FACE_OPTIONS, sampleChip } from '@em/ml-worker';
 import { faceQuality, renderPreviews } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

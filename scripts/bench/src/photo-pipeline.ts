@@ -1,5 +1,5 @@
-import { decodePhoto, openImage, PersonBox, probeImage, RgbPixels } from '@em/core/media';
-import { BibReader, BibReaderOptions, BibReaderPool, BibReading, FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
+import { decodePhoto, openImage, probeImage, RgbPixels } from '@em/core/media';
+import { BibReader, BibReaderOptions, BibReaderPool, BibReading, FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PersonBox, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { displayedSize, PREVIEW_SIZES, renderPreviews, renderPreviewsOf } from '@em/ml-worker';
 import { availableParallelism, loadavg } from 'node:os';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -52,10 +52,14 @@ export interface BibRules {
   minPrintContrast: number;
   /** Least bib score (`bibScore`) a number needs; undefined: the token and print rules alone decide. */
   minBibScore?: number;
+  /** Ground reach (box heights) under which a side of a number counts as cut by an occluder (`cutNumber`); 0: off. */
+  cutReach: number;
+  /** A number touching the photo's left or right edge is partial (`cutNumber`). */
+  cutAtFrame: boolean;
 }
 
 /** minBibScore: the middle of the plateau (0.6-0.8) where the tuning half loses no bib and refuses the most (bench: bib-precision). */
-export const DEFAULT_BIB_RULES: BibRules = { minLength: 2, maxLength: 5, minConfidence: 0.95, minInkStep: 0.08, minPrintContrast: 40, minBibScore: 0.7 };
+export const DEFAULT_BIB_RULES: BibRules = { minLength: 2, maxLength: 6, minConfidence: 0.95, minInkStep: 0.08, minPrintContrast: 40, minBibScore: 0.7, cutReach: 0, cutAtFrame: true };
 
 /**
  * What a bib physically is, as far as one OCR text box shows it:
@@ -89,27 +93,70 @@ function numbersAloneInLine(text: string): string[] {
   return numbers.length === 1 && !words.length ? numbers : [];
 }
 
+/** One number read as a bib on a photo. */
+export interface BibRead {
+  bib: string;
+  confidence: number;
+  /** Where the number is, as shares (0-1) of the photo's width and height; null for text-only callers. */
+  box: { x: number; y: number; width: number; height: number } | null;
+  /**
+   * The number is cut: by the frame's edge, or by something in front of it (the ground it is printed
+   * on ends at its first or last digit). Its digits are a part of the bib, not the bib: never stored
+   * as a number of their own; a start list may complete them.
+   */
+  partial: boolean;
+}
+
 /**
- * BIB numbers in OCR text boxes: a box that looks like a bib (`looksLikeBib`) and holds one whole
- * token of 2-5 digits (after NFKC and trimming punctuation, `N°552` -> 552), without leading zero,
- * read with enough confidence. Tokens mixing digits with letters or hyphens (plates, "10km", dates)
- * are not bibs. A number contained in a longer one read on the same photo (a partly hidden bib) is
- * dropped. Returns bib -> best confidence.
+ * BIB reads in OCR text boxes: a box that looks like a bib (`looksLikeBib`) and holds one whole
+ * token of `minLength`-`maxLength` digits (after NFKC and trimming punctuation, `N°552` -> 552),
+ * without leading zero, read with enough confidence and a bib score. Tokens mixing digits with
+ * letters or hyphens (plates, "10km", dates) are not bibs. A read whose box is cut (`cutNumber`)
+ * is partial; so is a number contained in a longer one read on the same photo. One read per
+ * number and kind, the most confident.
  */
-export function extractBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, people: PersonBox[] = []): Map<string, number> {
-  const found = new Map<string, number>();
+export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, people: PersonBox[] = []): BibRead[] {
+  const reads = new Map<string, BibRead>();
   const allDigits = new Set<string>();
   for (const box of boxes) {
-    const normalised = box.text.normalize('NFKC');
-    for (const digits of normalised.match(/\d+/g) ?? []) allDigits.add(digits.replace(/^0+(?=\d)/, ''));
+    for (const digits of box.text.normalize('NFKC').match(/\d+/g) ?? []) allDigits.add(digits.replace(/^0+(?=\d)/, ''));
+  }
+  for (const box of boxes) {
     if (box.confidence < rules.minConfidence || !looksLikeBib(box, rules)) continue;
-    const [token] = numbersAloneInLine(normalised);
+    const [token] = numbersAloneInLine(box.text.normalize('NFKC'));
     if (token.startsWith('0') || token.length < rules.minLength || token.length > rules.maxLength) continue;
     if (rules.minBibScore !== undefined && bibScore(bibEvidence(box, token, boxes, people)) < rules.minBibScore) continue;
-    found.set(token, Math.max(found.get(token) ?? 0, box.confidence));
+    const inALongerOne = [...allDigits].some((other) => other.length > token.length && other.includes(token));
+    const partial = inALongerOne || (box.geometry ? cutNumber(box.geometry, rules) : false);
+    const key = `${token}${partial ? '~' : ''}`;
+    const known = reads.get(key);
+    if (known && known.confidence >= box.confidence) continue;
+    const g = box.geometry;
+    const where = g ? { x: g.x / g.imageWidth, y: g.y / g.imageHeight, width: g.width / g.imageWidth, height: g.height / g.imageHeight } : null;
+    reads.set(key, { bib: token, confidence: box.confidence, box: where, partial });
   }
-  for (const bib of [...found.keys()]) {
-    if ([...allDigits].some((other) => other.length > bib.length && other.includes(bib))) found.delete(bib);
-  }
+  return [...reads.values()];
+}
+
+/**
+ * Whether a number's box is cut, so that its digits may be part of a longer bib: it touches the
+ * photo's left or right edge (within a tenth of its height), or the ground it is printed on ends at
+ * its first or last digit (an arm, a hand or another runner in front: reach under `cutReach` box
+ * heights on that side) while it goes on beyond the other side (a bib's margin, more than
+ * `cutReach` x 3). A bib whose print fills its sheet edge to edge ends on both sides: not cut.
+ */
+export function cutNumber(g: BoxGeometry, rules: Pick<BibRules, 'cutReach' | 'cutAtFrame'> = DEFAULT_BIB_RULES): boolean {
+  const slack = Math.max(1, 0.1 * g.height);
+  if (rules.cutAtFrame && (g.x <= slack || g.x + g.width >= g.imageWidth - slack)) return true;
+  const reach = g.groundReach;
+  if (!reach || rules.cutReach <= 0) return false;
+  const [near, far] = reach.left < reach.right ? [reach.left, reach.right] : [reach.right, reach.left];
+  return near < rules.cutReach && far > 3 * rules.cutReach;
+}
+
+/** BIB numbers of a photo to store: its whole reads (`readBibs`), bib -> best confidence. */
+export function extractBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, people: PersonBox[] = []): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const read of readBibs(boxes, rules, people)) if (!read.partial) found.set(read.bib, Math.max(found.get(read.bib) ?? 0, read.confidence));
   return found;
 }

@@ -1,4 +1,4 @@
-import { BoxGeometry, extractBibs, looksLikeBib } from './extract';
+import { BoxGeometry, cutNumber, DEFAULT_BIB_RULES, extractBibs, looksLikeBib, readBibs } from './extract';
 
 const box = (text: string, confidence = 0.99, geometry?: BoxGeometry) => ({ text, confidence, geometry });
 /** Luminances around and inside a box, as measured by the ml-worker (surround median, 10th and 90th percentile inside). */
@@ -9,11 +9,15 @@ describe('extractBibs', () => {
     expect([...extractBibs([box('1432'), box('#552.'), box('N°77'), box('46')]).keys()].sort()).toEqual(['1432', '46', '552', '77']);
   });
 
-  it('refuses plates, distances, dates, leading zeros, lone digits and long numbers', () => {
-    expect([...extractBibs([box('DA-744-KJ'), box('10km'), box('2024-05-17'), box('0552'), box('7'), box('123456')]).keys()]).toEqual([]);
+  it('refuses plates, distances, dates, leading zeros, lone digits and numbers longer than a bib', () => {
+    expect([...extractBibs([box('DA-744-KJ'), box('10km'), box('2024-05-17'), box('0552'), box('7'), box('1234567')]).keys()]).toEqual([]);
   });
 
-  it('drops unsure reads and numbers contained in a longer one of the same photo', () => {
+  it('reads 5- and 6-digit bibs whole', () => {
+    expect([...extractBibs([box('10264'), box('123456')]).keys()].sort()).toEqual(['10264', '123456']);
+  });
+
+  it('drops unsure reads, and stores no number contained in a longer one of the same photo', () => {
     expect([...extractBibs([box('1480', 0.85), box('2791'), box('279', 0.99), box('27', 0.4)]).keys()]).toEqual(['2791']);
   });
 
@@ -51,5 +55,33 @@ describe('looksLikeBib: dark ink on a lighter patch', () => {
     ['a blurred patch without print', printed(49, 47, 52)],
   ])('refuses %s', (_name, geometry) => {
     expect(looksLikeBib(box('23', 0.99, geometry))).toBe(false);
+  });
+});
+
+describe('readBibs: partial reads', () => {
+  /** A number's box at `x` (pixels) on a 640 x 480 photo, printed as a bib is, the ground reaching `left` / `right` box heights. */
+  const at = (x: number, left = 0.3, right = 0.3): BoxGeometry => ({ x, y: 200, width: 60, height: 20, imageWidth: 640, imageHeight: 480, surround: 220, dark: 20, light: 240, groundReach: { left, right, up: 0.2, down: 0.2 } });
+
+  it('gives each read its box as shares of the photo', () => {
+    const [read] = readBibs([box('4454', 0.99, at(320))]);
+    expect(read).toEqual({ bib: '4454', confidence: 0.99, box: { x: 0.5, y: 200 / 480, width: 60 / 640, height: 20 / 480 }, partial: false });
+  });
+
+  it('marks a number cut by the frame edge as partial, and does not store it as a bib', () => {
+    const boxes = [box('445', 0.99, at(0)), box('254', 0.99, at(579))];
+    expect(readBibs(boxes).map((r) => [r.bib, r.partial])).toEqual([['445', true], ['254', true]]);
+    expect(extractBibs(boxes).size).toBe(0);
+  });
+
+  it('marks a number inside a longer one read on the photo as partial (a fragment seen again)', () => {
+    const reads = readBibs([box('10264', 0.99, at(100)), box('1026', 0.99, at(300))]);
+    expect(reads.map((r) => [r.bib, r.partial])).toEqual([['10264', false], ['1026', true]]);
+  });
+
+  it('with cutReach on, a ground ending at the last digit while the other side goes on is an occluder', () => {
+    const rules = { ...DEFAULT_BIB_RULES, cutReach: 0.1 };
+    expect(cutNumber(at(300, 0.5, 0.02), rules)).toBe(true);
+    expect(cutNumber(at(300, 0.05, 0.05), rules)).toBe(false); // print filling its sheet: both sides end
+    expect(cutNumber(at(300, 0.5, 0.02))).toBe(false); // off by default
   });
 });

@@ -95,7 +95,8 @@ function ramp(value: number, good: number, bad: number): number {
  * - letters read beside the digits (a stray one is tolerated, as the token rules do); ink blobs
  *   that are no digit (a frame, a letter the recogniser dropped; fixture bibs: at most 1); digits
  *   of unequal height (fixtures >= 0.35);
- *   digits too narrow or too wide for bold bib print (fixtures 0.45-0.88 of their height);
+ *   digits too narrow or too wide for bib print (fixtures 0.45-0.88 of their height; a condensed
+ *   font's digits with their spacing are 0.3 of it, and no printed digit is narrower than 0.2);
  * - text of its own size beside it on its line (a word of the same print: `EST. 1987`);
  * - digits too tall for a bib on that person (fixtures <= 0.061 of the person's height);
  * - a much smaller number than other text on the same person (a bib's number is the largest
@@ -112,7 +113,7 @@ export function bibScore(e: BibEvidence): number {
     0.15 * Math.min(2, e.letters) +
     (e.extraGlyphs >= 2 ? 0.5 : e.extraGlyphs === 1 ? 0.15 : 0) +
     0.5 * ramp(e.glyphHeightRatio, 0.3, 0.15) +
-    ramp(e.widthPerDigit, 0.4, 0.3) +
+    ramp(e.widthPerDigit, 0.3, 0.2) +
     ramp(e.widthPerDigit, 1.0, 1.3) +
     0.6 * Math.min(1, e.sameSizeNeighbours) +
     0.5 * ramp(e.heightShareOnPerson, 0.4, 0.2) +

@@ -1,0 +1,166 @@
+import { BibReader, BibReaderOptions, BibRules, DEFAULT_BIB_READER_OPTIONS, DEFAULT_BIB_RULES, extractBibs, PersonBox, readBibs, TextBox } from '@em/ml-worker';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { BenchRow } from './table';
+
+/** A race of the fixtures: photos with the bibs labelled on each. */
+interface Race {
+  name: string;
+  photos: Array<{ name: string; file: Buffer; bibs: Set<string> }>;
+}
+
+/** What the reader found on one photo, kept so that every decision is scored on one OCR pass. */
+interface ReadPhoto {
+  name: string;
+  bibs: Set<string>;
+  boxes: TextBox[];
+  people: PersonBox[] | null;
+  megapixels: number;
+  cpu: number;
+}
+
+interface Counts {
+  tp: number;
+  fp: number;
+  fn: number;
+  wrong: string[];
+  missed: string[];
+}
+
+/** The races under ../shared/fixtures: each folder with a ground-truth.csv of `file;bib;bib;...`. */
+const RACE_FOLDERS: Record<string, string> = {
+  bibs: 'road 10 km (dev fixtures: 2048 px, red-framed 2-4 digit bibs)',
+  rbnr: 'RBNR set 1 (480x720 to 1024x768, white bibs without a frame, 2-4 digits; runners with a visible face labelled)',
+};
+
+export function loadRaces(fixtures: string): Race[] {
+  const races: Race[] = [];
+  for (const folder of Object.keys(RACE_FOLDERS)) {
+    const dir = path.join(fixtures, folder);
+    if (!existsSync(path.join(dir, 'ground-truth.csv'))) continue;
+    const photos: Race['photos'] = [];
+    for (const line of readFileSync(path.join(dir, 'ground-truth.csv'), 'utf8').split(/\r?\n/)) {
+      const [name, ...bibs] = line.trim().split(';');
+      if (name) photos.push({ name, file: readFileSync(path.join(dir, name)), bibs: new Set(bibs.filter(Boolean)) });
+    }
+    races.push({ name: folder, photos });
+  }
+  return races;
+}
+
+async function readRace(reader: BibReader, race: Race): Promise<ReadPhoto[]> {
+  const read: ReadPhoto[] = [];
+  for (const photo of race.photos) {
+    const { width = 0, height = 0 } = await sharp(photo.file).metadata();
+    const cpu0 = process.cpuUsage();
+    const { boxes, people } = await reader.candidates(photo.file);
+    const cpu = process.cpuUsage(cpu0);
+    read.push({ name: photo.name, bibs: photo.bibs, boxes, people, megapixels: (width * height) / 1e6, cpu: (cpu.user + cpu.system) / 1e6 });
+  }
+  return read;
+}
+
+/** Photo-level counts, as BIB search finds a bib: a labelled bib read on its photo, an unlabelled read is wrong. */
+function score(photos: ReadPhoto[], rules: BibRules): Counts {
+  const counts: Counts = { tp: 0, fp: 0, fn: 0, wrong: [], missed: [] };
+  for (const photo of photos) {
+    const found = extractBibs(photo.boxes, rules, photo.people ?? undefined);
+    for (const bib of found.keys()) {
+      if (photo.bibs.has(bib)) counts.tp++;
+      else {
+        counts.fp++;
+        counts.wrong.push(`${bib} (${photo.name})`);
+      }
+    }
+    for (const bib of photo.bibs) {
+      if (found.has(bib)) continue;
+      counts.fn++;
+      counts.missed.push(`${bib} (${photo.name})`);
+    }
+  }
+  return counts;
+}
+
+const precision = (c: Counts) => (c.tp + c.fp ? c.tp / (c.tp + c.fp) : 1);
+const recall = (c: Counts) => (c.tp + c.fn ? c.tp / (c.tp + c.fn) : 1);
+const f1 = (c: Counts) => (precision(c) + recall(c) ? (2 * precision(c) * recall(c)) / (precision(c) + recall(c)) : 0);
+const prf = (c: Counts) => `${precision(c).toFixed(3)} / ${recall(c).toFixed(3)} / ${f1(c).toFixed(3)}`;
+const list = (items: string[], max = 12) => (items.length ? items.slice(0, max).join(', ') + (items.length > max ? ` and ${items.length - max} more` : '') : 'none');
+
+/** The bib-score thresholds a race may choose from. */
+const THRESHOLDS = Array.from({ length: 19 }, (_, i) => Math.round(i * 5) / 100);
+
+/**
+ * The threshold chosen on the training races: the highest F1 of their bibs pooled, ties to the
+ * lower threshold (recall matters most: a participant whose bib is missed gets nothing).
+ */
+function chooseThreshold(training: ReadPhoto[][], base: BibRules): number {
+  let best = { threshold: base.minBibScore ?? 0, f1: -1 };
+  for (const threshold of THRESHOLDS) {
+    const pooled = training.map((photos) => score(photos, { ...base, minBibScore: threshold })).reduce(add);
+    if (f1(pooled) > best.f1 + 1e-9) best = { threshold, f1: f1(pooled) };
+  }
+  return best.threshold;
+}
+
+const add = (a: Counts, b: Counts): Counts => ({ tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn, wrong: [...a.wrong, ...b.wrong], missed: [...a.missed, ...b.missed] });
+
+/** The reader as it was before small photos were handled (no upscaling, the detector's boxes, 2-5 digits, no partial reads), and as now. */
+const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
+  {
+    label: 'before (crops at most 1x, detector boxes, 2-5 digits)',
+    options: { textCrops: { ...DEFAULT_BIB_READER_OPTIONS.textCrops, maxScale: 1 }, inkBoxes: false, rules: { ...DEFAULT_BIB_RULES, maxLength: 5, cutAtFrame: false } },
+  },
+  { label: 'now', options: {} },
+];
+
+/** Every variant in one run (CPU figures comparable), `BENCH_BIB_NOW_ONLY=1` for the current reader alone. */
+export async function bibRacesBench(rows: BenchRow[], reader: BibReader, fixtures: string): Promise<void> {
+  for (const { label, options } of process.env.BENCH_BIB_NOW_ONLY ? VARIANTS.slice(-1) : VARIANTS) {
+    const variant = reader.withOptions(options);
+    await bibRaces(rows, variant, fixtures, label, options.rules ?? DEFAULT_BIB_RULES);
+  }
+}
+
+/**
+ * `npm run bench -- bib-races`: the reader on every race of the fixtures, per race, with the rules
+ * as shipped and leave-one-race-out (the bib-score threshold chosen on the other races, reported on
+ * the one left out), and the reader's CPU per photo by photo size.
+ */
+export async function bibRaces(rows: BenchRow[], reader: BibReader, fixtures: string, label = 'as shipped', rules: BibRules = DEFAULT_BIB_RULES): Promise<void> {
+  const races = loadRaces(fixtures);
+  if (!races.length) {
+    rows.push({ figure: 'BIB per race', value: 'skipped', target: '', how: '../shared/fixtures/{bibs,rbnr} are absent' });
+    return;
+  }
+  await reader.candidates(races[0].photos[0].file); // warm
+  const read = new Map<string, ReadPhoto[]>();
+  for (const race of races) read.set(race.name, await readRace(reader, race));
+  // BENCH_BIB_DUMP=file.json: what the reader found on each photo, to weigh rule changes without OCR.
+  if (process.env.BENCH_BIB_DUMP) writeFileSync(`${process.env.BENCH_BIB_DUMP}.${label.split(' ')[0]}.json`, JSON.stringify(Object.fromEntries([...read].map(([name, photos]) => [name, photos.map((p) => ({ ...p, bibs: [...p.bibs] }))]))));
+  for (const race of races) {
+    const photos = read.get(race.name)!;
+    const shipped = score(photos, rules);
+    const partial = photos.flatMap((p) => readBibs(p.boxes, rules, p.people ?? undefined).filter((r) => r.partial).map((r) => `${r.bib} (${p.name})`));
+    const bibs = shipped.tp + shipped.fn;
+    const cpu = photos.reduce((s, p) => s + p.cpu, 0) / photos.length;
+    const mp = photos.reduce((s, p) => s + p.megapixels, 0) / photos.length;
+    rows.push({
+      figure: `BIB P / R / F1, ${label}, race ${race.name}`,
+      value: prf(shipped),
+      target: 'recall >= 0.90, precision >= 0.95',
+      how: `${RACE_FOLDERS[race.name]}: ${photos.length} photos, ${bibs} labelled bibs, photo level; minBibScore ${rules.minBibScore}; reader CPU ${cpu.toFixed(2)} s/photo (${mp.toFixed(2)} MP on average); wrong: ${list(shipped.wrong)}; missed: ${list(shipped.missed, 20)}; partial reads (not stored): ${list(partial)}`,
+    });
+    const others = races.filter((r) => r.name !== race.name).map((r) => read.get(r.name)!);
+    if (!others.length) continue;
+    const threshold = chooseThreshold(others, rules);
+    const heldOut = score(photos, { ...rules, minBibScore: threshold });
+    rows.push({
+      figure: `BIB P / R / F1, ${label}, race ${race.name} left out`,
+      value: prf(heldOut),
+      target: 'recall >= 0.90, precision >= 0.95',
+      how: `minBibScore ${threshold} chosen on ${races.filter((r) => r.name !== race.name).map((r) => r.name).join(', ')} (highest F1 there, ties to the lower threshold), scored on ${race.name}; wrong: ${list(heldOut.wrong)}`,
+    });
+  }
+}
