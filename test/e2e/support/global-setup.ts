@@ -26,6 +26,8 @@ export default async function globalSetup(): Promise<void> {
     privateJwk: { ...(await exportJWK(privateKey)), kid: 'test-idp-1', alg: 'ES256' },
   };
   const platform = await spawnPlatform({
+    // A loaded machine may need longer than the default to start and seed the platform.
+    timeoutMs: process.env.E2E_PLATFORM_START_MS ? Number(process.env.E2E_PLATFORM_START_MS) : undefined,
     env: {
       API_KEY_CACHE_SECONDS: '0',
       OAUTH_JWKS_URL: idp.jwksUrl,
