@@ -2,7 +2,7 @@ import { REPO_ROOT } from '@em/core';
 import { BibReaderPool, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { freePort, Platform, startPlatform } from '@em/platform';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
@@ -250,11 +250,12 @@ function childrenOf(parent: number): number[] {
 function platformProcesses(platform: Platform, dataDir: string): () => Record<string, number> {
   const services = platform.services.services.map((s) => [s.def.name, s.child.pid!] as const);
   const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  // redis-server rewrites its command line; it runs in its data directory.
   const redis = readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .find((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.join(dataDir, 'redis'));
+        return readlinkSync(`/proc/${pid}/cwd`) === path.join(dataDir, 'redis');
       } catch {
         return false;
       }

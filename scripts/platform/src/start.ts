@@ -31,6 +31,8 @@ async function main() {
   console.log(`Starting the platform (data in ${dataDir})...`);
   const platform = await startPlatform({
     dataDir,
+    // A loaded machine (CI, benches beside) may need longer for the ml-worker to load its models.
+    serviceStartMs: process.env.SERVICE_START_TIMEOUT_MS ? Number(process.env.SERVICE_START_TIMEOUT_MS) : undefined,
     ports: {
       rest: envPort('REST_PORT', DEFAULT_PORTS.rest),
       gateway: envPort('GATEWAY_PORT', DEFAULT_PORTS.gateway),

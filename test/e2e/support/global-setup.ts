@@ -26,8 +26,8 @@ export default async function globalSetup(): Promise<void> {
     privateJwk: { ...(await exportJWK(privateKey)), kid: 'test-idp-1', alg: 'ES256' },
   };
   const platform = await spawnPlatform({
-    // A machine shared by several builds starts the platform slower than the default allows.
-    timeoutMs: Number(process.env.E2E_START_TIMEOUT_MS) || undefined,
+    // A loaded machine may need longer than the default to start and seed the platform.
+    timeoutMs: process.env.E2E_PLATFORM_START_MS ? Number(process.env.E2E_PLATFORM_START_MS) : undefined,
     env: {
       API_KEY_CACHE_SECONDS: '0',
       OAUTH_JWKS_URL: idp.jwksUrl,
