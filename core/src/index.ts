@@ -22,3 +22,4 @@ export * from './operation-policy';
 export * from './observability/operator-server';
 export * from './auth/client-address';
 export * from './lru-map';
+export * from './content-version';

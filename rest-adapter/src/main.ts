@@ -1,7 +1,8 @@
-import { compileTrustProxy, config, createLogger, serveOperatorPort, ServiceMetrics } from '@em/core';
+import { compileTrustProxy, config, connectRedis, ContentVersionReader, createLogger, serveOperatorPort, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
+import { SharedReads } from './http/conditional';
 import { GatewayClient } from './gateway-client';
 import { webDistDir } from './http/participant-page';
 import { ROUTES } from './routes';
@@ -10,6 +11,9 @@ const logger = createLogger('rest-adapter');
 const cfg = config();
 const gateway = new GatewayClient(cfg.GATEWAY_URL);
 const metrics = new ServiceMetrics('rest-adapter');
+// Fail-fast: while Redis is down, answers go out without an ETag rather than wait for it.
+const redis = connectRedis(cfg.REDIS_URL, { failFast: true });
+redis.on('error', () => undefined);
 const server = http.createServer(createRestHandler({
     routes: ROUTES,
     gateway,
@@ -20,6 +24,8 @@ const server = http.createServer(createRestHandler({
     metrics,
     trustProxy: compileTrustProxy(cfg.TRUST_PROXY),
     participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
+    contentVersions: new ContentVersionReader(redis),
+    sharedReads: new SharedReads(),
   }));
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 120_000;
@@ -38,7 +44,7 @@ for (const s of [server, operator]) {
 
 const shutdown = () => {
   operator.close();
-  server.close(() => void gateway.close().finally(() => process.exit(0)));
+  server.close(() => void gateway.close().finally(() => (redis.disconnect(), process.exit(0))));
   server.closeIdleConnections();
 };
 process.on('SIGTERM', shutdown);

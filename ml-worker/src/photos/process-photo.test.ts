@@ -1,4 +1,4 @@
-import { Logger } from '@em/core';
+import { ContentVersions, Logger } from '@em/core';
 import { bufferToDescriptor } from '@em/core/media';
 import { InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository } from '@em/core/testing';
 import sharp from 'sharp';
@@ -85,7 +85,7 @@ async function setup(live = false) {
   const faces = new FakeFaces();
   const bibs = new FakeBibs();
   const revisions = new FakeRevisions();
-  const processor = new PhotoProcessor(photos, events, store.asStore, faces, bibs, revisions, logger);
+  const processor = new PhotoProcessor(photos, events, store.asStore, faces, bibs, revisions, logger, new ContentVersions(events, null));
   return { events, photos, store, photo, faces, bibs, revisions, processor };
 }
 

@@ -1,4 +1,4 @@
-import { clientMessage, Logger } from '@em/core';
+import { clientMessage, ContentVersions, Logger } from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { CORRUPT_IMAGE, decodePhoto, descriptorToBuffer, displayedSize, faceQuality, FaceIndexRevisions, PersonBox, probeImage, renderPreviewsOf } from '@em/core/media';
@@ -27,6 +27,7 @@ export class PhotoProcessor {
     private readonly bibs: Pick<BibReading, 'readPixels'>,
     private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
+    private readonly versions: Pick<ContentVersions, 'bumpContentVersion'>,
   ) {}
 
   async process(photoId: string): Promise<'processed' | 'skipped'> {
@@ -80,6 +81,8 @@ export class PhotoProcessor {
       bibs,
       faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), score: face.score, box: face.box })),
     });
+    // Published now, or published before and processed again (its BIBs and faces may differ).
+    if (live || photo.publishedAt) await this.versions.bumpContentVersion(eventId);
     if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
     this.logger.debug({ photoId, bibs: bibs.size, faces: detected.length }, 'photo processed');
     return 'processed';

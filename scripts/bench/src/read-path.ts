@@ -85,7 +85,14 @@ export async function readPathBench(rows: BenchRow[]): Promise<void> {
     platform = null;
     const started = Date.now();
     platform = await startPlatform(options);
-    rows.push({ figure: 'cold start with existing data', value: `${((Date.now() - started) / 1000).toFixed(1)} s`, target: '', how: 'startPlatform (what npm start runs, without the demo seed) on the data directory of this run, to every service ready' });
+    const serving = Date.now();
+    await platform.mlWorkerReady;
+    rows.push({
+      figure: 'cold start with existing data',
+      value: `${((serving - started) / 1000).toFixed(1)} s to reads served, ${((Date.now() - started) / 1000).toFixed(1)} s to the ml-worker ready`,
+      target: '',
+      how: 'startPlatform (what npm start runs, without the demo seed) on the data directory of this run: to REST and the gateway serving, then to the ml-worker\'s models loaded',
+    });
   } finally {
     await db.end();
     await platform?.stop();
