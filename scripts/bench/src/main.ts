@@ -10,6 +10,7 @@ import { bibAccuracy, facesOnGroups, racePhotos, STEPS_BEFORE, throughput, withW
 import { participantPageBench } from './participant-page';
 import { readPathBench } from './read-path';
 import { selfieLatencyBench } from './selfie-latency';
+import { surgeBench } from './surge';
 import { BenchRow, markdownTable } from './table';
 import { videoBench } from './video';
 
@@ -58,6 +59,7 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
   },
   'read-path': async (rows) => readPathBench(rows),
   'participant-page': async (rows) => participantPageBench(rows),
+  surge: async (rows) => surgeBench(rows, FIXTURES),
 };
 
 /** The models, each loaded on first use (a faces-only section does not wait for the OCR model). */
