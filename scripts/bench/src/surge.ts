@@ -44,6 +44,7 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     dataDir,
     ports,
     seed: false,
+    serviceTimeoutMs: 600_000,
     extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn', TRUST_PROXY: 'loopback', API_KEY_CACHE_SECONDS: '30' },
     log: () => undefined,
     onServiceOutput: () => undefined,

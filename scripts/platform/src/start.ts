@@ -37,6 +37,8 @@ async function main() {
       redis: envPort('EMBEDDED_REDIS_PORT', DEFAULT_PORTS.redis),
       s3: envPort('EMBEDDED_S3_PORT', DEFAULT_PORTS.s3),
     },
+    // SERVICE_START_TIMEOUT_MS: each service's wait for /health (60 s), longer on a machine busy with other work.
+    serviceTimeoutMs: Number(process.env.SERVICE_START_TIMEOUT_MS) || undefined,
     log: (l) => console.log(`[platform] ${l}`),
     onServiceOutput: printServiceLine,
   });

@@ -28,6 +28,8 @@ export interface PlatformOptions {
   /** Variables for the services on top of the infrastructure's (LOG_LEVEL, limits...). */
   extraEnv?: Record<string, string>;
   seed?: boolean;
+  /** How long each service may take to answer /health (60 s); a bench on a busy machine gives more. */
+  serviceTimeoutMs?: number;
   log: (line: string) => void;
   onServiceOutput: (service: string, line: string) => void;
 }
@@ -94,7 +96,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs, new ContentVersions(events, redis));
     const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
     if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, redis, dataDir: opts.dataDir, log: opts.log });
-    services = await startServices({ env, onOutput: opts.onServiceOutput });
+    services = await startServices({ env, onOutput: opts.onServiceOutput, timeoutMs: opts.serviceTimeoutMs });
     if (demo) {
       const { live, failed } = await publishDemo(pipeline, demo.eventId);
       await setDemoCover(orm, demo.eventId);
