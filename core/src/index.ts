@@ -24,3 +24,4 @@ export * from './lru-map';
 export * from './json-depth';
 export * from './bibs/bib-read-rule';
 export * from './bibs/start-list-lookup';
+export * from './content-version';

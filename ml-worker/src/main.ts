@@ -3,6 +3,7 @@ import {
   checks,
   config,
   connectRedis,
+  ContentVersions,
   createLogger,
   ServiceMetrics,
 } from '@em/core';
@@ -47,6 +48,23 @@ async function main() {
   const store = new ObjectStore(cfg);
   const redis = connectRedis(cfg.REDIS_URL);
   const revisions = new FaceIndexRevisions(redis);
+  const jobs = new JobQueues(cfg.REDIS_URL);
+  // The operator port opens before the models load (tens of seconds): the worker is live at once,
+  // and ready (`models` ok) only once its queues are served.
+  let modelsLoaded = false;
+  const metrics = new ServiceMetrics('ml-worker');
+  const operator = serveOperatorEndpoints({
+    port: cfg.ML_WORKER_PORT,
+    host: cfg.LISTEN_HOST,
+    metrics,
+    checks: [
+      checks.postgres(orm),
+      checks.redis(redis),
+      checks.s3(store),
+      { name: 'models', check: async () => { if (!modelsLoaded) throw new Error('loading'); } },
+    ],
+    queues: QUEUE_NAMES.map((name) => jobs.queue(name)),
+  });
   const faces = new FaceAnalyzer();
   // Selfies are embedded on their own threads with their own models, each taking selfie jobs from
   // Redis itself: they never wait behind a photo, nor for this thread. When the last thread is lost,
@@ -70,9 +88,10 @@ async function main() {
   const videoRows = new SqlVideosRepository(orm);
   const photoRows = new SqlPhotosRepository(orm);
   const clipRequests = new SqlClipRequestsRepository(orm);
-  const metrics = new ServiceMetrics('ml-worker');
+  const eventRows = new SqlEventsRepository(orm);
   const startLists = new SqlStartListRepository(orm);
-  const photos = new PhotoProcessor(photoRows, new SqlEventsRepository(orm), store, faces, bibs, revisions, logger, startLists, photoStepHistogram(metrics.registry));
+  const versions = new ContentVersions(eventRows, redis, logger);
+  const photos = new PhotoProcessor(photoRows, eventRows, store, faces, bibs, revisions, logger, startLists, versions, photoStepHistogram(metrics.registry));
   const videos = new VideoIndexer(videoRows, store, faces, revisions, logger, () => VideoPartThread.start(logger), cfg.VIDEO_INDEX_PARTS);
   const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);
@@ -99,7 +118,7 @@ async function main() {
   workers.push(...startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger, { photos: cfg.PHOTO_CONCURRENCY }, ['selfies']));
   if (!selfies.running) serveSelfiesHere();
   await Promise.all(workers.map((w) => w.waitUntilReady()));
-  const jobs = new JobQueues(cfg.REDIS_URL);
+  operator.observe(workers);
   await jobs.scheduleRepeatingJobs(cfg);
   // Faces described by an older descriptor version (an upgrade) are described again, in the
   // background: idempotent, so every start (of every worker) may run it; see queueReembedding.
@@ -107,18 +126,11 @@ async function main() {
     (queued) => (queued.events ? logger.info(queued, 'faces of an older descriptor version queued to be described again') : undefined),
     (err: Error) => logger.warn({ err: err.message }, 'queueing faces of an older descriptor version failed; the next start tries again'),
   );
-  const operator = serveOperatorEndpoints({
-    port: cfg.ML_WORKER_PORT,
-    host: cfg.LISTEN_HOST,
-    metrics,
-    checks: [checks.postgres(orm), checks.redis(redis), checks.s3(store)],
-    workers,
-    queues: QUEUE_NAMES.map((name) => jobs.queue(name)),
-  });
+  modelsLoaded = true;
   logger.info({ queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads: selfies.running, backgroundNice }, 'ml-worker ready');
 
   const shutdown = async () => {
-    operator.close();
+    operator.server.close();
     await Promise.all(workers.map((w) => w.close()));
     await selfies.close();
     if (bibs instanceof BibReaderPool) await bibs.close();

@@ -7,7 +7,11 @@ import http from 'node:http';
  * The ml-worker's only HTTP: /metrics (queue depths read at scrape time, job durations and
  * outcomes by queue, process metrics) and /health/live, /health/ready for the orchestrator.
  */
-export function serveOperatorEndpoints(opts: { port: number; host: string; metrics: ServiceMetrics; checks: DependencyCheck[]; workers: Worker[]; queues: Queue[] }): http.Server {
+export function serveOperatorEndpoints(opts: { port: number; host: string; metrics: ServiceMetrics; checks: DependencyCheck[]; queues: Queue[] }): {
+  server: http.Server;
+  /** Job durations of these workers go to /metrics from now on (workers start once the models are loaded). */
+  observe(workers: Worker[]): void;
+} {
   const { metrics } = opts;
   const jobSeconds = new Histogram({
     name: 'em_job_duration_seconds',
@@ -28,12 +32,14 @@ export function serveOperatorEndpoints(opts: { port: number; host: string; metri
       }
     },
   });
-  for (const worker of opts.workers) {
-    const observe = (outcome: string) => (job: { processedOn?: number; finishedOn?: number } | undefined) => {
-      if (job?.processedOn && job.finishedOn) jobSeconds.observe({ queue: worker.name, outcome }, (job.finishedOn - job.processedOn) / 1000);
-    };
-    worker.on('completed', observe('completed'));
-    worker.on('failed', observe('failed'));
-  }
-  return serveOperatorPort(opts);
+  const observe = (workers: Worker[]) => {
+    for (const worker of workers) {
+      const record = (outcome: string) => (job: { processedOn?: number; finishedOn?: number } | undefined) => {
+        if (job?.processedOn && job.finishedOn) jobSeconds.observe({ queue: worker.name, outcome }, (job.finishedOn - job.processedOn) / 1000);
+      };
+      worker.on('completed', record('completed'));
+      worker.on('failed', record('failed'));
+    }
+  };
+  return { server: serveOperatorPort(opts), observe };
 }

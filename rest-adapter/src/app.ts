@@ -1,7 +1,8 @@
-import { AppError, clientAddress, Logger, newId, normaliseErrorCode, ServiceMetrics, TrustProxy } from '@em/core';
+import { AppError, clientAddress, ContentVersionReader, Logger, newId, normaliseErrorCode, ServiceMetrics, TrustProxy } from '@em/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayClient, GraphQLResult } from './gateway-client';
 import { parseJsonBody, readBody } from './http/body';
+import { entityTag, noneMatchHit, PreparedAnswer, sendCacheable, sendNotModified, SharedReads } from './http/conditional';
 import { failure, success } from './http/envelope';
 import { MultipartBody, readMultipart } from './http/multipart';
 import { participantPage, ParticipantPageOptions } from './http/participant-page';
@@ -37,6 +38,10 @@ export interface AdapterOptions {
   trustProxy: TrustProxy;
   /** The participant page (`web/`) at `/events/{org_id}/{event_id}`; absent: not served. */
   participantPage?: ParticipantPageOptions;
+  /** Events' content versions (Redis), for the ETags of `validator: 'event'` routes; absent: those get none. */
+  contentVersions?: Pick<ContentVersionReader, 'current'>;
+  /** Answers of `shared` routes kept per content version (absent: every read runs its operation). */
+  sharedReads?: SharedReads;
 }
 
 /**
@@ -57,6 +62,12 @@ export function createRestHandler(opts: AdapterOptions) {
   ];
   const openApi = buildOpenApiDocument(opts.routes, opts.version);
   const servePage = opts.participantPage ? participantPage(opts.participantPage) : null;
+
+  /** The ETag of an answer that changes only with the event's content: its version, the route and its variables (the org among them). */
+  async function versionTag(eventId: number, route: RouteDef, variables: Record<string, unknown>): Promise<string | null> {
+    const version = await opts.contentVersions?.current(eventId);
+    return version ? entityTag(['event', opts.version, version, route.path, JSON.stringify(variables)]) : null;
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The request target is split by hand: WHATWG URL parsing would read `//host/...` as a host.
@@ -128,11 +139,33 @@ export function createRestHandler(opts: AdapterOptions) {
           throw err;
         }
       }
+      // The version is read before the operation: an answer is never tagged with a version newer than its content.
+      const etag = route.validator === 'event' && ids.eventId !== null ? await versionTag(ids.eventId, route, variables) : null;
+      const current = etag && noneMatchHit(req.headers['if-none-match'], etag);
+      if (current) {
+        // The caller still passes every check the operation would make (credential, rate limit, flags) before a 304.
+        await authorize();
+        return sendNotModified(res, current);
+      }
+      const kept = etag && route.shared ? opts.sharedReads?.get(etag) : undefined;
+      if (kept) {
+        await authorize();
+        return sendCacheable(req, res, kept, etag);
+      }
       const result = upload?.files.length
         ? await opts.gateway.executeWithFiles(route.operation, variables, route.uploads!, upload.files, headers)
         : await opts.gateway.execute(route.operation, variables, headers);
       const data = throwOnError(result, (errors) => opts.logger.error({ requestId, errors, route: route.path }, 'operation failed'));
-      return success(res, `${route.summary}: ok`, route.data(data));
+      if (!route.validator) return success(res, `${route.summary}: ok`, route.data(data));
+      const envelope = { responseType: 'success' as const, message: `${route.summary}: ok`, data: route.data(data) };
+      if (route.validator === 'event') {
+        const answer = PreparedAnswer.of(envelope);
+        if (etag && route.shared) opts.sharedReads?.set(etag, answer);
+        return sendCacheable(req, res, answer, etag);
+      }
+      const bodyTag = entityTag(['body', opts.version, JSON.stringify(envelope)]);
+      const unchanged = noneMatchHit(req.headers['if-none-match'], bodyTag);
+      return unchanged ? sendNotModified(res, unchanged) : sendCacheable(req, res, envelope, bodyTag);
     } finally {
       await upload?.cleanup();
     }

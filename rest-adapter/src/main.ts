@@ -1,7 +1,8 @@
-import { compileTrustProxy, config, createLogger, DEFAULT_TRUST_PROXY, serveOperatorPort, ServiceMetrics } from '@em/core';
+import { compileTrustProxy, config, connectRedis, ContentVersionReader, createLogger, DEFAULT_TRUST_PROXY, serveOperatorPort, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
+import { SharedReads } from './http/conditional';
 import { GatewayClient } from './gateway-client';
 import { continueOnlyWithCredentials } from './http/expect-continue';
 import { webDistDir } from './http/participant-page';
@@ -11,6 +12,9 @@ const logger = createLogger('rest-adapter');
 const cfg = config();
 const gateway = new GatewayClient(cfg.GATEWAY_URL);
 const metrics = new ServiceMetrics('rest-adapter');
+// Fail-fast: while Redis is down, answers go out without an ETag rather than wait for it.
+const redis = connectRedis(cfg.REDIS_URL, { failFast: true });
+redis.on('error', () => undefined);
 const handler = createRestHandler({
     routes: ROUTES,
     pageRoutes: PAGE_ROUTES,
@@ -22,6 +26,8 @@ const handler = createRestHandler({
     metrics,
     trustProxy: compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter),
     participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
+    contentVersions: new ContentVersionReader(redis),
+    sharedReads: new SharedReads(),
   });
 const server = http.createServer(handler);
 server.on('checkContinue', continueOnlyWithCredentials(handler));
@@ -42,7 +48,7 @@ for (const s of [server, operator]) {
 
 const shutdown = () => {
   operator.close();
-  server.close(() => void gateway.close().finally(() => process.exit(0)));
+  server.close(() => void gateway.close().finally(() => (redis.disconnect(), process.exit(0))));
   server.closeIdleConnections();
 };
 process.on('SIGTERM', shutdown);

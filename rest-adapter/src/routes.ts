@@ -19,6 +19,14 @@ export interface RouteDef {
    * file when `single`); a selfie is held to the selfie size limit instead of the photo one.
    */
   uploads?: { fields: string[]; variable: string; single?: boolean; selfie?: boolean };
+  /**
+   * A GET's validator (ETag): `event` when the answer changes only with the event's content
+   * version (an If-None-Match that matches is answered 304 without running the operation), `body`
+   * when it changes otherwise (a hash of the answer: the operation runs, the transfer is saved).
+   */
+  validator?: 'event' | 'body';
+  /** The same answer for every caller of the event at one content version: kept and served from `SharedReads`. */
+  shared?: boolean;
 }
 
 const org = { orgId: pathInt('orgId', 'org_id') };
@@ -31,6 +39,7 @@ export const ROUTES: RouteDef[] = [
   {
     method: 'GET',
     path: '/:orgId/events',
+    validator: 'body',
     summary: 'List events',
     response: 'EventList',
     operation: `query ListEvents($orgId: Int!, ${PAGE_ARGS}) { events(orgId: $orgId, page: $page, pageSize: $pageSize) { items { ${map.EVENT_FIELDS} } pageInfo { ${map.PAGE_INFO_FIELDS} } } }`,
@@ -40,6 +49,7 @@ export const ROUTES: RouteDef[] = [
   {
     method: 'GET',
     path: '/:orgId/event/:eventId/details',
+    validator: 'event',
     summary: 'Event details',
     response: 'EventDetails',
     operation: `query EventDetails(${ORG_EVENT_ARGS}) { event(orgId: $orgId, eventId: $eventId) { ${map.EVENT_FIELDS} } }`,
@@ -71,6 +81,8 @@ export const ROUTES: RouteDef[] = [
   {
     method: 'GET',
     path: '/:orgId/event/:eventId/images',
+    validator: 'event',
+    shared: true,
     summary: 'All photos',
     response: 'ImagesWithMeta',
     operation: `query AllPhotos(${ORG_EVENT_ARGS}, ${PAGE_ARGS}) { photos(orgId: $orgId, eventId: $eventId, page: $page, pageSize: $pageSize) { items { ${map.IMAGE_WITH_META_FIELDS} } pageInfo { ${map.PAGE_INFO_FIELDS} } } }`,
@@ -80,6 +92,7 @@ export const ROUTES: RouteDef[] = [
   {
     method: 'GET',
     path: '/:orgId/event/:eventId/images/:imageId',
+    validator: 'event',
     summary: 'Image details',
     response: 'ImageItemWithMeta',
     operation: `query ImageDetails(${ORG_EVENT_ARGS}, $imageId: String!) { photo(orgId: $orgId, eventId: $eventId, imageId: $imageId) { ${map.IMAGE_WITH_META_FIELDS} } }`,
@@ -89,6 +102,7 @@ export const ROUTES: RouteDef[] = [
   {
     method: 'GET',
     path: '/:orgId/event/:eventId/bibs/:bib',
+    validator: 'event',
     summary: 'BIB search',
     response: 'Images',
     operation: `query BibSearch(${ORG_EVENT_ARGS}, $bib: String!, ${PAGE_ARGS}) { bibSearch(orgId: $orgId, eventId: $eventId, bib: $bib, page: $page, pageSize: $pageSize) { items { ${map.IMAGE_FIELDS} } pageInfo { ${map.PAGE_INFO_FIELDS} } } }`,
@@ -108,6 +122,7 @@ export const ROUTES: RouteDef[] = [
   {
     method: 'GET',
     path: '/:orgId/event/:eventId/faces/:requestId',
+    validator: 'event',
     summary: 'Cached face search',
     response: 'FaceSearch',
     operation: `query FaceSearch(${ORG_EVENT_ARGS}, $requestId: String!, ${PAGE_ARGS}) { faceSearch(orgId: $orgId, eventId: $eventId, requestId: $requestId, page: $page, pageSize: $pageSize) { ${map.FACE_SEARCH_FIELDS} } }`,
@@ -117,6 +132,8 @@ export const ROUTES: RouteDef[] = [
   {
     method: 'GET',
     path: '/:orgId/event/:eventId/timeline/days',
+    validator: 'event',
+    shared: true,
     summary: 'Timeline buckets',
     response: 'TimelineDays',
     operation: `query TimelineDays(${ORG_EVENT_ARGS}) { timelineDays(orgId: $orgId, eventId: $eventId) { date total hours { hour count } } }`,
@@ -126,6 +143,8 @@ export const ROUTES: RouteDef[] = [
   {
     method: 'GET',
     path: '/:orgId/event/:eventId/timeline/images',
+    validator: 'event',
+    shared: true,
     summary: 'Timeline window',
     response: 'Images',
     operation: `query TimelinePhotos(${ORG_EVENT_ARGS}, $from: Float, $to: Float, ${PAGE_ARGS}) { timelinePhotos(orgId: $orgId, eventId: $eventId, from: $from, to: $to, page: $page, pageSize: $pageSize) { items { ${map.IMAGE_FIELDS} } pageInfo { ${map.PAGE_INFO_FIELDS} } } }`,
@@ -149,6 +168,7 @@ export const ROUTES: RouteDef[] = [
   {
     method: 'GET',
     path: '/:orgId/event/:eventId/video-clipping/:requestId',
+    validator: 'body',
     summary: 'Read clipping result',
     response: 'ClippingResult',
     operation: `query VideoClipping(${ORG_EVENT_ARGS}, $requestId: String!) { videoClipping(orgId: $orgId, eventId: $eventId, requestId: $requestId) { ${map.CLIPPING_FIELDS} } }`,

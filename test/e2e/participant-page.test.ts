@@ -5,7 +5,7 @@ import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { ensureChromium, expectAttribute, expectCount, expectText, firstThumbnailShown, seriousA11yViolations, settle } from './support/browser';
 import { faceCrop } from './support/demo-faces';
-import { api, closeDb, expectError, expectSuccess, info, sql } from './support/platform';
+import { api, bumpContentVersion, closeDb, expectError, expectSuccess, info, sql } from './support/platform';
 
 // Browser globals of the functions evaluated in the page (the test program has no DOM types).
 declare const document: any, sessionStorage: any, Touch: any, TouchEvent: any;
@@ -50,8 +50,14 @@ beforeAll(async () => {
   page.on('request', (r) => !r.url().startsWith('data:') && requestedOrigins.add(new URL(r.url()).origin));
 }, 600_000);
 
+/** A setting changed in SQL, then the content version bumped as the services do when an organiser changes it. */
+async function setFlags(assignments: string): Promise<void> {
+  await sql(`update events set ${assignments} where id = $1`, [eventId]);
+  await bumpContentVersion(eventId);
+}
+
 afterAll(async () => {
-  await sql('update events set selfie_search = true, bib_search = true where id = $1', [eventId]);
+  await setFlags('selfie_search = true, bib_search = true');
   await browser?.close();
   await closeDb();
 });
@@ -196,7 +202,7 @@ describe('the participant page', () => {
   });
 
   it('a feature whose flag is off is not offered, and its old links say so in a sentence', async () => {
-    await sql('update events set selfie_search = false where id = $1', [eventId]);
+    await setFlags('selfie_search = false');
     try {
       await open(pageUrl());
       await expectText(page.locator('h1'), 'Demo City 10K');
@@ -207,15 +213,15 @@ describe('the participant page', () => {
       await expectCount(page.getByText('My video moments'), 0);
       await state('8-selfie-flag-off');
     } finally {
-      await sql('update events set selfie_search = true where id = $1', [eventId]);
+      await setFlags('selfie_search = true');
     }
-    await sql('update events set bib_search = false where id = $1', [eventId]);
+    await setFlags('bib_search = false');
     try {
       await open(pageUrl());
       await page.getByLabel('Selfie', { exact: true }).first().waitFor();
       await expectCount(page.getByLabel('BIB number', { exact: true }), 0);
     } finally {
-      await sql('update events set bib_search = true where id = $1', [eventId]);
+      await setFlags('bib_search = true');
     }
   });
 

@@ -1,4 +1,4 @@
-import { api, closeDb, expectError, expectSuccess, fixtures, info, sql } from './support/platform';
+import { api, bumpContentVersion, closeDb, expectError, expectSuccess, fixtures, info, sql } from './support/platform';
 
 const t = (iso: string) => new Date(iso);
 
@@ -98,6 +98,8 @@ describe('all photos and image details', () => {
       { capturedAt: t('2026-05-17T09:00:00Z') },
     ]);
     const expectTotals = async (event: number, total: number) => {
+      // The changes below are made in SQL; the services would bump the content version with them.
+      await bumpContentVersion(event);
       const [real] = await sql<{ n: number }>('select count(*)::int as n from photos where event_id = $1 and published_at is not null', [event]);
       expect(real.n).toBe(total);
       const [kept] = await sql<{ published: number }>('select published from event_photo_counts where event_id = $1', [event]);

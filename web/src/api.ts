@@ -86,7 +86,10 @@ export class Api {
   private async send<T>(topic: Topic, path: string, init: RequestInit): Promise<T> {
     let res: Response;
     try {
-      res = await fetch(path.startsWith('/names') ? `${this.pageBase}${path}` : `${this.base}${path}`, { ...init, headers: { 'X-API-Key': this.key, ...(init.headers ?? {}) }, credentials: 'omit' });
+      // GETs revalidate the browser's copy (If-None-Match): an unchanged gallery comes back as a bodiless 304.
+      const cache: RequestCache = init.method ? 'no-store' : 'no-cache';
+      const url = path.startsWith('/names') ? `${this.pageBase}${path}` : `${this.base}${path}`;
+      res = await fetch(url, { cache, ...init, headers: { 'X-API-Key': this.key, ...(init.headers ?? {}) }, credentials: 'omit' });
     } catch {
       throw new ApiError(0, humanMessage(0, topic));
     }

@@ -12,6 +12,10 @@ const SELFIE_FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
 /** Selfies are downscaled before they travel: faces in selfies are large, and Redis carries the bytes. */
 const SELFIE_MAX_SIDE = 1280;
 const NOT_EMBEDDED = 'Face matching did not answer in time, so nothing was recorded; retry with the same request_id';
+/** While no worker serves the selfie queue (the ml-worker loading its models): 503, retry after this. */
+const STARTING_RETRY_SECONDS = 10;
+/** A worker seen serving the queue is trusted this long before the queue's clients are listed again. */
+const WORKER_SEEN_MS = 2000;
 
 export interface SelfieEmbedding {
   /** The selfie's largest face's descriptors, one per family (null without a face). */
@@ -41,6 +45,7 @@ export class SelfieEmbedder {
   private readonly jobs: JobQueues;
   private readonly events: QueueEvents;
   private readonly connection: Redis;
+  private workerSeenUntil = 0;
 
   constructor(redisUrl: string, private readonly limits: SelfieLimits) {
     this.jobs = new JobQueues(redisUrl);
@@ -72,6 +77,7 @@ export class SelfieEmbedder {
    * nothing is kept and a retry with the same request_id starts afresh.
    */
   async embed(prepared: Buffer, opts: { boxDescriptor?: boolean } = {}): Promise<SelfieEmbedding> {
+    await this.assertWorkerServing();
     const timeoutMs = this.limits.timeoutSeconds * 1000;
     let jobId: string | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -99,6 +105,23 @@ export class SelfieEmbedder {
       clearTimeout(timer);
       run.catch(() => undefined);
     }
+  }
+
+  /**
+   * UNAVAILABLE (503 with Retry-After) while no worker serves the selfie queue, as when the
+   * ml-worker is still loading its models after a start: a clear answer at once, not a 500 after
+   * the timeout. A Redis that cannot list its clients counts as served (the timeout still applies).
+   */
+  private async assertWorkerServing(): Promise<void> {
+    if (Date.now() < this.workerSeenUntil) return;
+    const workers = await this.jobs.queue('selfies').getWorkersCount().catch(() => 1);
+    if (workers > 0) {
+      this.workerSeenUntil = Date.now() + WORKER_SEEN_MS;
+      return;
+    }
+    throw new AppError('UNAVAILABLE', `Face matching is starting up; retry in ${STARTING_RETRY_SECONDS} s`, {
+      retryAfterSeconds: STARTING_RETRY_SECONDS,
+    });
   }
 
   async close(): Promise<void> {

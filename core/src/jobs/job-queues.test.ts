@@ -1,27 +1,8 @@
 import { Worker } from 'bullmq';
-import { ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import { connectRedis } from '../redis';
+import { startRedis } from '../test-support/redis-server';
 import { JobQueues } from './job-queues';
 import { JOBS } from './registry';
-
-/** A throwaway redis-server on a free port (the platform's tests use the same binary). */
-async function startRedis(): Promise<{ url: string; stop: () => void }> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-  const redis: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => net.connect(port, '127.0.0.1').on('connect', function (this: net.Socket) { this.destroy(); resolve(true); }).on('error', () => resolve(false)));
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { url, stop: () => redis.kill() };
-}
 
 describe('JobQueues', () => {
   let redis: { url: string; stop: () => void };

@@ -59,6 +59,8 @@ export interface EventsRepository {
   /** Records the first go-live (kept when already live); returns the time the event went live. */
   markWentLive(eventId: number, at: Date): Promise<Date>;
   isLive(eventId: number): Promise<boolean>;
+  /** Counts one more change of what participants read of the event; returns the new version (0: no such event). */
+  bumpContentVersion(eventId: number): Promise<number>;
 }
 
 interface EventAccessRow {
@@ -170,5 +172,14 @@ export class SqlEventsRepository implements EventsRepository {
 
   async isLive(eventId: number): Promise<boolean> {
     return (await this.em().count(Event, { id: eventId, wentLiveAt: { $ne: null } })) > 0;
+  }
+
+  async bumpContentVersion(eventId: number): Promise<number> {
+    if (!validId(eventId)) return 0;
+    const rows = await this.em().getConnection().execute<Array<{ content_version: string }>>(
+      'update events set content_version = content_version + 1 where id = ? returning content_version',
+      [eventId],
+    );
+    return rows.length ? Number(rows[0].content_version) : 0;
   }
 }

@@ -1,4 +1,4 @@
-import { Logger } from '@em/core';
+import { ContentVersions, Logger } from '@em/core';
 import { bufferToDescriptor } from '@em/core/media';
 import { InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository, InMemoryStartListRepository } from '@em/core/testing';
 import sharp from 'sharp';
@@ -88,7 +88,8 @@ async function setup(live = false, registry?: Registry) {
   const bibs = new FakeBibs();
   const revisions = new FakeRevisions();
   const startLists = new InMemoryStartListRepository();
-  const processor = new PhotoProcessor(photos, events, store.asStore, faces, bibs, revisions, logger, startLists, registry ? photoStepHistogram(registry) : undefined);
+  const versions = new ContentVersions(events, null);
+  const processor = new PhotoProcessor(photos, events, store.asStore, faces, bibs, revisions, logger, startLists, versions, registry ? photoStepHistogram(registry) : undefined);
   return { events, photos, store, photo, faces, bibs, revisions, processor, startLists };
 }
 

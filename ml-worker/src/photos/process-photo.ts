@@ -1,4 +1,4 @@
-import { BibRead, clientMessage, judgeBibRead, Logger, startListFor } from '@em/core';
+import { BibRead, clientMessage, ContentVersions, judgeBibRead, Logger, startListFor } from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors, StartListRepository } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { CORRUPT_IMAGE, decodePhoto, descriptorToBuffer, FaceIndexRevisions, probeImage } from '@em/core/media';
@@ -33,6 +33,7 @@ export class PhotoProcessor {
     private readonly revisions: Pick<FaceIndexRevisions, 'bump'>,
     private readonly logger: Logger,
     private readonly startLists: Pick<StartListRepository, 'count' | 'bibsAmong' | 'containing'>,
+    private readonly versions: Pick<ContentVersions, 'bumpContentVersion'>,
     private readonly steps: PhotoStepTimes = UNTIMED_STEPS,
   ) {}
 
@@ -74,7 +75,7 @@ export class PhotoProcessor {
       this.logger.warn({ photoId, err: (err as Error).message }, 'face step failed');
     }
 
-    await step('save', async () => {
+    const live = await step('save', async () => {
       const startList = reads.length ? await startListFor(this.startLists, eventId, reads) : null;
       const bibs = reads.map((read) => ({ read, judged: judgeBibRead(read, startList) }));
       const now = new Date();
@@ -93,7 +94,10 @@ export class PhotoProcessor {
         faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), score: face.score, box: face.box })),
       });
       if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
+      return live;
     });
+    // Published now, or published before and processed again (its BIBs and faces may differ).
+    if (live || photo.publishedAt) await this.versions.bumpContentVersion(eventId);
     this.logger.debug({ photoId, bibs: reads.length, faces: detected.length }, 'photo processed');
     return 'processed';
   }

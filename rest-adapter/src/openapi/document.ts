@@ -22,9 +22,22 @@ const ERROR_REASONS: Record<number, string> = {
 };
 /** What a status means on particular operations, where it says more than the common reason. */
 const NOT_RECORDED = 'Internal failure: face matching did not answer in time, nothing was recorded; retry with the same request_id';
+const STARTING = 'Face matching is starting up (the ml-worker is loading its models); retry after Retry-After seconds';
 const OPERATION_ERROR_REASONS: Record<string, Record<number, string>> = {
-  SearchFaces: { 500: NOT_RECORDED },
-  StartVideoClipping: { 500: NOT_RECORDED },
+  SearchFaces: { 500: NOT_RECORDED, 503: STARTING },
+  StartVideoClipping: { 500: NOT_RECORDED, 503: STARTING },
+};
+
+/** What a route with a validator documents: If-None-Match, 304, and the headers of its 200. */
+const VALIDATOR_DOCS = {
+  event: 'ETag from the event\'s content version (changed when photos are published, hidden, deleted or their BIBs change, or a setting changes), the organisation and the query: a matching If-None-Match is answered 304 without the work, after the same credential, rate-limit and flag checks.',
+  body: 'ETag from the answer itself: a matching If-None-Match is answered 304 (the work is done; the transfer is saved).',
+};
+const IF_NONE_MATCH = { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'ETags of copies the client holds; 304 when one is current.' };
+const CACHING_HEADERS = {
+  ETag: { description: 'Strong validator of this answer (a compressed answer\'s tag ends in -br or -gzip).', schema: { type: 'string' } },
+  'Cache-Control': { description: '`private, no-cache`: a browser may keep the answer but revalidates it each time.', schema: { type: 'string' } },
+  'Content-Encoding': { description: 'br or gzip by Accept-Encoding, for answers of 1 KiB and more.', schema: { type: 'string' } },
 };
 
 /**
@@ -43,11 +56,16 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): Recor
     const operation: Record<string, unknown> = {
       operationId,
       summary: route.summary,
-      parameters: docs
-        .filter((d) => d.in !== 'body')
-        .map((d) => ({ name: d.name, in: d.in, required: d.required ?? false, schema: d.schema, ...(d.description ? { description: d.description } : {}) })),
+      ...(route.validator ? { description: VALIDATOR_DOCS[route.validator] } : {}),
+      parameters: [
+        ...docs
+          .filter((d) => d.in !== 'body')
+          .map((d) => ({ name: d.name, in: d.in, required: d.required ?? false, schema: d.schema, ...(d.description ? { description: d.description } : {}) })),
+        ...(route.validator ? [IF_NONE_MATCH] : []),
+      ],
       responses: {
-        200: { description: route.summary, content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Envelope' }, { properties: { data: { $ref: `#/components/schemas/${route.response}` } } }] } } } },
+        ...(route.validator ? { 304: { description: 'Not modified: the copy named in If-None-Match is current (no body)', headers: CACHING_HEADERS } } : {}),
+        200: { description: route.summary, ...(route.validator ? { headers: CACHING_HEADERS } : {}), content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Envelope' }, { properties: { data: { $ref: `#/components/schemas/${route.response}` } } }] } } } },
         ...Object.fromEntries(errors.map((status) => [status, errorResponse(status, operationId ? OPERATION_ERROR_REASONS[operationId]?.[status] : undefined)])),
       },
     };

@@ -12,6 +12,7 @@ import { ingestBench } from './ingest';
 import { participantPageBench } from './participant-page';
 import { readPathBench } from './read-path';
 import { selfieLatencyBench } from './selfie-latency';
+import { surgeBench } from './surge';
 import { BenchRow, markdownTable } from './table';
 import { videoBench } from './video';
 
@@ -62,6 +63,7 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
   },
   'read-path': async (rows) => readPathBench(rows),
   'participant-page': async (rows) => participantPageBench(rows),
+  surge: async (rows) => surgeBench(rows, FIXTURES),
 };
 
 /** The models, each loaded on first use (a faces-only section does not wait for the OCR model). */

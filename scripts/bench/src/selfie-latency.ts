@@ -63,6 +63,7 @@ export async function selfieLatencyBench(rows: BenchRow[], faces: FaceAnalyzer, 
       }
     },
   });
+  await platform.mlWorkerReady;
   const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 4 });
   const embedder = new SelfieEmbedder(platform.env.REDIS_URL, { maxBytes: 10 * 1024 * 1024, timeoutSeconds: 30 });
   try {
@@ -181,6 +182,7 @@ export async function selfieLatencyBench(rows: BenchRow[], faces: FaceAnalyzer, 
     const worker = platform.services.services.find((s) => s.def.name === 'ml-worker')!;
     await new Promise<void>((resolve) => (worker.child.once('exit', () => resolve()), worker.child.kill('SIGTERM')));
     const single = await startServices({ env: { ...platform.env, SELFIE_THREADS: '1', ML_BACKGROUND_NICE: '0' }, only: ['ml-worker'], onOutput: () => undefined });
+    await single.readyInBackground;
     try {
       for (const clients of CLIENTS) {
         const posts = await concurrentSearches(post, selfies, clients, CONCURRENT_REQUESTS);

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { AppError, keyInvalidationNotifier, loadConfig } from '@em/core';
+import { AppError, connectRedis, keyInvalidationNotifier, loadConfig } from '@em/core';
 import { openDatabase } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
@@ -40,11 +40,13 @@ async function main(): Promise<void> {
   const em = orm.em.fork();
   let jobs: JobQueues | undefined;
   const keyChanges = keyInvalidationNotifier(cfg.REDIS_URL, (err) => console.error(`warning: gateways were not told of the key change (${(err as Error).message}); they notice within API_KEY_CACHE_SECONDS`));
+  const redis = connectRedis(cfg.REDIS_URL);
   const services = administrationServices({
     em: () => em,
     store: new ObjectStore(cfg),
     jobs: () => (jobs ??= new JobQueues(cfg.REDIS_URL)),
     maxApiKeysPerOrganisation: cfg.MAX_API_KEYS_PER_ORG,
+    redis,
     onKeyChanged: (keyId) => keyChanges.keyChanged(keyId),
   });
   try {
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
     else if (output.text) console.log(output.text);
   } finally {
     keyChanges.close();
+    redis.disconnect();
     await jobs?.close();
     await orm.close();
   }

@@ -46,6 +46,8 @@ async function main() {
       redis: envPort('EMBEDDED_REDIS_PORT', DEFAULT_PORTS.redis),
       s3: envPort('EMBEDDED_S3_PORT', DEFAULT_PORTS.s3),
     },
+    // SERVICE_START_TIMEOUT_MS: each service's wait for /health (a hang detector, 300 s by default).
+    serviceStartMs: Number(process.env.SERVICE_START_TIMEOUT_MS) || undefined,
     log: (l) => console.log(`[platform] ${l}`),
     onServiceOutput: printServiceLine,
   });
@@ -55,6 +57,15 @@ async function main() {
     const info = { restUrl: platform.restUrl, gatewayUrl: platform.gatewayUrl, env: platform.env, demo: platform.demo };
     writePrivateFile(process.env.PLATFORM_INFO_FILE, JSON.stringify(info, null, 2));
   }
+
+  let mlWorkerReady = false;
+  const mlWorker = platform.mlWorkerReady.then(
+    () => {
+      mlWorkerReady = true;
+    },
+    (err: Error) => console.log(`[platform] ERROR the ml-worker did not become ready: ${err.message}`),
+  );
+  await Promise.race([mlWorker, new Promise((r) => setImmediate(r))]);
 
   const api = `${platform.restUrl}/api/v1/ext`;
   const demo = platform.demo!;
@@ -67,6 +78,7 @@ The platform is up (${((Date.now() - started) / 1000).toFixed(1)} s).
   GraphQL       ${platform.gatewayUrl}
   Media host    ${platform.cfg.MEDIA_URL}
   Embedded      ${platform.infrastructure.embedded.join('; ') || 'none (configured from the environment)'}
+  ml-worker     ${mlWorkerReady ? 'ready' : 'loading its models: selfie search answers 503 (Retry-After) until it is ready'}
 
 Participant page ${pageUrl}
 ${demo.created ? `\nDemo API key (shown once; kept for this machine in ${dataDir}/demo-api-key):\n  ${key}\n` : `\nDemo API key: in ${dataDir}/demo-api-key\n`}
@@ -83,6 +95,11 @@ Try it:
   curl -s -H "Authorization: Bearer $(npm run -s cli -- mint-token --email organiser@demo.example --scopes events:read,events:write)" ${api}/account
 
 Press Ctrl-C to stop.`);
+  if (!mlWorkerReady) {
+    void mlWorker.then(() => {
+      if (mlWorkerReady) console.log(`[platform] ml-worker ready (${((Date.now() - started) / 1000).toFixed(1)} s after start): selfie search is on`);
+    });
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,4 +1,4 @@
-import { Principal, rejudgeEventReads } from '@em/core';
+import { ContentVersionMirror, ContentVersions, Principal, rejudgeEventReads } from '@em/core';
 import {
   ApiKeyService,
   EntityManagerSource,
@@ -45,6 +45,8 @@ export interface AdministrationDependencies {
   /** The job queues, opened on first use. */
   jobs: () => JobQueues;
   maxApiKeysPerOrganisation: number;
+  /** Where content versions are mirrored for readers (see ContentVersions); null only in tests without readers. */
+  redis: ContentVersionMirror | null;
   onKeyChanged?: (keyId: number) => Promise<void>;
 }
 
@@ -60,14 +62,15 @@ export function administrationServices(deps: AdministrationDependencies) {
     startLists: new SqlStartListRepository(deps.em),
     photos: new SqlPhotosRepository(deps.em),
   };
+  const versions = new ContentVersions(repos.events, deps.redis);
   const keyService = new ApiKeyService({ keys: repos.apiKeys, organisations: repos.organisations }, deps.maxApiKeysPerOrganisation, deps.onKeyChanged);
   return {
     repos,
     keyService,
     organisations: new OrganisationsService(repos),
     events: new EventsService(repos.events, deps.store),
-    eventAdmin: new EventAdminService(repos, new QueuedEventDeletions(deps.jobs), deps.store),
-    covers: new EventCoverService(repos.events, deps.store),
+    eventAdmin: new EventAdminService(repos, new QueuedEventDeletions(deps.jobs), deps.store, versions),
+    covers: new EventCoverService(repos.events, deps.store, versions),
     members: new MembersService(repos),
     usage: new UsageService(repos.usage),
     apiKeys: new ApiKeysService(keyService),

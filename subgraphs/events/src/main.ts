@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { keyInvalidationNotifier } from '@em/core';
+import { connectRedis, keyInvalidationNotifier } from '@em/core';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
@@ -25,6 +25,7 @@ runService('events', async ({ cfg, logger, orm, principalSecret }) => {
     store: new ObjectStore(cfg),
     jobs: () => jobs,
     maxApiKeysPerOrganisation: cfg.MAX_API_KEYS_PER_ORG,
+    redis: connectRedis(cfg.REDIS_URL),
     onKeyChanged: (keyId) => keyChanges.keyChanged(keyId),
   });
   const events = new EventsResolver(services.events);

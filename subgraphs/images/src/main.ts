@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { checks } from '@em/core';
+import { checks, connectRedis, ContentVersions } from '@em/core';
 import { SqlEventsRepository, SqlFaceSearchesRepository, SqlPhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
@@ -21,7 +21,9 @@ runService('images', async ({ cfg, logger, orm, principalSecret }) => {
   const photoRows = new SqlPhotosRepository(orm);
   const photos = new PhotosResolver(new PhotosService(events, photoRows, store));
   const timeline = new TimelineResolver(new TimelineService(events, photoRows, store));
-  const pipeline = new PipelineResolver(new PipelineService(events, photoRows, store, jobs));
+  const redis = connectRedis(cfg.REDIS_URL);
+  const versions = new ContentVersions(events, redis, logger);
+  const pipeline = new PipelineResolver(new PipelineService(events, photoRows, store, jobs, versions));
   const downloads = new DownloadsResolver(new DownloadsService(events, photoRows, new SqlFaceSearchesRepository(orm), store));
   const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads), photos);
   const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.s3(store)] });

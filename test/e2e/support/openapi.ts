@@ -35,6 +35,11 @@ export class OpenApiContract {
     let response = op.responses[String(status)];
     if (!response) throw new Error(`OpenAPI: ${method} ${op.template} does not document status ${status}`);
     if (response.$ref) response = this.doc.components.responses[response.$ref.split('/').pop()];
+    if (!response.content) {
+      // A response documented without content (304) has no body.
+      if (body !== '') throw new Error(`OpenAPI: ${method} ${op.template} ${status} has no body, got ${JSON.stringify(body).slice(0, 200)}`);
+      return;
+    }
     const schema = response.content['application/json'].schema;
     this.validate(`${method} ${op.template} ${status}`, schema, body, `${method} ${pathname} -> ${status}`);
   }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, normaliseBib, REPO_ROOT } from '@em/core';
+import { connectRedis, ContentVersions, loadConfig, normaliseBib, REPO_ROOT } from '@em/core';
 import { openDatabase, Orm } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { administrationServices, AdministrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events';
@@ -108,6 +108,8 @@ export async function closeDb(): Promise<void> {
   const opened = [...administrations.values()];
   administrations.clear();
   for (const admin of opened) await (await admin).orm.close();
+  redis?.disconnect();
+  redis = undefined;
 }
 
 export const store = new ObjectStore(cfg);
@@ -123,6 +125,18 @@ export interface EventFlags {
   status?: string;
   eventDate?: Date | null;
   name?: string;
+}
+
+let redis: ReturnType<typeof connectRedis> | undefined;
+const fixtureRedis = () => (redis ??= connectRedis(cfg.REDIS_URL));
+
+/**
+ * Records a change of what participants read of the event, as the services do: for test data
+ * written with SQL (photos, their BIBs), so that the platform's ETags and caches see it.
+ */
+export async function bumpContentVersion(eventId: number, databaseUrl = cfg.DATABASE_URL): Promise<void> {
+  const { repos } = await administrationOf(databaseUrl);
+  await new ContentVersions(repos.events, databaseUrl === cfg.DATABASE_URL ? fixtureRedis() : null).bumpContentVersion(eventId);
 }
 
 const administrations = new Map<string, Promise<{ orm: Orm; services: AdministrationServices }>>();
@@ -142,6 +156,8 @@ export function administrationOf(databaseUrl = cfg.DATABASE_URL): Promise<Admini
         },
         // Test data: suites add keys to the demo organisation beyond the platform's limit.
         maxApiKeysPerOrganisation: 1_000_000,
+        // Content versions reach the test platform's readers; another platform's database has no reader here.
+        redis: databaseUrl === cfg.DATABASE_URL ? fixtureRedis() : null,
       }),
     }));
     administrations.set(databaseUrl, opened);
@@ -217,6 +233,7 @@ export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => P
         }
         ids.push(id);
       }
+      await bumpContentVersion(eventId, databaseUrl);
       return ids;
     },
   };

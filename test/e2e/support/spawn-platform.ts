@@ -19,8 +19,8 @@ export interface SpawnedPlatform {
   logFile: string;
   /** `REST`, `GATEWAY`, ... -> port. */
   ports: Record<(typeof PORT_VARIABLES)[number], number>;
-  /** Stops it the way Ctrl-C does (SIGKILL after 30 s) and removes its data unless E2E_KEEP_DATA is set. */
-  stop(): Promise<void>;
+  /** Stops it the way Ctrl-C does (SIGKILL after 30 s) and removes its data unless E2E_KEEP_DATA or `keepData` is set. */
+  stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
 /** Ports free right now, all different. */
@@ -39,12 +39,16 @@ export async function freePorts<K extends string>(names: readonly K[]): Promise<
  * directory on free ports, and waits for it to be up (its info file written). `env` is added to
  * the process environment: limits, or external infrastructure (REDIS_URL, S3_*).
  */
-export async function spawnPlatform(opts: { env?: Record<string, string>; prefix?: string; timeoutMs?: number } = {}): Promise<SpawnedPlatform> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), opts.prefix ?? 'em-e2e-'));
+export async function spawnPlatform(
+  opts: { env?: Record<string, string>; prefix?: string; timeoutMs?: number; dataDir?: string; onSpawn?: (child: ChildProcess, dataDir: string) => void } = {},
+): Promise<SpawnedPlatform> {
+  // An existing data directory is a restart: its info file is written anew once the platform is up.
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), opts.prefix ?? 'em-e2e-'));
   const ports = await freePorts(PORT_VARIABLES);
   const infoFile = path.join(dataDir, 'platform.json');
   const logFile = path.join(dataDir, 'platform.log');
-  const log = createWriteStream(logFile);
+  rmSync(infoFile, { force: true });
+  const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/platform/dist/start.js')], {
     env: {
       ...process.env,
@@ -58,6 +62,7 @@ export async function spawnPlatform(opts: { env?: Record<string, string>; prefix
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  opts.onSpawn?.(child, dataDir);
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
 
@@ -77,7 +82,7 @@ export async function spawnPlatform(opts: { env?: Record<string, string>; prefix
     infoFile,
     logFile,
     ports,
-    async stop() {
+    async stop(stopOpts = {}) {
       if (child.exitCode === null && child.signalCode === null) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -88,7 +93,7 @@ export async function spawnPlatform(opts: { env?: Record<string, string>; prefix
           child.kill('SIGINT');
         });
       }
-      if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+      if (!process.env.E2E_KEEP_DATA && !stopOpts.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

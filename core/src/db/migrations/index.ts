@@ -12,6 +12,7 @@ import { Migration20261124FaceQuality } from './Migration20261124FaceQuality';
 import { Migration20261127VideoShotChanges } from './Migration20261127VideoShotChanges';
 import { Migration20261127StartList } from './Migration20261127StartList';
 import { Migration20261127StartListBibReads } from './Migration20261127StartListBibReads';
+import { Migration20261127EventContentVersion } from './Migration20261127EventContentVersion';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127VideoShotChanges', class: Migration20261127VideoShotChanges },
   { name: 'Migration20261127StartList', class: Migration20261127StartList },
   { name: 'Migration20261127StartListBibReads', class: Migration20261127StartListBibReads },
+  { name: 'Migration20261127EventContentVersion', class: Migration20261127EventContentVersion },
 ];

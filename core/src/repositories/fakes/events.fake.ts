@@ -67,4 +67,12 @@ export class InMemoryEventsRepository implements EventsRepository {
   async isLive(eventId: number): Promise<boolean> {
     return !!this.rows.get(eventId)?.wentLiveAt;
   }
+  /** Content versions by event (the row has no such property: only SQL reads the column). */
+  readonly contentVersions = new Map<number, number>();
+  async bumpContentVersion(eventId: number): Promise<number> {
+    if (!this.rows.has(eventId)) return 0;
+    const version = (this.contentVersions.get(eventId) ?? 1) + 1;
+    this.contentVersions.set(eventId, version);
+    return version;
+  }
 }

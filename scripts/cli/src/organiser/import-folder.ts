@@ -1,4 +1,4 @@
-import { Config } from '@em/core';
+import { Config, connectRedis, ContentVersions } from '@em/core';
 import { Orm, SqlEventsRepository, SqlPhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
@@ -41,7 +41,9 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
 
   const store = new ObjectStore(cfg);
   const jobs = new JobQueues(cfg.REDIS_URL);
-  const pipeline = new PipelineService(new SqlEventsRepository(orm), new SqlPhotosRepository(orm), store, jobs);
+  const redis = connectRedis(cfg.REDIS_URL);
+  const events = new SqlEventsRepository(orm);
+  const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs, new ContentVersions(events, redis));
   try {
     const files = filesUnder(dir);
     const counts = { imported: 0, duplicate: 0, rejected: 0 };
@@ -75,5 +77,6 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     return { ...counts, published };
   } finally {
     await jobs.close();
+    redis.disconnect();
   }
 }

@@ -1,4 +1,4 @@
-import { Config, DEFAULT_PORTS, loadConfig, PLATFORM_ENV_FILE } from '@em/core';
+import { Config, connectRedis, ContentVersions, DEFAULT_PORTS, loadConfig, PLATFORM_ENV_FILE } from '@em/core';
 import { migrateDatabase, openDatabase, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
@@ -28,7 +28,7 @@ export interface PlatformOptions {
   /** Variables for the services on top of the infrastructure's (LOG_LEVEL, limits...). */
   extraEnv?: Record<string, string>;
   seed?: boolean;
-  /** How long each service may take to answer /health (60 s by default; a bench on a loaded machine waits longer). */
+  /** How long each service may take to answer /health (a hang detector; a bench on a loaded machine may give more). */
   serviceStartMs?: number;
   log: (line: string) => void;
   onServiceOutput: (service: string, line: string) => void;
@@ -42,6 +42,8 @@ export interface Platform {
   demo: DemoSeed | null;
   infrastructure: Infrastructure;
   services: ServiceGroup;
+  /** Resolves when the ml-worker has loaded its models; everything else is served before (selfies get 503 meanwhile). */
+  mlWorkerReady: Promise<void>;
   restUrl: string;
   gatewayUrl: string;
   stop(): Promise<void>;
@@ -61,6 +63,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, log: opts.log });
   let orm: Orm | undefined;
   let jobs: JobQueues | undefined;
+  let redis: ReturnType<typeof connectRedis> | undefined;
   let services: ServiceGroup | undefined;
   try {
     const env: Record<string, string> = {
@@ -89,9 +92,10 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     let demo: DemoSeed | null = null;
     jobs = new JobQueues(cfg.REDIS_URL);
     const events = new SqlEventsRepository(orm);
-    const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs);
+    redis = connectRedis(cfg.REDIS_URL);
+    const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs, new ContentVersions(events, redis));
     const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
-    if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log });
+    if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, redis, dataDir: opts.dataDir, log: opts.log });
     // A loaded machine (several builds on few cores) starts services slower than the default allows.
     const timeoutMs = opts.serviceStartMs ?? (Number(process.env.SERVICE_START_TIMEOUT_MS) || undefined);
     services = await startServices({ env, onOutput: opts.onServiceOutput, timeoutMs });
@@ -109,11 +113,13 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       demo,
       infrastructure,
       services,
+      mlWorkerReady: services.readyInBackground,
       restUrl: `http://127.0.0.1:${p.rest}`,
       gatewayUrl: `http://127.0.0.1:${p.gateway}/graphql`,
       async stop() {
         await services!.stop();
         await jobs?.close();
+        redis?.disconnect();
         await orm!.close();
         await infrastructure.stop();
       },
@@ -122,6 +128,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   } catch (err) {
     await services?.stop().catch(() => undefined);
     await jobs?.close().catch(() => undefined);
+    redis?.disconnect();
     await orm?.close().catch(() => undefined);
     await infrastructure.stop();
     throw err;

@@ -7,6 +7,8 @@ export interface ServiceDef {
   entry: string;
   /** The env variable of its operator port (/metrics and /health): the service's own port, or a separate one (the ml-worker's, the REST adapter's). */
   portVar?: string;
+  /** Not waited for: the services after it start at once, and `ServiceGroup.readyInBackground` tells when it is ready. */
+  background?: boolean;
 }
 
 /** Every process of the platform, in start order: subgraphs, worker, gateway, REST adapter. */
@@ -15,10 +17,14 @@ export const SERVICES: ServiceDef[] = [
   { name: 'images', entry: 'subgraphs/images/dist/main.js', portVar: 'IMAGES_PORT' },
   { name: 'search', entry: 'subgraphs/search/dist/main.js', portVar: 'SEARCH_PORT' },
   { name: 'media', entry: 'subgraphs/media/dist/main.js', portVar: 'MEDIA_PORT' },
-  { name: 'ml-worker', entry: 'ml-worker/dist/main.js', portVar: 'ML_WORKER_PORT' },
+  // Its models take tens of seconds to load: reads and searches that need none are served meanwhile.
+  { name: 'ml-worker', entry: 'ml-worker/dist/main.js', portVar: 'ML_WORKER_PORT', background: true },
   { name: 'gateway', entry: 'gateway/dist/main.js', portVar: 'GATEWAY_PORT' },
   { name: 'rest-adapter', entry: 'rest-adapter/dist/main.js', portVar: 'REST_OPERATOR_PORT' },
 ];
+
+/** How long a background service may take to become ready (a cold model load on a slow machine). */
+const BACKGROUND_READY_MS = 15 * 60_000;
 
 export interface RunningService {
   def: ServiceDef;
@@ -27,18 +33,20 @@ export interface RunningService {
 
 export interface ServiceGroup {
   services: RunningService[];
+  /** Resolves when every background service answers /health/ready (rejects when one exits first). */
+  readyInBackground: Promise<void>;
   stop(): Promise<void>;
 }
 
 /** A hang detector, not a speed target: model loading takes several times longer on a slow or busy machine. */
 const SERVICE_START_TIMEOUT_MS = 300_000;
 
-async function waitForHealth(service: RunningService, port: number, timeoutMs: number): Promise<void> {
+async function waitForHealth(service: RunningService, port: number, timeoutMs: number, path = '/health'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (service.child.exitCode !== null) throw new Error(`${service.def.name} exited with code ${service.child.exitCode} while starting`);
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
       if (res.ok) return;
     } catch {
       // not listening yet
@@ -71,8 +79,10 @@ export async function startServices(opts: {
   timeoutMs?: number;
 }): Promise<ServiceGroup> {
   const running: RunningService[] = [];
+  const background: Array<Promise<void>> = [];
   const group: ServiceGroup = {
     services: running,
+    readyInBackground: Promise.resolve(),
     async stop() {
       await Promise.all([...running].reverse().map((s) => stopChild(s.child)));
     },
@@ -94,8 +104,14 @@ export async function startServices(opts: {
           for (const line of lines) if (line.trim()) opts.onOutput(def.name, line);
         });
       }
-      if (def.portVar) await waitForHealth(service, Number(opts.env[def.portVar]), opts.timeoutMs ?? SERVICE_START_TIMEOUT_MS);
+      if (!def.portVar) continue;
+      const port = Number(opts.env[def.portVar]);
+      if (def.background) background.push(waitForHealth(service, port, BACKGROUND_READY_MS, '/health/ready'));
+      else await waitForHealth(service, port, opts.timeoutMs ?? SERVICE_START_TIMEOUT_MS);
     }
+    group.readyInBackground = Promise.all(background).then(() => undefined);
+    // Observed by whoever awaits it; unobserved, a failure must not end the process.
+    group.readyInBackground.catch(() => undefined);
   } catch (err) {
     await group.stop();
     throw err;

@@ -1,4 +1,4 @@
-import { REPO_ROOT } from '@em/core';
+import { ContentVersionMirror, REPO_ROOT } from '@em/core';
 import { Event, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { buildSlideshow } from './slideshow';
@@ -64,6 +64,7 @@ export async function seedDemo(opts: {
   store: ObjectStore;
   pipeline: PipelineService;
   videos: VideosService;
+  redis: ContentVersionMirror;
   dataDir: string;
   log: (l: string) => void;
 }): Promise<DemoSeed> {
@@ -77,6 +78,7 @@ export async function seedDemo(opts: {
       throw new Error('the demo seed queues no deletions');
     },
     maxApiKeysPerOrganisation: 100,
+    redis: opts.redis,
   });
   let org = await admin.repos.organisations.findBySlug(DEMO_ORG_SLUG);
   let created = false;

@@ -1,3 +1,4 @@
+import { ContentVersions } from '@em/core';
 import { InMemoryEventsRepository, InMemoryOrganisationsRepository } from '@em/core/testing';
 import { callers } from '../test-principals';
 import { EventAdminService } from './event-admin.service';
@@ -15,7 +16,7 @@ function setup() {
     },
     status: async (eventId) => statuses.get(eventId) ?? null,
   };
-  const service = new EventAdminService({ events, organisations }, deletions, { publicUrl: (k: string) => `https://media/${k}` });
+  const service = new EventAdminService({ events, organisations }, deletions, { publicUrl: (k: string) => `https://media/${k}` }, new ContentVersions(events, null));
   return { events, organisations, service, started };
 }
 
@@ -69,7 +70,10 @@ describe('EventAdminService', () => {
     const updated = await service.update(callers.admin(org.id), org.id, a.id, { bibSearch: false, confidenceThreshold: null, status: 'active', name: null });
     expect(updated).toMatchObject({ name: 'A', bibSearch: false, confidenceThreshold: null, status: 'active' });
     expect((await events.findById(a.id))!.bibSearch).toBe(false);
+    // A setting is part of what participants read: the content version moved.
+    expect(events.contentVersions.get(a.id)).toBe(2);
     await expect(service.update(callers.admin(org.id), org.id, a.id, { slug: 'b' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(events.contentVersions.get(a.id)).toBe(2);
   });
 
   it("refuses another organisation's event (403) and a missing one (404)", async () => {

@@ -1,4 +1,4 @@
-import { AppError, Principal } from '@em/core';
+import { AppError, ContentVersions, Principal } from '@em/core';
 import { EventSettings, EventsRepository, guardOperation, guardOrganisationOperation, OrganisationsRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { EventDeletionJobs, EventDeletionStatus } from './event-deletion';
@@ -16,6 +16,7 @@ export class EventAdminService {
     private readonly repos: EventAdminRepositories,
     private readonly deletions: EventDeletionJobs,
     private readonly store: Pick<ObjectStore, 'publicUrl'>,
+    private readonly versions: Pick<ContentVersions, 'bumpContentVersion'>,
   ) {}
 
   async create(principal: Principal, orgId: number, input: EventSettingsInput): Promise<EventView> {
@@ -33,12 +34,16 @@ export class EventAdminService {
     const event = await guardOperation(this.repos.events, principal, 'updateEvent', orgId, eventId);
     const patch = validateSettings(input, event);
     if (patch.slug && patch.slug !== event.slug && (await this.repos.events.slugTaken(orgId, patch.slug, eventId))) throw this.slugConflict(patch.slug);
-    return eventView((await this.repos.events.update(eventId, patch))!, this.store);
+    const updated = (await this.repos.events.update(eventId, patch))!;
+    await this.versions.bumpContentVersion(eventId);
+    return eventView(updated, this.store);
   }
 
   async archive(principal: Principal, orgId: number, eventId: number): Promise<EventView> {
     await guardOperation(this.repos.events, principal, 'archiveEvent', orgId, eventId);
-    return eventView((await this.repos.events.update(eventId, { status: 'archived' }))!, this.store);
+    const updated = (await this.repos.events.update(eventId, { status: 'archived' }))!;
+    await this.versions.bumpContentVersion(eventId);
+    return eventView(updated, this.store);
   }
 
   /**
@@ -52,6 +57,7 @@ export class EventAdminService {
     if (!deleting || deleting.organisation.id !== orgId) {
       await guardOperation(this.repos.events, principal, 'deleteEvent', orgId, eventId);
       await this.repos.events.markDeleting(eventId, new Date());
+      await this.versions.bumpContentVersion(eventId);
     }
     await this.deletions.start(eventId, orgId);
     return (await this.deletions.status(eventId)) ?? { eventId, orgId, state: 'queued', percent: 0, objectsDeleted: 0, objectsFound: 0, error: null };

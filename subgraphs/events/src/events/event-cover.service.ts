@@ -1,4 +1,4 @@
-import { AppError, Principal } from '@em/core';
+import { AppError, ContentVersions, Principal } from '@em/core';
 import { EventsRepository, guardOperation } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { openImage, probeImage } from '@em/core/media';
@@ -15,6 +15,7 @@ export class EventCoverService {
   constructor(
     private readonly events: EventsRepository,
     private readonly store: Pick<ObjectStore, 'put' | 'delete' | 'publicUrl'>,
+    private readonly versions: Pick<ContentVersions, 'bumpContentVersion'>,
   ) {}
 
   async set(principal: Principal, orgId: number, eventId: number, file: Buffer): Promise<EventView> {
@@ -28,6 +29,7 @@ export class EventCoverService {
     await this.store.put(key, cover, 'image/jpeg');
     const previous = event.coverImageKey;
     const updated = await this.events.update(eventId, { coverImageKey: key });
+    await this.versions.bumpContentVersion(eventId);
     if (previous) await this.store.delete(previous).catch(() => undefined);
     return eventView(updated!, this.store);
   }

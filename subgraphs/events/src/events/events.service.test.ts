@@ -1,3 +1,4 @@
+import { ContentVersions } from '@em/core';
 import { InMemoryEventsRepository, InMemoryOrganisationsRepository } from '@em/core/testing';
 import { callers } from '../test-principals';
 import { EventAdminService } from './event-admin.service';
@@ -7,7 +8,7 @@ async function setup() {
   const events = new InMemoryEventsRepository();
   const organisations = new InMemoryOrganisationsRepository();
   const store = { publicUrl: (k: string) => `https://media/${k}` };
-  const admin = new EventAdminService({ events, organisations }, { start: async () => undefined, status: async () => null }, store);
+  const admin = new EventAdminService({ events, organisations }, { start: async () => undefined, status: async () => null }, store, new ContentVersions(events, null));
   const org = await organisations.create({ name: 'Club', slug: 'club' });
   return { org, admin, events, service: new EventsService(events, store) };
 }

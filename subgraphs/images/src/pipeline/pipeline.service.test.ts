@@ -1,6 +1,7 @@
 import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository, RecordingJobProducer } from '@em/core/testing';
 import sharp from 'sharp';
 import { PipelineService } from './pipeline.service';
+import { ContentVersions } from '@em/core';
 
 const jpeg = (r: number) => sharp({ create: { width: 32, height: 24, channels: 3, background: { r, g: 10, b: 10 } } }).jpeg().toBuffer();
 
@@ -10,7 +11,7 @@ function setup() {
   const photos = new InMemoryPhotosRepository(events);
   const store = new InMemoryObjectStore();
   const jobs = new RecordingJobProducer();
-  const service = new PipelineService(events, photos, store.asStore, jobs);
+  const service = new PipelineService(events, photos, store.asStore, jobs, new ContentVersions(events, null));
   return { events, event, photos, store, jobs, service };
 }
 
@@ -90,11 +91,14 @@ describe('PipelineService', () => {
     expect(first.published).toBe(1);
     expect(photos.rows.get('p1')!.publishedAt).toEqual(first.wentLiveAt);
     expect(photos.rows.get('p2')!.publishedAt).toBeFalsy();
+    // What participants read changed: the event's content version moved (ETags and shared reads follow it).
+    expect(events.contentVersions.get(5)).toBe(2);
     photos.add({ id: 'p3', eventId: 5, status: 'processed' });
     const second = await service.goLive(me, 1, 5);
     expect(second.published).toBe(1);
     expect(second.wentLiveAt).toEqual(first.wentLiveAt);
     expect(events.rows.get(5)!.wentLiveAt).toEqual(first.wentLiveAt);
+    expect(events.contentVersions.get(5)).toBe(3);
   });
 
   it('status: counts per state, progress over processed and failed, failure reasons, live count', async () => {

@@ -1,4 +1,4 @@
-import { AppError, newId, Principal } from '@em/core';
+import { AppError, ContentVersions, newId, Principal } from '@em/core';
 import { Event, EventsRepository, guardOperation, PhotosRepository, PhotoStatus } from '@em/core/data';
 import { ObjectStore, objectKeys, unsafeObjectKeyReason } from '@em/core/storage';
 import { JobProducer } from '@em/core/jobs';
@@ -67,6 +67,7 @@ export class PipelineService {
     private readonly photos: PhotosRepository,
     private readonly store: ObjectStore,
     private readonly jobs: JobProducer,
+    private readonly versions: Pick<ContentVersions, 'bumpContentVersion'>,
   ) {}
 
   /**
@@ -205,7 +206,9 @@ export class PipelineService {
   async publish(eventId: number): Promise<{ published: number; wentLiveAt: Date }> {
     const now = new Date();
     const published = await this.photos.publishProcessed(eventId, now);
-    return { published, wentLiveAt: await this.events.markWentLive(eventId, now) };
+    const wentLiveAt = await this.events.markWentLive(eventId, now);
+    await this.versions.bumpContentVersion(eventId);
+    return { published, wentLiveAt };
   }
 
   /** Where processing stands, for trusted callers (the CLI and the demo seed) waiting on it. */

@@ -1,0 +1,237 @@
+import { generateApiKey } from '@em/core';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
+import { freePort, startPlatform } from '@em/platform';
+import { infrastructureCpuSeconds, scrapeServices, seedLargeEvent } from './read-path';
+import { BenchRow } from './table';
+
+const PROCESSES = ['rest', 'gateway', 'events', 'images', 'search', 'media', 'mlWorker'] as const;
+type Kind = 'page' | 'details' | 'bib' | 'selfie' | 'gallery' | 'timeline' | 'download' | 'revisit';
+
+interface Sample {
+  kind: Kind;
+  ms: number;
+  status: number;
+}
+
+/**
+ * `npm run bench -- surge`: participants of one event arriving at a fixed rate, the rate raised
+ * step by step. Each one does what the participant page does (the page and its JS, details, a BIB
+ * search, one selfie search, three gallery pages, timeline days and one window, two download links,
+ * a revisit of the gallery with If-None-Match), with the page's browser key, from its own client
+ * address (X-Forwarded-For through TRUST_PROXY=loopback). Per step: p50/p95/p99 per kind, errors by
+ * status, CPU per participant by process. The selfie ceiling is cores / CPU per selfie (all processes).
+ * BENCH_SURGE_PHOTOS (50000), BENCH_SURGE_RATES (per minute, "30,60,120"), BENCH_SURGE_STEP_SECONDS (30).
+ */
+export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<void> {
+  const groupDir = path.join(fixtures, 'faces', 'group');
+  if (!existsSync(groupDir)) {
+    rows.push({ figure: 'surge', value: 'skipped', target: '', how: '../shared/fixtures/faces/group is absent' });
+    return;
+  }
+  const selfies = readdirSync(groupDir).filter((f) => /\.jpe?g$/i.test(f)).map((f) => readFileSync(path.join(groupDir, f)));
+  const photos = Number(process.env.BENCH_SURGE_PHOTOS ?? 50_000);
+  const rates = (process.env.BENCH_SURGE_RATES ?? '30,60,120').split(',').map(Number);
+  const stepSeconds = Number(process.env.BENCH_SURGE_STEP_SECONDS ?? 30);
+  const cores = availableParallelism();
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-surge-'));
+  const ports = { rest: 0, gateway: 0, events: 0, images: 0, search: 0, media: 0, mlWorker: 0, restOperator: 0, postgres: 0, redis: 0, s3: 0 };
+  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+  const options = {
+    dataDir,
+    ports,
+    seed: false,
+    serviceStartMs: 600_000,
+    extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn', TRUST_PROXY: 'loopback', API_KEY_CACHE_SECONDS: '30' },
+    log: () => undefined,
+    onServiceOutput: () => undefined,
+  };
+  let platform = await startPlatform(options);
+  const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 4 });
+  db.on('error', () => undefined);
+  try {
+    await platform.mlWorkerReady;
+    const { orgId, eventId } = await seedLargeEvent(db, photos);
+    const browser = generateApiKey();
+    await db.query('insert into api_keys (organisation_id, name, prefix, key_hash, active, allowed_hosts, read_only) values ($1, $2, $3, $4, true, $5, true)', [
+      orgId, 'participant page', browser.displayPrefix, browser.keyHash, ['localhost'],
+    ]);
+    const [{ bib }] = (await db.query('select bib from photo_bibs where event_id = $1 limit 1', [eventId])).rows;
+    const ids = (await db.query('select id from photos where event_id = $1 limit 200', [eventId])).rows.map((r) => r.id as string);
+    const api = `${platform.restUrl}/api/v1/ext/${orgId}/event/${eventId}`;
+    const pageHtml = await (await fetch(`${platform.restUrl}/events/${orgId}/${eventId}`)).text();
+    const script = /src="([^"]+\.js)"/.exec(pageHtml)?.[1];
+    const totalPages = Math.max(1, Math.floor(photos / 24));
+    let visitor = 0;
+
+    /** One participant, from its own address. */
+    const participant = async (samples: Sample[]) => {
+      const n = ++visitor;
+      const address = `198.18.${(n >> 8) & 255}.${n & 255}`;
+      const headers = { 'x-api-key': browser.rawKey, origin: 'http://localhost', 'x-forwarded-for': address, 'accept-encoding': 'br, gzip' };
+      const timed = async (kind: Kind, url: string, init: RequestInit = {}) => {
+        const started = performance.now();
+        try {
+          const res = await fetch(url, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+          await res.arrayBuffer();
+          samples.push({ kind, ms: performance.now() - started, status: res.status });
+          return res;
+        } catch {
+          samples.push({ kind, ms: performance.now() - started, status: 0 });
+          return null;
+        }
+      };
+      await timed('page', `${platform.restUrl}/events/${orgId}/${eventId}`);
+      if (script) await timed('page', new URL(script, platform.restUrl).href);
+      await timed('details', `${api}/details`);
+      // Most participants look at the first pages: they are shared by everyone.
+      const first = 1 + (n % 3);
+      const gallery = await timed('gallery', `${api}/images?page=${first}&page_size=24`);
+      await timed('bib', `${api}/bibs/${bib}?page=1&page_size=24`);
+      const form = new FormData();
+      form.append('file', new Blob([selfies[n % selfies.length]], { type: 'image/jpeg' }), 'selfie.jpg');
+      await timed('selfie', `${api}/faces?page=1&page_size=24`, { method: 'POST', body: form });
+      await timed('gallery', `${api}/images?page=${first + 1}&page_size=24`);
+      await timed('gallery', `${api}/images?page=${1 + ((n * 7) % totalPages)}&page_size=24`);
+      await timed('timeline', `${api}/timeline/days`);
+      const from = 1_780_000_000 + (n % 20) * 600;
+      await timed('timeline', `${api}/timeline/images?from=${from}&to=${from + 3600}&page=1&page_size=24`);
+      for (const i of [0, 1]) {
+        const body = JSON.stringify({ method: 'image_id', identifier: ids[(n * 2 + i) % ids.length] });
+        await timed('download', `${api}/original-photos`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      }
+      const etag = gallery?.headers.get('etag');
+      await timed('revisit', `${api}/images?page=${first}&page_size=24`, { headers: etag ? { 'if-none-match': etag } : {} });
+    };
+
+    const cpu = async (): Promise<Record<string, number>> => ({ ...(await scrapeServices(ports, 'process_cpu_seconds_total', PROCESSES)), ...infrastructureCpuSeconds(dataDir, ports.redis) });
+    const quantile = (values: number[], q: number) => {
+      if (!values.length) return NaN;
+      const sorted = [...values].sort((a, b) => a - b);
+      return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    };
+    const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(0) : '-');
+
+    // Idle figures: one participant at a time, and the CPU of a selfie (all processes) and of gallery answers.
+    const idle: Sample[] = [];
+    for (let i = 0; i < 3; i++) await participant(idle);
+    const readP50 = quantile(idle.filter((s) => !['selfie', 'page', 'download'].includes(s.kind)).map((s) => s.ms), 0.5);
+    const selfieP50 = quantile(idle.filter((s) => s.kind === 'selfie').map((s) => s.ms), 0.5);
+    const selfieCpu = await (async () => {
+      const before = await cpu();
+      const n = 6;
+      for (let i = 0; i < n; i++) {
+        const form = new FormData();
+        form.append('file', new Blob([selfies[i % selfies.length]], { type: 'image/jpeg' }), 'selfie.jpg');
+        const res = await fetch(`${api}/faces`, { method: 'POST', body: form, headers: { 'x-api-key': browser.rawKey, origin: 'http://localhost', 'x-forwarded-for': `198.19.0.${i + 1}` } });
+        await res.arrayBuffer();
+      }
+      const after = await cpu();
+      return { total: sumCpu(before, after) / n, mlWorker: (after.mlWorker - before.mlWorker) / n };
+    })();
+    const ceiling = (cores / selfieCpu.total) * 60;
+
+    // 304 vs a full gallery answer (distinct pages: nothing shared) vs a kept answer (same pages again), CPU of all processes.
+    const galleryCpu = async (label: string, run: (page: number) => Promise<void>) => {
+      const before = await cpu();
+      // Distinct pages, so that the full answers are not kept ones (a small event has fewer).
+      const n = Math.min(150, totalPages);
+      for (let i = 0; i < n; i++) await run(totalPages - i);
+      return { label, perRequest: sumCpu(before, await cpu()) / n };
+    };
+    const h = { 'x-api-key': browser.rawKey, origin: 'http://localhost', 'x-forwarded-for': '198.19.1.1' };
+    const tags = new Map<number, string>();
+    const full = await galleryCpu('full', async (page) => {
+      const res = await fetch(`${api}/images?page=${page}&page_size=24`, { headers: h });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`gallery page ${page} answered ${res.status}`);
+      tags.set(page, res.headers.get('etag') ?? '');
+    });
+    const kept = await galleryCpu('kept', async (page) => void (await (await fetch(`${api}/images?page=${page}&page_size=24`, { headers: h })).arrayBuffer()));
+    const notModified = await galleryCpu('304', async (page) => {
+      const res = await fetch(`${api}/images?page=${page}&page_size=24`, { headers: { ...h, 'if-none-match': tags.get(page)! } });
+      await res.arrayBuffer();
+      if (res.status !== 304) throw new Error(`revalidation answered ${res.status}`);
+    });
+
+    let held = 0;
+    for (const rate of rates) {
+      const samples: Sample[] = [];
+      const before = await cpu();
+      const running: Array<Promise<void>> = [];
+      const interval = 60_000 / rate;
+      const started = Date.now();
+      for (let i = 0; Date.now() - started < stepSeconds * 1000; i++) {
+        running.push(participant(samples));
+        await new Promise((r) => setTimeout(r, Math.max(0, started + (i + 1) * interval - Date.now())));
+      }
+      await Promise.all(running);
+      const after = await cpu();
+      const count = running.length;
+      const errors = new Map<number, number>();
+      for (const s of samples) if (s.status >= 400 || s.status === 0) errors.set(s.status, (errors.get(s.status) ?? 0) + 1);
+      const reads = samples.filter((s) => !['selfie', 'page', 'download'].includes(s.kind)).map((s) => s.ms);
+      const selfieMs = samples.filter((s) => s.kind === 'selfie').map((s) => s.ms);
+      const ok = errors.size === 0 && quantile(reads, 0.95) <= 10 * readP50 && quantile(selfieMs, 0.95) <= 3 * selfieP50;
+      if (ok) held = rate;
+      const kinds: Kind[] = ['page', 'details', 'bib', 'selfie', 'gallery', 'timeline', 'download', 'revisit'];
+      rows.push({
+        figure: `surge ${rate} participants/min (${count} in ${stepSeconds} s)${ok ? ' held' : ' NOT held'}`,
+        value: kinds.map((k) => {
+          const ms = samples.filter((s) => s.kind === k).map((s) => s.ms);
+          return `${k} ${fmt(quantile(ms, 0.5))}/${fmt(quantile(ms, 0.95))}/${fmt(quantile(ms, 0.99))}`;
+        }).join('; ') + `; errors ${errors.size ? [...errors].map(([s, n]) => `${s}: ${n}`).join(', ') : 'none'}`,
+        target: `0 errors, reads p95 <= ${fmt(10 * readP50)} ms (10x idle p50), selfie p95 <= ${fmt(3 * selfieP50)} ms (3x idle p50)`,
+        how: `p50/p95/p99 ms per kind; CPU ms per participant: ${Object.keys(after).map((p) => `${p} ${(((after[p] - before[p]) / count) * 1000).toFixed(0)}`).join(', ')}`,
+      });
+    }
+
+    rows.push({
+      figure: 'surge: idle single participant',
+      value: `read p50 ${fmt(readP50)} ms, selfie p50 ${fmt(selfieP50)} ms; selfie CPU ${(selfieCpu.total * 1000).toFixed(0)} ms (ml-worker ${(selfieCpu.mlWorker * 1000).toFixed(0)} ms)`,
+      target: '',
+      how: `3 participants one after the other, then 6 selfie searches (group photos of ../shared/fixtures/faces/group); CPU of every process and Postgres/Redis; ${photos} photos, ${cores} cores`,
+    });
+    rows.push({
+      figure: 'gallery page CPU: full answer / kept answer / 304 revalidation',
+      value: `${(full.perRequest * 1000).toFixed(2)} / ${(kept.perRequest * 1000).toFixed(2)} / ${(notModified.perRequest * 1000).toFixed(2)} ms; 304 = ${(notModified.perRequest / full.perRequest).toFixed(2)} of full`,
+      target: '304 <= 0.1 of full',
+      how: '150 distinct pages each, sequential, browser key; CPU of every process and Postgres/Redis per request; kept = same pages again (SharedReads), 304 = If-None-Match (authorize only)',
+    });
+
+    // The restart: time to the first gallery 200 and to the ml-worker ready, same start.
+    db.removeAllListeners();
+    await platform.stop();
+    const restarted = Date.now();
+    platform = await startPlatform(options);
+    const galleryUrl = `${platform.restUrl}/api/v1/ext/${orgId}/event/${eventId}/images?page=1&page_size=24`;
+    let firstGallery = NaN;
+    for (let i = 0; i < 600 && !Number.isFinite(firstGallery); i++) {
+      const res = await fetch(galleryUrl, { headers: { 'x-api-key': browser.rawKey, origin: 'http://localhost' } }).catch(() => null);
+      if (res?.status === 200) firstGallery = (Date.now() - restarted) / 1000;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    await platform.mlWorkerReady;
+    const mlReady = (Date.now() - restarted) / 1000;
+    rows.push({
+      figure: 'restart on existing data: first gallery 200 / ml-worker ready',
+      value: `${firstGallery.toFixed(1)} s / ${mlReady.toFixed(1)} s = ${(firstGallery / mlReady).toFixed(2)}`,
+      target: '<= 0.33',
+      how: 'startPlatform on this run\'s data (what npm start runs, no demo seed), then the first gallery page answered 200 and the ml-worker\'s /health/ready, from the start',
+    });
+    const line = `surge: ${held} participants/min held, selfie ceiling ${ceiling.toFixed(0)}, ratio ${(held / ceiling).toFixed(2)}`;
+    rows.push({ figure: 'surge result', value: line, target: 'ratio >= 0.8', how: `ceiling = ${cores} cores / ${(selfieCpu.total * 1000).toFixed(0)} ms CPU per selfie (all processes) x 60` });
+    process.on('beforeExit', () => console.log(line));
+  } finally {
+    await db.end().catch(() => undefined);
+    await platform.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function sumCpu(before: Record<string, number>, after: Record<string, number>): number {
+  return Object.keys(after).reduce((sum, p) => sum + (Number.isFinite(after[p] - before[p]) ? after[p] - before[p] : 0), 0);
+}
