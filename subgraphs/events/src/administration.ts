@@ -76,7 +76,11 @@ export function administrationServices(deps: AdministrationDependencies) {
     apiKeys: new ApiKeysService(keyService),
     account: new AccountService(repos),
     // A new start list re-judges the event's stored bib reads at once (no OCR).
-    startLists: new StartListService(repos.events, repos.startLists, async (eventId) => void (await rejudgeEventReads(repos.photos, repos.startLists, eventId))),
+    startLists: new StartListService(repos.events, repos.startLists, async (eventId) => {
+      // The event's BIBs may change: participants' cached answers must not outlive them.
+      await rejudgeEventReads(repos.photos, repos.startLists, eventId);
+      await versions.bumpContentVersion(eventId);
+    }),
   };
 }
 
