@@ -5,6 +5,7 @@ import { parseJsonBody, readBody } from './http/body';
 import { failure, success } from './http/envelope';
 import { MultipartBody, readMultipart } from './http/multipart';
 import { participantPage, ParticipantPageOptions } from './http/participant-page';
+import type { dashboard } from './dashboard/bff';
 import { readVariables } from './http/params';
 import { compilePath } from './http/router';
 import { serveDocs } from './openapi/docs';
@@ -35,6 +36,8 @@ export interface AdapterOptions {
   trustProxy: TrustProxy;
   /** The participant page (`web/`) at `/events/{org_id}/{event_id}`; absent: not served. */
   participantPage?: ParticipantPageOptions;
+  /** The organisation dashboard and its backend-for-frontend at `/dashboard/`; absent: not served. */
+  dashboard?: ReturnType<typeof dashboard>;
 }
 
 /**
@@ -60,6 +63,7 @@ export function createRestHandler(opts: AdapterOptions) {
     const searchParams = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
     const method = (req.method ?? 'GET').toUpperCase();
     if (method === 'GET' && (await serveDocs(pathname, openApi, res))) return;
+    if (opts.dashboard && (await opts.dashboard(req, res, pathname, searchParams))) return;
     if (servePage && (await servePage(pathname, method, res))) return;
     if (!pathname.startsWith(`${API_PREFIX}/`)) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
     const path = pathname.slice(API_PREFIX.length);

@@ -1,7 +1,10 @@
-import { compileTrustProxy, config, createLogger, serveOperatorPort, ServiceMetrics } from '@em/core';
+import { compileTrustProxy, config, connectRedis, createLogger, dashboardUrl, serveOperatorPort, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
+import { dashboard, dashboardDistDir } from './dashboard/bff';
+import { OidcClient } from './dashboard/oidc-client';
+import { SessionStore } from './dashboard/session-store';
 import { GatewayClient } from './gateway-client';
 import { webDistDir } from './http/participant-page';
 import { ROUTES } from './routes';
@@ -10,6 +13,20 @@ const logger = createLogger('rest-adapter');
 const cfg = config();
 const gateway = new GatewayClient(cfg.GATEWAY_URL);
 const metrics = new ServiceMetrics('rest-adapter');
+const trustProxy = compileTrustProxy(cfg.TRUST_PROXY);
+const dashboardPublicUrl = dashboardUrl(cfg);
+// Sign-in needs the client secret; without it the dashboard's pages say how to configure it.
+const redis = cfg.DASHBOARD_CLIENT_SECRET ? connectRedis(cfg.REDIS_URL) : null;
+const oidc = cfg.DASHBOARD_CLIENT_SECRET
+  ? new OidcClient({
+      issuer: cfg.OAUTH_ISSUER,
+      clientId: cfg.DASHBOARD_CLIENT_ID,
+      clientSecret: cfg.DASHBOARD_CLIENT_SECRET,
+      redirectUri: `${dashboardPublicUrl}callback`,
+      postLogoutRedirectUri: `${dashboardPublicUrl}signed-out`,
+      scopes: cfg.DASHBOARD_SCOPES,
+    })
+  : null;
 const server = http.createServer(createRestHandler({
     routes: ROUTES,
     gateway,
@@ -18,8 +35,20 @@ const server = http.createServer(createRestHandler({
     logger,
     version: process.env.npm_package_version ?? '1.0.0',
     metrics,
-    trustProxy: compileTrustProxy(cfg.TRUST_PROXY),
+    trustProxy,
     participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
+    dashboard: dashboard({
+      publicUrl: dashboardPublicUrl,
+      distDir: dashboardDistDir(),
+      mediaUrl: cfg.MEDIA_URL,
+      gatewayUrl: cfg.GATEWAY_URL,
+      oidc,
+      sessions: redis && new SessionStore(redis),
+      sessionSeconds: cfg.DASHBOARD_SESSION_SECONDS,
+      maxUploadBytes: cfg.UPLOAD_MAX_FILE_BYTES,
+      trustProxy,
+      logger,
+    }),
   }));
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 120_000;
@@ -38,7 +67,7 @@ for (const s of [server, operator]) {
 
 const shutdown = () => {
   operator.close();
-  server.close(() => void gateway.close().finally(() => process.exit(0)));
+  server.close(() => void Promise.all([gateway.close(), redis?.quit()]).finally(() => process.exit(0)));
   server.closeIdleConnections();
 };
 process.on('SIGTERM', shutdown);

@@ -9,6 +9,7 @@ import { Migration20261123ReadOnlyApiKeys } from './Migration20261123ReadOnlyApi
 import { Migration20261123Administration } from './Migration20261123Administration';
 import { Migration20261124ArchivedUsage } from './Migration20261124ArchivedUsage';
 import { Migration20261124FaceQuality } from './Migration20261124FaceQuality';
+import { Migration20261127LocalCredentials } from './Migration20261127LocalCredentials';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123Administration', class: Migration20261123Administration },
   { name: 'Migration20261124ArchivedUsage', class: Migration20261124ArchivedUsage },
   { name: 'Migration20261124FaceQuality', class: Migration20261124FaceQuality },
+  { name: 'Migration20261127LocalCredentials', class: Migration20261127LocalCredentials },
 ];

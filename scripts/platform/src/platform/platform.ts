@@ -20,6 +20,7 @@ export interface ServicePorts {
   media: number;
   mlWorker: number;
   restOperator: number;
+  identity: number;
 }
 
 export interface PlatformOptions {
@@ -53,10 +54,10 @@ export interface Platform {
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   closeDataDir(opts.dataDir);
   const p = { ...DEFAULT_PORTS, ...opts.ports };
-  for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media, 'ml-worker': p.mlWorker, 'rest-operator': p.restOperator })) {
+  for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media, 'ml-worker': p.mlWorker, 'rest-operator': p.restOperator, identity: p.identity })) {
     if (await isPortInUse(port)) throw new Error(`Port ${port} (${name}) is already in use: is the platform already running? Set ${name.toUpperCase().replace('-', '_')}_PORT to use another.`);
   }
-  const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, log: opts.log });
+  const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, env: { ...process.env, IDENTITY_PORT: String(p.identity) }, log: opts.log });
   let orm: Orm | undefined;
   let jobs: JobQueues | undefined;
   let services: ServiceGroup | undefined;
@@ -89,7 +90,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     const events = new SqlEventsRepository(orm);
     const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs);
     const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
-    if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log });
+    if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, dataDir: opts.dataDir, log: opts.log, localSignIn: !!env.IDENTITY_COOKIE_SECRET });
     services = await startServices({ env, onOutput: opts.onServiceOutput });
     if (demo) {
       const { live, failed } = await publishDemo(pipeline, demo.eventId);

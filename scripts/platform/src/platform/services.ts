@@ -7,6 +7,8 @@ export interface ServiceDef {
   entry: string;
   /** The env variable of its operator port (/metrics and /health): the service's own port, or a separate one (the ml-worker's, the REST adapter's). */
   portVar?: string;
+  /** Runs only when this says so (the embedded identity provider: only when no provider is configured). */
+  when?: (env: Record<string, string>) => boolean;
 }
 
 /** Every process of the platform, in start order: subgraphs, worker, gateway, REST adapter. */
@@ -18,6 +20,7 @@ export const SERVICES: ServiceDef[] = [
   { name: 'ml-worker', entry: 'ml-worker/dist/main.js', portVar: 'ML_WORKER_PORT' },
   { name: 'gateway', entry: 'gateway/dist/main.js', portVar: 'GATEWAY_PORT' },
   { name: 'rest-adapter', entry: 'rest-adapter/dist/main.js', portVar: 'REST_OPERATOR_PORT' },
+  { name: 'identity', entry: 'identity/dist/main.js', portVar: 'IDENTITY_PORT', when: (env) => !!env.IDENTITY_COOKIE_SECRET },
 ];
 
 export interface RunningService {
@@ -75,7 +78,7 @@ export async function startServices(opts: {
     },
   };
   try {
-    for (const def of SERVICES.filter((s) => !opts.only || opts.only.includes(s.name))) {
+    for (const def of SERVICES.filter((s) => (!opts.only || opts.only.includes(s.name)) && (!s.when || s.when(opts.env)))) {
       const child = spawn(process.execPath, [path.join(REPO_ROOT, def.entry)], {
         env: { ...process.env, ...opts.env, TZ: 'UTC' },
         stdio: ['ignore', 'pipe', 'pipe'],
