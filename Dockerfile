@@ -1,5 +1,5 @@
 # One image for every service; the compose file picks the entry point of each.
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json turbo.json tsconfig.json jest.base.js ./
 COPY core core
@@ -16,7 +16,7 @@ RUN npm install --no-audit --no-fund && npx turbo run build --filter='!@em/test'
 RUN npm prune --omit=dev --no-audit --no-fund \
   && rm -rf test scripts/platform scripts/bench scripts/schema node_modules/@em/test node_modules/@em/platform node_modules/@em/bench node_modules/@em/schema-tools
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 # Tenant videos are decoded by Debian's maintained ffmpeg, not the older static build from npm.
 RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production LISTEN_HOST=0.0.0.0 REST_HOST=0.0.0.0

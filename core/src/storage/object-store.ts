@@ -15,7 +15,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Config } from '../config';
 
-// Node 20 is supported here; the AWS SDK's notice about its future Node 22 floor is noise in every log.
+// Node 20 still runs the platform (with a warning at start); the AWS SDK's own Node 22 notice would repeat in every log.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /** Object keys of the platform. Anything under `public/` is readable on the media host without signature. */

@@ -38,9 +38,9 @@ describe('OperationLimiter', () => {
   });
 
   it('refuses too many tokens before parsing the rest', () => {
-    const started = Date.now();
-    expect(refusal(`query { ${Array.from({ length: 20_000 }, (_, i) => `a${i}: ${ping}`).join(' ')} }`)).toMatch(/Token limit of 2000/);
-    expect(Date.now() - started).toBeLessThan(100);
+    // The text ends in a syntax error, which the limiter leaves to Apollo: refused for its tokens, the rest was never parsed.
+    const aliases = Array.from({ length: 20_000 }, (_, i) => `a${i}: ${ping}`).join(' ');
+    expect(refusal(`query { ${aliases} ping(`)).toMatch(/Token limit of 2000/);
   });
 
   it('refuses too many aliases, also through fragments', () => {
@@ -57,9 +57,8 @@ describe('OperationLimiter', () => {
 
   it('refuses fragments that expand exponentially', () => {
     const chain = Array.from({ length: 40 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ');
-    const started = Date.now();
+    // Expanded, the chain is 2^40 fields: an answer at all (within the test's budget) shows it was not expanded.
     expect(refusal(`query { ...F0 } ${chain} fragment F40 on Query { __typename }`)).toMatch(/expand to more than/);
-    expect(Date.now() - started).toBeLessThan(500);
   });
 
   it('refuses deep nesting and many directives', () => {

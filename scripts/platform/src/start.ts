@@ -18,7 +18,14 @@ function printServiceLine(service: string, line: string): void {
 
 const envPort = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 
+/** Node 20 is past its end of life: it still runs the platform, but gets no security releases. */
+function warnOnOldNode(): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 22) console.warn(`Node ${process.versions.node} is past its end of life: run the platform on Node 22 or 24.`);
+}
+
 async function main() {
+  warnOnOldNode();
   const dataDir = process.env.DATA_DIR || DEFAULT_DATA_DIR;
   const started = Date.now();
   console.log(`Starting the platform (data in ${dataDir})...`);

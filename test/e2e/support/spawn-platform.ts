@@ -59,7 +59,8 @@ export async function spawnPlatform(opts: { env?: Record<string, string>; prefix
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
 
-  const deadline = Date.now() + (opts.timeoutMs ?? 240_000);
+  // A hang detector: the platform starts several times slower on a slow or busy machine.
+  const deadline = Date.now() + (opts.timeoutMs ?? 900_000);
   while (!existsSync(infoFile)) {
     if (child.exitCode !== null) throw new Error(`the platform exited (${child.exitCode}) while starting; see ${logFile}`);
     if (Date.now() > deadline) {

@@ -33,6 +33,9 @@ export interface ServiceGroup {
   stop(): Promise<void>;
 }
 
+/** A hang detector, not a speed target: model loading takes several times longer on a slow or busy machine. */
+const SERVICE_START_TIMEOUT_MS = 300_000;
+
 async function waitForHealth(service: RunningService, port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -94,7 +97,7 @@ export async function startServices(opts: {
           for (const line of lines) if (line.trim()) opts.onOutput(def.name, line);
         });
       }
-      if (def.portVar) await waitForHealth(service, Number(opts.env[def.portVar]), opts.timeoutMs ?? 60_000);
+      if (def.portVar) await waitForHealth(service, Number(opts.env[def.portVar]), opts.timeoutMs ?? SERVICE_START_TIMEOUT_MS);
     }
   } catch (err) {
     await group.stop();

@@ -191,7 +191,7 @@ async function addDemoVideo(event: Event, videos: VideosService): Promise<void> 
 }
 
 /** Waits until the demo photos are processed, then publishes them (go-live). */
-export async function publishDemo(pipeline: PipelineService, eventId: number, timeoutMs = 180_000): Promise<{ live: number; failed: number }> {
+export async function publishDemo(pipeline: PipelineService, eventId: number, timeoutMs = 600_000): Promise<{ live: number; failed: number }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if ((await pipeline.progress(eventId)).open === 0) break;
