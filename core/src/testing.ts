@@ -13,3 +13,4 @@ export * from './repositories/fakes/organisations.fake';
 export * from './repositories/fakes/accounts.fake';
 export * from './repositories/fakes/memberships.fake';
 export * from './repositories/fakes/api-keys.fake';
+export * from './repositories/fakes/local-credentials.fake';

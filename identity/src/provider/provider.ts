@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { JWK } from 'jose';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { LocalAccountsService } from '../accounts/local-accounts.service';
+import { signOutPage } from '../http/pages';
 import { redisAdapterFactory } from './redis-adapter';
 
 /** The resource indicator of the platform's API; its tokens carry `aud` = OAUTH_AUDIENCE. */
@@ -59,7 +60,14 @@ export async function createProvider(opts: ProviderOptions) {
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        // The provider asks before ending its session (a link alone must not sign anyone out).
+        logoutSource: async (ctx, form) => {
+          ctx.type = 'text/html; charset=utf-8';
+          ctx.body = signOutPage(form);
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => API_RESOURCE,
