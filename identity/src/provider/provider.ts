@@ -85,7 +85,8 @@ export async function createProvider(opts: ProviderOptions) {
       const grantId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
       if (grantId) return ctx.oidc.provider.Grant.find(grantId);
       const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-      grant.addOIDCScope('openid email');
+      // The API's scopes are provider scopes too (an external-style request names them in `scope`).
+      grant.addOIDCScope(['openid', 'email', ...API_SCOPES.split(' ')].join(' '));
       grant.addResourceScope(API_RESOURCE, API_SCOPES);
       await grant.save();
       return grant;
