@@ -22,6 +22,7 @@ export const DEFAULT_PORTS = {
   postgres: 54329,
   redis: 6390,
   restOperator: 4006,
+  identity: 4007,
 } as const;
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -72,6 +73,30 @@ const schema = z.object({
   /** The issuer's JWKS: a URL in production, or the embedded issuer's file (written by npm start). */
   OAUTH_JWKS_URL: z.string().url().optional(),
   OAUTH_JWKS_FILE: z.string().optional(),
+
+  /**
+   * The organisation dashboard (`/dashboard/` of the REST adapter) signs in at OAUTH_ISSUER with OpenID
+   * Connect (authorization code + PKCE) as this confidential client. DASHBOARD_URL is its public
+   * address (the redirect URI is `<DASHBOARD_URL>callback`); default `http://localhost:<REST_PORT>/dashboard/`.
+   */
+  DASHBOARD_URL: z.string().url().optional(),
+  DASHBOARD_CLIENT_ID: z.string().min(1).default('event-media-dashboard'),
+  DASHBOARD_CLIENT_SECRET: z.string().min(16).optional(),
+  /** Scopes the dashboard asks for; an external provider must put `email` and `email_verified` in its access tokens. */
+  DASHBOARD_SCOPES: z.string().default('openid email events:read events:write'),
+  /** How long a dashboard session lasts at most (it also ends when its access token expires). */
+  DASHBOARD_SESSION_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(8 * 3600),
+  /** The embedded OpenID provider (`npm start` without an identity provider): its port and public issuer URL. */
+  IDENTITY_PORT: port.default(DEFAULT_PORTS.identity),
+  IDENTITY_ISSUER: z.string().url().optional(),
+  /** Signs the embedded provider's cookies. */
+  IDENTITY_COOKIE_SECRET: z.string().min(32).optional(),
+  /** Failed sign-ins at the embedded provider per account, and per client address, in a window before it refuses (429). */
+  SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(900),
+  /** How long a set-password link (invitation, reset) works. */
+  SET_PASSWORD_LINK_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
 
   /** Rate limits per API key or token, per window; face matching has its own, stricter budget. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
@@ -216,6 +241,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       media: raw.MEDIA_SUBGRAPH_URL ?? local(raw.MEDIA_PORT),
     },
   };
+}
+
+/** The dashboard's public address, ending in `/` (DASHBOARD_URL, else the REST port on localhost). */
+export function dashboardUrl(cfg: Pick<Config, 'DASHBOARD_URL' | 'REST_PORT'>): string {
+  const url = cfg.DASHBOARD_URL ?? `http://localhost:${cfg.REST_PORT}/dashboard/`;
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+/** The embedded OpenID provider's issuer (IDENTITY_ISSUER, else its port on localhost), without a trailing `/`. */
+export function embeddedIdentityIssuer(cfg: Pick<Config, 'IDENTITY_ISSUER' | 'IDENTITY_PORT'>): string {
+  return (cfg.IDENTITY_ISSUER ?? `http://localhost:${cfg.IDENTITY_PORT}`).replace(/\/$/, '');
 }
 
 let cached: Config | undefined;

@@ -12,6 +12,7 @@ export * from './auth/host-allowlist';
 export * from './redis';
 export * from './auth/tokens';
 export * from './auth/token-issuer';
+export * from './auth/passwords';
 export * from './auth/rate-limiter';
 export * from './auth/key-invalidation';
 export * from './video/clip-status';

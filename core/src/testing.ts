@@ -14,3 +14,4 @@ export * from './repositories/fakes/accounts.fake';
 export * from './repositories/fakes/memberships.fake';
 export * from './repositories/fakes/api-keys.fake';
 export * from './repositories/fakes/start-list.fake';
+export * from './repositories/fakes/local-credentials.fake';

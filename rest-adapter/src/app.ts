@@ -6,6 +6,7 @@ import { entityTag, noneMatchHit, PreparedAnswer, sendCacheable, sendNotModified
 import { failure, success } from './http/envelope';
 import { MultipartBody, readMultipart } from './http/multipart';
 import { participantPage, ParticipantPageOptions } from './http/participant-page';
+import type { dashboard } from './dashboard/bff';
 import { readVariables } from './http/params';
 import { compilePath } from './http/router';
 import { serveDocs } from './openapi/docs';
@@ -42,6 +43,8 @@ export interface AdapterOptions {
   contentVersions?: Pick<ContentVersionReader, 'current'>;
   /** Answers of `shared` routes kept per content version (absent: every read runs its operation). */
   sharedReads?: SharedReads;
+  /** The organisation dashboard and its backend-for-frontend at `/dashboard/`; absent: not served. */
+  dashboard?: ReturnType<typeof dashboard>;
 }
 
 /**
@@ -77,6 +80,7 @@ export function createRestHandler(opts: AdapterOptions) {
     const searchParams = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
     const method = (req.method ?? 'GET').toUpperCase();
     if (method === 'GET' && (await serveDocs(pathname, openApi, res))) return;
+    if (opts.dashboard && (await opts.dashboard(req, res, pathname, searchParams))) return;
     if (servePage && (await servePage(pathname, method, res))) return;
     const table = tables.find((t) => pathname.startsWith(`${t.prefix}/`));
     if (!table) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);

@@ -1,7 +1,10 @@
-import { compileTrustProxy, config, connectRedis, ContentVersionReader, createLogger, DEFAULT_TRUST_PROXY, serveOperatorPort, ServiceMetrics } from '@em/core';
+import { compileTrustProxy, config, connectRedis, ContentVersionReader, createLogger, dashboardUrl, DEFAULT_TRUST_PROXY, serveOperatorPort, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
+import { dashboard, dashboardDistDir } from './dashboard/bff';
+import { OidcClient } from './dashboard/oidc-client';
+import { SessionStore } from './dashboard/session-store';
 import { SharedReads } from './http/conditional';
 import { GatewayClient } from './gateway-client';
 import { continueOnlyWithCredentials } from './http/expect-continue';
@@ -12,9 +15,23 @@ const logger = createLogger('rest-adapter');
 const cfg = config();
 const gateway = new GatewayClient(cfg.GATEWAY_URL);
 const metrics = new ServiceMetrics('rest-adapter');
+const trustProxy = compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter);
 // Fail-fast: while Redis is down, answers go out without an ETag rather than wait for it.
-const redis = connectRedis(cfg.REDIS_URL, { failFast: true });
-redis.on('error', () => undefined);
+const versionsRedis = connectRedis(cfg.REDIS_URL, { failFast: true });
+versionsRedis.on('error', () => undefined);
+const dashboardPublicUrl = dashboardUrl(cfg);
+// Sign-in needs the client secret; without it the dashboard's pages say how to configure it.
+const sessionsRedis = cfg.DASHBOARD_CLIENT_SECRET ? connectRedis(cfg.REDIS_URL) : null;
+const oidc = cfg.DASHBOARD_CLIENT_SECRET
+  ? new OidcClient({
+      issuer: cfg.OAUTH_ISSUER,
+      clientId: cfg.DASHBOARD_CLIENT_ID,
+      clientSecret: cfg.DASHBOARD_CLIENT_SECRET,
+      redirectUri: `${dashboardPublicUrl}callback`,
+      postLogoutRedirectUri: `${dashboardPublicUrl}signed-out`,
+      scopes: cfg.DASHBOARD_SCOPES,
+    })
+  : null;
 const handler = createRestHandler({
     routes: ROUTES,
     pageRoutes: PAGE_ROUTES,
@@ -24,10 +41,22 @@ const handler = createRestHandler({
     logger,
     version: process.env.npm_package_version ?? '1.0.0',
     metrics,
-    trustProxy: compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter),
+    trustProxy,
     participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
-    contentVersions: new ContentVersionReader(redis),
+    contentVersions: new ContentVersionReader(versionsRedis),
     sharedReads: new SharedReads(),
+    dashboard: dashboard({
+      publicUrl: dashboardPublicUrl,
+      distDir: dashboardDistDir(),
+      mediaUrl: cfg.MEDIA_URL,
+      gatewayUrl: cfg.GATEWAY_URL,
+      oidc,
+      sessions: sessionsRedis && new SessionStore(sessionsRedis),
+      sessionSeconds: cfg.DASHBOARD_SESSION_SECONDS,
+      maxUploadBytes: cfg.UPLOAD_MAX_FILE_BYTES,
+      trustProxy,
+      logger,
+    }),
   });
 const server = http.createServer(handler);
 server.on('checkContinue', continueOnlyWithCredentials(handler));
@@ -48,7 +77,7 @@ for (const s of [server, operator]) {
 
 const shutdown = () => {
   operator.close();
-  server.close(() => void gateway.close().finally(() => (redis.disconnect(), process.exit(0))));
+  server.close(() => void Promise.all([gateway.close(), sessionsRedis?.quit()]).finally(() => (versionsRedis.disconnect(), process.exit(0))));
   server.closeIdleConnections();
 };
 process.on('SIGTERM', shutdown);

@@ -11,6 +11,7 @@ export * from './memberships.repository';
 export * from './api-keys.repository';
 export * from './usage.repository';
 export * from './start-list.repository';
+export * from './local-credentials.repository';
 
 /** Hands a repository the entity manager of the current unit of work (a request context, a CLI fork). */
 export type EntityManagerSource = () => import('@mikro-orm/core').EntityManager;

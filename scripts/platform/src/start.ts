@@ -1,7 +1,7 @@
-import { DEFAULT_DATA_DIR, DEFAULT_PORTS } from '@em/core';
+import { dashboardUrl, DEFAULT_DATA_DIR, DEFAULT_PORTS } from '@em/core';
 import { startPlatform } from './platform/platform';
 import { writePrivateFile } from './platform/private-files';
-import { DEMO_BIBS } from './seed/demo';
+import { DEMO_ADMIN_EMAIL, DEMO_BIBS } from './seed/demo';
 
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 
@@ -42,6 +42,7 @@ async function main() {
       media: envPort('MEDIA_PORT', DEFAULT_PORTS.media),
       mlWorker: envPort('ML_WORKER_PORT', DEFAULT_PORTS.mlWorker),
       restOperator: envPort('REST_OPERATOR_PORT', DEFAULT_PORTS.restOperator),
+      identity: envPort('IDENTITY_PORT', DEFAULT_PORTS.identity),
       postgres: envPort('EMBEDDED_POSTGRES_PORT', DEFAULT_PORTS.postgres),
       redis: envPort('EMBEDDED_REDIS_PORT', DEFAULT_PORTS.redis),
       s3: envPort('EMBEDDED_S3_PORT', DEFAULT_PORTS.s3),
@@ -72,6 +73,12 @@ async function main() {
   const key = demo.apiKey ?? '<your API key>';
   const base = `${api}/${demo.orgId}/event/${demo.eventId}`;
   const pageUrl = participantPageUrl(platform.restUrl, demo.orgId, demo.eventId, demo.browserKey ?? null);
+  const signIn = demo.organiserPassword
+    ? `  Sign in as ${DEMO_ADMIN_EMAIL} with the password ${demo.organiserPassword}
+  (kept in ${dataDir}/demo-organiser-password; members get a link: npm run cli -- set-password --email E)`
+    : platform.cfg.DASHBOARD_CLIENT_SECRET
+      ? `  Sign in at your identity provider (${platform.cfg.OAUTH_ISSUER}) as ${DEMO_ADMIN_EMAIL} or another member`
+      : '  Sign-in is not configured: set DASHBOARD_CLIENT_SECRET for the dashboard client at OAUTH_ISSUER (docs/dashboard.md)';
   console.log(`
 The platform is up (${((Date.now() - started) / 1000).toFixed(1)} s).
   REST API      ${api}
@@ -81,6 +88,9 @@ The platform is up (${((Date.now() - started) / 1000).toFixed(1)} s).
   ml-worker     ${mlWorkerReady ? 'ready' : 'loading its models: selfie search answers 503 (Retry-After) until it is ready'}
 
 Participant page ${pageUrl}
+
+Organisation dashboard: ${dashboardUrl(platform.cfg)}
+${signIn}
 ${demo.created ? `\nDemo API key (shown once; kept for this machine in ${dataDir}/demo-api-key):\n  ${key}\n` : `\nDemo API key: in ${dataDir}/demo-api-key\n`}
 Try it:
   curl -s -H 'X-API-Key: ${key}' ${api}/${demo.orgId}/events

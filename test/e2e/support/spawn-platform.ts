@@ -10,7 +10,7 @@ import { freePort } from '@em/platform/ports';
 // MikroORM then fails ("Map.prototype.set called on incompatible receiver").
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
-export const PORT_VARIABLES = ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'ML_WORKER', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3', 'REST_OPERATOR'] as const;
+export const PORT_VARIABLES = ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'ML_WORKER', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3', 'REST_OPERATOR', 'IDENTITY'] as const;
 
 export interface SpawnedPlatform {
   child: ChildProcess;

@@ -1,4 +1,4 @@
-import { Account, ApiKey, Membership, Organisation } from './organisation';
+import { Account, ApiKey, LocalCredential, Membership, Organisation } from './organisation';
 import { Event } from './event';
 import { Face, Photo, PhotoBib } from './photo';
 import { FaceSearch } from './search';
@@ -10,4 +10,4 @@ export * from './photo';
 export * from './search';
 export * from './video';
 
-export const ENTITIES = [Organisation, Account, Membership, ApiKey, Event, Photo, PhotoBib, Face, FaceSearch, Video, VideoFace, ClipRequest, Clip];
+export const ENTITIES = [Organisation, Account, LocalCredential, Membership, ApiKey, Event, Photo, PhotoBib, Face, FaceSearch, Video, VideoFace, ClipRequest, Clip];

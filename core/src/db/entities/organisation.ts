@@ -117,3 +117,32 @@ export class ApiKey {
   @Property({ type: 'boolean', default: false })
   readOnly: boolean = false;
 }
+
+/**
+ * A local account's sign-in secret at the embedded identity provider: its password (scrypt), and a
+ * pending set-password link (only the token's hash is stored).
+ */
+@Entity({ tableName: 'local_credentials' })
+export class LocalCredential {
+  [OptionalProps]?: 'updatedAt' | 'emailVerified';
+
+  @PrimaryKey({ type: 'integer', autoincrement: false })
+  accountId!: number;
+
+  @Property({ type: 'text', nullable: true })
+  passwordHash?: string | null;
+
+  /** Set when the account proved it reads its mail (a set-password link), or an operator vouched for it. */
+  @Property({ type: 'boolean', default: false })
+  emailVerified: boolean = false;
+
+  @Property({ type: 'text', nullable: true })
+  @Unique()
+  setPasswordTokenHash?: string | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  setPasswordExpiresAt?: Date | null;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  updatedAt: Date = new Date();
+}

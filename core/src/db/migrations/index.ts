@@ -13,6 +13,7 @@ import { Migration20261127VideoShotChanges } from './Migration20261127VideoShotC
 import { Migration20261127StartList } from './Migration20261127StartList';
 import { Migration20261127StartListBibReads } from './Migration20261127StartListBibReads';
 import { Migration20261127EventContentVersion } from './Migration20261127EventContentVersion';
+import { Migration20261127LocalCredentials } from './Migration20261127LocalCredentials';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127StartList', class: Migration20261127StartList },
   { name: 'Migration20261127StartListBibReads', class: Migration20261127StartListBibReads },
   { name: 'Migration20261127EventContentVersion', class: Migration20261127EventContentVersion },
+  { name: 'Migration20261127LocalCredentials', class: Migration20261127LocalCredentials },
 ];

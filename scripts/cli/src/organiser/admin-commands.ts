@@ -1,3 +1,4 @@
+import { embeddedSignIn, setPasswordLinkFor } from './set-password';
 import type { EventView } from '@em/subgraph-events';
 import { Command, table } from './command';
 import { coverFile, EVENT_FLAG_NAMES, EVENT_OPTIONS, eventInput, FEATURE_FLAGS } from './event-flags';
@@ -125,11 +126,16 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   },
   invite: {
     usage: 'invite --org ID --email E --role admin|user',
-    summary: 'invites E into the organisation (pending until that account first signs in)',
+    summary: 'invites E into the organisation (pending until that account first signs in); prints their set-password link with the embedded provider',
     flags: ['org', 'email', 'role'],
-    async run({ services, operator }, flags) {
+    async run(ctx, flags) {
+      const { services, operator } = ctx;
       const member = await services.members.invite(operator, positiveInt(flags, 'org'), need(flags, 'email'), need(flags, 'role'));
-      return { json: member, text: `account ${member.accountId} <${member.email}> ${member.role}, ${member.status}` };
+      const text = `account ${member.accountId} <${member.email}> ${member.role}, ${member.status}`;
+      // With the embedded identity provider the new member needs a password: the link goes to them.
+      if (!embeddedSignIn(ctx.cfg)) return { json: member, text };
+      const link = await setPasswordLinkFor(ctx, member.email);
+      return { json: { ...member, setPasswordUrl: link.url }, text: `${text}\nset-password link (send it to them; works once, until ${link.expiresAt.toISOString()}):\n${link.url}` };
     },
   },
   members: {

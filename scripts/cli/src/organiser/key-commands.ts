@@ -1,4 +1,5 @@
 import { embeddedIssuerFiles, mintAccessToken, readPrivateKey, SCOPES } from '@em/core';
+import { setPasswordLinkFor } from './set-password';
 import { existsSync } from 'node:fs';
 import { addVideo } from './add-video';
 import { reembedFaces } from './reembed-faces';
@@ -25,6 +26,15 @@ export const KEY_COMMANDS: Record<string, Command> = {
         await services.repos.memberships.upsert(orgId, account.id, role(flags.role ?? 'user'), 'active');
       }
       return { json: account, text: `account ${account.id} <${account.email}>` };
+    },
+  },
+  'set-password': {
+    usage: 'set-password --email E',
+    summary: 'a one-time link for E to set a password at the embedded identity provider (the account is created when missing)',
+    flags: ['email'],
+    async run(ctx, flags) {
+      const link = await setPasswordLinkFor(ctx, need(flags, 'email'));
+      return { json: link, text: `set-password link for <${link.email}> (valid until ${link.expiresAt.toISOString()}; works once):\n${link.url}` };
     },
   },
   'mint-token': {

@@ -1,4 +1,4 @@
-import { DEFAULT_PORTS, ensureEmbeddedIssuer } from '@em/core';
+import { DEFAULT_PORTS, embeddedIdentityIssuer, ensureEmbeddedIssuer } from '@em/core';
 import { objectKeys } from '@em/core/storage';
 import { startEmbeddedPostgres } from '../embedded/postgres';
 import { startEmbeddedRedis } from '../embedded/redis';
@@ -85,6 +85,15 @@ export async function startInfrastructure(opts: {
       const issuer = await ensureEmbeddedIssuer(opts.dataDir);
       out.OAUTH_JWKS_FILE = issuer.jwksFile;
       embedded.push('OAuth issuer (keys in oauth/; mint tokens with npm run cli -- mint-token)');
+      if (!env.OAUTH_ISSUER) {
+        // No identity provider configured: the embedded OpenID provider signs with the same key.
+        const identityPort = Number(env.IDENTITY_PORT || DEFAULT_PORTS.identity);
+        out.OAUTH_ISSUER = embeddedIdentityIssuer({ IDENTITY_ISSUER: env.IDENTITY_ISSUER, IDENTITY_PORT: identityPort });
+        out.IDENTITY_PORT = String(identityPort);
+        out.IDENTITY_COOKIE_SECRET = secrets.identityCookieSecret;
+        out.DASHBOARD_CLIENT_SECRET = env.DASHBOARD_CLIENT_SECRET || secrets.dashboardClientSecret;
+        embedded.push(`OpenID provider at ${out.OAUTH_ISSUER} (local accounts; npm run cli -- set-password --email E)`);
+      }
     }
   } catch (err) {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);

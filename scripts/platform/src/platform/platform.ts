@@ -20,6 +20,7 @@ export interface ServicePorts {
   media: number;
   mlWorker: number;
   restOperator: number;
+  identity: number;
 }
 
 export interface PlatformOptions {
@@ -57,10 +58,10 @@ export interface Platform {
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   closeDataDir(opts.dataDir);
   const p = { ...DEFAULT_PORTS, ...opts.ports };
-  for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media, 'ml-worker': p.mlWorker, 'rest-operator': p.restOperator })) {
+  for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media, 'ml-worker': p.mlWorker, 'rest-operator': p.restOperator, identity: p.identity })) {
     if (await isPortInUse(port)) throw new Error(`Port ${port} (${name}) is already in use: is the platform already running? Set ${name.toUpperCase().replace('-', '_')}_PORT to use another.`);
   }
-  const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, log: opts.log });
+  const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, env: { ...process.env, IDENTITY_PORT: String(p.identity) }, log: opts.log });
   let orm: Orm | undefined;
   let jobs: JobQueues | undefined;
   let redis: ReturnType<typeof connectRedis> | undefined;
@@ -95,7 +96,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     redis = connectRedis(cfg.REDIS_URL);
     const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs, new ContentVersions(events, redis));
     const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
-    if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, redis, dataDir: opts.dataDir, log: opts.log });
+    if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, redis, dataDir: opts.dataDir, log: opts.log, localSignIn: !!env.IDENTITY_COOKIE_SECRET });
     // A loaded machine (several builds on few cores) starts services slower than the default allows.
     const timeoutMs = opts.serviceStartMs ?? (Number(process.env.SERVICE_START_TIMEOUT_MS) || undefined);
     services = await startServices({ env, onOutput: opts.onServiceOutput, timeoutMs });

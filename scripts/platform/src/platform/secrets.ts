@@ -11,6 +11,10 @@ export interface PlatformSecrets {
   postgresPassword: string;
   /** The embedded Redis's password. */
   redisPassword: string;
+  /** The dashboard's client secret at the embedded identity provider. */
+  dashboardClientSecret: string;
+  /** Signs the embedded identity provider's cookies. */
+  identityCookieSecret: string;
 }
 
 const generators: { [K in keyof PlatformSecrets]: () => string } = {
@@ -19,6 +23,8 @@ const generators: { [K in keyof PlatformSecrets]: () => string } = {
   s3SecretAccessKey: () => randomBytes(30).toString('base64url'),
   postgresPassword: () => randomBytes(32).toString('hex'),
   redisPassword: () => randomBytes(32).toString('hex'),
+  dashboardClientSecret: () => randomBytes(32).toString('base64url'),
+  identityCookieSecret: () => randomBytes(32).toString('base64url'),
 };
 
 /**

@@ -9,6 +9,8 @@ export interface ServiceDef {
   portVar?: string;
   /** Not waited for: the services after it start at once, and `ServiceGroup.readyInBackground` tells when it is ready. */
   background?: boolean;
+  /** Runs only when this says so (the embedded identity provider: only when no provider is configured). */
+  when?: (env: Record<string, string>) => boolean;
 }
 
 /** Every process of the platform, in start order: subgraphs, worker, gateway, REST adapter. */
@@ -21,6 +23,7 @@ export const SERVICES: ServiceDef[] = [
   { name: 'ml-worker', entry: 'ml-worker/dist/main.js', portVar: 'ML_WORKER_PORT', background: true },
   { name: 'gateway', entry: 'gateway/dist/main.js', portVar: 'GATEWAY_PORT' },
   { name: 'rest-adapter', entry: 'rest-adapter/dist/main.js', portVar: 'REST_OPERATOR_PORT' },
+  { name: 'identity', entry: 'identity/dist/main.js', portVar: 'IDENTITY_PORT', when: (env) => !!env.IDENTITY_COOKIE_SECRET },
 ];
 
 /** How long a background service may take to become ready (a cold model load on a slow machine). */
@@ -88,7 +91,7 @@ export async function startServices(opts: {
     },
   };
   try {
-    for (const def of SERVICES.filter((s) => !opts.only || opts.only.includes(s.name))) {
+    for (const def of SERVICES.filter((s) => (!opts.only || opts.only.includes(s.name)) && (!s.when || s.when(opts.env)))) {
       const child = spawn(process.execPath, [path.join(REPO_ROOT, def.entry)], {
         env: { ...process.env, ...opts.env, TZ: 'UTC' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,9 @@ import { Event, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosReposito
 import { ObjectStore } from '@em/core/storage';
 import { buildSlideshow } from './slideshow';
 import { administrationServices, AdministrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events';
+import { LocalAccountsService, MemoryFailureCounter, SignInThrottle } from '@em/identity';
+import { SqlAccountsRepository, SqlLocalCredentialsRepository } from '@em/core/data';
+import { randomBytes } from 'node:crypto';
 import { PipelineService } from '@em/subgraph-images';
 import { VideosService } from '@em/subgraph-media';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -52,6 +55,8 @@ export interface DemoSeed {
   browserKey?: string | null;
   /** A face cut out of a demo photo, to try face search with. */
   selfieFile?: string | null;
+  /** The demo organiser's password at the embedded identity provider (`<dataDir>/demo-organiser-password`), when it runs. */
+  organiserPassword?: string | null;
 }
 
 /**
@@ -67,6 +72,8 @@ export async function seedDemo(opts: {
   redis: ContentVersionMirror;
   dataDir: string;
   log: (l: string) => void;
+  /** The embedded identity provider runs: the demo organiser gets a password for the dashboard. */
+  localSignIn?: boolean;
 }): Promise<DemoSeed> {
   const em = opts.orm.em.fork();
   const keyFile = path.join(opts.dataDir, 'demo-api-key');
@@ -122,7 +129,24 @@ export async function seedDemo(opts: {
   }
   await opts.pipeline.queuePending(event.id);
   if ((await new SqlVideosRepository(opts.orm).listByEvent(event.id)).length === 0) await addDemoVideo(event, opts.videos);
-  return { orgId: org.id, eventId: event.id, apiKey, created, browserKey };
+  const organiserPassword = opts.localSignIn ? await ensureOrganiserPassword(opts.orm, opts.dataDir) : null;
+  return { orgId: org.id, eventId: event.id, apiKey, created, browserKey, organiserPassword };
+}
+
+/**
+ * The demo organiser's dashboard password: random, set once and kept for this machine in
+ * `<dataDir>/demo-organiser-password`; set again when that file is missing.
+ */
+async function ensureOrganiserPassword(orm: Orm, dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'demo-organiser-password');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const em = orm.em.fork();
+  // The seed never signs anyone in: its throttle is never consulted.
+  const accounts = new LocalAccountsService(new SqlAccountsRepository(() => em), new SqlLocalCredentialsRepository(() => em), new SignInThrottle(new MemoryFailureCounter(), { perAccount: 1, perAddress: 1, windowSeconds: 1 }), { setPasswordLinkHours: 1 });
+  const password = randomBytes(12).toString('base64url');
+  await accounts.setPasswordAsOperator(DEMO_ADMIN_EMAIL, password);
+  writePrivateFile(file, `${password}\n`);
+  return password;
 }
 
 /** Hosts the demo's participant page is opened from (an IP in Origin matches nothing, so a name). */

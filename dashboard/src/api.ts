@@ -1,0 +1,86 @@
+// The dashboard's only server: its backend-for-frontend. The session is an httpOnly cookie the page
+// cannot read; the CSRF token it sends back comes from /dashboard/api/session.
+
+export interface Session {
+  email: string | null;
+  csrfToken: string;
+}
+
+let session: Session | null = null;
+
+export class ApiError extends Error {
+  constructor(message: string, readonly code?: string, readonly field?: string) {
+    super(message);
+  }
+}
+
+/** Starts the sign-in at the provider, coming back to the current page. */
+export function signIn(): void {
+  window.location.assign(`/dashboard/login?return=${encodeURIComponent(window.location.pathname)}`);
+}
+
+export async function loadSession(): Promise<Session | null> {
+  const res = await fetch('/dashboard/api/session', { credentials: 'same-origin' });
+  if (res.status === 401) return null;
+  if (!res.ok) throw new ApiError(`The dashboard answered ${res.status}`);
+  session = (await res.json()) as Session;
+  return session;
+}
+
+export async function signOut(): Promise<void> {
+  const res = await fetch('/dashboard/logout', { method: 'POST', headers: { 'x-csrf-token': session?.csrfToken ?? '' }, credentials: 'same-origin' });
+  const body = (await res.json().catch(() => ({}))) as { endSessionUrl?: string | null };
+  session = null;
+  window.location.assign(body.endSessionUrl ?? '/dashboard/signed-out');
+}
+
+interface GraphQLAnswer<T> {
+  data?: T;
+  errors?: Array<{ message: string; extensions?: { code?: string; field?: string } }>;
+}
+
+function unwrap<T>(status: number, body: GraphQLAnswer<T>): T {
+  if (status === 401 || body.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED') {
+    signIn();
+    throw new ApiError('Your session has ended: signing in again');
+  }
+  const error = body.errors?.[0];
+  if (error || !body.data) throw new ApiError(error?.message ?? `The request failed (${status})`, error?.extensions?.code, error?.extensions?.field);
+  return body.data;
+}
+
+export async function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch('/dashboard/api/graphql', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': session?.csrfToken ?? '' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return unwrap<T>(res.status, (await res.json().catch(() => ({}))) as GraphQLAnswer<T>);
+}
+
+/**
+ * A GraphQL multipart upload of one file (the spec of graphql-multipart-request), with upload
+ * progress: XMLHttpRequest reports it, fetch does not.
+ */
+export function gqlUpload<T = any>(query: string, variables: Record<string, unknown>, fileVariable: string, file: File, onProgress: (fraction: number) => void): Promise<T> {
+  const form = new FormData();
+  form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVariable]: [null] } }));
+  form.append('map', JSON.stringify({ 0: [`variables.${fileVariable}.0`] }));
+  form.append('0', file, file.name);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/dashboard/api/graphql');
+    xhr.setRequestHeader('x-csrf-token', session?.csrfToken ?? '');
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onerror = () => reject(new ApiError('The connection dropped during the upload'));
+    xhr.onload = () => {
+      try {
+        resolve(unwrap<T>(xhr.status, JSON.parse(xhr.responseText || '{}')));
+      } catch (err) {
+        reject(err);
+      }
+    };
+    xhr.send(form);
+  });
+}

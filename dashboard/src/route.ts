@@ -1,0 +1,39 @@
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { page: 'events' }
+  | { page: 'event-settings'; eventId: number }
+  | { page: 'event-photos'; eventId: number }
+  | { page: 'developer' }
+  | { page: 'signed-out' };
+
+/** The page of a path under /dashboard/ (every page has its own URL). */
+export function parseRoute(pathname: string): Route {
+  const event = /^\/dashboard\/events\/(\d{1,9})\/(settings|photos)\/?$/.exec(pathname);
+  if (event) return { page: event[2] === 'settings' ? 'event-settings' : 'event-photos', eventId: Number(event[1]) };
+  if (/^\/dashboard\/developer\/?$/.test(pathname)) return { page: 'developer' };
+  if (/^\/dashboard\/signed-out\/?$/.test(pathname)) return { page: 'signed-out' };
+  return { page: 'events' };
+}
+
+export function navigate(path: string): void {
+  history.pushState(null, '', path);
+  dispatchEvent(new PopStateEvent('popstate'));
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.pathname));
+  useEffect(() => {
+    const onPop = () => setRoute(parseRoute(location.pathname));
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+  return route;
+}
+
+/** A link that changes the page without reloading. */
+export function onLink(e: MouseEvent, path: string): void {
+  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  e.preventDefault();
+  navigate(path);
+}

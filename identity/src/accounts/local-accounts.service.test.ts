@@ -1,0 +1,84 @@
+import { hashPassword, verifyPassword } from '@em/core';
+import { InMemoryAccountsRepository, InMemoryLocalCredentialsRepository } from '@em/core/testing';
+import { LocalAccountsService, setPasswordLink } from './local-accounts.service';
+import { MemoryFailureCounter, SignInThrottle } from './sign-in-throttle';
+
+// Several scrypt hashes per test (32 MiB each, by design slow): on a loaded machine they exceed the usual 60 s.
+
+function setup(limits = { perAccount: 3, perAddress: 10, windowSeconds: 60 }) {
+  const accounts = new InMemoryAccountsRepository();
+  const credentials = new InMemoryLocalCredentialsRepository();
+  let now = new Date('2026-05-17T09:00:00Z');
+  const service = new LocalAccountsService(accounts, credentials, new SignInThrottle(new MemoryFailureCounter(), limits), {
+    setPasswordLinkHours: 72,
+    now: () => now,
+  });
+  return { accounts, credentials, service, later: (hours: number) => (now = new Date(now.getTime() + hours * 3600_000)) };
+}
+
+describe('passwords', () => {
+  it('are scrypt hashes with their parameters and a random salt; only the same password matches', async () => {
+    const [a, b] = [await hashPassword('correct horse battery'), await hashPassword('correct horse battery')];
+    expect(a).toMatch(/^scrypt\$32768\$8\$3\$[\w-]{22}\$[\w-]{43}$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword('correct horse battery', a)).toBe(true);
+    expect(await verifyPassword('correct horse batterx', a)).toBe(false);
+    expect(await verifyPassword('anything', 'plain-text')).toBe(false);
+  });
+});
+
+describe('LocalAccountsService', () => {
+  it('signs in with the password set through a one-time link, which verifies the e-mail', async () => {
+    const { service } = setup();
+    const { token, email } = await service.issueSetPasswordToken(' Member@Club.example ');
+    expect(email).toBe('member@club.example');
+    expect(setPasswordLink('http://localhost:4007/', token)).toBe(`http://localhost:4007/set-password?token=${token}`);
+    expect(await service.setPasswordTokenEmail(token)).toBe('member@club.example');
+    await service.setPassword(token, 'a long enough password');
+    await expect(service.setPassword(token, 'another long password')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const outcome = await service.signIn('member@club.example', 'a long enough password', '203.0.113.7');
+    expect(outcome).toEqual({ ok: true, subject: 'embedded|1' });
+    expect(await service.claims('embedded|1')).toEqual({ sub: 'embedded|1', email: 'member@club.example', email_verified: true });
+  });
+
+  it('refuses short passwords and expired links', async () => {
+    const { service, later } = setup();
+    const { token } = await service.issueSetPasswordToken('member@club.example');
+    await expect(service.setPassword(token, 'short')).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    later(73);
+    await expect(service.setPassword(token, 'a long enough password')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('answers the same for an unknown account, no password, an inactive account and a wrong password', async () => {
+    const { service, accounts } = setup({ perAccount: 100, perAddress: 100, windowSeconds: 60 });
+    await service.setPasswordAsOperator('admin@club.example', 'the admin password');
+    accounts.add({ email: 'nopassword@club.example' });
+    const outcomes = [
+      await service.signIn('nobody@club.example', 'the admin password', '203.0.113.7'),
+      await service.signIn('nopassword@club.example', 'the admin password', '203.0.113.7'),
+      await service.signIn('admin@club.example', 'not the password', '203.0.113.7'),
+    ];
+    expect(outcomes).toEqual(Array(3).fill({ ok: false, reason: 'invalid' }));
+    await accounts.setActive(1, false);
+    expect(await service.signIn('admin@club.example', 'the admin password', '203.0.113.7')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await service.claims('embedded|1')).toBeNull();
+  }, 240_000);
+
+  it('throttles an account after its failures (even with the right password), and an address across accounts', async () => {
+    const { service } = setup({ perAccount: 3, perAddress: 5, windowSeconds: 60 });
+    await service.setPasswordAsOperator('admin@club.example', 'the admin password');
+    for (let i = 0; i < 3; i++) expect(await service.signIn('admin@club.example', `wrong ${i}`, '203.0.113.7')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await service.signIn('admin@club.example', 'the admin password', '198.51.100.1')).toEqual({ ok: false, reason: 'throttled' });
+    for (let i = 0; i < 2; i++) await service.signIn(`other${i}@club.example`, 'wrong', '203.0.113.7');
+    expect(await service.signIn('fresh@club.example', 'whatever', '203.0.113.7')).toEqual({ ok: false, reason: 'throttled' });
+  }, 240_000);
+
+  it('links to the account of the platform subject when the account has signed in elsewhere before', async () => {
+    const { service, accounts } = setup();
+    accounts.add({ email: 'linked@club.example', subject: 'idp|42' });
+    await service.setPasswordAsOperator('linked@club.example', 'the linked password');
+    expect(await service.signIn('linked@club.example', 'the linked password', '203.0.113.7')).toEqual({ ok: true, subject: 'idp|42' });
+    expect((await service.claims('idp|42'))?.email).toBe('linked@club.example');
+    expect(await service.claims('embedded|1')).toBeNull();
+  });
+});

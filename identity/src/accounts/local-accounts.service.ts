@@ -1,0 +1,113 @@
+import { AppError, decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '@em/core';
+import type { AccountsRepository, LocalCredentialsRepository } from '@em/core/data';
+import { createHash, randomBytes } from 'node:crypto';
+import { SignInThrottle } from './sign-in-throttle';
+
+/** What the provider tells a client about a local account (the ID token's and access token's claims). */
+export interface LocalAccountClaims {
+  sub: string;
+  email: string;
+  email_verified: boolean;
+}
+
+export type SignInOutcome = { ok: true; subject: string } | { ok: false; reason: 'invalid' | 'throttled' };
+
+/** The embedded issuer's subjects, as `mint-token` names them too: one identity system, one key. */
+const SUBJECT_PREFIX = 'embedded|';
+const MAX_EMAIL_LENGTH = 320;
+
+/** The account's subject at the platform (linked at its first sign-in), else the embedded one. */
+export const subjectOf = (account: { id: number; subject: string | null }) => account.subject ?? `${SUBJECT_PREFIX}${account.id}`;
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Local accounts of the embedded identity provider: the platform's own `accounts` with a password
+ * (scrypt) in `local_credentials`. Members set their password through a one-time link (the CLI
+ * prints it); sign-in is throttled per account and client address. Knows nothing of HTTP or OIDC.
+ */
+export class LocalAccountsService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly credentials: LocalCredentialsRepository,
+    private readonly throttle: SignInThrottle,
+    private readonly opts: { setPasswordLinkHours: number; now?: () => Date },
+  ) {}
+
+  private now() {
+    return this.opts.now?.() ?? new Date();
+  }
+
+  /**
+   * Checks an e-mail and password. An unknown account, one without a password, an inactive one
+   * and a wrong password all answer "invalid" after the same scrypt work, so the answer does not
+   * tell which e-mails have accounts.
+   */
+  async signIn(rawEmail: string, password: string, clientAddress: string): Promise<SignInOutcome> {
+    const email = rawEmail.trim().toLowerCase().slice(0, MAX_EMAIL_LENGTH);
+    if (await this.throttle.isBlocked(email, clientAddress)) return { ok: false, reason: 'throttled' };
+    const account = email ? await this.accounts.findByEmail(email) : null;
+    const credential = account ? await this.credentials.find(account.id) : null;
+    const stored = credential?.passwordHash ?? (await decoyPasswordHash());
+    const matches = await verifyPassword(password, stored);
+    if (!account || !account.active || !credential?.passwordHash || !matches) {
+      await this.throttle.failed(email, clientAddress);
+      return { ok: false, reason: 'invalid' };
+    }
+    await this.throttle.succeeded(email);
+    return { ok: true, subject: subjectOf(account) };
+  }
+
+  /** The claims of a subject this provider issued, or null (unknown or inactive account). */
+  async claims(subject: string): Promise<LocalAccountClaims | null> {
+    let account = await this.accounts.findBySubject(subject);
+    if (!account && subject.startsWith(SUBJECT_PREFIX)) {
+      const id = Number(subject.slice(SUBJECT_PREFIX.length));
+      const unlinked = Number.isSafeInteger(id) && id > 0 ? await this.accounts.findById(id) : null;
+      account = unlinked && unlinked.subject === null ? unlinked : null;
+    }
+    if (!account || !account.active) return null;
+    const credential = await this.credentials.find(account.id);
+    return { sub: subject, email: account.email, email_verified: credential?.emailVerified ?? false };
+  }
+
+  /**
+   * A one-time set-password token for the account of `email` (created when missing, as an invitation
+   * does), valid SET_PASSWORD_LINK_HOURS; an earlier link of the account stops working.
+   */
+  async issueSetPasswordToken(rawEmail: string): Promise<{ token: string; email: string; expiresAt: Date }> {
+    const email = rawEmail.trim().toLowerCase();
+    if (!/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(email)) throw new AppError('BAD_USER_INPUT', 'Not an e-mail address', { field: 'email' });
+    const account = await this.accounts.findOrCreate(email);
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(this.now().getTime() + this.opts.setPasswordLinkHours * 3600_000);
+    await this.credentials.storeSetPasswordToken(account.id, hashToken(token), expiresAt);
+    return { token, email, expiresAt };
+  }
+
+  /** The e-mail a set-password token is for, or null when it is unknown, used or expired. */
+  async setPasswordTokenEmail(token: string): Promise<string | null> {
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+    const accountId = await this.credentials.findBySetPasswordToken(hashToken(token), this.now());
+    return accountId ? ((await this.accounts.findById(accountId))?.email ?? null) : null;
+  }
+
+  /** Sets the password with a link's token (once); the account's e-mail is verified by it. */
+  async setPassword(token: string, password: string): Promise<void> {
+    const problem = passwordProblem(password);
+    if (problem) throw new AppError('BAD_USER_INPUT', problem, { field: 'password' });
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
+    const done = await this.credentials.setPasswordWithToken(hashToken(token), await hashPassword(password), this.now());
+    if (!done) throw new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
+  }
+
+  /** Sets a password directly (the demo seed): whoever runs it holds the database and vouches for the address. */
+  async setPasswordAsOperator(rawEmail: string, password: string): Promise<void> {
+    const problem = passwordProblem(password);
+    if (problem) throw new AppError('BAD_USER_INPUT', problem, { field: 'password' });
+    const account = await this.accounts.findOrCreate(rawEmail.trim().toLowerCase());
+    await this.credentials.setPassword(account.id, await hashPassword(password));
+  }
+}
+
+/** The link a member opens to set a password at the embedded provider. */
+export const setPasswordLink = (issuer: string, token: string) => `${issuer.replace(/\/$/, '')}/set-password?token=${token}`;

@@ -1,0 +1,75 @@
+import {
+  compileTrustProxy,
+  config,
+  connectRedis,
+  createLogger,
+  dashboardUrl,
+  embeddedIdentityIssuer,
+  embeddedIssuerFiles,
+  readPrivateKey,
+} from '@em/core';
+import { openDatabase, SqlAccountsRepository, SqlLocalCredentialsRepository } from '@em/core/data';
+import { exportJWK, importPKCS8 } from 'jose';
+import http from 'node:http';
+import { LocalAccountsService } from './accounts/local-accounts.service';
+import { RedisFailureCounter, SignInThrottle } from './accounts/sign-in-throttle';
+import { identityHandler } from './http/server';
+import { createProvider } from './provider/provider';
+
+const logger = createLogger('identity');
+
+async function main() {
+  const cfg = config();
+  if (!cfg.DASHBOARD_CLIENT_SECRET || !cfg.IDENTITY_COOKIE_SECRET) {
+    throw new Error('The embedded identity provider needs DASHBOARD_CLIENT_SECRET and IDENTITY_COOKIE_SECRET (npm start sets both)');
+  }
+  const orm = await openDatabase(cfg);
+  const redis = connectRedis(cfg.REDIS_URL);
+  const accounts = new LocalAccountsService(
+    new SqlAccountsRepository(() => orm.em.fork()),
+    new SqlLocalCredentialsRepository(() => orm.em.fork()),
+    new SignInThrottle(new RedisFailureCounter(redis), {
+      perAccount: cfg.SIGN_IN_MAX_FAILURES,
+      perAddress: cfg.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: cfg.SIGN_IN_FAILURE_WINDOW_SECONDS,
+    }),
+    { setPasswordLinkHours: cfg.SET_PASSWORD_LINK_HOURS },
+  );
+  // The embedded issuer's key: the gateway already verifies with its public half (OAUTH_JWKS_FILE).
+  const privateKey = await importPKCS8(readPrivateKey(embeddedIssuerFiles(cfg.DATA_DIR)), 'RS256', { extractable: true });
+  const signingKey = { ...(await exportJWK(privateKey)), kid: 'embedded-1', alg: 'RS256', use: 'sig' };
+  const dashboard = dashboardUrl(cfg);
+  const issuer = embeddedIdentityIssuer(cfg);
+  const provider = await createProvider({
+    issuer,
+    audience: cfg.OAUTH_AUDIENCE,
+    signingKey,
+    cookieSecret: cfg.IDENTITY_COOKIE_SECRET,
+    dashboard: {
+      clientId: cfg.DASHBOARD_CLIENT_ID,
+      clientSecret: cfg.DASHBOARD_CLIENT_SECRET,
+      redirectUri: `${dashboard}callback`,
+      postLogoutRedirectUri: `${dashboard}signed-out`,
+    },
+    accounts,
+    redis,
+    accessTokenSeconds: 3600,
+  });
+  const server = http.createServer(identityHandler({ provider, accounts, trustProxy: compileTrustProxy(cfg.TRUST_PROXY), logger, dashboardUrl: dashboard }));
+  server.on('error', (err) => {
+    logger.fatal({ err }, 'failed to start');
+    process.exit(1);
+  });
+  server.listen(cfg.IDENTITY_PORT, cfg.REST_HOST, () => logger.info({ port: cfg.IDENTITY_PORT, issuer }, 'identity provider listening'));
+  const shutdown = () => {
+    server.close(() => void Promise.all([orm.close(), redis.quit()]).finally(() => process.exit(0)));
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+main().catch((err) => {
+  logger.fatal({ err }, 'identity provider failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,258 @@
+import { AppError, clientAddress, Logger, newId, TrustProxy } from '@em/core';
+import { readFile } from 'node:fs/promises';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { request } from 'undici';
+import { OidcClient, pkcePair } from './oidc-client';
+import { SessionStore } from './session-store';
+import { randomBytes } from 'node:crypto';
+
+/** Pages of the dashboard (the page routes itself); each answers the same index.html. */
+const PAGE_PATH = /^\/dashboard(?:\/(?:events(?:\/\d{1,9}(?:\/(?:settings|photos))?)?|developer|members|signed-out)?)?\/?$/;
+const ASSET_PATH = /^\/dashboard\/assets\/([\w-]+\.(js|css))$/;
+const ASSET_TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const LOGIN_TTL_SECONDS = 600;
+const JSON_LIMIT_BYTES = 256 * 1024;
+
+export interface DashboardOptions {
+  /** The dashboard's public URL, ending in `/dashboard/`. */
+  publicUrl: string;
+  /** The built dashboard (index.html and assets/). */
+  distDir: string;
+  /** Where previews come from (MEDIA_URL). */
+  mediaUrl: string;
+  gatewayUrl: string;
+  /** Null when no client secret is configured: the dashboard answers 503 and explains. */
+  oidc: OidcClient | null;
+  sessions: SessionStore | null;
+  sessionSeconds: number;
+  /** Largest upload forwarded (one photo per request). */
+  maxUploadBytes: number;
+  trustProxy: TrustProxy;
+  logger: Logger;
+}
+
+/** The dashboard's CSP: the participant page's, its own origin for API calls, and no framing. */
+export function dashboardCsp(mediaUrl: string): string {
+  const media = new URL(mediaUrl).origin;
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' blob: data: ${media}`,
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'cross-origin-opener-policy': 'same-origin' };
+
+function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** Only a path of the dashboard may be returned to after sign-in (no open redirect). */
+function safeReturnTo(value: string | null): string {
+  return value && PAGE_PATH.test(value) && !value.includes('//') ? value : '/dashboard/events';
+}
+
+/**
+ * The dashboard's backend-for-frontend: the OpenID Connect sign-in (authorization code + PKCE,
+ * state and nonce), the session in an httpOnly SameSite=Strict cookie, sign-out (revocation and the
+ * provider's end session), and `/dashboard/api/graphql`, which forwards the page's GraphQL (JSON or
+ * multipart uploads) to the gateway with the session's access token. The page never sees a token.
+ */
+export function dashboard(opts: DashboardOptions) {
+  const secure = new URL(opts.publicUrl).protocol === 'https:';
+  const origin = new URL(opts.publicUrl).origin;
+  // Under TLS the __Host- prefix pins the cookie to this host, Secure and path /.
+  const SESSION_COOKIE = secure ? '__Host-em_dashboard' : 'em_dashboard';
+  const LOGIN_COOKIE = secure ? '__Host-em_dashboard_login' : 'em_dashboard_login';
+  const cookiePath = secure ? '/' : '/dashboard';
+  const csp = dashboardCsp(opts.mediaUrl);
+  const gateway = new URL(opts.gatewayUrl);
+  let html: Promise<Buffer> | null = null;
+
+  const cookie = (name: string, value: string, maxAge: number, sameSite: 'Strict' | 'Lax') =>
+    `${name}=${value}; Path=${cookiePath}; HttpOnly; SameSite=${sameSite}; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
+
+  function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}) {
+    res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+    res.end(JSON.stringify(body));
+  }
+
+  function text(res: ServerResponse, status: number, message: string) {
+    res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(message);
+  }
+
+  async function servePage(res: ServerResponse, method: string) {
+    html ??= readFile(path.join(opts.distDir, 'index.html')).catch((err) => {
+      html = null;
+      throw err;
+    });
+    const body = await html.catch(() => null);
+    if (!body) return text(res, 503, 'The dashboard is not built (npm run build).');
+    res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp, 'cache-control': 'no-cache' });
+    res.end(method === 'HEAD' ? undefined : body);
+  }
+
+  async function serveAsset(res: ServerResponse, name: string, type: string, method: string) {
+    const body = await readFile(path.join(opts.distDir, 'assets', name)).catch(() => null);
+    if (!body) return text(res, 404, 'not found');
+    res.writeHead(200, { ...COMMON_HEADERS, 'content-type': ASSET_TYPES[type], 'cache-control': 'public, max-age=31536000, immutable' });
+    res.end(method === 'HEAD' ? undefined : body);
+  }
+
+  async function login(res: ServerResponse, query: URLSearchParams) {
+    const state = randomBytes(24).toString('base64url');
+    const nonce = randomBytes(24).toString('base64url');
+    const { verifier, challenge } = pkcePair();
+    await opts.sessions!.startLogin(state, { codeVerifier: verifier, nonce, returnTo: safeReturnTo(query.get('return')) }, LOGIN_TTL_SECONDS);
+    const location = await opts.oidc!.authorizationUrl(state, nonce, challenge);
+    // Lax: the provider's redirect back is a top-level navigation from its site, which Strict would not carry.
+    res.writeHead(302, { ...COMMON_HEADERS, location, 'cache-control': 'no-store', 'set-cookie': cookie(LOGIN_COOKIE, state, LOGIN_TTL_SECONDS, 'Lax') });
+    res.end();
+  }
+
+  async function callback(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    const clearLogin = cookie(LOGIN_COOKIE, '', 0, 'Lax');
+    const state = query.get('state') ?? '';
+    const bound = parseCookies(req.headers.cookie)[LOGIN_COOKIE];
+    // The state must be the one this browser started with: a callback link from elsewhere is refused.
+    if (!state || !bound || bound !== state) {
+      res.setHeader('set-cookie', clearLogin);
+      return text(res, 400, 'Sign-in refused: this answer does not belong to a sign-in started in this browser (state). Start again at /dashboard/.');
+    }
+    const tx = await opts.sessions!.finishLogin(state);
+    if (!tx) return text(res, 400, 'Sign-in refused: this sign-in has expired or was used already. Start again at /dashboard/.');
+    const error = query.get('error');
+    if (error) return text(res, 400, `Sign-in did not complete: ${error.slice(0, 100)}`);
+    const code = query.get('code');
+    if (!code) return text(res, 400, 'Sign-in refused: no authorization code');
+    const tokens = await opts.oidc!.exchange(code, tx.codeVerifier, tx.nonce);
+    const expiresAt = Date.now() + Math.min(opts.sessionSeconds, tokens.expiresInSeconds) * 1000;
+    const { id } = await opts.sessions!.create({ accessToken: tokens.accessToken, idToken: tokens.idToken, email: tokens.email, expiresAt });
+    const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
+    // A page rather than a redirect: the navigation it starts is same-site, so the Strict cookie goes with it.
+    res.writeHead(200, {
+      ...COMMON_HEADERS,
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'cache-control': 'no-store',
+      'set-cookie': [clearLogin, cookie(SESSION_COOKIE, id, maxAge, 'Strict')],
+    });
+    const target = tx.returnTo.replace(/"/g, '');
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${target}"><title>Signed in</title></head><body><p><a href="${target}">Continue to the dashboard</a></p></body></html>`);
+  }
+
+  function sessionId(req: IncomingMessage): string | null {
+    return parseCookies(req.headers.cookie)[SESSION_COOKIE] ?? null;
+  }
+
+  /** A state-changing call must come from our page: the CSRF token of the session, and our origin when the browser names one. */
+  function checkCsrf(req: IncomingMessage, csrfToken: string) {
+    const given = req.headers['x-csrf-token'];
+    const requestOrigin = req.headers.origin;
+    if (typeof given !== 'string' || given !== csrfToken) throw new AppError('FORBIDDEN', 'Missing or wrong x-csrf-token');
+    if (requestOrigin && requestOrigin !== origin) throw new AppError('FORBIDDEN', 'Cross-origin request refused');
+  }
+
+  async function logout(req: IncomingMessage, res: ServerResponse) {
+    const id = sessionId(req);
+    const session = id ? await opts.sessions!.find(id) : null;
+    if (!session) return json(res, 401, { error: 'Not signed in' }, { 'set-cookie': cookie(SESSION_COOKIE, '', 0, 'Strict') });
+    checkCsrf(req, session.csrfToken);
+    await opts.sessions!.end(id!);
+    const revoked = await opts.oidc!.revoke(session.accessToken, 'access_token');
+    const endSessionUrl = await opts.oidc!.endSessionUrl(session.idToken);
+    json(res, 200, { signedOut: true, revoked, endSessionUrl }, { 'set-cookie': cookie(SESSION_COOKIE, '', 0, 'Strict') });
+  }
+
+  async function graphql(req: IncomingMessage, res: ServerResponse) {
+    const id = sessionId(req);
+    const session = id ? await opts.sessions!.find(id) : null;
+    if (!session) {
+      req.resume();
+      return json(res, 401, { errors: [{ message: 'Not signed in', extensions: { code: 'UNAUTHENTICATED' } }] });
+    }
+    checkCsrf(req, session.csrfToken);
+    const contentType = req.headers['content-type'] ?? '';
+    const multipart = /^multipart\/form-data/i.test(contentType);
+    if (!multipart && !/^application\/json/i.test(contentType)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send application/json or multipart/form-data');
+    const limit = multipart ? opts.maxUploadBytes + 1024 * 1024 : JSON_LIMIT_BYTES;
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) throw new AppError('PAYLOAD_TOO_LARGE', `At most ${limit} bytes`);
+    let seen = 0;
+    const capped = req.pipe(
+      new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          seen += chunk.length;
+          done(seen > limit ? new AppError('PAYLOAD_TOO_LARGE', `At most ${limit} bytes`) : null, chunk);
+        },
+      }),
+    );
+    const headers: Record<string, string> = {
+      'content-type': contentType,
+      accept: 'application/json',
+      authorization: `Bearer ${session.accessToken}`,
+      'x-request-id': newId(),
+      'x-forwarded-for': clientAddress(req, opts.trustProxy),
+      // The gateway's CSRF screen for multipart: this request is ours, and the page's CSRF token was checked above.
+      'apollo-require-preflight': 'true',
+    };
+    const answer = await request(`${gateway.origin}${gateway.pathname}`, { method: 'POST', headers, body: capped, bodyTimeout: 120_000, headersTimeout: 120_000 });
+    const body = await answer.body.text();
+    res.writeHead(answer.statusCode, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(body);
+  }
+
+  async function sessionInfo(req: IncomingMessage, res: ServerResponse) {
+    const id = sessionId(req);
+    const session = id ? await opts.sessions!.find(id) : null;
+    if (!session) return json(res, 401, { signedIn: false });
+    json(res, 200, { signedIn: true, email: session.email, csrfToken: session.csrfToken, expiresAt: new Date(session.expiresAt).toISOString() });
+  }
+
+  /** Serves the dashboard's paths; false for any other path. */
+  return async function serve(req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<boolean> {
+    if (pathname !== '/dashboard' && !pathname.startsWith('/dashboard/')) return false;
+    const method = (req.method ?? 'GET').toUpperCase();
+    try {
+      const asset = ASSET_PATH.exec(pathname);
+      if (asset && (method === 'GET' || method === 'HEAD')) await serveAsset(res, asset[1], asset[2], method);
+      else if (PAGE_PATH.test(pathname) && (method === 'GET' || method === 'HEAD')) await servePage(res, method);
+      else if (!opts.oidc || !opts.sessions) text(res, 503, 'Sign-in is not configured: set DASHBOARD_CLIENT_SECRET (and OAUTH_ISSUER for an external provider).');
+      else if (pathname === '/dashboard/login' && method === 'GET') await login(res, query);
+      else if (pathname === '/dashboard/callback' && method === 'GET') await callback(req, res, query);
+      else if (pathname === '/dashboard/logout' && method === 'POST') await logout(req, res);
+      else if (pathname === '/dashboard/api/session' && method === 'GET') await sessionInfo(req, res);
+      else if (pathname === '/dashboard/api/graphql' && method === 'POST') await graphql(req, res);
+      else text(res, 404, 'Not found');
+    } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+        return true;
+      }
+      req.resume();
+      if (err instanceof AppError && err.status < 500) json(res, err.status, { errors: [{ message: err.message, extensions: { code: err.code } }] });
+      else {
+        opts.logger.error({ err }, 'dashboard request failed');
+        json(res, err instanceof AppError ? err.status : 502, { errors: [{ message: err instanceof AppError ? err.message : 'The dashboard could not complete this request' }] });
+      }
+    }
+    return true;
+  };
+}
+
+/** The built dashboard of the `dashboard` workspace. */
+export function dashboardDistDir(): string {
+  return path.join(path.dirname(require.resolve('@em/dashboard/package.json')), 'dist');
+}

@@ -1,0 +1,202 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { ensureChromium, expectText, seriousA11yViolations, settle } from './support/browser';
+import { readPlatformInfo, spawnPlatform, SpawnedPlatform } from './support/spawn-platform';
+
+// Browser globals of the functions evaluated in the page (the test program has no DOM types).
+declare const document: any, localStorage: any, sessionStorage: any;
+
+/**
+ * The organisation dashboard in Debian's chromium, against a platform of its own that has no identity
+ * provider configured, so `npm start`'s embedded OpenID provider runs: the demo organiser signs in
+ * with the password the seed gave them, creates an event, a token and uploads a photo, then signs out.
+ */
+const OUT = path.join(__dirname, '..', 'output', 'dashboard');
+const DOCS_IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
+const REPO_ROOT = path.resolve(__dirname, '../..');
+const SAMPLE_PHOTO = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg');
+const MAX_FAILURES = 3;
+
+let platform: SpawnedPlatform;
+let info: ReturnType<typeof readPlatformInfo> & { demo: { organiserPassword: string } };
+let dashboardUrl: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+function cli(...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+    ),
+  );
+}
+
+async function screenshot(name: string, p: Page = page) {
+  await p.waitForLoadState('networkidle');
+  expect(await seriousA11yViolations(p)).toEqual([]);
+  await p.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
+}
+
+/** The provider's sign-in form, filled and sent; the answer's status. */
+async function submitSignIn(p: Page, email: string, password: string): Promise<number> {
+  await p.locator('#email').fill(email);
+  await p.locator('#password').fill(password);
+  const [response] = await Promise.all([p.waitForResponse((r) => r.request().method() === 'POST' && /\/interaction\//.test(r.url())), p.locator('button[type=submit]').click()]);
+  return response.status();
+}
+
+const tokensInStorage = (p: Page) =>
+  p.evaluate(() => {
+    const values: string[] = [];
+    for (const store of [localStorage, sessionStorage]) for (let i = 0; i < store.length; i++) values.push(store.getItem(store.key(i)) ?? '');
+    return { values, readableCookies: document.cookie as string };
+  });
+
+beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
+  platform = await spawnPlatform({ prefix: 'em-dashboard-', env: { SIGN_IN_MAX_FAILURES: String(MAX_FAILURES) } });
+  info = readPlatformInfo(platform) as typeof info;
+  dashboardUrl = `${info.restUrl.replace('127.0.0.1', 'localhost')}/dashboard/`;
+  browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  page = await context.newPage();
+}, 900_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+describe('the organisation dashboard with the embedded OpenID provider', () => {
+  it('signs the demo organiser in (a wrong password is refused) and keeps every token away from page script', async () => {
+    await page.goto(dashboardUrl);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/interaction\//);
+    expect(new URL(page.url()).port).toBe(info.env.IDENTITY_PORT);
+    await screenshot('1-sign-in');
+
+    expect(await submitSignIn(page, 'organiser@demo.example', 'not-the-password')).toBe(401);
+    await expectText(page.locator('.error'), 'Wrong e-mail or password.');
+
+    await submitSignIn(page, 'organiser@demo.example', info.demo.organiserPassword);
+    await page.waitForURL(/\/dashboard\/(events)?$/);
+    await expectText(page.locator('h1'), 'Events of Demo Running Club');
+    await expectText(page.locator('tbody tr td').first(), 'Demo City 10K');
+
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === 'em_dashboard')!;
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });
+    expect(cookies.find((c) => c.name === 'em_dashboard_login')).toBeUndefined();
+    const stored = await tokensInStorage(page);
+    expect(stored.readableCookies).toBe('');
+    expect(stored.values.filter((v) => /eyJ|Bearer/.test(v))).toEqual([]);
+    await screenshot('2-events-desktop');
+  });
+
+  it('refuses a callback whose state this browser did not start, and a call without the CSRF token', async () => {
+    const forged = await page.request.get(`${dashboardUrl}callback?code=abc&state=forged-state`);
+    expect(forged.status()).toBe(400);
+    expect(await forged.text()).toMatch(/state/);
+    const noCsrf = await page.request.post(`${dashboardUrl}api/graphql`, { headers: { 'content-type': 'application/json' }, data: { query: '{ organisations { id } }' } });
+    expect(noCsrf.status()).toBe(403);
+  });
+
+  it('throttles sign-in attempts of an account after the limit', async () => {
+    const other = await browser.newContext();
+    const p = await other.newPage();
+    await p.goto(`${dashboardUrl}login`);
+    await p.waitForURL(/\/interaction\//);
+    const statuses: number[] = [];
+    for (let i = 0; i < MAX_FAILURES + 1; i++) statuses.push(await submitSignIn(p, 'someone@demo.example', `wrong password ${i}`));
+    expect(statuses).toEqual([...Array(MAX_FAILURES).fill(401), 429]);
+    await expectText(p.locator('.error'), 'Too many failed sign-ins: try again later.');
+    await other.close();
+  });
+
+  let eventId: number;
+  it('creates an event and switches a flag through the gateway with the provider token', async () => {
+    await page.locator('#new-name').fill('Dashboard Trail 21K');
+    await page.locator('#new-date').fill('2026-09-13');
+    await page.getByRole('button', { name: 'Create event' }).click();
+    await page.waitForURL(/\/dashboard\/events\/\d+\/settings$/);
+    eventId = Number(/events\/(\d+)\//.exec(page.url())![1]);
+    await expectText(page.locator('h1'), 'Dashboard Trail 21K: settings');
+    await page.locator('#flag-bib_search').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expectText(page.locator('.ok'), 'Saved: the REST API sees the change now.');
+    await screenshot('3-settings-desktop');
+  });
+
+  it('creates a token in the Developer Zone: shown once, it works against REST', async () => {
+    await page.getByRole('link', { name: 'Developer Zone' }).click();
+    await page.waitForURL(/\/dashboard\/developer$/);
+    await page.locator('#key-name').fill('Agency website');
+    await page.getByRole('button', { name: 'Create Token' }).click();
+    const token = (await page.locator('[data-testid=new-token]').textContent())!.trim();
+    expect(token.length).toBeGreaterThan(20);
+    const res = await fetch(`${info.restUrl}/api/v1/ext/${info.demo.orgId}/events`, { headers: { 'x-api-key': token } });
+    expect(res.status).toBe(200);
+    const events = ((await res.json()) as { data: Array<{ id: number }> }).data;
+    expect(JSON.stringify(events)).toContain('Dashboard Trail 21K');
+    await page.reload();
+    await expectText(page.locator('tbody'), /Agency website/);
+    expect(await page.content()).not.toContain(token);
+  });
+
+  it('uploads a photo and shows it processed', async () => {
+    await page.goto(`${dashboardUrl}events/${eventId}/photos`);
+    await page.locator('#photo-files').setInputFiles(SAMPLE_PHOTO);
+    await expectText(page.locator('.files li .file-state'), 'imported', 60_000);
+    const processed = await settle(() => page.locator('[data-testid=count-processed]').textContent(), (t) => t === '1', 300_000);
+    expect(processed).toBe('1');
+    await screenshot('4-photos-desktop');
+  });
+
+  it('shows the pages on a phone', async () => {
+    const phone = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, storageState: await context.storageState() });
+    const p = await phone.newPage();
+    await p.goto(`${dashboardUrl}events`);
+    await expectText(p.locator('h1'), 'Events of Demo Running Club');
+    await screenshot('5-events-phone', p);
+    copyFileSync(path.join(OUT, '5-events-phone.png'), path.join(DOCS_IMAGES, 'dashboard-phone.png'));
+    copyFileSync(path.join(OUT, '2-events-desktop.png'), path.join(DOCS_IMAGES, 'dashboard-desktop.png'));
+    await phone.close();
+  });
+
+  it('signs out: the session cookie no longer works, and the provider asks for the password again', async () => {
+    const session = (await context.cookies()).find((c) => c.name === 'em_dashboard')!.value;
+    await page.goto(`${dashboardUrl}events`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    await page.waitForURL(/\/dashboard\/signed-out$/);
+    await expectText(page.locator('p').first(), 'You are signed out.');
+    const replayed = await fetch(`${dashboardUrl}api/session`, { headers: { cookie: `em_dashboard=${session}` } });
+    expect(replayed.status).toBe(401);
+    const graphql = await fetch(`${dashboardUrl}api/graphql`, {
+      method: 'POST',
+      headers: { cookie: `em_dashboard=${session}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ organisations { id } }' }),
+    });
+    expect(graphql.status).toBe(401);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/interaction\//);
+    await expect(page.locator('#password').count()).resolves.toBe(1);
+  });
+
+  it('gives an invited member a set-password link with the CLI', async () => {
+    const out = await cli('set-password', '--email', 'photographer@demo.example');
+    const link = /https?:\/\/\S+\/set-password\?token=\S+/.exec(out)![0];
+    const p = await context.newPage();
+    await p.goto(link);
+    await expectText(p.locator('h1'), 'Set your password');
+    await p.locator('#password').fill('a long enough password');
+    await p.getByRole('button', { name: 'Set password' }).click();
+    await expectText(p.locator('h1'), 'Password set');
+    await p.goto(link);
+    await expectText(p.locator('h1'), 'Link not valid');
+    await p.close();
+  });
+});
