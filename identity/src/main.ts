@@ -1,5 +1,6 @@
 import {
   compileTrustProxy,
+  DEFAULT_TRUST_PROXY,
   config,
   connectRedis,
   createLogger,
@@ -55,7 +56,7 @@ async function main() {
     redis,
     accessTokenSeconds: 3600,
   });
-  const server = http.createServer(identityHandler({ provider, accounts, trustProxy: compileTrustProxy(cfg.TRUST_PROXY), logger, dashboardUrl: dashboard }));
+  const server = http.createServer(identityHandler({ provider, accounts, trustProxy: compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter), logger, dashboardUrl: dashboard }));
   server.on('error', (err) => {
     logger.fatal({ err }, 'failed to start');
     process.exit(1);

@@ -47,8 +47,6 @@ async function main() {
       redis: envPort('EMBEDDED_REDIS_PORT', DEFAULT_PORTS.redis),
       s3: envPort('EMBEDDED_S3_PORT', DEFAULT_PORTS.s3),
     },
-    // SERVICE_START_TIMEOUT_MS: each service's wait for /health (a hang detector, 300 s by default).
-    serviceStartMs: Number(process.env.SERVICE_START_TIMEOUT_MS) || undefined,
     log: (l) => console.log(`[platform] ${l}`),
     onServiceOutput: printServiceLine,
   });

@@ -98,7 +98,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
     if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, redis, dataDir: opts.dataDir, log: opts.log, localSignIn: !!env.IDENTITY_COOKIE_SECRET });
     // A loaded machine (several builds on few cores) starts services slower than the default allows.
-    const timeoutMs = opts.serviceStartMs ?? (Number(process.env.SERVICE_START_TIMEOUT_MS) || undefined);
+    const timeoutMs = opts.serviceStartMs;
     services = await startServices({ env, onOutput: opts.onServiceOutput, timeoutMs });
     if (demo) {
       const { live, failed } = await publishDemo(pipeline, demo.eventId);
