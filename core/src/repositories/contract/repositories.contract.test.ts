@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { AccountsRepository, SqlAccountsRepository } from '../accounts.repository';
 import { ApiKeysRepository, NewApiKey, SqlApiKeysRepository } from '../api-keys.repository';
 import { newId } from '../../ids';
+import { judgeBibRead } from '../../bibs/bib-read-rule';
 import { ClipRequestsRepository, SqlClipRequestsRepository } from '../clip-requests.repository';
 import { EventSettings, EventsRepository, SqlEventsRepository } from '../events.repository';
 import { FaceSearchesRepository, NewFaceSearch, SqlFaceSearchesRepository } from '../face-searches.repository';
@@ -154,7 +155,7 @@ function processed(fields: Partial<ProcessedPhoto> = {}): ProcessedPhoto {
     processedAt: new Date('2026-05-17T12:00:00Z'),
     stepErrors: null,
     publishAt: new Date('2026-05-17T12:00:00Z'),
-    bibs: new Map(),
+    bibs: [],
     faces: [],
     ...fields,
   };
@@ -169,6 +170,12 @@ async function aPhoto(world: World, eventId: number, photo: Partial<NewPhoto> = 
 }
 
 const at = (iso: string) => new Date(iso);
+/** Whole reads with no start list, stored as the photo job stores them. */
+const wholeReads = (reads: Array<[string, number]>): ProcessedPhoto['bibs'] =>
+  reads.map(([bib, confidence]) => {
+    const read = { bib, confidence, partial: false };
+    return { read, judged: judgeBibRead(read, null) };
+  });
 /** Code-point order (Postgres compares uuids and ISO times so), not the locale's. */
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -209,9 +216,9 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
 
   it('finds photos by normalised BIB, published only, paged with the total', async () => {
     const { eventId } = await anEvent(world);
-    const a = await aPhoto(world, eventId, { capturedAt: at('2026-05-17T09:00:01Z') }, { bibs: new Map([['123', 0.9]]) });
-    const b = await aPhoto(world, eventId, { capturedAt: at('2026-05-17T09:00:02Z') }, { bibs: new Map([['123', 0.8], ['77', 0.9]]) });
-    await aPhoto(world, eventId, {}, { bibs: new Map([['123', 0.9]]), publishAt: null });
+    const a = await aPhoto(world, eventId, { capturedAt: at('2026-05-17T09:00:01Z') }, { bibs: wholeReads([['123', 0.9]])});
+    const b = await aPhoto(world, eventId, { capturedAt: at('2026-05-17T09:00:02Z') }, { bibs: wholeReads([['123', 0.8], ['77', 0.9]])});
+    await aPhoto(world, eventId, {}, { bibs: wholeReads([['123', 0.9]]), publishAt: null });
     expect(await world.photos.publishedWithBib(eventId, '123', { offset: 0, pageSize: 10 })).toEqual({ total: 2, ids: [a, b] });
     expect(await world.photos.publishedWithBib(eventId, '123', { offset: 1, pageSize: 10 })).toEqual({ total: 2, ids: [b] });
     expect(await world.photos.publishedWithBib(eventId, '999', { offset: 0, pageSize: 10 })).toEqual({ total: 0, ids: [] });
@@ -302,7 +309,7 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
   it('replaces BIBs and faces on reprocessing, and reports faces of older descriptor versions', async () => {
     const { eventId } = await anEvent(world);
     const other = await anEvent(world);
-    const id = await aPhoto(world, eventId, { originalFileName: 'cover.jpg' }, { bibs: new Map([['5', 0.9]]), faces: [{ ...FACE, descriptorVersion: 3 }, FACE] });
+    const id = await aPhoto(world, eventId, { originalFileName: 'cover.jpg' }, { bibs: wholeReads([['5', 0.9]]), faces: [{ ...FACE, descriptorVersion: 3 }, FACE] });
     await aPhoto(world, other.eventId, {}, { faces: [FACE] });
     expect(await world.photos.withFacesOlderThan(eventId, 4)).toEqual([id]);
     expect(await world.photos.eventsWithFacesOlderThan(4)).toContain(eventId);
@@ -310,7 +317,7 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
     await world.photos.markForReprocessing(id);
     const row = await world.photos.findWithEvent(id);
     expect([row?.status, !!row?.publishedAt]).toEqual(['imported', true]);
-    await world.photos.saveProcessed(id, eventId, processed({ bibs: new Map([['6', 0.9]]), faces: [FACE] }));
+    await world.photos.saveProcessed(id, eventId, processed({ bibs: wholeReads([['6', 0.9]]), faces: [FACE] }));
     expect(await world.photos.withFacesOlderThan(eventId, 4)).toEqual([]);
     expect(await world.photos.eventsWithFacesOlderThan(4)).not.toContain(eventId);
     expect((await world.photos.publishedWithBib(eventId, '5', { offset: 0, pageSize: 5 })).total).toBe(0);
