@@ -1,12 +1,13 @@
 import { QueryOrder } from '@mikro-orm/core';
 import { Face, Photo, PhotoBib, PhotoStatus } from '../db/entities';
-import { Orm, sqlArray } from '../db/orm';
+import { sqlArray } from '../db/orm';
 import { runPrepared } from '../db/prepared';
 import { GALLERY_PAGE } from './gallery-page.statement';
 import { normaliseBib } from '../ids';
 import { PageRequest } from '../pagination';
 import { FaceRow } from './face-rows';
 import { GalleryRow, NewPhoto, PhotoStatusTally, ProcessedPhoto } from './photos.types';
+import { RepositoryHandle, RepositorySource, repositoryHandle } from './repository-source';
 
 export * from './photos.types';
 
@@ -85,14 +86,18 @@ export interface PhotosRepository {
 }
 
 export class SqlPhotosRepository implements PhotosRepository {
-  constructor(private readonly orm: Orm) {}
+  private readonly handle: RepositoryHandle;
+
+  constructor(source: RepositorySource) {
+    this.handle = repositoryHandle(source);
+  }
 
   private get em() {
-    return this.orm.em.fork();
+    return this.handle.em();
   }
 
   private execute<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return this.orm.em.getConnection().execute(sql, params);
+    return this.em.getConnection().execute(sql, params);
   }
 
   async publishedCount(eventId: number): Promise<number> {
@@ -106,7 +111,7 @@ export class SqlPhotosRepository implements PhotosRepository {
    * never a count. One statement reads one snapshot, so the total and the page always agree.
    */
   async galleryPage(eventId: number, request: PageRequest): Promise<{ total: number; rows: GalleryRow[] }> {
-    const result = await runPrepared<GalleryRow & { total: number }>(this.orm, GALLERY_PAGE, [eventId, request.offset, request.pageSize]);
+    const result = await runPrepared<GalleryRow & { total: number }>(this.handle.statements(), GALLERY_PAGE, [eventId, request.offset, request.pageSize]);
     const total = result[0]?.total ?? 0;
     const rows: GalleryRow[] = [];
     for (const { total: _total, ...row } of result) if (row.id !== null) rows.push(row);
@@ -252,7 +257,7 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
-    return runPrepared<FaceRow>(this.orm, PHOTO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
+    return runPrepared<FaceRow>(this.handle.statements(), PHOTO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
   }
 
   async eventsWithFacesOlderThan(version: number): Promise<number[]> {
@@ -264,12 +269,12 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.orm.em.getConnection().execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [eventId, version]);
+    const rows: Array<{ id: string }> = await this.em.getConnection().execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [eventId, version]);
     return rows.map((r) => r.id);
   }
 
   async markForReprocessing(id: string): Promise<void> {
-    await this.orm.em.getConnection().execute("update photos set status = 'imported' where id = ? and status = 'processed'", [id]);
+    await this.em.getConnection().execute("update photos set status = 'imported' where id = ? and status = 'processed'", [id]);
   }
 
   async largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null> {
