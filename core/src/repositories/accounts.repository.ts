@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/core';
 import { Account } from '../db/entities';
+import { RepositorySource, repositoryHandle } from './repository-source';
 
 export interface AccountRecord {
   id: number;
@@ -25,7 +26,11 @@ export interface AccountsRepository {
 const record = (a: Account): AccountRecord => ({ id: a.id, email: a.email, subject: a.subject ?? null, active: a.active, platformAdmin: a.platformAdmin });
 
 export class SqlAccountsRepository implements AccountsRepository {
-  constructor(private readonly em: () => EntityManager) {}
+  private readonly em: () => EntityManager;
+
+  constructor(source: RepositorySource) {
+    this.em = repositoryHandle(source).em;
+  }
 
   async findById(id: number) {
     const found = await this.em().findOne(Account, { id });

@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/core';
 import { ApiKey } from '../db/entities';
+import { RepositorySource, repositoryHandle } from './repository-source';
 
 export interface ApiKeyRecord {
   id: number;
@@ -52,7 +53,11 @@ const record = (k: ApiKey): ApiKeyRecord => ({
 });
 
 export class SqlApiKeysRepository implements ApiKeysRepository {
-  constructor(private readonly em: () => EntityManager) {}
+  private readonly em: () => EntityManager;
+
+  constructor(source: RepositorySource) {
+    this.em = repositoryHandle(source).em;
+  }
 
   async create({ orgId, ...fields }: NewApiKey) {
     const em = this.em();

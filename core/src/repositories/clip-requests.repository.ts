@@ -1,5 +1,5 @@
 import { Clip, ClipError, ClipRequest, ClipRequestStatus, Video, VideoMatch } from '../db/entities';
-import { Orm } from '../db/orm';
+import { RepositoryHandle, RepositorySource, repositoryHandle } from './repository-source';
 
 /** A request is keyed by event and request_id; clip jobs queued before that carry the request_id alone (then unique). */
 export interface ClipRequestKey {
@@ -63,10 +63,14 @@ export interface ClipRequestsRepository {
 const where = ({ eventId, requestId }: ClipRequestKey) => (eventId === undefined ? { requestId } : { event: eventId, requestId });
 
 export class SqlClipRequestsRepository implements ClipRequestsRepository {
-  constructor(private readonly orm: Orm) {}
+  private readonly handle: RepositoryHandle;
+
+  constructor(source: RepositorySource) {
+    this.handle = repositoryHandle(source);
+  }
 
   private get em() {
-    return this.orm.em.fork();
+    return this.handle.em();
   }
 
   find(key: ClipRequestKey): Promise<ClipRequest | null> {

@@ -1,7 +1,7 @@
 import { EntityManager, QueryOrder } from '@mikro-orm/core';
 import { Event } from '../db/entities';
-import { Orm } from '../db/orm';
 import { PreparedStatement, runPrepared, StatementSource } from '../db/prepared';
+import { RepositorySource, repositoryHandle } from './repository-source';
 
 /** The settings an organiser sets on an event (validated by the administration services). */
 export interface EventSettings {
@@ -90,9 +90,8 @@ export class SqlEventsRepository implements EventsRepository {
   /** Where prepared statements run: the ORM's pool (each takes a pooled connection of its own, outside any unit of work). */
   private readonly statements: () => StatementSource;
 
-  constructor(source: Orm | (() => EntityManager)) {
-    this.em = typeof source === 'function' ? source : () => source.em.fork();
-    this.statements = typeof source === 'function' ? source : () => source;
+  constructor(source: RepositorySource) {
+    ({ em: this.em, statements: this.statements } = repositoryHandle(source));
   }
 
   // --- administration (helper "admin") ---

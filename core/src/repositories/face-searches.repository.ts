@@ -1,5 +1,7 @@
+import type { EntityManager } from '@mikro-orm/core';
 import { FaceMatch } from '../db/entities';
-import { Orm, sqlArray } from '../db/orm';
+import { sqlArray } from '../db/orm';
+import { RepositorySource, repositoryHandle } from './repository-source';
 
 export interface StoredFaceSearch {
   requestId: string;
@@ -37,10 +39,14 @@ export interface FaceSearchesRepository {
 }
 
 export class SqlFaceSearchesRepository implements FaceSearchesRepository {
-  constructor(private readonly orm: Orm) {}
+  private readonly em: () => EntityManager;
+
+  constructor(source: RepositorySource) {
+    this.em = repositoryHandle(source).em;
+  }
 
   private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.orm.em.getConnection().execute(sql, params);
+    return this.em().getConnection().execute(sql, params);
   }
 
   async find(eventId: number, requestId: string): Promise<StoredFaceSearch | null> {

@@ -1,4 +1,5 @@
 // The repositories (one per aggregate: every query of its table), exported through @em/core/data.
+export * from './repository-source';
 export * from './face-rows';
 export * from './photos.repository';
 export * from './face-searches.repository';

@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/core';
 import { Membership, MembershipRole, MembershipStatus } from '../db/entities';
+import { RepositorySource, repositoryHandle } from './repository-source';
 
 export interface MemberRecord {
   orgId: number;
@@ -45,7 +46,11 @@ const record = (m: Membership): MemberRecord => ({
 });
 
 export class SqlMembershipsRepository implements MembershipsRepository {
-  constructor(private readonly em: () => EntityManager) {}
+  private readonly em: () => EntityManager;
+
+  constructor(source: RepositorySource) {
+    this.em = repositoryHandle(source).em;
+  }
 
   async activeRoles(accountId: number) {
     const roles: Record<number, MembershipRole> = {};

@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/core';
 import { Organisation } from '../db/entities';
+import { RepositorySource, repositoryHandle } from './repository-source';
 
 export interface OrganisationRecord {
   id: number;
@@ -21,8 +22,11 @@ export interface OrganisationsRepository {
 const record = (o: Organisation): OrganisationRecord => ({ id: o.id, name: o.name, slug: o.slug, createdAt: o.createdAt });
 
 export class SqlOrganisationsRepository implements OrganisationsRepository {
-  /** `em`: the request's entity manager (a function, so a request context or a CLI fork can supply it). */
-  constructor(private readonly em: () => EntityManager) {}
+  private readonly em: () => EntityManager;
+
+  constructor(source: RepositorySource) {
+    this.em = repositoryHandle(source).em;
+  }
 
   async create(input: { name: string; slug: string }): Promise<OrganisationRecord> {
     const em = this.em();

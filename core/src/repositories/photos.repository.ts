@@ -1,13 +1,14 @@
 import { EntityManager, QueryOrder } from '@mikro-orm/core';
 import { Face, Photo, PhotoBib, PhotoStatus } from '../db/entities';
-import { Orm, sqlArray } from '../db/orm';
-import { runPrepared, StatementSource } from '../db/prepared';
+import { sqlArray } from '../db/orm';
+import { runPrepared } from '../db/prepared';
 import { GALLERY_PAGE } from './gallery-page.statement';
 import { normaliseBib } from '../ids';
 import { PageRequest } from '../pagination';
 import { FaceRow } from './face-rows';
 import { GalleryRow, NewPhoto, PhotoStatusTally, ProcessedPhoto } from './photos.types';
 import type { BibJudgement, StoredBibReadRow } from '../bibs/bib-read-rule';
+import { RepositoryHandle, RepositorySource, repositoryHandle } from './repository-source';
 
 export * from './photos.types';
 
@@ -93,22 +94,18 @@ export interface PhotosRepository {
 }
 
 export class SqlPhotosRepository implements PhotosRepository {
-  /** A fork per call on the ORM, or the entity manager of a unit of work (the administration's). */
-  private readonly source: () => EntityManager;
-  /** Where prepared statements run: the ORM's pool. */
-  private readonly statements: () => StatementSource;
+  private readonly handle: RepositoryHandle;
 
-  constructor(source: Orm | (() => EntityManager)) {
-    this.source = typeof source === 'function' ? source : () => source.em.fork();
-    this.statements = typeof source === 'function' ? source : () => source;
+  constructor(source: RepositorySource) {
+    this.handle = repositoryHandle(source);
   }
 
   private get em() {
-    return this.source();
+    return this.handle.em();
   }
 
   private execute<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return this.source().getConnection().execute(sql, params);
+    return this.em.getConnection().execute(sql, params);
   }
 
   async publishedCount(eventId: number): Promise<number> {
@@ -122,7 +119,7 @@ export class SqlPhotosRepository implements PhotosRepository {
    * never a count. One statement reads one snapshot, so the total and the page always agree.
    */
   async galleryPage(eventId: number, request: PageRequest): Promise<{ total: number; rows: GalleryRow[] }> {
-    const result = await runPrepared<GalleryRow & { total: number }>(this.statements(), GALLERY_PAGE, [eventId, request.offset, request.pageSize]);
+    const result = await runPrepared<GalleryRow & { total: number }>(this.handle.statements(), GALLERY_PAGE, [eventId, request.offset, request.pageSize]);
     const total = result[0]?.total ?? 0;
     const rows: GalleryRow[] = [];
     for (const { total: _total, ...row } of result) if (row.id !== null) rows.push(row);
@@ -282,7 +279,7 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
-    return runPrepared<FaceRow>(this.statements(), PHOTO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
+    return runPrepared<FaceRow>(this.handle.statements(), PHOTO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
   }
 
   async eventsWithFacesOlderThan(version: number): Promise<number[]> {
@@ -294,12 +291,12 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.source().getConnection().execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [eventId, version]);
+    const rows: Array<{ id: string }> = await this.em.getConnection().execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [eventId, version]);
     return rows.map((r) => r.id);
   }
 
   async markForReprocessing(id: string): Promise<void> {
-    await this.source().getConnection().execute("update photos set status = 'imported' where id = ? and status = 'processed'", [id]);
+    await this.em.getConnection().execute("update photos set status = 'imported' where id = ? and status = 'processed'", [id]);
   }
 
   async bibReadsOf(eventId: number): Promise<StoredBibReadRow[]> {

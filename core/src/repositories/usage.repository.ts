@@ -1,4 +1,5 @@
 import { EntityManager } from '@mikro-orm/core';
+import { RepositorySource, repositoryHandle } from './repository-source';
 
 /** One event's usage in one calendar month (UTC). */
 export interface UsageRow {
@@ -41,7 +42,11 @@ const COUNTS = `count(*) filter (where kind = 'search')::int as searches, count(
   count(*) filter (where kind = 'video')::int as videos, count(*) filter (where kind = 'clip')::int as clips`;
 
 export class SqlUsageRepository implements UsageRepository {
-  constructor(private readonly em: () => EntityManager) {}
+  private readonly em: () => EntityManager;
+
+  constructor(source: RepositorySource) {
+    this.em = repositoryHandle(source).em;
+  }
 
   async perEventAndMonth(orgId: number, from: Date, to: Date): Promise<UsageRow[]> {
     const inWindow = (at: string) => `e.organisation_id = ? and ${at} >= ? and ${at} < ?`;

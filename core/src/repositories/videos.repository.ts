@@ -1,8 +1,8 @@
 import { QueryOrder } from '@mikro-orm/core';
 import { Video } from '../db/entities';
-import { Orm } from '../db/orm';
 import { runPrepared } from '../db/prepared';
 import { FaceRow } from './face-rows';
+import { RepositoryHandle, RepositorySource, repositoryHandle } from './repository-source';
 
 /** A video face index's load, as PHOTO_FACES_AFTER of photos.repository.ts (in the column's id order, held ids left out). */
 const VIDEO_FACES_AFTER = {
@@ -71,10 +71,14 @@ export interface VideosRepository {
 }
 
 export class SqlVideosRepository implements VideosRepository {
-  constructor(private readonly orm: Orm) {}
+  private readonly handle: RepositoryHandle;
+
+  constructor(source: RepositorySource) {
+    this.handle = repositoryHandle(source);
+  }
 
   private get em() {
-    return this.orm.em.fork();
+    return this.handle.em();
   }
 
   listByEvent(eventId: number): Promise<Video[]> {
@@ -131,11 +135,11 @@ export class SqlVideosRepository implements VideosRepository {
   }
 
   facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
-    return runPrepared<FaceRow>(this.orm, VIDEO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
+    return runPrepared<FaceRow>(this.handle.statements(), VIDEO_FACES_AFTER, [eventId, afterId, limit, skipIds]);
   }
 
   async eventsWithFacesOlderThan(version: number): Promise<number[]> {
-    const rows: Array<{ id: number }> = await this.orm.em.getConnection().execute(
+    const rows: Array<{ id: number }> = await this.em.getConnection().execute(
       'select e.id from events e where e.deleting_at is null and exists (select 1 from video_faces f where f.event_id = e.id and f.descriptor_version < ?) order by e.id',
       [version],
     );
@@ -143,11 +147,11 @@ export class SqlVideosRepository implements VideosRepository {
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.orm.em.getConnection().execute('select distinct video_id::text as id from video_faces where event_id = ? and descriptor_version < ?', [eventId, version]);
+    const rows: Array<{ id: string }> = await this.em.getConnection().execute('select distinct video_id::text as id from video_faces where event_id = ? and descriptor_version < ?', [eventId, version]);
     return rows.map((r) => r.id);
   }
 
   async markForReindexing(id: string): Promise<void> {
-    await this.orm.em.getConnection().execute("update videos set status = 'uploaded' where id = ? and status = 'indexed'", [id]);
+    await this.em.getConnection().execute("update videos set status = 'uploaded' where id = ? and status = 'indexed'", [id]);
   }
 }

@@ -43,13 +43,13 @@ const WORLDS: Array<[string, () => World]> = [
     () => {
       const { orm } = database;
       return {
-        organisations: new SqlOrganisationsRepository(() => orm.em.fork()),
+        organisations: new SqlOrganisationsRepository(orm),
         events: new SqlEventsRepository(orm),
         photos: new SqlPhotosRepository(orm),
         faceSearches: new SqlFaceSearchesRepository(orm),
-        apiKeys: new SqlApiKeysRepository(() => orm.em.fork()),
-        accounts: new SqlAccountsRepository(() => orm.em.fork()),
-        memberships: new SqlMembershipsRepository(() => orm.em.fork()),
+        apiKeys: new SqlApiKeysRepository(orm),
+        accounts: new SqlAccountsRepository(orm),
+        memberships: new SqlMembershipsRepository(orm),
         videos: new SqlVideosRepository(orm),
         clipRequests: new SqlClipRequestsRepository(orm),
       };

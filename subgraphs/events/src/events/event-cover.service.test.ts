@@ -1,3 +1,4 @@
+import { ContentVersions } from '@em/core';
 import { InMemoryEventsRepository, InMemoryObjectStore } from '@em/core/testing';
 import sharp from 'sharp';
 import { callers } from '../test-principals';
@@ -7,7 +8,7 @@ function setup() {
   const events = new InMemoryEventsRepository();
   const store = new InMemoryObjectStore();
   const event = events.add({ orgId: 1 });
-  return { events, store, event, service: new EventCoverService(events, store) };
+  return { events, store, event, service: new EventCoverService(events, store, new ContentVersions(events, null)) };
 }
 
 const image = (width: number, height: number, format: 'jpeg' | 'png' | 'gif' = 'png') =>
@@ -29,6 +30,8 @@ describe('EventCoverService', () => {
     expect(next).not.toBe(key);
     expect(store.deleted).toEqual([key]);
     expect(await sharp(store.objects.get(next)!.body).metadata()).toMatchObject({ width: 300, height: 200 });
+    // Participants' cached answers name the cover: each change is a new content version.
+    expect(events.contentVersions.get(event.id)).toBe(3);
   });
 
   it('refuses what is not a usable JPEG, PNG or WebP, and files over the limit, storing nothing', async () => {
