@@ -108,7 +108,7 @@ describe('the participant page', () => {
 
   it('finds the photos of BIB 1207', async () => {
     await page.getByLabel('BIB number', { exact: true }).fill('1207');
-    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await page.getByLabel('Search by BIB').getByRole('button', { name: 'Find', exact: true }).click();
     await page.getByRole('heading', { name: 'Photos with BIB 1207' }).first().waitFor();
     expect(new URL(page.url()).searchParams.get('bib')).toBe('1207');
     const byApi = expectSuccess(await api(`${base}/bibs/1207?page_size=100`));

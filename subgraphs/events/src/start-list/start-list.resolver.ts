@@ -47,10 +47,11 @@ export class StartListResolver {
     @Args() { orgId, eventId }: OrgEventArgs,
     @Arg('file', () => GraphQLUpload) file: Promise<FileUpload>,
     @Arg('mode', () => StartListImportMode) mode: StartListImportMode,
-    @Arg('skipInvalid', { defaultValue: false }) skipInvalid: boolean,
+    // Nullable: a client's variable left null means "no" (a null for a non-null argument failed as INTERNAL).
+    @Arg('skipInvalid', () => Boolean, { nullable: true }) skipInvalid: boolean | null,
   ) {
     const read = async () => (await readUpload(file, { maxBytes: START_LIST_MAX_BYTES })).content;
-    return this.service.import(ctx.principal, orgId, eventId, read, mode, skipInvalid);
+    return this.service.import(ctx.principal, orgId, eventId, read, mode, skipInvalid ?? false);
   }
 
   @Query(() => StartListExportType, { description: "The event's start list as CSV (names are personal data: write access to the event, never a read-only key)." })
