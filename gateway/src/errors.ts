@@ -15,6 +15,8 @@ export function formatGatewayError(logger: Logger) {
     const retryAfterSeconds = formatted.extensions?.retryAfterSeconds;
     // The input field a BAD_USER_INPUT names (the administration's validation).
     const field = typeof formatted.extensions?.field === 'string' ? formatted.extensions.field : undefined;
-    return { message: formatted.message, path: formatted.path, extensions: { code, ...(retryAfterSeconds ? { retryAfterSeconds } : {}), ...(field ? { field } : {}) } };
+    // A refused file's bad lines (start lists: line and reason each) are what the caller must fix.
+    const lines = Array.isArray(formatted.extensions?.lines) ? formatted.extensions.lines : undefined;
+    return { message: formatted.message, path: formatted.path, extensions: { code, ...(retryAfterSeconds ? { retryAfterSeconds } : {}), ...(field ? { field } : {}), ...(lines ? { lines } : {}) } };
   };
 }

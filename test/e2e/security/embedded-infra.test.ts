@@ -146,6 +146,8 @@ describe('#2 the embedded S3 backend is reachable only through the verifying fro
     const pid = servicePid(dataDir, 'scripts/platform/dist/start.js');
     expect(pid).not.toBeNull();
     const declared = new Set(Object.entries(info.env).filter(([name]) => /_PORT$/.test(name)).map(([, value]) => Number(value)));
+    // The verifying front (the media host) is declared by its URL, not a *_PORT variable.
+    declared.add(Number(new URL(info.env.S3_ENDPOINT).port));
     const undeclared = listeningTcpPorts(pid!).filter((port) => !declared.has(port));
     expect(undeclared).toEqual([]);
     const socket = path.join(dataDir, 's3.sock');
