@@ -1,11 +1,16 @@
-// The worker-crash test kills the platform's ml-worker: it runs after every other suite.
+// Two suites leave the shared platform changed, so they run after every other suite: the gateway-uploads
+// suite (its accepted 10 x 50 MB uploads still raise the gateway's memory, an open item of docs/security.md,
+// which would eat the load test's memory budget), then the worker-crash test (it kills the ml-worker).
 const Sequencer = require('@jest/test-sequencer').default;
 
-class LastTheCrashTest extends Sequencer {
+const LAST = ['gateway-uploads', 'worker-crash'];
+
+class LastTheDisruptiveTests extends Sequencer {
   sort(tests) {
     const sorted = super.sort(tests);
-    return [...sorted.filter((t) => !t.path.includes('worker-crash')), ...sorted.filter((t) => t.path.includes('worker-crash'))];
+    const rank = (t) => LAST.findIndex((name) => t.path.includes(name));
+    return [...sorted.filter((t) => rank(t) < 0), ...LAST.flatMap((_, i) => sorted.filter((t) => rank(t) === i))];
   }
 }
 
-module.exports = LastTheCrashTest;
+module.exports = LastTheDisruptiveTests;
