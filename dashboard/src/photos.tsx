@@ -21,13 +21,13 @@ interface Pipeline {
   failed: number;
   live: number;
   isLive: boolean;
-  failures: Array<{ imageId: string; reason: string }>;
+  failures: Array<{ reason: string; count: number }>;
 }
 
 const IMPORT = `mutation($orgId: Int!, $eventId: Int!, $files: [Upload!]) {
   importPhotos(orgId: $orgId, eventId: $eventId, files: $files) { imported duplicates rejected files { status reason } } }`;
 const STATUS = `query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) {
-  total imported queued processing processed failed live isLive failures { imageId reason } } }`;
+  total imported queued processing processed failed live isLive failures { reason count } } }`;
 
 /**
  * Uploads many photos, PARALLEL_UPLOADS at a time through GraphQL multipart (the API offers no
@@ -133,7 +133,7 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
           </dl>
           {pipeline.total > 0 && <progress max={pipeline.total} value={pipeline.total - open} aria-label="Processing progress" />}
           {pipeline.failures.length > 0 && (
-            <ul>{pipeline.failures.map((f) => <li key={f.imageId}>{f.imageId}: {f.reason}</li>)}</ul>
+            <ul>{pipeline.failures.map((f) => <li key={f.reason}>{f.reason} ({f.count})</li>)}</ul>
           )}
           <div class="actions-row">
             {pipeline.failed > 0 && <button onClick={() => void action('mutation($orgId: Int!, $eventId: Int!) { processPhotos(orgId: $orgId, eventId: $eventId, retryFailed: true) { queued } }')}>Retry failed</button>}
