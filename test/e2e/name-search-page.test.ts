@@ -17,6 +17,7 @@ const pageUrl = (search = '') => `${pageOrigin}/events/${orgId}/${eventId}${sear
 let browser: Browser;
 let page: Page;
 let bib: string;
+let nameSearchBefore: boolean;
 
 beforeAll(async () => {
   // Every bib the demo's photos show is listed, so the start list takes no photo away from the other suites.
@@ -26,6 +27,7 @@ beforeAll(async () => {
   const file = path.join(dir, 'start-list.csv');
   const names = bibs.map((b, i) => (i === 0 ? `${b},Zoé,Dupont-Lefèvre` : `${b},Runner,Number ${b}`));
   writeFileSync(file, `bib,first_name,last_name\n${names.join('\n')}\n`);
+  nameSearchBefore = (await sql('select name_search from events where id = $1', [eventId]))[0].name_search as boolean;
   await runCli('import-start-list', '--event', String(eventId), '--file', file, '--replace');
   await sql('update events set name_search = true where id = $1', [eventId]);
   mkdirSync(OUT, { recursive: true });
@@ -34,8 +36,10 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await sql('update events set name_search = false where id = $1', [eventId]);
+  // The demo event is shared by every suite: it leaves as it came (the seeded demo offers name search).
+  await sql('update events set name_search = $2 where id = $1', [eventId, nameSearchBefore]);
   await sql('delete from start_list_entries where event_id = $1', [eventId]);
+  await bumpContentVersion(eventId);
   await browser?.close();
   await closeDb();
 });
