@@ -1,5 +1,5 @@
-import { boxGeometry, glyphBeside, numberCorners, numberGeometry, printGeometry, Rgba, withGlyphs } from './box-geometry';
-import { DEFAULT_BIB_RULES, looksLikeBib, readBibs } from './extract';
+import { looksLikeBib } from './extract';
+import { boxGeometry, numberCorners, printGeometry, Rgba, withGlyphs } from './box-geometry';
 
 /** A 200x100 image of `ground`, with a 100x40 patch at (50,30) of `patch` and a 60x20 "digit" block of `ink` at (70,40). */
 function printedImage(ground: number, patch: number, ink: number, inkFrom = 70, inkTo = 130): Rgba {
@@ -95,31 +95,5 @@ describe('numberCorners: the number inside a detector box that holds the whole p
   it('keeps a box already tight around its digits', () => {
     const tight = [[70, 40], [130, 40], [130, 60], [70, 60]];
     expect(numberCorners(printedImage(90, 230, 20), tight)).toEqual(tight);
-  });
-});
-
-describe('glyphBeside: a digit the recogniser left out', () => {
-  const digits = [[70, 40], [130, 40], [130, 60], [70, 60]]; // the number's ink bounds, 20 px high
-
-  it('sees a glyph standing on the line of the number, beside it', () => {
-    const image = printedImage(90, 230, 20, 60, 130); // two more bars left of the box: the '1' of 1130 read as 130
-    expect(glyphBeside(image, printGeometry(image, digits))).toEqual({ left: true, right: false });
-  });
-
-  it('sees none beside a whole number: the sheet goes on around it', () => {
-    const image = printedImage(90, 230, 20);
-    expect(glyphBeside(image, printGeometry(image, digits))).toEqual({ left: false, right: false });
-  });
-
-  it('takes the edge of the sheet for no glyph: the shirt beyond runs past the line', () => {
-    const image = printedImage(90, 230, 20, 56, 130);
-    const nearTheEdge = [[56, 40], [130, 40], [130, 60], [56, 60]];
-    expect(glyphBeside(image, printGeometry(image, nearTheEdge)).left).toBe(false);
-  });
-
-  it('makes the read partial, never a shorter number', () => {
-    const image = printedImage(90, 230, 20, 60, 130);
-    const g = numberGeometry(image, printGeometry(image, digits));
-    expect(readBibs([{ text: '130', confidence: 0.99, geometry: g }], { ...DEFAULT_BIB_RULES, minBibScore: undefined })).toMatchObject([{ bib: '130', partial: true }]);
   });
 });

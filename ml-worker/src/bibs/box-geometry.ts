@@ -74,39 +74,7 @@ export function printGeometry(image: Rgba, corners: number[][]): BoxGeometry {
  */
 export function numberGeometry(image: Rgba, g: BoxGeometry): BoxGeometry {
   const glyphs = withGlyphs(image, g);
-  return { ...glyphs, groundReach: groundReach(image, g), glyphBeside: glyphBeside(image, g) };
-}
-
-/** How far beside a number a left-out digit can stand, in box heights (digits are 0.1-0.4 of their height apart). */
-const GLYPH_GAP = 0.8;
-/** Ground a glyph has above and below it, in box heights: a sheet's edge, a frame or an arm runs on past the line. */
-const GLYPH_LINE_SLACK = 0.35;
-
-/**
- * Whether a glyph stands beside a number on each side: an ink blob (far from the number's ground in
- * some channel, as `numberCorners` finds digits) within GLYPH_GAP box heights of it, at least 0.6 of
- * its height and at most 1.3, with ground above and below it. That is a digit the recogniser left out
- * (a '1' at the sheet's edge, half under a finger): what was read is a fragment. The box must be the
- * number's ink bounds (its height is the digits'), as `numberCorners` gives it.
- */
-export function glyphBeside(image: Rgba, g: BoxGeometry): { left: boolean; right: boolean } {
-  const patch = groundColour(image, g);
-  const d = image.data;
-  let far = 0;
-  for (let y = g.y; y < g.y + g.height; y++) {
-    for (let x = g.x; x < g.x + g.width; x++) far = Math.max(far, colourStep(d, (y * image.width + x) * 4, patch));
-  }
-  const isInk = (i: number) => colourStep(d, i, patch) > Math.max(25, far / 2);
-  const h = g.height;
-  const slack = Math.round(GLYPH_LINE_SLACK * h);
-  const [y0, y1] = [g.y - slack, g.y + h + slack];
-  const gap = Math.max(2, Math.round(GLYPH_GAP * h));
-  const glyphIn = (x0: number, x1: number) => {
-    // A strip cut by the photo's edge cannot show ground around a glyph (the frame rule covers that edge).
-    if (y0 < 0 || y1 > image.height || x0 < 0 || x1 > image.width || x1 - x0 < 2) return false;
-    return inkBlobs(image, x0, y0, x1, y1, isInk).some((b) => b.top > 0 && b.bottom < y1 - y0 && b.bottom - b.top >= 0.6 * h && b.bottom - b.top <= 1.3 * h);
-  };
-  return { left: glyphIn(g.x - gap, g.x), right: glyphIn(g.x + g.width, g.x + g.width + gap) };
+  return { ...glyphs, groundReach: groundReach(image, g) };
 }
 
 /** The geometry with its glyph heights: a pass over every pixel of the box, so only for boxes that passed the gates and were read. */

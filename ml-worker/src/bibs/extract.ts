@@ -33,8 +33,6 @@ export interface BoxGeometry {
   glyphHeights?: number[];
   /** How far the ground the text is printed on reaches beyond the box on each side, in box heights (numbers only). */
   groundReach?: GroundReach;
-  /** Whether a glyph stands beside the number on each side, on its line (`glyphBeside`: a digit not read). */
-  glyphBeside?: { left: boolean; right: boolean };
 }
 
 /** Distances (box heights) from a box's sides to where its ground ends: a paper bib's ends close by, a shirt's does not. */
@@ -65,12 +63,10 @@ export interface BibRules {
   cutAtFrame: boolean;
   /** The ground between a number's strokes counts as its patch too (`BoxGeometry.inner`: a number filling its sheet). */
   groundBetweenStrokes: boolean;
-  /** A number with a glyph beside it on its line is partial (`BoxGeometry.glyphBeside`: a digit the recogniser left out). */
-  cutAtGlyph: boolean;
 }
 
 /** minBibScore: the middle of the plateau (0.6-0.8) where the tuning half loses no bib and refuses the most (bench: bib-precision). */
-export const DEFAULT_BIB_RULES: BibRules = { minLength: 2, maxLength: 6, minConfidence: 0.95, minInkStep: 0.08, minPrintContrast: 40, minBibScore: 0.7, cutReach: 0, cutAtFrame: true, groundBetweenStrokes: true, cutAtGlyph: true };
+export const DEFAULT_BIB_RULES: BibRules = { minLength: 2, maxLength: 6, minConfidence: 0.95, minInkStep: 0.08, minPrintContrast: 40, minBibScore: 0.7, cutReach: 0, cutAtFrame: true, groundBetweenStrokes: true };
 
 /**
  * What a bib physically is, as far as one OCR text box shows it:
@@ -153,16 +149,14 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
 
 /**
  * Whether a number's box is cut, so that its digits may be part of a longer bib: it touches the
- * photo's left or right edge (within a tenth of its height), a glyph stands beside it on its line
- * (a digit the recogniser left out: '130' read of 1130), or the ground it is printed on ends at
+ * photo's left or right edge (within a tenth of its height), or the ground it is printed on ends at
  * its first or last digit (an arm, a hand or another runner in front: reach under `cutReach` box
  * heights on that side) while it goes on beyond the other side (a bib's margin, more than
  * `cutReach` x 3). A bib whose print fills its sheet edge to edge ends on both sides: not cut.
  */
-export function cutNumber(g: BoxGeometry, rules: Pick<BibRules, 'cutReach' | 'cutAtFrame' | 'cutAtGlyph'> = DEFAULT_BIB_RULES): boolean {
+export function cutNumber(g: BoxGeometry, rules: Pick<BibRules, 'cutReach' | 'cutAtFrame'> = DEFAULT_BIB_RULES): boolean {
   const slack = Math.max(1, 0.1 * g.height);
   if (rules.cutAtFrame && (g.x <= slack || g.x + g.width >= g.imageWidth - slack)) return true;
-  if (rules.cutAtGlyph && (g.glyphBeside?.left || g.glyphBeside?.right)) return true;
   const reach = g.groundReach;
   if (!reach || rules.cutReach <= 0) return false;
   const [near, far] = reach.left < reach.right ? [reach.left, reach.right] : [reach.right, reach.left];

@@ -158,9 +158,9 @@ function chooseRules(training: Array<{ photos: ReadPhoto[]; startList: StartList
 
 const add = (a: Counts, b: Counts): Counts => ({ tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn, completed: a.completed + b.completed, wrong: [...a.wrong, ...b.wrong], missed: [...a.missed, ...b.missed] });
 
-/** The reader as on main before this round (a number weighed only on the strip around it, no glyph-beside cut), and as now. */
+/** The reader as on main before this round (a number weighed only on the strip around it), and as now. */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
-  { label: 'before (main of 2026-11-27 19:30)', options: { rules: { ...DEFAULT_BIB_RULES, groundBetweenStrokes: false, cutAtGlyph: false } } },
+  { label: 'before (main of 2026-11-27 19:30)', options: { rules: { ...DEFAULT_BIB_RULES, groundBetweenStrokes: false } } },
   { label: 'now', options: {} },
 ];
 
