@@ -75,7 +75,8 @@ describe('numberCorners: the number inside a detector box that holds the whole p
   it('tightens the box to the digits, so the print rules see the patch around them, not the shirt', () => {
     const image = printedImage(25, 235, 20, 60, 140);
     const whole = printGeometry(image, patchBox);
-    expect(whole.surround - whole.dark).toBeLessThan(0.08 * (whole.light - whole.dark)); // around the detector's box: the shirt
+    // Around the detector's box: the shirt.
+    expect(whole.surround - whole.dark).toBeLessThan(0.08 * (whole.light - whole.dark));
     const corners = numberCorners(image, patchBox);
     expect(corners).toEqual([[60, 40], [140, 40], [140, 60], [60, 60]]);
     expect(looksLikeBib({ text: '2583', confidence: 0.99, geometry: printGeometry(image, corners) })).toBe(true);

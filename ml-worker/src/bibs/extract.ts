@@ -61,12 +61,22 @@ export interface BibRules {
   cutReach: number;
   /** A number touching the photo's left or right edge is partial (`cutNumber`). */
   cutAtFrame: boolean;
-  /** The ground between a number's strokes counts as its patch too (`BoxGeometry.inner`: a number filling its sheet). */
+  /** The ground between a number's strokes is its patch too (`BoxGeometry.inner`: a number filling its sheet). */
   groundBetweenStrokes: boolean;
 }
 
 /** minBibScore: the middle of the plateau (0.6-0.8) where the tuning half loses no bib and refuses the most (bench: bib-precision). */
-export const DEFAULT_BIB_RULES: BibRules = { minLength: 2, maxLength: 6, minConfidence: 0.95, minInkStep: 0.08, minPrintContrast: 40, minBibScore: 0.7, cutReach: 0, cutAtFrame: true, groundBetweenStrokes: true };
+export const DEFAULT_BIB_RULES: BibRules = {
+  minLength: 2,
+  maxLength: 6,
+  minConfidence: 0.95,
+  minInkStep: 0.08,
+  minPrintContrast: 40,
+  minBibScore: 0.7,
+  cutReach: 0,
+  cutAtFrame: true,
+  groundBetweenStrokes: true,
+};
 
 /**
  * What a bib physically is, as far as one OCR text box shows it:

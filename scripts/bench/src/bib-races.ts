@@ -1,5 +1,5 @@
 import { judgeBibRead, startListView, StartListView } from '@em/core';
-import { BibReader, BibReaderOptions, BibRules, DEFAULT_BIB_READER_OPTIONS, DEFAULT_BIB_RULES, PersonBox, readBibs, TextBox } from '@em/ml-worker';
+import { BibReader, BibReaderOptions, BibRules, DEFAULT_BIB_RULES, PersonBox, readBibs, TextBox } from '@em/ml-worker';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -50,7 +50,9 @@ export async function loadRaces(fixtures: string): Promise<Race[]> {
   const races = readRaces(fixtures);
   const dev = races.find((r) => r.name === SMALL_DEV_RACE.from);
   if (!dev) return races;
-  const photos = await Promise.all(dev.photos.map(async (p) => ({ ...p, file: await sharp(p.file).rotate().resize({ width: SMALL_DEV_RACE.width }).jpeg({ quality: 90 }).toBuffer() })));
+  const smaller = (file: Buffer) =>
+    sharp(file).rotate().resize({ width: SMALL_DEV_RACE.width }).jpeg({ quality: 90 }).toBuffer();
+  const photos = await Promise.all(dev.photos.map(async (p) => ({ ...p, file: await smaller(p.file) })));
   return [...races, { name: SMALL_DEV_RACE.name, family: dev.family, photos }];
 }
 
@@ -135,20 +137,25 @@ const CONFIDENCES = [0.8, 0.85, 0.9, 0.95];
 const CUT_REACHES = [0, 0.1, 0.2, 0.3, 0.5];
 
 type ChosenRules = Pick<BibRules, 'minBibScore' | 'minConfidence' | 'cutReach'>;
-const describe = (r: ChosenRules) => `minBibScore ${r.minBibScore}, minConfidence ${r.minConfidence}, cutReach ${r.cutReach}`;
+const describe = (r: ChosenRules) =>
+  `minBibScore ${r.minBibScore}, minConfidence ${r.minConfidence}, cutReach ${r.cutReach}`;
 
 /**
  * The rules chosen on the training races: the highest F1 of their bibs pooled, ties to the lower value
  * of each (the occluder rule off first, then the lower confidence and threshold: recall matters most,
  * a participant whose bib is missed gets nothing).
  */
-function chooseRules(training: Array<{ photos: ReadPhoto[]; startList: StartListView | null }>, base: BibRules): ChosenRules {
+type Training = Array<{ photos: ReadPhoto[]; startList: StartListView | null }>;
+
+function chooseRules(training: Training, base: BibRules): ChosenRules {
   let best: { rules: ChosenRules; f1: number } = { rules: base, f1: -1 };
   for (const cutReach of CUT_REACHES) {
     for (const minConfidence of CONFIDENCES) {
       for (const minBibScore of THRESHOLDS) {
         const rules = { minBibScore, minConfidence, cutReach };
-        const pooled = training.map(({ photos, startList }) => score(photos, { ...base, ...rules }, startList)).reduce(add);
+        const pooled = training
+          .map(({ photos, startList }) => score(photos, { ...base, ...rules }, startList))
+          .reduce(add);
         if (f1(pooled) > best.f1 + 1e-9) best = { rules, f1: f1(pooled) };
       }
     }
@@ -160,7 +167,10 @@ const add = (a: Counts, b: Counts): Counts => ({ tp: a.tp + b.tp, fp: a.fp + b.f
 
 /** The reader as on main before this round (a number weighed only on the strip around it), and as now. */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
-  { label: 'before (main of 2026-11-27 19:30)', options: { rules: { ...DEFAULT_BIB_RULES, groundBetweenStrokes: false } } },
+  {
+    label: 'before (main of 2026-11-27 19:30)',
+    options: { rules: { ...DEFAULT_BIB_RULES, groundBetweenStrokes: false } },
+  },
   { label: 'now', options: {} },
 ];
 
@@ -188,7 +198,9 @@ export async function bibRaces(rows: BenchRow[], reader: BibReader, fixtures: st
   if (replay) {
     // BENCH_BIB_REPLAY=file: the candidates of an earlier BENCH_BIB_DUMP (and its CPU), to weigh rules without OCR.
     const dumped = JSON.parse(readFileSync(replay, 'utf8')) as Record<string, Array<ReadPhoto & { bibs: string[] }>>;
-    for (const [name, photos] of Object.entries(dumped)) read.set(name, photos.map((p) => ({ ...p, bibs: new Set(p.bibs) })));
+    for (const [name, photos] of Object.entries(dumped)) {
+      read.set(name, photos.map((p) => ({ ...p, bibs: new Set(p.bibs) })));
+    }
   } else {
     await reader.candidates(races[0].photos[0].file); // warm
     for (const race of races) read.set(race.name, await readRace(reader, race));
@@ -207,27 +219,47 @@ export async function bibRaces(rows: BenchRow[], reader: BibReader, fixtures: st
       figure: `BIB P / R / F1, ${label}, race ${race.name}`,
       value: prf(shipped),
       target: 'recall >= 0.90, precision >= 0.95',
-      how: `${RACE_FOLDERS[race.name]}: ${photos.length} photos, ${bibs} labelled bibs, photo level; ${describe(rules)}; reader CPU ${cpu.toFixed(2)} s/photo (${mp.toFixed(2)} MP on average); wrong: ${list(shipped.wrong)}; missed: ${list(shipped.missed, 20)}; partial reads (not stored): ${list(partial)}`,
+      how: [
+        `${RACE_FOLDERS[race.name]}: ${photos.length} photos, ${bibs} labelled bibs, photo level`,
+        describe(rules),
+        `reader CPU ${cpu.toFixed(2)} s/photo (${mp.toFixed(2)} MP on average)`,
+        `wrong: ${list(shipped.wrong)}`,
+        `missed: ${list(shipped.missed, 20)}`,
+        `partial reads (not stored): ${list(partial)}`,
+      ].join('; '),
     });
     const others = races.filter((r) => r.family !== race.family && read.has(r.name));
     if (!others.length) continue;
+    const trainedOn = others.map((r) => r.name).join(', ');
     const chosen = chooseRules(others.map((r) => ({ photos: read.get(r.name)!, startList: null })), rules);
     const heldOut = score(photos, { ...rules, ...chosen });
     rows.push({
       figure: `BIB P / R / F1, ${label}, race ${race.name} left out`,
       value: prf(heldOut),
       target: 'recall >= 0.90, precision >= 0.95',
-      how: `${describe(chosen)} chosen on ${others.map((r) => r.name).join(', ')} (highest F1 there, ties to the lower values), scored on ${race.name}; wrong: ${list(heldOut.wrong)}; missed: ${list(heldOut.missed, 30)}`,
+      how: [
+        `${describe(chosen)} chosen on ${trainedOn} (highest F1 there, ties to the lower values)`,
+        `scored on ${race.name}`,
+        `wrong: ${list(heldOut.wrong)}`,
+        `missed: ${list(heldOut.missed, 30)}`,
+      ].join('; '),
     });
     // With a start list: the threshold chosen on the other races judged against their own lists.
     const issued = issuedRange(race);
-    const listed = chooseRules(others.map((r) => ({ photos: read.get(r.name)!, startList: issuedRange(r).view })), rules);
+    const withLists = others.map((r) => ({ photos: read.get(r.name)!, startList: issuedRange(r).view }));
+    const listed = chooseRules(withLists, rules);
     const withList = score(photos, { ...rules, ...listed }, issued.view);
     rows.push({
       figure: `BIB P / R / F1 with a start list, ${label}, race ${race.name} left out`,
       value: prf(withList),
       target: 'precision >= 0.98 at recall >= 0.92',
-      how: `start list: every number from ${issued.low} to ${issued.high} (the labelled range); ${describe(listed)} chosen on ${others.map((r) => r.name).join(', ')} with their lists; ${withList.completed} fragments completed; wrong: ${list(withList.wrong)}; missed: ${list(withList.missed, 20)}`,
+      how: [
+        `start list: every number from ${issued.low} to ${issued.high} (the labelled range)`,
+        `${describe(listed)} chosen on ${trainedOn} with their lists`,
+        `${withList.completed} fragments completed`,
+        `wrong: ${list(withList.wrong)}`,
+        `missed: ${list(withList.missed, 20)}`,
+      ].join('; '),
     });
   }
   const perPhoto = (name: string) => {
@@ -237,10 +269,14 @@ export async function bibRaces(rows: BenchRow[], reader: BibReader, fixtures: st
   };
   const large = perPhoto('bibs');
   const small = [...read.keys()].filter((name) => name !== 'bibs').map((name) => ({ name, ...perPhoto(name) }));
+  const sizes = [{ name: 'bibs', ...large }, ...small].map((r) => `${r.name} ${r.mp.toFixed(2)} MP`).join(', ');
   rows.push({
     figure: `BIB reader CPU per photo, ${label}`,
-    value: [`bibs ${large.cpu.toFixed(2)} s`, ...small.map((r) => `${r.name} ${r.cpu.toFixed(2)} s (ratio ${(r.cpu / large.cpu).toFixed(2)})`)].join('; '),
+    value: [
+      `bibs ${large.cpu.toFixed(2)} s`,
+      ...small.map((r) => `${r.name} ${r.cpu.toFixed(2)} s (ratio ${(r.cpu / large.cpu).toFixed(2)})`),
+    ].join('; '),
     target: 'a 0.5 MP photo at most 1/4 of a 3 MP one (ratio <= 0.25)',
-    how: `in-process, one photo at a time; average size ${[{ name: 'bibs', ...large }, ...small].map((r) => `${r.name} ${r.mp.toFixed(2)} MP`).join(', ')}`,
+    how: `in-process, one photo at a time; average size ${sizes}`,
   });
 }
