@@ -35,6 +35,16 @@ describe('boxGeometry', () => {
     expect(looksLikeBib(box(printedImage(90, 40, 240)))).toBe(false);
   });
 
+  it('weighs a number filling its sheet on the ground between its strokes, not the shirt around the sheet', () => {
+    const wholeSheet = [[52, 32], [148, 32], [148, 68], [52, 68]];
+    const box = (image: Rgba) => ({ text: '23', confidence: 0.99, geometry: printGeometry(image, wholeSheet) });
+    const redDigits = box(printedImage(40, 230, 80)); // luminance 80: red print on white, the sheet on a black shirt
+    expect(redDigits.geometry.surround).toBeLessThan(redDigits.geometry.dark);
+    expect(redDigits.geometry.inner).toBe(230);
+    expect(looksLikeBib(redDigits)).toBe(true);
+    expect(looksLikeBib(box(printedImage(40, 60, 240)))).toBe(false); // white digits on a dark patch
+  });
+
   it('stays inside the image for boxes at its edges', () => {
     const g = boxGeometry(printedImage(90, 230, 20), [[-5, -5], [30, -5], [30, 20], [-5, 20]]);
     expect(g.x).toBe(0);
@@ -64,7 +74,9 @@ describe('numberCorners: the number inside a detector box that holds the whole p
 
   it('tightens the box to the digits, so the print rules see the patch around them, not the shirt', () => {
     const image = printedImage(25, 235, 20, 60, 140);
-    expect(looksLikeBib({ text: '2583', confidence: 0.99, geometry: printGeometry(image, patchBox) })).toBe(false);
+    const whole = printGeometry(image, patchBox);
+    // Around the detector's box: the shirt.
+    expect(whole.surround - whole.dark).toBeLessThan(0.08 * (whole.light - whole.dark));
     const corners = numberCorners(image, patchBox);
     expect(corners).toEqual([[60, 40], [140, 40], [140, 60], [60, 60]]);
     expect(looksLikeBib({ text: '2583', confidence: 0.99, geometry: printGeometry(image, corners) })).toBe(true);

@@ -27,8 +27,8 @@ export function boxGeometry(image: Rgba, corners: number[][]): BoxGeometry {
 
 /**
  * What the print and torso gates need, cheap: the box's axis-aligned bounds and the luminance of the
- * box (10th and 90th percentiles: the darkest and lightest of text and patch) and of a thin strip
- * around it (median: the patch itself).
+ * box (10th and 90th percentiles: the darkest and lightest of text and patch; median: the ground
+ * between the strokes) and of a thin strip around it (median: the patch itself).
  */
 export function printGeometry(image: Rgba, corners: number[][]): BoxGeometry {
   const xs = corners.map((p) => p[0]);
@@ -62,6 +62,7 @@ export function printGeometry(image: Rgba, corners: number[][]): BoxGeometry {
     imageWidth: image.width,
     imageHeight: image.height,
     surround: percentile(around.length ? around : inside, 0.5),
+    inner: percentile(inside, 0.5),
     dark,
     light,
   };

@@ -47,6 +47,18 @@ describe('looksLikeBib: dark ink on a lighter patch', () => {
     expect(looksLikeBib(box('2695', 0.99, geometry))).toBe(true);
   });
 
+  // RBNR: red digits filling a small sheet, the strip around the number on a black shirt;
+  // the ground between the strokes is the sheet.
+  it('accepts a number filling its sheet, judged on the ground between its strokes', () => {
+    expect(looksLikeBib(box('2605', 0.99, { ...printed(71, 119, 248), inner: 240 }))).toBe(true);
+    // Without that ground the shirt is the patch.
+    expect(looksLikeBib(box('2605', 0.99, printed(71, 119, 248)))).toBe(false);
+  });
+
+  it('refuses light digits on a dark ground, however they fill the box', () => {
+    expect(looksLikeBib(box('23', 0.99, { ...printed(66, 65, 253), inner: 80 }))).toBe(false);
+  });
+
   // Measured on the harder set: the darkest pixels of the box are the ground, as dark as around it.
   it.each([
     ['a jersey number, white on red', printed(66, 65, 253)],

@@ -21,6 +21,11 @@ export interface BoxGeometry {
   imageHeight: number;
   /** Median luminance of a thin strip around the box: the patch the text is printed on. */
   surround: number;
+  /**
+   * Median luminance inside the box: the ground between the strokes, which cover less than half of a
+   * number's box; the patch where the strip around falls off it (a number filling its sheet).
+   */
+  inner?: number;
   /** 10th and 90th percentile luminance inside the box: the darkest and lightest of ink and patch. */
   dark: number;
   light: number;
@@ -56,10 +61,22 @@ export interface BibRules {
   cutReach: number;
   /** A number touching the photo's left or right edge is partial (`cutNumber`). */
   cutAtFrame: boolean;
+  /** The ground between a number's strokes is its patch too (`BoxGeometry.inner`: a number filling its sheet). */
+  groundBetweenStrokes: boolean;
 }
 
 /** minBibScore: the middle of the plateau (0.6-0.8) where the tuning half loses no bib and refuses the most (bench: bib-precision). */
-export const DEFAULT_BIB_RULES: BibRules = { minLength: 2, maxLength: 6, minConfidence: 0.95, minInkStep: 0.08, minPrintContrast: 40, minBibScore: 0.7, cutReach: 0, cutAtFrame: true };
+export const DEFAULT_BIB_RULES: BibRules = {
+  minLength: 2,
+  maxLength: 6,
+  minConfidence: 0.95,
+  minInkStep: 0.08,
+  minPrintContrast: 40,
+  minBibScore: 0.7,
+  cutReach: 0,
+  cutAtFrame: true,
+  groundBetweenStrokes: true,
+};
 
 /**
  * What a bib physically is, as far as one OCR text box shows it:
@@ -67,9 +84,10 @@ export const DEFAULT_BIB_RULES: BibRules = { minLength: 2, maxLength: 6, minConf
  *   line of its own: a box whose line also holds words or other numbers of the same size is a sign,
  *   a plate, a banner or a phone number (`FINISH 42`, `4821 KLM`, `TAXI 06 12 34`), not a bib;
  * - it is dark ink on a light patch (paper or Tyvek): the darkest pixels of the box (the ink) are
- *   clearly darker than what surrounds the box. With light digits on a dark ground (jerseys,
- *   street and house-number signs, LED race clocks) the darkest pixels of the box are that ground,
- *   as dark as its surroundings: not a bib.
+ *   clearly darker than the ground they are printed on, seen around the box or, when the number
+ *   fills its sheet and the strip around falls on the shirt, between its strokes. With light digits
+ *   on a dark ground (jerseys, street and house-number signs, LED race clocks) the darkest pixels of
+ *   the box are that ground, as dark as around and between the strokes: not a bib.
  */
 export function looksLikeBib(box: TextBox, rules: BibRules = DEFAULT_BIB_RULES): boolean {
   if (numbersAloneInLine(box.text).length !== 1) return false;
@@ -79,7 +97,8 @@ export function looksLikeBib(box: TextBox, rules: BibRules = DEFAULT_BIB_RULES):
 /** The print half of `looksLikeBib`, known before the text is read (the worker skips reading boxes that fail it). */
 export function printedLikeABib(g: BoxGeometry, rules: BibRules = DEFAULT_BIB_RULES): boolean {
   const range = g.light - g.dark;
-  return range >= rules.minPrintContrast && g.surround - g.dark >= rules.minInkStep * range;
+  const ground = rules.groundBetweenStrokes ? Math.max(g.surround, g.inner ?? 0) : g.surround;
+  return range >= rules.minPrintContrast && ground - g.dark >= rules.minInkStep * range;
 }
 
 /**
