@@ -7,6 +7,8 @@ export interface Session {
 }
 
 let session: Session | null = null;
+/** Set once sign-out starts: a request still in flight then answers 401, and must not sign in again. */
+let signingOut = false;
 
 export class ApiError extends Error {
   constructor(message: string, readonly code?: string, readonly field?: string) {
@@ -16,6 +18,7 @@ export class ApiError extends Error {
 
 /** Starts the sign-in at the provider, coming back to the current page. */
 export function signIn(): void {
+  if (signingOut) return;
   window.location.assign(`/dashboard/login?return=${encodeURIComponent(window.location.pathname)}`);
 }
 
@@ -28,6 +31,7 @@ export async function loadSession(): Promise<Session | null> {
 }
 
 export async function signOut(): Promise<void> {
+  signingOut = true;
   const res = await fetch('/dashboard/logout', { method: 'POST', headers: { 'x-csrf-token': session?.csrfToken ?? '' }, credentials: 'same-origin' });
   const body = (await res.json().catch(() => ({}))) as { endSessionUrl?: string | null };
   session = null;
