@@ -71,7 +71,10 @@ export const eventDetails = (e: EventFields) => ({
   time_zone: e.timeZone,
 });
 
-export const imagePage = <T extends Image>(page: { items: T[]; pageInfo: PageInfo }, item: (p: T) => unknown = imageItem) => ({
+export const imagePage = <T extends Image>(
+  page: { items: T[]; pageInfo: PageInfo },
+  item: (p: T) => unknown = imageItem,
+) => ({
   images: page.items.map(item),
   pagination: pagination(page.pageInfo),
 });

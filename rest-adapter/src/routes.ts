@@ -149,7 +149,12 @@ export const ROUTES: RouteDef[] = [
     data: (r) => ({
       account_label: r.account.accountLabel,
       scopes: r.account.scopes,
-      organisations: r.account.organisations.map((o) => ({ org_id: o.orgId, name: o.name, slug: o.slug, role: o.role })),
+      organisations: r.account.organisations.map((o) => ({
+        org_id: o.orgId,
+        name: o.name,
+        slug: o.slug,
+        role: o.role,
+      })),
     }),
   }),
   route({
@@ -192,7 +197,10 @@ export const ROUTES: RouteDef[] = [
     variables: {
       ...orgEvent,
       file: filledByUpload,
-      requestId: bodyString('request_id', 'Optional UUID; a stored one returns its result (idempotent retry).', { type: 'string', format: 'uuid' }),
+      requestId: bodyString('request_id', 'Optional UUID; a stored one returns its result (idempotent retry).', {
+        type: 'string',
+        format: 'uuid',
+      }),
       ...paging,
     },
     uploads: { fields: ['file'], variable: 'file', single: true, selfie: true },
@@ -261,9 +269,12 @@ export const ROUTES: RouteDef[] = [
     summary: 'Presigned original downloads',
     response: 'Downloads',
     operation: op.OriginalDownloadsDocument,
-    variables: { ...orgEvent, method: bodyText('method', { type: 'string', enum: ['bib', 'selfie', 'image_id', 'image_ids'] }),
+    variables: {
+      ...orgEvent,
+      method: bodyText('method', { type: 'string', enum: ['bib', 'selfie', 'image_id', 'image_ids'] }),
       identifier: bodyValue('identifier', { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }] }, 'A string for bib, selfie (request_id) and image_id; a non-empty list of image ids for image_ids.'),
-      ...paging },
+      ...paging,
+    },
     data: (r) => map.originalDownloads(r.originalDownloads),
   }),
   route({
@@ -281,7 +292,12 @@ export const ROUTES: RouteDef[] = [
     summary: 'Import photos',
     response: 'ImportReport',
     operation: op.ImportPhotosDocument,
-    variables: { ...orgEvent, files: filledByUpload, keys: bodyStringArray('keys', 'Inbox object keys to import (JSON body); without files and keys, the whole inbox.'), photographerName: bodyString('photographer_name', 'Photographer label of uploaded files.') },
+    variables: {
+      ...orgEvent,
+      files: filledByUpload,
+      keys: bodyStringArray('keys', 'Inbox object keys to import (JSON body); without files and keys, the whole inbox.'),
+      photographerName: bodyString('photographer_name', 'Photographer label of uploaded files.'),
+    },
     uploads: { fields: ['files', 'file'], variable: 'files' },
     data: (r) => map.importReport(r.importPhotos),
   }),
@@ -328,6 +344,8 @@ export const PAGE_ROUTES: RouteDef[] = [
     response: 'NameSearch',
     operation: op.SearchByNameDocument,
     variables: { ...orgEvent, query: requiredQueryString('q', 100, 'Part of a name (at least 2 letters).') },
-    data: (r) => ({ participants: r.searchByName.map((m) => ({ bib: m.bib, name: m.name, photo_count: m.photoCount })) }),
+    data: (r) => ({
+      participants: r.searchByName.map((m) => ({ bib: m.bib, name: m.name, photo_count: m.photoCount })),
+    }),
   }),
 ];

@@ -153,7 +153,7 @@ export const bodyString = (name: string, description?: string, schema: Record<st
     { in: 'body', name, schema, description },
   );
 
-/** An optional text in the JSON body, passed on as it is (empty or null too: the service judges it); another type is a 400. */
+/** An optional text in the JSON body, passed on as it is (empty or null too: the service judges it); else a 400. */
 export const bodyText = (name: string, schema: Record<string, unknown>): Reader<string | null | undefined> =>
   documented(
     (input) => {

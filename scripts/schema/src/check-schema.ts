@@ -1,7 +1,12 @@
 import { config } from '@em/core';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { GENERATED_OPERATIONS_FILE, generateOperationTypes, operationTypesDifference, readOperationSources } from './operation-types';
+import {
+  GENERATED_OPERATIONS_FILE,
+  generateOperationTypes,
+  operationTypesDifference,
+  readOperationSources,
+} from './operation-types';
 import { checkSupergraph } from './schema-check';
 import { composeSupergraph } from './supergraph';
 
@@ -21,7 +26,9 @@ async function main() {
     console.log(`schema check: the subgraphs compose, and ${target} is their composition`);
   } else {
     const breaking = report.changes.filter((c) => c.level === 'BREAKING').length;
-    console.error(`schema check failed: ${target} is not the composition of the subgraphs (${report.changes.length} API changes, ${breaking} breaking)`);
+    console.error(
+      `schema check failed: ${target} is not the composition of the subgraphs (${report.changes.length} API changes, ${breaking} breaking)`,
+    );
     for (const c of report.changes) console.error(`  [${c.level}] ${c.message}`);
     if (!report.changes.length) console.error('  (no API-level change: directives or routing differ)');
     console.error('If the change is intended, run `npm run supergraph` and commit supergraph.graphql with it.');
@@ -30,7 +37,10 @@ async function main() {
   const generatedFile = path.relative(process.cwd(), GENERATED_OPERATIONS_FILE);
   try {
     const generated = await generateOperationTypes(committedSdl, readOperationSources());
-    const difference = operationTypesDifference(existsSync(GENERATED_OPERATIONS_FILE) ? readFileSync(GENERATED_OPERATIONS_FILE, 'utf8') : null, generated);
+    const difference = operationTypesDifference(
+      existsSync(GENERATED_OPERATIONS_FILE) ? readFileSync(GENERATED_OPERATIONS_FILE, 'utf8') : null,
+      generated,
+    );
     if (difference) {
       ok = false;
       console.error(`schema check failed: ${generatedFile} is stale (${difference}).`);
