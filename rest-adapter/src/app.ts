@@ -113,7 +113,8 @@ export function createRestHandler(opts: AdapterOptions) {
     };
     const ids = { orgId: pathId('orgId'), eventId: pathId('eventId') };
     // The gateway's check of a caller for a route, without its work (see `authorize` in the events subgraph).
-    const authorize = async () => throwOnError(await opts.gateway.execute(AuthorizeDocument, { operation: hit.rootField, ...ids }, headers));
+    const authorize = async () =>
+      throwOnError(await opts.gateway.execute(AuthorizeDocument, { operation: hit.rootField, ...ids }, headers));
 
     const contentType = req.headers['content-type'] ?? '';
     const uploading = Boolean(route.uploads) && /^multipart\/form-data/i.test(contentType);
