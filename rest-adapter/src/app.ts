@@ -7,19 +7,16 @@ import { failure, success } from './http/envelope';
 import { MultipartBody, readMultipart } from './http/multipart';
 import { participantPage, ParticipantPageOptions } from './http/participant-page';
 import type { dashboard } from './dashboard/bff';
-import { readVariables } from './http/params';
 import { compilePath } from './http/router';
 import { serveDocs } from './openapi/docs';
 import { API_PREFIX, buildOpenApiDocument } from './openapi/document';
-import { PAGE_API_PREFIX, RouteDef, rootFieldOf } from './routes';
+import { AuthorizeDocument } from './generated/graphql';
+import { OperationRunner, PAGE_API_PREFIX, PreparedOperation, RouteDef, rootFieldOf } from './routes';
 
 export { API_PREFIX };
 
 /** Request headers the gateway needs: credentials, the caller's site, and tracing. */
 const FORWARDED_HEADERS = ['x-api-key', 'authorization', 'origin', 'referer', 'user-agent'];
-
-/** The gateway's check of a caller for a route, without its work (see `authorize` in the events subgraph). */
-const AUTHORIZE = 'query Authorize($operation: String!, $orgId: Int, $eventId: Int) { authorize(operation: $operation, orgId: $orgId, eventId: $eventId) }';
 
 /** How long a refused request's unread body is still drained (so the client reads the answer) before the connection is cut. */
 const LINGER_MS = 2000;
@@ -67,7 +64,7 @@ export function createRestHandler(opts: AdapterOptions) {
   const servePage = opts.participantPage ? participantPage(opts.participantPage) : null;
 
   /** The ETag of an answer that changes only with the event's content: its version, the route and its variables (the org among them). */
-  async function versionTag(eventId: number, route: RouteDef, variables: Record<string, unknown>): Promise<string | null> {
+  async function versionTag(eventId: number, route: RouteDef, variables: Readonly<Record<string, unknown>>): Promise<string | null> {
     const version = await opts.contentVersions?.current(eventId);
     return version ? entityTag(['event', opts.version, version, route.path, JSON.stringify(variables)]) : null;
   }
@@ -115,13 +112,15 @@ export function createRestHandler(opts: AdapterOptions) {
       }
     };
     const ids = { orgId: pathId('orgId'), eventId: pathId('eventId') };
-    const authorize = async () => throwOnError(await opts.gateway.execute(AUTHORIZE, { operation: hit.rootField, ...ids }, headers));
+    // The gateway's check of a caller for a route, without its work (see `authorize` in the events subgraph).
+    const authorize = async () =>
+      throwOnError(await opts.gateway.execute(AuthorizeDocument, { operation: hit.rootField, ...ids }, headers));
 
     const contentType = req.headers['content-type'] ?? '';
     const uploading = Boolean(route.uploads) && /^multipart\/form-data/i.test(contentType);
     let upload: MultipartBody | undefined;
     try {
-      let variables: Record<string, unknown>;
+      let prepared: PreparedOperation;
       if (uploading) {
         await authorize();
         if (pathError) throw pathError;
@@ -132,19 +131,19 @@ export function createRestHandler(opts: AdapterOptions) {
           fileFields: fields,
           oneFile: single,
         });
-        variables = readVariables(route.variables, { params, query: searchParams, body: upload.fields });
+        prepared = route.prepare({ params, query: searchParams, body: upload.fields });
       } else {
         try {
           const raw = await readBody(req, opts.bodyLimitBytes);
           const body = route.method === 'POST' ? parseJsonBody(raw, contentType) : undefined;
-          variables = readVariables(route.variables, { params, query: searchParams, body });
+          prepared = route.prepare({ params, query: searchParams, body });
         } catch (err) {
           if (err instanceof AppError && err.status < 500) await authorize();
           throw err;
         }
       }
       // The version is read before the operation: an answer is never tagged with a version newer than its content.
-      const etag = route.validator === 'event' && ids.eventId !== null ? await versionTag(ids.eventId, route, variables) : null;
+      const etag = route.validator === 'event' && ids.eventId !== null ? await versionTag(ids.eventId, route, prepared.variables) : null;
       const current = etag && noneMatchHit(req.headers['if-none-match'], etag);
       if (current) {
         // The caller still passes every check the operation would make (credential, rate limit, flags) before a 304.
@@ -156,12 +155,16 @@ export function createRestHandler(opts: AdapterOptions) {
         await authorize();
         return sendCacheable(req, res, kept, etag);
       }
-      const result = upload?.files.length
-        ? await opts.gateway.executeWithFiles(route.operation, variables, route.uploads!, upload.files, headers)
-        : await opts.gateway.execute(route.operation, variables, headers);
-      const data = throwOnError(result, (errors) => opts.logger.error({ requestId, errors, route: route.path }, 'operation failed'));
-      if (!route.validator) return success(res, `${route.summary}: ok`, route.data(data));
-      const envelope = { responseType: 'success' as const, message: `${route.summary}: ok`, data: route.data(data) };
+      const files = upload?.files.length ? upload.files : null;
+      const run: OperationRunner = async (document, variables) => {
+        const result = files
+          ? await opts.gateway.executeWithFiles(document, variables, route.uploads!, files, headers)
+          : await opts.gateway.execute(document, variables, headers);
+        return throwOnError(result, (errors) => opts.logger.error({ requestId, errors, route: route.path }, 'operation failed'));
+      };
+      const data = await prepared.answer(run);
+      if (!route.validator) return success(res, `${route.summary}: ok`, data);
+      const envelope = { responseType: 'success' as const, message: `${route.summary}: ok`, data };
       if (route.validator === 'event') {
         const answer = PreparedAnswer.of(envelope);
         if (etag && route.shared) opts.sharedReads?.set(etag, answer);
@@ -188,7 +191,7 @@ export function createRestHandler(opts: AdapterOptions) {
 }
 
 /** The operation's data, or its first error as an AppError (an internal one reported to `onInternal`). */
-function throwOnError(result: GraphQLResult, onInternal?: (errors: GraphQLResult['errors']) => void): Record<string, any> {
+function throwOnError<TData>(result: GraphQLResult<TData>, onInternal?: (errors: GraphQLResult['errors']) => void): TData {
   const error = result.errors?.[0];
   if (!error && result.data) return result.data;
   const code = normaliseErrorCode(error?.extensions?.code);

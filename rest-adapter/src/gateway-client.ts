@@ -1,13 +1,15 @@
 import { AppError } from '@em/core';
 import { openAsBlob } from 'node:fs';
 import { Pool } from 'undici';
+import type { TypedDocumentString } from './generated/graphql';
 
-export interface GraphQLResult {
-  data?: Record<string, any> | null;
+/** The gateway's answer to an operation whose result type is `TData`. */
+export interface GraphQLResult<TData = unknown> {
+  data?: TData | null;
   errors?: Array<{ message: string; extensions?: { code?: string; retryAfterSeconds?: number } }>;
 }
 
-/** POSTs GraphQL operations to the gateway over a keep-alive connection pool. */
+/** POSTs typed GraphQL operations (rest-adapter/src/generated) to the gateway over a keep-alive connection pool. */
 export class GatewayClient {
   private readonly pool: Pool;
   private readonly path: string;
@@ -20,21 +22,26 @@ export class GatewayClient {
     this.origin = url.origin;
   }
 
-  async execute(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<GraphQLResult> {
+  async execute<TResult, TVariables>(
+    document: TypedDocumentString<TResult, TVariables>,
+    variables: TVariables,
+    headers: Record<string, string>,
+  ): Promise<GraphQLResult<TResult>> {
     let response;
     try {
       response = await this.pool.request({
         method: 'POST',
         path: this.path,
         headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-        body: JSON.stringify({ query, variables }),
+        body: JSON.stringify({ query: document.toString(), variables }),
       });
     } catch {
       throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
     }
     const text = await response.body.text();
     try {
-      return JSON.parse(text) as GraphQLResult;
+      // The gateway serves the schema the document's types were generated from.
+      return JSON.parse(text) as GraphQLResult<TResult>;
     } catch {
       throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
     }
@@ -44,16 +51,16 @@ export class GatewayClient {
    * A GraphQL multipart request, as the gateway's upload support reads it: the files in the list
    * `variables.<name>`, or the one file in `variables.<name>` when `single`.
    */
-  async executeWithFiles(
-    query: string,
-    variables: Record<string, unknown>,
+  async executeWithFiles<TResult, TVariables>(
+    document: TypedDocumentString<TResult, TVariables>,
+    variables: TVariables,
     upload: { variable: string; single?: boolean },
     files: Array<{ fileName: string; mimeType: string; path: string }>,
     headers: Record<string, string>,
-  ): Promise<GraphQLResult> {
+  ): Promise<GraphQLResult<TResult>> {
     const { variable, single } = upload;
     const form = new FormData();
-    form.append('operations', JSON.stringify({ query, variables: { ...variables, [variable]: single ? null : files.map(() => null) } }));
+    form.append('operations', JSON.stringify({ query: document.toString(), variables: { ...variables, [variable]: single ? null : files.map(() => null) } }));
     form.append('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [single ? `variables.${variable}` : `variables.${variable}.${i}`]]))));
     // File-backed blobs: the upload streams from disk to the gateway, never whole in memory.
     for (const [i, f] of files.entries()) form.append(String(i), await openAsBlob(f.path, { type: f.mimeType || 'application/octet-stream' }), f.fileName);
@@ -64,7 +71,7 @@ export class GatewayClient {
       throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
     }
     try {
-      return (await response.json()) as GraphQLResult;
+      return (await response.json()) as GraphQLResult<TResult>;
     } catch {
       throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
     }

@@ -1,12 +1,20 @@
+import type * as op from './generated/graphql';
+
 /** GraphQL results (camelCase) to the spec's field names (snake_case). */
 
-export const PAGE_INFO_FIELDS = 'total currentPage totalPages hasNextPage hasPreviousPage pageSize';
-export const IMAGE_FIELDS = 'id largeUrl thumbnailUrl width height originalUrl';
-export const IMAGE_WITH_META_FIELDS = `${IMAGE_FIELDS} meta { photoTimestamp photographerName originalFileName source imagePath externalUrl }`;
-export const EVENT_FIELDS =
-  'id name slug eventDate status enabled bibSearch selfieSearch nameSearch videoSearch videoSelfieSearch timelineSearch coverImageUrl timeZone';
+// The shapes the mappers read, named after one operation that selects them; the others select the same
+// fields (rest-adapter/src/operations/fragments.graphql), so their results fit these types too.
+type PageInfo = op.ListEventsQuery['events']['pageInfo'];
+type Image = op.BibSearchQuery['bibSearch']['items'][number];
+type ImageWithMeta = op.ImageDetailsQuery['photo'];
+type EventFields = op.EventDetailsQuery['event'];
+type PipelineStatus = op.PipelineStatusQuery['pipelineStatus'];
+type ImportReport = op.ImportPhotosMutation['importPhotos'];
+type FaceSearch = op.FaceSearchQuery['faceSearch'];
+type OriginalDownloads = op.OriginalDownloadsQuery['originalDownloads'];
+type VideoClipping = op.VideoClippingQuery['videoClipping'];
 
-export const pagination = (p: any) => ({
+export const pagination = (p: PageInfo) => ({
   total: p.total,
   currentPage: p.currentPage,
   totalPages: p.totalPages,
@@ -15,7 +23,7 @@ export const pagination = (p: any) => ({
   page_size: p.pageSize,
 });
 
-export const imageItem = (p: any) => ({
+export const imageItem = (p: Image) => ({
   img_url: p.largeUrl,
   height: p.height,
   width: p.width,
@@ -24,7 +32,7 @@ export const imageItem = (p: any) => ({
   original_url: null,
 });
 
-export const imageItemWithMeta = (p: any) => ({
+export const imageItemWithMeta = (p: ImageWithMeta) => ({
   ...imageItem(p),
   meta_info: {
     photo_timestamp: p.meta.photoTimestamp,
@@ -36,7 +44,7 @@ export const imageItemWithMeta = (p: any) => ({
   },
 });
 
-export const eventListItem = (e: any) => ({
+export const eventListItem = (e: EventFields) => ({
   event_id: e.id,
   event_name: e.name,
   event_slug: e.slug,
@@ -45,7 +53,7 @@ export const eventListItem = (e: any) => ({
   cover_image: e.coverImageUrl,
 });
 
-export const eventDetails = (e: any) => ({
+export const eventDetails = (e: EventFields) => ({
   event_id: e.id,
   event_name: e.name,
   event_slug: e.slug,
@@ -63,7 +71,10 @@ export const eventDetails = (e: any) => ({
   time_zone: e.timeZone,
 });
 
-export const imagePage = (page: any, item: (p: any) => unknown = imageItem) => ({
+export const imagePage = <T extends Image>(
+  page: { items: T[]; pageInfo: PageInfo },
+  item: (p: T) => unknown = imageItem,
+) => ({
   images: page.items.map(item),
   pagination: pagination(page.pageInfo),
 });
@@ -71,10 +82,7 @@ export const imagePage = (page: any, item: (p: any) => unknown = imageItem) => (
 /** GraphQL DateTime (ISO with zone) to the spec's `YYYY-MM-DDTHH:MM:SS` (UTC). */
 export const dateTime = (iso: string | null) => (iso ? iso.slice(0, 19) : null);
 
-export const PIPELINE_STATUS_FIELDS =
-  'isLive wentLiveAt total imported queued processing processed failed live progress failures { reason count } lastImportedAt lastProcessedAt';
-
-export const pipelineStatus = (p: any) => ({
+export const pipelineStatus = (p: PipelineStatus) => ({
   is_live: p.isLive,
   went_live_at: dateTime(p.wentLiveAt),
   total: p.total,
@@ -90,27 +98,23 @@ export const pipelineStatus = (p: any) => ({
   last_processed_at: dateTime(p.lastProcessedAt),
 });
 
-export const importReport = (r: any) => ({
+export const importReport = (r: ImportReport) => ({
   imported: r.imported,
   duplicates: r.duplicates,
   rejected: r.rejected,
-  files: r.files.map((f: any) => ({ key: f.key, status: f.status, image_id: f.imageId, reason: f.reason })),
+  files: r.files.map((f) => ({ key: f.key, status: f.status, image_id: f.imageId, reason: f.reason })),
 });
 
-export const FACE_SEARCH_FIELDS = `requestId confidencePercentage items { similarity photo { ${IMAGE_FIELDS} } } pageInfo { ${PAGE_INFO_FIELDS} }`;
-
-export const faceSearch = (r: any) => ({
+export const faceSearch = (r: FaceSearch) => ({
   request_id: r.requestId,
   confidence_percentage: r.confidencePercentage,
-  images: r.items.map((m: any) => imageItem(m.photo)),
+  images: r.items.map((m) => imageItem(m.photo)),
   pagination: pagination(r.pageInfo),
 });
 
-export const DOWNLOAD_FIELDS = `presignedUrls { imageId url fileName } failedUrls { imageId error path } totalImages successfulCount failedCount identifier pageInfo { ${PAGE_INFO_FIELDS} }`;
-
-export const originalDownloads = (r: any) => ({
-  presigned_urls: r.presignedUrls.map((u: any) => ({ url: u.url, filename: u.fileName, image_id: u.imageId })),
-  failed_urls: r.failedUrls.map((f: any) => ({ image_id: f.imageId, error: f.error, path: f.path })),
+export const originalDownloads = (r: OriginalDownloads) => ({
+  presigned_urls: r.presignedUrls.map((u) => ({ url: u.url, filename: u.fileName, image_id: u.imageId })),
+  failed_urls: r.failedUrls.map((f) => ({ image_id: f.imageId, error: f.error, path: f.path })),
   total_images: r.totalImages,
   successful_count: r.successfulCount,
   failed_count: r.failedCount,
@@ -118,13 +122,10 @@ export const originalDownloads = (r: any) => ({
   pagination: pagination(r.pageInfo),
 });
 
-export const CLIPPING_FIELDS =
-  'requestId status error videos { uuid videoUrl sourceVideoKey startTime endTime downloadUrl downloadStatus } clipErrors { videoKey error statusCode }';
-
-export const videoClipping = (r: any) => ({
+export const videoClipping = (r: VideoClipping) => ({
   request_id: r.requestId,
   status: r.status,
-  videos: r.videos.map((v: any) => ({
+  videos: r.videos.map((v) => ({
     uuid: v.uuid,
     video_url: v.videoUrl,
     source_video_key: v.sourceVideoKey,
@@ -134,5 +135,5 @@ export const videoClipping = (r: any) => ({
     download_status: v.downloadStatus,
   })),
   error: r.error,
-  clip_errors: r.clipErrors.map((e: any) => ({ video_key: e.videoKey, error: e.error, status_code: e.statusCode })),
+  clip_errors: r.clipErrors.map((e) => ({ video_key: e.videoKey, error: e.error, status_code: e.statusCode })),
 });

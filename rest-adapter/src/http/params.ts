@@ -80,16 +80,26 @@ export const requiredQueryString = (name: string, maxChars: number, description?
     { in: 'query', name, required: true, schema: { type: 'string', maxLength: maxChars }, description },
   );
 
+/** Readers of any variables, as the OpenAPI document and the path ids see them. */
 export type VariableSpec = Record<string, Reader<unknown>>;
 
+type RequiredKeys<V> = { [K in keyof V]-?: undefined extends V[K] ? never : K }[keyof V];
+
+/**
+ * One reader per variable of an operation (`V`, generated from the schema): a required variable's
+ * reader gives its type, an optional one's may also give undefined (then it is left out).
+ */
+export type VariableReaders<V> = { [K in keyof V]-?: Reader<K extends RequiredKeys<V> ? V[K] : V[K] | undefined> };
+
 /** Reads every variable of a route; the first invalid one is the error. */
-export function readVariables(spec: VariableSpec, input: RequestInput): Record<string, unknown> {
+export function readVariables<V>(spec: VariableReaders<V>, input: RequestInput): V {
   const out: Record<string, unknown> = {};
-  for (const [key, read] of Object.entries(spec)) {
+  for (const [key, read] of Object.entries<Reader<unknown>>(spec)) {
     const value = read(input);
     if (value !== undefined) out[key] = value;
   }
-  return out;
+  // Each required key of V has a reader returning its type (VariableReaders), and each value is its reader's.
+  return out as V;
 }
 
 function bodyObject(input: RequestInput): Record<string, unknown> {
@@ -122,6 +132,9 @@ export const bodyBoolean = (name: string, description?: string): Reader<boolean 
     { in: 'body', name, schema: { type: 'boolean' }, description },
   );
 
+/** The variable of an upload: filled with the files by the multipart request, never read from the request's fields. */
+export const filledByUpload: Reader<undefined> = documented(() => undefined);
+
 /** A route whose JSON body may carry nothing: still refuses a body that is not an object. */
 export const noBodyFields: Reader<undefined> = documented((input) => {
   bodyObject(input);
@@ -138,6 +151,17 @@ export const bodyString = (name: string, description?: string, schema: Record<st
       return value;
     },
     { in: 'body', name, schema, description },
+  );
+
+/** An optional text in the JSON body, passed on as it is (empty or null too: the service judges it); else a 400. */
+export const bodyText = (name: string, schema: Record<string, unknown>): Reader<string | null | undefined> =>
+  documented(
+    (input) => {
+      const value = bodyObject(input)[name];
+      if (value === undefined || value === null || typeof value === 'string') return value;
+      throw new AppError('BAD_REQUEST', `${name} must be a string`);
+    },
+    { in: 'body', name, schema },
   );
 
 /** A JSON body value passed on as it is (any JSON type): the service judges it. */

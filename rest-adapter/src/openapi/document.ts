@@ -52,7 +52,7 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): Recor
     let path = route.path;
     for (const d of docs.filter((p) => p.in === 'path')) path = path.replace(`:${d.segment}`, `{${d.name}}`);
     const errors = [...COMMON_ERRORS, ...routeErrors(route, docs)].sort((a, b) => a - b);
-    const operationId = route.operation.match(/^(?:query|mutation)\s+(\w+)/)?.[1];
+    const operationId = route.operationName;
     const operation: Record<string, unknown> = {
       operationId,
       summary: route.summary,
