@@ -102,12 +102,12 @@ export function createRestHandler(opts: AdapterOptions) {
     if (!headers['x-api-key'] && !headers.authorization) throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
 
     // The ids of the path, for `authorize`; an invalid one is checked without them, then refused.
-    let pathError: unknown;
+    let pathError: Error | undefined;
     const pathId = (name: string) => {
       try {
         return (route.variables[name]?.({ params, query: searchParams, body: undefined }) as number | undefined) ?? null;
       } catch (err) {
-        pathError ??= err;
+        pathError ??= err instanceof Error ? err : new AppError('BAD_REQUEST', String(err));
         return null;
       }
     };
@@ -182,7 +182,7 @@ export function createRestHandler(opts: AdapterOptions) {
     handle(req, res).catch((err) => {
       if (err instanceof AppError) {
         const retryAfter = err.details?.retryAfterSeconds;
-        return refuse(req, res, err.status, err.message, retryAfter ? { 'retry-after': String(retryAfter) } : {});
+        return refuse(req, res, err.status, err.message, retryAfter ? { 'retry-after': String(Number(retryAfter)) } : {});
       }
       opts.logger.error({ err }, 'unexpected adapter failure');
       refuse(req, res, 500, 'Internal error');
