@@ -151,9 +151,8 @@ describe('#1 the gateway authorises a multipart operation before it reads a file
     expect(growth).toBeLessThan(20 * MB);
   }, 60_000);
 
-  // Known open (docs/security.md, #1): the relay to the subgraph still holds each accepted file in memory
-  // (+469 MB for 10 x 50 MB). `failing` keeps the target in view: it turns red once the relay streams; then make it `it`.
-  it.failing('#1 10 x 50 MB accepted uploads (addEventVideo, own key) stream through: gateway RSS grows < 20 MB', async () => {
+  // The relay to the subgraph reads each spooled file chunk by chunk into one buffer (before: +469 MB).
+  it('#1 10 x 50 MB accepted uploads (addEventVideo, own key) stream through: gateway RSS grows < 20 MB', async () => {
     const { orgId: org, key } = await fixtures.organisation();
     const event = await fixtures.event(org, { videoSearch: true });
     const pid = gatewayPid();
