@@ -67,7 +67,9 @@ export function canReadEvent(principal: Principal, orgId: number, eventId: numbe
 
 /** Organisation-wide views (billing) refused to a key limited to some events. */
 export function assertNotEventScoped(principal: Principal, what: string): void {
-  if (isEventScoped(principal)) throw new AppError('FORBIDDEN', `An API key limited to some events cannot read ${what}`);
+  if (isEventScoped(principal)) {
+    throw new AppError('FORBIDDEN', `An API key limited to some events cannot read ${what}`);
+  }
 }
 
 /** May the principal change the organisation's events (the photo pipeline)? A key of the organisation, or a member's token with `events:write`. */

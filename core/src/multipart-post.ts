@@ -31,17 +31,23 @@ export async function postMultipart(
   request: { headers: Record<string, string>; fields: Array<[string, string]>; files: MultipartFilePart[] },
 ): Promise<MultipartAnswer> {
   const boundary = `----em-${randomBytes(16).toString('hex')}`;
-  const fieldParts = request.fields.map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${escapeQuoted(name)}"\r\n\r\n${value}\r\n`));
-  const fileHeads = request.files.map((f) =>
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${escapeQuoted(f.field)}"; filename="${escapeQuoted(f.fileName)}"\r\n` + `Content-Type: ${f.mimeType || 'application/octet-stream'}\r\n\r\n`),
-  );
+  const disposition = (name: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${escapeQuoted(name)}"`;
+  const fieldParts = request.fields.map(([name, value]) => Buffer.from(`${disposition(name)}\r\n\r\n${value}\r\n`));
+  const fileHeads = request.files.map((f) => {
+    const type = f.mimeType || 'application/octet-stream';
+    return Buffer.from(`${disposition(f.field)}; filename="${escapeQuoted(f.fileName)}"\r\nContent-Type: ${type}\r\n\r\n`);
+  });
   const closing = Buffer.from(`--${boundary}--\r\n`);
   const sizes = await Promise.all(request.files.map(async (f) => (await stat(f.path)).size));
-  const length = [...fieldParts, ...fileHeads, closing].reduce((sum, b) => sum + b.length, 0) + sizes.reduce((sum, s) => sum + s + 2, 0);
+  const framing = [...fieldParts, ...fileHeads, closing].reduce((sum, b) => sum + b.length, 0);
+  // Each file is followed by CRLF.
+  const length = framing + sizes.reduce((sum, s) => sum + s + 2, 0);
 
   const target = new URL(url);
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) if (!/^(content-type|content-length|transfer-encoding)$/i.test(name)) headers[name] = value;
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (!/^(content-type|content-length|transfer-encoding)$/i.test(name)) headers[name] = value;
+  }
   headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
   headers['content-length'] = String(length);
 
@@ -63,7 +69,8 @@ export async function postMultipart(
     req.on('error', (err) => {
       if (!answered) reject(err);
     });
-    const write = (chunk: Buffer) => new Promise<void>((done, fail) => req.write(chunk, (err) => (err ? fail(err) : done())));
+    const write = (chunk: Buffer) =>
+      new Promise<void>((done, fail) => req.write(chunk, (err) => (err ? fail(err) : done())));
     (async () => {
       for (const part of fieldParts) await write(part);
       const buffer = Buffer.allocUnsafe(CHUNK_BYTES);

@@ -90,11 +90,17 @@ export class ApiKeyService {
   private async eventScope(orgId: number, given: number[] | null | undefined): Promise<number[] | null> {
     if (given === undefined || given === null) return null;
     const ids = [...new Set(given)].sort((a, b) => a - b);
-    if (ids.length === 0) throw new AppError('BAD_REQUEST', 'eventIds lists no event: leave it out for a key of every event');
-    if (ids.length > MAX_KEY_EVENTS) throw new AppError('BAD_REQUEST', `A key may be limited to at most ${MAX_KEY_EVENTS} events`);
+    if (ids.length === 0) {
+      throw new AppError('BAD_REQUEST', 'eventIds lists no event: leave it out for a key of every event');
+    }
+    if (ids.length > MAX_KEY_EVENTS) {
+      throw new AppError('BAD_REQUEST', `A key may be limited to at most ${MAX_KEY_EVENTS} events`);
+    }
     for (const id of ids) {
       const event = Number.isSafeInteger(id) && id > 0 ? await this.repos.events.findAccess(id) : null;
-      if (event?.organisation.id !== orgId) throw new AppError('BAD_REQUEST', `Event ${id} is not an event of organisation ${orgId}`);
+      if (event?.organisation.id !== orgId) {
+        throw new AppError('BAD_REQUEST', `Event ${id} is not an event of organisation ${orgId}`);
+      }
     }
     return ids;
   }

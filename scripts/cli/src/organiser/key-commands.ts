@@ -15,7 +15,9 @@ const role = (value: string | undefined) => {
 /** `--events 1,4`: positive integers, at least one. */
 function eventIdList(value: string): number[] {
   const ids = list(value).map((v) => (/^[1-9]\d{0,9}$/.test(v) ? Number(v) : NaN));
-  if (ids.length === 0 || ids.some((id) => !Number.isSafeInteger(id))) throw new Error('--events is a list of event ids, e.g. --events 1,4');
+  if (ids.length === 0 || ids.some((id) => !Number.isSafeInteger(id))) {
+    throw new Error('--events is a list of event ids, e.g. --events 1,4');
+  }
   return ids;
 }
 
