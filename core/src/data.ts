@@ -3,7 +3,7 @@
 export * from './db/entities';
 export * from './db/orm';
 // Services guard through the operation policy (operation-guard); only the federation test is exported.
-export { accessOnly, assertPlatformAdmin, canReadOrganisation } from './guard';
+export { accessOnly, assertPlatformAdmin, canReadEvent, canReadOrganisation, isEventScoped } from './guard';
 export * from './operation-guard';
 export * from './auth/api-key-service';
 export * from './auth/account-directory';

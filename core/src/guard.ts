@@ -45,6 +45,33 @@ export function canReadOrganisation(principal: Principal, orgId: number): boolea
   return organisationDenial(principal, orgId) === null;
 }
 
+/** An API key limited to a list of events (`create-key --events`); other keys and accounts reach every event. */
+export function isEventScoped(principal: Principal): boolean {
+  return principal.kind === 'api_key' && Array.isArray(principal.eventIds);
+}
+
+/**
+ * A key limited to some events reaches no other event (403, as an event of another organisation).
+ * Checked before the event is looked up, so the answer says nothing of events outside the list.
+ */
+export function assertEventInScope(principal: Principal, eventId: number): void {
+  if (isEventScoped(principal) && !principal.eventIds!.includes(eventId)) {
+    throw new AppError('FORBIDDEN', 'This API key is limited to other events');
+  }
+}
+
+/** May the principal read this event of this organisation? (reference resolvers: null instead of an error) */
+export function canReadEvent(principal: Principal, orgId: number, eventId: number): boolean {
+  return canReadOrganisation(principal, orgId) && (!isEventScoped(principal) || principal.eventIds!.includes(eventId));
+}
+
+/** Organisation-wide views (billing) refused to a key limited to some events. */
+export function assertNotEventScoped(principal: Principal, what: string): void {
+  if (isEventScoped(principal)) {
+    throw new AppError('FORBIDDEN', `An API key limited to some events cannot read ${what}`);
+  }
+}
+
 /** May the principal change the organisation's events (the photo pipeline)? A key of the organisation, or a member's token with `events:write`. */
 export function assertCanWrite(principal: Principal): void {
   if (principal.kind === 'api_key' && principal.readOnly) throw new AppError('FORBIDDEN', 'This API key is read-only');
@@ -83,6 +110,7 @@ export function assertPlatformAdmin(principal: Principal): void {
  */
 export async function guardEvent<E extends EventAccess>(source: EventSource<E>, principal: Principal, orgId: number, eventId: number, features: EventFeature[] = []): Promise<E> {
   assertOrganisation(principal, orgId);
+  assertEventInScope(principal, eventId);
   return eventOfOrganisation(source, orgId, eventId, features);
 }
 

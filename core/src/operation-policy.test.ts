@@ -44,6 +44,17 @@ describe('the operation policy', () => {
     await expect(authorizeOperation(events, key, 'eventVideos', 1, 7)).resolves.toBeUndefined();
   });
 
+  it('keeps a key limited to some events to them (403 before the lookup, a missing event too) and from billing', async () => {
+    const scoped: Principal = { ...key, eventIds: [7] };
+    await expect(authorizeOperation(events, scoped, 'bibSearch', 1, 7)).resolves.toBeUndefined();
+    await expect(authorizeOperation(events, scoped, 'goLive', 1, 7)).resolves.toBeUndefined();
+    await expect(authorizeOperation(events, { ...key, eventIds: [9] }, 'photos', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'This API key is limited to other events' });
+    await expect(authorizeOperation(events, scoped, 'photos', 1, 8)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, scoped, 'faceSearchUsage', 1, null)).rejects.toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/limited to some events/) });
+    await expect(authorizeOperation(events, scoped, 'events', 1, null)).resolves.toBeUndefined();
+    await expect(authorizeOperation(events, { ...key, eventIds: [9] }, 'photos', 1, 8)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
   it('checks the organisation alone without an event, and nothing more without an organisation', async () => {
     await expect(authorizeOperation(events, key, 'importPhotos', 2, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(authorizeOperation(events, key, 'importPhotos', null, null)).resolves.toBeUndefined();

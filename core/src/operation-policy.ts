@@ -24,6 +24,11 @@ export interface OperationPolicy {
    * organiser views (billing, video file names) are refused to them.
    */
   readOnlyKeys: boolean;
+  /**
+   * Whether a key limited to some events may call it. Event fields check the event against the key's
+   * list (guardEvent); organisation-wide views (billing) are refused; the events list shows its events.
+   */
+  eventScopedKeys: boolean;
 }
 
 interface Options {
@@ -31,16 +36,18 @@ interface Options {
   rate?: RateClass;
   storedRequestIdIsRead?: boolean;
   readOnlyKeys?: boolean;
+  eventScopedKeys?: boolean;
 }
 const policy =
   (access: OperationPolicy['access']) =>
-  (scope: OperationPolicy['scope'], { features = [], rate = 'read', storedRequestIdIsRead = false, readOnlyKeys = true }: Options = {}): OperationPolicy => ({
+  (scope: OperationPolicy['scope'], { features = [], rate = 'read', storedRequestIdIsRead = false, readOnlyKeys = true, eventScopedKeys = true }: Options = {}): OperationPolicy => ({
     scope,
     features,
     access,
     rate,
     storedRequestIdIsRead,
     readOnlyKeys,
+    eventScopedKeys,
   });
 const read = policy('read');
 const write = policy('write');
@@ -73,7 +80,8 @@ export const OPERATION_POLICY = {
   bibSearch: read('event', { features: ['bibSearch'] }),
   searchFaces: read('event', { features: ['selfieSearch'], rate: 'matching', storedRequestIdIsRead: true }),
   faceSearch: read('event', { features: ['selfieSearch'] }),
-  faceSearchUsage: read('organisation', { readOnlyKeys: false }),
+  // Billing of the whole organisation: never a public browser key nor a key limited to some events.
+  faceSearchUsage: read('organisation', { readOnlyKeys: false, eventScopedKeys: false }),
   timelineDays: read('event', { features: ['timelineSearch'] }),
   timelinePhotos: read('event', { features: ['timelineSearch'] }),
   startVideoClipping: read('event', { features: VIDEO_SELFIE, rate: 'matching' }),

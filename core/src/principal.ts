@@ -9,6 +9,8 @@ export interface Principal {
   apiKeyId?: number;
   /** An API key limited to reads and searches (see `assertCanWrite`). */
   readOnly?: boolean;
+  /** An API key limited to these events of its organisation (see `assertEventInScope`); absent = every event. */
+  eventIds?: number[];
   accountId?: number;
   scopes: string[];
   /** For an account: its role in each organisation it is an active member of. */

@@ -1,5 +1,4 @@
-import { AppError } from '@em/core';
-import { openAsBlob } from 'node:fs';
+import { AppError, postMultipart } from '@em/core';
 import { Pool } from 'undici';
 import type { TypedDocumentString } from './generated/graphql';
 
@@ -59,19 +58,25 @@ export class GatewayClient {
     headers: Record<string, string>,
   ): Promise<GraphQLResult<TResult>> {
     const { variable, single } = upload;
-    const form = new FormData();
-    form.append('operations', JSON.stringify({ query: document.toString(), variables: { ...variables, [variable]: single ? null : files.map(() => null) } }));
-    form.append('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [single ? `variables.${variable}` : `variables.${variable}.${i}`]]))));
-    // File-backed blobs: the upload streams from disk to the gateway, never whole in memory.
-    for (const [i, f] of files.entries()) form.append(String(i), await openAsBlob(f.path, { type: f.mimeType || 'application/octet-stream' }), f.fileName);
-    let response: Response;
+    const operations = JSON.stringify({ query: document.toString(), variables: { ...variables, [variable]: single ? null : files.map(() => null) } });
+    const map = JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [single ? `variables.${variable}` : `variables.${variable}.${i}`]])));
+    // Read from disk chunk by chunk as the socket takes them, never whole in memory.
+    const parts = files.map((f, i) => ({ field: String(i), path: f.path, fileName: f.fileName, mimeType: f.mimeType }));
+    let answer;
     try {
-      response = await fetch(`${this.origin}${this.path}`, { method: 'POST', headers: { ...headers, 'apollo-require-preflight': 'true' }, body: form });
+      answer = await postMultipart(`${this.origin}${this.path}`, {
+        headers: { ...headers, accept: 'application/json', 'apollo-require-preflight': 'true' },
+        fields: [
+          ['operations', operations],
+          ['map', map],
+        ],
+        files: parts,
+      });
     } catch {
       throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
     }
     try {
-      return (await response.json()) as GraphQLResult<TResult>;
+      return JSON.parse(answer.body) as GraphQLResult<TResult>;
     } catch {
       throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
     }

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { AppError } from '../errors';
 import type { ApiKeyRecord, ApiKeysRepository } from '../repositories/api-keys.repository';
+import type { EventsRepository } from '../repositories/events.repository';
 import type { OrganisationsRepository } from '../repositories/organisations.repository';
 import { generateApiKey } from './api-keys';
 
@@ -10,7 +11,12 @@ export interface ApiKeyInput {
   rateLimit?: number | null;
   /** Reads and searches only: for keys that are public by nature (a participant page's browser key). */
   readOnly?: boolean;
+  /** The only events of the organisation the key may reach (a participant page's key: its event); absent = all. */
+  eventIds?: number[] | null;
 }
+
+/** More events than a key's scope lists is a key of the whole organisation. */
+const MAX_KEY_EVENTS = 100;
 
 const HOSTNAME_RE = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
@@ -25,6 +31,7 @@ export function normaliseAllowedHost(entry: string): string {
 export interface ApiKeyRepositories {
   keys: ApiKeysRepository;
   organisations: Pick<OrganisationsRepository, 'findById'>;
+  events: Pick<EventsRepository, 'findAccess'>;
 }
 
 /** Creating, listing, deactivating and deleting an organisation's API keys (GraphQL and the CLI). */
@@ -44,6 +51,7 @@ export class ApiKeyService {
     }
     const allowedHosts = [...new Set((input.allowedHosts ?? []).map(normaliseAllowedHost))];
     if (!(await this.repos.organisations.findById(orgId))) throw new AppError('NOT_FOUND', 'Organisation not found');
+    const eventIds = await this.eventScope(orgId, input.eventIds);
     if ((await this.repos.keys.countForOrganisation(orgId)) >= this.maxPerOrganisation) {
       throw new AppError('BAD_REQUEST', `An organisation may hold at most ${this.maxPerOrganisation} API keys; delete one first`);
     }
@@ -56,6 +64,7 @@ export class ApiKeyService {
       allowedHosts,
       rateLimit: input.rateLimit ?? null,
       readOnly: input.readOnly ?? false,
+      eventIds,
     });
     return { apiKey, rawKey: generated.rawKey };
   }
@@ -75,6 +84,25 @@ export class ApiKeyService {
     const key = await this.find(orgId, keyId);
     await this.repos.keys.delete(key.id);
     await this.onKeyChanged(keyId);
+  }
+
+  /** A key's list of events: each an event of the organisation (400 otherwise), sorted, without repeats. */
+  private async eventScope(orgId: number, given: number[] | null | undefined): Promise<number[] | null> {
+    if (given === undefined || given === null) return null;
+    const ids = [...new Set(given)].sort((a, b) => a - b);
+    if (ids.length === 0) {
+      throw new AppError('BAD_REQUEST', 'eventIds lists no event: leave it out for a key of every event');
+    }
+    if (ids.length > MAX_KEY_EVENTS) {
+      throw new AppError('BAD_REQUEST', `A key may be limited to at most ${MAX_KEY_EVENTS} events`);
+    }
+    for (const id of ids) {
+      const event = Number.isSafeInteger(id) && id > 0 ? await this.repos.events.findAccess(id) : null;
+      if (event?.organisation.id !== orgId) {
+        throw new AppError('BAD_REQUEST', `Event ${id} is not an event of organisation ${orgId}`);
+      }
+    }
+    return ids;
   }
 
   private async find(orgId: number, keyId: number): Promise<ApiKeyRecord> {

@@ -12,6 +12,8 @@ export interface ApiKeyRecord {
   rateLimit: number | null;
   /** Reads and searches only (a participant page's browser key). */
   readOnly: boolean;
+  /** The only events the key may reach; null = every event of the organisation. */
+  eventIds: number[] | null;
   createdAt: Date;
   lastUsedAt: Date | null;
 }
@@ -24,6 +26,7 @@ export interface NewApiKey {
   allowedHosts: string[];
   rateLimit: number | null;
   readOnly: boolean;
+  eventIds: number[] | null;
 }
 
 /** Every query of `api_keys`. */
@@ -48,6 +51,7 @@ const record = (k: ApiKey): ApiKeyRecord => ({
   allowedHosts: k.allowedHosts,
   rateLimit: k.rateLimit ?? null,
   readOnly: k.readOnly,
+  eventIds: k.eventIds ? k.eventIds.map(Number) : null,
   createdAt: k.createdAt,
   lastUsedAt: k.lastUsedAt ?? null,
 });

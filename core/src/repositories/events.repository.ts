@@ -42,7 +42,8 @@ export interface EventsRepository {
   /** What the guard needs of the event (as findById, unless it is being deleted), read as a plain row: the read path's lookup. */
   findAccess(id: number): Promise<EventAccess | null>;
   /** The organisation's events, most recent event date first (undated last), then newest id first; drafts unless `withoutDrafts`. */
-  listForOrganisation(orgId: number, limit: number, offset: number, opts?: { withoutDrafts?: boolean }): Promise<{ items: Event[]; total: number }>;
+  /** `onlyIds`: these events only (a key limited to some events). */
+  listForOrganisation(orgId: number, limit: number, offset: number, opts?: { withoutDrafts?: boolean; onlyIds?: number[] }): Promise<{ items: Event[]; total: number }>;
   findBySlug(orgId: number, slug: string): Promise<Event | null>;
   slugTaken(orgId: number, slug: string, exceptEventId?: number): Promise<boolean>;
   create(orgId: number, settings: EventSettings): Promise<Event>;
@@ -116,10 +117,15 @@ export class SqlEventsRepository implements EventsRepository {
     };
   }
 
-  async listForOrganisation(orgId: number, limit: number, offset: number, opts: { withoutDrafts?: boolean } = {}) {
+  async listForOrganisation(orgId: number, limit: number, offset: number, opts: { withoutDrafts?: boolean; onlyIds?: number[] } = {}) {
     const [items, total] = await this.em().findAndCount(
       Event,
-      { organisation: orgId, deletingAt: null, ...(opts.withoutDrafts ? { status: { $ne: 'draft' as const } } : {}) },
+      {
+        organisation: orgId,
+        deletingAt: null,
+        ...(opts.withoutDrafts ? { status: { $ne: 'draft' as const } } : {}),
+        ...(opts.onlyIds ? { id: { $in: opts.onlyIds } } : {}),
+      },
       { orderBy: [{ eventDate: QueryOrder.DESC_NULLS_LAST }, { id: QueryOrder.DESC }], limit, offset },
     );
     return { items, total };

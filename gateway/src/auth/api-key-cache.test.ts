@@ -2,7 +2,7 @@ import { hashApiKey } from '@em/core';
 import { ApiKeyRecord } from '@em/core/data';
 import { ApiKeyLookup, KeyRecord } from './api-key-cache';
 
-const record = (id: number): KeyRecord => ({ id, orgId: 1, active: true, allowedHosts: [], rateLimit: null, readOnly: false });
+const record = (id: number): KeyRecord => ({ id, orgId: 1, active: true, allowedHosts: [], rateLimit: null, readOnly: false, eventIds: null });
 
 function lookupOver(records: Record<string, KeyRecord>) {
   const byHash = new Map(Object.entries(records).map(([raw, r]) => [hashApiKey(raw), r]));

@@ -8,6 +8,8 @@ export interface KeyRecord {
   allowedHosts: string[];
   rateLimit: number | null;
   readOnly: boolean;
+  /** The only events the key may reach; null = every event of its organisation. */
+  eventIds: number[] | null;
 }
 
 /** Where key records come from when they are not cached (the api_keys repository). */
@@ -46,7 +48,7 @@ export class ApiKeyLookup {
     if (cached && cached.expiresAt > now) return cached.value;
 
     const found = await this.source.findByHash(hash);
-    const record: KeyRecord | null = found && { id: found.id, orgId: found.orgId, active: found.active, allowedHosts: found.allowedHosts, rateLimit: found.rateLimit, readOnly: found.readOnly };
+    const record: KeyRecord | null = found && { id: found.id, orgId: found.orgId, active: found.active, allowedHosts: found.allowedHosts, rateLimit: found.rateLimit, readOnly: found.readOnly, eventIds: found.eventIds ?? null };
     if (this.cacheSeconds > 0) {
       const expiresAt = now + this.cacheSeconds * 1000;
       if (record) this.known.set(hash, { value: record, expiresAt });

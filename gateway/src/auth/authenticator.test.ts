@@ -11,6 +11,7 @@ const keys = {
   emk_inactive_key: { id: 2, orgId: 7, active: false, allowedHosts: [], rateLimit: null },
   emk_site_bound_1: { id: 3, orgId: 7, active: true, allowedHosts: ['photos.example.org'], rateLimit: null },
   emk_browser_key1: { id: 4, orgId: 7, active: true, allowedHosts: [], rateLimit: null, readOnly: true },
+  emk_event_key_12: { id: 5, orgId: 7, active: true, allowedHosts: [], rateLimit: null, readOnly: true, eventIds: [42] },
 };
 const tokens: AccountTokens = {
   verify: async (token) => {
@@ -57,6 +58,12 @@ describe('Authenticator', () => {
     expect(await statusOf(auth.authenticate({ apiKey: 'emk_unknown_key', authorization: undefined }, anywhere, 'r'))).toBe(403);
     expect(await statusOf(auth.authenticate({ apiKey: 'short', authorization: undefined }, anywhere, 'r'))).toBe(403);
     expect(await statusOf(auth.authenticate({ apiKey: 'emk_inactive_key', authorization: undefined }, anywhere, 'r'))).toBe(403);
+  });
+
+  it("carries a key's list of events in its principal (the subgraphs' guard keeps it to them)", async () => {
+    const { principal } = await auth.authenticate({ apiKey: 'emk_event_key_12', authorization: undefined }, anywhere, 'r');
+    expect(principal).toMatchObject({ orgId: 7, kind: 'api_key', readOnly: true, eventIds: [42] });
+    expect((await auth.authenticate({ apiKey: 'emk_good_key_123', authorization: undefined }, anywhere, 'r')).principal).not.toHaveProperty('eventIds');
   });
 
   it('enforces the host allowlist of the key', async () => {

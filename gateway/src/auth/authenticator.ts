@@ -51,7 +51,15 @@ export class Authenticator {
     if (!key.active) throw new AppError('FORBIDDEN', 'The API key is inactive');
     if (!isHostAllowed(key.allowedHosts, caller)) throw new AppError('FORBIDDEN', 'The calling host is not approved for this API key');
     this.keys.touch(key.id);
-    const principal: Principal = { orgId: key.orgId, kind: 'api_key', apiKeyId: key.id, scopes: [], requestId, ...(key.readOnly ? { readOnly: true } : {}) };
+    const principal: Principal = {
+      orgId: key.orgId,
+      kind: 'api_key',
+      apiKeyId: key.id,
+      scopes: [],
+      requestId,
+      ...(key.readOnly ? { readOnly: true } : {}),
+      ...(key.eventIds ? { eventIds: key.eventIds } : {}),
+    };
     // A browser key is public and shared by every participant: one budget for all would let one
     // visitor (or a busy race day) spend everybody's.
     const visitor = key.readOnly ? clientNetwork(caller.clientIp) : null;

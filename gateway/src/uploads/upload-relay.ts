@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, openAsBlob } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { MultipartFilePart, postMultipart } from '@em/core';
 import { FileUpload, Upload } from 'graphql-upload-minimal';
 
 /**
@@ -13,7 +14,7 @@ import { FileUpload, Upload } from 'graphql-upload-minimal';
  * fetcher turns a request with markers back into a multipart request (the GraphQL multipart
  * request spec) carrying the files. The operation was authorised before (see authorize-uploads.ts);
  * each file streams from the client to a 0600 temp file of the request, and from there to the
- * subgraph: never whole in the gateway's memory.
+ * subgraph chunk by chunk (postMultipart): never whole in the gateway's memory.
  */
 const MARKER = '\u0000upload:';
 const pending = new Map<string, Upload>();
@@ -67,9 +68,11 @@ export function uploadAwareFetch(init: { body?: unknown; headers?: Record<string
     const request = JSON.parse(body);
     const markers: Array<{ path: string; id: string }> = [];
     request.variables = findMarkers(request.variables, 'variables', markers);
-    const form = new FormData();
-    form.append('operations', JSON.stringify(request));
-    form.append('map', JSON.stringify(Object.fromEntries(markers.map((m, i) => [String(i), [m.path]]))));
+    const fields: Array<[string, string]> = [
+      ['operations', JSON.stringify(request)],
+      ['map', JSON.stringify(Object.fromEntries(markers.map((m, i) => [String(i), [m.path]])))],
+    ];
+    const files: MultipartFilePart[] = [];
     const dir = await mkdtemp(path.join(tmpdir(), 'em-gateway-upload-'));
     try {
       for (const [i, marker] of markers.entries()) {
@@ -78,14 +81,19 @@ export function uploadAwareFetch(init: { body?: unknown; headers?: Record<string
         const file = await upload.promise;
         const target = path.join(dir, String(i));
         await spool(file, target);
-        form.append(String(i), await openAsBlob(target, { type: file.mimetype || 'application/octet-stream' }), file.filename);
+        files.push({ field: String(i), path: target, fileName: file.filename, mimeType: file.mimetype });
       }
-      const headers = { ...(init.headers ?? {}) };
-      for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-type' || name.toLowerCase() === 'content-length') delete headers[name];
       // Apollo's CSRF rule for multipart requests to subgraphs.
-      headers['apollo-require-preflight'] = 'true';
+      const headers = { ...(init.headers ?? {}), 'apollo-require-preflight': 'true' };
       // The subgraph answers once it has read the files: the temp files can go then.
-      return await fetch(url, { method: 'POST', headers, body: form });
+      const answer = await postMultipart(url, { headers, fields, files }).catch((err: Error) => {
+        throw new Error(`fetch failed: ${err.message}`);
+      });
+      const responseHeaders = new Headers();
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+      }
+      return new Response(answer.body, { status: answer.status, headers: responseHeaders });
     } catch (err) {
       if (err instanceof FileTooLarge) return refusal('PAYLOAD_TOO_LARGE', err.message);
       if ((err as { status?: number }).status === 413) return refusal('PAYLOAD_TOO_LARGE', 'A file is larger than the upload limit');

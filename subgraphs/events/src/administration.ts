@@ -63,7 +63,7 @@ export function administrationServices(deps: AdministrationDependencies) {
     photos: new SqlPhotosRepository(deps.em),
   };
   const versions = new ContentVersions(repos.events, deps.redis);
-  const keyService = new ApiKeyService({ keys: repos.apiKeys, organisations: repos.organisations }, deps.maxApiKeysPerOrganisation, deps.onKeyChanged);
+  const keyService = new ApiKeyService({ keys: repos.apiKeys, organisations: repos.organisations, events: repos.events }, deps.maxApiKeysPerOrganisation, deps.onKeyChanged);
   return {
     repos,
     keyService,

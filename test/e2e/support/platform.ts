@@ -179,9 +179,15 @@ export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => P
       return { orgId: org.id, key: await fixtures.apiKey(org.id) };
     },
 
-    async apiKey(orgId: number, opts: { active?: boolean; allowedHosts?: string[]; rateLimit?: number; readOnly?: boolean } = {}): Promise<string> {
+    async apiKey(orgId: number, opts: { active?: boolean; allowedHosts?: string[]; rateLimit?: number; readOnly?: boolean; eventIds?: number[] } = {}): Promise<string> {
       const services = await admin();
-      const { apiKey, rawKey } = await services.keyService.create(orgId, { name: 'test key', allowedHosts: opts.allowedHosts, rateLimit: opts.rateLimit ?? null, readOnly: opts.readOnly });
+      const { apiKey, rawKey } = await services.keyService.create(orgId, {
+        name: 'test key',
+        allowedHosts: opts.allowedHosts,
+        rateLimit: opts.rateLimit ?? null,
+        readOnly: opts.readOnly,
+        eventIds: opts.eventIds,
+      });
       if (opts.active === false) await services.keyService.setActive(orgId, apiKey.id, false);
       return rawKey;
     },

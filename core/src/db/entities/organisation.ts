@@ -116,6 +116,10 @@ export class ApiKey {
   /** Reads and searches only (a browser key: public by nature); the pipeline and video uploads are refused. */
   @Property({ type: 'boolean', default: false })
   readOnly: boolean = false;
+
+  /** The events the key may reach (a participant page's key: its event); null = every event of the organisation. */
+  @Property({ type: 'integer[]', nullable: true })
+  eventIds?: number[] | null;
 }
 
 /**

@@ -508,17 +508,19 @@ describe.each(WORLDS)('ApiKeysRepository: %s', (_name, makeWorld) => {
     allowedHosts: ['example.org'],
     rateLimit: null,
     readOnly: false,
+    eventIds: null,
     ...fields,
   });
 
   it('creates keys active, finds them by hash and within their organisation only, lists and counts them', async () => {
     const { orgId } = await anEvent(world);
     const other = await anEvent(world);
-    const fields = key(orgId, { readOnly: true, rateLimit: 30 });
+    const fields = key(orgId, { readOnly: true, rateLimit: 30, eventIds: [3, 12] });
     const created = await world.apiKeys.create(fields);
-    expect(created).toMatchObject({ orgId, name: 'site', prefix: fields.prefix, active: true, allowedHosts: ['example.org'], rateLimit: 30, readOnly: true, lastUsedAt: null });
+    expect(created).toMatchObject({ orgId, name: 'site', prefix: fields.prefix, active: true, allowedHosts: ['example.org'], rateLimit: 30, readOnly: true, eventIds: [3, 12], lastUsedAt: null });
     expect(created).not.toHaveProperty('keyHash');
     const second = await world.apiKeys.create(key(orgId));
+    expect(second.eventIds).toBeNull();
     expect(await world.apiKeys.findByHash(fields.keyHash)).toEqual(created);
     expect(await world.apiKeys.findByHash(newId())).toBeNull();
     expect(await world.apiKeys.findInOrganisation(orgId, created.id)).toEqual(created);

@@ -27,9 +27,10 @@ export class InMemoryEventsRepository implements EventsRepository {
   async findAccess(id: number) {
     return this.findById(id);
   }
-  async listForOrganisation(orgId: number, limit: number, offset: number, opts: { withoutDrafts?: boolean } = {}) {
+  async listForOrganisation(orgId: number, limit: number, offset: number, opts: { withoutDrafts?: boolean; onlyIds?: number[] } = {}) {
     const all = this.all
       .filter((e) => e.organisation.id === orgId && !e.deletingAt && !(opts.withoutDrafts && e.status === 'draft'))
+      .filter((e) => !opts.onlyIds || opts.onlyIds.includes(e.id))
       .sort((a, b) => (b.eventDate?.getTime() ?? -Infinity) - (a.eventDate?.getTime() ?? -Infinity) || b.id - a.id);
     return { items: all.slice(offset, offset + limit), total: all.length };
   }

@@ -12,6 +12,15 @@ const role = (value: string | undefined) => {
   return value;
 };
 
+/** `--events 1,4`: positive integers, at least one. */
+function eventIdList(value: string): number[] {
+  const ids = list(value).map((v) => (/^[1-9]\d{0,9}$/.test(v) ? Number(v) : NaN));
+  if (ids.length === 0 || ids.some((id) => !Number.isSafeInteger(id))) {
+    throw new Error('--events is a list of event ids, e.g. --events 1,4');
+  }
+  return ids;
+}
+
 /** Accounts, tokens of the embedded issuer, API keys, and the photo and video imports. */
 export const KEY_COMMANDS: Record<string, Command> = {
   'create-account': {
@@ -62,9 +71,9 @@ export const KEY_COMMANDS: Record<string, Command> = {
     },
   },
   'create-key': {
-    usage: 'create-key --org ID --name NAME [--hosts a.example,*.b.example,203.0.113.7] [--rate-limit N] [--read-only]',
-    summary: 'an API key of the organisation, shown once',
-    flags: ['org', 'name', 'hosts', 'rate-limit', 'read-only'],
+    usage: 'create-key --org ID --name NAME [--hosts a.example,*.b.example,203.0.113.7] [--rate-limit N] [--read-only] [--events 1,4]',
+    summary: 'an API key of the organisation (limited to the --events given), shown once',
+    flags: ['org', 'name', 'hosts', 'rate-limit', 'read-only', 'events'],
     async run({ services }, flags) {
       const { apiKey, rawKey } = await services.keyService.create(positiveInt(flags, 'org'), {
         name: need(flags, 'name'),
@@ -72,6 +81,8 @@ export const KEY_COMMANDS: Record<string, Command> = {
         rateLimit: flags['rate-limit'] ? positiveInt(flags, 'rate-limit') : null,
         // Reads and searches only: for a key that is public by nature (a participant page's browser key).
         readOnly: flags['read-only'] === 'true',
+        // A participant page's key: the page's event only.
+        eventIds: flags.events === undefined ? null : eventIdList(flags.events),
       });
       return { json: { key: rawKey, apiKey }, text: `key ${apiKey.id} (${apiKey.prefix}...), shown once:\n${rawKey}` };
     },
@@ -82,7 +93,16 @@ export const KEY_COMMANDS: Record<string, Command> = {
     flags: ['org'],
     async run({ services }, flags) {
       const keys = await services.keyService.list(positiveInt(flags, 'org'));
-      const rows = keys.map((k) => [k.id, `${k.prefix}...`, k.active ? 'active' : 'inactive', k.name, `hosts=${k.allowedHosts.join(',') || '*'}`, `last used ${k.lastUsedAt?.toISOString() ?? 'never'}`]);
+      const rows = keys.map((k) => [
+        k.id,
+        `${k.prefix}...`,
+        k.active ? 'active' : 'inactive',
+        k.readOnly ? 'read-only' : 'read-write',
+        k.name,
+        `hosts=${k.allowedHosts.join(',') || '*'}`,
+        `events=${k.eventIds?.join(',') ?? '*'}`,
+        `last used ${k.lastUsedAt?.toISOString() ?? 'never'}`,
+      ]);
       return { json: keys, text: table(rows) };
     },
   },

@@ -1,4 +1,4 @@
-import { ContentVersionMirror, REPO_ROOT } from '@em/core';
+import { ContentVersionMirror, hashApiKey, REPO_ROOT } from '@em/core';
 import { Event, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { buildSlideshow } from './slideshow';
@@ -117,7 +117,7 @@ export async function seedDemo(opts: {
   }
 
   const event = (await admin.repos.events.findBySlug(org.id, DEMO_EVENT_SLUG))!;
-  const browserKey = await ensureBrowserKey(admin, org.id, opts.dataDir);
+  const browserKey = await ensureBrowserKey(admin, org.id, event.id, opts.dataDir);
   await opts.store.ensureBucket();
   // The demo goes through the real pipeline: import, then a worker job per photo.
   for (const file of demoPhotoFiles()) {
@@ -153,14 +153,25 @@ async function ensureOrganiserPassword(orm: Orm, dataDir: string): Promise<strin
 export const DEMO_PAGE_HOSTS = ['localhost'];
 
 /**
- * The participant page's key: a key like any other, whose host allowlist holds the page's host, so
- * browsers on other sites are refused. It is public by nature (it is in the page's link); kept for
- * this machine in `<dataDir>/demo-browser-key`, and made again when that file is missing.
+ * The participant page's key: read-only, limited to the page's event, and whose host allowlist holds
+ * the page's host, so browsers on other sites are refused. It is public by nature (it is in the
+ * page's link); kept for this machine in `<dataDir>/demo-browser-key`, and made again when that file
+ * is missing or holds a key of an older release that reached every event (that key is deleted).
  */
-async function ensureBrowserKey(admin: AdministrationServices, orgId: number, dataDir: string): Promise<string> {
+async function ensureBrowserKey(admin: AdministrationServices, orgId: number, eventId: number, dataDir: string): Promise<string> {
   const file = path.join(dataDir, 'demo-browser-key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const { rawKey } = await admin.keyService.create(orgId, { name: 'Demo participant page (browser key)', allowedHosts: DEMO_PAGE_HOSTS, readOnly: true });
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    const key = await admin.repos.apiKeys.findByHash(hashApiKey(stored));
+    if (key?.eventIds && key.eventIds.length === 1 && key.eventIds[0] === eventId) return stored;
+    if (key) await admin.keyService.delete(key.orgId, key.id);
+  }
+  const { rawKey } = await admin.keyService.create(orgId, {
+    name: 'Demo participant page (browser key)',
+    allowedHosts: DEMO_PAGE_HOSTS,
+    readOnly: true,
+    eventIds: [eventId],
+  });
   writePrivateFile(file, `${rawKey}\n`);
   return rawKey;
 }

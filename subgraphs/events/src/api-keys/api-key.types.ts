@@ -8,6 +8,9 @@ export class ApiKeyType {
   @Field() active!: boolean;
   @Field(() => [String], { description: 'Hostnames, *.domain wildcards or IP addresses; empty = any host.' }) allowedHosts!: string[];
   @Field(() => Int, { nullable: true, description: 'Read calls per rate-limit window; null = the platform default.' }) rateLimit!: number | null;
+  @Field({ description: 'Reads and searches only (a browser key: public by nature).' }) readOnly!: boolean;
+  @Field(() => [Int], { nullable: true, description: 'The only events the key may reach; null = every event of the organisation.' })
+  eventIds!: number[] | null;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) lastUsedAt!: Date | null;
 }

@@ -19,8 +19,11 @@ export class ApiKeysResolver {
     @Arg('name') name: string,
     @Arg('allowedHosts', () => [String], { nullable: true }) allowedHosts?: string[],
     @Arg('rateLimit', () => Int, { nullable: true }) rateLimit?: number,
+    @Arg('readOnly', { nullable: true, description: 'Reads and searches only: for a key that is public by nature.' }) readOnly?: boolean,
+    @Arg('eventIds', () => [Int], { nullable: true, description: 'Limits the key to these events of the organisation.' })
+    eventIds?: number[],
   ) {
-    return this.service.create(ctx.principal, orgId, { name, allowedHosts, rateLimit });
+    return this.service.create(ctx.principal, orgId, { name, allowedHosts, rateLimit, readOnly: readOnly ?? false, eventIds });
   }
 
   @Mutation(() => ApiKeyType, { description: 'Activates or deactivates a key (an inactive key gets 403).' })

@@ -1,6 +1,6 @@
 import { hashApiKey } from '@em/core';
 import { ApiKeyService } from '@em/core/data';
-import { InMemoryApiKeysRepository, InMemoryOrganisationsRepository } from '@em/core/testing';
+import { InMemoryApiKeysRepository, InMemoryEventsRepository, InMemoryOrganisationsRepository } from '@em/core/testing';
 import { callers } from '../test-principals';
 import { ApiKeysService } from './api-keys.service';
 
@@ -8,9 +8,10 @@ async function setup(max = 2) {
   const keys = new InMemoryApiKeysRepository();
   const organisations = new InMemoryOrganisationsRepository();
   const org = await organisations.create({ name: 'Club', slug: 'club' });
+  const events = new InMemoryEventsRepository();
   const changed: number[] = [];
-  const service = new ApiKeysService(new ApiKeyService({ keys, organisations }, max, async (id) => void changed.push(id)));
-  return { org, keys, service, changed };
+  const service = new ApiKeysService(new ApiKeyService({ keys, organisations, events }, max, async (id) => void changed.push(id)));
+  return { org, keys, events, service, changed };
 }
 
 describe('ApiKeysService', () => {
@@ -33,6 +34,18 @@ describe('ApiKeysService', () => {
     await expect(service.create(callers.admin(org.id), org.id, { name: 'k', allowedHosts: ['not a host!'] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await service.create(callers.admin(org.id), org.id, { name: 'k' });
     await expect(service.create(callers.admin(org.id), org.id, { name: 'k2' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('limits a key to events of its organisation only: sorted, without repeats; none or a foreign event is a 400', async () => {
+    const { org, events, service } = await setup();
+    const [a, b] = [events.add({ orgId: org.id }), events.add({ orgId: org.id })];
+    const foreign = events.add({ orgId: org.id + 1 });
+    const { apiKey } = await service.create(callers.admin(org.id), org.id, { name: 'page', readOnly: true, eventIds: [b.id, a.id, b.id] });
+    expect(apiKey).toMatchObject({ readOnly: true, eventIds: [a.id, b.id] });
+    await expect(service.create(callers.admin(org.id), org.id, { name: 'k', eventIds: [] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(service.create(callers.admin(org.id), org.id, { name: 'k', eventIds: [foreign.id] })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/not an event of organisation/) });
+    await expect(service.create(callers.admin(org.id), org.id, { name: 'k', eventIds: [0] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect((await service.create(callers.admin(org.id), org.id, { name: 'all' })).apiKey.eventIds).toBeNull();
   });
 
   it("does not touch another organisation's key", async () => {

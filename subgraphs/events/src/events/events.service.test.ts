@@ -39,6 +39,19 @@ describe('EventsService', () => {
     expect((await service.list(callers.key(org.id), org.id)).items.map((e) => e.name).sort()).toEqual(['Draft', 'Live']);
   });
 
+  it('lists to a key limited to some events those only, refuses it the others and their references', async () => {
+    const { org, admin, service } = await setup();
+    const mine = await admin.create(callers.admin(org.id), org.id, { name: 'Mine', status: 'active' });
+    const other = await admin.create(callers.admin(org.id), org.id, { name: 'Other', status: 'active' });
+    const scoped = { ...callers.key(org.id), eventIds: [mine.id] };
+    const seen = await service.list(scoped, org.id);
+    expect(seen.items.map((e) => e.name)).toEqual(['Mine']);
+    expect(seen.pageInfo).toMatchObject({ total: 1 });
+    await expect(service.details(scoped, org.id, other.id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(await service.byReference(scoped, other.id)).toBeNull();
+    expect(await service.byReference(scoped, mine.id)).toMatchObject({ name: 'Mine' });
+  });
+
   it('shows one event with its settings; an event being deleted is gone (404, null reference)', async () => {
     const { org, admin, events, service } = await setup();
     const created = await admin.create(callers.admin(org.id), org.id, { name: 'E', watermarkText: 'Club 2026', videoSearch: true, videoSelfieSearch: true });

@@ -1,5 +1,5 @@
 import { Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
-import { canReadOrganisation, EventsRepository, guardOperation, guardOrganisationOperation } from '@em/core/data';
+import { canReadEvent, EventsRepository, guardOperation, guardOrganisationOperation } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { EventView, eventView } from './event-view';
 
@@ -18,7 +18,9 @@ export class EventsService {
     const request = resolvePage(page, pageSize, PAGE_LIMITS.events);
     // A read-only key is public (the participant page's link): it never sees the organiser's drafts.
     const withoutDrafts = principal.kind === 'api_key' && principal.readOnly === true;
-    const { items, total } = await this.events.listForOrganisation(orgId, request.pageSize, request.offset, { withoutDrafts });
+    // A key limited to some events lists those only.
+    const onlyIds = principal.kind === 'api_key' ? principal.eventIds : undefined;
+    const { items, total } = await this.events.listForOrganisation(orgId, request.pageSize, request.offset, { withoutDrafts, onlyIds });
     return { items: items.map((e) => eventView(e, this.store)), pageInfo: pageInfo(total, request) };
   }
 
@@ -26,9 +28,9 @@ export class EventsService {
     return eventView(await guardOperation(this.events, principal, 'event', orgId, eventId), this.store);
   }
 
-  /** The federation entry point (`_entities`): the event, or null when missing or of an organisation the principal may not read. */
+  /** The federation entry point (`_entities`): the event, or null when missing or one the principal may not read. */
   async byReference(principal: Principal, id: unknown): Promise<EventView | null> {
     const event = await this.events.findById(Number(id));
-    return event && canReadOrganisation(principal, event.organisation.id) ? eventView(event, this.store) : null;
+    return event && canReadEvent(principal, event.organisation.id, event.id) ? eventView(event, this.store) : null;
   }
 }

@@ -1,5 +1,5 @@
 import { AppError, isUuid, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
-import { accessOnly, canReadOrganisation, EventsRepository, GalleryRow, guardOperation, PhotosRepository } from '@em/core/data';
+import { accessOnly, canReadEvent, EventsRepository, GalleryRow, guardOperation, PhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { PhotoFields, photoView, PhotoView } from './photo-view';
 
@@ -46,12 +46,12 @@ export class PhotosService {
 
   /**
    * Published photos by id, in the order asked: the federation entry point (`_entities`). A photo
-   * of an organisation the principal may not read is null, as a missing one is.
+   * of an organisation or event the principal may not read is null, as a missing one is.
    */
   async byIds(principal: Principal, ids: readonly string[]): Promise<Array<PhotoView | null>> {
     const valid = ids.filter(isUuid);
     const photos = await this.photos.findPublishedWithEvent(valid);
-    const readable = photos.filter((p) => canReadOrganisation(principal, (p.event).organisation.id));
+    const readable = photos.filter((p) => canReadEvent(principal, p.event.organisation.id, p.event.id));
     const byId = new Map(readable.map((p) => [p.id, p]));
     return ids.map((id) => {
       const p = byId.get(id);
