@@ -26,3 +26,4 @@ export * from './json-depth';
 export * from './bibs/bib-read-rule';
 export * from './bibs/start-list-lookup';
 export * from './content-version';
+export * from './audit-actor';

@@ -1,5 +1,5 @@
 import { Event } from './db/entities';
-import { assertCanWrite, assertNotReadOnlyKey, assertOrganisation, assertOrganisationAdmin, assertPlatformAdmin, EventSource, eventOfOrganisation, guardEvent } from './guard';
+import { assertCanWrite, assertNotReadOnlyKey, assertOrganiser, assertOrganisation, assertOrganisationAdmin, assertPlatformAdmin, EventSource, eventOfOrganisation, guardEvent } from './guard';
 import { OperationName, operationPolicy, OperationPolicy } from './operation-policy';
 import { Principal } from './principal';
 import type { EventAccess } from './repositories/events.repository';
@@ -7,6 +7,7 @@ import type { EventAccess } from './repositories/events.repository';
 function assertAccess(principal: Principal, policy: OperationPolicy, orgId: number): void {
   if (!policy.readOnlyKeys) assertNotReadOnlyKey(principal, 'this organiser view');
   if (policy.access === 'write') assertCanWrite(principal);
+  if (policy.access === 'organiser') assertOrganiser(principal);
   if (policy.access === 'admin') assertOrganisationAdmin(principal, orgId);
   if (policy.access === 'platform') assertPlatformAdmin(principal);
 }
