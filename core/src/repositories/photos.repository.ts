@@ -353,7 +353,7 @@ export class SqlPhotosRepository implements PhotosRepository {
     if (photoIds.length === 0) return [];
     const rows = await this.execute<BibRowSql>(
       `select id::text as id, photo_id::text as photo_id, bib, read_text, confidence, status, source, box_x, box_y, box_width, box_height
-         from photo_bibs where photo_id = any(?::uuid[]) order by photo_id, id`,
+         from photo_bibs where photo_id = any(?::uuid[]) order by photo_bibs.photo_id, photo_bibs.id`,
       [sqlArray(photoIds)],
     );
     return rows.map((r) => ({
@@ -372,7 +372,7 @@ export class SqlPhotosRepository implements PhotosRepository {
     if (photoIds.length === 0) return [];
     const rows = await this.execute<{ id: string; photo_id: string; quality: number | null; score: number; box_x: number; box_y: number; box_width: number; box_height: number }>(
       `select id::text as id, photo_id::text as photo_id, quality, score, box_x, box_y, box_width, box_height
-         from faces where photo_id = any(?::uuid[]) order by photo_id, id`,
+         from faces where photo_id = any(?::uuid[]) order by faces.photo_id, faces.id`,
       [sqlArray(photoIds)],
     );
     return rows.map((r) => ({ id: r.id, photoId: r.photo_id, quality: r.quality, score: r.score, box: { x: r.box_x, y: r.box_y, width: r.box_width, height: r.box_height } }));
