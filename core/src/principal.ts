@@ -47,7 +47,7 @@ export function verifyPrincipal(token: string | undefined | null, secret: string
   }
   let payload: SignedPayload;
   try {
-    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SignedPayload;
   } catch {
     throw new AppError('UNAUTHENTICATED', 'Malformed principal');
   }

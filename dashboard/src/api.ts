@@ -49,7 +49,8 @@ function unwrap<T>(status: number, body: GraphQLAnswer<T>): T {
   return body.data;
 }
 
-export async function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+/** One GraphQL operation; T is the shape of its `data` as the query selects it. */
+export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const res = await fetch('/dashboard/api/graphql', {
     method: 'POST',
     credentials: 'same-origin',
@@ -63,7 +64,7 @@ export async function gql<T = any>(query: string, variables: Record<string, unkn
  * A GraphQL multipart upload of one file (the spec of graphql-multipart-request), with upload
  * progress: XMLHttpRequest reports it, fetch does not.
  */
-export function gqlUpload<T = any>(query: string, variables: Record<string, unknown>, fileVariable: string, file: File, onProgress: (fraction: number) => void): Promise<T> {
+export function gqlUpload<T>(query: string, variables: Record<string, unknown>, fileVariable: string, file: File, onProgress: (fraction: number) => void): Promise<T> {
   const form = new FormData();
   form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVariable]: [null] } }));
   form.append('map', JSON.stringify({ 0: [`variables.${fileVariable}.0`] }));
@@ -76,9 +77,9 @@ export function gqlUpload<T = any>(query: string, variables: Record<string, unkn
     xhr.onerror = () => reject(new ApiError('The connection dropped during the upload'));
     xhr.onload = () => {
       try {
-        resolve(unwrap<T>(xhr.status, JSON.parse(xhr.responseText || '{}')));
+        resolve(unwrap<T>(xhr.status, JSON.parse(xhr.responseText || '{}') as GraphQLAnswer<T>));
       } catch (err) {
-        reject(err);
+        reject(err instanceof Error ? err : new ApiError(String(err)));
       }
     };
     xhr.send(form);

@@ -23,7 +23,7 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
   const [hosts, setHosts] = useState('');
 
   const load = () =>
-    gql(`query($orgId: Int!) { apiKeys(orgId: $orgId) { ${KEY_FIELDS} } }`, { orgId: org.id })
+    gql<{ apiKeys: Key[] }>(`query($orgId: Int!) { apiKeys(orgId: $orgId) { ${KEY_FIELDS} } }`, { orgId: org.id })
       .then((d) => setKeys(d.apiKeys))
       .catch((err: Error) => setError(err.message));
   useEffect(() => void load(), [org.id]);
@@ -33,7 +33,7 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
     setError(null);
     try {
       const allowedHosts = hosts.split(/[\s,]+/).filter(Boolean);
-      const d = await gql(`mutation($orgId: Int!, $name: String!, $allowedHosts: [String!]) { createApiKey(orgId: $orgId, name: $name, allowedHosts: $allowedHosts) { key apiKey { name } } }`, { orgId: org.id, name, allowedHosts });
+      const d = await gql<{ createApiKey: { key: string; apiKey: { name: string } } }>(`mutation($orgId: Int!, $name: String!, $allowedHosts: [String!]) { createApiKey(orgId: $orgId, name: $name, allowedHosts: $allowedHosts) { key apiKey { name } } }`, { orgId: org.id, name, allowedHosts });
       setCreated({ key: d.createApiKey.key, name: d.createApiKey.apiKey.name });
       setCopied(false);
       setName('');
@@ -46,7 +46,7 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
 
   async function setActive(key: Key, active: boolean) {
     try {
-      await gql('mutation($orgId: Int!, $keyId: Int!, $active: Boolean!) { setApiKeyActive(orgId: $orgId, keyId: $keyId, active: $active) { id } }', { orgId: org.id, keyId: key.id, active });
+      await gql<unknown>('mutation($orgId: Int!, $keyId: Int!, $active: Boolean!) { setApiKeyActive(orgId: $orgId, keyId: $keyId, active: $active) { id } }', { orgId: org.id, keyId: key.id, active });
       await load();
     } catch (err) {
       setError((err as Error).message);
@@ -69,7 +69,7 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
           <button onClick={() => setCreated(null)}>Done, I saved it</button>
         </div>
       )}
-      <form class="card" onSubmit={create}>
+      <form class="card" onSubmit={(e) => void create(e)}>
         <h2>Create Token</h2>
         <label for="key-name">Name</label>
         <input id="key-name" required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />

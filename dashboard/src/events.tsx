@@ -12,6 +12,11 @@ interface EventRow {
   videos: number | null;
 }
 
+interface EventCounts {
+  pipelineStatus: { total: number; live: number };
+  eventVideos: Array<{ id: number }>;
+}
+
 const EVENTS = '{ items { id name status eventDate } }';
 
 /** Events of the organisation with status, date and photo/video counts; a new event. */
@@ -23,13 +28,13 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
 
   async function load() {
     try {
-      const data = await gql(`query($orgId: Int!) { events(orgId: $orgId, pageSize: 100) ${EVENTS} }`, { orgId: org.id });
-      const rows: EventRow[] = data.events.items.map((e: EventRow) => ({ ...e, photos: null, live: null, videos: null }));
+      const data = await gql<{ events: { items: EventRow[] } }>(`query($orgId: Int!) { events(orgId: $orgId, pageSize: 100) ${EVENTS} }`, { orgId: org.id });
+      const rows: EventRow[] = data.events.items.map((e) => ({ ...e, photos: null, live: null, videos: null }));
       setEvents(rows);
       // Counts per event, one request each: the list shows first, the counts fill in.
       const counted = await Promise.all(
         rows.map(async (e) => {
-          const c = await gql(`query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) { total live }
+          const c = await gql<EventCounts>(`query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) { total live }
             eventVideos(orgId: $orgId, eventId: $eventId) { id } }`, { orgId: org.id, eventId: e.id }).catch(() => null);
           return c ? { ...e, photos: c.pipelineStatus.total, live: c.pipelineStatus.live, videos: c.eventVideos.length } : e;
         }),
@@ -48,7 +53,7 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
     try {
       const input: Record<string, unknown> = { name };
       if (date) input.eventDate = date;
-      const data = await gql('mutation($orgId: Int!, $input: EventInput!) { createEvent(orgId: $orgId, input: $input) { id } }', { orgId: org.id, input });
+      const data = await gql<{ createEvent: { id: number } }>('mutation($orgId: Int!, $input: EventInput!) { createEvent(orgId: $orgId, input: $input) { id } }', { orgId: org.id, input });
       navigate(`/dashboard/events/${data.createEvent.id}/settings`);
     } catch (err) {
       setError((err as Error).message);
@@ -83,7 +88,7 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
         </div>
       )}
       {org.role !== 'user' && (
-        <form class="card" onSubmit={create}>
+        <form class="card" onSubmit={(e) => void create(e)}>
           <h2>New event</h2>
           <label for="new-name">Name</label>
           <input id="new-name" required maxLength={200} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />

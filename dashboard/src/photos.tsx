@@ -24,6 +24,10 @@ interface Pipeline {
   failures: Array<{ reason: string; count: number }>;
 }
 
+interface ImportAnswer {
+  importPhotos: { files: Array<{ status: 'imported' | 'duplicate' | 'rejected'; reason: string | null }> };
+}
+
 const IMPORT = `mutation($orgId: Int!, $eventId: Int!, $files: [Upload!]) {
   importPhotos(orgId: $orgId, eventId: $eventId, files: $files) { imported duplicates rejected files { status reason } } }`;
 const STATUS = `query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) {
@@ -41,7 +45,7 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
   const ids = { orgId, eventId };
   const input = useRef<HTMLInputElement>(null);
 
-  const refresh = () => gql(STATUS, ids).then((d) => setPipeline(d.pipelineStatus)).catch((err: Error) => setError(err.message));
+  const refresh = () => gql<{ pipelineStatus: Pipeline }>(STATUS, ids).then((d) => setPipeline(d.pipelineStatus)).catch((err: Error) => setError(err.message));
   useEffect(() => {
     void refresh();
     const timer = setInterval(() => void refresh(), 2000);
@@ -59,7 +63,7 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
         const i = next++;
         update(i, { state: 'uploading' });
         try {
-          const d = await gqlUpload(IMPORT, ids, 'files', list[i], (p) => update(i, { progress: p }));
+          const d = await gqlUpload<ImportAnswer>(IMPORT, ids, 'files', list[i], (p) => update(i, { progress: p }));
           const outcome = d.importPhotos.files[0];
           update(i, { progress: 1, state: outcome?.status ?? 'imported', reason: outcome?.reason ?? undefined });
         } catch (err) {
@@ -69,14 +73,14 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_UPLOADS, list.length) }, worker));
     try {
-      await gql('mutation($orgId: Int!, $eventId: Int!) { processPhotos(orgId: $orgId, eventId: $eventId) { queued } }', ids);
+      await gql<unknown>('mutation($orgId: Int!, $eventId: Int!) { processPhotos(orgId: $orgId, eventId: $eventId) { queued } }', ids);
     } catch (err) {
       setError((err as Error).message);
     }
     await refresh();
   }
 
-  const action = (query: string) => gql(query, ids).then(refresh).catch((err: Error) => setError(err.message));
+  const action = (query: string) => gql<unknown>(query, ids).then(refresh).catch((err: Error) => setError(err.message));
   const sent = files.reduce((n, f) => n + f.size * f.progress, 0);
   const size = files.reduce((n, f) => n + f.size, 0);
   const open = pipeline ? pipeline.imported + pipeline.queued + pipeline.processing : 0;

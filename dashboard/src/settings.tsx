@@ -26,21 +26,31 @@ const NUMBERS: Array<{ field: string; label: string; step: string; optional?: bo
 
 const FIELDS = ['id', 'name', 'status', 'eventDate', 'timeZone', 'watermarkText', ...FLAGS.map((f) => f.field), ...NUMBERS.map((n) => n.field)].join(' ');
 
+/** The event as the form edits it: the named fields, and every flag and number by its GraphQL name. */
+type EventSettings = {
+  id: number;
+  name: string;
+  status: string;
+  eventDate: string | null;
+  timeZone: string;
+  watermarkText: string | null;
+} & Record<string, string | number | boolean | null>;
+
 /** An event's settings, going live, archiving and deleting it. */
 export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: number }) {
-  const [event, setEvent] = useState<Record<string, any> | null>(null);
+  const [event, setEvent] = useState<EventSettings | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [deletion, setDeletion] = useState<{ state: string; percent: number } | null>(null);
   const ids = { orgId, eventId };
 
   useEffect(() => {
-    gql(`query($orgId: Int!, $eventId: Int!) { event(orgId: $orgId, eventId: $eventId) { ${FIELDS} } }`, ids)
+    gql<{ event: EventSettings }>(`query($orgId: Int!, $eventId: Int!) { event(orgId: $orgId, eventId: $eventId) { ${FIELDS} } }`, ids)
       .then((d) => setEvent(d.event))
       .catch((err: Error) => setError(err.message));
   }, [orgId, eventId]);
 
-  const set = (field: string, value: unknown) => setEvent((e) => ({ ...e!, [field]: value }));
+  const set = (field: string, value: string | number | boolean | null) => setEvent((e) => ({ ...e!, [field]: value }));
 
   async function run(action: () => Promise<string>) {
     setError(null);
@@ -56,26 +66,26 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
     e.preventDefault();
     return run(async () => {
       const { id: _id, ...input } = event!;
-      const d = await gql(`mutation($orgId: Int!, $eventId: Int!, $input: EventInput!) { updateEvent(orgId: $orgId, eventId: $eventId, input: $input) { ${FIELDS} } }`, { ...ids, input });
+      const d = await gql<{ updateEvent: EventSettings }>(`mutation($orgId: Int!, $eventId: Int!, $input: EventInput!) { updateEvent(orgId: $orgId, eventId: $eventId, input: $input) { ${FIELDS} } }`, { ...ids, input });
       setEvent(d.updateEvent);
       return 'Saved: the REST API sees the change now.';
     });
   };
   const goLive = () => run(async () => {
-    const d = await gql('mutation($orgId: Int!, $eventId: Int!) { goLive(orgId: $orgId, eventId: $eventId) { published } }', ids);
+    const d = await gql<{ goLive: { published: number } }>('mutation($orgId: Int!, $eventId: Int!) { goLive(orgId: $orgId, eventId: $eventId) { published } }', ids);
     return `Live: ${d.goLive.published} photos published; new ones are published as they are processed.`;
   });
   const archive = () => run(async () => {
-    const d = await gql('mutation($orgId: Int!, $eventId: Int!) { archiveEvent(orgId: $orgId, eventId: $eventId) { status } }', ids);
+    const d = await gql<{ archiveEvent: { status: string } }>('mutation($orgId: Int!, $eventId: Int!) { archiveEvent(orgId: $orgId, eventId: $eventId) { status } }', ids);
     set('status', d.archiveEvent.status);
     return 'Archived.';
   });
   const remove = () => {
     if (!confirm(`Delete “${event!.name}” for good, with all its photos and videos?`)) return;
     return run(async () => {
-      await gql('mutation($orgId: Int!, $eventId: Int!) { deleteEvent(orgId: $orgId, eventId: $eventId, confirm: true) { state } }', ids);
+      await gql<unknown>('mutation($orgId: Int!, $eventId: Int!) { deleteEvent(orgId: $orgId, eventId: $eventId, confirm: true) { state } }', ids);
       for (;;) {
-        const d = await gql('query($orgId: Int!, $eventId: Int!) { eventDeletion(orgId: $orgId, eventId: $eventId) { state percent } }', ids).catch(() => null);
+        const d = await gql<{ eventDeletion: { state: string; percent: number } }>('query($orgId: Int!, $eventId: Int!) { eventDeletion(orgId: $orgId, eventId: $eventId) { state percent } }', ids).catch(() => null);
         const state = d?.eventDeletion ?? { state: 'done', percent: 100 };
         setDeletion(state);
         if (state.state === 'done' || state.state === 'failed') break;
@@ -91,7 +101,7 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
   return (
     <section>
       <h1>{event.name}: settings</h1>
-      <form class="card" onSubmit={save}>
+      <form class="card" onSubmit={(e) => void save(e)}>
         <label for="name">Name</label>
         <input id="name" required value={event.name} onInput={(e) => set('name', (e.target as HTMLInputElement).value)} />
         <label for="date">Date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)</label>
@@ -119,7 +129,7 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
           {NUMBERS.map((n) => (
             <div key={n.field}>
               <label for={`num-${n.field}`}>{n.label}</label>
-              <input id={`num-${n.field}`} type="number" step={n.step} value={event[n.field] ?? ''}
+              <input id={`num-${n.field}`} type="number" step={n.step} value={(event[n.field] as number | null) ?? ''}
                 onInput={(e) => {
                   const raw = (e.target as HTMLInputElement).value;
                   set(n.field, raw === '' ? (n.optional ? null : event[n.field]) : Number(raw));

@@ -5,9 +5,11 @@ import type { ErrorRequestHandler } from 'express';
  * bad multipart upload) in GraphQL's error format instead of express's HTML page.
  */
 export function graphqlBodyErrors(maxBodyBytes: number): ErrorRequestHandler {
-  return (err, _req, res, next) => {
-    const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
-    if (status >= 500 || res.headersSent) return next(err);
+  return (error: unknown, _req, res, next) => {
+    // express's body parsers and multer report with these fields.
+    const err = (error ?? {}) as { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown };
+    const status = typeof err.status === 'number' ? err.status : typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 500 || res.headersSent) return next(error);
     const [code, message] =
       err.type === 'entity.too.large'
         ? ['PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes`]

@@ -1,6 +1,6 @@
 import { ApolloServerPlugin } from '@apollo/server';
 import { findOperationPolicy, Principal, RateClass, RateDecision, RateLimiter } from '@em/core';
-import { DocumentNode, FieldNode, GraphQLError } from 'graphql';
+import { FieldNode, GraphQLError } from 'graphql';
 import { GatewayContext } from './context';
 import { FaceSearchRetries } from './face-search-retries';
 import { fragmentsOf, rootFieldsOf } from './operations/root-fields';
@@ -44,7 +44,7 @@ export function rateLimitPlugin(limiter: RateLimiter, retries: FaceSearchRetries
             if (!contextValue.precharged.allowed) throw rateLimited(contextValue.precharged, 'read');
             return;
           }
-          const fields = rootFieldsOf(operation, fragmentsOf(document as DocumentNode));
+          const fields = rootFieldsOf(operation, fragmentsOf(document));
           const orgIds = organisationsOf(contextValue.principal);
           const charge = await chargeOf(fields, (field) => retries.isCachedRetry(field, request.variables, orgIds));
           const decision = await chargeCaller(limiter, contextValue, charge);

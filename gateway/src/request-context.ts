@@ -64,7 +64,7 @@ export function requestContext(deps: RequestContextDeps) {
     });
     if (deps.authorizeUploads && req.is('multipart/form-data')) {
       try {
-        await deps.authorizeUploads(req.body, { token: context.principalToken, requestId });
+        await deps.authorizeUploads(req.body as MultipartOperation, { token: context.principalToken, requestId });
       } catch (err) {
         if (err instanceof AppError) throw graphQLErrorOf(err);
         deps.logger.error({ err }, 'upload authorisation failed unexpectedly');
@@ -108,13 +108,13 @@ export async function contextOf(deps: RequestContextDeps, facts: RequestFacts): 
 
 /** The operation's text where Apollo reads it: the body, or for GET the first `query` parameter. */
 function queryOf(req: Request): unknown {
-  if (req.method !== 'GET') return req.body?.query;
+  if (req.method !== 'GET') return (req.body as { query?: unknown } | undefined)?.query;
   return new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('query');
 }
 
 export function graphQLErrorOf(err: AppError): GraphQLError {
   const retryAfterSeconds = err.details?.retryAfterSeconds;
   if (!retryAfterSeconds) return new GraphQLError(err.message, { extensions: { code: err.code, http: { status: err.status } } });
-  const http = { status: err.status, headers: new Map([['retry-after', String(retryAfterSeconds)]]) };
+  const http = { status: err.status, headers: new Map([['retry-after', String(Number(retryAfterSeconds))]]) };
   return new GraphQLError(err.message, { extensions: { code: err.code, retryAfterSeconds, http } });
 }

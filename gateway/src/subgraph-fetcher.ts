@@ -35,7 +35,7 @@ export class SubgraphFetcher {
       const response = await this.request(url, { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body as string | undefined });
       return new SubgraphResponse(url, response.status, response.headers, response.body);
     } catch (err) {
-      throw new Error(`fetch failed: ${(err as Error).message}`);
+      throw new Error(`fetch failed: ${(err as Error).message}`, { cause: err });
     }
   };
 
@@ -46,7 +46,7 @@ export class SubgraphFetcher {
       pool = new Pool(target.origin, { connections: this.connectionsPerSubgraph, keepAliveTimeout: 30_000 });
       this.pools.set(target.origin, pool);
     }
-    const response = await pool.request({ method: init.method as 'POST', path: target.pathname + target.search, headers: init.headers, body: init.body });
+    const response = await pool.request({ method: init.method, path: target.pathname + target.search, headers: init.headers, body: init.body });
     return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
   }
 
@@ -79,12 +79,12 @@ class SubgraphResponse implements FetcherResponse {
     return this.body;
   }
 
-  async json(): Promise<any> {
-    return JSON.parse(this.body);
+  async json(): Promise<unknown> {
+    return JSON.parse(this.body) as unknown;
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
-    return new TextEncoder().encode(this.body).buffer as ArrayBuffer;
+    return new TextEncoder().encode(this.body).buffer;
   }
 
   clone(): FetcherResponse {

@@ -143,7 +143,7 @@ describe('administration over GraphQL', () => {
         form.append('map', JSON.stringify({ 0: ['variables.f'] }));
         form.append('0', new Blob([content], { type: 'image/png' }), 'cover.png');
         const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { authorization: `Bearer ${credential}`, 'apollo-require-preflight': 'true' }, body: form });
-        return (await res.json()) as any;
+        return (await res.json());
       };
       const png = await sharp({ create: { width: 2400, height: 1200, channels: 3, background: '#3366aa' } }).png().toBuffer();
       const set = await cover(png);

@@ -19,7 +19,7 @@ async function importProcessAndGoLive(base: string, key: string, files: Array<{ 
   const form = new FormData();
   for (const f of files) form.append('files', new Blob([f.content], { type: 'image/jpeg' }), f.name);
   const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
-  const report = ((await res.json()) as any).data;
+  const report = ((await res.json())).data;
   expect(report.imported).toBe(files.length);
   expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
   expect((await waitForPipeline(base, key)).failed).toBe(0);

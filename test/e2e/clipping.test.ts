@@ -24,7 +24,7 @@ async function addVideo(base: string, key: string, file: string, sourceKey: stri
   form.append('map', JSON.stringify({ 0: ['variables.f'] }));
   form.append('0', new Blob([readFileSync(file)], { type: 'video/mp4' }), path.basename(file));
   const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' }, body: form });
-  return (await res.json()) as any;
+  return (await res.json());
 }
 
 async function waitIndexed(videoId: string): Promise<void> {

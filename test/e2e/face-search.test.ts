@@ -14,10 +14,10 @@ const EMPTY_PAGE = { total: 0, currentPage: 0, totalPages: 0, hasNextPage: false
 async function selfieOf(face: { file: string; x: number; y: number; w: number; h: number }): Promise<Buffer> {
   const file = path.join(DEMO_PHOTOS, face.file);
   const { width, height } = await sharp(file).metadata();
-  const left = Math.max(0, Math.round((face.x - face.w * 0.3) * width!));
-  const top = Math.max(0, Math.round((face.y - face.h * 0.3) * height!));
+  const left = Math.max(0, Math.round((face.x - face.w * 0.3) * width));
+  const top = Math.max(0, Math.round((face.y - face.h * 0.3) * height));
   return sharp(file)
-    .extract({ left, top, width: Math.min(width! - left, Math.round(face.w * 1.6 * width!)), height: Math.min(height! - top, Math.round(face.h * 1.6 * height!)) })
+    .extract({ left, top, width: Math.min(width - left, Math.round(face.w * 1.6 * width)), height: Math.min(height - top, Math.round(face.h * 1.6 * height)) })
     .resize(480)
     .jpeg()
     .toBuffer();
@@ -222,7 +222,7 @@ describe('face search: bad input', () => {
     ['a truncated JPEG', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]), {}, 400],
     ['a file above the selfie limit (3 MB in this run)', Buffer.alloc(3 * 1024 * 1024 + 10, 1), {}, 413],
   ])('%s is refused (%#)', async (_name, file, fields, status) => {
-    expectError(await postForm(`${demo}/faces`, key, file as Buffer, fields as Record<string, string>), status as number);
+    expectError(await postForm(`${demo}/faces`, key, file, fields), status);
   });
 
   it('no file at all is a 400 (multipart with only a request_id, or a JSON body)', async () => {

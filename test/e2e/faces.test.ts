@@ -45,7 +45,7 @@ describe('faces found by the ml-worker', () => {
     const names = readdirSync(GROUPS).filter((f) => /\.jpe?g$/i.test(f)).sort();
     for (const name of names) form.append('files', new Blob([readFileSync(path.join(GROUPS, name))], { type: 'image/jpeg' }), name);
     const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
-    expect(((await res.json()) as any).data.imported).toBe(names.length);
+    expect(((await res.json())).data.imported).toBe(names.length);
     expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
     await waitForPipeline(base, key);
     const perPhoto = await sql(

@@ -12,7 +12,7 @@ describe('operator endpoints: liveness, readiness, Prometheus metrics', () => {
     const live = await fetch(`http://127.0.0.1:${ports[service]}/health/live`);
     expect(live.status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${ports[service]}/health/ready`);
-    const body = (await ready.json()) as any;
+    const body = (await ready.json());
     expect(ready.status).toBe(200);
     expect(body.status).toBe('ready');
     expect(Object.keys(body.checks).length).toBeGreaterThanOrEqual(1);

@@ -161,7 +161,7 @@ describe('photo import by multipart upload (REST -> gateway -> images subgraph)'
     for (const f of files) form.append(f.field ?? 'files', new Blob([f.content], { type: f.type ?? 'image/jpeg' }), f.name);
     const { API } = await import('./support/platform');
     const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+    return { status: res.status, headers: res.headers, body: (await res.json()) };
   }
 
   it('imports uploaded files with per-file outcomes, then processes and publishes them', async () => {
@@ -181,7 +181,7 @@ describe('photo import by multipart upload (REST -> gateway -> images subgraph)'
       ],
       { photographer_name: 'Upload Cam' },
     );
-    const data = expectSuccess(res as any);
+    const data = expectSuccess(res);
     expect({ imported: data.imported, duplicates: data.duplicates, rejected: data.rejected }).toEqual({ imported: 2, duplicates: 1, rejected: 2 });
     expect(data.files.map((f: any) => [f.key, f.status])).toEqual([
       ['one.jpg', 'imported'],

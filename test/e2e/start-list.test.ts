@@ -95,7 +95,7 @@ describe('start lists', () => {
     await runCli('export-start-list', '--event', String(cliEvent), '--out', out);
     expect(readFileSync(out, 'utf8')).toBe('bib,first_name,last_name,name,category,team\n9,Ok,Fine,Ok Fine,,\n');
     expect(await runCli('export-start-list', '--event', String(cliEvent))).toContain('9,Ok,Fine,Ok Fine,,');
-  });
+  }, 300_000); // six CLI processes, each starting Node and the ORM
 
   it('imports 100,000 lines in seconds', async () => {
     const lines = Array.from({ length: 100_000 }, (_, i) => `${i + 1},Prénom${i},Nom${i % 997},M${i % 7},Team ${i % 50}`);

@@ -18,15 +18,15 @@ describe('API answers as the participant reads them', () => {
   });
 
   it('turns every failure into a sentence, never the raw JSON', async () => {
-    global.fetch = (async () => new Response(JSON.stringify({ responseType: 'error', message: 'FORBIDDEN: flag selfieSearch', data: null }), { status: 403 })) as typeof fetch;
+    global.fetch = (async () => new Response(JSON.stringify({ responseType: 'error', message: 'FORBIDDEN: flag selfieSearch', data: null }), { status: 403 }));
     const error = await new Api('/b', 'k').searchFaces(new File([new Uint8Array(3)], 's.jpg')).catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('Search by selfie is not available for this event.');
     global.fetch = (async () => {
       throw new TypeError('network');
-    }) as typeof fetch;
+    });
     expect((await new Api('/b', 'k').bib('1', 1).catch((e) => e)).message).toMatch(/could not be reached/);
-    global.fetch = (async () => new Response('<html>bad gateway</html>', { status: 502 })) as typeof fetch;
+    global.fetch = (async () => new Response('<html>bad gateway</html>', { status: 502 }));
     expect((await new Api('/b', 'k').photos(1).catch((e) => e)).message).toMatch(/on our side/);
     for (const status of [400, 401, 403, 404, 413, 415, 422, 429, 500]) expect(humanMessage(status, 'selfie')).not.toMatch(/[{}]/);
   });

@@ -95,7 +95,7 @@ export class Api {
     }
     let body: { data?: T } | null = null;
     try {
-      body = await res.json();
+      body = (await res.json()) as { data?: T };
     } catch {
       /* a body that is not the envelope: the status speaks */
     }

@@ -19,7 +19,7 @@ export function VideoMoments({ api, requestId }: { api: Api; requestId: string }
   const timer = useRef<number | undefined>(undefined);
 
   const poll = (attempt: number) => {
-    timer.current = window.setTimeout(async () => {
+    timer.current = window.setTimeout(() => void (async () => {
       try {
         const c = await api.clipping(requestId);
         setClipping(c);
@@ -27,7 +27,7 @@ export function VideoMoments({ api, requestId }: { api: Api; requestId: string }
       } catch (e) {
         setError((e as ApiError).message);
       }
-    }, POLL_MS[Math.min(attempt, POLL_MS.length - 1)]);
+    })(), POLL_MS[Math.min(attempt, POLL_MS.length - 1)]);
   };
 
   // A reload shows what was already asked for (a read), without asking again.

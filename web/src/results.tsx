@@ -50,7 +50,7 @@ export function Results({ api, view, details, zone, clipsOn, onShowAll }: Props)
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const state = useRef({ id, loading: false, next: 1 as number | null });
+  const state = useRef({ id, loading: false, next: 1 });
   const sentinel = useRef<HTMLDivElement>(null);
   const blocked = isBlocked(view, details);
 
@@ -111,7 +111,8 @@ export function Results({ api, view, details, zone, clipsOn, onShowAll }: Props)
   const toggle = (imageId: string) =>
     setSelected((prev) => {
       const next = new Set(prev);
-      next.has(imageId) ? next.delete(imageId) : next.add(imageId);
+      if (next.has(imageId)) next.delete(imageId);
+      else next.add(imageId);
       return next;
     });
   const total = pagination?.total ?? 0;

@@ -44,7 +44,7 @@ export function SelfieSearch({ api, onResult }: { api: Api; onResult: (requestId
   return (
     <div class="finder">
       <label for="selfie">Selfie</label>
-      <input id="selfie" type="file" accept="image/jpeg,image/png" capture="user" disabled={busy} aria-describedby="selfie-help" onChange={(e) => onChange(e.currentTarget)} />
+      <input id="selfie" type="file" accept="image/jpeg,image/png" capture="user" disabled={busy} aria-describedby="selfie-help" onChange={(e) => void onChange(e.currentTarget)} />
       <p id="selfie-help" class="help">
         Take or choose a clear photo of your face. We use it only to find you in this event's photos.
       </p>
@@ -79,7 +79,7 @@ export function NameSearch({ api, onChoose }: { api: Api; onChoose: (bib: string
       aria-label="Search by name"
       onSubmit={(e) => {
         e.preventDefault();
-        if (name.trim()) search();
+        if (name.trim()) void search();
       }}
     >
       <label for="name">Name</label>

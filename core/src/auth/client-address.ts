@@ -26,5 +26,5 @@ export const DEFAULT_TRUST_PROXY = { restAdapter: 'false', gateway: 'loopback' }
  * after it is trusted. A client that is not a trusted proxy cannot name its own address.
  */
 export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
-  return proxyaddr(req as Parameters<typeof proxyaddr>[0], trust);
+  return proxyaddr(req, trust);
 }

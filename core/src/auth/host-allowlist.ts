@@ -40,7 +40,7 @@ export function clientNetwork(ip: string | null | undefined): string | null {
   const [head, tail = ''] = address.split('::');
   const groups = [...head.split(':').filter(Boolean)];
   const tailGroups = tail.split(':').filter(Boolean);
-  const full = [...groups, ...Array(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups];
+  const full = [...groups, ...Array<string>(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups];
   return normaliseIp(`${full.slice(0, 4).join(':')}::`) + '/64';
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createLocalJWKSet, createRemoteJWKSet, errors, JWTPayload, jwtVerify, JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors, JSONWebKeySet, JWTPayload, jwtVerify, JWTVerifyGetKey } from 'jose';
 import { Config } from '../config';
 import { AppError } from '../errors';
 
@@ -36,7 +36,7 @@ export class TokenVerifier {
 
   constructor(private readonly cfg: Pick<Config, 'OAUTH_ISSUER' | 'OAUTH_AUDIENCE' | 'OAUTH_JWKS_URL' | 'OAUTH_JWKS_FILE'>) {
     if (cfg.OAUTH_JWKS_URL) this.keys = createRemoteJWKSet(new URL(cfg.OAUTH_JWKS_URL), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
-    else if (cfg.OAUTH_JWKS_FILE) this.keys = createLocalJWKSet(JSON.parse(readFileSync(cfg.OAUTH_JWKS_FILE, 'utf8')));
+    else if (cfg.OAUTH_JWKS_FILE) this.keys = createLocalJWKSet(JSON.parse(readFileSync(cfg.OAUTH_JWKS_FILE, 'utf8')) as JSONWebKeySet);
     else this.keys = async () => {
       throw new AppError('UNAUTHENTICATED', 'Bearer tokens are not configured on this server (OAUTH_JWKS_URL)');
     };

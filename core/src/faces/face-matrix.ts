@@ -6,7 +6,7 @@ type ExactSearch = (dataset: Float32Array, query: Float32Array, dimensions: numb
 const nativeExactSearch: ExactSearch | null = (() => {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('usearch').exactSearch as ExactSearch;
+    return (require('usearch') as { exactSearch: ExactSearch }).exactSearch;
   } catch {
     return null;
   }

@@ -36,7 +36,7 @@ export async function probeImage(file: Buffer, { decode = true }: { decode?: boo
   const oversize = oversizeReason(meta.width, meta.height);
   if (oversize) return { ok: false, reason: oversize, tooLarge: true };
   if (decode && !(await decodes(file))) return { ok: false, reason: CORRUPT_IMAGE };
-  return { ok: true, format: meta.format!, ...format, width: meta.width, height: meta.height };
+  return { ok: true, format: meta.format, ...format, width: meta.width, height: meta.height };
 }
 
 /** Decoding a few pixels catches truncated files that still have a valid header. */

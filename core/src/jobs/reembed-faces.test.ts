@@ -37,8 +37,8 @@ describe('queueReembedding (the ml-worker at each start, and the reembed-faces c
     photos.addFace('current-event', Buffer.alloc(512), FACE_DESCRIPTOR_VERSION);
     const oldVideo = videos.add({ eventId: 4 });
     const newVideo = videos.add({ eventId: 4 });
-    void videos.addFaces(oldVideo.id, 4, [{ timeSeconds: 1, embedding: Buffer.alloc(512), score: 1, descriptorVersion: 3, track: 1 } as any]);
-    void videos.addFaces(newVideo.id, 4, [{ timeSeconds: 1, embedding: Buffer.alloc(512), score: 1, descriptorVersion: FACE_DESCRIPTOR_VERSION, track: 1 } as any]);
+    void videos.addFaces(oldVideo.id, 4, [{ timeSeconds: 1, embedding: Buffer.alloc(512), score: 1, descriptorVersion: 3, track: 1 }]);
+    void videos.addFaces(newVideo.id, 4, [{ timeSeconds: 1, embedding: Buffer.alloc(512), score: 1, descriptorVersion: FACE_DESCRIPTOR_VERSION, track: 1 }]);
     return { photos, videos, oldVideo };
   }
 

@@ -48,7 +48,8 @@ export interface DependencyCheck {
 
 export interface Readiness {
   ready: boolean;
-  checks: Record<string, 'ok' | string>;
+  /** 'ok', or what is wrong. */
+  checks: Record<string, string>;
 }
 
 /** Runs the checks (each bounded to 2 s): ready when all pass; failures say why. */

@@ -113,7 +113,7 @@ export class SqlClipRequestsRepository implements ClipRequestsRepository {
     const em = this.em;
     em.create(Clip, {
       id: c.id,
-      clipRequest: [c.eventId, c.requestId] as unknown as ClipRequest,
+      clipRequest: [c.eventId, c.requestId],
       video: c.videoId,
       startSeconds: c.startSeconds,
       endSeconds: c.endSeconds,

@@ -175,10 +175,10 @@ export class SqlEventsRepository implements EventsRepository {
 
   async bumpContentVersion(eventId: number): Promise<number> {
     if (!validId(eventId)) return 0;
-    const rows = await this.em().getConnection().execute<Array<{ content_version: string }>>(
+    const rows = (await this.em().getConnection().execute(
       'update events set content_version = content_version + 1 where id = ? returning content_version',
       [eventId],
-    );
+    )) as Array<{ content_version: string }>;
     return rows.length ? Number(rows[0].content_version) : 0;
   }
 }

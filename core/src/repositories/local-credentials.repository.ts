@@ -44,12 +44,12 @@ export class SqlLocalCredentialsRepository implements LocalCredentialsRepository
   }
 
   async setPasswordWithToken(tokenHash: string, passwordHash: string, now: Date) {
-    const rows: Array<{ account_id: number }> = await this.em().getConnection().execute(
+    const rows = (await this.em().getConnection().execute(
       `update "local_credentials" set "password_hash" = ?, "email_verified" = true, "set_password_token_hash" = null,
          "set_password_expires_at" = null, "updated_at" = ?
        where "set_password_token_hash" = ? and "set_password_expires_at" > ? returning "account_id"`,
       [passwordHash, now, tokenHash, now],
-    );
+    )) as Array<{ account_id: number }>;
     return rows[0]?.account_id ?? null;
   }
 

@@ -1,5 +1,5 @@
-import { EntityManager, QueryOrder } from '@mikro-orm/core';
-import { Face, Photo, PhotoBib, PhotoStatus } from '../db/entities';
+import { QueryOrder } from '@mikro-orm/core';
+import { Face, Photo, PhotoStatus } from '../db/entities';
 import { sqlArray } from '../db/orm';
 import { runPrepared } from '../db/prepared';
 import { GALLERY_PAGE } from './gallery-page.statement';
@@ -312,7 +312,7 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.em.getConnection().execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [eventId, version]);
+    const rows = (await this.em.getConnection().execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [eventId, version])) as Array<{ id: string }>;
     return rows.map((r) => r.id);
   }
 

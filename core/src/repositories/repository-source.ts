@@ -10,9 +10,9 @@ export type RepositorySource = Orm | (() => EntityManager);
 
 export interface RepositoryHandle {
   /** The entity manager a call uses. */
-  em(): EntityManager;
+  em: () => EntityManager;
   /** Where prepared statements run: the ORM's pool (each takes a pooled connection of its own). */
-  statements(): StatementSource;
+  statements: () => StatementSource;
 }
 
 export function repositoryHandle(source: RepositorySource): RepositoryHandle {

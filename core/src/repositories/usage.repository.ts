@@ -50,7 +50,7 @@ export class SqlUsageRepository implements UsageRepository {
 
   async perEventAndMonth(orgId: number, from: Date, to: Date): Promise<UsageRow[]> {
     const inWindow = (at: string) => `e.organisation_id = ? and ${at} >= ? and ${at} < ?`;
-    const rows = await this.em()
+    const rows = (await this.em()
       .getConnection()
       .execute(
         `with counted as (${counted(inWindow)})
@@ -61,9 +61,9 @@ export class SqlUsageRepository implements UsageRepository {
           where a.organisation_id = ? and a.month >= date_trunc('month', ?::timestamptz at time zone 'UTC') and a.month < ?::timestamptz at time zone 'UTC'
             and not exists (select 1 from events e where e.id = a.event_id)
          order by event_id, month`,
-        [...Array(4).fill([orgId, from, to]).flat(), orgId, from, to],
-      );
-    return rows.map((r: any) => ({
+        [...Array.from({ length: 4 }, () => [orgId, from, to]).flat(), orgId, from, to],
+      )) as Array<{ event_id: number; month: string; searches: number; photos: number; videos: number; clips: number }>;
+    return rows.map((r) => ({
       eventId: r.event_id,
       month: r.month,
       faceSearchesBilled: r.searches,

@@ -139,15 +139,15 @@ export class SqlVideosRepository implements VideosRepository {
   }
 
   async eventsWithFacesOlderThan(version: number): Promise<number[]> {
-    const rows: Array<{ id: number }> = await this.em.getConnection().execute(
+    const rows = (await this.em.getConnection().execute(
       'select e.id from events e where e.deleting_at is null and exists (select 1 from video_faces f where f.event_id = e.id and f.descriptor_version < ?) order by e.id',
       [version],
-    );
+    )) as Array<{ id: number }>;
     return rows.map((r) => Number(r.id));
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.em.getConnection().execute('select distinct video_id::text as id from video_faces where event_id = ? and descriptor_version < ?', [eventId, version]);
+    const rows = (await this.em.getConnection().execute('select distinct video_id::text as id from video_faces where event_id = ? and descriptor_version < ?', [eventId, version])) as Array<{ id: string }>;
     return rows.map((r) => r.id);
   }
 

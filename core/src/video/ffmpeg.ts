@@ -44,8 +44,8 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
     if (refused) throw new AppError('BAD_REQUEST', `${NOT_READABLE}; this container (${refused}) is not accepted`);
     throw new AppError('BAD_REQUEST', NOT_READABLE);
   }
-  const parsed = JSON.parse(json) as { streams?: Array<Record<string, any>>; format?: Record<string, any> };
-  const format = String(parsed.format?.format_name ?? '').split(',')[0];
+  const parsed = JSON.parse(json) as { streams?: ProbedStream[]; format?: Record<string, unknown> };
+  const format = String((parsed.format?.format_name as string | undefined) ?? '').split(',')[0];
   if (!(VIDEO_DEMUXERS as readonly string[]).includes(format)) throw new AppError('BAD_REQUEST', NOT_READABLE);
   const video = parsed.streams?.find((s) => s.codec_type === 'video');
   if (!video) throw new AppError('BAD_REQUEST', 'The file has no video stream');
@@ -57,13 +57,25 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
   return { durationSeconds: duration, width, height, frameRate: den ? num / den : 0, format };
 }
 
+/** The fields of an ffprobe stream read here. */
+interface ProbedStream {
+  codec_type?: string;
+  width?: number;
+  height?: number;
+  duration?: string;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  side_data_list?: Array<Record<string, unknown>>;
+  tags?: { rotate?: string };
+}
+
 /**
  * Whether the stream is shown turned by a quarter (a phone's upright video: landscape pixels and a
  * rotation of 90 or 270 degrees). ffmpeg turns such frames upright when it decodes them, so their
  * size is the coded one swapped.
  */
-function quarterTurned(video: Record<string, any>): boolean {
-  const matrix = (video.side_data_list as Array<Record<string, unknown>> | undefined)?.find((d) => d.rotation !== undefined);
+function quarterTurned(video: ProbedStream): boolean {
+  const matrix = video.side_data_list?.find((d) => d.rotation !== undefined);
   const degrees = Number(matrix?.rotation ?? video.tags?.rotate ?? 0);
   return Number.isFinite(degrees) && Math.abs(Math.round(degrees / 90)) % 2 === 1;
 }

@@ -2,7 +2,7 @@ import { operationFromDocument, Supergraph } from '@apollo/federation-internals'
 import { QueryPlanner } from '@apollo/query-planner';
 import { findOperationPolicy, LruMap } from '@em/core';
 import { operationLabel } from '@em/subgraph-kit';
-import { DocumentNode, getOperationAST, GraphQLSchema, Kind, OperationDefinitionNode, parse, print, validate } from 'graphql';
+import { getOperationAST, GraphQLSchema, Kind, OperationDefinitionNode, parse, print, validate, OperationTypeNode } from 'graphql';
 import { OperationLimiter } from '../operations/operation-limits';
 
 /**
@@ -62,7 +62,7 @@ export class SingleFetchPlans {
     if (key.length > FAST_PATH_MAX_QUERY_CHARS) return null;
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit;
-    let plan: SingleFetchPlan | null = null;
+    let plan: SingleFetchPlan | null;
     try {
       plan = this.prepare(query, operationName);
     } catch {
@@ -77,10 +77,10 @@ export class SingleFetchPlans {
     const document = parse(query, { noLocation: true, maxTokens: this.limits.limits.maxTokens });
     if (document.definitions.length !== 1) return null;
     const operation = getOperationAST(document, operationName);
-    if (operation?.operation !== 'query') return null;
+    if (operation?.operation !== OperationTypeNode.QUERY) return null;
     if (!operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && findOperationPolicy(s.name.value)?.rate !== 'matching')) return null;
     if (validate(this.apiSchema, document).length > 0) return null;
-    const plan = this.planner.buildQueryPlan(operationFromDocument(this.supergraph.apiSchema(), document as DocumentNode, { operationName }));
+    const plan = this.planner.buildQueryPlan(operationFromDocument(this.supergraph.apiSchema(), document, { operationName }));
     const fetch = plan.node;
     if (fetch?.kind !== 'Fetch' || fetch.requires || fetch.inputRewrites?.length || fetch.outputRewrites?.length || fetch.contextRewrites?.length || fetch.hasDefers) return null;
     const subgraphOperation = getOperationAST(parse(fetch.operation, { noLocation: true }), fetch.operationName);

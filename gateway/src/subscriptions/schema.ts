@@ -12,10 +12,12 @@ const ClipStatusType = new GraphQLObjectType({
   },
 });
 
-export function makeSubscriptionSchema(
-  clipStatus: (args: { orgId: number; eventId: number; requestId: string }, ctx: any) => AsyncGenerator<{ clipStatus: unknown }>,
+type ClipStatusArgs = { orgId: number; eventId: number; requestId: string };
+
+export function makeSubscriptionSchema<Context>(
+  clipStatus: (args: ClipStatusArgs, ctx: Context) => AsyncGenerator<{ clipStatus: unknown }>,
 ): GraphQLSchema {
-  const field: GraphQLFieldConfig<unknown, any, any> = {
+  const field: GraphQLFieldConfig<unknown, Context, ClipStatusArgs> = {
     type: new GraphQLNonNull(ClipStatusType),
     description: "The request's current status at once, then every transition; completes after the terminal one.",
     args: {

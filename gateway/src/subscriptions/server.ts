@@ -68,7 +68,7 @@ export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: 
       onConnect: async (ctx: WsContext) => {
         const params = ctx.connectionParams ?? {};
         const headers = ctx.extra.request.headers;
-        const pick = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : (headers[name] as string | undefined));
+        const pick = (name: string) => (typeof params[name] === 'string' ? (params[name]) : (headers[name] as string | undefined));
         const connection: Connection = {
           credentials: { apiKey: pick('x-api-key'), authorization: pick('authorization') },
           caller: { originHost: hostFromUrlHeader(headers.origin) ?? hostFromUrlHeader(headers.referer), clientIp: deps.clientAddress(ctx.extra.request) },

@@ -60,7 +60,7 @@ function refusal(code: string, message: string): Response {
 }
 
 /** A fetch for subgraph calls that sends marked uploads as multipart (other calls go to `plain`). */
-export function uploadAwareFetch(init: { body?: unknown; headers?: Record<string, string> }, url: string, plain: (url: string, init: never) => Promise<unknown> = fetch as never): Promise<Response> {
+export function uploadAwareFetch(init: { body?: unknown; headers?: Record<string, string> }, url: string, plain: (url: string, init: never) => Promise<unknown> = fetch): Promise<Response> {
   const body = typeof init.body === 'string' ? init.body : '';
   if (!body.includes('\\u0000upload:')) return plain(url, init as never) as Promise<Response>;
   return (async () => {

@@ -29,7 +29,7 @@ export interface ProviderOptions {
  */
 export async function createProvider(opts: ProviderOptions) {
   // oidc-provider is an ES module: loaded with import() so this CommonJS package stays CommonJS.
-  const { default: Provider } = (await import('oidc-provider')) as typeof import('oidc-provider');
+  const { default: Provider } = (await import('oidc-provider'));
   const configuration: Configuration = {
     adapter: redisAdapterFactory(opts.redis),
     clients: [
@@ -93,7 +93,7 @@ export async function createProvider(opts: ProviderOptions) {
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: [opts.cookieSecret] },
-    jwks: { keys: [opts.signingKey as never] },
+    jwks: { keys: [opts.signingKey] },
     ttl: {
       AccessToken: opts.accessTokenSeconds,
       AuthorizationCode: 60,

@@ -3,7 +3,7 @@ import { BibReader } from './bib-reader';
 import type { ThreadPhoto } from './bib-reader-pool';
 
 /** One OCR thread of BibReaderPool: its own models, one photo at a time, text boxes and the people found back to the pool. */
-const reader = new BibReader(workerData ?? {});
+const reader = new BibReader((workerData ?? {}) as ConstructorParameters<typeof BibReader>[0]);
 const port = parentPort!;
 reader.load().then(
   () => port.postMessage({ ready: true }),

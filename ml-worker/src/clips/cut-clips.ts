@@ -10,7 +10,6 @@ import {
   ClipRequestKey,
   ClipRequestsRepository,
   ClipRequestStatus,
-  Event,
   Video,
   VideosRepository,
 } from '@em/core/data';
@@ -49,7 +48,7 @@ export class ClipCutter {
   async run(eventId: number | undefined, requestId: string, generation: number): Promise<ClipRequestStatus | 'skipped'> {
     const request = await this.requests.find({ eventId, requestId });
     if (!request || request.generation !== generation || request.status !== 'processing') return 'skipped';
-    const event = request.event as Event;
+    const event = request.event;
     await this.removeClips(request);
 
     const videos = new Map((await this.videoRows.findByIds(request.matches.map((m) => m.videoId))).map((v) => [v.id, v]));

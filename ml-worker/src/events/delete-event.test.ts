@@ -1,4 +1,3 @@
-import { Event, Organisation } from '@em/core/data';
 import { InMemoryEventsRepository } from '@em/core/testing';
 import { EventDeleter } from './delete-event';
 
@@ -14,7 +13,7 @@ function setup(objects: string[]) {
   // What the usage archive saw: the events whose usage was copied, and whether each row still existed then.
   const archived: Array<{ eventId: number; rowPresent: boolean }> = [];
   const usage = { archiveEvent: async (eventId: number) => void archived.push({ eventId, rowPresent: events.rows.has(eventId) }) };
-  return { events, keys, add, archived, deleter: new EventDeleter(events, usage, store as never, logger as never) };
+  return { events, keys, add, archived, deleter: new EventDeleter(events, usage, store, logger as never) };
 }
 
 describe('EventDeleter', () => {

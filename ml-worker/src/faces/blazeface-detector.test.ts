@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,8 +27,8 @@ describe('withModelFiles: human loads its models with fetch, served from disk', 
   });
 
   it('the BlazeFace and FaceMesh models ship in the human package', () => {
-    expect(require('node:fs').existsSync(path.join(HUMAN_MODELS_DIR, 'blazeface.json'))).toBe(true);
-    expect(require('node:fs').existsSync(path.join(HUMAN_MODELS_DIR, 'facemesh.json'))).toBe(true);
+    expect(existsSync(path.join(HUMAN_MODELS_DIR, 'blazeface.json'))).toBe(true);
+    expect(existsSync(path.join(HUMAN_MODELS_DIR, 'facemesh.json'))).toBe(true);
   });
 });
 

@@ -34,7 +34,7 @@ describe('refineFace (real models)', () => {
     const meta = await sharp(image).metadata();
     const left = Math.max(0, Math.round(b.x) - margin);
     const top = Math.max(0, Math.round(b.y) - margin);
-    const cut = await sharp(image).extract({ left, top, width: Math.min(meta.width! - left, Math.round(b.width) + 2 * margin), height: Math.min(meta.height! - top, Math.round(b.height) + 2 * margin) }).resize(140, 200, { fit: 'fill' }).rotate(15, { background: { r: 110, g: 110, b: 110 } }).png().toBuffer();
+    const cut = await sharp(image).extract({ left, top, width: Math.min(meta.width - left, Math.round(b.width) + 2 * margin), height: Math.min(meta.height - top, Math.round(b.height) + 2 * margin) }).resize(140, 200, { fit: 'fill' }).rotate(15, { background: { r: 110, g: 110, b: 110 } }).png().toBuffer();
     const turned = await faceImageOf(await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 110, g: 110, b: 110 } } }).composite([{ input: cut, left: 220, top: 120 }]).jpeg().toBuffer());
     try {
       const blazeface = new BlazeFaceDetector();

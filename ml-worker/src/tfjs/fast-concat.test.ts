@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { concatInto, useFastConcat } from './fast-concat';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -19,7 +20,7 @@ describe('concatInto', () => {
 
 describe('useFastConcat', () => {
   beforeAll(async () => {
-    wasm.setWasmPaths(`${require('node:path').dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
+    wasm.setWasmPaths(`${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
     await tf.setBackend('wasm');
     await tf.ready();
   });

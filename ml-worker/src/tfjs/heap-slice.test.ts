@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { copySlice, useHeapSlice } from './heap-slice';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -40,7 +41,7 @@ describe('copySlice', () => {
 
 describe('useHeapSlice', () => {
   beforeAll(async () => {
-    wasm.setWasmPaths(`${require('node:path').dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
+    wasm.setWasmPaths(`${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
     await tf.setBackend('wasm');
     await tf.ready();
   });

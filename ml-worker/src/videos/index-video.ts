@@ -1,5 +1,5 @@
 import { clientMessage, Logger } from '@em/core';
-import { Event, NewVideoFace, VideosRepository } from '@em/core/data';
+import { NewVideoFace, VideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { descriptorToBuffer, FaceIndexRevisions, probeVideo } from '@em/core/media';
 import { UnrecoverableError } from 'bullmq';
@@ -38,7 +38,7 @@ export class VideoIndexer {
   async index(videoId: string): Promise<'indexed' | 'skipped'> {
     const video = await this.videos.findWithEvent(videoId);
     if (!video || video.status === 'indexed') return 'skipped';
-    const event = video.event as Event;
+    const event = video.event;
     await this.videos.startIndexing(videoId);
 
     const dir = await mkdtemp(path.join(tmpdir(), 'em-video-'));
@@ -92,7 +92,7 @@ export class VideoIndexer {
           thread ? thread.indexPart(file, decode, part, i * TRACKS_PER_PART, keep(i)) : indexPart(this.faces, file, decode, part, i * TRACKS_PER_PART, keep(i)),
         ));
       } finally {
-        await Promise.all(parts.map((p) => p.thread?.close()));
+        await Promise.all(parts.map(async (p) => p.thread?.close()));
       }
       await flush();
       const shotChanges = stats.flatMap((part) => part.shotChanges).sort((a, b) => a - b);

@@ -1,5 +1,5 @@
 import { AppError } from '@em/core';
-import { createRemoteJWKSet, jwtVerify, JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, JWTPayload, jwtVerify, JWTVerifyGetKey } from 'jose';
 import { createHash, randomBytes } from 'node:crypto';
 
 interface Discovery {
@@ -95,7 +95,7 @@ export class OidcClient {
       throw new AppError('UNAUTHENTICATED', `The identity provider refused the sign-in (${tokens.error ?? res.status})`);
     }
     this.keys ??= createRemoteJWKSet(new URL(provider.jwks_uri), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
-    let payload;
+    let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(tokens.id_token, this.keys, {
         issuer: this.opts.issuer,

@@ -7,8 +7,8 @@ import { participantPage } from './participant-page';
 
 async function serve(distDir: string) {
   const page = participantPage({ distDir, mediaUrl: 'http://media.example:9000/bucket' });
-  const server = http.createServer(async (req, res) => {
-    if (!(await page(req.url!, req.method!, res))) res.writeHead(418).end();
+  const server = http.createServer((req, res) => {
+    void page(req.url!, req.method!, res).then((served) => served || res.writeHead(418).end());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(r)) };

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 // swagger-ui-dist ships the browser assets; they are served from this process, nothing from a CDN.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const ASSETS: string = require('swagger-ui-dist').getAbsoluteFSPath();
+const ASSETS = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
 const ASSET_TYPES: Record<string, string> = { '.css': 'text/css', '.js': 'application/javascript', '.png': 'image/png', '.map': 'application/json' };
 
 const PAGE = `<!doctype html>

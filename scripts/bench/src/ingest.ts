@@ -3,7 +3,7 @@ import { BibReaderPool, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { freePort, Platform, startPlatform } from '@em/platform';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import sharp from 'sharp';

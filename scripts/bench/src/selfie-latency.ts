@@ -134,7 +134,7 @@ export async function selfieLatencyBench(rows: BenchRow[], faces: FaceAnalyzer, 
     const stage = (posts: TimedPost[], name: string, p: number) => percentile(timedOf(posts).map((t) => t.server?.stages[name] ?? 0), p).toFixed(0);
 
     // Cold: the first search of an event whose index is not in memory (a restart, or an index dropped), then the load itself in-process.
-    let t = process.hrtime.bigint();
+    const t = process.hrtime.bigint();
     const coldPost = await postTo(second.eventId)(selfies[0]);
     const coldMs = ms(t);
     await new Promise((r) => setTimeout(r, 300));

@@ -74,10 +74,10 @@ export async function videoBench(rows: BenchRow[], faces: FaceAnalyzer): Promise
       const found = await faces.detectAll(a);
       const face = found.sort((x, y) => y.box.width * y.box.height - x.box.width * x.box.height)[0];
       const meta = await sharp(a).metadata();
-      const left = Math.max(0, Math.round((face.box.x - face.box.width * 0.3) * meta.width!));
-      const top = Math.max(0, Math.round((face.box.y - face.box.height * 0.3) * meta.height!));
-      const width = Math.min(meta.width! - left, Math.round(face.box.width * 1.6 * meta.width!));
-      const height = Math.min(meta.height! - top, Math.round(face.box.height * 1.6 * meta.height!));
+      const left = Math.max(0, Math.round((face.box.x - face.box.width * 0.3) * meta.width));
+      const top = Math.max(0, Math.round((face.box.y - face.box.height * 0.3) * meta.height));
+      const width = Math.min(meta.width - left, Math.round(face.box.width * 1.6 * meta.width));
+      const height = Math.min(meta.height - top, Math.round(face.box.height * 1.6 * meta.height));
       return { data: await sharp(a).extract({ left, top, width, height }).jpeg().toBuffer() };
     })();
     t = process.hrtime.bigint();

@@ -8,7 +8,7 @@ const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 4
 /** Service logs are pino JSON; show them as one short line each. */
 function printServiceLine(service: string, line: string): void {
   try {
-    const entry = JSON.parse(line);
+    const entry = JSON.parse(line) as { level: number; msg: string; port?: number; err?: { message?: string } };
     const extra = entry.err ? ` ${entry.err.message ?? JSON.stringify(entry.err)}` : entry.port ? ` (port ${entry.port})` : '';
     console.log(`[${service}] ${LEVELS[entry.level] ?? entry.level} ${entry.msg}${extra}`);
   } catch {

@@ -18,9 +18,9 @@ const apiSchema = (supergraphSdl: string): GraphQLSchema => Supergraph.build(sup
 export async function checkSupergraph(committedSdl: string, composedSdl: string): Promise<SchemaCheckReport> {
   if (committedSdl === composedSdl) return { ok: true, changes: [] };
   const changes = (await diff(apiSchema(committedSdl), apiSchema(composedSdl)))
-    .map((c) => ({ level: c.criticality.level as SchemaCheckReport['changes'][number]['level'], message: c.message }))
+    .map((c) => ({ level: c.criticality.level, message: c.message }))
     .sort((a, b) => rank(a.level) - rank(b.level));
   return { ok: false, changes };
 }
 
-const rank = (level: string) => (level === CriticalityLevel.Breaking ? 0 : level === CriticalityLevel.Dangerous ? 1 : 2);
+const rank = (level: CriticalityLevel) => (level === CriticalityLevel.Breaking ? 0 : level === CriticalityLevel.Dangerous ? 1 : 2);

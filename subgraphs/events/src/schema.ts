@@ -1,4 +1,4 @@
-import { buildFederatedSchema } from '@em/subgraph-kit';
+import { buildFederatedSchema, SubgraphContext } from '@em/subgraph-kit';
 import { ContainerType } from 'type-graphql';
 import { AccountResolver } from './account/account.resolver';
 import { ApiKeysResolver } from './api-keys/api-keys.resolver';
@@ -30,6 +30,6 @@ export const RESOLVERS = [
 export function buildEventsSchema(container?: ContainerType, events?: EventsResolver) {
   return buildFederatedSchema(
     { resolvers: RESOLVERS, container },
-    { Event: { __resolveReference: (ref: { id: unknown }, ctx: any) => events!.resolveReference(ref, ctx) } },
+    { Event: { __resolveReference: (ref: { id: unknown }, ctx: SubgraphContext) => events!.resolveReference(ref, ctx) } },
   );
 }

@@ -1,4 +1,4 @@
-import { buildFederatedSchema } from '@em/subgraph-kit';
+import { buildFederatedSchema, SubgraphContext } from '@em/subgraph-kit';
 import { ContainerType } from 'type-graphql';
 import { DownloadsResolver } from './downloads/downloads.resolver';
 import { PhotosResolver } from './photos/photos.resolver';
@@ -12,6 +12,6 @@ export const RESOLVERS = [PhotosResolver, TimelineResolver, PipelineResolver, Do
 export function buildImagesSchema(container?: ContainerType, photos?: PhotosResolver) {
   return buildFederatedSchema(
     { resolvers: RESOLVERS, container },
-    { Photo: { __resolveReference: (ref: { id: string }, ctx: any) => photos!.resolveReference(ref, ctx) } },
+    { Photo: { __resolveReference: (ref: { id: string }, ctx: SubgraphContext) => photos!.resolveReference(ref, ctx) } },
   );
 }

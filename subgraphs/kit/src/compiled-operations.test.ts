@@ -34,7 +34,7 @@ const schema = buildSubgraphSchema({
     },
     Mutation: { publish: () => ++published },
     Photo: { __resolveReference: (ref: { id: string }) => photos.find((p) => p.id === ref.id) ?? null },
-  } as never,
+  },
 });
 
 const logger = createLogger('test');

@@ -1,5 +1,5 @@
 import { compileQuery, CompiledQuery, isCompiledQuery } from 'graphql-jit';
-import { DocumentNode, getOperationAST, GraphQLError, GraphQLFormattedError, GraphQLSchema, parse, validate } from 'graphql';
+import { DocumentNode, getOperationAST, GraphQLError, GraphQLFormattedError, GraphQLSchema, parse, validate, OperationTypeNode } from 'graphql';
 import { LruMap } from '@em/core';
 import { operationLabel } from './operation-observer';
 
@@ -57,7 +57,7 @@ export class CompiledOperations {
     return {
       body: JSON.stringify(answer) + '\n',
       label: compiled.label,
-      errorCode: errors?.length ? String(errors[0].extensions?.code ?? 'ERROR') : null,
+      errorCode: errors?.length ? String((errors[0].extensions?.code as string | undefined) ?? 'ERROR') : null,
       firstError: errors?.[0]?.message ?? null,
       dataOnly: !errors?.length && typeof result.data === 'object' && result.data !== null,
     };
@@ -81,7 +81,7 @@ export class CompiledOperations {
       return null;
     }
     const operation = getOperationAST(document, operationName);
-    if (operation?.operation !== 'query') return null;
+    if (operation?.operation !== OperationTypeNode.QUERY) return null;
     if (validate(this.schema, document).length > 0) return null;
     try {
       const compiled = compileQuery(this.schema, document, operationName);

@@ -6,7 +6,7 @@ import { BuildSchemaOptions, buildSchema, createResolversMap } from 'type-graphq
 
 const FEDERATION_LINK = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag"])`;
 
-type ReferenceResolvers = Record<string, { __resolveReference: (reference: any, context: any) => unknown }>;
+type ReferenceResolvers = Record<string, { __resolveReference: (reference: never, context: never) => unknown }>;
 
 /**
  * A type-graphql schema turned into an Apollo Federation 2 subgraph schema: the type-graphql
@@ -15,7 +15,7 @@ type ReferenceResolvers = Record<string, { __resolveReference: (reference: any, 
  */
 export async function buildFederatedSchema(options: Omit<BuildSchemaOptions, 'skipCheck'>, referenceResolvers: ReferenceResolvers = {}): Promise<GraphQLSchema> {
   const schema = await buildSchema({ ...options, skipCheck: true });
-  const resolvers = createResolversMap(schema) as Record<string, any>;
+  const resolvers = createResolversMap(schema) as Record<string, object>;
   for (const [typeName, resolver] of Object.entries(referenceResolvers)) {
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...resolver };
   }

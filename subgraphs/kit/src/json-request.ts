@@ -26,6 +26,7 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
       const text = Buffer.concat(chunks).toString('utf8');
       let body: unknown;
       try {
+        // eslint-disable-next-line no-control-regex -- JSON's own whitespace (RFC 8259) before the value
         body = /^[\x20\x09\x0a\x0d]*[{[]/.test(text) ? JSON.parse(text) : undefined;
       } catch {
         body = undefined;

@@ -1,5 +1,6 @@
 import { ApolloServerPlugin } from '@apollo/server';
 import { Logger, ServiceMetrics } from '@em/core';
+import { SubgraphContext } from './context';
 import { Kind, OperationDefinitionNode } from 'graphql';
 
 /**
@@ -17,7 +18,7 @@ export function operationLabel(operation: OperationDefinitionNode | undefined): 
  * or the code of its first error (`invalid` when it did not parse), and the request id the REST
  * adapter or the caller gave it (`x-request-id`). Failed operations log at warn, others at debug.
  */
-export function operationObserver(metrics: ServiceMetrics, logger: Logger): ApolloServerPlugin<any> {
+export function operationObserver(metrics: ServiceMetrics, logger: Logger): ApolloServerPlugin<SubgraphContext> {
   return {
     async requestDidStart() {
       const started = Date.now();
@@ -29,7 +30,7 @@ export function operationObserver(metrics: ServiceMetrics, logger: Logger): Apol
           end = metrics.startRequest(name);
         },
         async willSendResponse({ errors, contextValue }) {
-          const status = errors?.length ? String(errors[0].extensions?.code ?? 'ERROR') : 'ok';
+          const status = errors?.length ? String((errors[0].extensions?.code as string | undefined) ?? 'ERROR') : 'ok';
           (end ?? metrics.startRequest(name))(status);
           const entry = { requestId: (contextValue as { requestId?: string } | undefined)?.requestId, operation: name, status, ms: Date.now() - started };
           if (status === 'ok') logger.debug(entry, 'operation');

@@ -72,7 +72,7 @@ describe('security: authentication and tenancy', () => {
       headers: { 'content-type': 'application/json', 'x-api-key': ipOnly, origin: 'http://203.0.113.9' },
       body: JSON.stringify({ query: `{ event(orgId: ${org.orgId}, eventId: ${eventId}) { id } }` }),
     });
-    expect(((await direct.json()) as any).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(((await direct.json())).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
 
     // A mixed list: the client IP matches the IP entry, or the site matches the hostname entry.
     expect((await api(details, { key: mixed, headers: { 'x-forwarded-for': '203.0.113.9', origin: 'https://evil.example' } })).status).toBe(200);

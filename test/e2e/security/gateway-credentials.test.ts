@@ -38,12 +38,12 @@ describe('gateway credentials', () => {
       headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-forwarded-for': address, ...headers },
       body: JSON.stringify({ query: `query { ping(orgId: ${orgId}, eventId: ${eventId}) { status } }` }),
     });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+    return { status: res.status, headers: res.headers, body: (await res.json()) };
   }
 
   async function admin(query: string, variables: Record<string, unknown>) {
     const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ query, variables }) });
-    const body = (await res.json()) as any;
+    const body = (await res.json());
     expect(body.errors).toBeUndefined();
     return body.data;
   }

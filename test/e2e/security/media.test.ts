@@ -51,7 +51,7 @@ async function importUpload(base: string, key: string, name: string, content: Bu
   const form = new FormData();
   form.append('files', new Blob([content], { type: 'image/png' }), name);
   const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) };
 }
 
 async function addVideo(orgId: number, eventId: number, key: string, content: Buffer, fileName: string, sourceKey: string) {
@@ -60,7 +60,7 @@ async function addVideo(orgId: number, eventId: number, key: string, content: Bu
   form.append('map', JSON.stringify({ 0: ['variables.f'] }));
   form.append('0', new Blob([content], { type: 'video/mp4' }), fileName);
   const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' }, body: form });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) };
 }
 
 /** What an error message shown to an API client must never contain. */

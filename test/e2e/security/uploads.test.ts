@@ -207,7 +207,7 @@ describe('#16 x-request-id is a bounded token or a new one', () => {
     const jobs = new JobQueues(cfg.REDIS_URL);
     try {
       const job = await jobs.queue('photos').getJob(jobIdOf('photos', { photoId: imported.files[0].image_id })!);
-      return { echoed: processed.headers.get('x-request-id'), forwarded: job?.data.httpRequestId as string | undefined };
+      return { echoed: processed.headers.get('x-request-id'), forwarded: job?.data.httpRequestId };
     } finally {
       await jobs.close();
     }

@@ -33,7 +33,7 @@ export interface AxeViolation { id: string; impact: string | null; help: string;
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const violations: AxeViolation[] = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    const result = await (window).axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 5) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

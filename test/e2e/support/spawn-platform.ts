@@ -63,8 +63,8 @@ export async function spawnPlatform(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   opts.onSpawn?.(child, dataDir);
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
 
   // A hang detector: the platform starts several times slower on a slow or busy machine.
   const deadline = Date.now() + (opts.timeoutMs ?? 900_000);

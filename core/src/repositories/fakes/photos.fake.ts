@@ -49,12 +49,12 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       mimeType: 'image/jpeg',
       largeKey: 'large.jpg',
       thumbnailKey: 'thumb.jpg',
-      status: 'processed' as PhotoStatus,
+      status: 'processed',
     }, rest);
     photo.originalKey ??= `originals/${eventId}/${photo.id}.jpg`;
     photo.event = { id: eventId } as Event;
     this.rows.set(photo.id, photo);
-    for (const bib of bibs) this.bibs.push({ id: String(this.nextBibId++), photoId: photo.id, eventId, bib: normaliseBib(bib)!, confidence: 1 });
+    for (const bib of bibs) this.bibs.push({ id: String(this.nextBibId++), photoId: photo.id, eventId, bib: normaliseBib(bib), confidence: 1 });
     return photo;
   }
 

@@ -9,7 +9,7 @@ export class RecordingPublisher {
   }
 
   async publish(channel: string, message: string): Promise<number> {
-    this.published.push({ channel, message: JSON.parse(message) });
+    this.published.push({ channel, message: JSON.parse(message) as Record<string, unknown> });
     return 1;
   }
 

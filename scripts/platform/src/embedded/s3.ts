@@ -10,7 +10,7 @@ import { PayloadLimits, receiveVerifiedPayload } from './verified-payload';
 
 // s3rver ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver');
+const S3rver = require('s3rver') as new (options: object) => { run(): Promise<unknown>; close(): Promise<void> };
 
 /** s3rver's built-in account: the verifying front re-authenticates verified requests as this one. */
 const STORE_ACCOUNT = 'S3RVER';
@@ -70,7 +70,7 @@ async function checkedBody(req: http.IncomingMessage, verdict: VerifyResult & { 
     };
   }
   const payload = await receiveVerifiedPayload(req, verdict.payloadHash, limits);
-  return payload.ok ? { ok: true, stream: payload.stream(), length: payload.length, dispose: payload.dispose } : payload;
+  return payload.ok ? { ok: true, stream: payload.stream(), length: payload.length, dispose: () => payload.dispose() } : payload;
 }
 
 /** The request's headers for s3rver: our signature replaced by its own account's (`signed`), the body's length when known. */
@@ -101,7 +101,7 @@ const MAX_SOCKET_PATH_BYTES = 100;
  * a socket, in a fresh 0700 temp directory). Only the platform's user can open it; s3rver checks
  * no signature, so it must have no TCP port that anyone on the machine could reach.
  */
-function storeSocketPath(dataDir: string): { socketPath: string; cleanup(): void } {
+function storeSocketPath(dataDir: string): { socketPath: string; cleanup: () => void } {
   const inDataDir = path.join(dataDir, 's3.sock');
   if (Buffer.byteLength(inDataDir) <= MAX_SOCKET_PATH_BYTES) {
     rmSync(inDataDir, { force: true });

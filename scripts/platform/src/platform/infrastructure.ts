@@ -42,7 +42,7 @@ export async function startInfrastructure(opts: {
     if (env.DATABASE_URL) out.DATABASE_URL = env.DATABASE_URL;
     else {
       const pg = await startEmbeddedPostgres({ dataDir: opts.dataDir, port: ports.postgres, database: 'eventmedia', password: secrets.postgresPassword, log: (l) => opts.log(`[postgres] ${l}`) });
-      stops.push(pg.stop);
+      stops.push(() => pg.stop());
       embedded.push(`Postgres on 127.0.0.1:${ports.postgres}`);
       out.DATABASE_URL = pg.url;
     }
@@ -50,7 +50,7 @@ export async function startInfrastructure(opts: {
     if (env.REDIS_URL) out.REDIS_URL = env.REDIS_URL;
     else {
       const redis = await startEmbeddedRedis({ dataDir: opts.dataDir, port: ports.redis, password: secrets.redisPassword, log: (l) => opts.log(`[redis] ${l}`) });
-      stops.push(redis.stop);
+      stops.push(() => redis.stop());
       embedded.push(`Redis on 127.0.0.1:${ports.redis}`);
       out.REDIS_URL = redis.url;
     }
@@ -68,7 +68,7 @@ export async function startInfrastructure(opts: {
         credentials: { accessKeyId: secrets.s3AccessKeyId, secretAccessKey: secrets.s3SecretAccessKey },
         publicPrefix: objectKeys.publicPrefix,
       });
-      stops.push(s3.stop);
+      stops.push(() => s3.stop());
       embedded.push(`S3 (and media host) on ${s3.endpoint}`);
       Object.assign(out, {
         S3_ENDPOINT: s3.endpoint,

@@ -24,7 +24,7 @@ export function writePrivateFile(file: string, content: string | Buffer): void {
 const LAUNCHER_DIRS = ['redis', 's3', 's3-spool', 'oauth'];
 const launcherFiles = (dataDir: string) => [
   ...['secrets.json', PLATFORM_ENV_FILE, 'demo-api-key', 'demo-selfie.jpg'].map((name) => path.join(dataDir, name)),
-  ...Object.values(embeddedIssuerFiles(dataDir)),
+  ...(Object.values(embeddedIssuerFiles(dataDir)) as string[]),
 ];
 
 /**

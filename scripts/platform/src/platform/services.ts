@@ -98,7 +98,7 @@ export async function startServices(opts: {
       });
       const service = { def, child };
       running.push(service);
-      for (const stream of [child.stdout!, child.stderr!]) {
+      for (const stream of [child.stdout, child.stderr]) {
         let buffered = '';
         stream.on('data', (chunk: Buffer) => {
           buffered += chunk.toString();

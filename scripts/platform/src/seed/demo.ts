@@ -222,10 +222,10 @@ export async function writeDemoSelfie(orm: Orm, store: ObjectStore, eventId: num
   if (!face) return null;
   const original = await sharp(await store.getBuffer(face.originalKey)).rotate().toBuffer();
   const { width, height } = await sharp(original).metadata();
-  const left = Math.max(0, Math.round((face.box.x - face.box.width * 0.4) * width!));
-  const top = Math.max(0, Math.round((face.box.y - face.box.height * 0.4) * height!));
+  const left = Math.max(0, Math.round((face.box.x - face.box.width * 0.4) * width));
+  const top = Math.max(0, Math.round((face.box.y - face.box.height * 0.4) * height));
   const selfie = await sharp(original)
-    .extract({ left, top, width: Math.min(width! - left, Math.round(face.box.width * 1.8 * width!)), height: Math.min(height! - top, Math.round(face.box.height * 1.8 * height!)) })
+    .extract({ left, top, width: Math.min(width - left, Math.round(face.box.width * 1.8 * width)), height: Math.min(height - top, Math.round(face.box.height * 1.8 * height)) })
     .jpeg({ quality: 90 })
     .toBuffer();
   const file = path.join(dataDir, 'demo-selfie.jpg');

@@ -53,6 +53,7 @@ export const DEFAULT_SETTINGS: Omit<EventSettings, 'name' | 'slug'> = {
 
 export const EVENT_STATUSES = ['draft', 'active', 'archived'] as const;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const NUMBER_RANGES = {
   confidenceThreshold: [0, 100, 'confidence_threshold'],
@@ -99,7 +100,7 @@ export function slugFromName(name: string): string {
 /** The canonical IANA name of a time zone ("europe/paris" -> "Europe/Paris"); offsets and unknown names are refused. */
 export function timeZone(value: string): string {
   const refuse = () => invalid('time_zone', `time_zone must be an IANA time zone name such as Europe/Paris or UTC, not "${value.slice(0, 64)}"`);
-  if (value.length > 64 || !/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(value)) throw refuse();
+  if (value.length > 64 || !/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value)) throw refuse();
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
@@ -112,7 +113,7 @@ export function eventDate(value: string): Date {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(value);
   const refuse = () => invalid('event_date', 'event_date must be YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] (local time of the event, no zone)');
   if (!m) throw refuse();
-  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1).map((v) => v ?? undefined) as string[];
+  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1);
   const date = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +s));
   if (+y < 1900 || +y > 2200 || date.getUTCMonth() !== +mo - 1 || date.getUTCDate() !== +d || +h > 23 || +mi > 59 || +s > 59) throw refuse();
   return date;

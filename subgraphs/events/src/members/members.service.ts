@@ -8,6 +8,7 @@ export interface MemberRepositories {
   organisations: Pick<OrganisationsRepository, 'findById'>;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const EMAIL = /^[^\s@\u0000-\u001f\u007f]{1,64}@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;
 
 export function email(value: string): string {

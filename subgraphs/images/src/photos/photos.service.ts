@@ -1,5 +1,5 @@
 import { AppError, isUuid, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
-import { accessOnly, canReadOrganisation, Event, EventsRepository, GalleryRow, guardOperation, PhotosRepository } from '@em/core/data';
+import { accessOnly, canReadOrganisation, EventsRepository, GalleryRow, guardOperation, PhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { PhotoFields, photoView, PhotoView } from './photo-view';
 
@@ -51,7 +51,7 @@ export class PhotosService {
   async byIds(principal: Principal, ids: readonly string[]): Promise<Array<PhotoView | null>> {
     const valid = ids.filter(isUuid);
     const photos = await this.photos.findPublishedWithEvent(valid);
-    const readable = photos.filter((p) => canReadOrganisation(principal, (p.event as Event).organisation.id));
+    const readable = photos.filter((p) => canReadOrganisation(principal, (p.event).organisation.id));
     const byId = new Map(readable.map((p) => [p.id, p]));
     return ids.map((id) => {
       const p = byId.get(id);

@@ -59,7 +59,7 @@ export async function readExif(image: Buffer, eventTimeZone: string): Promise<Ph
     tags = await exifr.parse(image, {
       reviveValues: false,
       pick: ['DateTimeOriginal', 'CreateDate', 'OffsetTimeOriginal', 'OffsetTimeDigitized', 'OffsetTime', 'Make', 'Artist'],
-    });
+    }) as Record<string, unknown> | undefined;
   } catch {
     tags = undefined;
   }

@@ -96,7 +96,7 @@ export class FaceSearchService {
     // The box family's descriptor only while the event may hold faces stored before version 4 (~50 ms of CPU less per selfie).
     const { descriptors, facesFound, timing } = await this.embedder.embed(prepared, { boxDescriptor: this.index.mayHoldBoxFaces(event.id) });
     timer.lap('embed');
-    if (timing) for (const [stage, ms] of Object.entries(timing)) timer.add(`embed.${stage.replace(/Ms$/, '')}`, ms);
+    if (timing) for (const [stage, ms] of Object.entries(timing) as Array<[string, number]>) timer.add(`embed.${stage.replace(/Ms$/, '')}`, ms);
     const threshold = appliedMatchPercent(event.confidenceThreshold);
     const matches = descriptors ? await this.match(event, descriptors, threshold, timer) : [];
     const search = { requestId: id, orgId, eventId, confidenceThreshold: threshold, matches, facesFound, embedding: descriptors ? selfieDescriptorsToBuffer(descriptors) : null };
