@@ -24,7 +24,10 @@ export interface AuditEntry extends NewAuditEntry {
 export interface AuditLogRepository {
   record(entry: NewAuditEntry): Promise<void>;
   /** The organisation's entries (of one event when given), newest first, with an id below `beforeId`, at most `limit`. */
-  page(orgId: number, filter: { eventId: number | null; beforeId: string | null; limit: number }): Promise<AuditEntry[]>;
+  page(
+    orgId: number,
+    filter: { eventId: number | null; beforeId: string | null; limit: number },
+  ): Promise<AuditEntry[]>;
 }
 
 interface AuditRow {
@@ -48,16 +51,32 @@ export class SqlAuditLogRepository implements AuditLogRepository {
     this.handle = repositoryHandle(source);
   }
 
+  private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.handle.em().getConnection().execute(sql, params);
+  }
+
   async record(entry: NewAuditEntry): Promise<void> {
-    await this.handle.em().getConnection().execute(
+    await this.execute(
       `insert into audit_log (organisation_id, event_id, actor, account_id, api_key_id, action, photo_id, detail)
        values (?, ?, ?, ?, ?, ?, ?, ?::jsonb)`,
-      [entry.orgId, entry.eventId, entry.actor.kind, entry.actor.accountId, entry.actor.apiKeyId, entry.action, entry.photoId, entry.detail ? JSON.stringify(entry.detail) : null],
+      [
+        entry.orgId,
+        entry.eventId,
+        entry.actor.kind,
+        entry.actor.accountId,
+        entry.actor.apiKeyId,
+        entry.action,
+        entry.photoId,
+        entry.detail ? JSON.stringify(entry.detail) : null,
+      ],
     );
   }
 
-  async page(orgId: number, filter: { eventId: number | null; beforeId: string | null; limit: number }): Promise<AuditEntry[]> {
-    const rows: AuditRow[] = await this.handle.em().getConnection().execute(
+  async page(
+    orgId: number,
+    filter: { eventId: number | null; beforeId: string | null; limit: number },
+  ): Promise<AuditEntry[]> {
+    const rows = await this.execute<AuditRow>(
       `select l.id::text as id, l.organisation_id, l.event_id, l.actor, l.account_id, l.api_key_id, l.action, l.photo_id::text as photo_id,
               l.detail, l.created_at, a.email
          from audit_log l left join accounts a on a.id = l.account_id

@@ -379,9 +379,10 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   async setOrganiserBib(eventId: number, photoId: string, bib: string, status: 'accepted' | 'rejected'): Promise<number> {
-    return this.em.transactional(async (tx) => {
-      const run = <T>(sql: string, params: unknown[]) => tx.getConnection().execute<T[]>(sql, params, 'all', tx.getTransactionContext());
-      // The photo row first, locked: a concurrent delete or reprocessing waits, and a photo of another event is not touched.
+    return this.em.transactional(async (tx): Promise<number> => {
+      const run = <T>(sql: string, params: unknown[]): Promise<T[]> =>
+        tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
+      // The photo row first, locked: a concurrent delete or reprocessing waits; another event's photo is not touched.
       const [photo] = await run<{ id: string }>('select id from photos where id = ? and event_id = ? for update', [photoId, eventId]);
       if (!photo) return 0;
       const updated = await run<{ id: string }>(
@@ -389,7 +390,10 @@ export class SqlPhotosRepository implements PhotosRepository {
         [status, photoId, bib],
       );
       if (updated.length || status === 'rejected') return updated.length;
-      await run("insert into photo_bibs (photo_id, event_id, bib, confidence, status, source) values (?, ?, ?, 1, 'accepted', 'organiser')", [photoId, eventId, bib]);
+      await run(
+        "insert into photo_bibs (photo_id, event_id, bib, confidence, status, source) values (?, ?, ?, 1, 'accepted', 'organiser')",
+        [photoId, eventId, bib],
+      );
       return 1;
     });
   }

@@ -26,7 +26,14 @@ async function details(ctx: CommandContext, photo: PhotoDetails) {
     hidden: photo.hidden ?? false,
     originalFileName: photo.meta.originalFileName,
     largeUrl: photo.largeUrl,
-    bibs: bibs.map((b) => ({ number: b.bib, readText: b.readText, confidence: b.confidence, source: b.source, status: b.status, box: b.box })),
+    bibs: bibs.map((b) => ({
+      number: b.bib,
+      readText: b.readText,
+      confidence: b.confidence,
+      source: b.source,
+      status: b.status,
+      box: b.box,
+    })),
     faces: faces.map((f) => ({ box: f.box, quality: f.quality })),
   };
 }
@@ -36,7 +43,9 @@ const bibLine = (b: { number: string; status: string; source: string; readText: 
 
 function describe(shown: Awaited<ReturnType<typeof details>>): string {
   const head = `photo ${shown.id} (${shown.originalFileName})${shown.hidden ? ' HIDDEN' : ''}\n${shown.largeUrl}`;
-  const bibs = shown.bibs.length ? `bibs (number, status, source, read, confidence):\n${shown.bibs.map(bibLine).join('\n')}` : 'no bib';
+  const bibs = shown.bibs.length
+    ? `bibs (number, status, source, read, confidence):\n${shown.bibs.map(bibLine).join('\n')}`
+    : 'no bib';
   return `${head}\n${bibs}\n${shown.faces.length} faces`;
 }
 
@@ -45,7 +54,14 @@ const change = (
   usage: string,
   summary: string,
   flags: string[],
-  act: (review: PhotoReviewService, orgId: number, eventId: number, photoId: string, flags: Record<string, string>, ctx: CommandContext) => Promise<PhotoDetails>,
+  act: (
+    review: PhotoReviewService,
+    orgId: number,
+    eventId: number,
+    photoId: string,
+    flags: Record<string, string>,
+    ctx: CommandContext,
+  ) => Promise<PhotoDetails>,
 ): Command => ({
   usage,
   summary,
@@ -59,16 +75,18 @@ const change = (
 
 /** The organiser's photo review: a photo's bibs and faces, adding and removing bibs, hiding, deleting, the review queue. */
 export const PHOTO_COMMANDS: Record<string, Command> = {
-  'photo': {
+  photo: {
     usage: 'photo show|hide|unhide|delete|add-bib|remove-bib --event ID --photo ID [--bib N]',
     summary: "a photo's bibs and faces; add or remove a bib, hide, unhide or delete it (recorded in the audit log)",
     flags: ['event', 'photo', 'bib', 'action'],
     async run(ctx, flags) {
       const action = flags.action;
-      const sub = action && Object.prototype.hasOwnProperty.call(PHOTO_ACTIONS, action) ? PHOTO_ACTIONS[action] : undefined;
+      const sub =
+        action && Object.prototype.hasOwnProperty.call(PHOTO_ACTIONS, action) ? PHOTO_ACTIONS[action] : undefined;
       if (!sub) throw new Error('photo needs an action: show, hide, unhide, delete, add-bib or remove-bib');
       const unknown = Object.keys(flags).filter((f) => f !== 'json' && f !== 'action' && !sub.flags.includes(f));
-      if (unknown.length) throw new Error(`photo ${action} does not take --${unknown.join(', --')} (usage: ${sub.usage})`);
+      if (unknown.length)
+        throw new Error(`photo ${action} does not take --${unknown.join(', --')} (usage: ${sub.usage})`);
       return sub.run(ctx, flags);
     },
   },
@@ -79,9 +97,19 @@ export const PHOTO_COMMANDS: Record<string, Command> = {
     async run(ctx, flags) {
       const eventId = positiveInt(flags, 'event');
       const first = flags.first ? positiveInt(flags, 'first') : null;
-      const page: ReviewQueuePage = await ctx.review.queue(ctx.operator, await orgOf(ctx, eventId), eventId, first, flags.after ?? null);
+      const page: ReviewQueuePage = await ctx.review.queue(
+        ctx.operator,
+        await orgOf(ctx, eventId),
+        eventId,
+        first,
+        flags.after ?? null,
+      );
       const json = {
-        items: page.items.map((i) => ({ photoId: i.photo.id, originalFileName: i.photo.meta.originalFileName, reasons: i.reasons })),
+        items: page.items.map((i) => ({
+          photoId: i.photo.id,
+          originalFileName: i.photo.meta.originalFileName,
+          reasons: i.reasons,
+        })),
         endCursor: page.endCursor,
         hasNextPage: page.hasNextPage,
       };
@@ -94,14 +122,32 @@ export const PHOTO_COMMANDS: Record<string, Command> = {
 
 /** The actions of `photo` (its first word). */
 const PHOTO_ACTIONS: Record<string, Command> = {
-  show: change('photo show --event ID --photo ID', "the photo's bibs and faces", ['event', 'photo'], (r, o, e, p, _f, ctx) => r.photo(ctx.operator, o, e, p)),
-  hide: change('photo hide --event ID --photo ID', 'hides it from participants at once', ['event', 'photo'], (r, o, e, p, _f, ctx) => r.hide(ctx.operator, o, e, p)),
-  unhide: change('photo unhide --event ID --photo ID', 'shows it again', ['event', 'photo'], (r, o, e, p, _f, ctx) => r.unhide(ctx.operator, o, e, p)),
-  'add-bib': change('photo add-bib --event ID --photo ID --bib N', 'participants find it by N', ['event', 'photo', 'bib'], (r, o, e, p, f, ctx) =>
-    r.addBib(ctx.operator, o, e, p, need(f, 'bib')),
+  show: change(
+    'photo show --event ID --photo ID',
+    "the photo's bibs and faces",
+    ['event', 'photo'],
+    (r, o, e, p, _f, ctx) => r.photo(ctx.operator, o, e, p),
   ),
-  'remove-bib': change('photo remove-bib --event ID --photo ID --bib N', 'participants no longer find it by N', ['event', 'photo', 'bib'], (r, o, e, p, f, ctx) =>
-    r.removeBib(ctx.operator, o, e, p, need(f, 'bib')),
+  hide: change(
+    'photo hide --event ID --photo ID',
+    'hides it from participants at once',
+    ['event', 'photo'],
+    (r, o, e, p, _f, ctx) => r.hide(ctx.operator, o, e, p),
+  ),
+  unhide: change('photo unhide --event ID --photo ID', 'shows it again', ['event', 'photo'], (r, o, e, p, _f, ctx) =>
+    r.unhide(ctx.operator, o, e, p),
+  ),
+  'add-bib': change(
+    'photo add-bib --event ID --photo ID --bib N',
+    'participants find it by N',
+    ['event', 'photo', 'bib'],
+    (r, o, e, p, f, ctx) => r.addBib(ctx.operator, o, e, p, need(f, 'bib')),
+  ),
+  'remove-bib': change(
+    'photo remove-bib --event ID --photo ID --bib N',
+    'participants no longer find it by N',
+    ['event', 'photo', 'bib'],
+    (r, o, e, p, f, ctx) => r.removeBib(ctx.operator, o, e, p, need(f, 'bib')),
   ),
   delete: {
     usage: 'photo delete --event ID --photo ID',

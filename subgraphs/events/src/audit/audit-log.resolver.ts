@@ -10,16 +10,22 @@ export class AuditEntryType {
   @Field(() => Int, { nullable: true }) accountId!: number | null;
   @Field(() => String, { nullable: true }) accountEmail!: string | null;
   @Field(() => Int, { nullable: true }) apiKeyId!: number | null;
-  @Field({ description: 'photo.add_bib, photo.remove_bib, photo.hide, photo.unhide, photo.delete, start_list.import.' }) action!: string;
+  @Field({ description: 'photo.add_bib, photo.remove_bib, photo.hide, photo.unhide, photo.delete, start_list.import.' })
+  action!: string;
   @Field(() => Int, { nullable: true }) eventId!: number | null;
   @Field(() => String, { nullable: true }) photoId!: string | null;
-  @Field(() => String, { nullable: true, description: 'What the action needs to be understood (the bib, the file name), as JSON text.' }) detail!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'What the action needs to be understood (the bib, the file name), as JSON text.',
+  })
+  detail!: string | null;
 }
 
 @ObjectType('AuditLogPage')
 export class AuditLogPageType {
   @Field(() => [AuditEntryType]) entries!: AuditEntryType[];
-  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next (older) page.' }) endCursor!: string | null;
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next (older) page.' }) endCursor!:
+    string | null;
   @Field() hasNextPage!: boolean;
 }
 
@@ -27,7 +33,10 @@ export class AuditLogPageType {
 export class AuditLogResolver {
   constructor(private readonly service: AuditLogService) {}
 
-  @Query(() => AuditLogPageType, { description: "The organisation's audit log, newest first (of one event when given): its admins only; first 1-200, default 50." })
+  @Query(() => AuditLogPageType, {
+    description:
+      "The organisation's audit log, newest first (of one event when given): its admins only; first 1-200, default 50.",
+  })
   async auditLog(
     @Ctx() ctx: SubgraphContext,
     @Args() { orgId }: OrgArgs,

@@ -6,9 +6,23 @@ import { AuditLogService } from './audit-log.service';
 async function setup() {
   const audit = new InMemoryAuditLogRepository();
   for (let i = 1; i <= 3; i++) {
-    await audit.record({ orgId: 7, eventId: i === 3 ? 6 : 5, actor: auditActor(callers.admin(7)), action: 'photo.hide', photoId: null, detail: { i } });
+    await audit.record({
+      orgId: 7,
+      eventId: i === 3 ? 6 : 5,
+      actor: auditActor(callers.admin(7)),
+      action: 'photo.hide',
+      photoId: null,
+      detail: { i },
+    });
   }
-  await audit.record({ orgId: 8, eventId: 9, actor: auditActor(callers.admin(8)), action: 'photo.delete', photoId: null, detail: null });
+  await audit.record({
+    orgId: 8,
+    eventId: 9,
+    actor: auditActor(callers.admin(8)),
+    action: 'photo.delete',
+    photoId: null,
+    detail: null,
+  });
   return { audit, service: new AuditLogService(audit) };
 }
 
@@ -34,7 +48,11 @@ describe('AuditLogService', () => {
 
   it('refuses a bad page size or cursor (400)', async () => {
     const { service } = await setup();
-    for (const first of [0, 201]) await expect(service.page(callers.admin(7), 7, null, first)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
-    for (const after of ['abc', '-1', '0', '1'.repeat(30)]) await expect(service.page(callers.admin(7), 7, null, 10, after)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    for (const first of [0, 201])
+      await expect(service.page(callers.admin(7), 7, null, first)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    for (const after of ['abc', '-1', '0', '1'.repeat(30)])
+      await expect(service.page(callers.admin(7), 7, null, 10, after)).rejects.toMatchObject({
+        code: 'BAD_USER_INPUT',
+      });
   });
 });

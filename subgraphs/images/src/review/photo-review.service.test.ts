@@ -1,8 +1,18 @@
 import type { Principal } from '@em/core';
-import { apiKeyPrincipal, InMemoryAuditLogRepository, InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository } from '@em/core/testing';
+import {
+  apiKeyPrincipal,
+  InMemoryAuditLogRepository,
+  InMemoryEventsRepository,
+  InMemoryObjectStore,
+  InMemoryPhotosRepository,
+} from '@em/core/testing';
 import { PhotoReviewService } from './photo-review.service';
 
-const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'];
+const ids = [
+  '00000000-0000-4000-8000-000000000001',
+  '00000000-0000-4000-8000-000000000002',
+  '00000000-0000-4000-8000-000000000003',
+];
 const organiser = (orgId: number, role: 'admin' | 'user' = 'user', accountId = 3): Principal => ({
   kind: 'account',
   orgId: null,
@@ -47,7 +57,8 @@ describe('PhotoReviewService', () => {
   it('refuses a bib that is not 1-6 letters or digits (400) and removing a bib the photo does not have (404)', async () => {
     const { photos, service, audit } = setup();
     photos.add({ id: ids[0], eventId: 5, publishedAt: published });
-    for (const bad of ['', '1234567', '12-3', '<b>']) await expect(service.addBib(organiser(1), 1, 5, ids[0], bad)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    for (const bad of ['', '1234567', '12-3', '<b>'])
+      await expect(service.addBib(organiser(1), 1, 5, ids[0], bad)).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
     await expect(service.removeBib(organiser(1), 1, 5, ids[0], '77')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(audit.entries).toEqual([]);
   });
@@ -76,9 +87,17 @@ describe('PhotoReviewService', () => {
 
   it('deletes the photo: its original and previews from storage, its row, bibs and faces', async () => {
     const { photos, store, service, audit } = setup();
-    const photo = photos.add({ id: ids[0], eventId: 5, publishedAt: published, bibs: ['9'], largeKey: 'public/5/large/x.jpg', thumbnailKey: 'public/5/thumb/x.jpg' });
+    const photo = photos.add({
+      id: ids[0],
+      eventId: 5,
+      publishedAt: published,
+      bibs: ['9'],
+      largeKey: 'public/5/large/x.jpg',
+      thumbnailKey: 'public/5/thumb/x.jpg',
+    });
     photos.addFace(ids[0], Buffer.alloc(512));
-    for (const key of [photo.originalKey, photo.largeKey!, photo.thumbnailKey!]) await store.put(key, Buffer.from('x'), 'image/jpeg');
+    for (const key of [photo.originalKey, photo.largeKey!, photo.thumbnailKey!])
+      await store.put(key, Buffer.from('x'), 'image/jpeg');
     expect(await service.delete(organiser(1), 1, 5, ids[0])).toEqual({ id: ids[0] });
     expect(store.objects.size).toBe(0);
     expect(await photos.findInEvent(5, ids[0])).toBeNull();
@@ -93,8 +112,25 @@ describe('PhotoReviewService', () => {
     photos.add({ id: ids[0], eventId: 5, publishedAt: published });
     photos.add({ id: ids[1], eventId: 5, publishedAt: published, bibs: ['12'] });
     photos.add({ id: ids[2], eventId: 5, publishedAt: published });
-    photos.bibs.push({ id: '90', photoId: ids[2], eventId: 5, bib: '1234', readText: '23', confidence: 0.9, status: 'completed', source: 'completed' });
-    photos.bibs.push({ id: '91', photoId: ids[2], eventId: 5, bib: '777', confidence: 0.8, status: 'rejected', source: 'read' });
+    photos.bibs.push({
+      id: '90',
+      photoId: ids[2],
+      eventId: 5,
+      bib: '1234',
+      readText: '23',
+      confidence: 0.9,
+      status: 'completed',
+      source: 'completed',
+    });
+    photos.bibs.push({
+      id: '91',
+      photoId: ids[2],
+      eventId: 5,
+      bib: '777',
+      confidence: 0.8,
+      status: 'rejected',
+      source: 'read',
+    });
     const first = await service.queue(organiser(1), 1, 5, 1);
     expect(first.items.map((i) => [i.photo.id, i.reasons])).toEqual([[ids[0], ['no_bib']]]);
     expect(first.hasNextPage).toBe(true);
@@ -115,7 +151,12 @@ describe('PhotoReviewService', () => {
   it('is for organisers only: never an API key (read-only or not), another organisation, a read-only token; nothing changes then', async () => {
     const { photos, service, audit, bumped } = setup();
     photos.add({ id: ids[0], eventId: 5, publishedAt: published, bibs: ['5'] });
-    const refused: Principal[] = [apiKeyPrincipal(1), { ...apiKeyPrincipal(1), readOnly: true }, organiser(2), { ...organiser(1), scopes: ['events:read'] }];
+    const refused: Principal[] = [
+      apiKeyPrincipal(1),
+      { ...apiKeyPrincipal(1), readOnly: true },
+      organiser(2),
+      { ...organiser(1), scopes: ['events:read'] },
+    ];
     for (const caller of refused) {
       const calls = [
         service.photo(caller, 1, 5, ids[0]),

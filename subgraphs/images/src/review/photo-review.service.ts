@@ -72,7 +72,14 @@ export class PhotoReviewService {
     return { ...photoView(photo, this.store), hidden: Boolean(photo.hiddenAt) };
   }
 
-  private record(principal: Principal, orgId: number, eventId: number, action: string, photoId: string, detail: Record<string, unknown> | null) {
+  private record(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    action: string,
+    photoId: string,
+    detail: Record<string, unknown> | null,
+  ) {
     return this.audit.record({ orgId, eventId, actor: auditActor(principal), action, photoId, detail });
   }
 
@@ -95,16 +102,35 @@ export class PhotoReviewService {
   }
 
   /** The organiser says `bib` is on the photo: participants find it by that number. */
-  async addBib(principal: Principal, orgId: number, eventId: number, imageId: string, rawBib: string): Promise<PhotoView> {
+  async addBib(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    imageId: string,
+    rawBib: string,
+  ): Promise<PhotoView> {
     return this.setBib(principal, orgId, eventId, imageId, rawBib, 'accepted');
   }
 
   /** The organiser says `bib` is not on the photo: whatever read it, participants no longer find the photo by it. */
-  async removeBib(principal: Principal, orgId: number, eventId: number, imageId: string, rawBib: string): Promise<PhotoView> {
+  async removeBib(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    imageId: string,
+    rawBib: string,
+  ): Promise<PhotoView> {
     return this.setBib(principal, orgId, eventId, imageId, rawBib, 'rejected');
   }
 
-  private async setBib(principal: Principal, orgId: number, eventId: number, imageId: string, rawBib: string, status: 'accepted' | 'rejected') {
+  private async setBib(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    imageId: string,
+    rawBib: string,
+    status: 'accepted' | 'rejected',
+  ) {
     const operation = status === 'accepted' ? 'addPhotoBib' : 'removePhotoBib';
     await this.guard(principal, operation, orgId, eventId);
     const bib = normaliseBib(String(rawBib ?? ''));
@@ -113,7 +139,14 @@ export class PhotoReviewService {
     const view = this.view(photo);
     const rows = await this.photos.setOrganiserBib(eventId, photo.id, bib, status);
     if (rows === 0) throw new AppError('NOT_FOUND', `Bib ${bib} is not on this photo`);
-    await this.record(principal, orgId, eventId, status === 'accepted' ? 'photo.add_bib' : 'photo.remove_bib', photo.id, { bib });
+    await this.record(
+      principal,
+      orgId,
+      eventId,
+      status === 'accepted' ? 'photo.add_bib' : 'photo.remove_bib',
+      photo.id,
+      { bib },
+    );
     await this.versions.bumpContentVersion(eventId);
     return view;
   }
@@ -153,13 +186,21 @@ export class PhotoReviewService {
     const keys = [photo.originalKey, photo.largeKey, photo.thumbnailKey].filter((key): key is string => Boolean(key));
     for (const key of keys) await this.store.delete(key);
     await this.photos.remove(eventId, photo.id);
-    await this.record(principal, orgId, eventId, 'photo.delete', photo.id, { originalFileName: photo.originalFileName });
+    await this.record(principal, orgId, eventId, 'photo.delete', photo.id, {
+      originalFileName: photo.originalFileName,
+    });
     await this.versions.bumpContentVersion(eventId);
     return { id: photo.id };
   }
 
   /** Processed photos with no searchable bib, a rejected read or a completed one, by id; `after` is the last page's endCursor. */
-  async queue(principal: Principal, orgId: number, eventId: number, first?: number | null, after?: string | null): Promise<ReviewQueuePage> {
+  async queue(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    first?: number | null,
+    after?: string | null,
+  ): Promise<ReviewQueuePage> {
     await this.guard(principal, 'reviewQueue', orgId, eventId);
     const limit = first ?? REVIEW_QUEUE_PAGE.default;
     if (!Number.isInteger(limit) || limit < 1 || limit > REVIEW_QUEUE_PAGE.max) {
@@ -173,7 +214,9 @@ export class PhotoReviewService {
       const photo = await this.photos.findInEvent(eventId, row.photoId);
       if (photo) photos.set(row.photoId, photo);
     }
-    const items = page.filter((row) => photos.has(row.photoId)).map((row) => ({ photo: this.view(photos.get(row.photoId)!), reasons: row.reasons }));
+    const items = page
+      .filter((row) => photos.has(row.photoId))
+      .map((row) => ({ photo: this.view(photos.get(row.photoId)!), reasons: row.reasons }));
     const last = page[page.length - 1];
     return { items, endCursor: last ? encodeCursor(last.photoId) : null, hasNextPage: rows.length > limit };
   }
@@ -184,6 +227,11 @@ const encodeCursor = (photoId: string) => Buffer.from(`photo:${photoId}`).toStri
 function decodeCursor(cursor: string): string {
   const text = cursor.length <= 100 ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   const id = text.startsWith('photo:') ? text.slice('photo:'.length) : '';
-  if (!isUuid(id)) throw new AppError('BAD_USER_INPUT', 'after is not a cursor of this queue (pass the endCursor of the previous page)', { field: 'after' });
+  if (!isUuid(id))
+    throw new AppError(
+      'BAD_USER_INPUT',
+      'after is not a cursor of this queue (pass the endCursor of the previous page)',
+      { field: 'after' },
+    );
   return id.toLowerCase();
 }

@@ -8,7 +8,8 @@ export enum PhotoBibStatus {
 }
 registerEnumType(PhotoBibStatus, {
   name: 'PhotoBibStatus',
-  description: 'ACCEPTED and COMPLETED bibs find the photo; a REJECTED one does not (not on the start list, a fragment, or the organiser removed it).',
+  description:
+    'ACCEPTED and COMPLETED bibs find the photo; a REJECTED one does not (not on the start list, a fragment, or the organiser removed it).',
 });
 
 export enum PhotoBibSource {
@@ -18,7 +19,8 @@ export enum PhotoBibSource {
 }
 registerEnumType(PhotoBibSource, {
   name: 'PhotoBibSource',
-  description: 'READ: what OCR read; COMPLETED: a fragment completed from the start list; ORGANISER: the organiser added or removed it.',
+  description:
+    'READ: what OCR read; COMPLETED: a fragment completed from the start list; ORGANISER: the organiser added or removed it.',
 });
 
 export enum ReviewReason {
@@ -36,10 +38,15 @@ export class PhotoRegionType {
   @Field(() => Float) height!: number;
 }
 
-@ObjectType('PhotoBib', { description: 'A bib number on a photo: read, completed from the start list, or the organiser\'s word.' })
+@ObjectType('PhotoBib', {
+  description: "A bib number on a photo: read, completed from the start list, or the organiser's word.",
+})
 export class PhotoBibType {
   @Field({ description: 'The number participants search (normalised).' }) number!: string;
-  @Field(() => String, { nullable: true, description: 'What OCR read (a fragment when completed); null for a number the organiser added.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'What OCR read (a fragment when completed); null for a number the organiser added.',
+  })
   readText!: string | null;
   @Field(() => PhotoRegionType, { nullable: true }) box!: PhotoRegionType | null;
   @Field(() => Float) confidence!: number;
@@ -50,7 +57,8 @@ export class PhotoBibType {
 @ObjectType('PhotoFace', { description: 'A face found on a photo (its descriptor is never exposed).' })
 export class PhotoFaceType {
   @Field(() => PhotoRegionType) box!: PhotoRegionType;
-  @Field(() => Float, { nullable: true, description: 'How well the face can be matched, 0-1 (pose, sharpness, size).' }) quality!: number | null;
+  @Field(() => Float, { nullable: true, description: 'How well the face can be matched, 0-1 (pose, sharpness, size).' })
+  quality!: number | null;
 }
 
 @ObjectType('ReviewQueueItem')
