@@ -80,6 +80,12 @@ export function assertCanWrite(principal: Principal): void {
   }
 }
 
+/** The organiser's own work (photo review): a member's token with `events:write`; API keys never, read-only or not. */
+export function assertOrganiser(principal: Principal): void {
+  if (principal.kind !== 'account') throw new AppError('FORBIDDEN', "Reviewing photos needs an organiser's OAuth bearer token, never an API key");
+  assertCanWrite(principal);
+}
+
 /** Organiser views refused to read-only (public browser) keys. */
 export function assertNotReadOnlyKey(principal: Principal, what: string): void {
   if (principal.kind === 'api_key' && principal.readOnly) throw new AppError('FORBIDDEN', `A read-only (browser) key cannot read ${what}`);

@@ -27,3 +27,4 @@ export * from './bibs/bib-read-rule';
 export * from './bibs/start-list-lookup';
 export * from './content-version';
 export * from './multipart-post';
+export * from './audit-actor';

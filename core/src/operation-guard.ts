@@ -1,5 +1,5 @@
 import { Event } from './db/entities';
-import { assertCanWrite, assertNotEventScoped, assertNotReadOnlyKey, assertOrganisation, assertOrganisationAdmin, assertPlatformAdmin, EventSource, eventOfOrganisation, guardEvent } from './guard';
+import { assertCanWrite, assertNotEventScoped, assertNotReadOnlyKey, assertOrganiser, assertOrganisation, assertOrganisationAdmin, assertPlatformAdmin, EventSource, eventOfOrganisation, guardEvent } from './guard';
 import { OperationName, operationPolicy, OperationPolicy } from './operation-policy';
 import { Principal } from './principal';
 import type { EventAccess } from './repositories/events.repository';
@@ -8,6 +8,7 @@ function assertAccess(principal: Principal, policy: OperationPolicy, orgId: numb
   if (!policy.readOnlyKeys) assertNotReadOnlyKey(principal, 'this organiser view');
   if (!policy.eventScopedKeys) assertNotEventScoped(principal, 'this organisation-wide view');
   if (policy.access === 'write') assertCanWrite(principal);
+  if (policy.access === 'organiser') assertOrganiser(principal);
   if (policy.access === 'admin') assertOrganisationAdmin(principal, orgId);
   if (policy.access === 'platform') assertPlatformAdmin(principal);
 }

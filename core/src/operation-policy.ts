@@ -12,9 +12,10 @@ export interface OperationPolicy {
   features: readonly EventFeature[];
   /**
    * `write`: a key of the organisation or a token with events:write; `admin`: the token (events:write)
-   * of an admin of the organisation or of a platform administrator; `platform`: a platform administrator's token.
+   * of an admin of the organisation or of a platform administrator; `platform`: a platform administrator's token;
+   * `organiser`: a member's (or platform administrator's) token with events:write, never an API key.
    */
-  access: 'read' | 'write' | 'admin' | 'platform';
+  access: 'read' | 'write' | 'organiser' | 'admin' | 'platform';
   /** The rate-limit budget one call of the field counts against (one unit per field). */
   rate: RateClass;
   /** A call naming a `requestId` that already has a stored result is answered from it: a read. */
@@ -51,6 +52,7 @@ const policy =
   });
 const read = policy('read');
 const write = policy('write');
+const organiser = policy('organiser');
 const admin = policy('admin');
 const platform = policy('platform');
 const VIDEO_SELFIE: EventFeature[] = ['videoSearch', 'videoSelfieSearch'];
@@ -97,6 +99,14 @@ export const OPERATION_POLICY = {
   importStartList: write('event'),
   exportStartList: write('event'),
   searchByName: read('event', { features: ['nameSearch'] }),
+  // Photo review: the organiser's corrections, from the dashboard or a token; never a key (nor REST).
+  reviewQueue: organiser('event'),
+  reviewPhoto: organiser('event'),
+  addPhotoBib: organiser('event'),
+  removePhotoBib: organiser('event'),
+  hidePhoto: organiser('event'),
+  unhidePhoto: organiser('event'),
+  deletePhoto: organiser('event'),
   // Administration: organisations, events and their settings, members, usage.
   organisations: read('account'),
   organisation: read('organisation'),
@@ -113,6 +123,7 @@ export const OPERATION_POLICY = {
   setMemberRole: admin('organisation'),
   removeMember: admin('organisation'),
   usage: admin('organisation'),
+  auditLog: admin('organisation'),
 } as const satisfies Record<string, OperationPolicy>;
 
 /** A root field with a row in the table. */

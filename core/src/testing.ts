@@ -15,3 +15,4 @@ export * from './repositories/fakes/memberships.fake';
 export * from './repositories/fakes/api-keys.fake';
 export * from './repositories/fakes/start-list.fake';
 export * from './repositories/fakes/local-credentials.fake';
+export * from './repositories/fakes/audit-log.fake';

@@ -79,6 +79,7 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
                   <td class="actions">
                     <a href={`/dashboard/events/${e.id}/settings`} onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/settings`)}>Settings<span class="visually-hidden"> of {e.name}</span></a>
                     <a href={`/dashboard/events/${e.id}/photos`} onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/photos`)}>Photos<span class="visually-hidden"> of {e.name}</span></a>
+                    <a href={`/dashboard/events/${e.id}/review`} onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/review`)}>Review<span class="visually-hidden"> of {e.name}</span></a>
                   </td>
                 </tr>
               ))}

@@ -4,6 +4,7 @@ import { gql, loadSession, Session, signIn, signOut } from './api';
 import { DeveloperZone } from './developer';
 import { EventsPage } from './events';
 import { PhotosPage } from './photos';
+import { ReviewPage } from './review';
 import { onLink, useRoute } from './route';
 import { SettingsPage } from './settings';
 import './styles.css';
@@ -82,6 +83,8 @@ function App() {
           <SettingsPage orgId={org.id} eventId={route.eventId} />
         ) : route.page === 'event-photos' ? (
           <PhotosPage orgId={org.id} eventId={route.eventId} />
+        ) : route.page === 'event-review' ? (
+          <ReviewPage orgId={org.id} eventId={route.eventId} />
         ) : (
           <EventsPage org={org} />
         )}

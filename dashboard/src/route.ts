@@ -4,13 +4,14 @@ export type Route =
   | { page: 'events' }
   | { page: 'event-settings'; eventId: number }
   | { page: 'event-photos'; eventId: number }
+  | { page: 'event-review'; eventId: number }
   | { page: 'developer' }
   | { page: 'signed-out' };
 
 /** The page of a path under /dashboard/ (every page has its own URL). */
 export function parseRoute(pathname: string): Route {
-  const event = /^\/dashboard\/events\/(\d{1,9})\/(settings|photos)\/?$/.exec(pathname);
-  if (event) return { page: event[2] === 'settings' ? 'event-settings' : 'event-photos', eventId: Number(event[1]) };
+  const event = /^\/dashboard\/events\/(\d{1,9})\/(settings|photos|review)\/?$/.exec(pathname);
+  if (event) return { page: `event-${event[2] as 'settings' | 'photos' | 'review'}`, eventId: Number(event[1]) };
   if (/^\/dashboard\/developer\/?$/.test(pathname)) return { page: 'developer' };
   if (/^\/dashboard\/signed-out\/?$/.test(pathname)) return { page: 'signed-out' };
   return { page: 'events' };

@@ -155,6 +155,41 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     await screenshot('4-photos-desktop');
   });
 
+  it('reviews the photo: its face boxes drawn, a bib added and removed, hidden, shown, deleted', async () => {
+    await page.goto(`${dashboardUrl}events/${eventId}/review`);
+    await expectText(page.locator('h1'), 'Review');
+    const queued = page.locator('.queue .thumb');
+    await expectText(queued.first(), /no bib/);
+    await queued.first().click();
+    const photo = page.locator('[data-testid=reviewed-photo]');
+    await expectText(photo.locator('h2'), /sample1\.jpg/);
+    expect(await photo.locator('.box.face').count()).toBeGreaterThan(0);
+    await page.locator('#add-bib').fill('4242');
+    await page.getByRole('button', { name: 'Add bib' }).click();
+    await expectText(page.locator('.ok'), 'Bib 4242 added: participants find the photo by it.');
+    await expectText(photo.locator('[data-testid=bib-row]').first(), /4242\s*accepted\s*organiser/);
+    await expectText(page.locator('[data-testid=queue-empty]'), 'Nothing to review.');
+    await screenshot('6-review-desktop');
+    const phone = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, storageState: await context.storageState() });
+    const p = await phone.newPage();
+    await p.goto(`${dashboardUrl}events/${eventId}/review`);
+    await p.locator('#photo-id').fill(new URL(await photo.locator('img').getAttribute('src') ?? '', 'http://x').pathname.split('/').pop()!.replace('.jpg', ''));
+    await p.getByRole('button', { name: 'Open' }).click();
+    await expectText(p.locator('[data-testid=reviewed-photo] h2'), /sample1\.jpg/);
+    await screenshot('7-review-phone', p);
+    await phone.close();
+    await page.getByRole('button', { name: 'Remove bib 4242' }).click();
+    await expectText(photo.locator('[data-testid=bib-row]').first(), /4242\s*rejected\s*organiser/);
+    await page.getByRole('button', { name: 'Hide' }).click();
+    await expectText(photo.locator('h2'), /hidden/);
+    await page.getByRole('button', { name: 'Unhide' }).click();
+    await expectText(page.locator('.ok'), 'The photo is shown again.');
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await expectText(page.locator('.ok'), 'Photo sample1.jpg deleted.');
+    expect(await page.locator('[data-testid=reviewed-photo]').count()).toBe(0);
+  });
+
   it('shows the pages on a phone', async () => {
     const phone = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, storageState: await context.storageState() });
     const p = await phone.newPage();

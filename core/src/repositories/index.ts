@@ -16,3 +16,4 @@ export * from './local-credentials.repository';
 
 /** Hands a repository the entity manager of the current unit of work (a request context, a CLI fork). */
 export type EntityManagerSource = () => import('@mikro-orm/core').EntityManager;
+export * from './audit-log.repository';

@@ -6,7 +6,7 @@ import { GALLERY_PAGE } from './gallery-page.statement';
 import { normaliseBib } from '../ids';
 import { PageRequest } from '../pagination';
 import { FaceRow } from './face-rows';
-import { GalleryRow, NewPhoto, PhotoStatusTally, ProcessedPhoto } from './photos.types';
+import { GalleryRow, NewPhoto, PhotoStatusTally, ProcessedPhoto, ReviewBibRow, ReviewFaceRow, ReviewQueueRow, ReviewReason } from './photos.types';
 import type { BibJudgement, StoredBibReadRow } from '../bibs/bib-read-rule';
 import { RepositoryHandle, RepositorySource, repositoryHandle } from './repository-source';
 
@@ -91,6 +91,26 @@ export interface PhotosRepository {
   bibReadsOf(eventId: number): Promise<StoredBibReadRow[]>;
   /** Writes new judgements of stored reads, in one transaction. */
   setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void>;
+  /** A photo of the event in any state (hidden, unpublished, failed): the organiser's view. */
+  findInEvent(eventId: number, id: string): Promise<Photo | null>;
+  /** Every bib row of the photos, read or the organiser's, by photo id. */
+  bibRowsOf(photoIds: readonly string[]): Promise<ReviewBibRow[]>;
+  /** Every face of the photos (box and quality, no descriptor), by photo id. */
+  faceRowsOf(photoIds: readonly string[]): Promise<ReviewFaceRow[]>;
+  /**
+   * The organiser's word on `bib` for the photo: its rows of that number become the organiser's
+   * (`accepted`: searchable, `rejected`: not), kept through re-reading and re-judging; `accepted`
+   * adds a row when there is none. Returns how many rows now say it (0: nothing to reject).
+   */
+  setOrganiserBib(eventId: number, photoId: string, bib: string, status: 'accepted' | 'rejected'): Promise<number>;
+  /** Hides the photo (unpublished, never published again while hidden); false when it is already hidden or absent. */
+  hide(eventId: number, id: string, at: Date): Promise<boolean>;
+  /** Unhides the photo, published at `publishAt` when given (the event is live and the photo processed); false when it was not hidden. */
+  unhide(eventId: number, id: string, publishAt: Date | null): Promise<boolean>;
+  /** Deletes the photo's row (its bibs and faces go with it); false when it was gone. */
+  remove(eventId: number, id: string): Promise<boolean>;
+  /** Processed photos needing the organiser's eye (ReviewReason), by id after `afterId`, at most `limit`. */
+  reviewQueue(eventId: number, afterId: string | null, limit: number): Promise<ReviewQueueRow[]>;
 }
 
 export class SqlPhotosRepository implements PhotosRepository {
@@ -207,7 +227,7 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   publishProcessed(eventId: number, at: Date): Promise<number> {
-    return this.em.nativeUpdate(Photo, { event: eventId, status: 'processed', publishedAt: null }, { publishedAt: at });
+    return this.em.nativeUpdate(Photo, { event: eventId, status: 'processed', publishedAt: null, hiddenAt: null }, { publishedAt: at });
   }
 
   async tallyByStatus(eventId: number): Promise<PhotoStatusTally[]> {
@@ -248,8 +268,9 @@ export class SqlPhotosRepository implements PhotosRepository {
         await tx.getConnection().execute(
           `insert into photo_bibs (photo_id, event_id, bib, read_text, confidence, status, source, partial, box_x, box_y, box_width, box_height)
            select ?, ?, x.b, x.r, x.c, x.s, x.o, x.p, x.x, x.y, x.w, x.h
-             from jsonb_to_recordset(?::jsonb) as x(b text, r text, c real, s text, o text, p boolean, x real, y real, w real, h real)`,
-          [photoId, eventId, JSON.stringify(rows)],
+             from jsonb_to_recordset(?::jsonb) as x(b text, r text, c real, s text, o text, p boolean, x real, y real, w real, h real)
+            where not exists (select 1 from photo_bibs o where o.photo_id = ?::uuid and o.source = 'organiser' and o.bib = x.b)`,
+          [photoId, eventId, JSON.stringify(rows), photoId],
           'run',
           tx.getTransactionContext(),
         );
@@ -260,7 +281,7 @@ export class SqlPhotosRepository implements PhotosRepository {
       }
       const { largeKey, largeWidth, largeHeight, thumbnailKey, width, height, processedAt, stepErrors } = result;
       await tx.nativeUpdate(Photo, { id: photoId }, { status: 'processed', largeKey, largeWidth, largeHeight, thumbnailKey, width, height, processedAt, stepErrors });
-      if (result.publishAt) await tx.nativeUpdate(Photo, { id: photoId, publishedAt: null }, { publishedAt: result.publishAt });
+      if (result.publishAt) await tx.nativeUpdate(Photo, { id: photoId, publishedAt: null, hiddenAt: null }, { publishedAt: result.publishAt });
     });
   }
 
@@ -323,4 +344,106 @@ export class SqlPhotosRepository implements PhotosRepository {
     const photo = await this.em.findOne(Photo, { event: eventId, originalFileName, largeKey: { $ne: null } }, { fields: ['largeKey'] });
     return photo?.largeKey ?? null;
   }
+
+  findInEvent(eventId: number, id: string): Promise<Photo | null> {
+    return this.em.findOne(Photo, { id, event: eventId });
+  }
+
+  async bibRowsOf(photoIds: readonly string[]): Promise<ReviewBibRow[]> {
+    if (photoIds.length === 0) return [];
+    const rows = await this.execute<BibRowSql>(
+      `select id::text as id, photo_id::text as photo_id, bib, read_text, confidence, status, source, box_x, box_y, box_width, box_height
+         from photo_bibs where photo_id = any(?::uuid[]) order by photo_bibs.photo_id, photo_bibs.id`,
+      [sqlArray(photoIds)],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      photoId: r.photo_id,
+      bib: r.bib,
+      readText: r.source === 'organiser' && r.read_text === null ? null : (r.read_text ?? r.bib),
+      confidence: r.confidence,
+      status: r.status,
+      source: r.source,
+      box: r.box_x === null ? null : { x: r.box_x, y: r.box_y!, width: r.box_width!, height: r.box_height! },
+    }));
+  }
+
+  async faceRowsOf(photoIds: readonly string[]): Promise<ReviewFaceRow[]> {
+    if (photoIds.length === 0) return [];
+    const rows = await this.execute<{ id: string; photo_id: string; quality: number | null; score: number; box_x: number; box_y: number; box_width: number; box_height: number }>(
+      `select id::text as id, photo_id::text as photo_id, quality, score, box_x, box_y, box_width, box_height
+         from faces where photo_id = any(?::uuid[]) order by faces.photo_id, faces.id`,
+      [sqlArray(photoIds)],
+    );
+    return rows.map((r) => ({ id: r.id, photoId: r.photo_id, quality: r.quality, score: r.score, box: { x: r.box_x, y: r.box_y, width: r.box_width, height: r.box_height } }));
+  }
+
+  async setOrganiserBib(eventId: number, photoId: string, bib: string, status: 'accepted' | 'rejected'): Promise<number> {
+    return this.em.transactional(async (tx): Promise<number> => {
+      const run = <T>(sql: string, params: unknown[]): Promise<T[]> =>
+        tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
+      // The photo row first, locked: a concurrent delete or reprocessing waits; another event's photo is not touched.
+      const [photo] = await run<{ id: string }>('select id from photos where id = ? and event_id = ? for update', [photoId, eventId]);
+      if (!photo) return 0;
+      const updated = await run<{ id: string }>(
+        "update photo_bibs set status = ?, source = 'organiser' where photo_id = ? and bib = ? returning id",
+        [status, photoId, bib],
+      );
+      if (updated.length || status === 'rejected') return updated.length;
+      await run(
+        "insert into photo_bibs (photo_id, event_id, bib, confidence, status, source) values (?, ?, ?, 1, 'accepted', 'organiser')",
+        [photoId, eventId, bib],
+      );
+      return 1;
+    });
+  }
+
+  async hide(eventId: number, id: string, at: Date): Promise<boolean> {
+    return (await this.em.nativeUpdate(Photo, { id, event: eventId, hiddenAt: null }, { hiddenAt: at, publishedAt: null })) > 0;
+  }
+
+  async unhide(eventId: number, id: string, publishAt: Date | null): Promise<boolean> {
+    const rows = await this.execute<{ id: string }>(
+      `update photos set hidden_at = null, published_at = case when status = 'processed' then ?::timestamptz end
+        where id = ? and event_id = ? and hidden_at is not null returning id`,
+      [publishAt, id, eventId],
+    );
+    return rows.length > 0;
+  }
+
+  async remove(eventId: number, id: string): Promise<boolean> {
+    return (await this.em.nativeDelete(Photo, { id, event: eventId })) > 0;
+  }
+
+  async reviewQueue(eventId: number, afterId: string | null, limit: number): Promise<ReviewQueueRow[]> {
+    const rows = await this.execute<{ id: string; no_bib: boolean; rejected_read: boolean; completed_read: boolean }>(
+      `select * from (
+         select p.id as uuid, p.id::text as id,
+                not exists (select 1 from photo_bibs b where b.photo_id = p.id and b.${SEARCHABLE_READ}) as no_bib,
+                exists (select 1 from photo_bibs b where b.photo_id = p.id and b.source <> 'organiser' and b.status = 'rejected') as rejected_read,
+                exists (select 1 from photo_bibs b where b.photo_id = p.id and b.source <> 'organiser' and b.status = 'completed') as completed_read
+           from photos p
+          where p.event_id = ? and p.status = 'processed' and (?::uuid is null or p.id > ?::uuid)) q
+        where no_bib or rejected_read or completed_read
+        order by uuid limit ?`,
+      [eventId, afterId, afterId, limit],
+    );
+    return rows.map((r) => ({ photoId: r.id, reasons: REVIEW_REASONS.filter((reason) => r[reason]) }));
+  }
 }
+
+interface BibRowSql {
+  id: string;
+  photo_id: string;
+  bib: string;
+  read_text: string | null;
+  confidence: number;
+  status: ReviewBibRow['status'];
+  source: ReviewBibRow['source'];
+  box_x: number | null;
+  box_y: number | null;
+  box_width: number | null;
+  box_height: number | null;
+}
+
+const REVIEW_REASONS: readonly ReviewReason[] = ['no_bib', 'rejected_read', 'completed_read'];

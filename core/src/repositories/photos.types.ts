@@ -1,5 +1,5 @@
 import { PhotoStatus, PhotoStepErrors } from '../db/entities';
-import type { BibRead, BibJudgement } from '../bibs/bib-read-rule';
+import type { BibRead, BibJudgement, BibReadSource, BibReadStatus } from '../bibs/bib-read-rule';
 
 /** A gallery row as Postgres returns it (capture time as epoch milliseconds, no entity hydration). */
 export interface GalleryRow {
@@ -59,4 +59,45 @@ export interface ProcessedPhoto {
   /** Every bib read, as judged (core/src/bibs/bib-read-rule.ts); `read.bib` is what OCR read. */
   bibs: Array<{ read: BibRead; judged: BibJudgement }>;
   faces: Array<{ embedding: Buffer; descriptorVersion: number; quality?: number | null; score: number; box: { x: number; y: number; width: number; height: number } }>;
+}
+
+/** A box on a photo, 0-1 of its width and height. */
+export interface PhotoBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A bib row of a photo as the organiser's review shows it. */
+export interface ReviewBibRow {
+  id: string;
+  photoId: string;
+  bib: string;
+  /** What OCR read (a fragment when completed); null for a number the organiser added. */
+  readText: string | null;
+  confidence: number;
+  status: BibReadStatus;
+  source: BibReadSource;
+  box: PhotoBox | null;
+}
+
+/** A face of a photo as the organiser's review shows it (never its descriptor). */
+export interface ReviewFaceRow {
+  id: string;
+  photoId: string;
+  quality: number | null;
+  score: number;
+  box: PhotoBox;
+}
+
+/**
+ * Why a photo is in the review queue: no searchable bib, a read the rule rejected, or a fragment
+ * completed from the start list; the organiser's word on a number settles that number.
+ */
+export type ReviewReason = 'no_bib' | 'rejected_read' | 'completed_read';
+
+export interface ReviewQueueRow {
+  photoId: string;
+  reasons: ReviewReason[];
 }

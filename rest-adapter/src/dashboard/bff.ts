@@ -9,7 +9,7 @@ import { SessionStore } from './session-store';
 import { randomBytes } from 'node:crypto';
 
 /** Pages of the dashboard (the page routes itself); each answers the same index.html. */
-const PAGE_PATH = /^\/dashboard(?:\/(?:events(?:\/\d{1,9}(?:\/(?:settings|photos))?)?|developer|members|signed-out)?)?\/?$/;
+const PAGE_PATH = /^\/dashboard(?:\/(?:events(?:\/\d{1,9}(?:\/(?:settings|photos|review))?)?|developer|members|signed-out)?)?\/?$/;
 const ASSET_PATH = /^\/dashboard\/assets\/([\w-]+\.(js|css))$/;
 const ASSET_TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const LOGIN_TTL_SECONDS = 600;

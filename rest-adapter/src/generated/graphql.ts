@@ -64,6 +64,24 @@ export type EventInput = {
   clipRetentionHours?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** READ: what OCR read; COMPLETED: a fragment completed from the start list; ORGANISER: the organiser added or removed it. */
+export type PhotoBibSource =
+  | 'READ'
+  | 'COMPLETED'
+  | 'ORGANISER';
+
+/** ACCEPTED and COMPLETED bibs find the photo; a REJECTED one does not (not on the start list, a fragment, or the organiser removed it). */
+export type PhotoBibStatus =
+  | 'ACCEPTED'
+  | 'REJECTED'
+  | 'COMPLETED';
+
+/** Why a photo is in the review queue. */
+export type ReviewReason =
+  | 'NO_BIB'
+  | 'REJECTED_READ'
+  | 'COMPLETED_READ';
+
 /** APPEND adds the lines to the start list (a bib already listed is an invalid line); REPLACE replaces the whole list. */
 export type StartListImportMode =
   | 'APPEND'

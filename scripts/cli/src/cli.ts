@@ -1,21 +1,23 @@
 import 'reflect-metadata';
-import { AppError, connectRedis, keyInvalidationNotifier, loadConfig } from '@em/core';
+import { AppError, connectRedis, ContentVersions, keyInvalidationNotifier, loadConfig } from '@em/core';
 import { openDatabase } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { administrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events';
+import { PhotoReviewService } from '@em/subgraph-images';
 import { ADMIN_COMMANDS } from './organiser/admin-commands';
 import { Command } from './organiser/command';
 import { parseFlags } from './organiser/flags';
 import { KEY_COMMANDS } from './organiser/key-commands';
 import { START_LIST_COMMANDS } from './organiser/start-list-commands';
+import { PHOTO_COMMANDS } from './organiser/photo-commands';
 
 /**
  * The organiser's command line: `npm run cli -- <command> [--option value] [--json]`. It works on
  * the platform configured in the environment, or on the one `npm start` runs (`.data/platform.env`),
  * through the services the GraphQL API uses, acting as the platform operator.
  */
-const COMMANDS: Record<string, Command> = { ...ADMIN_COMMANDS, ...KEY_COMMANDS, ...START_LIST_COMMANDS };
+const COMMANDS: Record<string, Command> = { ...ADMIN_COMMANDS, ...KEY_COMMANDS, ...START_LIST_COMMANDS, ...PHOTO_COMMANDS };
 
 const HELP = `Usage: npm run cli -- <command> [options] [--json]   (--help after a command for its options)
 
@@ -31,7 +33,10 @@ async function main(): Promise<void> {
   const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) throw new Error(`unknown command ${name} (npm run cli -- --help lists them)`);
   if (rest.includes('--help')) return void console.log(helpOf(command));
+  // `photo <action> --flags`: the action is the first word after the command.
+  const action = name === 'photo' && rest[0] && !rest[0].startsWith('--') ? rest.shift() : undefined;
   const flags = parseFlags(rest);
+  if (action) flags.action = action;
   const unknown = Object.keys(flags).filter((f) => f !== 'json' && !command.flags.includes(f));
   if (unknown.length) throw new Error(`${name} does not take --${unknown.join(', --')} (npm run cli -- ${name} --help)`);
 
@@ -41,16 +46,19 @@ async function main(): Promise<void> {
   let jobs: JobQueues | undefined;
   const keyChanges = keyInvalidationNotifier(cfg.REDIS_URL, (err) => console.error(`warning: gateways were not told of the key change (${(err as Error).message}); they notice within API_KEY_CACHE_SECONDS`));
   const redis = connectRedis(cfg.REDIS_URL);
+  const store = new ObjectStore(cfg);
   const services = administrationServices({
     em: () => em,
-    store: new ObjectStore(cfg),
+    store,
     jobs: () => (jobs ??= new JobQueues(cfg.REDIS_URL)),
     maxApiKeysPerOrganisation: cfg.MAX_API_KEYS_PER_ORG,
     redis,
     onKeyChanged: (keyId) => keyChanges.keyChanged(keyId),
   });
   try {
-    const output = await command.run({ cfg, orm, services, operator: PLATFORM_OPERATOR }, flags);
+    const versions = new ContentVersions(services.repos.events, redis);
+    const review = new PhotoReviewService(services.repos.events, services.repos.photos, store, versions, services.repos.audit);
+    const output = await command.run({ cfg, orm, services, review, operator: PLATFORM_OPERATOR }, flags);
     if (flags.json) console.log(JSON.stringify(output.json));
     else if (output.text) console.log(output.text);
   } finally {

@@ -1,9 +1,10 @@
-import { ContentVersionMirror, ContentVersions, Principal, rejudgeEventReads } from '@em/core';
+import { auditActor, ContentVersionMirror, ContentVersions, Principal, rejudgeEventReads } from '@em/core';
 import {
   ApiKeyService,
   EntityManagerSource,
   SqlAccountsRepository,
   SqlApiKeysRepository,
+  SqlAuditLogRepository,
   SqlEventsRepository,
   SqlMembershipsRepository,
   SqlOrganisationsRepository,
@@ -23,6 +24,7 @@ import { MembersService } from './members/members.service';
 import { OrganisationsService } from './organisations/organisations.service';
 import { StartListService } from './start-list/start-list.service';
 import { UsageService } from './usage/usage.service';
+import { AuditLogService } from './audit/audit-log.service';
 
 export type { EventSettingsInput } from './events/event-settings';
 export type { EventView } from './events/event-view';
@@ -61,6 +63,7 @@ export function administrationServices(deps: AdministrationDependencies) {
     usage: new SqlUsageRepository(deps.em),
     startLists: new SqlStartListRepository(deps.em),
     photos: new SqlPhotosRepository(deps.em),
+    audit: new SqlAuditLogRepository(deps.em),
   };
   const versions = new ContentVersions(repos.events, deps.redis);
   const keyService = new ApiKeyService({ keys: repos.apiKeys, organisations: repos.organisations, events: repos.events }, deps.maxApiKeysPerOrganisation, deps.onKeyChanged);
@@ -76,11 +79,14 @@ export function administrationServices(deps: AdministrationDependencies) {
     apiKeys: new ApiKeysService(keyService),
     account: new AccountService(repos),
     // A new start list re-judges the event's stored bib reads at once (no OCR).
-    startLists: new StartListService(repos.events, repos.startLists, async (eventId) => {
+    startLists: new StartListService(repos.events, repos.startLists, async (eventId, change) => {
       // The event's BIBs may change: participants' cached answers must not outlive them.
       await rejudgeEventReads(repos.photos, repos.startLists, eventId);
       await versions.bumpContentVersion(eventId);
+      const detail = { mode: change.mode, imported: change.imported, total: change.total, skipped: change.skipped };
+      await repos.audit.record({ orgId: change.orgId, eventId, actor: auditActor(change.principal), action: 'start_list.import', photoId: null, detail });
     }),
+    auditLog: new AuditLogService(repos.audit),
   };
 }
 

@@ -15,6 +15,7 @@ import { PingResolver } from './ping/ping.resolver';
 import { PingService } from './ping/ping.service';
 import { StartListResolver } from './start-list/start-list.resolver';
 import { UsageResolver } from './usage/usage.resolver';
+import { AuditLogResolver } from './audit/audit-log.resolver';
 import { buildEventsSchema } from './schema';
 
 runService('events', async ({ cfg, logger, orm, principalSecret }) => {
@@ -40,6 +41,7 @@ runService('events', async ({ cfg, logger, orm, principalSecret }) => {
     new MembersResolver(services.members),
     new UsageResolver(services.usage),
     new StartListResolver(services.startLists),
+    new AuditLogResolver(services.auditLog),
   );
   const schema = await buildEventsSchema(container, events);
   return startSubgraphServer({ name: 'events', schema, port: cfg.EVENTS_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger });

@@ -10,6 +10,7 @@ import { EventAdminResolver } from './events/event-admin.resolver';
 import { MembersResolver } from './members/members.resolver';
 import { StartListResolver } from './start-list/start-list.resolver';
 import { UsageResolver } from './usage/usage.resolver';
+import { AuditLogResolver } from './audit/audit-log.resolver';
 
 export const RESOLVERS = [
   EventsResolver,
@@ -22,6 +23,7 @@ export const RESOLVERS = [
   MembersResolver,
   UsageResolver,
   StartListResolver,
+  AuditLogResolver,
 ] as const;
 
 /** The events subgraph: organisations, their events and settings, members, usage, API keys, ping, the signed-in account and `authorize`. */

@@ -5,3 +5,5 @@ export { DownloadsService } from './downloads/downloads.service';
 export { PhotosService } from './photos/photos.service';
 export { PipelineService } from './pipeline/pipeline.service';
 export { TimelineService } from './timeline/timeline.service';
+export { PhotoReviewService } from './review/photo-review.service';
+export type { ReviewQueuePage } from './review/photo-review.service';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { checks, connectRedis, ContentVersions } from '@em/core';
-import { SqlEventsRepository, SqlFaceSearchesRepository, SqlPhotosRepository } from '@em/core/data';
+import { SqlAuditLogRepository, SqlEventsRepository, SqlFaceSearchesRepository, SqlPhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
@@ -10,6 +10,8 @@ import { PhotosResolver } from './photos/photos.resolver';
 import { PhotosService } from './photos/photos.service';
 import { PipelineResolver } from './pipeline/pipeline.resolver';
 import { PipelineService } from './pipeline/pipeline.service';
+import { PhotoReviewResolver } from './review/photo-review.resolver';
+import { PhotoReviewService } from './review/photo-review.service';
 import { TimelineResolver } from './timeline/timeline.resolver';
 import { TimelineService } from './timeline/timeline.service';
 import { buildImagesSchema } from './schema';
@@ -25,7 +27,8 @@ runService('images', async ({ cfg, logger, orm, principalSecret }) => {
   const versions = new ContentVersions(events, redis, logger);
   const pipeline = new PipelineResolver(new PipelineService(events, photoRows, store, jobs, versions));
   const downloads = new DownloadsResolver(new DownloadsService(events, photoRows, new SqlFaceSearchesRepository(orm), store));
-  const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads), photos);
+  const review = new PhotoReviewResolver(new PhotoReviewService(events, photoRows, store, versions, new SqlAuditLogRepository(orm)));
+  const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads, review), photos);
   const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.s3(store)] });
   return {
     async stop() {

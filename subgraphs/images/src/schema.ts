@@ -4,10 +4,11 @@ import { DownloadsResolver } from './downloads/downloads.resolver';
 import { PhotosResolver } from './photos/photos.resolver';
 import { PipelineResolver } from './pipeline/pipeline.resolver';
 import { TimelineResolver } from './timeline/timeline.resolver';
+import { PhotoReviewResolver } from './review/photo-review.resolver';
 
-export const RESOLVERS = [PhotosResolver, TimelineResolver, PipelineResolver, DownloadsResolver] as const;
+export const RESOLVERS = [PhotosResolver, TimelineResolver, PipelineResolver, DownloadsResolver, PhotoReviewResolver] as const;
 
-/** The images subgraph: photos, gallery, image details, the timeline, original downloads and the photo pipeline. */
+/** The images subgraph: photos, gallery, image details, the timeline, original downloads, the photo pipeline and the organiser's photo review. */
 export function buildImagesSchema(container?: ContainerType, photos?: PhotosResolver) {
   return buildFederatedSchema(
     { resolvers: RESOLVERS, container },

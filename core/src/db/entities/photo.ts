@@ -82,6 +82,10 @@ export class Photo {
   @Property({ type: 'timestamptz', nullable: true })
   publishedAt?: Date | null;
 
+  /** Set while the organiser hides the photo: it is unpublished and nothing publishes it again. */
+  @Property({ type: 'timestamptz', nullable: true })
+  hiddenAt?: Date | null;
+
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   createdAt: Date = new Date();
 }

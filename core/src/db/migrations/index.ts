@@ -15,6 +15,7 @@ import { Migration20261127StartListBibReads } from './Migration20261127StartList
 import { Migration20261127EventContentVersion } from './Migration20261127EventContentVersion';
 import { Migration20261127LocalCredentials } from './Migration20261127LocalCredentials';
 import { Migration20261127ApiKeyEvents } from './Migration20261127ApiKeyEvents';
+import { Migration20261127PhotoReview } from './Migration20261127PhotoReview';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127EventContentVersion', class: Migration20261127EventContentVersion },
   { name: 'Migration20261127LocalCredentials', class: Migration20261127LocalCredentials },
   { name: 'Migration20261127ApiKeyEvents', class: Migration20261127ApiKeyEvents },
+  { name: 'Migration20261127PhotoReview', class: Migration20261127PhotoReview },
 ];

@@ -19,6 +19,8 @@ import { NewVideo, SqlVideosRepository, VideosRepository } from '../videos.repos
 import { InMemoryClipRequestsRepository } from '../fakes/clip-requests.fake';
 import { InMemoryMembershipsRepository } from '../fakes/memberships.fake';
 import { InMemoryVideosRepository } from '../fakes/videos.fake';
+import { AuditLogRepository, SqlAuditLogRepository } from '../audit-log.repository';
+import { InMemoryAuditLogRepository } from '../fakes/audit-log.fake';
 import { startTestDatabase, TestDatabase } from './test-database';
 
 // Each repository's contract, run against its SQL class on a real Postgres and against the in-memory
@@ -34,6 +36,7 @@ interface World {
   memberships: MembershipsRepository;
   videos: VideosRepository;
   clipRequests: ClipRequestsRepository;
+  audit: AuditLogRepository;
 }
 
 let database: TestDatabase;
@@ -52,6 +55,7 @@ const WORLDS: Array<[string, () => World]> = [
         memberships: new SqlMembershipsRepository(orm),
         videos: new SqlVideosRepository(orm),
         clipRequests: new SqlClipRequestsRepository(orm),
+        audit: new SqlAuditLogRepository(orm),
       };
     },
   ],
@@ -72,6 +76,7 @@ const WORLDS: Array<[string, () => World]> = [
         memberships: new InMemoryMembershipsRepository(accounts, organisations),
         videos,
         clipRequests: new InMemoryClipRequestsRepository(events, videos),
+        audit: new InMemoryAuditLogRepository(),
       };
     },
   ],
@@ -347,6 +352,128 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
     await aPhoto(world, eventId, {}, { faces: [{ ...FACE, box: { x: 0, y: 0, width: 500, height: 500 } }], publishAt: null });
     const id = await aPhoto(world, eventId, {}, { faces: [FACE, { ...FACE, box: { x: 5, y: 6, width: 70, height: 80 } }] });
     expect(await world.photos.largestPublishedFace(eventId)).toEqual({ originalKey: `originals/${eventId}/${id}.jpg`, box: { x: 5, y: 6, width: 70, height: 80 } });
+  });
+});
+
+describe.each(WORLDS)('PhotosRepository, the organiser review: %s', (_name, makeWorld) => {
+  let world: World;
+  beforeEach(() => {
+    world = makeWorld();
+  });
+  const page = { offset: 0, pageSize: 10 };
+
+  it('hides a photo from every published read and keeps it unpublished until unhidden', async () => {
+    const { eventId } = await anEvent(world);
+    const photo = await aPhoto(world, eventId, {}, { bibs: wholeReads([['42', 0.9]]) });
+    const other = await aPhoto(world, eventId);
+    expect(await world.photos.publishedCount(eventId)).toBe(2);
+    expect(await world.photos.hide(eventId, photo, new Date())).toBe(true);
+    expect(await world.photos.hide(eventId, photo, new Date())).toBe(false);
+    expect(await world.photos.publishedCount(eventId)).toBe(1);
+    expect(await world.photos.publishedWithBib(eventId, '42', page)).toEqual({ total: 0, ids: [] });
+    expect(await world.photos.publishedAmong([photo, other])).toEqual(new Set([other]));
+    expect((await world.photos.galleryPage(eventId, page)).rows.map((r) => r.id)).toEqual([other]);
+    // Neither go-live nor the photo job publishes it again.
+    expect(await world.photos.publishProcessed(eventId, new Date())).toBe(0);
+    await world.photos.saveProcessed(photo, eventId, processed({ bibs: wholeReads([['42', 0.9]]) }));
+    expect(await world.photos.publishedAmong([photo])).toEqual(new Set());
+    expect((await world.photos.findInEvent(eventId, photo))?.hiddenAt).toBeInstanceOf(Date);
+    expect(await world.photos.unhide(eventId, photo, new Date())).toBe(true);
+    expect(await world.photos.unhide(eventId, photo, new Date())).toBe(false);
+    expect(await world.photos.publishedCount(eventId)).toBe(2);
+    expect((await world.photos.publishedWithBib(eventId, '42', page)).ids).toEqual([photo]);
+    // Another event's id does nothing.
+    const { eventId: elsewhere } = await anEvent(world);
+    expect(await world.photos.hide(elsewhere, photo, new Date())).toBe(false);
+    expect(await world.photos.findInEvent(elsewhere, photo)).toBeNull();
+  });
+
+  it("keeps the organiser's word on a bib through re-reading and re-judging", async () => {
+    const { eventId } = await anEvent(world);
+    const box = { x: 0.1, y: 0.2, width: 0.1, height: 0.05 };
+    const read = { bib: '777', confidence: 0.8, partial: false, box };
+    const photo = await aPhoto(world, eventId, {}, { bibs: [{ read, judged: judgeBibRead(read, null) }] });
+    expect(await world.photos.setOrganiserBib(eventId, photo, '777', 'rejected')).toBe(1);
+    expect(await world.photos.setOrganiserBib(eventId, photo, '12', 'rejected')).toBe(0);
+    expect(await world.photos.setOrganiserBib(eventId, photo, '12', 'accepted')).toBe(1);
+    expect(await world.photos.publishedWithBib(eventId, '777', page)).toEqual({ total: 0, ids: [] });
+    expect((await world.photos.publishedWithBib(eventId, '12', page)).ids).toEqual([photo]);
+    // Read again (the photo processed again) and re-judged: the organiser's rows stand, the re-read is not stored twice.
+    await world.photos.saveProcessed(photo, eventId, processed({ bibs: [{ read, judged: judgeBibRead(read, null) }] }));
+    const rows = await world.photos.bibReadsOf(eventId);
+    await world.photos.setBibJudgements(eventId, rows.map((r) => ({ id: r.id, bib: r.bib, status: 'accepted' as const, source: 'read' as const })));
+    const shown = await world.photos.bibRowsOf([photo]);
+    expect(shown.map((b) => [b.bib, b.status, b.source, b.readText])).toEqual([
+      ['777', 'rejected', 'organiser', '777'],
+      ['12', 'accepted', 'organiser', null],
+    ]);
+    expect(shown[0].box).toEqual(expect.objectContaining({ x: expect.closeTo(0.1, 5), height: expect.closeTo(0.05, 5) }));
+    expect(await world.photos.publishedWithBib(eventId, '777', page)).toEqual({ total: 0, ids: [] });
+    const { eventId: elsewhere } = await anEvent(world);
+    expect(await world.photos.setOrganiserBib(elsewhere, photo, '99', 'accepted')).toBe(0);
+  });
+
+  it('removes a photo with its bibs and faces; the published count follows', async () => {
+    const { eventId } = await anEvent(world);
+    const photo = await aPhoto(world, eventId, {}, { bibs: wholeReads([['5', 0.9]]), faces: [FACE] });
+    expect((await world.photos.faceRowsOf([photo])).map((f) => f.box)).toEqual([FACE.box]);
+    expect(await world.photos.remove(eventId, photo)).toBe(true);
+    expect(await world.photos.remove(eventId, photo)).toBe(false);
+    expect(await world.photos.findInEvent(eventId, photo)).toBeNull();
+    expect(await world.photos.bibRowsOf([photo])).toEqual([]);
+    expect(await world.photos.faceRowsOf([photo])).toEqual([]);
+    expect(await world.photos.publishedCount(eventId)).toBe(0);
+    expect(await world.photos.facesAfter(eventId, '0', 10)).toEqual([]);
+  });
+
+  it('queues processed photos with no searchable bib, a rejected read or a completed one, by id', async () => {
+    const { eventId } = await anEvent(world);
+    const fine = await aPhoto(world, eventId, {}, { bibs: wholeReads([['10', 0.9]]) });
+    const none = await aPhoto(world, eventId);
+    const fragment = { bib: '23', confidence: 0.7, partial: true };
+    const mixed = await aPhoto(world, eventId, {}, {
+      bibs: [
+        { read: fragment, judged: { bib: '1234', status: 'completed', source: 'completed' } },
+        { read: { bib: '9', confidence: 0.6, partial: false }, judged: { bib: '9', status: 'rejected', source: 'read' } },
+      ],
+    });
+    const waiting = newPhoto(eventId);
+    await world.photos.insert(waiting);
+    const queued = [none, mixed].sort(byText);
+    const all = await world.photos.reviewQueue(eventId, null, 10);
+    expect(all.map((r) => r.photoId)).toEqual(queued);
+    expect(all.find((r) => r.photoId === mixed)?.reasons).toEqual(['rejected_read', 'completed_read']);
+    expect(all.find((r) => r.photoId === none)?.reasons).toEqual(['no_bib']);
+    expect((await world.photos.reviewQueue(eventId, null, 1)).map((r) => r.photoId)).toEqual([queued[0]]);
+    expect((await world.photos.reviewQueue(eventId, queued[0], 10)).map((r) => r.photoId)).toEqual([queued[1]]);
+    await world.photos.setOrganiserBib(eventId, mixed, '1234', 'accepted');
+    await world.photos.setOrganiserBib(eventId, mixed, '9', 'rejected');
+    expect((await world.photos.reviewQueue(eventId, null, 10)).map((r) => r.photoId)).toEqual([none]);
+    expect(fine).toBeDefined();
+  });
+});
+
+describe.each(WORLDS)('AuditLogRepository: %s', (_name, makeWorld) => {
+  let world: World;
+  beforeEach(() => {
+    world = makeWorld();
+  });
+
+  it("keeps who did what to which photo, newest first, per organisation and event", async () => {
+    const { orgId, eventId } = await anEvent(world);
+    const { orgId: otherOrg } = await anEvent(world);
+    const photoId = newId();
+    const operator = { kind: 'operator' as const, accountId: null, apiKeyId: null };
+    await world.audit.record({ orgId, eventId, actor: operator, action: 'photo.hide', photoId, detail: null });
+    await world.audit.record({ orgId, eventId, actor: operator, action: 'photo.add_bib', photoId, detail: { bib: '12' } });
+    await world.audit.record({ orgId, eventId: null, actor: operator, action: 'start_list.import', photoId: null, detail: { imported: 3 } });
+    await world.audit.record({ orgId: otherOrg, eventId, actor: operator, action: 'photo.delete', photoId, detail: null });
+    const entries = await world.audit.page(orgId, { eventId: null, beforeId: null, limit: 10 });
+    expect(entries.map((e) => e.action)).toEqual(['start_list.import', 'photo.add_bib', 'photo.hide']);
+    expect(entries[1]).toMatchObject({ orgId, eventId, photoId, detail: { bib: '12' }, actor: operator, accountEmail: null });
+    expect(entries[1].at).toBeInstanceOf(Date);
+    expect((await world.audit.page(orgId, { eventId, beforeId: null, limit: 10 })).map((e) => e.action)).toEqual(['photo.add_bib', 'photo.hide']);
+    expect((await world.audit.page(orgId, { eventId: null, beforeId: entries[0].id, limit: 1 })).map((e) => e.action)).toEqual(['photo.add_bib']);
   });
 });
 

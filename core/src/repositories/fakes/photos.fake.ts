@@ -3,7 +3,7 @@ import { Event, Face, Photo, PhotoBib, PhotoStatus } from '../../db/entities';
 import { newId, normaliseBib } from '../../ids';
 import { PageRequest } from '../../pagination';
 import { FaceRow } from '../face-rows';
-import { GalleryRow, NewPhoto, PhotosRepository, PhotoStatusTally, ProcessedPhoto } from '../photos.repository';
+import { GalleryRow, NewPhoto, PhotoBox, PhotosRepository, PhotoStatusTally, ProcessedPhoto, ReviewBibRow, ReviewFaceRow, ReviewQueueRow, ReviewReason } from '../photos.repository';
 import type { BibJudgement, BibReadSource, BibReadStatus, StoredBibReadRow } from '../../bibs/bib-read-rule';
 import { InMemoryEventsRepository } from './events.fake';
 
@@ -33,6 +33,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     partial?: boolean;
     status?: BibReadStatus;
     source?: BibReadSource;
+    box?: PhotoBox | null;
   }> = [];
   private nextBibId = 1;
   readonly faces: Array<Pick<Face, 'embedding' | 'score' | 'descriptorVersion' | 'quality'> & { id: number; photoId: string; eventId: number; box?: FaceBox }> = [];
@@ -156,7 +157,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
   }
 
   async publishProcessed(eventId: number, at: Date): Promise<number> {
-    const photos = [...this.rows.values()].filter((p) => p.event.id === eventId && p.status === 'processed' && !p.publishedAt);
+    const photos = [...this.rows.values()].filter((p) => p.event.id === eventId && p.status === 'processed' && !p.publishedAt && !p.hiddenAt);
     for (const p of photos) p.publishedAt = at;
     return photos.length;
   }
@@ -199,10 +200,13 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     const photo = this.rows.get(photoId)!;
     const { bibs, faces, publishAt, ...fields } = result;
     Object.assign(photo, fields, { status: 'processed' });
-    if (publishAt && !photo.publishedAt) photo.publishedAt = publishAt;
+    if (publishAt && !photo.publishedAt && !photo.hiddenAt) photo.publishedAt = publishAt;
     this.bibs.splice(0, this.bibs.length, ...this.bibs.filter((b) => b.photoId !== photoId || b.source === 'organiser'));
+    const organisers = new Set(this.bibs.filter((b) => b.photoId === photoId).map((b) => b.bib));
     for (const { read, judged } of bibs) {
-      this.bibs.push({ id: String(this.nextBibId++), photoId, eventId, bib: judged.bib, readText: read.bib, confidence: read.confidence, partial: read.partial, status: judged.status, source: judged.source });
+      if (organisers.has(judged.bib)) continue;
+      const box = read.box ?? null;
+      this.bibs.push({ id: String(this.nextBibId++), photoId, eventId, bib: judged.bib, readText: read.bib, confidence: read.confidence, partial: read.partial, status: judged.status, source: judged.source, box });
     }
     this.faces.splice(0, this.faces.length, ...this.faces.filter((f) => f.photoId !== photoId));
     for (const face of faces) {
@@ -260,5 +264,80 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       const row = this.bibs.find((b) => b.id === change.id && b.eventId === eventId && b.source !== 'organiser');
       if (row) Object.assign(row, { readText: row.readText ?? row.bib, bib: change.bib, status: change.status, source: change.source });
     }
+  }
+
+  async findInEvent(eventId: number, id: string): Promise<Photo | null> {
+    const photo = this.rows.get(id);
+    return photo && photo.event.id === eventId ? photo : null;
+  }
+
+  async bibRowsOf(photoIds: readonly string[]): Promise<ReviewBibRow[]> {
+    const wanted = new Set(photoIds);
+    return this.bibs
+      .filter((b) => wanted.has(b.photoId))
+      .map((b) => {
+        const source = b.source ?? 'read';
+        const readText = source === 'organiser' && b.readText === undefined ? null : (b.readText ?? b.bib);
+        return { id: b.id!, photoId: b.photoId, bib: b.bib, readText, confidence: b.confidence, status: b.status ?? 'accepted', source, box: b.box ?? null };
+      })
+      .sort((a, b) => (a.photoId === b.photoId ? Number(a.id) - Number(b.id) : a.photoId < b.photoId ? -1 : 1));
+  }
+
+  async faceRowsOf(photoIds: readonly string[]): Promise<ReviewFaceRow[]> {
+    const wanted = new Set(photoIds);
+    return this.faces
+      .filter((f) => wanted.has(f.photoId))
+      .sort((a, b) => (a.photoId === b.photoId ? a.id - b.id : a.photoId < b.photoId ? -1 : 1))
+      .map((f) => ({ id: String(f.id), photoId: f.photoId, quality: f.quality ?? null, score: f.score, box: f.box ?? { x: 0, y: 0, width: 0, height: 0 } }));
+  }
+
+  async setOrganiserBib(eventId: number, photoId: string, bib: string, status: 'accepted' | 'rejected'): Promise<number> {
+    if (!(await this.findInEvent(eventId, photoId))) return 0;
+    const rows = this.bibs.filter((b) => b.photoId === photoId && b.bib === bib);
+    for (const row of rows) Object.assign(row, { status, source: 'organiser' });
+    if (rows.length || status === 'rejected') return rows.length;
+    this.bibs.push({ id: String(this.nextBibId++), photoId, eventId, bib, confidence: 1, status: 'accepted', source: 'organiser' });
+    return 1;
+  }
+
+  async hide(eventId: number, id: string, at: Date): Promise<boolean> {
+    const photo = await this.findInEvent(eventId, id);
+    if (!photo || photo.hiddenAt) return false;
+    Object.assign(photo, { hiddenAt: at, publishedAt: null });
+    return true;
+  }
+
+  async unhide(eventId: number, id: string, publishAt: Date | null): Promise<boolean> {
+    const photo = await this.findInEvent(eventId, id);
+    if (!photo?.hiddenAt) return false;
+    Object.assign(photo, { hiddenAt: null, publishedAt: photo.status === 'processed' ? publishAt : null });
+    return true;
+  }
+
+  async remove(eventId: number, id: string): Promise<boolean> {
+    if (!(await this.findInEvent(eventId, id))) return false;
+    this.rows.delete(id);
+    this.bibs.splice(0, this.bibs.length, ...this.bibs.filter((b) => b.photoId !== id));
+    this.faces.splice(0, this.faces.length, ...this.faces.filter((f) => f.photoId !== id));
+    return true;
+  }
+
+  async reviewQueue(eventId: number, afterId: string | null, limit: number): Promise<ReviewQueueRow[]> {
+    const queue: ReviewQueueRow[] = [];
+    const photos = [...this.rows.values()].filter((p) => p.event.id === eventId && p.status === 'processed' && (afterId === null || p.id > afterId));
+    for (const photo of photos.sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      const rows = this.bibs.filter((b) => b.photoId === photo.id);
+      const status = (b: (typeof rows)[number]) => b.status ?? 'accepted';
+      const byReader = rows.filter((b) => b.source !== 'organiser');
+      const flags: Record<ReviewReason, boolean> = {
+        no_bib: !rows.some((b) => status(b) === 'accepted' || status(b) === 'completed'),
+        rejected_read: byReader.some((b) => status(b) === 'rejected'),
+        completed_read: byReader.some((b) => status(b) === 'completed'),
+      };
+      const reasons = (Object.keys(flags) as ReviewReason[]).filter((reason) => flags[reason]);
+      if (reasons.length) queue.push({ photoId: photo.id, reasons });
+      if (queue.length >= limit) break;
+    }
+    return queue;
   }
 }

@@ -1,12 +1,15 @@
 import type { Config, Principal } from '@em/core';
 import type { Orm } from '@em/core/data';
 import type { AdministrationServices } from '@em/subgraph-events';
+import type { PhotoReviewService } from '@em/subgraph-images';
 import type { Flags } from './flags';
 
 export interface CommandContext {
   cfg: Config;
   orm: Orm;
   services: AdministrationServices;
+  /** The organiser's photo review (the images subgraph's service). */
+  review: PhotoReviewService;
   /** Who the CLI acts as: the platform operator (it holds the database credentials). */
   operator: Principal;
 }

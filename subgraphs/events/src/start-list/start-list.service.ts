@@ -16,8 +16,18 @@ export interface StartListImportResult {
 /** The invalid lines an error names in its details (all are counted). */
 const REPORTED_LINES = 1000;
 
-/** Told when an event's start list changed, so that bib reads can be judged again. */
-export type StartListChanged = (eventId: number) => Promise<void>;
+/** What changed an event's start list: who, how, how many (for the audit log). */
+export interface StartListChange {
+  principal: Principal;
+  orgId: number;
+  mode: StartListMode;
+  imported: number;
+  total: number;
+  skipped: number;
+}
+
+/** Told when an event's start list changed, so that bib reads can be judged again and the change recorded. */
+export type StartListChanged = (eventId: number, change: StartListChange) => Promise<void>;
 
 /** An event's start list: imported from CSV (append or replace, all or nothing unless told to skip invalid lines), exported back. */
 export class StartListService {
@@ -61,8 +71,9 @@ export class StartListService {
       }
       throw err;
     }
-    await this.onChanged(eventId);
-    return { imported: entries.length, total: await this.startLists.count(eventId), skipped: skipInvalid ? errors : [] };
+    const total = await this.startLists.count(eventId);
+    await this.onChanged(eventId, { principal, orgId, mode, imported: entries.length, total, skipped: skipInvalid ? errors.length : 0 });
+    return { imported: entries.length, total, skipped: skipInvalid ? errors : [] };
   }
 
   /** The start list as CSV (what import reads), and how many participants it has. */

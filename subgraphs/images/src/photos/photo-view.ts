@@ -10,6 +10,8 @@ export interface PhotoView {
   width: number;
   height: number;
   originalUrl: null;
+  /** Set by the organiser's review (published photos are never hidden). */
+  hidden?: boolean;
   meta: {
     photoTimestamp: number | null;
     photographerName: string | null;
