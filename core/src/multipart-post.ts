@@ -93,11 +93,12 @@ export async function postMultipart(
       }
       req.end(closing);
       sent = true;
-    })().catch((err) => {
+    })().catch((err: unknown) => {
       // An answer that came before the whole body (a refusal) stands; the rest is not sent.
       if (answered) return;
-      req.destroy(err);
-      reject(err);
+      const error = err instanceof Error ? err : new Error(String(err));
+      req.destroy(error);
+      reject(error);
     });
   });
 }

@@ -44,7 +44,7 @@ export function uploadAuthorizer(eventsSubgraphUrl: string, request: SubgraphReq
       const answer = await request(eventsSubgraphUrl, { method: 'POST', headers, body });
       let result: { data?: { authorize?: boolean } | null; errors?: Array<{ message?: string; extensions?: { code?: unknown } }> };
       try {
-        result = JSON.parse(answer.body);
+        result = JSON.parse(answer.body) as typeof result;
       } catch {
         throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
       }

@@ -65,7 +65,7 @@ export function uploadAwareFetch(init: { body?: unknown; headers?: Record<string
   const body = typeof init.body === 'string' ? init.body : '';
   if (!body.includes('\\u0000upload:')) return plain(url, init as never) as Promise<Response>;
   return (async () => {
-    const request = JSON.parse(body);
+    const request = JSON.parse(body) as { variables?: unknown };
     const markers: Array<{ path: string; id: string }> = [];
     request.variables = findMarkers(request.variables, 'variables', markers);
     const fields: Array<[string, string]> = [

@@ -95,7 +95,7 @@ describe('#4 a key limited to a list of events', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query: create, variables: { o: orgId, e: [mine] } }),
     });
-    const body = (await res.json()) as any;
+    const body = (await res.json());
     expect(body.data.createApiKey.apiKey).toEqual({ readOnly: false, eventIds: [mine] });
     const key = body.data.createApiKey.key as string;
     const none = await fetch(info.gatewayUrl, {
@@ -103,7 +103,7 @@ describe('#4 a key limited to a list of events', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query: create, variables: { o: orgId, e: [] } }),
     });
-    expect(((await none.json()) as any).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(((await none.json())).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
 
     const billing = 'query($o: Int!) { faceSearchUsage(orgId: $o) { billableSearches } }';
     expect((await gql(billing, { o: orgId }, key)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
