@@ -26,6 +26,8 @@ const result = await build({
 const outputs = Object.keys(result.metafile.outputs).map((f) => path.basename(f));
 const js = outputs.find((f) => f.endsWith('.js'));
 const css = outputs.find((f) => f.endsWith('.css'));
-const html = readFileSync('src/index.html', 'utf8').replace('%APP_JS%', `/dashboard/assets/${js}`).replace('%APP_CSS%', `/dashboard/assets/${css}`);
+const html = readFileSync('src/index.html', 'utf8')
+  .replace('%APP_JS%', `/dashboard/assets/${js}`)
+  .replace('%APP_CSS%', `/dashboard/assets/${css}`);
 writeFileSync(path.join(dist, 'index.html'), html);
 writeFileSync(path.join(dist, 'manifest.json'), JSON.stringify({ js, css }, null, 2));

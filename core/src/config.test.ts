@@ -8,7 +8,9 @@ describe('configuration', () => {
   });
 
   it('a service that signs or verifies principals refuses to start without it, saying why', () => {
-    expect(() => requirePrincipalSecret(loadConfig(none), 'gateway')).toThrow(/PRINCIPAL_SECRET is not set: the gateway/);
+    expect(() => requirePrincipalSecret(loadConfig(none), 'gateway')).toThrow(
+      /PRINCIPAL_SECRET is not set: the gateway/,
+    );
     const secret = 'x'.repeat(32);
     expect(requirePrincipalSecret(loadConfig({ ...none, PRINCIPAL_SECRET: secret }), 'gateway')).toBe(secret);
     expect(() => loadConfig({ ...none, PRINCIPAL_SECRET: 'short' })).toThrow(/PRINCIPAL_SECRET/);

@@ -50,7 +50,12 @@ const schema = z.object({
   /** Where clients reach S3 for presigned downloads when it differs from S3_ENDPOINT (an internal address). */
   S3_PUBLIC_ENDPOINT: z.string().url().optional(),
   /** Lifetime of presigned original-download links. */
-  DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
+  DOWNLOAD_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(3600),
 
   /**
    * Shared secret that signs the principal the gateway forwards to subgraphs. No default: the
@@ -85,7 +90,12 @@ const schema = z.object({
   /** Scopes the dashboard asks for; an external provider must put `email` and `email_verified` in its access tokens. */
   DASHBOARD_SCOPES: z.string().default('openid email events:read events:write'),
   /** How long a dashboard session lasts at most (it also ends when its access token expires). */
-  DASHBOARD_SESSION_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(8 * 3600),
+  DASHBOARD_SESSION_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(8 * 3600),
   /** The embedded OpenID provider (`npm start` without an identity provider): its port and public issuer URL. */
   IDENTITY_PORT: port.default(DEFAULT_PORTS.identity),
   IDENTITY_ISSUER: z.string().url().optional(),
@@ -94,9 +104,19 @@ const schema = z.object({
   /** Failed sign-ins at the embedded provider per account, and per client address, in a window before it refuses (429). */
   SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
-  SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(900),
+  SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(900),
   /** How long a set-password link (invitation, reset) works. */
-  SET_PASSWORD_LINK_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
+  SET_PASSWORD_LINK_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(72),
 
   /** Rate limits per API key or token, per window; face matching has its own, stricter budget. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
@@ -116,12 +136,24 @@ const schema = z.object({
   REST_HOST: z.string().default('127.0.0.1'),
   /** The REST adapter's operator endpoints (/metrics, /health/*), on LISTEN_HOST: never on the public REST port. */
   REST_OPERATOR_PORT: port.default(DEFAULT_PORTS.restOperator),
-  REST_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  REST_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** Uploads (photo import, selfies): largest file and most files in one request. */
-  UPLOAD_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  UPLOAD_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * 1024 * 1024),
   UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
   /** Largest selfie accepted by face search and clipping (the spec recommends 5 MB; phones send more). */
-  SELFIE_MAX_BYTES: z.coerce.number().int().min(1024).default(15 * 1024 * 1024),
+  SELFIE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(15 * 1024 * 1024),
   /** How long a face search waits for the ml-worker to embed a selfie before answering 500 (nothing recorded; retry). */
   SELFIE_EMBED_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /**
@@ -149,7 +181,11 @@ const schema = z.object({
   SUPERGRAPH_PATH: z.string().default(path.join(REPO_ROOT, 'supergraph.graphql')),
 
   /** GraphQL operation limits, checked by the gateway before validation and query planning. */
-  GRAPHQL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
+  GRAPHQL_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * 1024 * 1024),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(50).default(2000),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
   GRAPHQL_MAX_ROOT_FIELDS: z.coerce.number().int().min(1).default(10),
@@ -164,7 +200,12 @@ const schema = z.object({
    */
   IMPORT_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(268_402_689).default(50_000_000),
   /** How often the ml-worker deletes clips past their event's retention from storage. */
-  CLIP_RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(300),
+  CLIP_RETENTION_SWEEP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(300),
   /**
    * Photos one ml-worker process works on at once; each has its own OCR thread (~200 MB), so the
    * dominant step uses every core. Default: the machine's cores.
@@ -181,7 +222,12 @@ const schema = z.object({
    * which ~100 ms in the model, so a second thread pays only where cores are left for it: on 2 cores
    * it measured no faster. Default: half the cores (1 on 2 cores, at most 4).
    */
-  SELFIE_THREADS: z.coerce.number().int().min(1).max(8).default(Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)))),
+  SELFIE_THREADS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(8)
+    .default(Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)))),
   /**
    * Nice levels the ml-worker's photo and video work runs below its selfie threads (Linux: per
    * thread). Off by default: since selfie threads take their jobs themselves it showed no gain for

@@ -35,7 +35,10 @@ export class ContentVersions {
     try {
       await this.redis.set(contentVersionKey(eventId), `v${version}`, 'EX', CONTENT_VERSION_TTL_SECONDS);
     } catch (err) {
-      this.logger?.warn({ err: (err as Error).message, eventId }, 'content version not written to Redis; it expires on its own');
+      this.logger?.warn(
+        { err: (err as Error).message, eventId },
+        'content version not written to Redis; it expires on its own',
+      );
     }
   }
 }

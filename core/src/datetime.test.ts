@@ -23,7 +23,12 @@ describe('dateArgument', () => {
   });
 
   it('refuses invalid dates and years outside 1..9999 with a 400', () => {
-    for (const date of [new Date('0000-00-00'), new Date(NaN), new Date('+275760-09-13T00:00:00Z'), new Date('0000-01-01T00:00:00Z')]) {
+    for (const date of [
+      new Date('0000-00-00'),
+      new Date(NaN),
+      new Date('+275760-09-13T00:00:00Z'),
+      new Date('0000-01-01T00:00:00Z'),
+    ]) {
       expect(() => dateArgument('from', date)).toThrow(expect.objectContaining({ code: 'BAD_REQUEST', status: 400 }));
     }
   });

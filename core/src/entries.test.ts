@@ -6,7 +6,13 @@ function heavyPackagesLoadedBy(entry: string): string[] {
   const script = `require(${JSON.stringify(path.join(__dirname, '..', 'dist', entry))}); console.log(JSON.stringify(Object.keys(require.cache)))`;
   const files: string[] = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
   const packages = files.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1]);
-  return [...new Set(packages.map((name) => /^(sharp|@aws-sdk|@mikro-orm|bullmq)\b/.exec(name ?? '')?.[1]).filter((name): name is string => !!name))].sort();
+  return [
+    ...new Set(
+      packages
+        .map((name) => /^(sharp|@aws-sdk|@mikro-orm|bullmq)\b/.exec(name ?? '')?.[1])
+        .filter((name): name is string => !!name),
+    ),
+  ].sort();
 }
 
 describe('the entries of @em/core', () => {

@@ -40,7 +40,8 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 
 export function normaliseErrorCode(code: unknown): ErrorCode {
   if (isErrorCode(code)) return code;
-  if (typeof code === 'string' && Object.prototype.hasOwnProperty.call(GRAPHQL_CODE_ALIASES, code)) return GRAPHQL_CODE_ALIASES[code];
+  if (typeof code === 'string' && Object.prototype.hasOwnProperty.call(GRAPHQL_CODE_ALIASES, code))
+    return GRAPHQL_CODE_ALIASES[code];
   return 'INTERNAL';
 }
 

@@ -27,11 +27,13 @@ const FEATURE_NAMES: Record<EventFeature, string> = {
  */
 function organisationDenial(principal: Principal, orgId: number): string | null {
   if (principal.kind === 'account') {
-    if (!principal.orgRoles?.[orgId] && !principal.platformAdmin) return 'The account is not a member of this organisation';
+    if (!principal.orgRoles?.[orgId] && !principal.platformAdmin)
+      return 'The account is not a member of this organisation';
     if (!principal.scopes.includes('events:read')) return 'The token lacks the scope events:read';
     return null;
   }
-  if (principal.orgId === null || principal.orgId !== orgId) return 'The credential does not belong to this organisation';
+  if (principal.orgId === null || principal.orgId !== orgId)
+    return 'The credential does not belong to this organisation';
   return null;
 }
 
@@ -82,13 +84,15 @@ export function assertCanWrite(principal: Principal): void {
 
 /** The organiser's own work (photo review): a member's token with `events:write`; API keys never, read-only or not. */
 export function assertOrganiser(principal: Principal): void {
-  if (principal.kind !== 'account') throw new AppError('FORBIDDEN', "Reviewing photos needs an organiser's OAuth bearer token, never an API key");
+  if (principal.kind !== 'account')
+    throw new AppError('FORBIDDEN', "Reviewing photos needs an organiser's OAuth bearer token, never an API key");
   assertCanWrite(principal);
 }
 
 /** Organiser views refused to read-only (public browser) keys. */
 export function assertNotReadOnlyKey(principal: Principal, what: string): void {
-  if (principal.kind === 'api_key' && principal.readOnly) throw new AppError('FORBIDDEN', `A read-only (browser) key cannot read ${what}`);
+  if (principal.kind === 'api_key' && principal.readOnly)
+    throw new AppError('FORBIDDEN', `A read-only (browser) key cannot read ${what}`);
 }
 
 /**
@@ -96,16 +100,24 @@ export function assertNotReadOnlyKey(principal: Principal, what: string): void {
  * `events:write` of an admin of the organisation, or of a platform administrator. API keys never.
  */
 export function assertOrganisationAdmin(principal: Principal, orgId: number): void {
-  if (principal.kind !== 'account') throw new AppError('FORBIDDEN', 'Managing the organisation needs an OAuth bearer token of an admin');
-  if (principal.orgRoles?.[orgId] !== 'admin' && !principal.platformAdmin) throw new AppError('FORBIDDEN', 'Only admins of the organisation may do this');
-  if (!principal.scopes.includes('events:write')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:write');
+  if (principal.kind !== 'account')
+    throw new AppError('FORBIDDEN', 'Managing the organisation needs an OAuth bearer token of an admin');
+  if (principal.orgRoles?.[orgId] !== 'admin' && !principal.platformAdmin)
+    throw new AppError('FORBIDDEN', 'Only admins of the organisation may do this');
+  if (!principal.scopes.includes('events:write'))
+    throw new AppError('FORBIDDEN', 'The token lacks the scope events:write');
 }
 
 /** May the principal administer the platform (create organisations)? Only a platform administrator's token with `events:write`. */
 export function assertPlatformAdmin(principal: Principal): void {
-  if (principal.kind !== 'account') throw new AppError('FORBIDDEN', 'Administering the platform needs an OAuth bearer token of a platform administrator');
+  if (principal.kind !== 'account')
+    throw new AppError(
+      'FORBIDDEN',
+      'Administering the platform needs an OAuth bearer token of a platform administrator',
+    );
   if (!principal.platformAdmin) throw new AppError('FORBIDDEN', 'Only platform administrators may do this');
-  if (!principal.scopes.includes('events:write')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:write');
+  if (!principal.scopes.includes('events:write'))
+    throw new AppError('FORBIDDEN', 'The token lacks the scope events:write');
 }
 
 /**
@@ -114,17 +126,29 @@ export function assertPlatformAdmin(principal: Principal): void {
  * needs is on (403). A disabled event (`event_enabled` false) refuses its search features too;
  * an event being deleted is gone (404).
  */
-export async function guardEvent<E extends EventAccess>(source: EventSource<E>, principal: Principal, orgId: number, eventId: number, features: EventFeature[] = []): Promise<E> {
+export async function guardEvent<E extends EventAccess>(
+  source: EventSource<E>,
+  principal: Principal,
+  orgId: number,
+  eventId: number,
+  features: EventFeature[] = [],
+): Promise<E> {
   assertOrganisation(principal, orgId);
   assertEventInScope(principal, eventId);
   return eventOfOrganisation(source, orgId, eventId, features);
 }
 
 /** The event (404 when missing or being deleted), of this organisation (403), with these features on (403). */
-export async function eventOfOrganisation<E extends EventAccess>(source: EventSource<E>, orgId: number, eventId: number, features: EventFeature[] = []): Promise<E> {
+export async function eventOfOrganisation<E extends EventAccess>(
+  source: EventSource<E>,
+  orgId: number,
+  eventId: number,
+  features: EventFeature[] = [],
+): Promise<E> {
   const event = await source.findById(eventId);
   if (!event) throw new AppError('NOT_FOUND', 'Event not found');
-  if (event.organisation.id !== orgId) throw new AppError('FORBIDDEN', 'The event does not belong to this organisation');
+  if (event.organisation.id !== orgId)
+    throw new AppError('FORBIDDEN', 'The event does not belong to this organisation');
   for (const feature of features) {
     if (!event.enabled || !eventHasFeature(event, feature)) {
       throw new AppError('FORBIDDEN', `The feature ${FEATURE_NAMES[feature]} is not enabled for this event`);

@@ -12,7 +12,8 @@ export function jsonDepthExceeds(value: unknown, maxDepth = MAX_JSON_DEPTH): boo
     if (!current || typeof current !== 'object') continue;
     if (depth + 1 > maxDepth) return true;
     const children = Array.isArray(current) ? current : Object.values(current);
-    for (const child of children) if (child && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
+    for (const child of children)
+      if (child && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
   }
   return false;
 }

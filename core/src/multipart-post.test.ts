@@ -24,7 +24,12 @@ function multipartServer(answerEarly = false): Promise<{ url: string; received: 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const got: Received = { fields: {}, files: [], contentLength: req.headers['content-length'], bodyLength: body.length };
+      const got: Received = {
+        fields: {},
+        files: [],
+        contentLength: req.headers['content-length'],
+        bodyLength: body.length,
+      };
       const delimiter = Buffer.from(`--${boundary}`);
       let at = body.indexOf(delimiter);
       while (at >= 0 && body.subarray(at + delimiter.length, at + delimiter.length + 2).toString() === '\r\n') {
@@ -44,7 +49,13 @@ function multipartServer(answerEarly = false): Promise<{ url: string; received: 
     });
   });
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, received, close: () => server.close() })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+        received,
+        close: () => server.close(),
+      }),
+    ),
   );
 }
 
@@ -63,7 +74,10 @@ describe('postMultipart', () => {
     try {
       const answer = await postMultipart(server.url, {
         headers: { 'x-api-key': 'k', 'content-type': 'application/json' },
-        fields: [['operations', '{"query":"{ x }"}'], ['map', '{"0":["variables.f"]}']],
+        fields: [
+          ['operations', '{"query":"{ x }"}'],
+          ['map', '{"0":["variables.f"]}'],
+        ],
         files: [
           { field: '0', path: path.join(dir, 'a'), fileName: 'r\u00e9sum\u00e9 "1".jpg', mimeType: 'image/jpeg' },
           { field: '1', path: path.join(dir, 'b'), fileName: 'empty.bin', mimeType: '' },
@@ -88,7 +102,11 @@ describe('postMultipart', () => {
     await writeFile(path.join(dir, 'c'), Buffer.alloc(8 * 1024 * 1024));
     const server = await multipartServer(true);
     try {
-      const answer = await postMultipart(server.url, { headers: {}, fields: [], files: [{ field: '0', path: path.join(dir, 'c'), fileName: 'c', mimeType: 'video/mp4' }] });
+      const answer = await postMultipart(server.url, {
+        headers: {},
+        fields: [],
+        files: [{ field: '0', path: path.join(dir, 'c'), fileName: 'c', mimeType: 'video/mp4' }],
+      });
       expect(answer).toMatchObject({ status: 413, body: '{"refused":true}' });
     } finally {
       server.close();
@@ -100,6 +118,12 @@ describe('postMultipart', () => {
     const server = await multipartServer();
     const url = server.url;
     server.close();
-    await expect(postMultipart(url, { headers: {}, fields: [], files: [{ field: '0', path: path.join(dir, 'd'), fileName: 'd', mimeType: '' }] })).rejects.toThrow(/ECONNREFUSED/);
+    await expect(
+      postMultipart(url, {
+        headers: {},
+        fields: [],
+        files: [{ field: '0', path: path.join(dir, 'd'), fileName: 'd', mimeType: '' }],
+      }),
+    ).rejects.toThrow(/ECONNREFUSED/);
   });
 });

@@ -35,7 +35,9 @@ export async function postMultipart(
   const fieldParts = request.fields.map(([name, value]) => Buffer.from(`${disposition(name)}\r\n\r\n${value}\r\n`));
   const fileHeads = request.files.map((f) => {
     const type = f.mimeType || 'application/octet-stream';
-    return Buffer.from(`${disposition(f.field)}; filename="${escapeQuoted(f.fileName)}"\r\nContent-Type: ${type}\r\n\r\n`);
+    return Buffer.from(
+      `${disposition(f.field)}; filename="${escapeQuoted(f.fileName)}"\r\nContent-Type: ${type}\r\n\r\n`,
+    );
   });
   const closing = Buffer.from(`--${boundary}--\r\n`);
   const sizes = await Promise.all(request.files.map(async (f) => (await stat(f.path)).size));

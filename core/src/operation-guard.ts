@@ -1,5 +1,16 @@
 import { Event } from './db/entities';
-import { assertCanWrite, assertNotEventScoped, assertNotReadOnlyKey, assertOrganiser, assertOrganisation, assertOrganisationAdmin, assertPlatformAdmin, EventSource, eventOfOrganisation, guardEvent } from './guard';
+import {
+  assertCanWrite,
+  assertNotEventScoped,
+  assertNotReadOnlyKey,
+  assertOrganiser,
+  assertOrganisation,
+  assertOrganisationAdmin,
+  assertPlatformAdmin,
+  EventSource,
+  eventOfOrganisation,
+  guardEvent,
+} from './guard';
 import { OperationName, operationPolicy, OperationPolicy } from './operation-policy';
 import { Principal } from './principal';
 import type { EventAccess } from './repositories/events.repository';
@@ -14,7 +25,13 @@ function assertAccess(principal: Principal, policy: OperationPolicy, orgId: numb
 }
 
 /** The guard of an event-scoped root field, as its service runs it: the organisation, the event, its feature flags, write access. */
-export async function guardOperation<E extends EventAccess = Event>(events: EventSource<E>, principal: Principal, operation: OperationName, orgId: number, eventId: number): Promise<E> {
+export async function guardOperation<E extends EventAccess = Event>(
+  events: EventSource<E>,
+  principal: Principal,
+  operation: OperationName,
+  orgId: number,
+  eventId: number,
+): Promise<E> {
   const policy = operationPolicy(operation);
   // Administration first: a platform administrator administers organisations it is no member of.
   if (policy.access === 'admin') {
@@ -47,10 +64,17 @@ export function guardAccountOperation(principal: Principal, operation: Operation
   else if (policy.access !== 'read') throw new Error(`${operation}: an account-scoped operation is read or platform`);
 }
 
-export async function authorizeOperation(events: EventSource, principal: Principal, operation: string, orgId: number | null, eventId: number | null): Promise<void> {
+export async function authorizeOperation(
+  events: EventSource,
+  principal: Principal,
+  operation: string,
+  orgId: number | null,
+  eventId: number | null,
+): Promise<void> {
   const policy = operationPolicy(operation);
   if (policy.scope === 'account') return guardAccountOperation(principal, operation as OperationName);
   if (orgId === null) return;
-  if (policy.scope === 'event' && eventId !== null) return void (await guardOperation(events, principal, operation as OperationName, orgId, eventId));
+  if (policy.scope === 'event' && eventId !== null)
+    return void (await guardOperation(events, principal, operation as OperationName, orgId, eventId));
   guardOrganisationOperation(principal, operation as OperationName, orgId);
 }

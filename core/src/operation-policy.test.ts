@@ -1,12 +1,33 @@
 import type { Event } from './db/entities';
-import { authorizeOperation, guardAccountOperation, guardOperation, guardOrganisationOperation } from './operation-guard';
+import {
+  authorizeOperation,
+  guardAccountOperation,
+  guardOperation,
+  guardOrganisationOperation,
+} from './operation-guard';
 import { findOperationPolicy, operationPolicy } from './operation-policy';
 import { Principal } from './principal';
 
-const event = { id: 7, enabled: true, organisation: { id: 1 }, bibSearch: true, selfieSearch: false, timelineSearch: true, videoSearch: true, videoSelfieSearch: true };
+const event = {
+  id: 7,
+  enabled: true,
+  organisation: { id: 1 },
+  bibSearch: true,
+  selfieSearch: false,
+  timelineSearch: true,
+  videoSearch: true,
+  videoSelfieSearch: true,
+};
 const events = { findById: async (id: number) => (id === 7 ? (event as unknown as Event) : null) };
 const key: Principal = { orgId: 1, kind: 'api_key', apiKeyId: 1, scopes: [], requestId: 'r' };
-const readOnlyToken: Principal = { orgId: null, kind: 'account', accountId: 1, scopes: ['events:read'], orgRoles: { 1: 'user' }, requestId: 'r' };
+const readOnlyToken: Principal = {
+  orgId: null,
+  kind: 'account',
+  accountId: 1,
+  scopes: ['events:read'],
+  orgRoles: { 1: 'user' },
+  requestId: 'r',
+};
 
 describe('the operation policy', () => {
   it('passes a key of the organisation for an enabled feature', async () => {
@@ -21,9 +42,13 @@ describe('the operation policy', () => {
 
   it('refuses a write to a token without events:write', async () => {
     await expect(authorizeOperation(events, readOnlyToken, 'photos', 1, 7)).resolves.toBeUndefined();
-    await expect(authorizeOperation(events, readOnlyToken, 'importPhotos', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, readOnlyToken, 'importPhotos', 1, 7)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
     // The pipeline's progress is the organiser's view: guarded like its actions, as the service always did.
-    await expect(authorizeOperation(events, readOnlyToken, 'pipelineStatus', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, readOnlyToken, 'pipelineStatus', 1, 7)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
   });
 
   it('refuses every write to a read-only key (a browser key), and lets it read and search', async () => {
@@ -31,15 +56,23 @@ describe('the operation policy', () => {
     await expect(authorizeOperation(events, browserKey, 'bibSearch', 1, 7)).resolves.toBeUndefined();
     await expect(authorizeOperation(events, browserKey, 'timelinePhotos', 1, 7)).resolves.toBeUndefined();
     for (const write of ['importPhotos', 'processPhotos', 'goLive', 'pipelineStatus', 'addEventVideo']) {
-      await expect(authorizeOperation(events, browserKey, write, 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'This API key is read-only' });
+      await expect(authorizeOperation(events, browserKey, write, 1, 7)).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+        message: 'This API key is read-only',
+      });
     }
     await expect(authorizeOperation(events, key, 'goLive', 1, 7)).resolves.toBeUndefined();
   });
 
   it("refuses organiser views to a read-only key: the organisation's face-search billing and the event's video files", async () => {
     const browserKey: Principal = { ...key, readOnly: true };
-    await expect(authorizeOperation(events, browserKey, 'faceSearchUsage', 1, null)).rejects.toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/read-only/) });
-    await expect(authorizeOperation(events, browserKey, 'eventVideos', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, browserKey, 'faceSearchUsage', 1, null)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/read-only/),
+    });
+    await expect(authorizeOperation(events, browserKey, 'eventVideos', 1, 7)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
     await expect(authorizeOperation(events, key, 'faceSearchUsage', 1, null)).resolves.toBeUndefined();
     await expect(authorizeOperation(events, key, 'eventVideos', 1, 7)).resolves.toBeUndefined();
   });
@@ -48,11 +81,19 @@ describe('the operation policy', () => {
     const scoped: Principal = { ...key, eventIds: [7] };
     await expect(authorizeOperation(events, scoped, 'bibSearch', 1, 7)).resolves.toBeUndefined();
     await expect(authorizeOperation(events, scoped, 'goLive', 1, 7)).resolves.toBeUndefined();
-    await expect(authorizeOperation(events, { ...key, eventIds: [9] }, 'photos', 1, 7)).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'This API key is limited to other events' });
+    await expect(authorizeOperation(events, { ...key, eventIds: [9] }, 'photos', 1, 7)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'This API key is limited to other events',
+    });
     await expect(authorizeOperation(events, scoped, 'photos', 1, 8)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(authorizeOperation(events, scoped, 'faceSearchUsage', 1, null)).rejects.toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/limited to some events/) });
+    await expect(authorizeOperation(events, scoped, 'faceSearchUsage', 1, null)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/limited to some events/),
+    });
     await expect(authorizeOperation(events, scoped, 'events', 1, null)).resolves.toBeUndefined();
-    await expect(authorizeOperation(events, { ...key, eventIds: [9] }, 'photos', 1, 8)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, { ...key, eventIds: [9] }, 'photos', 1, 8)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
   });
 
   it('checks the organisation alone without an event, and nothing more without an organisation', async () => {
@@ -67,9 +108,15 @@ describe('the operation policy', () => {
   });
 
   it('lets only an admin token of the organisation manage its API keys', async () => {
-    const adminToken: Principal = { ...readOnlyToken, scopes: ['events:read', 'events:write'], orgRoles: { 1: 'admin' } };
+    const adminToken: Principal = {
+      ...readOnlyToken,
+      scopes: ['events:read', 'events:write'],
+      orgRoles: { 1: 'admin' },
+    };
     expect(() => guardOrganisationOperation(key, 'createApiKey', 1)).toThrow(/OAuth bearer token of an admin/);
-    expect(() => guardOrganisationOperation({ ...adminToken, orgRoles: { 1: 'user' } }, 'apiKeys', 1)).toThrow(/Only admins/);
+    expect(() => guardOrganisationOperation({ ...adminToken, orgRoles: { 1: 'user' } }, 'apiKeys', 1)).toThrow(
+      /Only admins/,
+    );
     expect(() => guardOrganisationOperation(adminToken, 'deleteApiKey', 1)).not.toThrow();
     await expect(authorizeOperation(events, key, 'createApiKey', 1, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
@@ -81,18 +128,35 @@ describe('the operation policy', () => {
   });
 
   it('lets platform administrators create organisations and administer any organisation, and nobody else', async () => {
-    const platform: Principal = { orgId: null, kind: 'account', accountId: 9, scopes: ['events:read', 'events:write'], orgRoles: {}, platformAdmin: true };
-    const adminToken: Principal = { ...readOnlyToken, scopes: ['events:read', 'events:write'], orgRoles: { 1: 'admin' } };
+    const platform: Principal = {
+      orgId: null,
+      kind: 'account',
+      accountId: 9,
+      scopes: ['events:read', 'events:write'],
+      orgRoles: {},
+      platformAdmin: true,
+    };
+    const adminToken: Principal = {
+      ...readOnlyToken,
+      scopes: ['events:read', 'events:write'],
+      orgRoles: { 1: 'admin' },
+    };
     expect(() => guardAccountOperation(platform, 'createOrganisation')).not.toThrow();
     for (const caller of [key, adminToken, { ...platform, scopes: ['events:read'] }]) {
-      expect(() => guardAccountOperation(caller, 'createOrganisation')).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+      expect(() => guardAccountOperation(caller, 'createOrganisation')).toThrow(
+        expect.objectContaining({ code: 'FORBIDDEN' }),
+      );
     }
-    await expect(authorizeOperation(events, key, 'createOrganisation', null, null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(authorizeOperation(events, key, 'createOrganisation', null, null)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
     await expect(guardOperation(events, platform, 'updateEvent', 1, 7)).resolves.toMatchObject({ id: 7 });
     await expect(guardOperation(events, adminToken, 'deleteEvent', 1, 7)).resolves.toMatchObject({ id: 7 });
     // not an admin: 403 before the event is looked up (no "exists" answer to non-admins)
     await expect(guardOperation(events, key, 'updateEvent', 1, 8)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(guardOperation(events, { ...adminToken, orgRoles: { 2: 'admin' } }, 'updateEvent', 2, 7)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(
+      guardOperation(events, { ...adminToken, orgRoles: { 2: 'admin' } }, 'updateEvent', 2, 7),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(guardOperation(events, adminToken, 'updateEvent', 1, 8)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

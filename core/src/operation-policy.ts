@@ -41,7 +41,16 @@ interface Options {
 }
 const policy =
   (access: OperationPolicy['access']) =>
-  (scope: OperationPolicy['scope'], { features = [], rate = 'read', storedRequestIdIsRead = false, readOnlyKeys = true, eventScopedKeys = true }: Options = {}): OperationPolicy => ({
+  (
+    scope: OperationPolicy['scope'],
+    {
+      features = [],
+      rate = 'read',
+      storedRequestIdIsRead = false,
+      readOnlyKeys = true,
+      eventScopedKeys = true,
+    }: Options = {},
+  ): OperationPolicy => ({
     scope,
     features,
     access,
@@ -131,7 +140,9 @@ export type OperationName = keyof typeof OPERATION_POLICY;
 
 /** The row of a root field, or undefined (an unknown name, `__typename`, an inherited property name). */
 export function findOperationPolicy(operation: string): OperationPolicy | undefined {
-  return Object.prototype.hasOwnProperty.call(OPERATION_POLICY, operation) ? OPERATION_POLICY[operation as OperationName] : undefined;
+  return Object.prototype.hasOwnProperty.call(OPERATION_POLICY, operation)
+    ? OPERATION_POLICY[operation as OperationName]
+    : undefined;
 }
 
 export function operationPolicy(operation: string): OperationPolicy {

@@ -32,7 +32,11 @@ export interface PageInfo {
  * (400); a `pageSize` above the maximum is clamped to the maximum, and the page info reports the
  * size actually used.
  */
-export function resolvePage(page: number | null | undefined, pageSize: number | null | undefined, limits: PageLimits): PageRequest {
+export function resolvePage(
+  page: number | null | undefined,
+  pageSize: number | null | undefined,
+  limits: PageLimits,
+): PageRequest {
   const p = page ?? 1;
   const requestedSize = pageSize ?? limits.defaultSize;
   if (!Number.isSafeInteger(p) || p < 1) throw new AppError('BAD_REQUEST', 'page must be a positive integer');
@@ -46,7 +50,14 @@ export function resolvePage(page: number | null | undefined, pageSize: number | 
 /** Page info for `total` items; an empty result has currentPage 0 ("no page available"). */
 export function pageInfo(total: number, request: PageRequest): PageInfo {
   if (total === 0) {
-    return { total: 0, currentPage: 0, totalPages: 0, hasNextPage: false, hasPreviousPage: false, pageSize: request.pageSize };
+    return {
+      total: 0,
+      currentPage: 0,
+      totalPages: 0,
+      hasNextPage: false,
+      hasPreviousPage: false,
+      pageSize: request.pageSize,
+    };
   }
   const totalPages = Math.ceil(total / request.pageSize);
   return {

@@ -53,7 +53,8 @@ export function verifyPrincipal(token: string | undefined | null, secret: string
   } catch {
     throw new AppError('UNAUTHENTICATED', 'Malformed principal');
   }
-  if (typeof payload.exp !== 'number' || payload.exp * 1000 < now) throw new AppError('UNAUTHENTICATED', 'Principal expired');
+  if (typeof payload.exp !== 'number' || payload.exp * 1000 < now)
+    throw new AppError('UNAUTHENTICATED', 'Principal expired');
   const { exp: _exp, ...principal } = payload;
   return principal;
 }

@@ -7,6 +7,7 @@ import IORedis, { Redis } from 'ioredis';
  * once instead of holding the request.
  */
 export function connectRedis(url: string, opts: { failFast?: boolean } = {}): Redis {
-  if (opts.failFast) return new IORedis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableReadyCheck: true });
+  if (opts.failFast)
+    return new IORedis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableReadyCheck: true });
   return new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
 }

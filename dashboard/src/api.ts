@@ -11,7 +11,11 @@ let session: Session | null = null;
 let signingOut = false;
 
 export class ApiError extends Error {
-  constructor(message: string, readonly code?: string, readonly field?: string) {
+  constructor(
+    message: string,
+    readonly code?: string,
+    readonly field?: string,
+  ) {
     super(message);
   }
 }
@@ -32,7 +36,11 @@ export async function loadSession(): Promise<Session | null> {
 
 export async function signOut(): Promise<void> {
   signingOut = true;
-  const res = await fetch('/dashboard/logout', { method: 'POST', headers: { 'x-csrf-token': session?.csrfToken ?? '' }, credentials: 'same-origin' });
+  const res = await fetch('/dashboard/logout', {
+    method: 'POST',
+    headers: { 'x-csrf-token': session?.csrfToken ?? '' },
+    credentials: 'same-origin',
+  });
   const body = (await res.json().catch(() => ({}))) as { endSessionUrl?: string | null };
   session = null;
   window.location.assign(body.endSessionUrl ?? '/dashboard/signed-out');
@@ -49,7 +57,12 @@ function unwrap<T>(status: number, body: GraphQLAnswer<T>): T {
     throw new ApiError('Your session has ended: signing in again');
   }
   const error = body.errors?.[0];
-  if (error || !body.data) throw new ApiError(error?.message ?? `The request failed (${status})`, error?.extensions?.code, error?.extensions?.field);
+  if (error || !body.data)
+    throw new ApiError(
+      error?.message ?? `The request failed (${status})`,
+      error?.extensions?.code,
+      error?.extensions?.field,
+    );
   return body.data;
 }
 
@@ -68,7 +81,13 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
  * A GraphQL multipart upload of one file (the spec of graphql-multipart-request), with upload
  * progress: XMLHttpRequest reports it, fetch does not.
  */
-export function gqlUpload<T>(query: string, variables: Record<string, unknown>, fileVariable: string, file: File, onProgress: (fraction: number) => void): Promise<T> {
+export function gqlUpload<T>(
+  query: string,
+  variables: Record<string, unknown>,
+  fileVariable: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<T> {
   const form = new FormData();
   form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVariable]: [null] } }));
   form.append('map', JSON.stringify({ 0: [`variables.${fileVariable}.0`] }));

@@ -33,7 +33,10 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
     setError(null);
     try {
       const allowedHosts = hosts.split(/[\s,]+/).filter(Boolean);
-      const d = await gql<{ createApiKey: { key: string; apiKey: { name: string } } }>(`mutation($orgId: Int!, $name: String!, $allowedHosts: [String!]) { createApiKey(orgId: $orgId, name: $name, allowedHosts: $allowedHosts) { key apiKey { name } } }`, { orgId: org.id, name, allowedHosts });
+      const d = await gql<{ createApiKey: { key: string; apiKey: { name: string } } }>(
+        `mutation($orgId: Int!, $name: String!, $allowedHosts: [String!]) { createApiKey(orgId: $orgId, name: $name, allowedHosts: $allowedHosts) { key apiKey { name } } }`,
+        { orgId: org.id, name, allowedHosts },
+      );
       setCreated({ key: d.createApiKey.key, name: d.createApiKey.apiKey.name });
       setCopied(false);
       setName('');
@@ -46,7 +49,10 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
 
   async function setActive(key: Key, active: boolean) {
     try {
-      await gql<unknown>('mutation($orgId: Int!, $keyId: Int!, $active: Boolean!) { setApiKeyActive(orgId: $orgId, keyId: $keyId, active: $active) { id } }', { orgId: org.id, keyId: key.id, active });
+      await gql<unknown>(
+        'mutation($orgId: Int!, $keyId: Int!, $active: Boolean!) { setApiKeyActive(orgId: $orgId, keyId: $keyId, active: $active) { id } }',
+        { orgId: org.id, keyId: key.id, active },
+      );
       await load();
     } catch (err) {
       setError((err as Error).message);
@@ -57,13 +63,23 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
   return (
     <section>
       <h1>Developer Zone</h1>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {created && (
         <div class="card created" role="status">
           <h2>Your new token “{created.name}”</h2>
-          <p>Copy it now: it is shown <strong>once</strong> and never again.</p>
-          <code class="secret" data-testid="new-token">{created.key}</code>
-          <button onClick={() => void navigator.clipboard.writeText(created.key).then(() => setCopied(true))}>{copied ? 'Copied' : 'Copy'}</button>
+          <p>
+            Copy it now: it is shown <strong>once</strong> and never again.
+          </p>
+          <code class="secret" data-testid="new-token">
+            {created.key}
+          </code>
+          <button onClick={() => void navigator.clipboard.writeText(created.key).then(() => setCopied(true))}>
+            {copied ? 'Copied' : 'Copy'}
+          </button>
           <p>Your first call:</p>
           <pre class="curl">{curl}</pre>
           <button onClick={() => setCreated(null)}>Done, I saved it</button>
@@ -72,25 +88,46 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
       <form class="card" onSubmit={(e) => void create(e)}>
         <h2>Create Token</h2>
         <label for="key-name">Name</label>
-        <input id="key-name" required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        <input
+          id="key-name"
+          required
+          maxLength={100}
+          value={name}
+          onInput={(e) => setName((e.target as HTMLInputElement).value)}
+        />
         <label for="key-hosts">Allowed hosts (space or comma separated; empty = any)</label>
         <input id="key-hosts" value={hosts} onInput={(e) => setHosts((e.target as HTMLInputElement).value)} />
-        <button class="primary" type="submit">Create Token</button>
+        <button class="primary" type="submit">
+          Create Token
+        </button>
       </form>
-      {!keys ? <p>Loading…</p> : (
+      {!keys ? (
+        <p>Loading…</p>
+      ) : (
         <div class="table-wrap">
           <table>
-            <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Active</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Active</th>
+              </tr>
+            </thead>
             <tbody>
               {keys.map((k) => (
                 <tr key={k.id}>
                   <td data-label="Name">{k.name}</td>
-                  <td data-label="Prefix"><code>{k.prefix}…</code></td>
+                  <td data-label="Prefix">
+                    <code>{k.prefix}…</code>
+                  </td>
                   <td data-label="Created">{k.createdAt.slice(0, 10)}</td>
                   <td data-label="Last used">{k.lastUsedAt?.slice(0, 16).replace('T', ' ') ?? 'never'}</td>
                   <td data-label="Active">
                     <button onClick={() => void setActive(k, !k.active)} aria-pressed={k.active}>
-                      {k.active ? 'Deactivate' : 'Activate'}<span class="visually-hidden"> {k.name}</span>
+                      {k.active ? 'Deactivate' : 'Activate'}
+                      <span class="visually-hidden"> {k.name}</span>
                     </button>
                   </td>
                 </tr>

@@ -28,15 +28,23 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
 
   async function load() {
     try {
-      const data = await gql<{ events: { items: EventRow[] } }>(`query($orgId: Int!) { events(orgId: $orgId, pageSize: 100) ${EVENTS} }`, { orgId: org.id });
+      const data = await gql<{ events: { items: EventRow[] } }>(
+        `query($orgId: Int!) { events(orgId: $orgId, pageSize: 100) ${EVENTS} }`,
+        { orgId: org.id },
+      );
       const rows: EventRow[] = data.events.items.map((e) => ({ ...e, photos: null, live: null, videos: null }));
       setEvents(rows);
       // Counts per event, one request each: the list shows first, the counts fill in.
       const counted = await Promise.all(
         rows.map(async (e) => {
-          const c = await gql<EventCounts>(`query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) { total live }
-            eventVideos(orgId: $orgId, eventId: $eventId) { id } }`, { orgId: org.id, eventId: e.id }).catch(() => null);
-          return c ? { ...e, photos: c.pipelineStatus.total, live: c.pipelineStatus.live, videos: c.eventVideos.length } : e;
+          const c = await gql<EventCounts>(
+            `query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) { total live }
+            eventVideos(orgId: $orgId, eventId: $eventId) { id } }`,
+            { orgId: org.id, eventId: e.id },
+          ).catch(() => null);
+          return c
+            ? { ...e, photos: c.pipelineStatus.total, live: c.pipelineStatus.live, videos: c.eventVideos.length }
+            : e;
         }),
       );
       setEvents(counted);
@@ -53,7 +61,10 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
     try {
       const input: Record<string, unknown> = { name };
       if (date) input.eventDate = date;
-      const data = await gql<{ createEvent: { id: number } }>('mutation($orgId: Int!, $input: EventInput!) { createEvent(orgId: $orgId, input: $input) { id } }', { orgId: org.id, input });
+      const data = await gql<{ createEvent: { id: number } }>(
+        'mutation($orgId: Int!, $input: EventInput!) { createEvent(orgId: $orgId, input: $input) { id } }',
+        { orgId: org.id, input },
+      );
       navigate(`/dashboard/events/${data.createEvent.id}/settings`);
     } catch (err) {
       setError((err as Error).message);
@@ -63,23 +74,59 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
   return (
     <section>
       <h1>Events of {org.name}</h1>
-      {error && <p class="error" role="alert">{error}</p>}
-      {!events ? <p>Loading…</p> : events.length === 0 ? <p>No events yet.</p> : (
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {!events ? (
+        <p>Loading…</p>
+      ) : events.length === 0 ? (
+        <p>No events yet.</p>
+      ) : (
         <div class="table-wrap">
           <table>
-            <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Date</th><th scope="col">Photos (live)</th><th scope="col">Videos</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Status</th>
+                <th scope="col">Date</th>
+                <th scope="col">Photos (live)</th>
+                <th scope="col">Videos</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {events.map((e) => (
                 <tr key={e.id}>
                   <td data-label="Event">{e.name}</td>
-                  <td data-label="Status"><span class={`status status-${e.status}`}>{e.status}</span></td>
+                  <td data-label="Status">
+                    <span class={`status status-${e.status}`}>{e.status}</span>
+                  </td>
                   <td data-label="Date">{e.eventDate?.slice(0, 10) ?? '—'}</td>
                   <td data-label="Photos">{e.photos === null ? '…' : `${e.photos} (${e.live})`}</td>
                   <td data-label="Videos">{e.videos ?? '…'}</td>
                   <td class="actions">
-                    <a href={`/dashboard/events/${e.id}/settings`} onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/settings`)}>Settings<span class="visually-hidden"> of {e.name}</span></a>
-                    <a href={`/dashboard/events/${e.id}/photos`} onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/photos`)}>Photos<span class="visually-hidden"> of {e.name}</span></a>
-                    <a href={`/dashboard/events/${e.id}/review`} onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/review`)}>Review<span class="visually-hidden"> of {e.name}</span></a>
+                    <a
+                      href={`/dashboard/events/${e.id}/settings`}
+                      onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/settings`)}
+                    >
+                      Settings<span class="visually-hidden"> of {e.name}</span>
+                    </a>
+                    <a
+                      href={`/dashboard/events/${e.id}/photos`}
+                      onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/photos`)}
+                    >
+                      Photos<span class="visually-hidden"> of {e.name}</span>
+                    </a>
+                    <a
+                      href={`/dashboard/events/${e.id}/review`}
+                      onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/review`)}
+                    >
+                      Review<span class="visually-hidden"> of {e.name}</span>
+                    </a>
                   </td>
                 </tr>
               ))}
@@ -91,10 +138,23 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
         <form class="card" onSubmit={(e) => void create(e)}>
           <h2>New event</h2>
           <label for="new-name">Name</label>
-          <input id="new-name" required maxLength={200} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          <input
+            id="new-name"
+            required
+            maxLength={200}
+            value={name}
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          />
           <label for="new-date">Date</label>
-          <input id="new-date" type="date" value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />
-          <button class="primary" type="submit">Create event</button>
+          <input
+            id="new-date"
+            type="date"
+            value={date}
+            onInput={(e) => setDate((e.target as HTMLInputElement).value)}
+          />
+          <button class="primary" type="submit">
+            Create event
+          </button>
         </form>
       )}
     </section>

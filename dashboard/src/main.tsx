@@ -36,20 +36,38 @@ function App() {
       .catch((err: Error) => setError(err.message));
   }, [route.page === 'signed-out']);
 
-  if (error) return <main class="page"><p class="error" role="alert">{error}</p></main>;
-  if (session === undefined) return <main class="page"><p>Loading…</p></main>;
+  if (error)
+    return (
+      <main class="page">
+        <p class="error" role="alert">
+          {error}
+        </p>
+      </main>
+    );
+  if (session === undefined)
+    return (
+      <main class="page">
+        <p>Loading…</p>
+      </main>
+    );
   if (!session) {
     return (
       <main class="page narrow">
         <h1>Organisation dashboard</h1>
-        <p>{route.page === 'signed-out' ? 'You are signed out.' : 'Sign in to run your events, photos and API keys.'}</p>
-        <button class="primary" onClick={signIn}>Sign in</button>
+        <p>
+          {route.page === 'signed-out' ? 'You are signed out.' : 'Sign in to run your events, photos and API keys.'}
+        </p>
+        <button class="primary" onClick={signIn}>
+          Sign in
+        </button>
       </main>
     );
   }
   const org = orgs?.find((o) => o.id === orgId) ?? null;
   const link = (path: string, label: string, current: boolean) => (
-    <a href={path} onClick={(e) => onLink(e, path)} aria-current={current ? 'page' : undefined}>{label}</a>
+    <a href={path} onClick={(e) => onLink(e, path)} aria-current={current ? 'page' : undefined}>
+      {label}
+    </a>
   );
   return (
     <>
@@ -62,12 +80,19 @@ function App() {
         {orgs && orgs.length > 1 && (
           <label class="org">
             <span class="visually-hidden">Organisation</span>
-            <select value={orgId ?? ''} onChange={(e) => {
-              const id = Number((e.target as HTMLSelectElement).value);
-              localStorage.setItem('dashboard.org', String(id));
-              setOrgId(id);
-            }}>
-              {orgs.map((o) => <option value={o.id} key={o.id}>{o.name}</option>)}
+            <select
+              value={orgId ?? ''}
+              onChange={(e) => {
+                const id = Number((e.target as HTMLSelectElement).value);
+                localStorage.setItem('dashboard.org', String(id));
+                setOrgId(id);
+              }}
+            >
+              {orgs.map((o) => (
+                <option value={o.id} key={o.id}>
+                  {o.name}
+                </option>
+              ))}
             </select>
           </label>
         )}

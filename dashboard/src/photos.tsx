@@ -45,7 +45,10 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
   const ids = { orgId, eventId };
   const input = useRef<HTMLInputElement>(null);
 
-  const refresh = () => gql<{ pipelineStatus: Pipeline }>(STATUS, ids).then((d) => setPipeline(d.pipelineStatus)).catch((err: Error) => setError(err.message));
+  const refresh = () =>
+    gql<{ pipelineStatus: Pipeline }>(STATUS, ids)
+      .then((d) => setPipeline(d.pipelineStatus))
+      .catch((err: Error) => setError(err.message));
   useEffect(() => {
     void refresh();
     const timer = setInterval(() => void refresh(), 2000);
@@ -55,8 +58,12 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
   async function upload(list: File[]) {
     setError(null);
     const start = files.length;
-    setFiles((f) => [...f, ...list.map((file) => ({ name: file.name, size: file.size, progress: 0, state: 'waiting' as const }))]);
-    const update = (i: number, patch: Partial<FileState>) => setFiles((f) => f.map((s, j) => (j === start + i ? { ...s, ...patch } : s)));
+    setFiles((f) => [
+      ...f,
+      ...list.map((file) => ({ name: file.name, size: file.size, progress: 0, state: 'waiting' as const })),
+    ]);
+    const update = (i: number, patch: Partial<FileState>) =>
+      setFiles((f) => f.map((s, j) => (j === start + i ? { ...s, ...patch } : s)));
     let next = 0;
     const worker = async () => {
       while (next < list.length) {
@@ -73,14 +80,20 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_UPLOADS, list.length) }, worker));
     try {
-      await gql<unknown>('mutation($orgId: Int!, $eventId: Int!) { processPhotos(orgId: $orgId, eventId: $eventId) { queued } }', ids);
+      await gql<unknown>(
+        'mutation($orgId: Int!, $eventId: Int!) { processPhotos(orgId: $orgId, eventId: $eventId) { queued } }',
+        ids,
+      );
     } catch (err) {
       setError((err as Error).message);
     }
     await refresh();
   }
 
-  const action = (query: string) => gql<unknown>(query, ids).then(refresh).catch((err: Error) => setError(err.message));
+  const action = (query: string) =>
+    gql<unknown>(query, ids)
+      .then(refresh)
+      .catch((err: Error) => setError(err.message));
   const sent = files.reduce((n, f) => n + f.size * f.progress, 0);
   const size = files.reduce((n, f) => n + f.size, 0);
   const open = pipeline ? pipeline.imported + pipeline.queued + pipeline.processing : 0;
@@ -88,10 +101,17 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
   return (
     <section>
       <h1>Photos</h1>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       <div
         class={`drop card${dragging ? ' dragging' : ''}`}
-        onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
         onDragLeave={() => setDragging(false)}
         onDrop={(e) => {
           e.preventDefault();
@@ -100,25 +120,39 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
         }}
       >
         <p>Drop photos here, or</p>
-        <label class="button primary" for="photo-files">Choose photos</label>
-        <input id="photo-files" ref={input} class="visually-hidden" type="file" multiple accept="image/jpeg,image/png,image/webp,image/heic"
+        <label class="button primary" for="photo-files">
+          Choose photos
+        </label>
+        <input
+          id="photo-files"
+          ref={input}
+          class="visually-hidden"
+          type="file"
+          multiple
+          accept="image/jpeg,image/png,image/webp,image/heic"
           onChange={(e) => {
             const chosen = [...((e.target as HTMLInputElement).files ?? [])];
             (e.target as HTMLInputElement).value = '';
             if (chosen.length) void upload(chosen);
-          }} />
+          }}
+        />
       </div>
       {files.length > 0 && (
         <div class="card">
           <h2>Upload</h2>
-          <label for="total-progress">Total: {files.filter((f) => f.progress === 1).length} of {files.length} files</label>
+          <label for="total-progress">
+            Total: {files.filter((f) => f.progress === 1).length} of {files.length} files
+          </label>
           <progress id="total-progress" max={1} value={size ? sent / size : 0} />
           <ul class="files">
             {files.map((f, i) => (
               <li key={i} data-state={f.state}>
                 <span class="file-name">{f.name}</span>
                 <progress max={1} value={f.progress} aria-label={`Upload of ${f.name}`} />
-                <span class="file-state">{f.state}{f.reason ? `: ${f.reason}` : ''}</span>
+                <span class="file-state">
+                  {f.state}
+                  {f.reason ? `: ${f.reason}` : ''}
+                </span>
               </li>
             ))}
           </ul>
@@ -128,20 +162,67 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
         <div class="card" aria-live="polite">
           <h2>Processing</h2>
           <dl class="counts">
-            <div><dt>Total</dt><dd data-testid="count-total">{pipeline.total}</dd></div>
-            <div><dt>Waiting</dt><dd>{pipeline.imported + pipeline.queued}</dd></div>
-            <div><dt>Processing</dt><dd>{pipeline.processing}</dd></div>
-            <div><dt>Processed</dt><dd data-testid="count-processed">{pipeline.processed}</dd></div>
-            <div><dt>Failed</dt><dd>{pipeline.failed}</dd></div>
-            <div><dt>Live</dt><dd data-testid="count-live">{pipeline.live}</dd></div>
+            <div>
+              <dt>Total</dt>
+              <dd data-testid="count-total">{pipeline.total}</dd>
+            </div>
+            <div>
+              <dt>Waiting</dt>
+              <dd>{pipeline.imported + pipeline.queued}</dd>
+            </div>
+            <div>
+              <dt>Processing</dt>
+              <dd>{pipeline.processing}</dd>
+            </div>
+            <div>
+              <dt>Processed</dt>
+              <dd data-testid="count-processed">{pipeline.processed}</dd>
+            </div>
+            <div>
+              <dt>Failed</dt>
+              <dd>{pipeline.failed}</dd>
+            </div>
+            <div>
+              <dt>Live</dt>
+              <dd data-testid="count-live">{pipeline.live}</dd>
+            </div>
           </dl>
-          {pipeline.total > 0 && <progress max={pipeline.total} value={pipeline.total - open} aria-label="Processing progress" />}
+          {pipeline.total > 0 && (
+            <progress max={pipeline.total} value={pipeline.total - open} aria-label="Processing progress" />
+          )}
           {pipeline.failures.length > 0 && (
-            <ul>{pipeline.failures.map((f) => <li key={f.reason}>{f.reason} ({f.count})</li>)}</ul>
+            <ul>
+              {pipeline.failures.map((f) => (
+                <li key={f.reason}>
+                  {f.reason} ({f.count})
+                </li>
+              ))}
+            </ul>
           )}
           <div class="actions-row">
-            {pipeline.failed > 0 && <button onClick={() => void action('mutation($orgId: Int!, $eventId: Int!) { processPhotos(orgId: $orgId, eventId: $eventId, retryFailed: true) { queued } }')}>Retry failed</button>}
-            {!pipeline.isLive && <button class="primary" onClick={() => void action('mutation($orgId: Int!, $eventId: Int!) { goLive(orgId: $orgId, eventId: $eventId) { published } }')}>Go live</button>}
+            {pipeline.failed > 0 && (
+              <button
+                onClick={() =>
+                  void action(
+                    'mutation($orgId: Int!, $eventId: Int!) { processPhotos(orgId: $orgId, eventId: $eventId, retryFailed: true) { queued } }',
+                  )
+                }
+              >
+                Retry failed
+              </button>
+            )}
+            {!pipeline.isLive && (
+              <button
+                class="primary"
+                onClick={() =>
+                  void action(
+                    'mutation($orgId: Int!, $eventId: Int!) { goLive(orgId: $orgId, eventId: $eventId) { published } }',
+                  )
+                }
+              >
+                Go live
+              </button>
+            )}
             {pipeline.isLive && <p>The event is live: processed photos are published.</p>}
           </div>
         </div>

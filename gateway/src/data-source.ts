@@ -20,7 +20,10 @@ export class PrincipalForwardingDataSource extends RemoteGraphQLDataSource<Gatew
    */
   override async errorFromResponse(response: FetcherResponse): Promise<GraphQLError> {
     const error = await super.errorFromResponse(response);
-    const body = (error.extensions.response as { body?: { errors?: Array<{ message?: unknown; extensions?: { code?: unknown } }> } } | undefined)?.body;
+    const body = (
+      error.extensions.response as
+        { body?: { errors?: Array<{ message?: unknown; extensions?: { code?: unknown } }> } } | undefined
+    )?.body;
     const first = body?.errors?.[0];
     const code = normaliseErrorCode(first?.extensions?.code);
     if (response.status !== 400 || typeof first?.message !== 'string' || code === 'INTERNAL') return error;

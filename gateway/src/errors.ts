@@ -17,6 +17,15 @@ export function formatGatewayError(logger: Logger) {
     const field = typeof formatted.extensions?.field === 'string' ? formatted.extensions.field : undefined;
     // A refused file's bad lines (start lists: line and reason each) are what the caller must fix.
     const lines = Array.isArray(formatted.extensions?.lines) ? formatted.extensions.lines : undefined;
-    return { message: formatted.message, path: formatted.path, extensions: { code, ...(retryAfterSeconds ? { retryAfterSeconds } : {}), ...(field ? { field } : {}), ...(lines ? { lines } : {}) } };
+    return {
+      message: formatted.message,
+      path: formatted.path,
+      extensions: {
+        code,
+        ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
+        ...(field ? { field } : {}),
+        ...(lines ? { lines } : {}),
+      },
+    };
   };
 }

@@ -10,7 +10,11 @@ import { FieldNode, valueFromASTUntyped } from 'graphql';
 export class FaceSearchRetries {
   constructor(private readonly searches: Pick<FaceSearchesRepository, 'existsForOrganisations'>) {}
 
-  async isCachedRetry(field: FieldNode, variables: Record<string, unknown> | undefined, orgIds: number[]): Promise<boolean> {
+  async isCachedRetry(
+    field: FieldNode,
+    variables: Record<string, unknown> | undefined,
+    orgIds: number[],
+  ): Promise<boolean> {
     if (!findOperationPolicy(field.name.value)?.storedRequestIdIsRead) return false;
     const argument = (name: string) => {
       const arg = field.arguments?.find((a) => a.name.value === name);

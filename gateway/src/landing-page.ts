@@ -4,7 +4,9 @@
  * the supergraph's API and of the gateway's subscriptions.
  */
 export function landingPage(examples: Record<string, string>): string {
-  const options = Object.keys(examples).map((name) => `<option>${name}</option>`).join('');
+  const options = Object.keys(examples)
+    .map((name) => `<option>${name}</option>`)
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>GraphQL: event photo &amp; video discovery</title>
 <style>body{font:14px system-ui,sans-serif;margin:1.5rem;max-width:1100px}textarea,pre{width:100%;font:13px ui-monospace,monospace;box-sizing:border-box}
@@ -33,7 +35,6 @@ $('run').onclick = async () => {
 };
 </script></body></html>`;
 }
-
 
 /** Example operations for internal apps (the README shows the same). */
 export const EXAMPLE_OPERATIONS: Record<string, string> = {

@@ -5,7 +5,13 @@ import path from 'node:path';
 function packagesLoadedBy(entry: string): string[] {
   const script = `require(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(require.cache)))`;
   const files: string[] = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
-  return [...new Set(files.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1]).filter((name): name is string => !!name))];
+  return [
+    ...new Set(
+      files
+        .map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1])
+        .filter((name): name is string => !!name),
+    ),
+  ];
 }
 
 // The gateway reads API keys and links accounts in Postgres, so it loads MikroORM (@em/core/data); it

@@ -67,7 +67,9 @@ async function main() {
   const orm = await openDatabase(cfg);
   const redis = connectRedis(cfg.REDIS_URL, { failFast: true });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis unavailable'));
-  const limiter = new RateLimiter(redis, cfg, (err) => logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; letting calls through'));
+  const limiter = new RateLimiter(redis, cfg, (err) =>
+    logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; letting calls through'),
+  );
   const verifier = new TokenVerifier(cfg);
   const metrics = new ServiceMetrics('gateway');
   const feed = new ClipStatusFeed(cfg.REDIS_URL, logger);
@@ -76,10 +78,15 @@ async function main() {
     verify: (token) => verifier.verify(token),
     link: (claims) => {
       const em = orm.em.fork();
-      return linkAccount({ accounts: new SqlAccountsRepository(() => em), memberships: new SqlMembershipsRepository(() => em) }, claims);
+      return linkAccount(
+        { accounts: new SqlAccountsRepository(() => em), memberships: new SqlMembershipsRepository(() => em) },
+        claims,
+      );
     },
   });
-  const failedAuth = new FailedAuthThrottle(redis, cfg, (err) => logger.warn({ err: (err as Error).message }, 'failed-auth throttle unavailable; letting calls through'));
+  const failedAuth = new FailedAuthThrottle(redis, cfg, (err) =>
+    logger.warn({ err: (err as Error).message }, 'failed-auth throttle unavailable; letting calls through'),
+  );
   const supergraphSdl = readFileSync(cfg.SUPERGRAPH_PATH, 'utf8');
   const apiSchema = Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
   const operations = new OperationLimiter(apiSchema, operationLimitsOf(cfg));
@@ -90,7 +97,8 @@ async function main() {
     buildService: ({ name }) =>
       new PrincipalForwardingDataSource({
         url: cfg.subgraphUrls[name as SubgraphName],
-        fetcher: ((url: string, init: { body?: unknown; headers?: Record<string, string> }) => uploadAwareFetch(init, url, subgraphs.fetch)) as never,
+        fetcher: ((url: string, init: { body?: unknown; headers?: Record<string, string> }) =>
+          uploadAwareFetch(init, url, subgraphs.fetch)) as never,
       }),
   });
   const apollo = new ApolloServer<GatewayContext>({
@@ -99,7 +107,11 @@ async function main() {
     introspection: true,
     csrfPrevention: false,
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), rateLimitPlugin(limiter, new FaceSearchRetries(new SqlFaceSearchesRepository(orm))), operationObserver(metrics, logger)],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      rateLimitPlugin(limiter, new FaceSearchRetries(new SqlFaceSearchesRepository(orm))),
+      operationObserver(metrics, logger),
+    ],
   });
   await apollo.start();
 
@@ -120,25 +132,51 @@ async function main() {
   const apiSdl = printSchema(apiSchema);
   const subscriptionSchema = clipStatusSchema(new SqlEventsRepository(orm), new SqlClipRequestsRepository(orm), feed);
   app.get('/graphql/schema.graphql', (_req, res) => void res.type('text/plain').send(apiSdl));
-  app.get('/graphql/subscriptions.graphql', (_req, res) => void res.type('text/plain').send(printSchema(subscriptionSchema)));
-  app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? void res.type('html').send(landingPage(EXAMPLE_OPERATIONS)) : next()));
+  app.get(
+    '/graphql/subscriptions.graphql',
+    (_req, res) => void res.type('text/plain').send(printSchema(subscriptionSchema)),
+  );
+  app.get('/graphql', (req, res, next) =>
+    req.accepts(['application/json', 'text/html']) === 'text/html'
+      ? void res.type('html').send(landingPage(EXAMPLE_OPERATIONS))
+      : next(),
+  );
   app.use(
     '/graphql',
     express.json({ limit: cfg.GRAPHQL_MAX_BODY_BYTES }),
     closeRefusedUploads,
-    graphqlUploadExpress({ maxFileSize: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES, maxFieldSize: cfg.GRAPHQL_MAX_BODY_BYTES }),
+    graphqlUploadExpress({
+      maxFileSize: cfg.UPLOAD_MAX_FILE_BYTES,
+      maxFiles: cfg.UPLOAD_MAX_FILES,
+      maxFieldSize: cfg.GRAPHQL_MAX_BODY_BYTES,
+    }),
     expressMiddleware(apollo, { context: requestContext(contextDeps) }),
     graphqlBodyErrors(cfg.GRAPHQL_MAX_BODY_BYTES),
   );
 
   // Queries answered by one subgraph skip Apollo's pipeline (fast-path/); everything else reaches express and Apollo.
   const plans = SingleFetchPlans.fromSupergraphSdl(supergraphSdl, operations);
-  const fastPath = { context: contextDeps, plans, subgraphUrls: cfg.subgraphUrls, subgraphs, trustProxy, metrics, logger, bodyLimitBytes: cfg.GRAPHQL_MAX_BODY_BYTES };
+  const fastPath = {
+    context: contextDeps,
+    plans,
+    subgraphUrls: cfg.subgraphUrls,
+    subgraphs,
+    trustProxy,
+    metrics,
+    logger,
+    bodyLimitBytes: cfg.GRAPHQL_MAX_BODY_BYTES,
+  };
   const server = createServer(singleFetchPath(fastPath, app)).listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.keepAliveTimeout = 65_000;
   const clientAddressOf = (request: IncomingMessage) => clientAddress(request, trustProxy);
-  const subscriptions = serveSubscriptions(server, subscriptionSchema, { clientAddress: clientAddressOf, authenticator, failedAuth, operations, logger });
+  const subscriptions = serveSubscriptions(server, subscriptionSchema, {
+    clientAddress: clientAddressOf,
+    authenticator,
+    failedAuth,
+    operations,
+    logger,
+  });
   // Deactivated or deleted keys (announced by the events subgraph and the CLI) stop working at once.
   const keyChanges = listenForKeyChanges(
     cfg.REDIS_URL,

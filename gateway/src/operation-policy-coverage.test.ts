@@ -10,7 +10,9 @@ const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 function apiRootFields(): string[] {
   const supergraph = parse(readFileSync(path.resolve(__dirname, '../../supergraph.graphql'), 'utf8'));
   const fields = supergraph.definitions.flatMap((d) =>
-    (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.OBJECT_TYPE_EXTENSION) && ROOT_TYPES.has(d.name.value) ? (d.fields ?? []).map((f) => f.name.value) : [],
+    (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.OBJECT_TYPE_EXTENSION) && ROOT_TYPES.has(d.name.value)
+      ? (d.fields ?? []).map((f) => f.name.value)
+      : [],
   );
   const subscription = makeSubscriptionSchema(async function* () {}).getSubscriptionType();
   return [...fields, ...Object.keys(subscription?.getFields() ?? {})];

@@ -11,7 +11,14 @@ const neverCached = async () => false;
 
 describe('chargeOf', () => {
   it('charges one face-matching unit per matching root field, fragments included', async () => {
-    expect(await chargeOf(fieldsOf('mutation { a: startVideoClipping b: startVideoClipping ... on Mutation { searchFaces } ...F } fragment F on Mutation { searchFaces }'), neverCached)).toEqual({
+    expect(
+      await chargeOf(
+        fieldsOf(
+          'mutation { a: startVideoClipping b: startVideoClipping ... on Mutation { searchFaces } ...F } fragment F on Mutation { searchFaces }',
+        ),
+        neverCached,
+      ),
+    ).toEqual({
       cls: 'matching',
       units: 4,
     });
@@ -22,16 +29,28 @@ describe('chargeOf', () => {
   });
 
   it('counts a cached face-search retry as a read, field by field', async () => {
-    const cachedWhenRetry = async (field: FieldNode) => field.arguments?.some((a) => a.name.value === 'requestId') ?? false;
-    expect(await chargeOf(fieldsOf('mutation { searchFaces(requestId: "r") }'), cachedWhenRetry)).toEqual({ cls: 'read', units: 1 });
-    expect(await chargeOf(fieldsOf('mutation { a: searchFaces(requestId: "r") b: searchFaces }'), cachedWhenRetry)).toEqual({ cls: 'matching', units: 1 });
+    const cachedWhenRetry = async (field: FieldNode) =>
+      field.arguments?.some((a) => a.name.value === 'requestId') ?? false;
+    expect(await chargeOf(fieldsOf('mutation { searchFaces(requestId: "r") }'), cachedWhenRetry)).toEqual({
+      cls: 'read',
+      units: 1,
+    });
+    expect(
+      await chargeOf(fieldsOf('mutation { a: searchFaces(requestId: "r") b: searchFaces }'), cachedWhenRetry),
+    ).toEqual({ cls: 'matching', units: 1 });
   });
 });
 
 describe('rateLimitPlugin with a charge the single-fetch path already took', () => {
-  const plugin = rateLimitPlugin({ consume: async () => Promise.reject(new Error('charged twice')), defaultLimit: () => 1 } as never, {} as never);
+  const plugin = rateLimitPlugin(
+    { consume: async () => Promise.reject(new Error('charged twice')), defaultLimit: () => 1 } as never,
+    {} as never,
+  );
   const run = async (precharged: RateDecision) => {
-    const hooks = (await plugin.requestDidStart!({} as never)) as { didResolveOperation: (ctx: unknown) => Promise<void>; willSendResponse: (ctx: unknown) => Promise<void> };
+    const hooks = (await plugin.requestDidStart!({} as never)) as {
+      didResolveOperation: (ctx: unknown) => Promise<void>;
+      willSendResponse: (ctx: unknown) => Promise<void>;
+    };
     const contextValue = { rateSubject: 'key:1', precharged };
     const document = parse('{ ping(orgId: 1, eventId: 1) { status } }');
     await hooks.didResolveOperation({ contextValue, document, operation: document.definitions[0], request: {} });
@@ -40,7 +59,9 @@ describe('rateLimitPlugin with a charge the single-fetch path already took', () 
 
   it('does not charge again, and refuses with 429 when that charge was refused', async () => {
     await expect(run({ allowed: true, limit: 5, remaining: 4, retryAfterSeconds: 0 })).resolves.toBeUndefined();
-    await expect(run({ allowed: false, limit: 5, remaining: 0, retryAfterSeconds: 9 })).rejects.toMatchObject({ extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 9 } });
+    await expect(run({ allowed: false, limit: 5, remaining: 0, retryAfterSeconds: 9 })).rejects.toMatchObject({
+      extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 9 },
+    });
   });
 });
 
@@ -66,7 +87,12 @@ describe('chargeCaller', () => {
     const limiter = countingLimiter({ read: 100, matching: 2, sharedRead: 1000, sharedMatching: 3 });
     const visitor = (ip: string) => ({ rateSubject: `key:4:client:${ip}`, sharedRateSubject: 'key:4' });
     const allowed = async (ip: string) => (await chargeCaller(limiter as never, visitor(ip), matching)).allowed;
-    expect([await allowed('a'), await allowed('a'), await allowed('a'), await allowed('a')]).toEqual([true, true, false, false]);
+    expect([await allowed('a'), await allowed('a'), await allowed('a'), await allowed('a')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(limiter.counts.get('matching:key:4')).toBe(2);
     // Another visitor has a budget of their own, until the key's ceiling is spent.
     expect([await allowed('b'), await allowed('c')]).toEqual([true, false]);
@@ -74,7 +100,8 @@ describe('chargeCaller', () => {
 
   it('charges a server key once, against its own budget', async () => {
     const limiter = countingLimiter({ read: 100, matching: 2, sharedRead: 1000, sharedMatching: 1 });
-    for (let i = 0; i < 2; i++) expect((await chargeCaller(limiter as never, { rateSubject: 'key:1' }, matching)).allowed).toBe(true);
+    for (let i = 0; i < 2; i++)
+      expect((await chargeCaller(limiter as never, { rateSubject: 'key:1' }, matching)).allowed).toBe(true);
     expect([...limiter.counts.keys()]).toEqual(['matching:key:1']);
   });
 });

@@ -17,7 +17,10 @@ export interface Charge {
  * selfie), except a call that the policy lets a stored requestId answer and whose requestId is
  * stored, which is a read. An operation without face matching is one read.
  */
-export async function chargeOf(fields: FieldNode[], isCachedRetry: (field: FieldNode) => Promise<boolean>): Promise<Charge> {
+export async function chargeOf(
+  fields: FieldNode[],
+  isCachedRetry: (field: FieldNode) => Promise<boolean>,
+): Promise<Charge> {
   let units = 0;
   for (const field of fields) {
     const policy = findOperationPolicy(field.name.value);
@@ -51,7 +54,8 @@ export function rateLimitPlugin(limiter: RateLimiter, retries: FaceSearchRetries
           if (!decision.allowed) throw rateLimited(decision, charge.cls);
         },
         async willSendResponse({ contextValue }) {
-          if (!charged && contextValue?.rateSubject) await chargeCaller(limiter, contextValue, { cls: 'read', units: 1 });
+          if (!charged && contextValue?.rateSubject)
+            await chargeCaller(limiter, contextValue, { cls: 'read', units: 1 });
         },
       };
     },
@@ -62,7 +66,11 @@ export function rateLimitPlugin(limiter: RateLimiter, retries: FaceSearchRetries
  * Charges the caller's budget; for a browser key's visitor, then the key's shared ceiling, only
  * when the visitor's own budget allowed the call (a visitor refused spends nothing of the others').
  */
-export async function chargeCaller(limiter: RateLimiter, caller: Pick<GatewayContext, 'rateSubject' | 'sharedRateSubject' | 'readLimit'>, charge: Charge): Promise<RateDecision> {
+export async function chargeCaller(
+  limiter: RateLimiter,
+  caller: Pick<GatewayContext, 'rateSubject' | 'sharedRateSubject' | 'readLimit'>,
+  charge: Charge,
+): Promise<RateDecision> {
   const limit = charge.cls === 'read' && caller.readLimit ? caller.readLimit : limiter.defaultLimit(charge.cls);
   const own = await limiter.consume(charge.cls, caller.rateSubject, limit, charge.units);
   if (!own.allowed || !caller.sharedRateSubject) return own;
@@ -70,17 +78,19 @@ export async function chargeCaller(limiter: RateLimiter, caller: Pick<GatewayCon
 }
 
 export function rateLimited(decision: RateDecision, cls: RateClass): GraphQLError {
-  return new GraphQLError(`Rate limit exceeded (${decision.limit} ${cls === 'matching' ? 'face-matching calls' : 'calls'} per window); retry in ${decision.retryAfterSeconds} s`, {
-    extensions: {
-      code: 'RATE_LIMITED',
-      retryAfterSeconds: decision.retryAfterSeconds,
-      http: { status: 429, headers: new Map([['retry-after', String(decision.retryAfterSeconds)]]) },
+  return new GraphQLError(
+    `Rate limit exceeded (${decision.limit} ${cls === 'matching' ? 'face-matching calls' : 'calls'} per window); retry in ${decision.retryAfterSeconds} s`,
+    {
+      extensions: {
+        code: 'RATE_LIMITED',
+        retryAfterSeconds: decision.retryAfterSeconds,
+        http: { status: 429, headers: new Map([['retry-after', String(decision.retryAfterSeconds)]]) },
+      },
     },
-  });
+  );
 }
 
 function organisationsOf(principal: Principal): number[] {
   if (principal.orgId !== null) return [principal.orgId];
   return Object.keys(principal.orgRoles ?? {}).map(Number);
 }
-

@@ -1,4 +1,12 @@
-import { AppError, hostFromUrlHeader, jsonDepthExceeds, Logger, MAX_JSON_DEPTH, RateLimiter, signPrincipal } from '@em/core';
+import {
+  AppError,
+  hostFromUrlHeader,
+  jsonDepthExceeds,
+  Logger,
+  MAX_JSON_DEPTH,
+  RateLimiter,
+  signPrincipal,
+} from '@em/core';
 import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { Authenticator } from './auth/authenticator';
@@ -68,7 +76,9 @@ export function requestContext(deps: RequestContextDeps) {
       } catch (err) {
         if (err instanceof AppError) throw graphQLErrorOf(err);
         deps.logger.error({ err }, 'upload authorisation failed unexpectedly');
-        throw new GraphQLError('The service is temporarily unavailable', { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
+        throw new GraphQLError('The service is temporarily unavailable', {
+          extensions: { code: 'UNAVAILABLE', http: { status: 503 } },
+        });
       }
     }
     return context;
@@ -82,13 +92,20 @@ export const carriedContexts = new WeakMap<object, { context: GatewayContext } |
 export async function contextOf(deps: RequestContextDeps, facts: RequestFacts): Promise<GatewayContext> {
   const { requestId } = facts;
   try {
-    const caller = { originHost: hostFromUrlHeader(facts.origin) ?? hostFromUrlHeader(facts.referer), clientIp: facts.clientIp ?? null };
+    const caller = {
+      originHost: hostFromUrlHeader(facts.origin) ?? hostFromUrlHeader(facts.referer),
+      clientIp: facts.clientIp ?? null,
+    };
     const credentials = { apiKey: facts.apiKey, authorization: facts.authorization };
-    const authenticated = await deps.failedAuth.guard(facts.clientIp, () => deps.authenticator.authenticate(credentials, caller, requestId));
+    const authenticated = await deps.failedAuth.guard(facts.clientIp, () =>
+      deps.authenticator.authenticate(credentials, caller, requestId),
+    );
     // Bounded before any recursive walk (the NUL screen, Apollo's variable coercion) can overflow the stack.
-    if (jsonDepthExceeds(facts.body)) throw new AppError('BAD_REQUEST', `The request's JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
+    if (jsonDepthExceeds(facts.body))
+      throw new AppError('BAD_REQUEST', `The request's JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
     // Postgres cannot hold a NUL character: refused once here rather than failing in a subgraph.
-    if (containsNul(facts.body)) throw new AppError('BAD_REQUEST', 'The request contains a NUL character, which no field accepts');
+    if (containsNul(facts.body))
+      throw new AppError('BAD_REQUEST', 'The request contains a NUL character, which no field accepts');
     try {
       if (facts.query !== undefined) deps.operations.check(facts.query);
     } catch (err) {
@@ -102,7 +119,9 @@ export async function contextOf(deps: RequestContextDeps, facts: RequestFacts): 
     if (err instanceof GraphQLError) throw err;
     if (err instanceof AppError) throw graphQLErrorOf(err);
     deps.logger.error({ err }, 'authentication failed unexpectedly');
-    throw new GraphQLError('The service is temporarily unavailable', { extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
+    throw new GraphQLError('The service is temporarily unavailable', {
+      extensions: { code: 'UNAVAILABLE', http: { status: 503 } },
+    });
   }
 }
 
@@ -114,7 +133,8 @@ function queryOf(req: Request): unknown {
 
 export function graphQLErrorOf(err: AppError): GraphQLError {
   const retryAfterSeconds = err.details?.retryAfterSeconds;
-  if (!retryAfterSeconds) return new GraphQLError(err.message, { extensions: { code: err.code, http: { status: err.status } } });
+  if (!retryAfterSeconds)
+    return new GraphQLError(err.message, { extensions: { code: err.code, http: { status: err.status } } });
   const http = { status: err.status, headers: new Map([['retry-after', String(Number(retryAfterSeconds))]]) };
   return new GraphQLError(err.message, { extensions: { code: err.code, retryAfterSeconds, http } });
 }

@@ -32,21 +32,33 @@ export class SubgraphFetcher {
       return new SubgraphResponse(url, carried.response.status, carried.response.headers, carried.response.body);
     }
     try {
-      const response = await this.request(url, { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body as string | undefined });
+      const response = await this.request(url, {
+        method: init.method ?? 'GET',
+        headers: init.headers as Record<string, string>,
+        body: init.body as string | undefined,
+      });
       return new SubgraphResponse(url, response.status, response.headers, response.body);
     } catch (err) {
       throw new Error(`fetch failed: ${(err as Error).message}`, { cause: err });
     }
   };
 
-  async request(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<RawSubgraphResponse> {
+  async request(
+    url: string,
+    init: { method: string; headers: Record<string, string>; body?: string },
+  ): Promise<RawSubgraphResponse> {
     const target = new URL(url);
     let pool = this.pools.get(target.origin);
     if (!pool) {
       pool = new Pool(target.origin, { connections: this.connectionsPerSubgraph, keepAliveTimeout: 30_000 });
       this.pools.set(target.origin, pool);
     }
-    const response = await pool.request({ method: init.method, path: target.pathname + target.search, headers: init.headers, body: init.body });
+    const response = await pool.request({
+      method: init.method,
+      path: target.pathname + target.search,
+      headers: init.headers,
+      body: init.body,
+    });
     return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
   }
 
@@ -97,7 +109,8 @@ class ResponseHeaders implements FetcherHeaders {
   private readonly values_ = new Map<string, string>();
 
   constructor(raw: RawHeaders) {
-    for (const [name, value] of Object.entries(raw)) if (value !== undefined) this.values_.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
+    for (const [name, value] of Object.entries(raw))
+      if (value !== undefined) this.values_.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value);
   }
 
   get(name: string): string | null {

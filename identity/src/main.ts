@@ -22,7 +22,9 @@ const logger = createLogger('identity');
 async function main() {
   const cfg = config();
   if (!cfg.DASHBOARD_CLIENT_SECRET || !cfg.IDENTITY_COOKIE_SECRET) {
-    throw new Error('The embedded identity provider needs DASHBOARD_CLIENT_SECRET and IDENTITY_COOKIE_SECRET (npm start sets both)');
+    throw new Error(
+      'The embedded identity provider needs DASHBOARD_CLIENT_SECRET and IDENTITY_COOKIE_SECRET (npm start sets both)',
+    );
   }
   const orm = await openDatabase(cfg);
   const redis = connectRedis(cfg.REDIS_URL);
@@ -37,7 +39,9 @@ async function main() {
     { setPasswordLinkHours: cfg.SET_PASSWORD_LINK_HOURS },
   );
   // The embedded issuer's key: the gateway already verifies with its public half (OAUTH_JWKS_FILE).
-  const privateKey = await importPKCS8(readPrivateKey(embeddedIssuerFiles(cfg.DATA_DIR)), 'RS256', { extractable: true });
+  const privateKey = await importPKCS8(readPrivateKey(embeddedIssuerFiles(cfg.DATA_DIR)), 'RS256', {
+    extractable: true,
+  });
   const signingKey = { ...(await exportJWK(privateKey)), kid: 'embedded-1', alg: 'RS256', use: 'sig' };
   const dashboard = dashboardUrl(cfg);
   const issuer = embeddedIdentityIssuer(cfg);
@@ -56,12 +60,22 @@ async function main() {
     redis,
     accessTokenSeconds: 3600,
   });
-  const server = http.createServer(identityHandler({ provider, accounts, trustProxy: compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter), logger, dashboardUrl: dashboard }));
+  const server = http.createServer(
+    identityHandler({
+      provider,
+      accounts,
+      trustProxy: compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter),
+      logger,
+      dashboardUrl: dashboard,
+    }),
+  );
   server.on('error', (err) => {
     logger.fatal({ err }, 'failed to start');
     process.exit(1);
   });
-  server.listen(cfg.IDENTITY_PORT, cfg.REST_HOST, () => logger.info({ port: cfg.IDENTITY_PORT, issuer }, 'identity provider listening'));
+  server.listen(cfg.IDENTITY_PORT, cfg.REST_HOST, () =>
+    logger.info({ port: cfg.IDENTITY_PORT, issuer }, 'identity provider listening'),
+  );
   const shutdown = () => {
     server.close(() => void Promise.all([orm.close(), redis.quit()]).finally(() => process.exit(0)));
     server.closeIdleConnections();

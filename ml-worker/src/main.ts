@@ -1,12 +1,5 @@
 import 'reflect-metadata';
-import {
-  checks,
-  config,
-  connectRedis,
-  ContentVersions,
-  createLogger,
-  ServiceMetrics,
-} from '@em/core';
+import { checks, config, connectRedis, ContentVersions, createLogger, ServiceMetrics } from '@em/core';
 import {
   openDatabase,
   SqlClipRequestsRepository,
@@ -17,11 +10,7 @@ import {
   SqlVideosRepository,
 } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
-import {
-  JobQueues,
-  QUEUE_NAMES,
-  queueReembedding,
-} from '@em/core/jobs';
+import { JobQueues, QUEUE_NAMES, queueReembedding } from '@em/core/jobs';
 import { FaceIndexRevisions } from '@em/core/media';
 import { BibReaderPool } from './bibs/bib-reader-pool';
 import { ClipRetention } from './clips/clip-retention';
@@ -61,7 +50,12 @@ async function main() {
       checks.postgres(orm),
       checks.redis(redis),
       checks.s3(store),
-      { name: 'models', check: async () => { if (!modelsLoaded) throw new Error('loading'); } },
+      {
+        name: 'models',
+        check: async () => {
+          if (!modelsLoaded) throw new Error('loading');
+        },
+      },
     ],
     queues: QUEUE_NAMES.map((name) => jobs.queue(name)),
   });
@@ -74,9 +68,17 @@ async function main() {
   const serveSelfiesHere = () => {
     if (selfiesHere) return;
     selfiesHere = true;
-    workers.push(startWorker('selfies', { run: (job) => embedSelfie(faces, job) }, connectRedis(cfg.REDIS_URL), logger));
+    workers.push(
+      startWorker('selfies', { run: (job) => embedSelfie(faces, job) }, connectRedis(cfg.REDIS_URL), logger),
+    );
   };
-  const selfies = SelfieThreads.servingQueue(faces, logger, cfg.SELFIE_THREADS, { redisUrl: cfg.REDIS_URL }, serveSelfiesHere);
+  const selfies = SelfieThreads.servingQueue(
+    faces,
+    logger,
+    cfg.SELFIE_THREADS,
+    { redisUrl: cfg.REDIS_URL },
+    serveSelfiesHere,
+  );
   const selfiesStarted = selfies.start();
   // Then this thread, and every thread it starts from now on (OCR, video parts), may run photo and
   // video work at a lower priority than the selfie threads started above (ML_BACKGROUND_NICE, off by default).
@@ -91,31 +93,68 @@ async function main() {
   const eventRows = new SqlEventsRepository(orm);
   const startLists = new SqlStartListRepository(orm);
   const versions = new ContentVersions(eventRows, redis, logger);
-  const photos = new PhotoProcessor(photoRows, eventRows, store, faces, bibs, revisions, logger, startLists, versions, photoStepHistogram(metrics.registry));
-  const videos = new VideoIndexer(videoRows, store, faces, revisions, logger, () => VideoPartThread.start(logger), cfg.VIDEO_INDEX_PARTS);
+  const photos = new PhotoProcessor(
+    photoRows,
+    eventRows,
+    store,
+    faces,
+    bibs,
+    revisions,
+    logger,
+    startLists,
+    versions,
+    photoStepHistogram(metrics.registry),
+  );
+  const videos = new VideoIndexer(
+    videoRows,
+    store,
+    faces,
+    revisions,
+    logger,
+    () => VideoPartThread.start(logger),
+    cfg.VIDEO_INDEX_PARTS,
+  );
   const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);
-  const deleter = new EventDeleter(new SqlEventsRepository(orm), new SqlUsageRepository(() => orm.em.fork()), store, logger);
+  const deleter = new EventDeleter(
+    new SqlEventsRepository(orm),
+    new SqlUsageRepository(() => orm.em.fork()),
+    store,
+    logger,
+  );
 
   const handlers: JobHandlers = {
     photos: {
       run: (job) => photos.process(job.photoId),
-      onFinalFailure: { fallback: 'The photo could not be processed (see the worker log)', record: (job, reason) => photos.markFailed(job.photoId, reason) },
+      onFinalFailure: {
+        fallback: 'The photo could not be processed (see the worker log)',
+        record: (job, reason) => photos.markFailed(job.photoId, reason),
+      },
     },
     // Served by the selfie threads (serveSelfiesHere when none runs).
     selfies: { run: (job) => embedSelfie(faces, job) },
     videos: {
       run: (job) => videos.index(job.videoId),
-      onFinalFailure: { fallback: 'The video could not be indexed (see the worker log)', record: (job, reason) => videos.fail(job.videoId, reason) },
+      onFinalFailure: {
+        fallback: 'The video could not be indexed (see the worker log)',
+        record: (job, reason) => videos.fail(job.videoId, reason),
+      },
     },
     clips: {
       run: (job) => clips.run(job.eventId, job.requestId, job.generation),
-      onFinalFailure: { fallback: 'Clip generation failed', record: (job, reason) => clips.markFailed(job.eventId, job.requestId, job.generation, reason) },
+      onFinalFailure: {
+        fallback: 'Clip generation failed',
+        record: (job, reason) => clips.markFailed(job.eventId, job.requestId, job.generation, reason),
+      },
     },
     clipRetention: { run: () => retention.sweep() },
     eventDeletion: { run: (job, progress) => deleter.run(job, progress) },
   };
-  workers.push(...startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger, { photos: cfg.PHOTO_CONCURRENCY }, ['selfies']));
+  workers.push(
+    ...startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger, { photos: cfg.PHOTO_CONCURRENCY }, [
+      'selfies',
+    ]),
+  );
   if (!selfies.running) serveSelfiesHere();
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   operator.observe(workers);
@@ -123,11 +162,21 @@ async function main() {
   // Faces described by an older descriptor version (an upgrade) are described again, in the
   // background: idempotent, so every start (of every worker) may run it; see queueReembedding.
   void queueReembedding({ photos: photoRows, videos: videoRows }, jobs).then(
-    (queued) => (queued.events ? logger.info(queued, 'faces of an older descriptor version queued to be described again') : undefined),
-    (err: Error) => logger.warn({ err: err.message }, 'queueing faces of an older descriptor version failed; the next start tries again'),
+    (queued) =>
+      queued.events
+        ? logger.info(queued, 'faces of an older descriptor version queued to be described again')
+        : undefined,
+    (err: Error) =>
+      logger.warn(
+        { err: err.message },
+        'queueing faces of an older descriptor version failed; the next start tries again',
+      ),
   );
   modelsLoaded = true;
-  logger.info({ queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads: selfies.running, backgroundNice }, 'ml-worker ready');
+  logger.info(
+    { queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads: selfies.running, backgroundNice },
+    'ml-worker ready',
+  );
 
   const shutdown = async () => {
     operator.server.close();

@@ -7,7 +7,13 @@ import http from 'node:http';
  * The ml-worker's only HTTP: /metrics (queue depths read at scrape time, job durations and
  * outcomes by queue, process metrics) and /health/live, /health/ready for the orchestrator.
  */
-export function serveOperatorEndpoints(opts: { port: number; host: string; metrics: ServiceMetrics; checks: DependencyCheck[]; queues: Queue[] }): {
+export function serveOperatorEndpoints(opts: {
+  port: number;
+  host: string;
+  metrics: ServiceMetrics;
+  checks: DependencyCheck[];
+  queues: Queue[];
+}): {
   server: http.Server;
   /** Job durations of these workers go to /metrics from now on (workers start once the models are loaded). */
   observe(workers: Worker[]): void;
@@ -27,7 +33,9 @@ export function serveOperatorEndpoints(opts: { port: number; host: string; metri
     registers: [metrics.registry],
     async collect() {
       for (const queue of opts.queues) {
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized').catch(() => null);
+        const counts = await queue
+          .getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized')
+          .catch(() => null);
         if (counts) for (const [state, n] of Object.entries(counts)) this.set({ queue: queue.name, state }, n);
       }
     },
@@ -35,7 +43,8 @@ export function serveOperatorEndpoints(opts: { port: number; host: string; metri
   const observe = (workers: Worker[]) => {
     for (const worker of workers) {
       const record = (outcome: string) => (job: { processedOn?: number; finishedOn?: number } | undefined) => {
-        if (job?.processedOn && job.finishedOn) jobSeconds.observe({ queue: worker.name, outcome }, (job.finishedOn - job.processedOn) / 1000);
+        if (job?.processedOn && job.finishedOn)
+          jobSeconds.observe({ queue: worker.name, outcome }, (job.finishedOn - job.processedOn) / 1000);
       };
       worker.on('completed', record('completed'));
       worker.on('failed', record('failed'));

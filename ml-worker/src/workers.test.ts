@@ -13,8 +13,14 @@ describe('final failure of a job', () => {
   });
 
   it('tells the client our own reasons and nothing of internal errors', () => {
-    expect(clientReason(new UnrecoverableError('The file is not an image'), 'fallback')).toBe('The file is not an image');
-    expect(clientReason(new AppError('BAD_REQUEST', 'The video has no frames'), 'fallback')).toBe('The video has no frames');
-    expect(clientReason(new Error('ECONNREFUSED 10.0.0.3:5432'), 'The photo could not be processed')).toBe('The photo could not be processed');
+    expect(clientReason(new UnrecoverableError('The file is not an image'), 'fallback')).toBe(
+      'The file is not an image',
+    );
+    expect(clientReason(new AppError('BAD_REQUEST', 'The video has no frames'), 'fallback')).toBe(
+      'The video has no frames',
+    );
+    expect(clientReason(new Error('ECONNREFUSED 10.0.0.3:5432'), 'The photo could not be processed')).toBe(
+      'The photo could not be processed',
+    );
   });
 });

@@ -19,9 +19,11 @@ export interface JobHandler<Q extends QueueName> {
 export type JobHandlers = { [Q in QueueName]: JobHandler<Q> };
 
 /** A job that will not run again: its last attempt failed, or it threw an UnrecoverableError. */
-export const failedForGood = (job: Job, err: Error) => err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+export const failedForGood = (job: Job, err: Error) =>
+  err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
 /** What a client may read of a job's failure: our own UnrecoverableError reasons and AppErrors; anything else is in the log only. */
-export const clientReason = (err: Error, fallback: string) => (err.name === 'UnrecoverableError' ? err.message : clientMessage(err, fallback));
+export const clientReason = (err: Error, fallback: string) =>
+  err.name === 'UnrecoverableError' ? err.message : clientMessage(err, fallback);
 
 /**
  * One Worker per registry entry, run with the registry's options (`concurrency` overrides the
@@ -36,23 +38,59 @@ export function startWorkers(
   /** Queues served elsewhere (the selfie queue, by the selfie threads themselves). */
   except: QueueName[] = [],
 ): Worker[] {
-  return QUEUE_NAMES.filter((name) => !except.includes(name)).map((name) => startWorker(name, handlers[name] as JobHandler<typeof name>, connect(), logger, concurrency[name]));
+  return QUEUE_NAMES.filter((name) => !except.includes(name)).map((name) =>
+    startWorker(name, handlers[name] as JobHandler<typeof name>, connect(), logger, concurrency[name]),
+  );
 }
 
 /** One queue's Worker (a selfie thread runs the selfie queue's own). */
-export function startWorker<Q extends QueueName>(name: Q, handler: JobHandler<Q>, connection: Redis, logger: Logger, concurrency?: number): Worker {
+export function startWorker<Q extends QueueName>(
+  name: Q,
+  handler: JobHandler<Q>,
+  connection: Redis,
+  logger: Logger,
+  concurrency?: number,
+): Worker {
   const options = { ...workerOptions(name), ...(concurrency ? { concurrency } : {}) };
-  const worker = new Worker<JobPayload<Q>, JobResult<Q>>(JOBS[name].queue, (job) => handler.run(job.data, (value) => job.updateProgress(value)), { connection, ...options });
+  const worker = new Worker<JobPayload<Q>, JobResult<Q>>(
+    JOBS[name].queue,
+    (job) => handler.run(job.data, (value) => job.updateProgress(value)),
+    { connection, ...options },
+  );
   const finalFailure = handler.onFinalFailure;
   if (finalFailure) {
     worker.on('failed', (job, err) => {
-      if (job && failedForGood(job, err)) void finalFailure.record(job.data, clientReason(err, finalFailure.fallback)).catch(() => undefined);
+      if (job && failedForGood(job, err))
+        void finalFailure.record(job.data, clientReason(err, finalFailure.fallback)).catch(() => undefined);
     });
   }
   const requestIdOf = (job: Job | undefined) => (job?.data as TracedJob | undefined)?.httpRequestId;
-  worker.on('active', (job) => logger.debug({ queue: worker.name, jobId: job.id, requestId: requestIdOf(job) }, 'job started'));
-  worker.on('completed', (job) => logger.info({ queue: worker.name, jobId: job.id, requestId: requestIdOf(job), ms: (job.finishedOn ?? 0) - (job.processedOn ?? 0) }, 'job done'));
-  worker.on('failed', (job, err) => logger.warn({ queue: worker.name, jobId: job?.id, requestId: requestIdOf(job), attempts: job?.attemptsMade, err: err.message }, 'job failed'));
+  worker.on('active', (job) =>
+    logger.debug({ queue: worker.name, jobId: job.id, requestId: requestIdOf(job) }, 'job started'),
+  );
+  worker.on('completed', (job) =>
+    logger.info(
+      {
+        queue: worker.name,
+        jobId: job.id,
+        requestId: requestIdOf(job),
+        ms: (job.finishedOn ?? 0) - (job.processedOn ?? 0),
+      },
+      'job done',
+    ),
+  );
+  worker.on('failed', (job, err) =>
+    logger.warn(
+      {
+        queue: worker.name,
+        jobId: job?.id,
+        requestId: requestIdOf(job),
+        attempts: job?.attemptsMade,
+        err: err.message,
+      },
+      'job failed',
+    ),
+  );
   worker.on('error', (err) => logger.error({ queue: worker.name, err: err.message }, 'worker error'));
   return worker as Worker;
 }

@@ -9,11 +9,26 @@ import { ROUTES } from './routes';
 async function adapter(authorize: GraphQLResult) {
   const calls: string[] = [];
   const gateway = {
-    execute: async (query: string) => (calls.push(/\{\s*(\w+)/.exec(query)![1]), query.includes('authorize(') ? authorize : { data: { pipelineStatus: null } }),
-    executeWithFiles: async () => (calls.push('upload'), { data: { importPhotos: { imported: 1, duplicates: 0, rejected: 0, files: [] } } }),
+    execute: async (query: string) => (
+      calls.push(/\{\s*(\w+)/.exec(query)![1]),
+      query.includes('authorize(') ? authorize : { data: { pipelineStatus: null } }
+    ),
+    executeWithFiles: async () => (
+      calls.push('upload'),
+      { data: { importPhotos: { imported: 1, duplicates: 0, rejected: 0, files: [] } } }
+    ),
   } as unknown as GatewayClient;
   const server = http.createServer(
-    createRestHandler({ routes: ROUTES, gateway, bodyLimitBytes: 1024, uploadLimits: { maxFileBytes: 64 * 1024, maxFiles: 2, selfieMaxBytes: 8 * 1024 }, logger: createLogger('test'), version: 't', metrics: new ServiceMetrics('test-adapter'), trustProxy: compileTrustProxy('loopback') }),
+    createRestHandler({
+      routes: ROUTES,
+      gateway,
+      bodyLimitBytes: 1024,
+      uploadLimits: { maxFileBytes: 64 * 1024, maxFiles: 2, selfieMaxBytes: 8 * 1024 },
+      logger: createLogger('test'),
+      version: 't',
+      metrics: new ServiceMetrics('test-adapter'),
+      trustProxy: compileTrustProxy('loopback'),
+    }),
   );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/ext`;
@@ -22,7 +37,8 @@ async function adapter(authorize: GraphQLResult) {
 
 const form = (bytes: number, field = 'files', count = 1) => {
   const body = new FormData();
-  for (let i = 0; i < count; i++) body.append(field, new Blob([Buffer.alloc(bytes)], { type: 'image/jpeg' }), `a${i}.jpg`);
+  for (let i = 0; i < count; i++)
+    body.append(field, new Blob([Buffer.alloc(bytes)], { type: 'image/jpeg' }), `a${i}.jpg`);
   return body;
 };
 
@@ -52,10 +68,18 @@ describe('the REST adapter checks the caller first', () => {
   it('an upload is authorised before it is read; an over-limit file is a 413', async () => {
     const a = await adapter({ data: { authorize: true } });
     try {
-      const ok = await fetch(`${a.url}/1/event/2/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: form(1000) });
+      const ok = await fetch(`${a.url}/1/event/2/pipeline/photos/import`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'k' },
+        body: form(1000),
+      });
       expect(ok.status).toBe(200);
       expect(a.calls).toEqual(['authorize', 'upload']);
-      const big = await fetch(`${a.url}/1/event/2/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: form(200 * 1024) });
+      const big = await fetch(`${a.url}/1/event/2/pipeline/photos/import`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'k' },
+        body: form(200 * 1024),
+      });
       expect(big.status).toBe(413);
     } finally {
       await a.close();
@@ -65,7 +89,11 @@ describe('the REST adapter checks the caller first', () => {
   it('an upload refused by authorize is never read', async () => {
     const a = await adapter({ errors: [{ message: 'Event not found', extensions: { code: 'NOT_FOUND' } }] });
     try {
-      const res = await fetch(`${a.url}/1/event/2/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: form(1000) });
+      const res = await fetch(`${a.url}/1/event/2/pipeline/photos/import`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'k' },
+        body: form(1000),
+      });
       expect(res.status).toBe(404);
       expect(a.calls).toEqual(['authorize']);
     } finally {
@@ -76,10 +104,18 @@ describe('the REST adapter checks the caller first', () => {
   it('a selfie is held to the selfie limit and to one file, before the gateway sees it', async () => {
     const a = await adapter({ data: { authorize: true } });
     try {
-      const big = await fetch(`${a.url}/1/event/2/faces`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: form(20 * 1024, 'file') });
+      const big = await fetch(`${a.url}/1/event/2/faces`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'k' },
+        body: form(20 * 1024, 'file'),
+      });
       expect(big.status).toBe(413);
       expect((await big.json()).message).toMatch(/larger than/);
-      const two = await fetch(`${a.url}/1/event/2/faces`, { method: 'POST', headers: { 'x-api-key': 'k' }, body: form(1000, 'file', 2) });
+      const two = await fetch(`${a.url}/1/event/2/faces`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'k' },
+        body: form(1000, 'file', 2),
+      });
       expect(two.status).toBe(400);
       expect((await two.json()).message).toMatch(/one file/);
       expect(a.calls).toEqual(['authorize', 'authorize']);

@@ -1,8 +1,24 @@
-import { AppError, clientAddress, ContentVersionReader, Logger, newId, normaliseErrorCode, ServiceMetrics, TrustProxy } from '@em/core';
+import {
+  AppError,
+  clientAddress,
+  ContentVersionReader,
+  Logger,
+  newId,
+  normaliseErrorCode,
+  ServiceMetrics,
+  TrustProxy,
+} from '@em/core';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayClient, GraphQLResult } from './gateway-client';
 import { parseJsonBody, readBody } from './http/body';
-import { entityTag, noneMatchHit, PreparedAnswer, sendCacheable, sendNotModified, SharedReads } from './http/conditional';
+import {
+  entityTag,
+  noneMatchHit,
+  PreparedAnswer,
+  sendCacheable,
+  sendNotModified,
+  SharedReads,
+} from './http/conditional';
 import { failure, success } from './http/envelope';
 import { MultipartBody, readMultipart } from './http/multipart';
 import { participantPage, ParticipantPageOptions } from './http/participant-page';
@@ -55,7 +71,8 @@ export interface AdapterOptions {
  * its 401/403 rather than the validation error.
  */
 export function createRestHandler(opts: AdapterOptions) {
-  const compile = (routes: RouteDef[]) => routes.map((route) => ({ route, rootField: rootFieldOf(route), path: compilePath(route.path) }));
+  const compile = (routes: RouteDef[]) =>
+    routes.map((route) => ({ route, rootField: rootFieldOf(route), path: compilePath(route.path) }));
   const tables = [
     { prefix: API_PREFIX, compiled: compile(opts.routes) },
     { prefix: PAGE_API_PREFIX, compiled: compile(opts.pageRoutes ?? []) },
@@ -64,7 +81,11 @@ export function createRestHandler(opts: AdapterOptions) {
   const servePage = opts.participantPage ? participantPage(opts.participantPage) : null;
 
   /** The ETag of an answer that changes only with the event's content: its version, the route and its variables (the org among them). */
-  async function versionTag(eventId: number, route: RouteDef, variables: Readonly<Record<string, unknown>>): Promise<string | null> {
+  async function versionTag(
+    eventId: number,
+    route: RouteDef,
+    variables: Readonly<Record<string, unknown>>,
+  ): Promise<string | null> {
     const version = await opts.contentVersions?.current(eventId);
     return version ? entityTag(['event', opts.version, version, route.path, JSON.stringify(variables)]) : null;
   }
@@ -99,13 +120,16 @@ export function createRestHandler(opts: AdapterOptions) {
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
     const headers = forwardedHeaders(req, requestId, opts.trustProxy);
-    if (!headers['x-api-key'] && !headers.authorization) throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
+    if (!headers['x-api-key'] && !headers.authorization)
+      throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
 
     // The ids of the path, for `authorize`; an invalid one is checked without them, then refused.
     let pathError: Error | undefined;
     const pathId = (name: string) => {
       try {
-        return (route.variables[name]?.({ params, query: searchParams, body: undefined }) as number | undefined) ?? null;
+        return (
+          (route.variables[name]?.({ params, query: searchParams, body: undefined }) as number | undefined) ?? null
+        );
       } catch (err) {
         pathError ??= err instanceof Error ? err : new AppError('BAD_REQUEST', String(err));
         return null;
@@ -143,7 +167,10 @@ export function createRestHandler(opts: AdapterOptions) {
         }
       }
       // The version is read before the operation: an answer is never tagged with a version newer than its content.
-      const etag = route.validator === 'event' && ids.eventId !== null ? await versionTag(ids.eventId, route, prepared.variables) : null;
+      const etag =
+        route.validator === 'event' && ids.eventId !== null
+          ? await versionTag(ids.eventId, route, prepared.variables)
+          : null;
       const current = etag && noneMatchHit(req.headers['if-none-match'], etag);
       if (current) {
         // The caller still passes every check the operation would make (credential, rate limit, flags) before a 304.
@@ -160,7 +187,9 @@ export function createRestHandler(opts: AdapterOptions) {
         const result = files
           ? await opts.gateway.executeWithFiles(document, variables, route.uploads!, files, headers)
           : await opts.gateway.execute(document, variables, headers);
-        return throwOnError(result, (errors) => opts.logger.error({ requestId, errors, route: route.path }, 'operation failed'));
+        return throwOnError(result, (errors) =>
+          opts.logger.error({ requestId, errors, route: route.path }, 'operation failed'),
+        );
       };
       const data = await prepared.answer(run);
       if (!route.validator) return success(res, `${route.summary}: ok`, data);
@@ -182,7 +211,13 @@ export function createRestHandler(opts: AdapterOptions) {
     handle(req, res).catch((err) => {
       if (err instanceof AppError) {
         const retryAfter = err.details?.retryAfterSeconds;
-        return refuse(req, res, err.status, err.message, retryAfter ? { 'retry-after': String(Number(retryAfter)) } : {});
+        return refuse(
+          req,
+          res,
+          err.status,
+          err.message,
+          retryAfter ? { 'retry-after': String(Number(retryAfter)) } : {},
+        );
       }
       opts.logger.error({ err }, 'unexpected adapter failure');
       refuse(req, res, 500, 'Internal error');
@@ -191,12 +226,17 @@ export function createRestHandler(opts: AdapterOptions) {
 }
 
 /** The operation's data, or its first error as an AppError (an internal one reported to `onInternal`). */
-function throwOnError<TData>(result: GraphQLResult<TData>, onInternal?: (errors: GraphQLResult['errors']) => void): TData {
+function throwOnError<TData>(
+  result: GraphQLResult<TData>,
+  onInternal?: (errors: GraphQLResult['errors']) => void,
+): TData {
   const error = result.errors?.[0];
   if (!error && result.data) return result.data;
   const code = normaliseErrorCode(error?.extensions?.code);
   if (code === 'INTERNAL') onInternal?.(result.errors);
-  throw new AppError(code, error?.message ?? 'Internal error', { retryAfterSeconds: error?.extensions?.retryAfterSeconds });
+  throw new AppError(code, error?.message ?? 'Internal error', {
+    retryAfterSeconds: error?.extensions?.retryAfterSeconds,
+  });
 }
 
 /**
@@ -206,7 +246,13 @@ function throwOnError<TData>(result: GraphQLResult<TData>, onInternal?: (errors:
  * after LINGER_MS. Node's own `Connection: close` would destroy the socket with unread data in
  * it, and the reset can reach the client before the answer.
  */
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return void req.socket.destroy();
   failure(res, status, message, headers);
   if (req.complete) return;

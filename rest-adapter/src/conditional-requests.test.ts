@@ -11,15 +11,55 @@ import { ROUTES } from './routes';
 async function adapter(opts: { authorize?: GraphQLResult; hours?: number } = {}) {
   const calls: string[] = [];
   const state = { version: 'v1' as string | null, authorize: opts.authorize ?? { data: { authorize: true } } };
-  const days = [{ date: '2026-05-01', total: 3, hours: Array.from({ length: opts.hours ?? 2 }, (_, hour) => ({ hour, count: 1 })) }];
+  const days = [
+    { date: '2026-05-01', total: 3, hours: Array.from({ length: opts.hours ?? 2 }, (_, hour) => ({ hour, count: 1 })) },
+  ];
   const gateway = {
     execute: async (query: string) => {
       const field = /\{\s*(\w+)/.exec(query)![1];
       calls.push(field);
       if (field === 'authorize') return state.authorize;
-      if (field === 'timelinePhotos') return { data: { timelinePhotos: { items: [], pageInfo: { total: 0, currentPage: 0, totalPages: 0, hasNextPage: false, hasPreviousPage: false, pageSize: 32 } } } };
-      if (field === 'event') return { data: { event: { id: 2, name: 'E', slug: 'e', eventDate: null, status: 'active', enabled: true, bibSearch: true, selfieSearch: true, nameSearch: false, videoSearch: false, videoSelfieSearch: false, timelineSearch: true, coverImageUrl: null, timeZone: 'UTC' } } };
-      if (field === 'videoClipping') return { data: { videoClipping: { requestId: 'r', status: 'processing', videos: [], error: null, clipErrors: [] } } };
+      if (field === 'timelinePhotos')
+        return {
+          data: {
+            timelinePhotos: {
+              items: [],
+              pageInfo: {
+                total: 0,
+                currentPage: 0,
+                totalPages: 0,
+                hasNextPage: false,
+                hasPreviousPage: false,
+                pageSize: 32,
+              },
+            },
+          },
+        };
+      if (field === 'event')
+        return {
+          data: {
+            event: {
+              id: 2,
+              name: 'E',
+              slug: 'e',
+              eventDate: null,
+              status: 'active',
+              enabled: true,
+              bibSearch: true,
+              selfieSearch: true,
+              nameSearch: false,
+              videoSearch: false,
+              videoSelfieSearch: false,
+              timelineSearch: true,
+              coverImageUrl: null,
+              timeZone: 'UTC',
+            },
+          },
+        };
+      if (field === 'videoClipping')
+        return {
+          data: { videoClipping: { requestId: 'r', status: 'processing', videos: [], error: null, clipErrors: [] } },
+        };
       return { data: { timelineDays: days } };
     },
   } as unknown as GatewayClient;
@@ -43,13 +83,18 @@ async function adapter(opts: { authorize?: GraphQLResult; hours?: number } = {})
 }
 
 /** A raw GET (fetch would decompress and hide Content-Encoding). */
-function get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function get(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -104,7 +149,10 @@ describe('conditional GETs', () => {
     try {
       const first = await get(`${a.url}/timeline/days`, key);
       expect(first.status).toBe(200);
-      expect(first.headers).toMatchObject({ 'cache-control': 'private, no-cache', etag: expect.stringMatching(/^"[\w-]{22}"$/) });
+      expect(first.headers).toMatchObject({
+        'cache-control': 'private, no-cache',
+        etag: expect.stringMatching(/^"[\w-]{22}"$/),
+      });
       expect(a.calls).toEqual(['timelineDays']);
 
       a.calls.length = 0;
@@ -115,7 +163,10 @@ describe('conditional GETs', () => {
       expect(a.calls).toEqual(['authorize']);
 
       // Another query of the same event has its own tag.
-      const other = await get(`${a.url}/timeline/images?from=0&to=10`, { ...key, 'if-none-match': first.headers.etag! });
+      const other = await get(`${a.url}/timeline/images?from=0&to=10`, {
+        ...key,
+        'if-none-match': first.headers.etag!,
+      });
       expect(other.status).toBe(200);
 
       // A new version: the old copy is stale, the answer is whole again.
@@ -134,7 +185,9 @@ describe('conditional GETs', () => {
     const a = await adapter();
     try {
       const { headers } = await get(`${a.url}/timeline/days`, key);
-      a.state.authorize = { errors: [{ message: 'Rate limit exceeded', extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 3 } }] };
+      a.state.authorize = {
+        errors: [{ message: 'Rate limit exceeded', extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 3 } }],
+      };
       const limited = await get(`${a.url}/timeline/days`, { ...key, 'if-none-match': headers.etag! });
       expect(limited.status).toBe(429);
       expect(limited.headers['retry-after']).toBe('3');
@@ -186,10 +239,20 @@ describe('conditional GETs', () => {
       expect(zipped.headers.etag).toBe(`${plain.headers.etag!.slice(0, -1)}-gzip"`);
       const br = await get(`${a.url}/timeline/days`, { ...key, 'accept-encoding': 'gzip, br' });
       expect(br.headers['content-encoding']).toBe('br');
-      expect((await get(`${a.url}/timeline/days`, { ...key, 'accept-encoding': 'br', 'if-none-match': zipped.headers.etag! })).status).toBe(304);
+      expect(
+        (
+          await get(`${a.url}/timeline/days`, {
+            ...key,
+            'accept-encoding': 'br',
+            'if-none-match': zipped.headers.etag!,
+          })
+        ).status,
+      ).toBe(304);
       const small = await adapter({ hours: 1 });
       try {
-        expect((await get(`${small.url}/timeline/days`, { ...key, 'accept-encoding': 'gzip' })).headers['content-encoding']).toBeUndefined();
+        expect(
+          (await get(`${small.url}/timeline/days`, { ...key, 'accept-encoding': 'gzip' })).headers['content-encoding'],
+        ).toBeUndefined();
       } finally {
         await small.close();
       }

@@ -58,8 +58,15 @@ export class GatewayClient {
     headers: Record<string, string>,
   ): Promise<GraphQLResult<TResult>> {
     const { variable, single } = upload;
-    const operations = JSON.stringify({ query: document.toString(), variables: { ...variables, [variable]: single ? null : files.map(() => null) } });
-    const map = JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [single ? `variables.${variable}` : `variables.${variable}.${i}`]])));
+    const operations = JSON.stringify({
+      query: document.toString(),
+      variables: { ...variables, [variable]: single ? null : files.map(() => null) },
+    });
+    const map = JSON.stringify(
+      Object.fromEntries(
+        files.map((_, i) => [String(i), [single ? `variables.${variable}` : `variables.${variable}.${i}`]]),
+      ),
+    );
     // Read from disk chunk by chunk as the socket takes them, never whole in memory.
     const parts = files.map((f, i) => ({ field: String(i), path: f.path, fileName: f.fileName, mimeType: f.mimeType }));
     let answer;

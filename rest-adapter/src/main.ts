@@ -1,4 +1,14 @@
-import { compileTrustProxy, config, connectRedis, ContentVersionReader, createLogger, dashboardUrl, DEFAULT_TRUST_PROXY, serveOperatorPort, ServiceMetrics } from '@em/core';
+import {
+  compileTrustProxy,
+  config,
+  connectRedis,
+  ContentVersionReader,
+  createLogger,
+  dashboardUrl,
+  DEFAULT_TRUST_PROXY,
+  serveOperatorPort,
+  ServiceMetrics,
+} from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
@@ -33,40 +43,52 @@ const oidc = cfg.DASHBOARD_CLIENT_SECRET
     })
   : null;
 const handler = createRestHandler({
-    routes: ROUTES,
-    pageRoutes: PAGE_ROUTES,
-    gateway,
-    bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
-    uploadLimits: { maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES, maxFiles: cfg.UPLOAD_MAX_FILES, selfieMaxBytes: cfg.SELFIE_MAX_BYTES },
-    logger,
-    version: process.env.npm_package_version ?? '1.0.0',
-    metrics,
+  routes: ROUTES,
+  pageRoutes: PAGE_ROUTES,
+  gateway,
+  bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
+  uploadLimits: {
+    maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES,
+    maxFiles: cfg.UPLOAD_MAX_FILES,
+    selfieMaxBytes: cfg.SELFIE_MAX_BYTES,
+  },
+  logger,
+  version: process.env.npm_package_version ?? '1.0.0',
+  metrics,
+  trustProxy,
+  participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
+  contentVersions: new ContentVersionReader(versionsRedis),
+  sharedReads: new SharedReads(),
+  dashboard: dashboard({
+    publicUrl: dashboardPublicUrl,
+    distDir: dashboardDistDir(),
+    mediaUrl: cfg.MEDIA_URL,
+    gatewayUrl: cfg.GATEWAY_URL,
+    oidc,
+    sessions: sessionsRedis && new SessionStore(sessionsRedis),
+    sessionSeconds: cfg.DASHBOARD_SESSION_SECONDS,
+    maxUploadBytes: cfg.UPLOAD_MAX_FILE_BYTES,
     trustProxy,
-    participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
-    contentVersions: new ContentVersionReader(versionsRedis),
-    sharedReads: new SharedReads(),
-    dashboard: dashboard({
-      publicUrl: dashboardPublicUrl,
-      distDir: dashboardDistDir(),
-      mediaUrl: cfg.MEDIA_URL,
-      gatewayUrl: cfg.GATEWAY_URL,
-      oidc,
-      sessions: sessionsRedis && new SessionStore(sessionsRedis),
-      sessionSeconds: cfg.DASHBOARD_SESSION_SECONDS,
-      maxUploadBytes: cfg.UPLOAD_MAX_FILE_BYTES,
-      trustProxy,
-      logger,
-    }),
-  });
+    logger,
+  }),
+});
 const server = http.createServer(handler);
 server.on('checkContinue', continueOnlyWithCredentials(handler));
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 120_000;
 // /metrics and /health/* on their own port of the internal interface, never on the public one.
-const operator = serveOperatorPort({ port: cfg.REST_OPERATOR_PORT, host: cfg.LISTEN_HOST, metrics, checks: [{ name: 'gateway', check: () => gateway.ready() }] });
+const operator = serveOperatorPort({
+  port: cfg.REST_OPERATOR_PORT,
+  host: cfg.LISTEN_HOST,
+  metrics,
+  checks: [{ name: 'gateway', check: () => gateway.ready() }],
+});
 
 server.listen(cfg.REST_PORT, cfg.REST_HOST, () => {
-  logger.info({ port: (server.address() as AddressInfo).port, operatorPort: cfg.REST_OPERATOR_PORT }, 'REST adapter listening');
+  logger.info(
+    { port: (server.address() as AddressInfo).port, operatorPort: cfg.REST_OPERATOR_PORT },
+    'REST adapter listening',
+  );
 });
 for (const s of [server, operator]) {
   s.on('error', (err) => {
@@ -77,7 +99,12 @@ for (const s of [server, operator]) {
 
 const shutdown = () => {
   operator.close();
-  server.close(() => void Promise.all([gateway.close(), sessionsRedis?.quit()]).finally(() => (versionsRedis.disconnect(), process.exit(0))));
+  server.close(
+    () =>
+      void Promise.all([gateway.close(), sessionsRedis?.quit()]).finally(
+        () => (versionsRedis.disconnect(), process.exit(0)),
+      ),
+  );
   server.closeIdleConnections();
 };
 process.on('SIGTERM', shutdown);

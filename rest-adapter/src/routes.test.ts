@@ -2,9 +2,12 @@ import { OPERATION_POLICY } from '@em/core';
 import { PAGE_ROUTES, ROUTES, rootFieldOf } from './routes';
 
 describe('routes', () => {
-  it.each([...ROUTES, ...PAGE_ROUTES].map((r) => [`${r.method} ${r.path}`, r] as const))('%s runs a root field of the operation policy', (_name, route) => {
-    expect(Object.keys(OPERATION_POLICY)).toContain(rootFieldOf(route));
-  });
+  it.each([...ROUTES, ...PAGE_ROUTES].map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s runs a root field of the operation policy',
+    (_name, route) => {
+      expect(Object.keys(OPERATION_POLICY)).toContain(rootFieldOf(route));
+    },
+  );
 
   it('reads the root field of an operation', () => {
     expect(rootFieldOf(ROUTES.find((r) => r.path.endsWith('/pipeline/photos/import'))!)).toBe('importPhotos');
@@ -25,7 +28,12 @@ describe('routes', () => {
     expect(goLive.prepare({ ...input, body: undefined }).variables).toEqual({ orgId: 1, eventId: 2 });
     expect(() => goLive.prepare({ ...input, body: [] })).toThrow('The request body must be a JSON object');
     const downloads = ROUTES.find((r) => r.path.endsWith('/original-photos'))!;
-    expect(downloads.prepare({ ...input, body: { method: '', identifier: 5 } }).variables).toEqual({ orgId: 1, eventId: 2, method: '', identifier: 5 });
+    expect(downloads.prepare({ ...input, body: { method: '', identifier: 5 } }).variables).toEqual({
+      orgId: 1,
+      eventId: 2,
+      method: '',
+      identifier: 5,
+    });
     expect(() => downloads.prepare({ ...input, body: { method: 5 } })).toThrow('method must be a string');
   });
 });

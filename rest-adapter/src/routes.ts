@@ -107,7 +107,10 @@ function route<TResult, TVariables extends Record<string, unknown>>(def: TypedRo
 
 const org = { orgId: pathInt('orgId', 'org_id') };
 const orgEvent = { ...org, eventId: pathInt('eventId', 'event_id') };
-const paging = { page: queryInt('page', 'Page number, from 1.'), pageSize: queryInt('page_size', 'Items per page; above the maximum it is clamped.') };
+const paging = {
+  page: queryInt('page', 'Page number, from 1.'),
+  pageSize: queryInt('page_size', 'Items per page; above the maximum it is clamped.'),
+};
 
 export const ROUTES: RouteDef[] = [
   route({
@@ -235,7 +238,12 @@ export const ROUTES: RouteDef[] = [
     summary: 'Timeline window',
     response: 'Images',
     operation: op.TimelinePhotosDocument,
-    variables: { ...orgEvent, from: requiredQueryInt('from', 'UNPROCESSABLE', 'Window start, Unix epoch seconds, inclusive.'), to: requiredQueryInt('to', 'UNPROCESSABLE', 'Window end, Unix epoch seconds, exclusive; greater than from.'), ...paging },
+    variables: {
+      ...orgEvent,
+      from: requiredQueryInt('from', 'UNPROCESSABLE', 'Window start, Unix epoch seconds, inclusive.'),
+      to: requiredQueryInt('to', 'UNPROCESSABLE', 'Window end, Unix epoch seconds, exclusive; greater than from.'),
+      ...paging,
+    },
     data: (r) => map.imagePage(r.timelinePhotos),
   }),
   route({
@@ -247,7 +255,10 @@ export const ROUTES: RouteDef[] = [
     variables: {
       ...orgEvent,
       file: filledByUpload,
-      requestId: bodyString('request_id', 'UUID of an earlier face search (alone: reuses its selfie).', { type: 'string', format: 'uuid' }),
+      requestId: bodyString('request_id', 'UUID of an earlier face search (alone: reuses its selfie).', {
+        type: 'string',
+        format: 'uuid',
+      }),
       forceRecreate: flag('force_recreate', 'Recreate deleted or expired clips of an existing request_id.'),
     },
     uploads: { fields: ['file'], variable: 'file', single: true, selfie: true },
@@ -272,7 +283,16 @@ export const ROUTES: RouteDef[] = [
     variables: {
       ...orgEvent,
       method: bodyText('method', { type: 'string', enum: ['bib', 'selfie', 'image_id', 'image_ids'] }),
-      identifier: bodyValue('identifier', { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }] }, 'A string for bib, selfie (request_id) and image_id; a non-empty list of image ids for image_ids.'),
+      identifier: bodyValue(
+        'identifier',
+        {
+          oneOf: [
+            { type: 'string', minLength: 1 },
+            { type: 'array', items: { type: 'string' }, minItems: 1 },
+          ],
+        },
+        'A string for bib, selfie (request_id) and image_id; a non-empty list of image ids for image_ids.',
+      ),
       ...paging,
     },
     data: (r) => map.originalDownloads(r.originalDownloads),
@@ -295,7 +315,10 @@ export const ROUTES: RouteDef[] = [
     variables: {
       ...orgEvent,
       files: filledByUpload,
-      keys: bodyStringArray('keys', 'Inbox object keys to import (JSON body); without files and keys, the whole inbox.'),
+      keys: bodyStringArray(
+        'keys',
+        'Inbox object keys to import (JSON body); without files and keys, the whole inbox.',
+      ),
       photographerName: bodyString('photographer_name', 'Photographer label of uploaded files.'),
     },
     uploads: { fields: ['files', 'file'], variable: 'files' },
@@ -318,7 +341,11 @@ export const ROUTES: RouteDef[] = [
     operation: op.GoLiveDocument,
     variables: orgEvent,
     checks: [noBodyFields],
-    data: (r) => ({ published: r.goLive.published, is_live: r.goLive.isLive, went_live_at: map.dateTime(r.goLive.wentLiveAt) }),
+    data: (r) => ({
+      published: r.goLive.published,
+      is_live: r.goLive.isLive,
+      went_live_at: map.dateTime(r.goLive.wentLiveAt),
+    }),
   }),
 ];
 

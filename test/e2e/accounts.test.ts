@@ -1,6 +1,17 @@
 import { generateKeyPair, exportJWK } from 'jose';
 import { randomUUID } from 'node:crypto';
-import { accessToken, account, api, closeDb, expectError, expectSuccess, fixtures, gql, info, sql } from './support/platform';
+import {
+  accessToken,
+  account,
+  api,
+  closeDb,
+  expectError,
+  expectSuccess,
+  fixtures,
+  gql,
+  info,
+  sql,
+} from './support/platform';
 
 const bearer = (token: string) => ({ key: null, headers: { authorization: `Bearer ${token}` } });
 const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.org`;
@@ -67,12 +78,23 @@ describe('GET /account with OAuth bearer tokens', () => {
 
   it('403 without scope events:read, without a linked account, or for an inactive account', async () => {
     expectError(await api('/account', bearer(await accessToken({ subject, email, scopes: ['analytics:read'] }))), 403);
-    expect((await api('/account', bearer(await accessToken({ subject, email, scopes: ['events:read'] })))).status).toBe(200);
-    expectError(await api('/account', bearer(await accessToken({ subject: `s-${randomUUID()}`, email: unique('nobody') }))), 403);
-    expectError(await api('/account', bearer(await accessToken({ subject: `someone-else-${randomUUID()}`, email }))), 403);
+    expect((await api('/account', bearer(await accessToken({ subject, email, scopes: ['events:read'] })))).status).toBe(
+      200,
+    );
+    expectError(
+      await api('/account', bearer(await accessToken({ subject: `s-${randomUUID()}`, email: unique('nobody') }))),
+      403,
+    );
+    expectError(
+      await api('/account', bearer(await accessToken({ subject: `someone-else-${randomUUID()}`, email }))),
+      403,
+    );
     const inactive = unique('inactive');
     await account(inactive, [[zetaOrg, 'user']], false);
-    expectError(await api('/account', bearer(await accessToken({ subject: `s-${randomUUID()}`, email: inactive }))), 403);
+    expectError(
+      await api('/account', bearer(await accessToken({ subject: `s-${randomUUID()}`, email: inactive }))),
+      403,
+    );
   });
 
   it('400 with an API key and a bearer token together; 403 with an API key alone', async () => {
@@ -84,8 +106,12 @@ describe('GET /account with OAuth bearer tokens', () => {
   it("a member's token with events:read also reads its organisations' events, and only theirs", async () => {
     const token = await accessToken({ subject, email });
     const eventId = await fixtures.event(zetaOrg);
-    expect(expectSuccess(await api(`/${zetaOrg}/events`, bearer(token))).events.map((e: any) => e.event_id)).toEqual([eventId]);
-    expect(expectSuccess(await api(`/${zetaOrg}/event/${eventId}/ping`, bearer(token)))).toMatchObject({ status: 'ok' });
+    expect(expectSuccess(await api(`/${zetaOrg}/events`, bearer(token))).events.map((e: any) => e.event_id)).toEqual([
+      eventId,
+    ]);
+    expect(expectSuccess(await api(`/${zetaOrg}/event/${eventId}/ping`, bearer(token)))).toMatchObject({
+      status: 'ok',
+    });
     expectError(await api(`/${pendingOrg}/events`, bearer(token)), 403);
     expectError(await api(`/${info.demo.orgId}/events`, bearer(token)), 403);
     const noRead = await accessToken({ subject, email, scopes: ['analytics:read'] });
@@ -116,28 +142,52 @@ describe('API key management (GraphQL, organisation admins)', () => {
   afterAll(closeDb);
 
   it('creates a key shown once, stored only as a hash, that works on the API', async () => {
-    const res = await gqlBearer(CREATE, { o: orgId, n: 'Website', h: [' Photos.Example.org ', '203.0.113.5'] }, adminToken);
+    const res = await gqlBearer(
+      CREATE,
+      { o: orgId, n: 'Website', h: [' Photos.Example.org ', '203.0.113.5'] },
+      adminToken,
+    );
     expect(res.errors).toBeUndefined();
     const { key, apiKey } = res.data.createApiKey;
     expect(key).toMatch(/^emk_[A-Za-z0-9_-]{40}$/);
-    expect(apiKey).toMatchObject({ name: 'Website', active: true, allowedHosts: ['photos.example.org', '203.0.113.5'], rateLimit: null, lastUsedAt: null });
+    expect(apiKey).toMatchObject({
+      name: 'Website',
+      active: true,
+      allowedHosts: ['photos.example.org', '203.0.113.5'],
+      rateLimit: null,
+      lastUsedAt: null,
+    });
     expect(key.startsWith(apiKey.prefix)).toBe(true);
     const stored = await sql('select key_hash from api_keys where id = $1', [apiKey.id]);
     expect(stored[0].key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(await sql('select * from api_keys where id = $1', [apiKey.id]))).not.toContain(key);
-    expect((await api(`/${orgId}/events`, { key, headers: { origin: 'https://photos.example.org' } })).status).toBe(200);
+    expect((await api(`/${orgId}/events`, { key, headers: { origin: 'https://photos.example.org' } })).status).toBe(
+      200,
+    );
     const list = await gqlBearer('query($o: Int!) { apiKeys(orgId: $o) { id lastUsedAt } }', { o: orgId }, adminToken);
     expect(list.data.apiKeys.find((k: any) => k.id === apiKey.id).lastUsedAt).not.toBeNull();
   });
 
   it('deactivates (403 on use), reactivates and deletes keys', async () => {
     const { key, apiKey } = (await gqlBearer(CREATE, { o: orgId, n: 'Temp' }, adminToken)).data.createApiKey;
-    const off = await gqlBearer('mutation($o: Int!, $k: Int!) { setApiKeyActive(orgId: $o, keyId: $k, active: false) { active } }', { o: orgId, k: apiKey.id }, adminToken);
+    const off = await gqlBearer(
+      'mutation($o: Int!, $k: Int!) { setApiKeyActive(orgId: $o, keyId: $k, active: false) { active } }',
+      { o: orgId, k: apiKey.id },
+      adminToken,
+    );
     expect(off.data.setApiKeyActive.active).toBe(false);
     expectError(await api(`/${orgId}/events`, { key }), 403);
-    await gqlBearer('mutation($o: Int!, $k: Int!) { setApiKeyActive(orgId: $o, keyId: $k, active: true) { active } }', { o: orgId, k: apiKey.id }, adminToken);
+    await gqlBearer(
+      'mutation($o: Int!, $k: Int!) { setApiKeyActive(orgId: $o, keyId: $k, active: true) { active } }',
+      { o: orgId, k: apiKey.id },
+      adminToken,
+    );
     expect((await api(`/${orgId}/events`, { key })).status).toBe(200);
-    const del = await gqlBearer('mutation($o: Int!, $k: Int!) { deleteApiKey(orgId: $o, keyId: $k) }', { o: orgId, k: apiKey.id }, adminToken);
+    const del = await gqlBearer(
+      'mutation($o: Int!, $k: Int!) { deleteApiKey(orgId: $o, keyId: $k) }',
+      { o: orgId, k: apiKey.id },
+      adminToken,
+    );
     expect(del.data.deleteApiKey).toBe(true);
     expectError(await api(`/${orgId}/events`, { key }), 403);
   });
@@ -145,7 +195,11 @@ describe('API key management (GraphQL, organisation admins)', () => {
   it('refuses non-admins, tokens without events:write, API keys, bad hosts, and more keys than allowed', async () => {
     const userEmail = unique('user');
     await account(userEmail, [[orgId, 'user']]);
-    const userToken = await accessToken({ subject: `s-${randomUUID()}`, email: userEmail, scopes: ['events:read', 'events:write'] });
+    const userToken = await accessToken({
+      subject: `s-${randomUUID()}`,
+      email: userEmail,
+      scopes: ['events:read', 'events:write'],
+    });
     expect((await gqlBearer(CREATE, { o: orgId, n: 'x' }, userToken)).errors?.[0].extensions?.code).toBe('FORBIDDEN');
     const adminEmail = unique('admin-read-only');
     await account(adminEmail, [[orgId, 'admin']]);
@@ -154,11 +208,18 @@ describe('API key management (GraphQL, organisation admins)', () => {
     expect((await gqlBearer(CREATE, { o: orgId, n: 'x' }, readOnly)).errors?.[0].extensions?.code).toBe('FORBIDDEN');
     const { key } = (await gqlBearer(CREATE, { o: orgId, n: 'probe' }, adminToken)).data.createApiKey;
     expect((await gql(CREATE, { o: orgId, n: 'by key' }, key)).body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
-    expect((await gqlBearer(CREATE, { o: orgId, n: 'bad', h: ['not a host!'] }, adminToken)).errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+    expect(
+      (await gqlBearer(CREATE, { o: orgId, n: 'bad', h: ['not a host!'] }, adminToken)).errors?.[0].extensions?.code,
+    ).toBe('BAD_REQUEST');
     // MAX_API_KEYS_PER_ORG is 5 in this run.
-    const existing = Number((await sql('select count(*)::int as n from api_keys where organisation_id = $1', [orgId]))[0].n);
-    for (let i = existing; i < 5; i++) expect((await gqlBearer(CREATE, { o: orgId, n: `fill ${i}` }, adminToken)).errors).toBeUndefined();
-    expect((await gqlBearer(CREATE, { o: orgId, n: 'one too many' }, adminToken)).errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+    const existing = Number(
+      (await sql('select count(*)::int as n from api_keys where organisation_id = $1', [orgId]))[0].n,
+    );
+    for (let i = existing; i < 5; i++)
+      expect((await gqlBearer(CREATE, { o: orgId, n: `fill ${i}` }, adminToken)).errors).toBeUndefined();
+    expect((await gqlBearer(CREATE, { o: orgId, n: 'one too many' }, adminToken)).errors?.[0].extensions?.code).toBe(
+      'BAD_REQUEST',
+    );
   });
 });
 

@@ -46,16 +46,23 @@ describe('authentication and authorisation matrix (every route)', () => {
     expectError(await api(path(i), { key: inactiveKey }), 403);
   });
 
-  it.each(ROUTES.map((_, i) => [i]))("route %i: another organisation's key, or another organisation's event, 403", async (i) => {
-    expectError(await api(path(i), { key: other.key }), 403);
-    if (i > 0) expectError(await api(ROUTES[i](own.orgId, other.eventId, own.imageId), { key: own.key }), 403);
-  });
+  it.each(ROUTES.map((_, i) => [i]))(
+    "route %i: another organisation's key, or another organisation's event, 403",
+    async (i) => {
+      expectError(await api(path(i), { key: other.key }), 403);
+      if (i > 0) expectError(await api(ROUTES[i](own.orgId, other.eventId, own.imageId), { key: own.key }), 403);
+    },
+  );
 
   it.each(ROUTES.map((_, i) => [i]))('route %i: host allowlist by Origin/Referer, and by client IP', async (i) => {
     expectError(await api(path(i), { key: hostBoundKey, headers: { origin: 'https://evil.example' } }), 403);
     expectError(await api(path(i), { key: hostBoundKey }), 403); // no Origin: judged by IP, not on the list
-    expect((await api(path(i), { key: hostBoundKey, headers: { origin: 'https://photos.example.org' } })).status).toBe(200);
-    expect((await api(path(i), { key: hostBoundKey, headers: { referer: 'https://www.club.example/gallery' } })).status).toBe(200);
+    expect((await api(path(i), { key: hostBoundKey, headers: { origin: 'https://photos.example.org' } })).status).toBe(
+      200,
+    );
+    expect(
+      (await api(path(i), { key: hostBoundKey, headers: { referer: 'https://www.club.example/gallery' } })).status,
+    ).toBe(200);
     expect((await api(path(i), { key: ipBoundKey, headers: { 'x-forwarded-for': '203.0.113.7' } })).status).toBe(200);
     expectError(await api(path(i), { key: ipBoundKey, headers: { 'x-forwarded-for': '198.51.100.2' } }), 403);
   });
@@ -64,17 +71,23 @@ describe('authentication and authorisation matrix (every route)', () => {
     expectError(await api(path(i), { key: own.key, headers: { authorization: 'Bearer abc.def.ghi' } }), 400);
   });
 
-  it.each(ROUTES.map((_, i) => [i]))('route %i with bearer tokens: member 200; malformed or expired 401; wrong scope or non-member 403', async (i) => {
-    const email = `member-${randomUUID()}@example.org`;
-    const subject = `idp|${randomUUID()}`;
-    await account(email, [[own.orgId, 'user']]);
-    const bearer = (token: string) => ({ key: null, headers: { authorization: `Bearer ${token}` } });
-    expect((await api(path(i), bearer(await accessToken({ subject, email })))).status).toBe(200);
-    expectError(await api(path(i), bearer('malformed')), 401);
-    expectError(await api(path(i), bearer(await accessToken({ subject, email, expiresIn: -300 }))), 401);
-    expectError(await api(path(i), bearer(await accessToken({ subject, email, scopes: ['analytics:read'] }))), 403);
-    expectError(await api(ROUTES[i](other.orgId, other.eventId, own.imageId), bearer(await accessToken({ subject, email }))), 403);
-  });
+  it.each(ROUTES.map((_, i) => [i]))(
+    'route %i with bearer tokens: member 200; malformed or expired 401; wrong scope or non-member 403',
+    async (i) => {
+      const email = `member-${randomUUID()}@example.org`;
+      const subject = `idp|${randomUUID()}`;
+      await account(email, [[own.orgId, 'user']]);
+      const bearer = (token: string) => ({ key: null, headers: { authorization: `Bearer ${token}` } });
+      expect((await api(path(i), bearer(await accessToken({ subject, email })))).status).toBe(200);
+      expectError(await api(path(i), bearer('malformed')), 401);
+      expectError(await api(path(i), bearer(await accessToken({ subject, email, expiresIn: -300 }))), 401);
+      expectError(await api(path(i), bearer(await accessToken({ subject, email, scopes: ['analytics:read'] }))), 403);
+      expectError(
+        await api(ROUTES[i](other.orgId, other.eventId, own.imageId), bearer(await accessToken({ subject, email }))),
+        403,
+      );
+    },
+  );
 
   it('an event that does not exist is a 404', async () => {
     expectError(await api(`/${own.orgId}/event/999999/details`, { key: own.key }), 404);

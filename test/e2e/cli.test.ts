@@ -39,7 +39,19 @@ describe('the organiser CLI (node scripts/cli/dist/cli.js)', () => {
   it('has --help for the whole and for each command, and refuses unknown commands and options in one line', async () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
-    for (const name of ['create-admin', 'create-org', 'create-event', 'update-event', 'list-events', 'archive-event', 'delete-event', 'invite', 'usage', 'import-photos']) expect(help.stdout).toContain(name);
+    for (const name of [
+      'create-admin',
+      'create-org',
+      'create-event',
+      'update-event',
+      'list-events',
+      'archive-event',
+      'delete-event',
+      'invite',
+      'usage',
+      'import-photos',
+    ])
+      expect(help.stdout).toContain(name);
     const eventHelp = await cli('create-event', '--help');
     expect(eventHelp.stdout).toMatch(/--threshold/);
     expect(eventHelp.stdout).toMatch(/--time-zone/);
@@ -55,40 +67,110 @@ describe('the organiser CLI (node scripts/cli/dist/cli.js)', () => {
     expect(org.admin).toMatchObject({ email: adminEmail, role: 'admin' });
     const { key } = await json('create-key', '--org', String(org.id), '--name', 'site');
 
-    const created = await cli('create-event', '--org', String(org.id), '--name', 'CLI 10K', '--date', '2026-05-17', '--time-zone', 'Europe/Paris', '--flags', 'bib_search,timeline_search', '--threshold', '70', '--watermark', 'CLI 10K', '--status', 'active');
+    const created = await cli(
+      'create-event',
+      '--org',
+      String(org.id),
+      '--name',
+      'CLI 10K',
+      '--date',
+      '2026-05-17',
+      '--time-zone',
+      'Europe/Paris',
+      '--flags',
+      'bib_search,timeline_search',
+      '--threshold',
+      '70',
+      '--watermark',
+      'CLI 10K',
+      '--status',
+      'active',
+    );
     expect(created.code).toBe(0);
     const eventId = Number(created.stdout.split('\n')[0]);
     expect(Number.isSafeInteger(eventId)).toBe(true);
     const base = `/${org.id}/event/${eventId}`;
-    expect(expectSuccess(await api(`${base}/details`, { key }))).toMatchObject({ bib_search: true, selfie_search: false, timeline_search: true, event_name: 'CLI 10K' });
+    expect(expectSuccess(await api(`${base}/details`, { key }))).toMatchObject({
+      bib_search: true,
+      selfie_search: false,
+      timeline_search: true,
+      event_name: 'CLI 10K',
+    });
 
-    await refused(/confidence_threshold must be a number from 0 to 100/, 'update-event', '--org', String(org.id), '--event', String(eventId), '--threshold', '101');
-    await refused(/time_zone must be an IANA time zone/, 'create-event', '--org', String(org.id), '--name', 'X', '--time-zone', 'Mars/Base');
-    await refused(/unknown flag face_search/, 'create-event', '--org', String(org.id), '--name', 'X', '--flags', 'face_search');
+    await refused(
+      /confidence_threshold must be a number from 0 to 100/,
+      'update-event',
+      '--org',
+      String(org.id),
+      '--event',
+      String(eventId),
+      '--threshold',
+      '101',
+    );
+    await refused(
+      /time_zone must be an IANA time zone/,
+      'create-event',
+      '--org',
+      String(org.id),
+      '--name',
+      'X',
+      '--time-zone',
+      'Mars/Base',
+    );
+    await refused(
+      /unknown flag face_search/,
+      'create-event',
+      '--org',
+      String(org.id),
+      '--name',
+      'X',
+      '--flags',
+      'face_search',
+    );
     await refused(/FORBIDDEN|not found|Organisation not found/i, 'create-event', '--org', '2147483647', '--name', 'X');
 
     const dir = mkdtempSync(path.join(tmpdir(), 'em-cli-photos-'));
     try {
-      for (const bib of [4501, 4502]) writeFileSync(path.join(dir, `runner-${bib}.jpg`), await drawnBibPhoto(bib, { width: 700, height: 450 }));
-      expect(await json('import-photos', '--event', String(eventId), '--dir', dir)).toMatchObject({ imported: 2, published: 2 });
+      for (const bib of [4501, 4502])
+        writeFileSync(path.join(dir, `runner-${bib}.jpg`), await drawnBibPhoto(bib, { width: 700, height: 450 }));
+      expect(await json('import-photos', '--event', String(eventId), '--dir', dir)).toMatchObject({
+        imported: 2,
+        published: 2,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     expect(expectSuccess(await api(`${base}/images`, { key })).images).toHaveLength(2);
     expectSuccess(await api(`${base}/bibs/4501`, { key }));
 
-    expect(await json('update-event', '--org', String(org.id), '--event', String(eventId), '--disable', 'bib_search')).toMatchObject({ bibSearch: false, timelineSearch: true });
+    expect(
+      await json('update-event', '--org', String(org.id), '--event', String(eventId), '--disable', 'bib_search'),
+    ).toMatchObject({ bibSearch: false, timelineSearch: true });
     expectError(await api(`${base}/bibs/4501`, { key }), 403);
     expectSuccess(await api(`${base}/timeline/days`, { key }));
 
     expect((await json('list-events', '--org', String(org.id))).map((e: any) => e.id)).toEqual([eventId]);
-    expect(await json('invite', '--org', String(org.id), '--email', `member-${randomUUID().slice(0, 6)}@example.org`, '--role', 'user')).toMatchObject({ role: 'user', status: 'pending' });
+    expect(
+      await json(
+        'invite',
+        '--org',
+        String(org.id),
+        '--email',
+        `member-${randomUUID().slice(0, 6)}@example.org`,
+        '--role',
+        'user',
+      ),
+    ).toMatchObject({ role: 'user', status: 'pending' });
     expect((await json('members', '--org', String(org.id))).length).toBe(2);
     expect((await json('usage', '--org', String(org.id))).totals).toMatchObject({ photosProcessed: 2 });
-    expect(await json('archive-event', '--org', String(org.id), '--event', String(eventId))).toMatchObject({ status: 'archived' });
+    expect(await json('archive-event', '--org', String(org.id), '--event', String(eventId))).toMatchObject({
+      status: 'archived',
+    });
 
     await refused(/add --yes/, 'delete-event', '--org', String(org.id), '--event', String(eventId));
-    expect(await json('delete-event', '--org', String(org.id), '--event', String(eventId), '--yes', '--wait')).toMatchObject({ state: 'done', percent: 100 });
+    expect(
+      await json('delete-event', '--org', String(org.id), '--event', String(eventId), '--yes', '--wait'),
+    ).toMatchObject({ state: 'done', percent: 100 });
     expectError(await api(`${base}/details`, { key }), 404);
   });
 });

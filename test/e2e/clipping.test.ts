@@ -10,7 +10,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { api, cfg, closeDb, expectError, expectSuccess, fixtures, info, postForm, sql, store } from './support/platform';
+import {
+  api,
+  cfg,
+  closeDb,
+  expectError,
+  expectSuccess,
+  fixtures,
+  info,
+  postForm,
+  sql,
+  store,
+} from './support/platform';
 import { DEMO_PHOTOS, faceCrop } from './support/demo-faces';
 
 /** Person A's photo is on screen from 5 s to 9 s, person B's from 14 s to 17 s; 20 s in all. */
@@ -19,12 +30,27 @@ const B_SECONDS = [14, 17];
 
 async function addVideo(base: string, key: string, file: string, sourceKey: string) {
   const form = new FormData();
-  const [orgId, eventId] = base.split('/').filter(Boolean).filter((_, i) => i !== 1).map(Number);
-  form.append('operations', JSON.stringify({ query: 'mutation($o: Int!, $e: Int!, $f: Upload, $k: String) { addEventVideo(orgId: $o, eventId: $e, file: $f, sourceKey: $k) { id status } }', variables: { o: orgId, e: eventId, f: null, k: sourceKey } }));
+  const [orgId, eventId] = base
+    .split('/')
+    .filter(Boolean)
+    .filter((_, i) => i !== 1)
+    .map(Number);
+  form.append(
+    'operations',
+    JSON.stringify({
+      query:
+        'mutation($o: Int!, $e: Int!, $f: Upload, $k: String) { addEventVideo(orgId: $o, eventId: $e, file: $f, sourceKey: $k) { id status } }',
+      variables: { o: orgId, e: eventId, f: null, k: sourceKey },
+    }),
+  );
   form.append('map', JSON.stringify({ 0: ['variables.f'] }));
   form.append('0', new Blob([readFileSync(file)], { type: 'video/mp4' }), path.basename(file));
-  const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' }, body: form });
-  return (await res.json());
+  const res = await fetch(info.gatewayUrl, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' },
+    body: form,
+  });
+  return await res.json();
 }
 
 async function waitIndexed(videoId: string): Promise<void> {
@@ -61,7 +87,9 @@ describe('video clipping by selfie', () => {
   beforeAll(async () => {
     ({ orgId, key } = await fixtures.organisation());
     eventId = await fixtures.event(orgId, { videoSearch: true, videoSelfieClipping: true });
-    await sql('update events set clip_padding_start_seconds = 0, clip_padding_end_seconds = 0 where id = $1', [eventId]);
+    await sql('update events set clip_padding_start_seconds = 0, clip_padding_end_seconds = 0 where id = $1', [
+      eventId,
+    ]);
     base = `/${orgId}/event/${eventId}`;
     const dir = mkdtempSync(path.join(tmpdir(), 'em-clip-test-'));
     videoFile = path.join(dir, 'camera-a.mp4');
@@ -85,16 +113,23 @@ describe('video clipping by selfie', () => {
   afterAll(closeDb);
 
   it('the video was indexed: duration, frames sampled at 2 fps, faces only while people are on screen', async () => {
-    const [video] = await sql('select duration_seconds, sample_fps, index_progress from videos where id = $1', [videoId]);
+    const [video] = await sql('select duration_seconds, sample_fps, index_progress from videos where id = $1', [
+      videoId,
+    ]);
     expect(video.duration_seconds).toBeCloseTo(20, 0);
     expect(video.sample_fps).toBe(2);
     expect(video.index_progress).toBe(1);
-    const times = (await sql('select distinct time_seconds as t from video_faces where video_id = $1 order by 1', [videoId])).map((r: any) => r.t);
+    const times = (
+      await sql('select distinct time_seconds as t from video_faces where video_id = $1 order by 1', [videoId])
+    ).map((r: any) => r.t);
     expect(times.length).toBeGreaterThanOrEqual(10);
-    for (const t of times) expect((t >= A_SECONDS[0] - 0.5 && t < A_SECONDS[1] + 0.5) || (t >= B_SECONDS[0] - 0.5 && t < B_SECONDS[1] + 0.5)).toBe(true);
+    for (const t of times)
+      expect(
+        (t >= A_SECONDS[0] - 0.5 && t < A_SECONDS[1] + 0.5) || (t >= B_SECONDS[0] - 0.5 && t < B_SECONDS[1] + 0.5),
+      ).toBe(true);
   });
 
-  it('faces are followed across frames: a few tracks of many sightings, mirror-averaged descriptors of dlib\'s chip (version 4, or 5 for faces only the second detector found)', async () => {
+  it("faces are followed across frames: a few tracks of many sightings, mirror-averaged descriptors of dlib's chip (version 4, or 5 for faces only the second detector found)", async () => {
     const [row] = await sql(
       `select count(*)::int as sightings, count(distinct track)::int as tracks, count(*) filter (where track is null)::int as untracked,
               min(descriptor_version)::int as version from video_faces where video_id = $1`,
@@ -112,9 +147,15 @@ describe('video clipping by selfie', () => {
     expect(start.request_id).toMatch(/^[0-9a-f-]{36}$/);
 
     const seen: string[] = [];
-    const client = createClient({ url: info.gatewayUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key } });
+    const client = createClient({
+      url: info.gatewayUrl.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: { 'x-api-key': key },
+    });
     const subscription = (async () => {
-      for await (const message of client.iterate({ query: `subscription { clipStatus(orgId: ${orgId}, eventId: ${eventId}, requestId: "${start.request_id}") { status } }` })) {
+      for await (const message of client.iterate({
+        query: `subscription { clipStatus(orgId: ${orgId}, eventId: ${eventId}, requestId: "${start.request_id}") { status } }`,
+      })) {
         seen.push((message.data as any).clipStatus.status);
       }
     })();
@@ -147,10 +188,16 @@ describe('video clipping by selfie', () => {
     expect(download.headers.get('content-disposition')).toContain('attachment');
 
     // Reading never changes the result.
-    expect(expectSuccess(await api(`${base}/video-clipping/${start.request_id}`, { key }))).toEqual(expect.objectContaining({ status: 'completed', videos: [expect.objectContaining({ uuid: clip.uuid })] }));
+    expect(expectSuccess(await api(`${base}/video-clipping/${start.request_id}`, { key }))).toEqual(
+      expect.objectContaining({ status: 'completed', videos: [expect.objectContaining({ uuid: clip.uuid })] }),
+    );
 
     // force_recreate (query parameter or form field) cuts the clip again.
-    const again = expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie?force_recreate=true`, key, null, { request_id: start.request_id }));
+    const again = expectSuccess(
+      await postForm(`${base}/video-clipping/search-by-selfie?force_recreate=true`, key, null, {
+        request_id: start.request_id,
+      }),
+    );
     expect(again).toEqual({ status: 'processing', request_id: start.request_id });
     const recreated = await poll(base, key, start.request_id);
     expect(recreated.status).toBe('completed');
@@ -158,24 +205,39 @@ describe('video clipping by selfie', () => {
     expect((await fetch(clip.video_url)).status).not.toBe(200);
 
     // Clips past the event's retention read as expired.
-    await sql(`update clips set expires_at = now() - interval '1 hour' where clip_request_request_id = $1`, [start.request_id]);
-    expect(expectSuccess(await api(`${base}/video-clipping/${start.request_id}`, { key })).videos[0].download_status).toBe('expired');
+    await sql(`update clips set expires_at = now() - interval '1 hour' where clip_request_request_id = $1`, [
+      start.request_id,
+    ]);
+    expect(
+      expectSuccess(await api(`${base}/video-clipping/${start.request_id}`, { key })).videos[0].download_status,
+    ).toBe('expired');
   }, 180_000);
 
   it('a request_id alone reuses the face search of that id; without one it is a 400', async () => {
     await sql('update events set selfie_search = true where id = $1', [eventId]);
     const search = expectSuccess(await postForm(`${base}/faces`, key, selfieA));
-    const start = expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie`, key, null, { request_id: search.request_id }));
+    const start = expectSuccess(
+      await postForm(`${base}/video-clipping/search-by-selfie`, key, null, { request_id: search.request_id }),
+    );
     expect(start).toEqual({ status: 'processing', request_id: search.request_id });
     expect((await poll(base, key, search.request_id)).status).toBe('completed');
-    expectError(await postForm(`${base}/video-clipping/search-by-selfie`, key, null, { request_id: randomUUID() }), 400);
+    expectError(
+      await postForm(`${base}/video-clipping/search-by-selfie`, key, null, { request_id: randomUUID() }),
+      400,
+    );
   }, 120_000);
 
   it('no_matches at once when the selfie matches no frame', async () => {
     const start = expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie`, key, selfieNobody));
     expect(start.status).toBe('no_matches');
     const read = expectSuccess(await api(`${base}/video-clipping/${start.request_id}`, { key }));
-    expect(read).toEqual({ request_id: start.request_id, status: 'no_matches', videos: [], error: null, clip_errors: [] });
+    expect(read).toEqual({
+      request_id: start.request_id,
+      status: 'no_matches',
+      videos: [],
+      error: null,
+      clip_errors: [],
+    });
   });
 
   it('no_segments when the sightings are shorter than the event minimum, with an explanation', async () => {
@@ -185,7 +247,9 @@ describe('video clipping by selfie', () => {
       const result = await poll(base, key, start.request_id);
       expect(result.status).toBe('no_segments');
       expect(result.videos).toEqual([]);
-      expect(result.clip_errors).toEqual([{ video_key: null, error: expect.stringContaining('10 s'), status_code: null }]);
+      expect(result.clip_errors).toEqual([
+        { video_key: null, error: expect.stringContaining('10 s'), status_code: null },
+      ]);
     } finally {
       await sql('update events set clip_min_segment_seconds = 1 where id = $1', [eventId]);
     }
@@ -244,16 +308,50 @@ describe('video clipping by selfie', () => {
 
   it('a phone video filmed upright (landscape pixels and a rotation) is indexed upright: the selfie finds its moment and the clip stays upright', async () => {
     const otherEvent = await fixtures.event(orgId, { videoSearch: true, videoSelfieClipping: true });
-    await sql('update events set clip_padding_start_seconds = 0, clip_padding_end_seconds = 0 where id = $1', [otherEvent]);
+    await sql('update events set clip_padding_start_seconds = 0, clip_padding_end_seconds = 0 where id = $1', [
+      otherEvent,
+    ]);
     const other = `/${orgId}/event/${otherEvent}`;
     const dir = mkdtempSync(path.join(tmpdir(), 'em-phone-video-'));
     const upright = path.join(dir, 'upright.mp4');
     const turned = path.join(dir, 'turned.mp4');
     const phone = path.join(dir, 'phone.mp4');
-    await buildSlideshow([{ image: null, seconds: A_SECONDS[0] }, { image: readFileSync(path.join(DEMO_PHOTOS, 'sample5.jpg')), seconds: A_SECONDS[1] - A_SECONDS[0] }, { image: null, seconds: 2 }], upright, { width: 720, height: 1280 });
+    await buildSlideshow(
+      [
+        { image: null, seconds: A_SECONDS[0] },
+        { image: readFileSync(path.join(DEMO_PHOTOS, 'sample5.jpg')), seconds: A_SECONDS[1] - A_SECONDS[0] },
+        { image: null, seconds: 2 },
+      ],
+      upright,
+      { width: 720, height: 1280 },
+    );
     // As a phone stores it: the pixels turned a quarter clockwise, and a rotation that turns them back.
-    execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-i', upright, '-vf', 'transpose=1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', turned]);
-    execFileSync(ffmpegPath(), ['-v', 'error', '-y', '-i', turned, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', phone]);
+    execFileSync(ffmpegPath(), [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      upright,
+      '-vf',
+      'transpose=1',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      turned,
+    ]);
+    execFileSync(ffmpegPath(), [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      turned,
+      '-c',
+      'copy',
+      '-metadata:s:v:0',
+      'rotate=90',
+      phone,
+    ]);
     const added = await addVideo(other, key, phone, 'phone');
     expect(added.errors).toBeUndefined();
     await waitIndexed(added.data.addEventVideo.id);
@@ -277,7 +375,10 @@ describe('video clipping by selfie', () => {
     expectError(await postForm(`${base}/video-clipping/search-by-selfie`, key, Buffer.from('not an image')), 400);
     expectError(await postForm(`${base}/video-clipping/search-by-selfie?force_recreate=maybe`, key, selfieA), 400);
     expectError(await api(`${base}/video-clipping/${randomUUID()}`, { key }), 404);
-    for (const flags of [{ videoSearch: false, videoSelfieClipping: true }, { videoSearch: true, videoSelfieClipping: false }]) {
+    for (const flags of [
+      { videoSearch: false, videoSelfieClipping: true },
+      { videoSearch: true, videoSelfieClipping: false },
+    ]) {
       const gated = await fixtures.event(orgId, flags);
       expectError(await postForm(`/${orgId}/event/${gated}/video-clipping/search-by-selfie`, key, selfieA), 403);
       expectError(await api(`/${orgId}/event/${gated}/video-clipping/${randomUUID()}`, { key }), 403);

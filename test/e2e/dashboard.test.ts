@@ -16,7 +16,11 @@ declare const document: any, localStorage: any, sessionStorage: any;
 const OUT = path.join(__dirname, '..', 'output', 'dashboard');
 const DOCS_IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
 const REPO_ROOT = path.resolve(__dirname, '../..');
-const SAMPLE_PHOTO = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg');
+const SAMPLE_PHOTO = path.join(
+  path.dirname(require.resolve('@vladmandic/face-api/package.json')),
+  'demo',
+  'sample1.jpg',
+);
 const MAX_FAILURES = 3;
 
 let platform: SpawnedPlatform;
@@ -28,8 +32,11 @@ let page: Page;
 
 function cli(...args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+    execFile(
+      process.execPath,
+      [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args],
+      { env: { ...process.env, ...info.env } },
+      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)),
     ),
   );
 }
@@ -44,14 +51,18 @@ async function screenshot(name: string, p: Page = page) {
 async function submitSignIn(p: Page, email: string, password: string): Promise<number> {
   await p.locator('#email').fill(email);
   await p.locator('#password').fill(password);
-  const [response] = await Promise.all([p.waitForResponse((r) => r.request().method() === 'POST' && /\/interaction\//.test(r.url())), p.locator('button[type=submit]').click()]);
+  const [response] = await Promise.all([
+    p.waitForResponse((r) => r.request().method() === 'POST' && /\/interaction\//.test(r.url())),
+    p.locator('button[type=submit]').click(),
+  ]);
   return response.status();
 }
 
 const tokensInStorage = (p: Page) =>
   p.evaluate(() => {
     const values: string[] = [];
-    for (const store of [localStorage, sessionStorage]) for (let i = 0; i < store.length; i++) values.push(store.getItem(store.key(i)) ?? '');
+    for (const store of [localStorage, sessionStorage])
+      for (let i = 0; i < store.length; i++) values.push(store.getItem(store.key(i)) ?? '');
     return { values, readableCookies: document.cookie as string };
   });
 
@@ -100,7 +111,10 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     const forged = await page.request.get(`${dashboardUrl}callback?code=abc&state=forged-state`);
     expect(forged.status()).toBe(400);
     expect(await forged.text()).toMatch(/state/);
-    const noCsrf = await page.request.post(`${dashboardUrl}api/graphql`, { headers: { 'content-type': 'application/json' }, data: { query: '{ organisations { id } }' } });
+    const noCsrf = await page.request.post(`${dashboardUrl}api/graphql`, {
+      headers: { 'content-type': 'application/json' },
+      data: { query: '{ organisations { id } }' },
+    });
     expect(noCsrf.status()).toBe(403);
   });
 
@@ -110,7 +124,8 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     await p.goto(`${dashboardUrl}login`);
     await p.waitForURL(/\/interaction\//);
     const statuses: number[] = [];
-    for (let i = 0; i < MAX_FAILURES + 1; i++) statuses.push(await submitSignIn(p, 'someone@demo.example', `wrong password ${i}`));
+    for (let i = 0; i < MAX_FAILURES + 1; i++)
+      statuses.push(await submitSignIn(p, 'someone@demo.example', `wrong password ${i}`));
     expect(statuses).toEqual([...Array(MAX_FAILURES).fill(401), 429]);
     await expectText(p.locator('.error'), 'Too many failed sign-ins: try again later.');
     await other.close();
@@ -137,7 +152,9 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     await page.getByRole('button', { name: 'Create Token' }).click();
     const token = (await page.locator('[data-testid=new-token]').textContent())!.trim();
     expect(token.length).toBeGreaterThan(20);
-    const res = await fetch(`${info.restUrl}/api/v1/ext/${info.demo.orgId}/events`, { headers: { 'x-api-key': token } });
+    const res = await fetch(`${info.restUrl}/api/v1/ext/${info.demo.orgId}/events`, {
+      headers: { 'x-api-key': token },
+    });
     expect(res.status).toBe(200);
     const events = ((await res.json()) as { data: Array<{ id: number }> }).data;
     expect(JSON.stringify(events)).toContain('Dashboard Trail 21K');
@@ -150,7 +167,11 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     await page.goto(`${dashboardUrl}events/${eventId}/photos`);
     await page.locator('#photo-files').setInputFiles(SAMPLE_PHOTO);
     await expectText(page.locator('.files li .file-state'), 'imported', 60_000);
-    const processed = await settle(() => page.locator('[data-testid=count-processed]').textContent(), (t) => t === '1', 300_000);
+    const processed = await settle(
+      () => page.locator('[data-testid=count-processed]').textContent(),
+      (t) => t === '1',
+      300_000,
+    );
     expect(processed).toBe('1');
     await screenshot('4-photos-desktop');
   });
@@ -170,10 +191,22 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     await expectText(photo.locator('[data-testid=bib-row]').first(), /4242\s*accepted\s*organiser/);
     await expectText(page.locator('[data-testid=queue-empty]'), 'Nothing to review.');
     await screenshot('6-review-desktop');
-    const phone = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, storageState: await context.storageState() });
+    const phone = await browser.newContext({
+      viewport: { width: 360, height: 780 },
+      isMobile: true,
+      hasTouch: true,
+      storageState: await context.storageState(),
+    });
     const p = await phone.newPage();
     await p.goto(`${dashboardUrl}events/${eventId}/review`);
-    await p.locator('#photo-id').fill(new URL(await photo.locator('img').getAttribute('src') ?? '', 'http://x').pathname.split('/').pop()!.replace('.jpg', ''));
+    await p
+      .locator('#photo-id')
+      .fill(
+        new URL((await photo.locator('img').getAttribute('src')) ?? '', 'http://x').pathname
+          .split('/')
+          .pop()!
+          .replace('.jpg', ''),
+      );
     await p.getByRole('button', { name: 'Open' }).click();
     await expectText(p.locator('[data-testid=reviewed-photo] h2'), /sample1\.jpg/);
     await screenshot('7-review-phone', p);
@@ -191,7 +224,12 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
   });
 
   it('shows the pages on a phone', async () => {
-    const phone = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, storageState: await context.storageState() });
+    const phone = await browser.newContext({
+      viewport: { width: 360, height: 780 },
+      isMobile: true,
+      hasTouch: true,
+      storageState: await context.storageState(),
+    });
     const p = await phone.newPage();
     await p.goto(`${dashboardUrl}events`);
     await expectText(p.locator('h1'), 'Events of Demo Running Club');

@@ -16,17 +16,32 @@ describe('events, details and ping', () => {
         cover_image: expect.stringMatching(/^http.*\/large\//),
       },
     ]);
-    expect(data.pagination).toEqual({ total: 1, currentPage: 1, totalPages: 1, hasNextPage: false, hasPreviousPage: false, page_size: 10 });
+    expect(data.pagination).toEqual({
+      total: 1,
+      currentPage: 1,
+      totalPages: 1,
+      hasNextPage: false,
+      hasPreviousPage: false,
+      page_size: 10,
+    });
   });
 
   it('pages events by 10 by default and up to 100, most recent first', async () => {
     const { orgId, key } = await fixtures.organisation();
-    for (let i = 0; i < 23; i++) await fixtures.event(orgId, { eventDate: new Date(Date.UTC(2026, 0, 1 + i, 8)), name: `E${i}` });
+    for (let i = 0; i < 23; i++)
+      await fixtures.event(orgId, { eventDate: new Date(Date.UTC(2026, 0, 1 + i, 8)), name: `E${i}` });
     const first = expectSuccess(await api(`/${orgId}/events`, { key }));
     expect(first.events).toHaveLength(10);
     expect(first.events[0].event_name).toBe('E22');
     expect(first.events[0].event_date).toBe('2026-01-23T08:00:00');
-    expect(first.pagination).toEqual({ total: 23, currentPage: 1, totalPages: 3, hasNextPage: true, hasPreviousPage: false, page_size: 10 });
+    expect(first.pagination).toEqual({
+      total: 23,
+      currentPage: 1,
+      totalPages: 3,
+      hasNextPage: true,
+      hasPreviousPage: false,
+      page_size: 10,
+    });
     const third = expectSuccess(await api(`/${orgId}/events?page=3`, { key }));
     expect(third.events.map((e: any) => e.event_name)).toEqual(['E2', 'E1', 'E0']);
     expect(third.pagination).toMatchObject({ currentPage: 3, hasNextPage: false, hasPreviousPage: true });
@@ -40,7 +55,14 @@ describe('events, details and ping', () => {
     const data = expectSuccess(await api(`/${orgId}/events`, { key }));
     expect(data).toEqual({
       events: [],
-      pagination: { total: 0, currentPage: 0, totalPages: 0, hasNextPage: false, hasPreviousPage: false, page_size: 10 },
+      pagination: {
+        total: 0,
+        currentPage: 0,
+        totalPages: 0,
+        hasNextPage: false,
+        hasPreviousPage: false,
+        page_size: 10,
+      },
     });
   });
 
@@ -63,9 +85,20 @@ describe('events, details and ping', () => {
       time_zone: 'UTC',
     });
     const { orgId, key } = await fixtures.organisation();
-    const eventId = await fixtures.event(orgId, { videoSearch: false, videoSelfieClipping: true, bibSearch: false, status: 'draft' });
+    const eventId = await fixtures.event(orgId, {
+      videoSearch: false,
+      videoSelfieClipping: true,
+      bibSearch: false,
+      status: 'draft',
+    });
     const details = expectSuccess(await api(`/${orgId}/event/${eventId}/details`, { key }));
-    expect(details).toMatchObject({ video_search: false, video_selfie_search: false, bib_search: false, status: 'draft', event_date: null });
+    expect(details).toMatchObject({
+      video_search: false,
+      video_selfie_search: false,
+      bib_search: false,
+      status: 'draft',
+      event_date: null,
+    });
   });
 
   it('ping echoes the ids', async () => {

@@ -17,7 +17,10 @@ describe('face index load (SqlPhotosRepository.facesAfter)', () => {
     eventId = await fixtures.event(orgId, { selfieSearch: true });
     const [photo] = await fixtures.photos(eventId, [{ capturedAt: null }]);
     for (const id of ids) {
-      await sql('insert into faces (id, photo_id, event_id, embedding, score, box_x, box_y, box_width, box_height, descriptor_version) values ($1, $2, $3, $4, 0.9, 0, 0, 0.1, 0.1, 2)', [id, photo, eventId, Buffer.alloc(512)]);
+      await sql(
+        'insert into faces (id, photo_id, event_id, embedding, score, box_x, box_y, box_width, box_height, descriptor_version) values ($1, $2, $3, $4, 0.9, 0, 0, 0.1, 0.1, 2)',
+        [id, photo, eventId, Buffer.alloc(512)],
+      );
     }
   });
 
@@ -39,6 +42,8 @@ describe('face index load (SqlPhotosRepository.facesAfter)', () => {
 
   it('leaves out the faces the index already holds', async () => {
     const photos = new SqlPhotosRepository(orm);
-    expect((await photos.facesAfter(eventId, '0', 10, ['9000000001', '10000000002'])).map((f) => f.id)).toEqual(['10000000001']);
+    expect((await photos.facesAfter(eventId, '0', 10, ['9000000001', '10000000002'])).map((f) => f.id)).toEqual([
+      '10000000001',
+    ]);
   });
 });

@@ -4,11 +4,31 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { connectRedis } from '@em/core';
 import { JOBS } from '@em/core/jobs';
-import { api, cfg, closeDb, expectError, expectSuccess, fixtures, gql, info, postForm, postJson, sql, waitForPipeline } from './support/platform';
+import {
+  api,
+  cfg,
+  closeDb,
+  expectError,
+  expectSuccess,
+  fixtures,
+  gql,
+  info,
+  postForm,
+  postJson,
+  sql,
+  waitForPipeline,
+} from './support/platform';
 
 const DEMO_PHOTOS = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
 const demo = `/${info.demo.orgId}/event/${info.demo.eventId}`;
-const EMPTY_PAGE = { total: 0, currentPage: 0, totalPages: 0, hasNextPage: false, hasPreviousPage: false, page_size: 32 };
+const EMPTY_PAGE = {
+  total: 0,
+  currentPage: 0,
+  totalPages: 0,
+  hasNextPage: false,
+  hasPreviousPage: false,
+  page_size: 32,
+};
 
 /** A selfie: a face the ml-worker found on a demo photo, cut out with a margin, as a phone would frame it. */
 async function selfieOf(face: { file: string; x: number; y: number; w: number; h: number }): Promise<Buffer> {
@@ -17,7 +37,12 @@ async function selfieOf(face: { file: string; x: number; y: number; w: number; h
   const left = Math.max(0, Math.round((face.x - face.w * 0.3) * width));
   const top = Math.max(0, Math.round((face.y - face.h * 0.3) * height));
   return sharp(file)
-    .extract({ left, top, width: Math.min(width - left, Math.round(face.w * 1.6 * width)), height: Math.min(height - top, Math.round(face.h * 1.6 * height)) })
+    .extract({
+      left,
+      top,
+      width: Math.min(width - left, Math.round(face.w * 1.6 * width)),
+      height: Math.min(height - top, Math.round(face.h * 1.6 * height)),
+    })
     .resize(480)
     .jpeg()
     .toBuffer();
@@ -60,38 +85,68 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
     expect(data.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(data.confidence_percentage).toBe(58);
     expect(data.images[0].image_id).toBe(face.photo_id);
-    expect(Object.keys(data.images[0]).sort()).toEqual(['height', 'image_id', 'img_url', 'original_url', 'thumbnail_url', 'width']);
+    expect(Object.keys(data.images[0]).sort()).toEqual([
+      'height',
+      'image_id',
+      'img_url',
+      'original_url',
+      'thumbnail_url',
+      'width',
+    ]);
     expect(data.images[0].original_url).toBeNull();
     expect(data.pagination).toMatchObject({ total: data.images.length, currentPage: 1, page_size: 32 });
     // Each of the demo's six group photos shows different people: a selfie finds only a few of them.
     expect(data.images.length).toBeLessThanOrEqual(3);
     requestId = data.request_id;
-    const [row] = await sql('select billable, cache_hits, faces_found, matches from face_searches where request_id = $1', [requestId]);
+    const [row] = await sql(
+      'select billable, cache_hits, faces_found, matches from face_searches where request_id = $1',
+      [requestId],
+    );
     expect(row).toMatchObject({ billable: true, cache_hits: 0, faces_found: 1 });
     expect(row.matches[0]).toEqual({ photoId: face.photo_id, confidence: expect.any(Number) });
     expect(row.matches[0].confidence).toBeGreaterThanOrEqual(60);
   });
 
   it('a retry with the same request_id answers the stored result without matching again, and is not billed', async () => {
-    const before = await gql(`{ faceSearchUsage(orgId: ${info.demo.orgId}) { billableSearches cachedRetries } }`, {}, key);
+    const before = await gql(
+      `{ faceSearchUsage(orgId: ${info.demo.orgId}) { billableSearches cachedRetries } }`,
+      {},
+      key,
+    );
     // Even another picture: a stored result is never matched again.
-    const other = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#777' } }).png().toBuffer();
+    const other = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#777' } })
+      .png()
+      .toBuffer();
     const data = expectSuccess(await postForm(`${demo}/faces`, key, other, { request_id: requestId.toUpperCase() }));
     expect(data.request_id).toBe(requestId);
     expect(data.images[0].image_id).toBe(face.photo_id);
-    const after = await gql(`{ faceSearchUsage(orgId: ${info.demo.orgId}) { billableSearches cachedRetries } }`, {}, key);
+    const after = await gql(
+      `{ faceSearchUsage(orgId: ${info.demo.orgId}) { billableSearches cachedRetries } }`,
+      {},
+      key,
+    );
     expect(after.body.data.faceSearchUsage.billableSearches).toBe(before.body.data.faceSearchUsage.billableSearches);
     expect(after.body.data.faceSearchUsage.cachedRetries).toBe(before.body.data.faceSearchUsage.cachedRetries + 1);
   });
 
   it('a fresh request_id chosen by the client is used and billed once', async () => {
     const mine = randomUUID();
-    const before = await gql(`{ faceSearchUsage(orgId: ${info.demo.orgId}, eventId: ${info.demo.eventId}) { billableSearches } }`, {}, key);
+    const before = await gql(
+      `{ faceSearchUsage(orgId: ${info.demo.orgId}, eventId: ${info.demo.eventId}) { billableSearches } }`,
+      {},
+      key,
+    );
     const data = expectSuccess(await postForm(`${demo}/faces`, key, selfie, { request_id: mine }));
     expect(data.request_id).toBe(mine);
     expect(data.images[0].image_id).toBe(face.photo_id);
-    const after = await gql(`{ faceSearchUsage(orgId: ${info.demo.orgId}, eventId: ${info.demo.eventId}) { billableSearches } }`, {}, key);
-    expect(after.body.data.faceSearchUsage.billableSearches).toBe(before.body.data.faceSearchUsage.billableSearches + 1);
+    const after = await gql(
+      `{ faceSearchUsage(orgId: ${info.demo.orgId}, eventId: ${info.demo.eventId}) { billableSearches } }`,
+      {},
+      key,
+    );
+    expect(after.body.data.faceSearchUsage.billableSearches).toBe(
+      before.body.data.faceSearchUsage.billableSearches + 1,
+    );
   });
 
   it('GET reads the stored result and pages it, stable across pages', async () => {
@@ -101,7 +156,12 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
     const ids: string[] = [];
     for (let page = 1; page <= all.pagination.total; page++) {
       const one = expectSuccess(await api(`${demo}/faces/${requestId}?page=${page}&page_size=1`, { key }));
-      expect(one.pagination).toMatchObject({ total: all.pagination.total, currentPage: page, totalPages: all.pagination.total, page_size: 1 });
+      expect(one.pagination).toMatchObject({
+        total: all.pagination.total,
+        currentPage: page,
+        totalPages: all.pagination.total,
+        page_size: 1,
+      });
       ids.push(one.images[0].image_id);
     }
     expect(ids).toEqual(all.images.map((i: any) => i.image_id));
@@ -122,16 +182,22 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
 
   it('a POST reusing a request_id of another event is a fresh search of this event, not a leak of its result', async () => {
     const otherEvent = await demoOrgEvent({ selfieSearch: true });
-    const data = expectSuccess(await postForm(`/${info.demo.orgId}/event/${otherEvent}/faces`, key, selfie, { request_id: requestId }));
+    const data = expectSuccess(
+      await postForm(`/${info.demo.orgId}/event/${otherEvent}/faces`, key, selfie, { request_id: requestId }),
+    );
     expect({ request_id: data.request_id, images: data.images }).toEqual({ request_id: requestId, images: [] });
   });
 
   it('a picture without a face: 200 with no images and the empty pagination', async () => {
-    const blank = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a6' } }).jpeg().toBuffer();
+    const blank = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a6' } })
+      .jpeg()
+      .toBuffer();
     const data = expectSuccess(await postForm(`${demo}/faces`, key, blank));
     expect(data.images).toEqual([]);
     expect(data.pagination).toEqual(EMPTY_PAGE);
-    const [row] = await sql('select faces_found, embedding from face_searches where request_id = $1', [data.request_id]);
+    const [row] = await sql('select faces_found, embedding from face_searches where request_id = $1', [
+      data.request_id,
+    ]);
     expect(row).toEqual({ faces_found: 0, embedding: null });
     expect(expectSuccess(await api(`${demo}/faces/${data.request_id}`, { key })).pagination).toEqual(EMPTY_PAGE);
   });
@@ -144,7 +210,9 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
   });
 
   it('the demo journey: the request_id downloads the originals of the photos found', async () => {
-    const data = expectSuccess(await postJson(`${demo}/original-photos`, key, { method: 'selfie', identifier: requestId }));
+    const data = expectSuccess(
+      await postJson(`${demo}/original-photos`, key, { method: 'selfie', identifier: requestId }),
+    );
     expect(data.identifier).toBe(requestId);
     const found = expectSuccess(await api(`${demo}/faces/${requestId}`, { key }));
     expect(data.successful_count).toBe(found.pagination.total);
@@ -176,36 +244,43 @@ describe('face search by selfie (POST /faces, GET /faces/{request_id})', () => {
     expect(read.body.data.faceSearch.confidencePercentage).toBe(58);
     // A search stored before the threshold was recorded was matched with the default too.
     const older = randomUUID();
-    await sql(`insert into face_searches (request_id, organisation_id, event_id, matches, faces_found) values ($1, $2, $3, '[]'::jsonb, 1)`, [older, info.demo.orgId, info.demo.eventId]);
+    await sql(
+      `insert into face_searches (request_id, organisation_id, event_id, matches, faces_found) values ($1, $2, $3, '[]'::jsonb, 1)`,
+      [older, info.demo.orgId, info.demo.eventId],
+    );
     expect(expectSuccess(await api(`${demo}/faces/${older}`, { key })).confidence_percentage).toBe(58);
   });
 });
 
 describe('face search: the selfie cannot be embedded', () => {
-  it('no embedding worker answers in time: 500 in the envelope, nothing recorded, and a retry with the same request_id works', async () => {
-    const key = await fixtures.apiKey(info.demo.orgId);
-    const [face] = await demoFaces();
-    const selfie = await selfieOf(face);
-    const requestId = randomUUID();
-    const redis = connectRedis(cfg.REDIS_URL);
-    const selfies = new Queue(JOBS.selfies.queue, { connection: redis });
-    await selfies.pause();
-    try {
-      const res = await postForm(`${demo}/faces`, key, selfie, { request_id: requestId });
-      expectError(res, 500);
-      expect(res.body.message).toMatch(/same request_id/);
-      expect(await sql('select 1 from face_searches where request_id = $1', [requestId])).toEqual([]);
-    } finally {
-      await selfies.resume();
-      await selfies.close();
-      redis.disconnect();
-    }
-    const retry = expectSuccess(await postForm(`${demo}/faces`, key, selfie, { request_id: requestId }));
-    expect(retry.request_id).toBe(requestId);
-    expect(retry.images[0].image_id).toBe(face.photo_id);
-    const [row] = await sql('select billable, cache_hits from face_searches where request_id = $1', [requestId]);
-    expect(row).toMatchObject({ billable: true, cache_hits: 0 });
-  }, (cfg.SELFIE_EMBED_TIMEOUT_SECONDS + 60) * 1000);
+  it(
+    'no embedding worker answers in time: 500 in the envelope, nothing recorded, and a retry with the same request_id works',
+    async () => {
+      const key = await fixtures.apiKey(info.demo.orgId);
+      const [face] = await demoFaces();
+      const selfie = await selfieOf(face);
+      const requestId = randomUUID();
+      const redis = connectRedis(cfg.REDIS_URL);
+      const selfies = new Queue(JOBS.selfies.queue, { connection: redis });
+      await selfies.pause();
+      try {
+        const res = await postForm(`${demo}/faces`, key, selfie, { request_id: requestId });
+        expectError(res, 500);
+        expect(res.body.message).toMatch(/same request_id/);
+        expect(await sql('select 1 from face_searches where request_id = $1', [requestId])).toEqual([]);
+      } finally {
+        await selfies.resume();
+        await selfies.close();
+        redis.disconnect();
+      }
+      const retry = expectSuccess(await postForm(`${demo}/faces`, key, selfie, { request_id: requestId }));
+      expect(retry.request_id).toBe(requestId);
+      expect(retry.images[0].image_id).toBe(face.photo_id);
+      const [row] = await sql('select billable, cache_hits from face_searches where request_id = $1', [requestId]);
+      expect(row).toMatchObject({ billable: true, cache_hits: 0 });
+    },
+    (cfg.SELFIE_EMBED_TIMEOUT_SECONDS + 60) * 1000,
+  );
 });
 
 describe('face search: bad input', () => {
@@ -239,13 +314,17 @@ describe('face search: bad input', () => {
 
   it('the selfie_search flag off is a 403, for POST and GET', async () => {
     const event = await demoOrgEvent({ selfieSearch: false });
-    const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     expectError(await postForm(`/${info.demo.orgId}/event/${event}/faces`, key, blank), 403);
     expectError(await api(`/${info.demo.orgId}/event/${event}/faces/${randomUUID()}`, { key }), 403);
   });
 
   it('paging parameters are checked as everywhere (page_size above 100 is clamped)', async () => {
-    const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     expectError(await postForm(`${demo}/faces?page=0`, key, blank), 400);
     const data = expectSuccess(await postForm(`${demo}/faces?page_size=500`, key, blank));
     expect(data.pagination.page_size).toBe(100);
@@ -258,11 +337,14 @@ describe('face search: the stricter rate limit of face matching', () => {
 
   it('fresh searches past the matching budget (8 in this run) get 429; a retry of a stored request_id still passes', async () => {
     const key = await fixtures.apiKey(info.demo.orgId);
-    const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const stored = expectSuccess(await postForm(`${demo}/faces`, key, blank)).request_id;
     await startOfNextWindow();
     const statuses: number[] = [];
-    for (let i = 0; i < 9; i++) statuses.push((await postForm(`${demo}/faces`, key, blank, { request_id: 'bad' })).status);
+    for (let i = 0; i < 9; i++)
+      statuses.push((await postForm(`${demo}/faces`, key, blank, { request_id: 'bad' })).status);
     expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 400, 429]);
     const limited = await postForm(`${demo}/faces`, key, blank, { request_id: randomUUID() });
     expectError(limited, 429);
@@ -274,9 +356,12 @@ describe('face search: the stricter rate limit of face matching', () => {
 });
 
 describe('face index freshness', () => {
-
   /** Imports photos through the REST pipeline and processes them; returns their image ids by file name. */
-  async function importAndProcess(base: string, key: string, files: Array<[string, Buffer]>): Promise<Map<string, string>> {
+  async function importAndProcess(
+    base: string,
+    key: string,
+    files: Array<[string, Buffer]>,
+  ): Promise<Map<string, string>> {
     const form = new FormData();
     for (const [name, content] of files) form.append('files', new Blob([content], { type: 'image/jpeg' }), name);
     const report = expectSuccess(await api(`${base}/pipeline/photos/import`, { key, method: 'POST', body: form }));
@@ -301,7 +386,9 @@ describe('face index freshness', () => {
     const again = await sharp(original).flop().resize(1200).jpeg({ quality: 85 }).toBuffer();
     const second = await importAndProcess(base, key, [['second.jpg', again]]);
     const after = expectSuccess(await postForm(`${base}/faces`, key, selfie));
-    expect(after.images.map((i: any) => i.image_id).sort()).toEqual([first.get('first.jpg'), second.get('second.jpg')].sort());
+    expect(after.images.map((i: any) => i.image_id).sort()).toEqual(
+      [first.get('first.jpg'), second.get('second.jpg')].sort(),
+    );
     // The first search's stored result is unchanged.
     expect(expectSuccess(await api(`${base}/faces/${before.request_id}`, { key })).images).toHaveLength(1);
   });

@@ -9,7 +9,15 @@ import { objectKeys } from '@em/core/storage';
 import { jobIdOf, JOBS } from '@em/core/jobs';
 import { EmbeddedRedisHandle, EmbeddedS3, isAlive, startEmbeddedRedis, startEmbeddedS3 } from '@em/platform';
 import { drawnBibPhoto, drawnPhotosForm, expectDrawnPhotosProcessedOnce } from './support/drawn-photos';
-import { closeDb, expectError, expectSuccess, fixturesOn, RestCall, restClient, waitForPipeline } from './support/platform';
+import {
+  closeDb,
+  expectError,
+  expectSuccess,
+  fixturesOn,
+  RestCall,
+  restClient,
+  waitForPipeline,
+} from './support/platform';
 import { freePorts, readPlatformInfo, servicePid, SpawnedPlatform, spawnPlatform } from './support/spawn-platform';
 
 /**
@@ -56,8 +64,16 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
   const spawned: ChildProcess[] = [];
 
   const startRedis = () => startEmbeddedRedis({ dataDir: infraDir, port: ports.redis, log: () => undefined });
-  const startS3 = () => startEmbeddedS3({ dataDir: infraDir, port: ports.s3, bucket: BUCKET, credentials: S3_CREDENTIALS, publicPrefix: objectKeys.publicPrefix });
-  const photoCount = async (eventId: number) => Number((await db.query('select count(*) as n from photos where event_id = $1', [eventId])).rows[0].n);
+  const startS3 = () =>
+    startEmbeddedS3({
+      dataDir: infraDir,
+      port: ports.s3,
+      bucket: BUCKET,
+      credentials: S3_CREDENTIALS,
+      publicPrefix: objectKeys.publicPrefix,
+    });
+  const photoCount = async (eventId: number) =>
+    Number((await db.query('select count(*) as n from photos where event_id = $1', [eventId])).rows[0].n);
 
   /** A new organisation and event on this platform; returns the REST base path and key. */
   async function newEvent(): Promise<{ base: string; key: string; eventId: number }> {
@@ -67,10 +83,16 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
   }
 
   async function importDrawn(base: string, key: string, bibs: number[]) {
-    return call(`${base}/pipeline/photos/import`, { key, method: 'POST', body: await drawnPhotosForm(bibs, { width: 700, height: 450 }), timeoutMs: 90_000 });
+    return call(`${base}/pipeline/photos/import`, {
+      key,
+      method: 'POST',
+      body: await drawnPhotosForm(bibs, { width: 700, height: 450 }),
+      timeoutMs: 90_000,
+    });
   }
 
-  const expectEachPhotoOnce = (eventId: number, bibs: number[]) => expectDrawnPhotosProcessedOnce(async (text, params) => (await db.query(text, params)).rows, eventId, bibs);
+  const expectEachPhotoOnce = (eventId: number, bibs: number[]) =>
+    expectDrawnPhotosProcessedOnce(async (text, params) => (await db.query(text, params)).rows, eventId, bibs);
 
   beforeAll(async () => {
     infraDir = mkdtempSync(path.join(os.tmpdir(), 'em-faults-infra-'));
@@ -157,10 +179,15 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
 
     for (const p of paths) expectError(await call(p, { key, timeoutMs: 20_000 }), 503);
 
-    const restarted = spawn(launch.argv[0], launch.argv.slice(1), { env: launch.env, uid: launch.uid, gid: launch.gid, stdio: 'ignore' });
+    const restarted = spawn(launch.argv[0], launch.argv.slice(1), {
+      env: launch.env,
+      uid: launch.uid,
+      gid: launch.gid,
+      stdio: 'ignore',
+    });
     spawned.push(restarted);
     const url = readPlatformInfo(platform).env.DATABASE_URL;
-    for (const deadline = Date.now() + 30_000; ; ) {
+    for (const deadline = Date.now() + 30_000; ;) {
       const client = new Client({ connectionString: url });
       client.on('error', () => undefined);
       const up = await client.connect().then(
@@ -174,7 +201,7 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
     }
 
     // The services' pools drop their dead connections and reconnect.
-    for (const deadline = Date.now() + 30_000; ; ) {
+    for (const deadline = Date.now() + 30_000; ;) {
       const res = await call(paths[0], { key, timeoutMs: 20_000 });
       if (res.status === 200) break;
       expectError(res, 503);
@@ -209,7 +236,10 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
       expect(heldPhotos.length).toBe(held.length);
       expect(heldPhotos.map((p) => p.status)).toEqual(held.map(() => 'processed'));
 
-      const replacement = spawn(process.execPath, [path.join(REPO_ROOT, 'ml-worker/dist/main.js')], { env: launch.env, stdio: 'ignore' });
+      const replacement = spawn(process.execPath, [path.join(REPO_ROOT, 'ml-worker/dist/main.js')], {
+        env: launch.env,
+        stdio: 'ignore',
+      });
       spawned.push(replacement);
       expect(await waitForPipeline(base, key, 180_000, call)).toMatchObject({ total: 8, processed: 8, failed: 0 });
       await expectEachPhotoOnce(eventId, bibs);
@@ -227,12 +257,24 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
     // An upload whose body is still arriving when the signal comes.
     const boundary = 'fault-test-boundary';
     const photo = await drawnBibPhoto(4501, { width: 700, height: 450 });
-    const head = Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="files"; filename="runner-4501.jpg"\r\ncontent-type: image/jpeg\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="files"; filename="runner-4501.jpg"\r\ncontent-type: image/jpeg\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const body = Buffer.concat([head, photo, tail]);
     const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
       const req = http.request(
-        { host: restUrl.hostname, port: restUrl.port, method: 'POST', path: `/api/v1/ext${base}/pipeline/photos/import`, headers: { 'x-api-key': key, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } },
+        {
+          host: restUrl.hostname,
+          port: restUrl.port,
+          method: 'POST',
+          path: `/api/v1/ext${base}/pipeline/photos/import`,
+          headers: {
+            'x-api-key': key,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': body.length,
+          },
+        },
         (res) => {
           let text = '';
           res.on('data', (d) => (text += d));

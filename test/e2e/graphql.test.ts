@@ -18,12 +18,19 @@ describe('GraphQL through the gateway', () => {
     );
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
-    expect(body.data.event).toEqual({ id: info.demo.eventId, name: 'Demo City 10K', bibSearch: true, videoSelfieSearch: true });
+    expect(body.data.event).toEqual({
+      id: info.demo.eventId,
+      name: 'Demo City 10K',
+      bibSearch: true,
+      videoSelfieSearch: true,
+    });
     expect(body.data.photos.pageInfo).toEqual({ total: 8, pageSize: 2, currentPage: 1 });
     expect(body.data.photos.items).toHaveLength(2);
     expect(body.data.timelineDays.reduce((n: number, d: any) => n + d.total, 0)).toBe(8);
     expect(body.data.bibSearch).toEqual({ items: [], pageInfo: { total: 0, currentPage: 0 } });
-    expect(body.data.eventVideos).toEqual([{ sourceKey: 'finish-line-camera', originalFileName: 'finish-line-camera.mp4' }]);
+    expect(body.data.eventVideos).toEqual([
+      { sourceKey: 'finish-line-camera', originalFileName: 'finish-line-camera.mp4' },
+    ]);
   });
 
   it('authenticates at the gateway with the HTTP status of the error', async () => {

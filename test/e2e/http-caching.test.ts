@@ -17,7 +17,11 @@ describe('HTTP caching of reads', () => {
     ({ orgId, key } = await fixtures.organisation());
     eventId = await fixtures.event(orgId);
     base = `/${orgId}/event/${eventId}`;
-    await fixtures.photos(eventId, [{ capturedAt: at(1), bibs: ['501'] }, { capturedAt: at(2) }, { capturedAt: at(3), published: false }]);
+    await fixtures.photos(eventId, [
+      { capturedAt: at(1), bibs: ['501'] },
+      { capturedAt: at(2) },
+      { capturedAt: at(3), published: false },
+    ]);
   });
   afterAll(closeDb);
 
@@ -57,24 +61,40 @@ describe('HTTP caching of reads', () => {
     const allowed = { origin: 'https://photos.example.org' };
     const days = await api(`${base}/timeline/days`, { key: browserKey, headers: allowed });
     const etag = days.headers.get('etag')!;
-    expect((await api(`${base}/timeline/days`, { key: browserKey, headers: { ...allowed, 'if-none-match': etag } })).status).toBe(304);
-    expectError(await api(`${base}/timeline/days`, { key: browserKey, headers: { origin: 'https://evil.example', 'if-none-match': etag } }), 403);
+    expect(
+      (await api(`${base}/timeline/days`, { key: browserKey, headers: { ...allowed, 'if-none-match': etag } })).status,
+    ).toBe(304);
+    expectError(
+      await api(`${base}/timeline/days`, {
+        key: browserKey,
+        headers: { origin: 'https://evil.example', 'if-none-match': etag },
+      }),
+      403,
+    );
     expectError(await api(`${base}/timeline/days`, { key: null, headers: { 'if-none-match': etag } }), 401);
-    expect([401, 403]).toContain((await api(`${base}/timeline/days`, { key: 'em_not_a_key', headers: { 'if-none-match': etag } })).status);
+    expect([401, 403]).toContain(
+      (await api(`${base}/timeline/days`, { key: 'em_not_a_key', headers: { 'if-none-match': etag } })).status,
+    );
     const other = await fixtures.organisation();
     expectError(await api(`${base}/timeline/days`, { key: other.key, headers: { 'if-none-match': etag } }), 403);
 
     const admin = await administrationOf();
     await admin.eventAdmin.update(PLATFORM_OPERATOR, orgId, eventId, { timelineSearch: false });
     try {
-      expectError(await api(`${base}/timeline/days`, { key: browserKey, headers: { ...allowed, 'if-none-match': etag } }), 403);
+      expectError(
+        await api(`${base}/timeline/days`, { key: browserKey, headers: { ...allowed, 'if-none-match': etag } }),
+        403,
+      );
     } finally {
       await admin.eventAdmin.update(PLATFORM_OPERATOR, orgId, eventId, { timelineSearch: true });
     }
   });
 
   it('compresses JSON by Accept-Encoding', async () => {
-    await fixtures.photos(eventId, Array.from({ length: 20 }, (_, i) => ({ capturedAt: at(10 + i) })));
+    await fixtures.photos(
+      eventId,
+      Array.from({ length: 20 }, (_, i) => ({ capturedAt: at(10 + i) })),
+    );
     const url = `${base}/images?page_size=30`;
     const gzip = await api(url, { key, headers: { 'accept-encoding': 'gzip' } });
     expect(gzip.headers.get('content-encoding')).toBe('gzip');

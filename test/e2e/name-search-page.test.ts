@@ -12,7 +12,8 @@ import { api, bumpContentVersion, closeDb, expectSuccess, info, runCli, sql } fr
 const OUT = path.join(__dirname, '..', 'output', 'participant-page');
 const { orgId, eventId, browserKey } = info.demo;
 const pageOrigin = info.restUrl.replace('127.0.0.1', 'localhost');
-const pageUrl = (search = '') => `${pageOrigin}/events/${orgId}/${eventId}${search}#key=${encodeURIComponent(browserKey)}`;
+const pageUrl = (search = '') =>
+  `${pageOrigin}/events/${orgId}/${eventId}${search}#key=${encodeURIComponent(browserKey)}`;
 
 let browser: Browser;
 let page: Page;
@@ -21,7 +22,12 @@ let nameSearchBefore: boolean;
 
 beforeAll(async () => {
   // Every bib the demo's photos show is listed, so the start list takes no photo away from the other suites.
-  const bibs = (await sql("select distinct bib from photo_bibs where event_id = $1 and status in ('accepted', 'completed') order by bib", [eventId])).map((r) => r.bib as string);
+  const bibs = (
+    await sql(
+      "select distinct bib from photo_bibs where event_id = $1 and status in ('accepted', 'completed') order by bib",
+      [eventId],
+    )
+  ).map((r) => r.bib as string);
   bib = bibs[0];
   const dir = mkdtempSync(path.join(tmpdir(), 'demo-start-list-'));
   const file = path.join(dir, 'start-list.csv');
@@ -32,7 +38,9 @@ beforeAll(async () => {
   await sql('update events set name_search = true where id = $1', [eventId]);
   mkdirSync(OUT, { recursive: true });
   browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
-  page = await (await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true })).newPage();
+  page = await (
+    await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true })
+  ).newPage();
 }, 600_000);
 
 afterAll(async () => {
@@ -53,7 +61,10 @@ describe('the participant page: search by name', () => {
     await page.getByLabel('Name', { exact: true }).fill('zoe dupont lef');
     await page.getByRole('search', { name: 'Search by name' }).getByRole('button', { name: 'Find' }).click();
     const match = page.locator('.name-match');
-    await expectText(match.first(), new RegExp(`Zoé Dupont-Lefèvre\\s*BIB ${bib} · ${total === 1 ? '1 photo' : `${total} photos`}`));
+    await expectText(
+      match.first(),
+      new RegExp(`Zoé Dupont-Lefèvre\\s*BIB ${bib} · ${total === 1 ? '1 photo' : `${total} photos`}`),
+    );
     expect(await match.count()).toBe(1);
     await page.waitForLoadState('networkidle');
     expect(await seriousA11yViolations(page)).toEqual([]);

@@ -12,7 +12,7 @@ describe('operator endpoints: liveness, readiness, Prometheus metrics', () => {
     const live = await fetch(`http://127.0.0.1:${ports[service]}/health/live`);
     expect(live.status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${ports[service]}/health/ready`);
-    const body = (await ready.json());
+    const body = await ready.json();
     expect(ready.status).toBe(200);
     expect(body.status).toBe('ready');
     expect(Object.keys(body.checks).length).toBeGreaterThanOrEqual(1);
@@ -22,7 +22,9 @@ describe('operator endpoints: liveness, readiness, Prometheus metrics', () => {
   it('request counts and latency per REST route and per GraphQL operation', async () => {
     expectSuccess(await api(`/${info.demo.orgId}/event/${info.demo.eventId}/details`));
     const rest = await (await fetch(`http://127.0.0.1:${ports.rest}/metrics`)).text();
-    expect(rest).toMatch(/em_request_duration_seconds_count\{[^}]*name="GET \/:orgId\/event\/:eventId\/details"[^}]*status="200"[^}]*\} [1-9]/);
+    expect(rest).toMatch(
+      /em_request_duration_seconds_count\{[^}]*name="GET \/:orgId\/event\/:eventId\/details"[^}]*status="200"[^}]*\} [1-9]/,
+    );
     const gateway = await (await fetch(`http://127.0.0.1:${ports.gateway}/metrics`)).text();
     // GraphQL operations are labelled by their first root field, never by the client-chosen operation name.
     expect(gateway).toMatch(/em_requests_total\{[^}]*name="event"[^}]*status="ok"/);
@@ -48,11 +50,17 @@ describe('one request id from the REST call into the worker job', () => {
     const eventId = await fixtures.event(orgId);
     const base = `/${orgId}/event/${eventId}`;
     const form = new FormData();
-    const photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#468' } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#468' } })
+      .jpeg()
+      .toBuffer();
     form.append('files', new Blob([photo], { type: 'image/jpeg' }), 'trace.jpg');
     const imported = expectSuccess(await api(`${base}/pipeline/photos/import`, { key, method: 'POST', body: form }));
     const requestId = `trace-${Date.now()}`;
-    const processed = await api(`${base}/pipeline/photos/process`, { key, method: 'POST', headers: { 'x-request-id': requestId } });
+    const processed = await api(`${base}/pipeline/photos/process`, {
+      key,
+      method: 'POST',
+      headers: { 'x-request-id': requestId },
+    });
     expectSuccess(processed);
     expect(processed.headers.get('x-request-id')).toBe(requestId);
     const jobs = new JobQueues(cfg.REDIS_URL);

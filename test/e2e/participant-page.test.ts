@@ -3,7 +3,15 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { ensureChromium, expectAttribute, expectCount, expectText, firstThumbnailShown, seriousA11yViolations, settle } from './support/browser';
+import {
+  ensureChromium,
+  expectAttribute,
+  expectCount,
+  expectText,
+  firstThumbnailShown,
+  seriousA11yViolations,
+  settle,
+} from './support/browser';
 import { faceCrop } from './support/demo-faces';
 import { api, bumpContentVersion, closeDb, expectError, expectSuccess, info, sql } from './support/platform';
 
@@ -20,7 +28,8 @@ const { orgId, eventId, browserKey } = info.demo;
 const base = `/${orgId}/event/${eventId}`;
 // The browser key's allowlist holds `localhost`: the page is opened by that name.
 const pageOrigin = info.restUrl.replace('127.0.0.1', 'localhost');
-const pageUrl = (search = '', key = browserKey) => `${pageOrigin}/events/${orgId}/${eventId}${search}#key=${encodeURIComponent(key)}`;
+const pageUrl = (search = '', key = browserKey) =>
+  `${pageOrigin}/events/${orgId}/${eventId}${search}#key=${encodeURIComponent(key)}`;
 
 let browser: Browser;
 let context: BrowserContext;
@@ -34,18 +43,28 @@ async function state(name: string, p: Page = page, fullPage = true): Promise<voi
 }
 
 const tileCount = () => page.locator('.grid .tile').count();
-const thumbnails = () => page.locator('.grid img').evaluateAll((imgs) => imgs.map((i) => (i as any).getAttribute('src')));
+const thumbnails = () =>
+  page.locator('.grid img').evaluateAll((imgs) => imgs.map((i) => (i as any).getAttribute('src')));
 /** Opens a page address afresh (a `goto` that changes only the fragment would not reload the page). */
 async function open(url: string, p: Page = page): Promise<void> {
   await p.goto('about:blank');
   await p.goto(url);
 }
-const faceSearchRows = async () => Number((await sql('select count(*)::int as n from face_searches where event_id = $1', [eventId]))[0].n);
+const faceSearchRows = async () =>
+  Number((await sql('select count(*)::int as n from face_searches where event_id = $1', [eventId]))[0].n);
 
 beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
-  browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'] });
-  context = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, acceptDownloads: true });
+  browser = await chromium.launch({
+    executablePath: ensureChromium(),
+    args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'],
+  });
+  context = await browser.newContext({
+    viewport: { width: 360, height: 780 },
+    isMobile: true,
+    hasTouch: true,
+    acceptDownloads: true,
+  });
   page = await context.newPage();
   page.on('request', (r) => !r.url().startsWith('data:') && requestedOrigins.add(new URL(r.url()).origin));
 }, 600_000);
@@ -93,11 +112,16 @@ describe('the participant page', () => {
     await page.keyboard.press('ArrowRight');
     await expectAttribute(dialog, 'aria-label', /^Photo 2 of/);
     const swipe = (fromX: number, toX: number) =>
-      page.locator('.lightbox').evaluate((el, [a, b]) => {
-        const touch = (x: number) => new Touch({ identifier: 1, target: el, clientX: x, clientY: 300 });
-        el.dispatchEvent(new TouchEvent('touchstart', { touches: [touch(a)], changedTouches: [touch(a)], bubbles: true }));
-        el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [touch(b)], bubbles: true }));
-      }, [fromX, toX]);
+      page.locator('.lightbox').evaluate(
+        (el, [a, b]) => {
+          const touch = (x: number) => new Touch({ identifier: 1, target: el, clientX: x, clientY: 300 });
+          el.dispatchEvent(
+            new TouchEvent('touchstart', { touches: [touch(a)], changedTouches: [touch(a)], bubbles: true }),
+          );
+          el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [touch(b)], bubbles: true }));
+        },
+        [fromX, toX],
+      );
     await swipe(300, 60);
     await expectAttribute(dialog, 'aria-label', /^Photo 3 of/);
     await swipe(60, 300);
@@ -144,7 +168,10 @@ describe('the participant page', () => {
     await expectCount(page.locator('.grid .tile'), byApi.images.length);
     const shown = await thumbnails();
     expect(await faceSearchRows()).toBe(before + 1);
-    const [billing] = await sql('select billable, cache_hits from face_searches where event_id = $1 and request_id = $2', [eventId, requestId]);
+    const [billing] = await sql(
+      'select billable, cache_hits from face_searches where event_id = $1 and request_id = $2',
+      [eventId, requestId],
+    );
     await state('5-selfie');
 
     await page.reload();
@@ -152,12 +179,24 @@ describe('the participant page', () => {
     await expectCount(page.locator('.grid .tile'), byApi.images.length);
     expect(await thumbnails()).toEqual(shown);
     expect(await faceSearchRows()).toBe(before + 1);
-    expect((await sql('select billable, cache_hits from face_searches where event_id = $1 and request_id = $2', [eventId, requestId]))[0]).toEqual(billing);
+    expect(
+      (
+        await sql('select billable, cache_hits from face_searches where event_id = $1 and request_id = $2', [
+          eventId,
+          requestId,
+        ])
+      )[0],
+    ).toEqual(billing);
   }, 120_000);
 
   it('my video moments: from a selfie result, clips are asked for, polled until completed, then played inline and offered for download', async () => {
     // The demo video shows the people of the last sample photos: a selfie of one of them, once the video is indexed.
-    const indexed = await settle(async () => (await sql('select status from videos where event_id = $1', [eventId])).map((r: any) => r.status).join(), (v) => v === 'indexed', 120_000);
+    const indexed = await settle(
+      async () =>
+        (await sql('select status from videos where event_id = $1', [eventId])).map((r: any) => r.status).join(),
+      (v) => v === 'indexed',
+      120_000,
+    );
     expect(indexed).toBe('indexed');
     const selfie = path.join(OUT, 'video-selfie.jpg');
     await sharp(await faceCrop('sample6.jpg')).toFile(selfie);
@@ -171,14 +210,22 @@ describe('the participant page', () => {
       v.muted = true;
       return v.play();
     });
-    await page.waitForFunction(() => {
-      const v = document.querySelector('.moments video');
-      return !!v && v.readyState >= 2 && v.currentTime > 0.3;
-    }, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const v = document.querySelector('.moments video');
+        return !!v && v.readyState >= 2 && v.currentTime > 0.3;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
     const download = await page.getByRole('link', { name: /^Download video moment 1$/ }).getAttribute('href');
     const clip = await fetch(download!);
     expect(clip.status).toBe(200);
-    expect(Buffer.from(await clip.arrayBuffer()).subarray(4, 8).toString()).toBe('ftyp');
+    expect(
+      Buffer.from(await clip.arrayBuffer())
+        .subarray(4, 8)
+        .toString(),
+    ).toBe('ftyp');
     await video.evaluate((v: any) => v.pause());
     await state('6-video-moments');
   }, 240_000);
@@ -197,7 +244,11 @@ describe('the participant page', () => {
     const byApi = expectSuccess(await api(`${base}/timeline/images?from=${from}&to=${from + 3600}&page_size=100`));
     await expectCount(page.locator('.grid .tile'), byApi.images.length);
     expect(await thumbnails()).toEqual(byApi.images.map((i: any) => i.thumbnail_url));
-    await expectAttribute(page.getByRole('button', { name: new RegExp(`^${String(hour.hour).padStart(2, '0')}:00`) }), 'aria-pressed', 'true');
+    await expectAttribute(
+      page.getByRole('button', { name: new RegExp(`^${String(hour.hour).padStart(2, '0')}:00`) }),
+      'aria-pressed',
+      'true',
+    );
     await state('7-timeline');
   });
 
@@ -229,7 +280,10 @@ describe('the participant page', () => {
     await open(pageUrl('?bib=99999'));
     await expectText(page.locator('.empty'), 'No photos with BIB 99999 yet. Check the number, or try a selfie.');
     await open(pageUrl('', 'em_not_a_real_key'));
-    await expectText(page.getByRole('alert'), 'This page is not allowed to show this event. Please ask the organiser for a new link.');
+    await expectText(
+      page.getByRole('alert'),
+      'This page is not allowed to show this event. Please ask the organiser for a new link.',
+    );
     await state('9-error-refused-key');
     // The same link opened from a host the browser key does not allow (an IP never matches a hostname entry).
     await open(pageUrl().replace(pageOrigin, info.restUrl));
@@ -237,14 +291,20 @@ describe('the participant page', () => {
     await open(`${pageOrigin}/events/${orgId}/${eventId}`);
     await page.evaluate(() => sessionStorage.clear());
     await page.reload();
-    await expectText(page.getByRole('alert'), 'This page link is missing its access key. Please open the link the organiser sent you.');
+    await expectText(
+      page.getByRole('alert'),
+      'This page link is missing its access key. Please open the link the organiser sent you.',
+    );
   });
 
   it('the browser key reads and searches from its allowed host only, and cannot write (it is public by nature)', async () => {
     const fromPage = { key: browserKey, headers: { origin: pageOrigin } };
     expectSuccess(await api(`${base}/details`, fromPage));
     expectSuccess(await api(`${base}/bibs/1207`, fromPage));
-    expectError(await api(`${base}/details`, { key: browserKey, headers: { origin: 'https://elsewhere.example' } }), 403);
+    expectError(
+      await api(`${base}/details`, { key: browserKey, headers: { origin: 'https://elsewhere.example' } }),
+      403,
+    );
     for (const stage of ['go-live', 'process']) {
       const res = await api(`${base}/pipeline/photos/${stage}`, { ...fromPage, method: 'POST' });
       expectError(res, 403);

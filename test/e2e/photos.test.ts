@@ -28,7 +28,14 @@ describe('all photos and image details', () => {
     const seen: any[] = [];
     for (let page = 1; page <= 3; page++) {
       const data = expectSuccess(await api(`/${orgId}/event/${eventId}/images?page=${page}&page_size=2`, { key }));
-      expect(data.pagination).toEqual({ total: 6, currentPage: page, totalPages: 3, hasNextPage: page < 3, hasPreviousPage: page > 1, page_size: 2 });
+      expect(data.pagination).toEqual({
+        total: 6,
+        currentPage: page,
+        totalPages: 3,
+        hasNextPage: page < 3,
+        hasPreviousPage: page > 1,
+        page_size: 2,
+      });
       seen.push(...data.images);
     }
     const times = seen.map((i) => i.meta_info.photo_timestamp);
@@ -63,13 +70,21 @@ describe('all photos and image details', () => {
 
   it('uses the default page size 32 and clamps above 100', async () => {
     expect(expectSuccess(await api(`/${orgId}/event/${eventId}/images`, { key })).pagination.page_size).toBe(32);
-    expect(expectSuccess(await api(`/${orgId}/event/${eventId}/images?page_size=101`, { key })).pagination.page_size).toBe(100);
+    expect(
+      expectSuccess(await api(`/${orgId}/event/${eventId}/images?page_size=101`, { key })).pagination.page_size,
+    ).toBe(100);
   });
 
   it('a page beyond the last is empty but keeps the totals', async () => {
     const data = expectSuccess(await api(`/${orgId}/event/${eventId}/images?page=9&page_size=2`, { key }));
     expect(data.images).toEqual([]);
-    expect(data.pagination).toMatchObject({ total: 6, currentPage: 9, totalPages: 3, hasNextPage: false, hasPreviousPage: true });
+    expect(data.pagination).toMatchObject({
+      total: 6,
+      currentPage: 9,
+      totalPages: 3,
+      hasNextPage: false,
+      hasPreviousPage: true,
+    });
     // The largest page number of the schema, times the largest page size, is still an empty page (no overflow).
     const far = expectSuccess(await api(`/${orgId}/event/${eventId}/images?page=2147483647&page_size=100`, { key }));
     expect(far.images).toEqual([]);
@@ -77,12 +92,18 @@ describe('all photos and image details', () => {
   });
 
   it('every page size pages through the same order, whichever end a page is read from', async () => {
-    const all = expectSuccess(await api(`/${orgId}/event/${eventId}/images?page_size=100`, { key })).images.map((i: any) => i.image_id);
+    const all = expectSuccess(await api(`/${orgId}/event/${eventId}/images?page_size=100`, { key })).images.map(
+      (i: any) => i.image_id,
+    );
     expect(all).toHaveLength(6);
     for (const size of [1, 3, 4, 5]) {
       const seen: string[] = [];
       for (let page = 1; page <= Math.ceil(6 / size); page++) {
-        seen.push(...expectSuccess(await api(`/${orgId}/event/${eventId}/images?page=${page}&page_size=${size}`, { key })).images.map((i: any) => i.image_id));
+        seen.push(
+          ...expectSuccess(
+            await api(`/${orgId}/event/${eventId}/images?page=${page}&page_size=${size}`, { key }),
+          ).images.map((i: any) => i.image_id),
+        );
       }
       expect(seen).toEqual(all);
     }
@@ -100,11 +121,18 @@ describe('all photos and image details', () => {
     const expectTotals = async (event: number, total: number) => {
       // The changes below are made in SQL; the services would bump the content version with them.
       await bumpContentVersion(event);
-      const [real] = await sql<{ n: number }>('select count(*)::int as n from photos where event_id = $1 and published_at is not null', [event]);
+      const [real] = await sql<{ n: number }>(
+        'select count(*)::int as n from photos where event_id = $1 and published_at is not null',
+        [event],
+      );
       expect(real.n).toBe(total);
-      const [kept] = await sql<{ published: number }>('select published from event_photo_counts where event_id = $1', [event]);
+      const [kept] = await sql<{ published: number }>('select published from event_photo_counts where event_id = $1', [
+        event,
+      ]);
       expect(kept?.published ?? 0).toBe(total);
-      expect(expectSuccess(await api(`/${orgId}/event/${event}/images?page_size=1`, { key })).pagination.total).toBe(total);
+      expect(expectSuccess(await api(`/${orgId}/event/${event}/images?page_size=1`, { key })).pagination.total).toBe(
+        total,
+      );
     };
     await expectTotals(counted, 3);
     await sql('update photos set published_at = now() where id = $1', [photoIds[2]]); // published

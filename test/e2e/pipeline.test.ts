@@ -1,16 +1,33 @@
 import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
-import { accessToken, account, api, closeDb, expectError, expectSuccess, fixtures, runCli, store, waitForPipeline } from './support/platform';
+import {
+  accessToken,
+  account,
+  api,
+  closeDb,
+  expectError,
+  expectSuccess,
+  fixtures,
+  runCli,
+  store,
+  waitForPipeline,
+} from './support/platform';
 
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 /** A real JPEG with a camera time (no offset: read in the event's zone, UTC here). */
 async function photo(seed: number, dateTimeOriginal?: string): Promise<Buffer> {
-  let img = sharp({ create: { width: 1200 + seed, height: 800, channels: 3, background: { r: (seed * 37) % 255, g: 90, b: 160 } } });
-  if (dateTimeOriginal) img = img.withExif({ IFD0: { Artist: 'Jane Lens' }, IFD2: { DateTimeOriginal: dateTimeOriginal } });
+  let img = sharp({
+    create: { width: 1200 + seed, height: 800, channels: 3, background: { r: (seed * 37) % 255, g: 90, b: 160 } },
+  });
+  if (dateTimeOriginal)
+    img = img.withExif({ IFD0: { Artist: 'Jane Lens' }, IFD2: { DateTimeOriginal: dateTimeOriginal } });
   return img.jpeg().toBuffer();
 }
-
 
 describe('photo pipeline: import, process, go-live, status', () => {
   let orgId: number;
@@ -53,7 +70,11 @@ describe('photo pipeline: import, process, go-live, status', () => {
     await store.put(`${inbox}broken.jpg`, Buffer.concat([first.subarray(0, 400)]), 'image/jpeg');
     await store.put(`${inbox}notes.txt`, Buffer.from('not a photo'), 'text/plain');
     const report = expectSuccess(await api(`${base}/pipeline/photos/import`, { key, method: 'POST' }));
-    expect({ imported: report.imported, duplicates: report.duplicates, rejected: report.rejected }).toEqual({ imported: 2, duplicates: 1, rejected: 2 });
+    expect({ imported: report.imported, duplicates: report.duplicates, rejected: report.rejected }).toEqual({
+      imported: 2,
+      duplicates: 1,
+      rejected: 2,
+    });
     const byKey = Object.fromEntries(report.files.map((f: any) => [f.key.slice(inbox.length), f]));
     // The same content under two names: whichever comes first is imported, the other is its duplicate.
     const pair = [byKey['copy-of-0001.jpg'], byKey['finish-line/IMG_0001.JPG']];
@@ -61,13 +82,19 @@ describe('photo pipeline: import, process, go-live, status', () => {
     expect(pair[0].image_id).toEqual(pair[1].image_id);
     expect(pair[0].reason).toBeNull();
     expect(byKey['IMG_0002.jpg']).toMatchObject({ status: 'imported', image_id: expect.any(String), reason: null });
-    expect(byKey['broken.jpg']).toMatchObject({ status: 'rejected', image_id: null, reason: expect.stringMatching(/corrupt|truncated|not an image/) });
+    expect(byKey['broken.jpg']).toMatchObject({
+      status: 'rejected',
+      image_id: null,
+      reason: expect.stringMatching(/corrupt|truncated|not an image/),
+    });
     expect(byKey['notes.txt']).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/not an image/) });
     expect((await store.list(inbox)).map((o) => o.key).sort()).toEqual([`${inbox}broken.jpg`, `${inbox}notes.txt`]);
 
     // A second import of the same content is a duplicate, not a new photo.
     await store.put(`${inbox}again.jpg`, first, 'image/jpeg');
-    const again = expectSuccess(await api(`${base}/pipeline/photos/import`, { key, ...json({ keys: [`${inbox}again.jpg`] }) }));
+    const again = expectSuccess(
+      await api(`${base}/pipeline/photos/import`, { key, ...json({ keys: [`${inbox}again.jpg`] }) }),
+    );
     expect(again).toMatchObject({ imported: 0, duplicates: 1, rejected: 0 });
     const status = expectSuccess(await api(`${base}/pipeline/photos/status`, { key }));
     expect(status).toMatchObject({ total: 2, imported: 2, is_live: false, progress: 0 });
@@ -82,9 +109,15 @@ describe('photo pipeline: import, process, go-live, status', () => {
     expect(expectSuccess(await api(`${base}/images`, { key })).images).toEqual([]);
 
     const live = expectSuccess(await api(`${base}/pipeline/photos/go-live`, { key, method: 'POST' }));
-    expect(live).toMatchObject({ published: 2, is_live: true, went_live_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/) });
+    expect(live).toMatchObject({
+      published: 2,
+      is_live: true,
+      went_live_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
+    });
     const gallery = expectSuccess(await api(`${base}/images`, { key }));
-    expect(gallery.images.map((i: any) => [i.meta_info.photo_timestamp, i.meta_info.photographer_name, i.meta_info.source])).toEqual([
+    expect(
+      gallery.images.map((i: any) => [i.meta_info.photo_timestamp, i.meta_info.photographer_name, i.meta_info.source]),
+    ).toEqual([
       [Date.parse('2026-05-17T08:05:30Z') / 1000, 'Jane Lens', 'inbox'],
       [Date.parse('2026-05-17T09:15:00Z') / 1000, 'Jane Lens', 'inbox'],
     ]);
@@ -93,13 +126,20 @@ describe('photo pipeline: import, process, go-live, status', () => {
     const preview = await fetch(gallery.images[0].img_url);
     expect(preview.status).toBe(200);
     expect(gallery.images[0].width).toBe(1202);
-    expect(expectSuccess(await api(`${base}/pipeline/photos/status`, { key }))).toMatchObject({ is_live: true, live: 2 });
+    expect(expectSuccess(await api(`${base}/pipeline/photos/status`, { key }))).toMatchObject({
+      is_live: true,
+      live: 2,
+    });
   });
 
   it('photos added after go-live are published as soon as they are processed', async () => {
     await store.put(`${inbox}late.jpg`, await photo(3, '2026:05:17 11:00:00'), 'image/jpeg');
-    expect(expectSuccess(await api(`${base}/pipeline/photos/import`, { key, ...json({ keys: [`${inbox}late.jpg`] }) }))).toMatchObject({ imported: 1 });
-    expect(expectSuccess(await api(`${base}/pipeline/photos/process`, { key, ...json({ retry_failed: true }) }))).toEqual({ queued: 1 });
+    expect(
+      expectSuccess(await api(`${base}/pipeline/photos/import`, { key, ...json({ keys: [`${inbox}late.jpg`] }) })),
+    ).toMatchObject({ imported: 1 });
+    expect(
+      expectSuccess(await api(`${base}/pipeline/photos/process`, { key, ...json({ retry_failed: true }) })),
+    ).toEqual({ queued: 1 });
     const done = await waitForPipeline(base, key);
     expect(done).toMatchObject({ total: 3, processed: 3, live: 3, is_live: true });
     expect(expectSuccess(await api(`${base}/images`, { key })).pagination.total).toBe(3);
@@ -107,7 +147,10 @@ describe('photo pipeline: import, process, go-live, status', () => {
 
   it('refuses bad requests with 400 and strangers with 403', async () => {
     expectError(await api(`${base}/pipeline/photos/import`, { key, ...json({ keys: ['inbox/999999/x.jpg'] }) }), 400);
-    expectError(await api(`${base}/pipeline/photos/import`, { key, ...json({ keys: [`${inbox}../../originals/x.jpg`] }) }), 400);
+    expectError(
+      await api(`${base}/pipeline/photos/import`, { key, ...json({ keys: [`${inbox}../../originals/x.jpg`] }) }),
+      400,
+    );
     expectError(await api(`${base}/pipeline/photos/import`, { key, ...json({ keys: 'x' }) }), 400);
     expectError(await api(`${base}/pipeline/photos/import`, { key, ...json([1, 2]) }), 400);
     expectError(await api(`${base}/pipeline/photos/process`, { key, ...json({ retry_failed: 'yes' }) }), 400);
@@ -119,9 +162,19 @@ describe('photo pipeline: import, process, go-live, status', () => {
     await account(email, [[orgId, 'admin']]);
     const subject = `s-${randomUUID()}`;
     const readOnly = await accessToken({ subject, email, scopes: ['events:read'] });
-    expectError(await api(`${base}/pipeline/photos/process`, { key: null, method: 'POST', headers: { authorization: `Bearer ${readOnly}` } }), 403);
+    expectError(
+      await api(`${base}/pipeline/photos/process`, {
+        key: null,
+        method: 'POST',
+        headers: { authorization: `Bearer ${readOnly}` },
+      }),
+      403,
+    );
     const writer = await accessToken({ subject, email, scopes: ['events:read', 'events:write'] });
-    expect((await api(`${base}/pipeline/photos/status`, { key: null, headers: { authorization: `Bearer ${writer}` } })).status).toBe(200);
+    expect(
+      (await api(`${base}/pipeline/photos/status`, { key: null, headers: { authorization: `Bearer ${writer}` } }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -137,7 +190,12 @@ describe('organiser CLI: import-photos', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-import-'));
     mkdirSync(path.join(dir, 'stage-2'));
     writeFileSync(path.join(dir, 'a.jpg'), await photo(10, '2026:05:17 10:00:00'));
-    writeFileSync(path.join(dir, 'stage-2', 'b.png'), await sharp({ create: { width: 640, height: 480, channels: 3, background: '#345' } }).png().toBuffer());
+    writeFileSync(
+      path.join(dir, 'stage-2', 'b.png'),
+      await sharp({ create: { width: 640, height: 480, channels: 3, background: '#345' } })
+        .png()
+        .toBuffer(),
+    );
     writeFileSync(path.join(dir, 'c.jpg'), Buffer.from('not really a jpeg'));
     const output = await runCli('import-photos', '--event', String(eventId), '--dir', dir, '--photographer', 'CLI Cam');
     rmSync(dir, { recursive: true, force: true });
@@ -145,7 +203,13 @@ describe('organiser CLI: import-photos', () => {
     expect(output).toMatch(/refused c\.jpg: .+/);
     expect(output).toContain('go-live: 2 photos published');
     const gallery = expectSuccess(await api(`/${orgId}/event/${eventId}/images`, { key }));
-    expect(gallery.images.map((i: any) => [i.meta_info.original_file_name, i.meta_info.photographer_name, i.meta_info.source])).toEqual([
+    expect(
+      gallery.images.map((i: any) => [
+        i.meta_info.original_file_name,
+        i.meta_info.photographer_name,
+        i.meta_info.source,
+      ]),
+    ).toEqual([
       ['a.jpg', 'CLI Cam', 'cli'],
       ['b.png', 'CLI Cam', 'cli'],
     ]);
@@ -155,13 +219,23 @@ describe('organiser CLI: import-photos', () => {
 describe('photo import by multipart upload (REST -> gateway -> images subgraph)', () => {
   afterAll(closeDb);
 
-  async function upload(base: string, key: string, files: Array<{ name: string; content: Buffer; type?: string; field?: string }>, fields: Record<string, string> = {}) {
+  async function upload(
+    base: string,
+    key: string,
+    files: Array<{ name: string; content: Buffer; type?: string; field?: string }>,
+    fields: Record<string, string> = {},
+  ) {
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
-    for (const f of files) form.append(f.field ?? 'files', new Blob([f.content], { type: f.type ?? 'image/jpeg' }), f.name);
+    for (const f of files)
+      form.append(f.field ?? 'files', new Blob([f.content], { type: f.type ?? 'image/jpeg' }), f.name);
     const { API } = await import('./support/platform');
-    const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
-    return { status: res.status, headers: res.headers, body: (await res.json()) };
+    const res = await fetch(`${API}${base}/pipeline/photos/import`, {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      body: form,
+    });
+    return { status: res.status, headers: res.headers, body: await res.json() };
   }
 
   it('imports uploaded files with per-file outcomes, then processes and publishes them', async () => {
@@ -174,7 +248,13 @@ describe('photo import by multipart upload (REST -> gateway -> images subgraph)'
       key,
       [
         { name: 'one.jpg', content: one },
-        { name: 'two.png', content: await sharp({ create: { width: 300, height: 200, channels: 3, background: '#a33' } }).png().toBuffer(), type: 'image/png' },
+        {
+          name: 'two.png',
+          content: await sharp({ create: { width: 300, height: 200, channels: 3, background: '#a33' } })
+            .png()
+            .toBuffer(),
+          type: 'image/png',
+        },
         { name: 'one-again.jpg', content: one },
         { name: 'empty.jpg', content: Buffer.alloc(0) },
         { name: 'script.jpg', content: Buffer.from('#!/bin/sh\necho hi\n') },
@@ -182,7 +262,11 @@ describe('photo import by multipart upload (REST -> gateway -> images subgraph)'
       { photographer_name: 'Upload Cam' },
     );
     const data = expectSuccess(res);
-    expect({ imported: data.imported, duplicates: data.duplicates, rejected: data.rejected }).toEqual({ imported: 2, duplicates: 1, rejected: 2 });
+    expect({ imported: data.imported, duplicates: data.duplicates, rejected: data.rejected }).toEqual({
+      imported: 2,
+      duplicates: 1,
+      rejected: 2,
+    });
     expect(data.files.map((f: any) => [f.key, f.status])).toEqual([
       ['one.jpg', 'imported'],
       ['two.png', 'imported'],
@@ -195,7 +279,13 @@ describe('photo import by multipart upload (REST -> gateway -> images subgraph)'
     await waitForPipeline(base, key);
     expectSuccess(await api(`${base}/pipeline/photos/go-live`, { key, method: 'POST' }));
     const gallery = expectSuccess(await api(`${base}/images`, { key }));
-    expect(gallery.images.map((i: any) => [i.meta_info.original_file_name, i.meta_info.photographer_name, i.meta_info.source])).toEqual([
+    expect(
+      gallery.images.map((i: any) => [
+        i.meta_info.original_file_name,
+        i.meta_info.photographer_name,
+        i.meta_info.source,
+      ]),
+    ).toEqual([
       ['one.jpg', 'Upload Cam', 'upload'],
       ['two.png', 'Upload Cam', 'upload'],
     ]);
@@ -206,7 +296,11 @@ describe('photo import by multipart upload (REST -> gateway -> images subgraph)'
     const eventId = await fixtures.event(orgId);
     const base = `/${orgId}/event/${eventId}`;
     const bad = await upload(base, key, [{ name: 'x.jpg', content: await photo(5), field: 'picture' }]);
-    expect({ status: bad.status, responseType: bad.body.responseType, data: bad.body.data }).toEqual({ status: 400, responseType: 'error', data: null });
+    expect({ status: bad.status, responseType: bad.body.responseType, data: bad.body.data }).toEqual({
+      status: 400,
+      responseType: 'error',
+      data: null,
+    });
     const stranger = await fixtures.organisation();
     const denied = await upload(base, stranger.key, [{ name: 'x.jpg', content: await photo(6) }]);
     expect({ status: denied.status, data: denied.body.data }).toEqual({ status: 403, data: null });

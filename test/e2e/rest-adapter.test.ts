@@ -20,9 +20,26 @@ describe('REST adapter: envelope on every response', () => {
 
   it('malformed JSON is 400, a non-JSON body 415, an oversize body 413', async () => {
     const json = { 'content-type': 'application/json' };
-    expectError(await api(`${demo}/original-photos`, { method: 'POST', headers: json, body: '{"method": "bib", ' }), 400);
-    expectError(await api(`${demo}/original-photos`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' }), 415);
-    expectError(await api(`${demo}/original-photos`, { method: 'POST', headers: json, body: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }) }), 413);
+    expectError(
+      await api(`${demo}/original-photos`, { method: 'POST', headers: json, body: '{"method": "bib", ' }),
+      400,
+    );
+    expectError(
+      await api(`${demo}/original-photos`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: 'hello',
+      }),
+      415,
+    );
+    expectError(
+      await api(`${demo}/original-photos`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }),
+      }),
+      413,
+    );
   });
 
   it.each([
@@ -57,10 +74,13 @@ describe('REST adapter: odd request targets', () => {
     const http = await import('node:http');
     const { hostname, port } = new URL(API);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: hostname, port, path: '//evil.example/api/v1/ext/1/events', method: 'GET' }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        { host: hostname, port, path: '//evil.example/api/v1/ext/1/events', method: 'GET' },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -57,7 +57,11 @@ describe('a restart on existing data', () => {
     const early = await searchBySelfie();
     expect(early.status).toBe(503);
     expect(early.headers.get('retry-after')).toBe('10');
-    expect(await early.json()).toMatchObject({ responseType: 'error', data: null, message: expect.stringMatching(/starting up/) });
+    expect(await early.json()).toMatchObject({
+      responseType: 'error',
+      data: null,
+      message: expect.stringMatching(/starting up/),
+    });
 
     // Let the worker go on: it loads its models, its readiness turns, the banner's follow-up says so, selfies work.
     process.kill(frozen!, 'SIGCONT');

@@ -28,19 +28,42 @@ describe('BIB search', () => {
       expect(data.images.map((i: any) => i.image_id)).toEqual([ids[1], ids[0], ids[2]]);
       expect(data.images[0]).not.toHaveProperty('meta_info');
       expect(data.images[0].original_url).toBeNull();
-      expect(data.pagination).toEqual({ total: 3, currentPage: 1, totalPages: 1, hasNextPage: false, hasPreviousPage: false, page_size: 32 });
+      expect(data.pagination).toEqual({
+        total: 3,
+        currentPage: 1,
+        totalPages: 1,
+        hasNextPage: false,
+        hasPreviousPage: false,
+        page_size: 32,
+      });
     }
   });
 
   it('pages results', async () => {
     const data = expectSuccess(await api(`/${orgId}/event/${eventId}/bibs/a12?page=2&page_size=2`, { key }));
     expect(data.images.map((i: any) => i.image_id)).toEqual([ids[2]]);
-    expect(data.pagination).toMatchObject({ total: 3, currentPage: 2, totalPages: 2, hasPreviousPage: true, hasNextPage: false });
+    expect(data.pagination).toMatchObject({
+      total: 3,
+      currentPage: 2,
+      totalPages: 2,
+      hasPreviousPage: true,
+      hasNextPage: false,
+    });
   });
 
   it('an unknown BIB is an empty result, not an error', async () => {
     const data = expectSuccess(await api(`/${orgId}/event/${eventId}/bibs/4242`, { key }));
-    expect(data).toEqual({ images: [], pagination: { total: 0, currentPage: 0, totalPages: 0, hasNextPage: false, hasPreviousPage: false, page_size: 32 } });
+    expect(data).toEqual({
+      images: [],
+      pagination: {
+        total: 0,
+        currentPage: 0,
+        totalPages: 0,
+        hasNextPage: false,
+        hasPreviousPage: false,
+        page_size: 32,
+      },
+    });
   });
 
   it('is refused with 403 when bib_search is off or the event is disabled', async () => {
@@ -76,7 +99,15 @@ describe('timeline', () => {
     const data = expectSuccess(await api(`/${orgId}/event/${eventId}/timeline/days`, { key }));
     expect(data).toEqual({
       days: [
-        { date: '2026-05-17', total: 4, hours: [{ hour: 7, count: 1 }, { hour: 9, count: 2 }, { hour: 23, count: 1 }] },
+        {
+          date: '2026-05-17',
+          total: 4,
+          hours: [
+            { hour: 7, count: 1 },
+            { hour: 9, count: 2 },
+            { hour: 23, count: 1 },
+          ],
+        },
         { date: '2026-05-18', total: 1, hours: [{ hour: 0, count: 1 }] },
       ],
     });
@@ -94,7 +125,9 @@ describe('timeline', () => {
     expect(data.images.map((i: any) => i.image_id)).toEqual([ids[1], ids[0], ids[2]]);
     expect(data.images[0]).not.toHaveProperty('meta_info');
     expect(data.pagination).toMatchObject({ total: 3, page_size: 32 });
-    const paged = expectSuccess(await api(`/${orgId}/event/${eventId}/timeline/images?from=${from}&to=${to}&page=2&page_size=2`, { key }));
+    const paged = expectSuccess(
+      await api(`/${orgId}/event/${eventId}/timeline/images?from=${from}&to=${to}&page=2&page_size=2`, { key }),
+    );
     expect(paged.images.map((i: any) => i.image_id)).toEqual([ids[2]]);
     const none = expectSuccess(await api(`/${orgId}/event/${eventId}/timeline/images?from=0&to=1`, { key }));
     expect(none.pagination).toMatchObject({ total: 0, currentPage: 0 });

@@ -6,20 +6,36 @@ import { api, closeDb, expectError, expectSuccess, fixtures, gql, info, runCli, 
 const IMPORT = `mutation($o: Int!, $e: Int!, $f: Upload!, $m: StartListImportMode!, $s: Boolean) {
   importStartList(orgId: $o, eventId: $e, file: $f, mode: $m, skipInvalid: $s) { imported total skipped { line reason } } }`;
 const EXPORT = 'query($o: Int!, $e: Int!) { exportStartList(orgId: $o, eventId: $e) { csv count } }';
-const SEARCH = 'query($o: Int!, $e: Int!, $q: String!) { searchByName(orgId: $o, eventId: $e, query: $q) { bib name photoCount } }';
+const SEARCH =
+  'query($o: Int!, $e: Int!, $q: String!) { searchByName(orgId: $o, eventId: $e, query: $q) { bib name photoCount } }';
 
 /** The GraphQL multipart upload of a start list file, as an organiser's tool sends it. */
-async function importCsv(key: string, orgId: number, eventId: number, csv: string | Buffer, mode: 'APPEND' | 'REPLACE', skipInvalid?: boolean) {
+async function importCsv(
+  key: string,
+  orgId: number,
+  eventId: number,
+  csv: string | Buffer,
+  mode: 'APPEND' | 'REPLACE',
+  skipInvalid?: boolean,
+) {
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query: IMPORT, variables: { o: orgId, e: eventId, f: null, m: mode, s: skipInvalid ?? null } }));
+  form.append(
+    'operations',
+    JSON.stringify({ query: IMPORT, variables: { o: orgId, e: eventId, f: null, m: mode, s: skipInvalid ?? null } }),
+  );
   form.append('map', JSON.stringify({ 0: ['variables.f'] }));
   form.append('0', new Blob([csv], { type: 'text/csv' }), 'start-list.csv');
-  const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' }, body: form });
+  const res = await fetch(info.gatewayUrl, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' },
+    body: form,
+  });
   const body = (await res.json()) as { data?: any; errors?: Array<{ message: string; extensions: any }> };
   return { result: body.data?.importStartList, error: body.errors?.[0], code: body.errors?.[0]?.extensions?.code };
 }
 
-const START_LIST = '\uFEFFbib;first_name;last_name;category;team\r\n1207;Zoé;Dupont;F40;"Club ""Rapide""; Lyon"\r\n88;Jean-Pierre;Dupuis;M50;\r\n301;Łukasz;Wójcik;M30;\r\n';
+const START_LIST =
+  '\uFEFFbib;first_name;last_name;category;team\r\n1207;Zoé;Dupont;F40;"Club ""Rapide""; Lyon"\r\n88;Jean-Pierre;Dupuis;M50;\r\n301;Łukasz;Wójcik;M30;\r\n';
 
 describe('start lists', () => {
   let orgId: number;
@@ -37,7 +53,9 @@ describe('start lists', () => {
   afterAll(closeDb);
 
   it('imports a semicolon file with a BOM, quotes and accents, and exports it back', async () => {
-    expect(await importCsv(key, orgId, eventId, START_LIST, 'REPLACE')).toMatchObject({ result: { imported: 3, total: 3, skipped: [] } });
+    expect(await importCsv(key, orgId, eventId, START_LIST, 'REPLACE')).toMatchObject({
+      result: { imported: 3, total: 3, skipped: [] },
+    });
     const exported = (await gql(EXPORT, { o: orgId, e: eventId }, key)).body.data.exportStartList;
     expect(exported.count).toBe(3);
     expect(exported.csv).toBe(
@@ -61,13 +79,19 @@ describe('start lists', () => {
       expect((await importCsv(key, orgId, eventId, file, 'REPLACE')).code).toBe('BAD_USER_INPUT');
     }
     const other = await fixtures.event(orgId);
-    expect(await importCsv(key, orgId, other, bad, 'REPLACE', true)).toMatchObject({ result: { imported: 1, total: 1, skipped: [{ line: 3 }, { line: 4 }, { line: 5 }, { line: 6 }] } });
+    expect(await importCsv(key, orgId, other, bad, 'REPLACE', true)).toMatchObject({
+      result: { imported: 1, total: 1, skipped: [{ line: 3 }, { line: 4 }, { line: 5 }, { line: 6 }] },
+    });
   });
 
   it('append adds lines; a bib already listed is a bad line', async () => {
     const append = await importCsv(key, orgId, eventId, 'bib,name\n1207,Zoé Again\n', 'APPEND');
-    expect(append.error!.extensions.lines).toEqual([{ line: 2, reason: 'bib 1207 is already on the start list (replace the list to change it)' }]);
-    expect(await importCsv(key, orgId, eventId, 'name,bib\nAnna Martin,A12\n', 'APPEND')).toMatchObject({ result: { imported: 1, total: 4 } });
+    expect(append.error!.extensions.lines).toEqual([
+      { line: 2, reason: 'bib 1207 is already on the start list (replace the list to change it)' },
+    ]);
+    expect(await importCsv(key, orgId, eventId, 'name,bib\nAnna Martin,A12\n', 'APPEND')).toMatchObject({
+      result: { imported: 1, total: 4 },
+    });
   });
 
   it('a read-only (browser) key and a foreign key may neither import nor export; an unknown event is 404', async () => {
@@ -86,11 +110,17 @@ describe('start lists', () => {
     writeFileSync(good, 'bib,first_name,last_name\n7,Émile,Zola\n8,Marie,Curie\n');
     writeFileSync(bad, 'bib,first_name,last_name\n9,Ok,Fine\n9,Dup,Licate\n');
     const cliEvent = await fixtures.event(orgId);
-    expect(await runCli('import-start-list', '--event', String(cliEvent), '--file', good)).toMatch(/^2 participants imported \(append\); the start list has 2/);
-    const failure = await runCli('import-start-list', '--event', String(cliEvent), '--file', bad, '--replace').catch((e: Error) => e.message);
+    expect(await runCli('import-start-list', '--event', String(cliEvent), '--file', good)).toMatch(
+      /^2 participants imported \(append\); the start list has 2/,
+    );
+    const failure = await runCli('import-start-list', '--event', String(cliEvent), '--file', bad, '--replace').catch(
+      (e: Error) => e.message,
+    );
     expect(failure).toMatch(/line 3: duplicate bib 9 \(also on line 2\)/);
     expect(failure).toMatch(/error: 1 line of the start list is invalid; nothing was stored/);
-    expect(await runCli('import-start-list', '--event', String(cliEvent), '--file', bad, '--replace', '--skip-invalid')).toMatch(/1 participants imported \(replace\); the start list has 1; 1 invalid lines skipped/);
+    expect(
+      await runCli('import-start-list', '--event', String(cliEvent), '--file', bad, '--replace', '--skip-invalid'),
+    ).toMatch(/1 participants imported \(replace\); the start list has 1; 1 invalid lines skipped/);
     const out = path.join(dir, 'out.csv');
     await runCli('export-start-list', '--event', String(cliEvent), '--out', out);
     expect(readFileSync(out, 'utf8')).toBe('bib,first_name,last_name,name,category,team\n9,Ok,Fine,Ok Fine,,\n');
@@ -98,10 +128,19 @@ describe('start lists', () => {
   }, 300_000); // six CLI processes, each starting Node and the ORM
 
   it('imports 100,000 lines in seconds', async () => {
-    const lines = Array.from({ length: 100_000 }, (_, i) => `${i + 1},Prénom${i},Nom${i % 997},M${i % 7},Team ${i % 50}`);
+    const lines = Array.from(
+      { length: 100_000 },
+      (_, i) => `${i + 1},Prénom${i},Nom${i % 997},M${i % 7},Team ${i % 50}`,
+    );
     const big = await fixtures.event(orgId, { nameSearch: true });
     const started = Date.now();
-    const done = await importCsv(key, orgId, big, `bib,first_name,last_name,category,team\n${lines.join('\n')}\n`, 'REPLACE');
+    const done = await importCsv(
+      key,
+      orgId,
+      big,
+      `bib,first_name,last_name,category,team\n${lines.join('\n')}\n`,
+      'REPLACE',
+    );
     const seconds = (Date.now() - started) / 1000;
     expect(done.result).toMatchObject({ imported: 100_000, total: 100_000 });
     // Speed is the bench's to measure (this machine is shared); the figure is logged for a look.
@@ -121,8 +160,17 @@ describe('name search', () => {
     ({ orgId, key } = await fixtures.organisation('Name Search Club'));
     eventId = await fixtures.event(orgId, { nameSearch: true });
     browserKey = await fixtures.apiKey(orgId, { readOnly: true });
-    const participants = ['1207;Zoé;Dupont', '88;Jean-Pierre;Dupuis', '301;Łukasz;Wójcik', '12;Anna;Müller', '13;Hanna;Mueller'];
-    expect((await importCsv(key, orgId, eventId, `bib;first_name;last_name\n${participants.join('\n')}\n`, 'REPLACE')).result.imported).toBe(5);
+    const participants = [
+      '1207;Zoé;Dupont',
+      '88;Jean-Pierre;Dupuis',
+      '301;Łukasz;Wójcik',
+      '12;Anna;Müller',
+      '13;Hanna;Mueller',
+    ];
+    expect(
+      (await importCsv(key, orgId, eventId, `bib;first_name;last_name\n${participants.join('\n')}\n`, 'REPLACE')).result
+        .imported,
+    ).toBe(5);
     await fixtures.photos(eventId, [
       { capturedAt: new Date(1000), bibs: ['1207'] },
       { capturedAt: new Date(2000), bibs: ['1207', '88'] },
@@ -131,11 +179,15 @@ describe('name search', () => {
   });
   afterAll(closeDb);
 
-  const search = async (q: string, credential = browserKey, event = eventId) => gql(SEARCH, { o: orgId, e: event, q }, credential);
-  const bibsOf = async (q: string) => ((await search(q)).body.data.searchByName as Array<{ bib: string }>).map((m) => m.bib);
+  const search = async (q: string, credential = browserKey, event = eventId) =>
+    gql(SEARCH, { o: orgId, e: event, q }, credential);
+  const bibsOf = async (q: string) =>
+    ((await search(q)).body.data.searchByName as Array<{ bib: string }>).map((m) => m.bib);
 
   it('matches accents and case aside, word prefixes, and a typo; with published photo counts', async () => {
-    expect((await search('zoe DUPONT')).body.data.searchByName).toEqual([{ bib: '1207', name: 'Zoé Dupont', photoCount: 2 }]);
+    expect((await search('zoe DUPONT')).body.data.searchByName).toEqual([
+      { bib: '1207', name: 'Zoé Dupont', photoCount: 2 },
+    ]);
     expect(await bibsOf('dup')).toEqual(expect.arrayContaining(['1207', '88']));
     expect(await bibsOf('jean pierre')).toEqual(['88']);
     expect(await bibsOf('lukasz wojcik')).toEqual(['301']);
@@ -154,13 +206,24 @@ describe('name search', () => {
   });
 
   it("the participant page's route answers in the envelope, outside the spec's API; the spec's API has no such route", async () => {
-    const res = await fetch(`${info.restUrl}/events/api/${orgId}/event/${eventId}/names?q=${encodeURIComponent('Zoé')}`, { headers: { 'x-api-key': key } });
-    expect(await res.json()).toEqual({ responseType: 'success', message: 'Name search: ok', data: { participants: [{ bib: '1207', name: 'Zoé Dupont', photo_count: 2 }] } });
-    const missing = await fetch(`${info.restUrl}/events/api/${orgId}/event/${eventId}/names`, { headers: { 'x-api-key': key } });
+    const res = await fetch(
+      `${info.restUrl}/events/api/${orgId}/event/${eventId}/names?q=${encodeURIComponent('Zoé')}`,
+      { headers: { 'x-api-key': key } },
+    );
+    expect(await res.json()).toEqual({
+      responseType: 'success',
+      message: 'Name search: ok',
+      data: { participants: [{ bib: '1207', name: 'Zoé Dupont', photo_count: 2 }] },
+    });
+    const missing = await fetch(`${info.restUrl}/events/api/${orgId}/event/${eventId}/names`, {
+      headers: { 'x-api-key': key },
+    });
     expect(missing.status).toBe(400);
     const off = await fixtures.event(orgId);
     expectError(await api(`/${orgId}/event/${off}/names?q=zoe`, { key }), 404);
-    const forbidden = await fetch(`${info.restUrl}/events/api/${orgId}/event/${off}/names?q=zoe`, { headers: { 'x-api-key': key } });
+    const forbidden = await fetch(`${info.restUrl}/events/api/${orgId}/event/${off}/names?q=zoe`, {
+      headers: { 'x-api-key': key },
+    });
     expect(forbidden.status).toBe(403);
     expect((await fetch(`${info.restUrl}/events/api/${orgId}/event/${eventId}/names?q=zoe`)).status).toBe(401);
     expectSuccess(await api(`/${orgId}/event/${eventId}/details`, { key }));
@@ -176,11 +239,15 @@ describe('name search', () => {
   it('a start list re-judges stored reads at once: a number not on it stops finding photos, until it is listed', async () => {
     const judged = await fixtures.event(orgId, { nameSearch: true });
     await fixtures.photos(judged, [{ capturedAt: new Date(1000), bibs: ['1207', '555'] }]);
-    const bibTotal = async (bib: string) => expectSuccess(await api(`/${orgId}/event/${judged}/bibs/${bib}`, { key })).pagination.total;
+    const bibTotal = async (bib: string) =>
+      expectSuccess(await api(`/${orgId}/event/${judged}/bibs/${bib}`, { key })).pagination.total;
     expect([await bibTotal('1207'), await bibTotal('555')]).toEqual([1, 1]);
     await importCsv(key, orgId, judged, 'bib,name\n1207,Zoé Dupont\n', 'REPLACE');
     expect([await bibTotal('1207'), await bibTotal('555')]).toEqual([1, 0]);
-    const rows = await sql('select bib, coalesce(read_text, bib) as read_text, status, source from photo_bibs where event_id = $1 order by bib', [judged]);
+    const rows = await sql(
+      'select bib, coalesce(read_text, bib) as read_text, status, source from photo_bibs where event_id = $1 order by bib',
+      [judged],
+    );
     expect(rows).toEqual([
       { bib: '1207', read_text: '1207', status: 'accepted', source: 'read' },
       { bib: '555', read_text: '555', status: 'rejected', source: 'read' },
@@ -190,6 +257,8 @@ describe('name search', () => {
   });
 
   it('the count of start list rows matches what was imported', async () => {
-    expect((await sql('select count(*)::int as n from start_list_entries where event_id = $1', [eventId]))[0].n).toBe(5);
+    expect((await sql('select count(*)::int as n from start_list_entries where event_id = $1', [eventId]))[0].n).toBe(
+      5,
+    );
   });
 });

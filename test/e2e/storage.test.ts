@@ -5,7 +5,10 @@ describe('embedded S3: presigned originals, refused when forged or expired', () 
   let fileName: string;
 
   beforeAll(async () => {
-    const [photo] = await sql('select original_key, original_file_name from photos where event_id = $1 order by id limit 1', [info.demo.eventId]);
+    const [photo] = await sql(
+      'select original_key, original_file_name from photos where event_id = $1 order by id limit 1',
+      [info.demo.eventId],
+    );
     key = photo.original_key;
     fileName = photo.original_file_name;
   });

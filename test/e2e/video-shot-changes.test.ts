@@ -10,10 +10,23 @@ const CUT = 6;
 
 async function addVideo(orgId: number, eventId: number, key: string, file: string): Promise<string> {
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query: 'mutation($o: Int!, $e: Int!, $f: Upload, $k: String) { addEventVideo(orgId: $o, eventId: $e, file: $f, sourceKey: $k) { id } }', variables: { o: orgId, e: eventId, f: null, k: 'two-shots' } }));
+  form.append(
+    'operations',
+    JSON.stringify({
+      query:
+        'mutation($o: Int!, $e: Int!, $f: Upload, $k: String) { addEventVideo(orgId: $o, eventId: $e, file: $f, sourceKey: $k) { id } }',
+      variables: { o: orgId, e: eventId, f: null, k: 'two-shots' },
+    }),
+  );
   form.append('map', JSON.stringify({ 0: ['variables.f'] }));
   form.append('0', new Blob([readFileSync(file)], { type: 'video/mp4' }), path.basename(file));
-  const body = (await (await fetch(info.gatewayUrl, { method: 'POST', headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' }, body: form })).json()) as { data?: { addEventVideo: { id: string } }; errors?: unknown };
+  const body = (await (
+    await fetch(info.gatewayUrl, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' },
+      body: form,
+    })
+  ).json()) as { data?: { addEventVideo: { id: string } }; errors?: unknown };
   if (!body.data) throw new Error(`addEventVideo failed: ${JSON.stringify(body.errors)}`);
   return body.data.addEventVideo.id;
 }
@@ -58,19 +71,26 @@ describe('video moments end where the person leaves the screen (shot changes)', 
   it('the index records the cut, and no face track continues across it', async () => {
     const [video] = await sql('select shot_changes from videos where id = $1', [videoId]);
     expect(video.shot_changes).toEqual([CUT]);
-    const crossing = await sql('select track from video_faces where video_id = $1 group by track having min(time_seconds) < $2 and max(time_seconds) >= $2', [videoId, CUT]);
+    const crossing = await sql(
+      'select track from video_faces where video_id = $1 group by track having min(time_seconds) < $2 and max(time_seconds) >= $2',
+      [videoId, CUT],
+    );
     expect(crossing).toEqual([]);
   });
 
   it("a selfie of A: the moment ends at the cut, not in B's shot, though the event pads windows by 2 s", async () => {
-    const start = expectSuccess(await postForm(`/${orgId}/event/${eventId}/video-clipping/search-by-selfie`, key, await faceCrop('sample5.jpg')));
+    const start = expectSuccess(
+      await postForm(`/${orgId}/event/${eventId}/video-clipping/search-by-selfie`, key, await faceCrop('sample5.jpg')),
+    );
     const result = await until(async () => {
       const data = expectSuccess(await api(`/${orgId}/event/${eventId}/video-clipping/${start.request_id}`, { key }));
       return data.status === 'processing' ? null : data;
     }, 'clipping');
     expect(result.status).toBe('completed');
     expect(result.videos).toHaveLength(1);
-    const [clip] = await sql('select start_seconds, end_seconds from clips where clip_request_request_id = $1', [start.request_id]);
+    const [clip] = await sql('select start_seconds, end_seconds from clips where clip_request_request_id = $1', [
+      start.request_id,
+    ]);
     expect(clip.start_seconds).toBe(0);
     // A is on screen for the sampled frames 0-5.5 s: the window covers 5.5's interval and stops at the cut.
     expect(clip.end_seconds).toBeGreaterThanOrEqual(CUT - 0.5);

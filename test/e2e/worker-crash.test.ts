@@ -22,7 +22,9 @@ describe(`a worker killed in the middle of processing ${PHOTOS} photos`, () => {
     // Uploads of at most 100 files each (UPLOAD_MAX_FILES).
     for (let i = 0; i < bibs.length; i += 100) {
       const form = await drawnPhotosForm(bibs.slice(i, i + 100), { width: 700, height: 450 });
-      expect(expectSuccess(await api(`${base}/pipeline/photos/import`, { key, method: 'POST', body: form })).imported).toBe(Math.min(100, bibs.length - i));
+      expect(
+        expectSuccess(await api(`${base}/pipeline/photos/import`, { key, method: 'POST', body: form })).imported,
+      ).toBe(Math.min(100, bibs.length - i));
     }
 
     const pid = servicePid(info.env.DATA_DIR, 'ml-worker/dist/main.js');
@@ -40,7 +42,10 @@ describe(`a worker killed in the middle of processing ${PHOTOS} photos`, () => {
     const atKill = expectSuccess(await api(`${base}/pipeline/photos/status`, { key }));
     expect(atKill.processed).toBeLessThan(PHOTOS);
 
-    replacement = spawn(process.execPath, [path.join(REPO_ROOT, 'ml-worker/dist/main.js')], { env: { ...process.env, ...info.env, LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+    replacement = spawn(process.execPath, [path.join(REPO_ROOT, 'ml-worker/dist/main.js')], {
+      env: { ...process.env, ...info.env, LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
     const done = await waitForPipeline(base, key, 400_000);
     expect(done).toMatchObject({ total: PHOTOS, processed: PHOTOS, failed: 0 });
 

@@ -10,7 +10,9 @@ function Message({ text }: { text: string }) {
   return (
     <main class="wrap">
       <h1 class="plain">Find your photos</h1>
-      <p class="error" role="alert">{text}</p>
+      <p class="error" role="alert">
+        {text}
+      </p>
     </main>
   );
 }
@@ -20,7 +22,11 @@ export function App() {
   const key = place ? readKey(location.hash, safeSession(), `${place.orgId}/${place.eventId}`) : null;
   const api = useMemo(() => {
     if (!place || !key) return null;
-    const client = new Api(`/api/v1/ext/${place.orgId}/event/${place.eventId}`, key, `/events/api/${place.orgId}/event/${place.eventId}`);
+    const client = new Api(
+      `/api/v1/ext/${place.orgId}/event/${place.eventId}`,
+      key,
+      `/events/api/${place.orgId}/event/${place.eventId}`,
+    );
     client.prefetch((a) => loaderFor(a, readView(location.search))(1));
     return client;
   }, [key]);
@@ -46,10 +52,19 @@ export function App() {
   };
 
   if (!place) return <Message text="This address does not name an event." />;
-  if (!api) return <Message text="This page link is missing its access key. Please open the link the organiser sent you." />;
+  if (!api)
+    return <Message text="This page link is missing its access key. Please open the link the organiser sent you." />;
   if (error) return <Message text={error} />;
-  if (!details) return <main class="wrap"><p class="loading" role="status">Loading the event…</p></main>;
-  if (!details.event_enabled) return <Message text="The photos of this event are not available yet. Please come back later." />;
+  if (!details)
+    return (
+      <main class="wrap">
+        <p class="loading" role="status">
+          Loading the event…
+        </p>
+      </main>
+    );
+  if (!details.event_enabled)
+    return <Message text="The photos of this event are not available yet. Please come back later." />;
 
   const zone = zoneOf(details.time_zone);
   const clipsOn = details.video_search && details.video_selfie_search;
@@ -67,14 +82,25 @@ export function App() {
           <section class="finders" aria-labelledby="find-title">
             <h2 id="find-title">Find your photos</h2>
             <div class="finder-row">
-              {details.bib_search && <BibSearch initial={view.kind === 'bib' ? view.bib : ''} onSearch={(bib) => go({ kind: 'bib', bib })} />}
+              {details.bib_search && (
+                <BibSearch initial={view.kind === 'bib' ? view.bib : ''} onSearch={(bib) => go({ kind: 'bib', bib })} />
+              )}
               {details.name_search && <NameSearch api={api} onChoose={(bib) => go({ kind: 'bib', bib })} />}
-              {details.selfie_search && <SelfieSearch api={api} onResult={(requestId) => go({ kind: 'selfie', requestId })} />}
+              {details.selfie_search && (
+                <SelfieSearch api={api} onResult={(requestId) => go({ kind: 'selfie', requestId })} />
+              )}
             </div>
           </section>
         )}
         {details.timeline_search && <Timeline api={api} zone={zone} view={view} onChoose={go} />}
-        <Results api={api} view={view} details={details} zone={zone} clipsOn={clipsOn} onShowAll={() => go({ kind: 'all' })} />
+        <Results
+          api={api}
+          view={view}
+          details={details}
+          zone={zone}
+          clipsOn={clipsOn}
+          onShowAll={() => go({ kind: 'all' })}
+        />
       </main>
     </>
   );

@@ -19,15 +19,19 @@ export function VideoMoments({ api, requestId }: { api: Api; requestId: string }
   const timer = useRef<number | undefined>(undefined);
 
   const poll = (attempt: number) => {
-    timer.current = window.setTimeout(() => void (async () => {
-      try {
-        const c = await api.clipping(requestId);
-        setClipping(c);
-        if (c.status === 'processing') poll(attempt + 1);
-      } catch (e) {
-        setError((e as ApiError).message);
-      }
-    })(), POLL_MS[Math.min(attempt, POLL_MS.length - 1)]);
+    timer.current = window.setTimeout(
+      () =>
+        void (async () => {
+          try {
+            const c = await api.clipping(requestId);
+            setClipping(c);
+            if (c.status === 'processing') poll(attempt + 1);
+          } catch (e) {
+            setError((e as ApiError).message);
+          }
+        })(),
+      POLL_MS[Math.min(attempt, POLL_MS.length - 1)],
+    );
   };
 
   // A reload shows what was already asked for (a read), without asking again.
@@ -77,7 +81,11 @@ export function VideoMoments({ api, requestId }: { api: Api; requestId: string }
       {clipping && OUTCOME[clipping.status] && <p role="status">{OUTCOME[clipping.status]}</p>}
       {clipping?.status === 'completed' && (
         <>
-          <p role="status">{clipping.videos.length === 1 ? 'Your video moment is ready.' : `Your ${clipping.videos.length} video moments are ready.`}</p>
+          <p role="status">
+            {clipping.videos.length === 1
+              ? 'Your video moment is ready.'
+              : `Your ${clipping.videos.length} video moments are ready.`}
+          </p>
           <ul class="clips">
             {clipping.videos.map((v, i) => (
               <li key={v.uuid}>
@@ -95,7 +103,11 @@ export function VideoMoments({ api, requestId }: { api: Api; requestId: string }
           </ul>
         </>
       )}
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

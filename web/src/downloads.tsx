@@ -1,10 +1,21 @@
 import { useState } from 'preact/hooks';
 import { Api, ApiError } from './api';
 
-export type DownloadTarget = { method: 'bib' | 'selfie' | 'image_id'; identifier: string } | { method: 'image_ids'; identifier: string[] };
-interface Link { url: string; filename: string }
+export type DownloadTarget =
+  { method: 'bib' | 'selfie' | 'image_id'; identifier: string } | { method: 'image_ids'; identifier: string[] };
+interface Link {
+  url: string;
+  filename: string;
+}
 
-interface Props { api: Api; all: DownloadTarget | null; total: number; selected: string[]; onClear: () => void; compact?: boolean }
+interface Props {
+  api: Api;
+  all: DownloadTarget | null;
+  total: number;
+  selected: string[];
+  onClear: () => void;
+  compact?: boolean;
+}
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -54,7 +65,9 @@ export function Downloads({ api, all, total, selected, onClear, compact }: Props
         setDone(i + 1);
         if (i < found.length - 1) await pause(700);
       }
-      setStatus(`${found.length === 1 ? 'Your photo is' : `${found.length} photos are`} downloading.${failed ? ` ${failed} could not be prepared.` : ''}`);
+      setStatus(
+        `${found.length === 1 ? 'Your photo is' : `${found.length} photos are`} downloading.${failed ? ` ${failed} could not be prepared.` : ''}`,
+      );
     } catch (e) {
       setError((e as ApiError).message);
       setStatus(null);
@@ -73,7 +86,11 @@ export function Downloads({ api, all, total, selected, onClear, compact }: Props
         )}
         {selected.length > 0 && (
           <>
-            <button type="button" disabled={busy} onClick={() => void start({ method: 'image_ids', identifier: selected })}>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => void start({ method: 'image_ids', identifier: selected })}
+            >
               Download {selected.length} selected
             </button>
             <button type="button" class="link" onClick={onClear}>
@@ -84,7 +101,11 @@ export function Downloads({ api, all, total, selected, onClear, compact }: Props
       </div>
       {(busy || status) && expected > 0 && <progress max={expected} value={done} aria-label="Download progress" />}
       {status && <p role="status">{status}</p>}
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {links.length > 0 && !compact && (
         <details class="files">
           <summary>Your files ({links.length})</summary>

@@ -43,7 +43,13 @@ export function Lightbox({ api, images, index, total, zone, onMove, onClose, onN
     setTaken(null);
     let live = true;
     api.photo(image.image_id).then(
-      (d) => live && setTaken(d.meta_info.photo_timestamp ? `Taken at ${formatTime(new Date(d.meta_info.photo_timestamp * 1000), zone)}` : 'Capture time unknown'),
+      (d) =>
+        live &&
+        setTaken(
+          d.meta_info.photo_timestamp
+            ? `Taken at ${formatTime(new Date(d.meta_info.photo_timestamp * 1000), zone)}`
+            : 'Capture time unknown',
+        ),
       () => live && setTaken(null),
     );
     return () => {
@@ -88,7 +94,12 @@ export function Lightbox({ api, images, index, total, zone, onMove, onClose, onN
         </div>
       </div>
       <figure class="stage">
-        <img src={image.img_url} alt={`Photo ${index + 1} of ${total}, large preview`} width={image.width} height={image.height} />
+        <img
+          src={image.img_url}
+          alt={`Photo ${index + 1} of ${total}, large preview`}
+          width={image.width}
+          height={image.height}
+        />
       </figure>
       <div class="lightbox-bar lightbox-nav">
         <button type="button" onClick={() => move(-1)} disabled={!hasPrev}>

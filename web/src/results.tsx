@@ -6,7 +6,14 @@ import { Lightbox } from './lightbox';
 import { View, viewId } from './route';
 import { formatDay, formatHour, hourWindow } from './time';
 
-interface Props { api: Api; view: View; details: EventDetails; zone: string; clipsOn: boolean; onShowAll: () => void }
+interface Props {
+  api: Api;
+  view: View;
+  details: EventDetails;
+  zone: string;
+  clipsOn: boolean;
+  onShowAll: () => void;
+}
 
 export function loaderFor(api: Api, view: View): (page: number) => Promise<ImagePage> {
   if (view.kind === 'bib') return (p) => api.bib(view.bib, p);
@@ -24,14 +31,17 @@ function titleOf(view: View, zone: string): string {
   if (view.kind === 'time') {
     const { from } = hourWindow(view.day, view.hour);
     const day = formatDay(new Date(from * 1000), 'UTC', true);
-    return view.hour === null ? `Photos of ${day}` : `Photos of ${day}, from ${formatHour(new Date(from * 1000), zone)}`;
+    return view.hour === null
+      ? `Photos of ${day}`
+      : `Photos of ${day}, from ${formatHour(new Date(from * 1000), zone)}`;
   }
   return 'All photos';
 }
 
 function emptyText(view: View): string {
   if (view.kind === 'bib') return `No photos with BIB ${view.bib} yet. Check the number, or try a selfie.`;
-  if (view.kind === 'selfie') return 'We did not find you in the photos. Try another selfie with your face clearly visible.';
+  if (view.kind === 'selfie')
+    return 'We did not find you in the photos. Try another selfie with your face clearly visible.';
   return 'No photos here yet.';
 }
 
@@ -93,7 +103,9 @@ export function Results({ api, view, details, zone, clipsOn, onShowAll }: Props)
   useEffect(() => {
     const el = sentinel.current;
     if (!el || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void load(), { rootMargin: '800px 0px' });
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void load(), {
+      rootMargin: '800px 0px',
+    });
     observer.observe(el);
     return () => observer.disconnect();
   }, [id, images.length]);
@@ -102,8 +114,12 @@ export function Results({ api, view, details, zone, clipsOn, onShowAll }: Props)
     return (
       <section class="results" aria-labelledby="results-title">
         <h2 id="results-title">{titleOf(view, zone)}</h2>
-        <p class="error" role="alert">{humanMessage(403, blocked)}</p>
-        <button type="button" onClick={onShowAll}>Show all photos</button>
+        <p class="error" role="alert">
+          {humanMessage(403, blocked)}
+        </p>
+        <button type="button" onClick={onShowAll}>
+          Show all photos
+        </button>
       </section>
     );
   }
@@ -116,28 +132,55 @@ export function Results({ api, view, details, zone, clipsOn, onShowAll }: Props)
       return next;
     });
   const total = pagination?.total ?? 0;
-  const all: DownloadTarget | null = view.kind === 'bib' ? { method: 'bib', identifier: view.bib } : view.kind === 'selfie' ? { method: 'selfie', identifier: view.requestId } : null;
+  const all: DownloadTarget | null =
+    view.kind === 'bib'
+      ? { method: 'bib', identifier: view.bib }
+      : view.kind === 'selfie'
+        ? { method: 'selfie', identifier: view.requestId }
+        : null;
 
   return (
     <section class="results" aria-labelledby="results-title" aria-busy={loading}>
       <div class="results-head">
         <h2 id="results-title">{titleOf(view, zone)}</h2>
-        {pagination && <p class="count" role="status">{total === 1 ? '1 photo' : `${total} photos`}</p>}
+        {pagination && (
+          <p class="count" role="status">
+            {total === 1 ? '1 photo' : `${total} photos`}
+          </p>
+        )}
         {view.kind !== 'all' && (
           <button type="button" class="link" onClick={onShowAll}>
             Show all photos
           </button>
         )}
       </div>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {pagination && total === 0 && !error && <p class="empty">{emptyText(view)}</p>}
-      {total > 0 && <Downloads api={api} all={all} total={total} selected={[...selected]} onClear={() => setSelected(new Set())} />}
+      {total > 0 && (
+        <Downloads api={api} all={all} total={total} selected={[...selected]} onClear={() => setSelected(new Set())} />
+      )}
       {view.kind === 'selfie' && clipsOn && <VideoMoments api={api} requestId={view.requestId} />}
       <ul class="grid">
         {images.map((img, i) => (
           <li key={img.image_id} class={selected.has(img.image_id) ? 'tile picked' : 'tile'}>
-            <button type="button" class="thumb" onClick={() => setOpen(i)} aria-label={`Photo ${i + 1} of ${total}: open larger`}>
-              <img src={img.thumbnail_url} alt="" loading={i < 6 ? 'eager' : 'lazy'} decoding="async" width={img.width} height={img.height} />
+            <button
+              type="button"
+              class="thumb"
+              onClick={() => setOpen(i)}
+              aria-label={`Photo ${i + 1} of ${total}: open larger`}
+            >
+              <img
+                src={img.thumbnail_url}
+                alt=""
+                loading={i < 6 ? 'eager' : 'lazy'}
+                decoding="async"
+                width={img.width}
+                height={img.height}
+              />
             </button>
             <label class="pick">
               <input type="checkbox" checked={selected.has(img.image_id)} onChange={() => toggle(img.image_id)} />
@@ -147,14 +190,27 @@ export function Results({ api, view, details, zone, clipsOn, onShowAll }: Props)
         ))}
       </ul>
       <div ref={sentinel} class="sentinel" />
-      {loading && <p role="status" class="loading">Loading photos…</p>}
+      {loading && (
+        <p role="status" class="loading">
+          Loading photos…
+        </p>
+      )}
       {!loading && pagination?.hasNextPage && (
         <button type="button" class="more" onClick={() => void load()}>
           Load more photos
         </button>
       )}
       {open !== null && images[open] && (
-        <Lightbox api={api} images={images} index={open} total={total} zone={zone} onMove={setOpen} onClose={() => setOpen(null)} onNeedMore={() => void load()} />
+        <Lightbox
+          api={api}
+          images={images}
+          index={open}
+          total={total}
+          zone={zone}
+          onMove={setOpen}
+          onClose={() => setOpen(null)}
+          onNeedMore={() => void load()}
+        />
       )}
     </section>
   );

@@ -15,7 +15,16 @@ export function BibSearch({ initial, onSearch }: { initial: string; onSearch: (b
     >
       <label for="bib">BIB number</label>
       <div class="inline">
-        <input id="bib" name="bib" inputMode="numeric" autoComplete="off" maxLength={32} required value={bib} onInput={(e) => setBib(e.currentTarget.value)} />
+        <input
+          id="bib"
+          name="bib"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={32}
+          required
+          value={bib}
+          onInput={(e) => setBib(e.currentTarget.value)}
+        />
         <button type="submit">Find</button>
       </div>
     </form>
@@ -44,12 +53,24 @@ export function SelfieSearch({ api, onResult }: { api: Api; onResult: (requestId
   return (
     <div class="finder">
       <label for="selfie">Selfie</label>
-      <input id="selfie" type="file" accept="image/jpeg,image/png" capture="user" disabled={busy} aria-describedby="selfie-help" onChange={(e) => void onChange(e.currentTarget)} />
+      <input
+        id="selfie"
+        type="file"
+        accept="image/jpeg,image/png"
+        capture="user"
+        disabled={busy}
+        aria-describedby="selfie-help"
+        onChange={(e) => void onChange(e.currentTarget)}
+      />
       <p id="selfie-help" class="help">
         Take or choose a clear photo of your face. We use it only to find you in this event's photos.
       </p>
       {busy && <p role="status">Looking for you in the photos…</p>}
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -84,17 +105,34 @@ export function NameSearch({ api, onChoose }: { api: Api; onChoose: (bib: string
     >
       <label for="name">Name</label>
       <div class="inline">
-        <input id="name" name="name" autoComplete="off" maxLength={100} required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <button type="submit" disabled={busy}>Find</button>
+        <input
+          id="name"
+          name="name"
+          autoComplete="off"
+          maxLength={100}
+          required
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+        <button type="submit" disabled={busy}>
+          Find
+        </button>
       </div>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {matches && matches.length === 0 && <p role="status">Nobody of that name is on the start list.</p>}
       {matches && matches.length > 0 && (
         <ul class="names" aria-label="Participants found">
           {matches.map((m) => (
             <li key={m.bib}>
               <button type="button" class="name-match" onClick={() => onChoose(m.bib)}>
-                {m.name} <span class="help">BIB {m.bib} · {m.photo_count === 1 ? '1 photo' : `${m.photo_count} photos`}</span>
+                {m.name}{' '}
+                <span class="help">
+                  BIB {m.bib} · {m.photo_count === 1 ? '1 photo' : `${m.photo_count} photos`}
+                </span>
               </button>
             </li>
           ))}

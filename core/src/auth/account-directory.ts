@@ -25,12 +25,19 @@ export async function linkAccount(directory: AccountDirectory, claims: TokenClai
   let account = await directory.accounts.findBySubject(claims.subject);
   if (!account && claims.email) {
     if (!claims.emailVerified) {
-      throw new AppError('FORBIDDEN', 'The token\'s e-mail is not verified (email_verified): an account is linked by a verified e-mail only');
+      throw new AppError(
+        'FORBIDDEN',
+        "The token's e-mail is not verified (email_verified): an account is linked by a verified e-mail only",
+      );
     }
     account = await directory.accounts.linkSubjectByEmail(claims.email, claims.subject);
     if (account?.active) await directory.memberships.activatePending(account.id);
   }
   if (!account) throw new AppError('FORBIDDEN', 'No account is linked to this token');
   if (!account.active) throw new AppError('FORBIDDEN', 'The account is inactive');
-  return { accountId: account.id, orgRoles: await directory.memberships.activeRoles(account.id), platformAdmin: account.platformAdmin };
+  return {
+    accountId: account.id,
+    orgRoles: await directory.memberships.activeRoles(account.id),
+    platformAdmin: account.platformAdmin,
+  };
 }

@@ -46,14 +46,21 @@ export class ApiKeyService {
   async create(orgId: number, input: ApiKeyInput): Promise<{ apiKey: ApiKeyRecord; rawKey: string }> {
     const name = input.name?.trim();
     if (!name || name.length > 100) throw new AppError('BAD_REQUEST', 'A key needs a name of 1 to 100 characters');
-    if (input.rateLimit !== undefined && input.rateLimit !== null && (!Number.isSafeInteger(input.rateLimit) || input.rateLimit < 1)) {
+    if (
+      input.rateLimit !== undefined &&
+      input.rateLimit !== null &&
+      (!Number.isSafeInteger(input.rateLimit) || input.rateLimit < 1)
+    ) {
       throw new AppError('BAD_REQUEST', 'rateLimit must be a positive integer');
     }
     const allowedHosts = [...new Set((input.allowedHosts ?? []).map(normaliseAllowedHost))];
     if (!(await this.repos.organisations.findById(orgId))) throw new AppError('NOT_FOUND', 'Organisation not found');
     const eventIds = await this.eventScope(orgId, input.eventIds);
     if ((await this.repos.keys.countForOrganisation(orgId)) >= this.maxPerOrganisation) {
-      throw new AppError('BAD_REQUEST', `An organisation may hold at most ${this.maxPerOrganisation} API keys; delete one first`);
+      throw new AppError(
+        'BAD_REQUEST',
+        `An organisation may hold at most ${this.maxPerOrganisation} API keys; delete one first`,
+      );
     }
     const generated = generateApiKey();
     const apiKey = await this.repos.keys.create({

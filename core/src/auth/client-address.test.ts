@@ -2,7 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import { clientAddress, compileTrustProxy } from './client-address';
 
 const request = (peer: string, forwardedFor?: string) =>
-  ({ socket: { remoteAddress: peer }, connection: { remoteAddress: peer }, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    connection: { remoteAddress: peer },
+    headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+  }) as unknown as IncomingMessage;
 
 describe('client address through trusted proxies', () => {
   it('believes X-Forwarded-For only from a trusted proxy', () => {
@@ -20,6 +24,8 @@ describe('client address through trusted proxies', () => {
   it('reads true/false and hop counts', () => {
     expect(clientAddress(request('198.51.100.1', '203.0.113.9'), compileTrustProxy('false'))).toBe('198.51.100.1');
     expect(clientAddress(request('198.51.100.1', '203.0.113.9'), compileTrustProxy('true'))).toBe('203.0.113.9');
-    expect(clientAddress(request('198.51.100.1', '192.0.2.1, 203.0.113.9'), compileTrustProxy('1'))).toBe('203.0.113.9');
+    expect(clientAddress(request('198.51.100.1', '192.0.2.1, 203.0.113.9'), compileTrustProxy('1'))).toBe(
+      '203.0.113.9',
+    );
   });
 });

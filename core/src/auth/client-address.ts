@@ -15,7 +15,12 @@ export function compileTrustProxy(value: string): TrustProxy {
     const hops = Number(setting);
     return (_addr, i) => i < hops;
   }
-  return proxyaddr.compile(setting.split(',').map((s) => s.trim()).filter(Boolean));
+  return proxyaddr.compile(
+    setting
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 /** What an unset TRUST_PROXY means: the public REST adapter trusts no proxy; the gateway its adapter on loopback. */

@@ -27,7 +27,9 @@ describe('host allowlist', () => {
     expect(isHostAllowed(['203.0.113.9'], { originHost: '203.0.113.9', clientIp: '198.51.100.1' })).toBe(false);
     expect(isHostAllowed(['203.0.113.9'], { originHost: '203.0.113.9', clientIp: null })).toBe(false);
     expect(isHostAllowed(['2001:db8::1'], { originHost: '2001:db8::1', clientIp: '198.51.100.1' })).toBe(false);
-    expect(isHostAllowed(['203.0.113.9', 'photos.example.org'], { originHost: '203.0.113.9', clientIp: '198.51.100.1' })).toBe(false);
+    expect(
+      isHostAllowed(['203.0.113.9', 'photos.example.org'], { originHost: '203.0.113.9', clientIp: '198.51.100.1' }),
+    ).toBe(false);
   });
 
   it('a list with both kinds: the client IP matches an IP entry, or the site matches a hostname entry', () => {

@@ -15,7 +15,11 @@ export interface KeyInvalidationNotifier {
  * swallowed: the change is already in Postgres, and the gateways' cache lifetime
  * (API_KEY_CACHE_SECONDS) still bounds how long it goes unseen.
  */
-export function keyInvalidationNotifier(redisUrl: string, onError: (err: unknown) => void = () => undefined, timeoutMs = 2000): KeyInvalidationNotifier {
+export function keyInvalidationNotifier(
+  redisUrl: string,
+  onError: (err: unknown) => void = () => undefined,
+  timeoutMs = 2000,
+): KeyInvalidationNotifier {
   let redis: Redis | null = null;
   return {
     async keyChanged(keyId) {
@@ -25,8 +29,13 @@ export function keyInvalidationNotifier(redisUrl: string, onError: (err: unknown
           redis.on('error', () => undefined); // reported through the failed publish below
         }
         let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from Redis in ${timeoutMs} ms`)), timeoutMs)));
-        await Promise.race([redis.publish(API_KEY_INVALIDATION_CHANNEL, String(keyId)), timeout]).finally(() => clearTimeout(timer));
+        const timeout = new Promise<never>(
+          (_, reject) =>
+            (timer = setTimeout(() => reject(new Error(`no answer from Redis in ${timeoutMs} ms`)), timeoutMs)),
+        );
+        await Promise.race([redis.publish(API_KEY_INVALIDATION_CHANNEL, String(keyId)), timeout]).finally(() =>
+          clearTimeout(timer),
+        );
       } catch (err) {
         onError(err);
       }

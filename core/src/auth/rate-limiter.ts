@@ -39,11 +39,20 @@ export class RateLimiter {
 
   /** The ceiling of all visitors of one read-only (browser) key together. */
   sharedLimit(cls: RateClass): number {
-    return (cls === 'matching' ? this.cfg.RATE_LIMIT_BROWSER_KEY_MATCHING : this.cfg.RATE_LIMIT_BROWSER_KEY_READS) ?? this.defaultLimit(cls);
+    return (
+      (cls === 'matching' ? this.cfg.RATE_LIMIT_BROWSER_KEY_MATCHING : this.cfg.RATE_LIMIT_BROWSER_KEY_READS) ??
+      this.defaultLimit(cls)
+    );
   }
 
   /** Charges `units` calls (an operation with several face-matching fields costs one each). */
-  async consume(cls: RateClass, subject: string, limit = this.defaultLimit(cls), units = 1, now = Date.now()): Promise<RateDecision> {
+  async consume(
+    cls: RateClass,
+    subject: string,
+    limit = this.defaultLimit(cls),
+    units = 1,
+    now = Date.now(),
+  ): Promise<RateDecision> {
     const window = this.cfg.RATE_LIMIT_WINDOW_SECONDS;
     const nowSeconds = now / 1000;
     const windowIndex = Math.floor(nowSeconds / window);

@@ -44,7 +44,10 @@ export interface MintOptions {
  */
 export async function mintAccessToken(privateKeyPem: string, opts: MintOptions): Promise<string> {
   const key = await importPKCS8(privateKeyPem, 'RS256');
-  return new SignJWT({ scope: opts.scopes.join(' '), ...(opts.email ? { email: opts.email, email_verified: true } : {}) })
+  return new SignJWT({
+    scope: opts.scopes.join(' '),
+    ...(opts.email ? { email: opts.email, email_verified: true } : {}),
+  })
     .setProtectedHeader({ alg: 'RS256', kid: KEY_ID, typ: 'at+jwt' })
     .setIssuer(opts.issuer)
     .setAudience(opts.audience)

@@ -21,7 +21,15 @@ describe('embedded issuer and token verification', () => {
   let verifier: TokenVerifier;
   let key: string;
   const mint = (over: Partial<Parameters<typeof mintAccessToken>[1]> = {}) =>
-    mintAccessToken(key, { issuer: base.OAUTH_ISSUER, audience: base.OAUTH_AUDIENCE, subject: 'acct|1', email: 'A@Example.org', scopes: ['events:read'], expiresInSeconds: 60, ...over });
+    mintAccessToken(key, {
+      issuer: base.OAUTH_ISSUER,
+      audience: base.OAUTH_AUDIENCE,
+      subject: 'acct|1',
+      email: 'A@Example.org',
+      scopes: ['events:read'],
+      expiresInSeconds: 60,
+      ...over,
+    });
 
   beforeAll(async () => {
     const files = await ensureEmbeddedIssuer(dir);
@@ -47,14 +55,24 @@ describe('embedded issuer and token verification', () => {
   it('refuses a token without exp with 401; reads email_verified only when it is true', async () => {
     const { SignJWT, importPKCS8 } = await import('jose');
     const sign = async (claims: Record<string, unknown>, exp: boolean) => {
-      const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'embedded-1' }).setIssuer(base.OAUTH_ISSUER).setAudience(base.OAUTH_AUDIENCE).setSubject('s');
+      const jwt = new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: 'embedded-1' })
+        .setIssuer(base.OAUTH_ISSUER)
+        .setAudience(base.OAUTH_AUDIENCE)
+        .setSubject('s');
       if (exp) jwt.setExpirationTime('1m');
       return jwt.sign(await importPKCS8(key, 'RS256'));
     };
-    await expect(verifier.verify(await sign({ email: 'a@b.example', email_verified: true }, false))).rejects.toMatchObject({ status: 401, message: expect.stringMatching(/exp/) });
-    expect((await verifier.verify(await sign({ email: 'a@b.example', email_verified: 'true' }, true))).emailVerified).toBe(true);
+    await expect(
+      verifier.verify(await sign({ email: 'a@b.example', email_verified: true }, false)),
+    ).rejects.toMatchObject({ status: 401, message: expect.stringMatching(/exp/) });
+    expect(
+      (await verifier.verify(await sign({ email: 'a@b.example', email_verified: 'true' }, true))).emailVerified,
+    ).toBe(true);
     for (const verified of [undefined, false, 'false', 1]) {
-      expect((await verifier.verify(await sign({ email: 'a@b.example', email_verified: verified }, true))).emailVerified).toBe(false);
+      expect(
+        (await verifier.verify(await sign({ email: 'a@b.example', email_verified: verified }, true))).emailVerified,
+      ).toBe(false);
     }
   });
 

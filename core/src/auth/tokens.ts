@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { createLocalJWKSet, createRemoteJWKSet, errors, JSONWebKeySet, JWTPayload, jwtVerify, JWTVerifyGetKey } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors,
+  JSONWebKeySet,
+  JWTPayload,
+  jwtVerify,
+  JWTVerifyGetKey,
+} from 'jose';
 import { Config } from '../config';
 import { AppError } from '../errors';
 
@@ -34,12 +42,17 @@ function isVerified(claim: unknown): boolean {
 export class TokenVerifier {
   private readonly keys: JWTVerifyGetKey;
 
-  constructor(private readonly cfg: Pick<Config, 'OAUTH_ISSUER' | 'OAUTH_AUDIENCE' | 'OAUTH_JWKS_URL' | 'OAUTH_JWKS_FILE'>) {
-    if (cfg.OAUTH_JWKS_URL) this.keys = createRemoteJWKSet(new URL(cfg.OAUTH_JWKS_URL), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
-    else if (cfg.OAUTH_JWKS_FILE) this.keys = createLocalJWKSet(JSON.parse(readFileSync(cfg.OAUTH_JWKS_FILE, 'utf8')) as JSONWebKeySet);
-    else this.keys = async () => {
-      throw new AppError('UNAUTHENTICATED', 'Bearer tokens are not configured on this server (OAUTH_JWKS_URL)');
-    };
+  constructor(
+    private readonly cfg: Pick<Config, 'OAUTH_ISSUER' | 'OAUTH_AUDIENCE' | 'OAUTH_JWKS_URL' | 'OAUTH_JWKS_FILE'>,
+  ) {
+    if (cfg.OAUTH_JWKS_URL)
+      this.keys = createRemoteJWKSet(new URL(cfg.OAUTH_JWKS_URL), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
+    else if (cfg.OAUTH_JWKS_FILE)
+      this.keys = createLocalJWKSet(JSON.parse(readFileSync(cfg.OAUTH_JWKS_FILE, 'utf8')) as JSONWebKeySet);
+    else
+      this.keys = async () => {
+        throw new AppError('UNAUTHENTICATED', 'Bearer tokens are not configured on this server (OAUTH_JWKS_URL)');
+      };
   }
 
   async verify(token: string): Promise<TokenClaims> {
@@ -55,15 +68,22 @@ export class TokenVerifier {
     } catch (err) {
       if (err instanceof AppError) throw err;
       if (err instanceof errors.JWTExpired) throw new AppError('UNAUTHENTICATED', 'The bearer token has expired');
-      if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'exp') throw new AppError('UNAUTHENTICATED', 'The bearer token has no expiry (exp)');
+      if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'exp')
+        throw new AppError('UNAUTHENTICATED', 'The bearer token has no expiry (exp)');
       if (err instanceof errors.JOSEError && !(err instanceof errors.JWKSTimeout)) {
         throw new AppError('UNAUTHENTICATED', 'The bearer token is malformed or not valid for this service');
       }
       // The issuer's keys could not be fetched: the token cannot be verified now.
       throw new AppError('UNAUTHENTICATED', 'The bearer token could not be verified');
     }
-    if (typeof payload.sub !== 'string' || !payload.sub) throw new AppError('UNAUTHENTICATED', 'The bearer token has no subject');
+    if (typeof payload.sub !== 'string' || !payload.sub)
+      throw new AppError('UNAUTHENTICATED', 'The bearer token has no subject');
     const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : null;
-    return { subject: payload.sub, email, emailVerified: isVerified(payload.email_verified), scopes: scopesOf(payload) };
+    return {
+      subject: payload.sub,
+      email,
+      emailVerified: isVerified(payload.email_verified),
+      scopes: scopesOf(payload),
+    };
   }
 }

@@ -37,7 +37,8 @@ export const SEARCHABLE_BIB_STATUSES: readonly BibReadStatus[] = ['accepted', 'c
  */
 export function judgeBibRead(read: Pick<BibRead, 'bib' | 'partial'>, startList: StartListView | null): BibJudgement {
   if (!startList) return { bib: read.bib, status: read.partial ? 'rejected' : 'accepted', source: 'read' };
-  if (!read.partial) return { bib: read.bib, status: startList.has(read.bib) ? 'accepted' : 'rejected', source: 'read' };
+  if (!read.partial)
+    return { bib: read.bib, status: startList.has(read.bib) ? 'accepted' : 'rejected', source: 'read' };
   const candidates = startList.containing(read.bib);
   if (candidates.length === 1) return { bib: candidates[0], status: 'completed', source: 'completed' };
   return { bib: read.bib, status: 'rejected', source: 'read' };
@@ -71,12 +72,16 @@ export interface StoredBibReadRow {
  * The reads whose judgement changes under `startList` (organiser rows are the organiser's, never
  * re-judged): what to write so the stored reads follow the rule, without reading the photos again.
  */
-export function rejudgedReads(rows: readonly StoredBibReadRow[], startList: StartListView | null): Array<{ id: string } & BibJudgement> {
+export function rejudgedReads(
+  rows: readonly StoredBibReadRow[],
+  startList: StartListView | null,
+): Array<{ id: string } & BibJudgement> {
   const changes: Array<{ id: string } & BibJudgement> = [];
   for (const row of rows) {
     if (row.source === 'organiser') continue;
     const judged = judgeBibRead({ bib: row.readText, partial: row.partial }, startList);
-    if (judged.bib !== row.bib || judged.status !== row.status || judged.source !== row.source) changes.push({ id: row.id, ...judged });
+    if (judged.bib !== row.bib || judged.status !== row.status || judged.source !== row.source)
+      changes.push({ id: row.id, ...judged });
   }
   return changes;
 }

@@ -12,9 +12,13 @@ export async function startListFor(
   reads: readonly BibRead[],
 ): Promise<StartListView | null> {
   if ((await startLists.count(eventId)) === 0) return null;
-  const listed = await startLists.bibsAmong(eventId, reads.filter((r) => !r.partial).map((r) => r.bib));
+  const listed = await startLists.bibsAmong(
+    eventId,
+    reads.filter((r) => !r.partial).map((r) => r.bib),
+  );
   const containing = new Map<string, string[]>();
-  for (const read of reads) if (read.partial) containing.set(read.bib, await startLists.containing(eventId, read.bib, 2));
+  for (const read of reads)
+    if (read.partial) containing.set(read.bib, await startLists.containing(eventId, read.bib, 2));
   return { has: (bib) => listed.has(bib), containing: (fragment) => containing.get(fragment) ?? [] };
 }
 

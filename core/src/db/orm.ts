@@ -8,7 +8,10 @@ import { MIGRATIONS } from './migrations';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
-export function ormOptions(cfg: Pick<Config, 'DATABASE_URL' | 'DATABASE_POOL_MAX'>, overrides: Partial<Options<PostgreSqlDriver>> = {}): Options<PostgreSqlDriver> {
+export function ormOptions(
+  cfg: Pick<Config, 'DATABASE_URL' | 'DATABASE_POOL_MAX'>,
+  overrides: Partial<Options<PostgreSqlDriver>> = {},
+): Options<PostgreSqlDriver> {
   return {
     driver: PostgreSqlDriver,
     clientUrl: cfg.DATABASE_URL,

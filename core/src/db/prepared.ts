@@ -25,11 +25,17 @@ interface KnexClient {
 export type StatementSource = Orm | EntityManager;
 
 function knexClientOf(source: StatementSource): KnexClient {
-  const connection = ('em' in source ? source.em : source).getConnection() as unknown as { getKnex(): { client: KnexClient } };
+  const connection = ('em' in source ? source.em : source).getConnection() as unknown as {
+    getKnex(): { client: KnexClient };
+  };
   return connection.getKnex().client;
 }
 
-export async function runPrepared<T>(source: StatementSource, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
+export async function runPrepared<T>(
+  source: StatementSource,
+  statement: PreparedStatement,
+  values: unknown[],
+): Promise<T[]> {
   const client = knexClientOf(source);
   const connection = await client.acquireConnection();
   try {

@@ -2,7 +2,8 @@
 export const DESCRIPTOR_LENGTH = 128;
 
 export function descriptorToBuffer(descriptor: ArrayLike<number>): Buffer {
-  if (descriptor.length !== DESCRIPTOR_LENGTH) throw new Error(`a face descriptor has ${DESCRIPTOR_LENGTH} values, not ${descriptor.length}`);
+  if (descriptor.length !== DESCRIPTOR_LENGTH)
+    throw new Error(`a face descriptor has ${DESCRIPTOR_LENGTH} values, not ${descriptor.length}`);
   const buf = Buffer.alloc(DESCRIPTOR_LENGTH * 4);
   for (let i = 0; i < DESCRIPTOR_LENGTH; i++) buf.writeFloatLE(descriptor[i], i * 4);
   return buf;
@@ -58,7 +59,10 @@ export interface SelfieDescriptors {
  */
 export function selfieDescriptorsToBuffer(descriptors: SelfieDescriptors): Buffer | null {
   if (!descriptors.chip) return descriptors.box ? descriptorToBuffer(descriptors.box) : null;
-  return Buffer.concat([descriptorToBuffer(descriptors.chip), descriptors.box ? descriptorToBuffer(descriptors.box) : Buffer.alloc(DESCRIPTOR_LENGTH * 4)]);
+  return Buffer.concat([
+    descriptorToBuffer(descriptors.chip),
+    descriptors.box ? descriptorToBuffer(descriptors.box) : Buffer.alloc(DESCRIPTOR_LENGTH * 4),
+  ]);
 }
 
 export function bufferToSelfieDescriptors(buf: Buffer | null | undefined): SelfieDescriptors | null {
@@ -67,7 +71,10 @@ export function bufferToSelfieDescriptors(buf: Buffer | null | undefined): Selfi
   if (buf.length === size) return { chip: null, box: bufferToDescriptor(buf) };
   if (buf.length === 2 * size) {
     const box = buf.subarray(size);
-    return { chip: bufferToDescriptor(buf.subarray(0, size)), box: box.some((byte) => byte !== 0) ? bufferToDescriptor(box) : null };
+    return {
+      chip: bufferToDescriptor(buf.subarray(0, size)),
+      box: box.some((byte) => byte !== 0) ? bufferToDescriptor(box) : null,
+    };
   }
   throw new Error(`a stored selfie embedding has ${size} or ${2 * size} bytes, not ${buf.length}`);
 }
@@ -99,7 +106,8 @@ export const QUALITY_DISTANCE_BONUS = 0.005;
 export function maxDistanceFor(version: number, maxDistance: number, quality: number | null = null): number {
   const bonus = QUALITY_DISTANCE_BONUS * Math.max(0, Math.min(1, quality ?? 0));
   if (version === FACE_DESCRIPTOR_VERSION) return maxDistance + CHIP_DISTANCE_SHIFT + bonus;
-  if (version === SECOND_DETECTOR_DESCRIPTOR_VERSION) return maxDistance + CHIP_DISTANCE_SHIFT - SECOND_DETECTOR_DISTANCE_SHIFT + bonus;
+  if (version === SECOND_DETECTOR_DESCRIPTOR_VERSION)
+    return maxDistance + CHIP_DISTANCE_SHIFT - SECOND_DETECTOR_DISTANCE_SHIFT + bonus;
   if (version === BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION) return maxDistance - SECOND_DETECTOR_DISTANCE_SHIFT + bonus;
   return version >= 2 ? maxDistance + bonus : maxDistance - VERSION_1_DISTANCE_SHIFT;
 }

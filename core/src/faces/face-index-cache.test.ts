@@ -69,7 +69,9 @@ describe('FaceIndexCache', () => {
     const video = videos.add({ eventId: 5 });
     await videos.addFaces(video.id, 5, [{ timeSeconds: 12.5, embedding: descriptorToBuffer(vector(0)), score: 1 }]);
     const cache = new FaceIndexCache('videos', videos, revisions().revisions, logger);
-    expect((await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref)).toEqual([`${video.id}@12.5`]);
+    expect((await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref)).toEqual([
+      `${video.id}@12.5`,
+    ]);
   });
 
   it('never makes a search wait for a refresh that only time asked for: the staleness check and the full rebuild run in the background', async () => {
@@ -79,7 +81,13 @@ describe('FaceIndexCache', () => {
     photos.addFace('a', descriptorToBuffer(vector(0.1)));
     let gate: Promise<void> = Promise.resolve();
     let reads = 0;
-    const source = { facesAfter: async (...args: Parameters<typeof photos.facesAfter>) => (reads++, await gate, photos.facesAfter(...args)) };
+    const source = {
+      facesAfter: async (...args: Parameters<typeof photos.facesAfter>) => (
+        reads++,
+        await gate,
+        photos.facesAfter(...args)
+      ),
+    };
     const cache = new FaceIndexCache('photos', source, revisions().revisions, logger);
     const now = jest.spyOn(Date, 'now');
     let clock = 1_000_000;
@@ -93,7 +101,10 @@ describe('FaceIndexCache', () => {
         gate = new Promise((r) => (open = r));
         clock += step;
         const before = reads;
-        const answer = await Promise.race([refs(), new Promise((r) => setTimeout(() => r('waited for the refresh'), 500))]);
+        const answer = await Promise.race([
+          refs(),
+          new Promise((r) => setTimeout(() => r('waited for the refresh'), 500)),
+        ]);
         expect(answer).toEqual(step === 61_000 ? ['a'] : ['a', 'b']);
         expect(reads).toBe(before + 1);
         open();
@@ -124,7 +135,11 @@ describe('FaceIndexCache', () => {
     await cache.search(5, { chip: vector(0), box: null }, 0.5, 100);
     photos.addFace('c', descriptorToBuffer(vector(0.3)));
     state.revision = '2';
-    expect((await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref)).toEqual(['a', 'b', 'c']);
+    expect((await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
     expect(calls[1]).toEqual({ afterId: '0', skipIds: ['1', '2'], returned: 1 });
   });
 
@@ -133,7 +148,9 @@ describe('FaceIndexCache', () => {
     photos.add({ id: 'a', eventId: 5 });
     photos.addFace('a', descriptorToBuffer(vector(0.1)));
     let gate: Promise<void> = Promise.resolve();
-    const source = { facesAfter: async (...args: Parameters<typeof photos.facesAfter>) => (await gate, photos.facesAfter(...args)) };
+    const source = {
+      facesAfter: async (...args: Parameters<typeof photos.facesAfter>) => (await gate, photos.facesAfter(...args)),
+    };
     const cache = new FaceIndexCache('photos', source, revisions().revisions, logger);
     const now = jest.spyOn(Date, 'now');
     let clock = 1_000_000;
@@ -143,7 +160,10 @@ describe('FaceIndexCache', () => {
       await cache.search(5, { chip: vector(0), box: null }, 0.5, 100);
       gate = new Promise((r) => (open = r));
       clock += 31 * 60_000;
-      const answer = await Promise.race([cache.search(5, { chip: vector(0), box: null }, 0.5, 100).then((h) => h.map((x) => x.ref)), new Promise((r) => setTimeout(() => r('waited for a load'), 500))]);
+      const answer = await Promise.race([
+        cache.search(5, { chip: vector(0), box: null }, 0.5, 100).then((h) => h.map((x) => x.ref)),
+        new Promise((r) => setTimeout(() => r('waited for a load'), 500)),
+      ]);
       expect(answer).toEqual(['a']);
       open();
       await new Promise((r) => setTimeout(r, 10)); // the background rebuild the search started
@@ -158,7 +178,14 @@ describe('FaceIndexCache', () => {
 
   it('holds at most its face budget: past it, the index searched longest ago is dropped, never the one searched', async () => {
     const photos = new InMemoryPhotosRepository();
-    for (const [id, eventId] of [['a', 1], ['b', 1], ['c', 2], ['d', 2], ['e', 3], ['f', 3]] as const) {
+    for (const [id, eventId] of [
+      ['a', 1],
+      ['b', 1],
+      ['c', 2],
+      ['d', 2],
+      ['e', 3],
+      ['f', 3],
+    ] as const) {
       photos.add({ id, eventId });
       photos.addFace(id, descriptorToBuffer(vector(0.1)));
     }

@@ -1,5 +1,15 @@
 import { Logger } from '../logger';
-import { BOX_DESCRIPTOR_VERSION, bufferToDescriptor, CHIP_DISTANCE_SHIFT, DescriptorFamily, descriptorFamily, FACE_DESCRIPTOR_VERSION, maxDistanceFor, SelfieDescriptors, widestDistanceFor } from './embedding';
+import {
+  BOX_DESCRIPTOR_VERSION,
+  bufferToDescriptor,
+  CHIP_DISTANCE_SHIFT,
+  DescriptorFamily,
+  descriptorFamily,
+  FACE_DESCRIPTOR_VERSION,
+  maxDistanceFor,
+  SelfieDescriptors,
+  widestDistanceFor,
+} from './embedding';
 import { FaceIndexKind, FaceIndexRevisions } from './face-index-revisions';
 import { FaceMatrix } from './face-matrix';
 import { nearerToStranger } from './stranger-check';
@@ -40,7 +50,10 @@ class FamilyFaces {
   readonly rowFaceId: number[] = [];
 
   /** How much farther than the threshold's distance the family matches (CHIP_DISTANCE_SHIFT for the chip family). */
-  constructor(readonly usualVersion: number, readonly shift: number) {}
+  constructor(
+    readonly usualVersion: number,
+    readonly shift: number,
+  ) {}
 }
 
 /**
@@ -48,7 +61,10 @@ class FamilyFaces {
  * of one family is only ever compared with faces of that family.
  */
 export class EventFaceIndex {
-  private readonly families: Record<DescriptorFamily, FamilyFaces> = { chip: new FamilyFaces(FACE_DESCRIPTOR_VERSION, CHIP_DISTANCE_SHIFT), box: new FamilyFaces(BOX_DESCRIPTOR_VERSION, 0) };
+  private readonly families: Record<DescriptorFamily, FamilyFaces> = {
+    chip: new FamilyFaces(FACE_DESCRIPTOR_VERSION, CHIP_DISTANCE_SHIFT),
+    box: new FamilyFaces(BOX_DESCRIPTOR_VERSION, 0),
+  };
   /** Each group's refs (groups are video tracks: one family each, since a video is indexed at one version). */
   private readonly groupIndex = new Map<string, number>();
   private readonly groupRefs: Array<Set<number>> = [];
@@ -71,7 +87,14 @@ export class EventFaceIndex {
     return this.families.box.matrix.size;
   }
 
-  add(faceId: string, ref: string, embedding: Buffer, version: number = FACE_DESCRIPTOR_VERSION, group: string | null = null, quality: number | null = null): void {
+  add(
+    faceId: string,
+    ref: string,
+    embedding: Buffer,
+    version: number = FACE_DESCRIPTOR_VERSION,
+    group: string | null = null,
+    quality: number | null = null,
+  ): void {
     if (this.loadedIds.has(faceId)) return;
     this.loadedIds.add(faceId);
     let index = this.refIndex.get(ref);
@@ -102,7 +125,8 @@ export class EventFaceIndex {
   idsAbove(id: bigint): string[] {
     const floor = Number(id);
     const out: string[] = [];
-    for (const family of Object.values(this.families)) for (const faceId of family.rowFaceId) if (faceId > floor) out.push(String(faceId));
+    for (const family of Object.values(this.families))
+      for (const faceId of family.rowFaceId) if (faceId > floor) out.push(String(faceId));
     return out;
   }
 
@@ -119,9 +143,15 @@ export class EventFaceIndex {
       const descriptor = query[name];
       const family = this.families[name];
       if (!descriptor || family.matrix.size === 0) continue;
-      const sameOwner = (a: number, b: number) => family.rowRef[a] === family.rowRef[b] || (family.rowGroup.has(a) && family.rowGroup.get(a) === family.rowGroup.get(b));
+      const sameOwner = (a: number, b: number) =>
+        family.rowRef[a] === family.rowRef[b] ||
+        (family.rowGroup.has(a) && family.rowGroup.get(a) === family.rowGroup.get(b));
       for (const { row, distance } of family.matrix.within(descriptor, widestDistanceFor(maxDistance), maxFaces)) {
-        const limit = maxDistanceFor(family.rowVersion.get(row) ?? family.usualVersion, maxDistance, family.rowQuality.get(row) ?? null);
+        const limit = maxDistanceFor(
+          family.rowVersion.get(row) ?? family.usualVersion,
+          maxDistance,
+          family.rowQuality.get(row) ?? null,
+        );
         if (distance > limit) continue;
         if (nearerToStranger(family.matrix, descriptor, row, distance, sameOwner)) continue;
         const onScale = Math.max(0, distance - family.shift);
@@ -188,12 +218,16 @@ export class FaceIndexCache {
     if (!current && pending) return pending;
     const revision = await this.revisions.read(this.kind, eventId);
     if (!current) return this.loading.get(eventId) ?? this.startLoad(eventId, new EventFaceIndex(), revision);
-    if (revision !== null && revision !== current.revision) return this.loading.get(eventId) ?? this.startLoad(eventId, current, revision);
+    if (revision !== null && revision !== current.revision)
+      return this.loading.get(eventId) ?? this.startLoad(eventId, current, revision);
     const now = Date.now();
     const rebuild = now - current.builtAt >= FULL_RELOAD_MS;
     if (!this.loading.has(eventId) && (rebuild || revision === null || now - current.checkedAt >= MAX_STALENESS_MS)) {
       this.startLoad(eventId, rebuild ? new EventFaceIndex() : current, revision).catch((err: Error) =>
-        this.logger.warn({ kind: this.kind, eventId, err: err.message }, 'face index refresh failed; searches use the index in memory'),
+        this.logger.warn(
+          { kind: this.kind, eventId, err: err.message },
+          'face index refresh failed; searches use the index in memory',
+        ),
       );
     }
     return current;
@@ -221,7 +255,11 @@ export class FaceIndexCache {
     index.checkedAt = Date.now();
     this.indexes.set(eventId, index);
     const added = index.size - before;
-    if (added > 0) this.logger.info({ kind: this.kind, eventId, added, faces: index.size, boxFaces: index.boxFaces, ms: Date.now() - started }, 'face index loaded');
+    if (added > 0)
+      this.logger.info(
+        { kind: this.kind, eventId, added, faces: index.size, boxFaces: index.boxFaces, ms: Date.now() - started },
+        'face index loaded',
+      );
     return index;
   }
 
@@ -234,7 +272,9 @@ export class FaceIndexCache {
       else total += index.size;
     }
     if (total <= this.maxFaces) return;
-    const oldestFirst = [...this.indexes].filter(([eventId]) => eventId !== searched).sort(([, a], [, b]) => a.usedAt - b.usedAt);
+    const oldestFirst = [...this.indexes]
+      .filter(([eventId]) => eventId !== searched)
+      .sort(([, a], [, b]) => a.usedAt - b.usedAt);
     for (const [eventId, index] of oldestFirst) {
       if (total <= this.maxFaces) break;
       this.indexes.delete(eventId);

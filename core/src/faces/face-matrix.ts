@@ -1,6 +1,12 @@
 import { DESCRIPTOR_LENGTH } from './embedding';
 
-type ExactSearch = (dataset: Float32Array, query: Float32Array, dimensions: number, count: number, metric: 'l2sq') => { keys: BigUint64Array; distances: Float32Array };
+type ExactSearch = (
+  dataset: Float32Array,
+  query: Float32Array,
+  dimensions: number,
+  count: number,
+  metric: 'l2sq',
+) => { keys: BigUint64Array; distances: Float32Array };
 
 /** usearch's SIMD exact search when its prebuilt binary loads on this platform; a plain loop otherwise. */
 const nativeExactSearch: ExactSearch | null = (() => {

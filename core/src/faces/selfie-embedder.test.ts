@@ -14,7 +14,11 @@ describe('SelfieEmbedder before a worker serves the selfie queue', () => {
   beforeAll(async () => {
     redis = await startRedis();
     embedder = new SelfieEmbedder(redis.url, { maxBytes: 1024 * 1024, timeoutSeconds: 20 });
-    selfie = await embedder.prepare(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).jpeg().toBuffer());
+    selfie = await embedder.prepare(
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } })
+        .jpeg()
+        .toBuffer(),
+    );
   });
   afterAll(async () => {
     await embedder.close();
@@ -23,7 +27,10 @@ describe('SelfieEmbedder before a worker serves the selfie queue', () => {
 
   it('answers UNAVAILABLE with a retry time at once, and embeds once a worker serves the queue', async () => {
     const started = Date.now();
-    const refused = await embedder.embed(selfie).then(() => null, (err: unknown) => err);
+    const refused = await embedder.embed(selfie).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: 'UNAVAILABLE', status: 503, details: { retryAfterSeconds: 10 } });
     expect(Date.now() - started).toBeLessThan(5000);
@@ -34,9 +41,13 @@ describe('SelfieEmbedder before a worker serves the selfie queue', () => {
     expect(await queue.count()).toBe(0);
 
     const workerConnection = connectRedis(redis.url);
-    const worker = new Worker(JOBS.selfies.queue, async () => ({ descriptor: null, boxDescriptor: null, facesFound: 0 }), {
-      connection: workerConnection,
-    });
+    const worker = new Worker(
+      JOBS.selfies.queue,
+      async () => ({ descriptor: null, boxDescriptor: null, facesFound: 0 }),
+      {
+        connection: workerConnection,
+      },
+    );
     try {
       await worker.waitUntilReady();
       await expect(embedder.embed(selfie)).resolves.toMatchObject({ descriptors: null, facesFound: 0 });

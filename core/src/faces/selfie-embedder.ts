@@ -47,7 +47,10 @@ export class SelfieEmbedder {
   private readonly connection: Redis;
   private workerSeenUntil = 0;
 
-  constructor(redisUrl: string, private readonly limits: SelfieLimits) {
+  constructor(
+    redisUrl: string,
+    private readonly limits: SelfieLimits,
+  ) {
     this.jobs = new JobQueues(redisUrl);
     // BullMQ does not close a connection it was given: close() does, or it reconnects forever once Redis is gone.
     this.connection = connectRedis(redisUrl);
@@ -58,7 +61,10 @@ export class SelfieEmbedder {
   checkSize(file: Buffer): void {
     if (file.length === 0) throw new AppError('BAD_REQUEST', 'The selfie file is empty');
     if (file.length > this.limits.maxBytes) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `The selfie is larger than ${Math.round(this.limits.maxBytes / 1024 / 1024)} MB`);
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `The selfie is larger than ${Math.round(this.limits.maxBytes / 1024 / 1024)} MB`,
+      );
     }
   }
 
@@ -66,9 +72,21 @@ export class SelfieEmbedder {
   async prepare(file: Buffer): Promise<Buffer> {
     this.checkSize(file);
     const probe = await probeImage(file);
-    if (!probe.ok) throw new AppError(probe.tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', `The selfie is not usable: ${probe.reason}`);
-    if (!SELFIE_FORMATS.has(probe.format)) throw new AppError('BAD_REQUEST', `The selfie must be a JPEG or PNG photo (WebP and HEIF also work), not ${probe.format}`);
-    return openImage(file).rotate().resize(SELFIE_MAX_SIDE, SELFIE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 92 }).toBuffer();
+    if (!probe.ok)
+      throw new AppError(
+        probe.tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST',
+        `The selfie is not usable: ${probe.reason}`,
+      );
+    if (!SELFIE_FORMATS.has(probe.format))
+      throw new AppError(
+        'BAD_REQUEST',
+        `The selfie must be a JPEG or PNG photo (WebP and HEIF also work), not ${probe.format}`,
+      );
+    return openImage(file)
+      .rotate()
+      .resize(SELFIE_MAX_SIDE, SELFIE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 92 })
+      .toBuffer();
   }
 
   /**
@@ -87,18 +105,30 @@ export class SelfieEmbedder {
     const sentAt = Date.now();
     const run = (async () => {
       await this.events.waitUntilReady();
-      const job = (await this.jobs.enqueue('selfies', { imageBase64: prepared.toString('base64'), boxDescriptor: opts.boxDescriptor !== false }))!;
+      const job = (await this.jobs.enqueue('selfies', {
+        imageBase64: prepared.toString('base64'),
+        boxDescriptor: opts.boxDescriptor !== false,
+      }))!;
       jobId = job.id;
       return job.waitUntilFinished(this.events, timeoutMs);
     })();
     try {
       const result = await Promise.race([run, deadline]);
       const t = result.timing;
-      const timing = t && { queueMs: t.startedAt - sentAt, workerMs: t.finishedAt - t.startedAt, modelMs: t.modelMs, replyMs: Date.now() - t.finishedAt };
+      const timing = t && {
+        queueMs: t.startedAt - sentAt,
+        workerMs: t.finishedAt - t.startedAt,
+        modelMs: t.modelMs,
+        replyMs: Date.now() - t.finishedAt,
+      };
       return { descriptors: selfieDescriptorsOf(result), facesFound: result.facesFound, ...(timing ? { timing } : {}) };
     } catch (err) {
       // A selfie nobody embedded in time is withdrawn, so a late worker does not spend time on it.
-      if (jobId) void this.jobs.queue('selfies').remove(jobId).catch(() => undefined);
+      if (jobId)
+        void this.jobs
+          .queue('selfies')
+          .remove(jobId)
+          .catch(() => undefined);
       if (err instanceof AppError) throw err;
       throw new AppError('NOT_RECORDED', NOT_EMBEDDED);
     } finally {
@@ -114,7 +144,10 @@ export class SelfieEmbedder {
    */
   private async assertWorkerServing(): Promise<void> {
     if (Date.now() < this.workerSeenUntil) return;
-    const workers = await this.jobs.queue('selfies').getWorkersCount().catch(() => 1);
+    const workers = await this.jobs
+      .queue('selfies')
+      .getWorkersCount()
+      .catch(() => 1);
     if (workers > 0) {
       this.workerSeenUntil = Date.now() + WORKER_SEEN_MS;
       return;
@@ -135,8 +168,14 @@ export class SelfieEmbedder {
  * A worker's reply as descriptors by family. A reply without `boxDescriptor` came from a worker of
  * before version 4 (a rolling upgrade): its `descriptor` is of the box family.
  */
-export function selfieDescriptorsOf(result: { descriptor: number[] | null; boxDescriptor?: number[] | null }): SelfieDescriptors | null {
+export function selfieDescriptorsOf(result: {
+  descriptor: number[] | null;
+  boxDescriptor?: number[] | null;
+}): SelfieDescriptors | null {
   if (!result.descriptor) return null;
   if (result.boxDescriptor === undefined) return { chip: null, box: Float32Array.from(result.descriptor) };
-  return { chip: Float32Array.from(result.descriptor), box: result.boxDescriptor ? Float32Array.from(result.boxDescriptor) : null };
+  return {
+    chip: Float32Array.from(result.descriptor),
+    box: result.boxDescriptor ? Float32Array.from(result.boxDescriptor) : null,
+  };
 }

@@ -3,7 +3,8 @@ import { FaceMatrix } from './face-matrix';
 import { nearerToStranger } from './stranger-check';
 
 /** A descriptor at (x, y) in the first two dimensions. */
-const at = (x: number, y = 0) => Float32Array.from({ length: DESCRIPTOR_LENGTH }, (_, i) => (i === 0 ? x : i === 1 ? y : 0));
+const at = (x: number, y = 0) =>
+  Float32Array.from({ length: DESCRIPTOR_LENGTH }, (_, i) => (i === 0 ? x : i === 1 ? y : 0));
 const otherPhotos = () => false;
 
 describe('nearerToStranger', () => {
@@ -31,7 +32,16 @@ describe('nearerToStranger', () => {
     expect(nearerToStranger(m, selfie, sure, 0.4, otherPhotos)).toBe(false);
     const candidate = m.add(at(0.54));
     const samePhoto = m.add(at(0.9));
-    expect(nearerToStranger(m, selfie, candidate, 0.54, (a, b) => [a, b].includes(samePhoto) && [a, b].includes(candidate), (row) => row === 1)).toBe(false);
+    expect(
+      nearerToStranger(
+        m,
+        selfie,
+        candidate,
+        0.54,
+        (a, b) => [a, b].includes(samePhoto) && [a, b].includes(candidate),
+        (row) => row === 1,
+      ),
+    ).toBe(false);
     expect(nearerToStranger(m, selfie, candidate, 0.54, otherPhotos)).toBe(true);
   });
 });

@@ -20,7 +20,14 @@ const NEIGHBOURS = 32;
  * evidence against each other. It removes look-alike matches at the cost of very few right ones
  * (docs/benchmarks.md, "Face quality, stranger check").
  */
-export function nearerToStranger(matrix: FaceMatrix, query: Float32Array, row: number, distance: number, sameOwner: (a: number, b: number) => boolean, ignore: (row: number) => boolean = () => false): boolean {
+export function nearerToStranger(
+  matrix: FaceMatrix,
+  query: Float32Array,
+  row: number,
+  distance: number,
+  sameOwner: (a: number, b: number) => boolean,
+  ignore: (row: number) => boolean = () => false,
+): boolean {
   if (distance <= STRANGER_CHECK_FROM) return false;
   for (const neighbour of matrix.within(matrix.row(row), distance, NEIGHBOURS)) {
     if (neighbour.row === row || sameOwner(row, neighbour.row) || ignore(neighbour.row)) continue;

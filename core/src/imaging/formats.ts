@@ -12,7 +12,11 @@ export const SUPPORTED_FORMATS: Record<string, { mime: string; ext: string }> = 
 
 export type ImageProbe =
   | { ok: true; format: string; mime: string; ext: string; width: number; height: number }
-  | { ok: false; reason: string; /** over the pixel limit (a 413 where a single file is refused) */ tooLarge?: boolean };
+  | {
+      ok: false;
+      reason: string;
+      /** over the pixel limit (a 413 where a single file is refused) */ tooLarge?: boolean;
+    };
 
 export const CORRUPT_IMAGE = 'corrupt or truncated image';
 
@@ -31,7 +35,8 @@ export async function probeImage(file: Buffer, { decode = true }: { decode?: boo
     return { ok: false, reason: 'not an image, or a corrupt one' };
   }
   const format = SUPPORTED_FORMATS[meta.format ?? ''];
-  if (!format) return { ok: false, reason: `unsupported format ${meta.format ?? 'unknown'} (JPEG, PNG, WebP, TIFF or HEIF)` };
+  if (!format)
+    return { ok: false, reason: `unsupported format ${meta.format ?? 'unknown'} (JPEG, PNG, WebP, TIFF or HEIF)` };
   if (!meta.width || !meta.height) return { ok: false, reason: 'image without dimensions' };
   const oversize = oversizeReason(meta.width, meta.height);
   if (oversize) return { ok: false, reason: oversize, tooLarge: true };

@@ -32,7 +32,10 @@ export function fromPixels(pixels: RgbPixels) {
 /** `pixels` resized (never enlarged) so the longest side is at most `maxSide`; the same pixels when already within it. */
 export async function boundedPixels(pixels: RgbPixels, maxSide: number): Promise<RgbPixels> {
   if (Math.max(pixels.width, pixels.height) <= maxSide) return pixels;
-  const { data, info } = await fromPixels(pixels).resize(maxSide, maxSide, { fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await fromPixels(pixels)
+    .resize(maxSide, maxSide, { fit: 'inside' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 

@@ -26,6 +26,10 @@ export async function boundedCopy(image: Buffer, maxSide: number): Promise<{ buf
   const meta = await openImage(image).metadata();
   const longest = Math.max(meta.width ?? 0, meta.height ?? 0);
   if (longest <= maxSide) return { buffer: image, scale: 1 };
-  const buffer = await openImage(image).rotate().resize(maxSide, maxSide, { fit: 'inside' }).jpeg({ quality: 92 }).toBuffer();
+  const buffer = await openImage(image)
+    .rotate()
+    .resize(maxSide, maxSide, { fit: 'inside' })
+    .jpeg({ quality: 92 })
+    .toBuffer();
   return { buffer, scale: maxSide / longest };
 }

@@ -32,7 +32,10 @@ export class JobQueues implements JobProducer {
    * whose id is waiting or running already is left alone (returns undefined); a finished (or
    * finally failed) one is replaced by a fresh job.
    */
-  async enqueue<Q extends QueueName>(name: Q, payload: JobPayload<Q>): Promise<Job<JobPayload<Q>, JobResult<Q>> | undefined> {
+  async enqueue<Q extends QueueName>(
+    name: Q,
+    payload: JobPayload<Q>,
+  ): Promise<Job<JobPayload<Q>, JobResult<Q>> | undefined> {
     const queue = this.queue(name) as Queue;
     const jobId = jobIdOf(name, payload);
     if (jobId) {
@@ -50,7 +53,12 @@ export class JobQueues implements JobProducer {
   async scheduleRepeatingJobs(cfg: Pick<Config, 'CLIP_RETENTION_SWEEP_SECONDS'>): Promise<void> {
     for (const name of QUEUE_NAMES) {
       const { repeat, job } = JOBS[name];
-      if (repeat) await this.queue(name).upsertJobScheduler(repeat.schedulerId, { every: repeat.everyMs(cfg) }, { name: job, opts: jobOptions(name) });
+      if (repeat)
+        await this.queue(name).upsertJobScheduler(
+          repeat.schedulerId,
+          { every: repeat.everyMs(cfg) },
+          { name: job, opts: jobOptions(name) },
+        );
     }
   }
 

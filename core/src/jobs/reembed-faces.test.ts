@@ -37,8 +37,12 @@ describe('queueReembedding (the ml-worker at each start, and the reembed-faces c
     photos.addFace('current-event', Buffer.alloc(512), FACE_DESCRIPTOR_VERSION);
     const oldVideo = videos.add({ eventId: 4 });
     const newVideo = videos.add({ eventId: 4 });
-    void videos.addFaces(oldVideo.id, 4, [{ timeSeconds: 1, embedding: Buffer.alloc(512), score: 1, descriptorVersion: 3, track: 1 }]);
-    void videos.addFaces(newVideo.id, 4, [{ timeSeconds: 1, embedding: Buffer.alloc(512), score: 1, descriptorVersion: FACE_DESCRIPTOR_VERSION, track: 1 }]);
+    void videos.addFaces(oldVideo.id, 4, [
+      { timeSeconds: 1, embedding: Buffer.alloc(512), score: 1, descriptorVersion: 3, track: 1 },
+    ]);
+    void videos.addFaces(newVideo.id, 4, [
+      { timeSeconds: 1, embedding: Buffer.alloc(512), score: 1, descriptorVersion: FACE_DESCRIPTOR_VERSION, track: 1 },
+    ]);
     return { photos, videos, oldVideo };
   }
 
@@ -46,7 +50,12 @@ describe('queueReembedding (the ml-worker at each start, and the reembed-faces c
     const repos = event();
     const jobs = queue();
     expect(await queueReembedding(repos, jobs)).toEqual({ events: 3, photos: 3, videos: 1 });
-    expect(jobs.added.sort()).toEqual(['photos:mixed', 'photos:old', 'photos:other-event-old', `videos:${repos.oldVideo.id}`]);
+    expect(jobs.added.sort()).toEqual([
+      'photos:mixed',
+      'photos:old',
+      'photos:other-event-old',
+      `videos:${repos.oldVideo.id}`,
+    ]);
   });
 
   it('is idempotent: run again (a restart) while the jobs wait, it queues nothing twice; once re-embedded, nothing at all', async () => {
@@ -64,7 +73,11 @@ describe('queueReembedding (the ml-worker at each start, and the reembed-faces c
 
   it('queues a photo again after a crash between marking it and queueing it (its faces are still old)', async () => {
     const repos = event();
-    const failing = { enqueue: async () => { throw new Error('redis went away'); } };
+    const failing = {
+      enqueue: async () => {
+        throw new Error('redis went away');
+      },
+    };
     await expect(queueReembedding(repos, failing)).rejects.toThrow('redis went away');
     const jobs = queue();
     expect((await queueReembedding(repos, jobs)).photos).toBe(3);

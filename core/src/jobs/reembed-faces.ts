@@ -25,8 +25,21 @@ export interface ReembedQueued {
  * still waiting or running is left alone (JobQueues.enqueue). A crash between marking and queueing
  * leaves the faces old, so the next run queues the photo again. Photos stay published meanwhile.
  */
-export async function queueReembedding(repos: ReembedRepositories, jobs: JobProducer, eventId?: number, version = FACE_DESCRIPTOR_VERSION): Promise<ReembedQueued> {
-  const events = eventId !== undefined ? [eventId] : [...new Set([...(await repos.photos.eventsWithFacesOlderThan(version)), ...(await repos.videos.eventsWithFacesOlderThan(version))])];
+export async function queueReembedding(
+  repos: ReembedRepositories,
+  jobs: JobProducer,
+  eventId?: number,
+  version = FACE_DESCRIPTOR_VERSION,
+): Promise<ReembedQueued> {
+  const events =
+    eventId !== undefined
+      ? [eventId]
+      : [
+          ...new Set([
+            ...(await repos.photos.eventsWithFacesOlderThan(version)),
+            ...(await repos.videos.eventsWithFacesOlderThan(version)),
+          ]),
+        ];
   const queued: ReembedQueued = { events: 0, photos: 0, videos: 0 };
   for (const event of events) {
     const photos = await repos.photos.withFacesOlderThan(event, version);

@@ -28,10 +28,14 @@ describe('job registry', () => {
 
   it('derives stable job ids from the thing processed, whoever queued it', () => {
     expect(jobIdOf('photos', { photoId: 'p1' })).toBe('photo-p1');
-    expect(jobIdOf('photos', { photoId: 'p1', httpRequestId: 'r1' })).toBe(jobIdOf('photos', { photoId: 'p1', httpRequestId: 'r2' }));
+    expect(jobIdOf('photos', { photoId: 'p1', httpRequestId: 'r1' })).toBe(
+      jobIdOf('photos', { photoId: 'p1', httpRequestId: 'r2' }),
+    );
     expect(jobIdOf('videos', { videoId: 'v1' })).toBe('video-v1');
     expect(jobIdOf('clips', { eventId: 7, requestId: 'req', generation: 2 })).toBe('clips-7-req-2');
-    expect(jobIdOf('clips', { eventId: 7, requestId: 'req', generation: 3 })).not.toBe(jobIdOf('clips', { eventId: 7, requestId: 'req', generation: 2 }));
+    expect(jobIdOf('clips', { eventId: 7, requestId: 'req', generation: 3 })).not.toBe(
+      jobIdOf('clips', { eventId: 7, requestId: 'req', generation: 2 }),
+    );
     expect(jobIdOf('eventDeletion', { eventId: 7, orgId: 1 })).toBe('event-7');
   });
 
@@ -42,10 +46,18 @@ describe('job registry', () => {
   });
 
   it('adds jobs with the retry policy each pipeline had', () => {
-    const retried = { backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: { age: 24 * 3600, count: 10_000 }, removeOnFail: { age: 7 * 24 * 3600 } };
+    const retried = {
+      backoff: { type: 'exponential', delay: 2000 },
+      removeOnComplete: { age: 24 * 3600, count: 10_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    };
     expect(jobOptions('photos', { photoId: 'p1' })).toEqual({ attempts: 5, ...retried, jobId: 'photo-p1' });
     expect(jobOptions('videos', { videoId: 'v1' })).toEqual({ attempts: 3, ...retried, jobId: 'video-v1' });
-    expect(jobOptions('clips', { eventId: 1, requestId: 'r', generation: 1 })).toEqual({ attempts: 3, ...retried, jobId: 'clips-1-r-1' });
+    expect(jobOptions('clips', { eventId: 1, requestId: 'r', generation: 1 })).toEqual({
+      attempts: 3,
+      ...retried,
+      jobId: 'clips-1-r-1',
+    });
     expect(jobOptions('selfies')).toEqual({ attempts: 1, removeOnComplete: { age: 120 }, removeOnFail: { age: 120 } });
   });
 

@@ -99,7 +99,10 @@ export interface JobDefinition<Q extends QueueName> {
 }
 
 const RETRY_WITH_BACKOFF = { backoff: { type: 'exponential', delay: 2000 } } as const;
-const KEEP_FINISHED = { removeOnComplete: { age: 24 * 3600, count: 10_000 }, removeOnFail: { age: 7 * 24 * 3600 } } as const;
+const KEEP_FINISHED = {
+  removeOnComplete: { age: 24 * 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const;
 /** BullMQ's default lock duration. */
 const DEFAULT_LOCK_MS = 30_000;
 /** Video jobs run for minutes; the lock is renewed while they run, a longer one rides out slow renewals. */

@@ -19,7 +19,12 @@ export class ServiceMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [this.registry],
     });
-    this.requests = new Counter({ name: 'em_requests_total', help: 'Requests by REST route or GraphQL operation, and status', labelNames: ['name', 'status'], registers: [this.registry] });
+    this.requests = new Counter({
+      name: 'em_requests_total',
+      help: 'Requests by REST route or GraphQL operation, and status',
+      labelNames: ['name', 'status'],
+      registers: [this.registry],
+    });
   }
 
   /** Times one request: call the returned function with its status when it ends. */
@@ -57,7 +62,10 @@ export async function readiness(checks: DependencyCheck[]): Promise<Readiness> {
   const results = await Promise.all(
     checks.map(async (c) => {
       try {
-        await Promise.race([c.check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 2 s')), 2000).unref())]);
+        await Promise.race([
+          c.check(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 2 s')), 2000).unref()),
+        ]);
         return [c.name, 'ok'] as const;
       } catch (err) {
         return [c.name, (err as Error).message.slice(0, 200) || 'failed'] as const;
@@ -78,14 +86,30 @@ export interface PlainResponse {
  * text), `/health/live` (the process runs) and `/health/ready` (its dependencies answer; 503 when
  * not). Null for any other path.
  */
-export async function operatorEndpoint(pathname: string, metrics: ServiceMetrics, checks: DependencyCheck[]): Promise<PlainResponse | null> {
+export async function operatorEndpoint(
+  pathname: string,
+  metrics: ServiceMetrics,
+  checks: DependencyCheck[],
+): Promise<PlainResponse | null> {
   if (pathname === '/metrics') return { status: 200, contentType: metrics.contentType(), body: await metrics.text() };
   if (pathname === '/health/live' || pathname === '/health') {
-    return { status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'ok', service: metrics.service }) };
+    return {
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: 'ok', service: metrics.service }),
+    };
   }
   if (pathname === '/health/ready') {
     const result = await readiness(checks);
-    return { status: result.ready ? 200 : 503, contentType: 'application/json', body: JSON.stringify({ status: result.ready ? 'ready' : 'not ready', service: metrics.service, checks: result.checks }) };
+    return {
+      status: result.ready ? 200 : 503,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        status: result.ready ? 'ready' : 'not ready',
+        service: metrics.service,
+        checks: result.checks,
+      }),
+    };
   }
   return null;
 }

@@ -5,7 +5,12 @@ import { DependencyCheck, operatorEndpoint, ServiceMetrics } from './metrics';
  * An HTTP server of the operator endpoints only (/metrics, /health/*) on its own port, on the
  * internal interface: the REST adapter's (whose main port is public) and the ml-worker's (its only HTTP).
  */
-export function serveOperatorPort(opts: { port: number; host: string; metrics: ServiceMetrics; checks: DependencyCheck[] }): http.Server {
+export function serveOperatorPort(opts: {
+  port: number;
+  host: string;
+  metrics: ServiceMetrics;
+  checks: DependencyCheck[];
+}): http.Server {
   const server = http.createServer((req, res) => {
     operatorEndpoint(req.url?.split('?')[0] ?? '/', opts.metrics, opts.checks).then(
       (answer) => {

@@ -23,7 +23,13 @@ export interface AccountsRepository {
   setActive(id: number, active: boolean): Promise<void>;
 }
 
-const record = (a: Account): AccountRecord => ({ id: a.id, email: a.email, subject: a.subject ?? null, active: a.active, platformAdmin: a.platformAdmin });
+const record = (a: Account): AccountRecord => ({
+  id: a.id,
+  email: a.email,
+  subject: a.subject ?? null,
+  active: a.active,
+  platformAdmin: a.platformAdmin,
+});
 
 export class SqlAccountsRepository implements AccountsRepository {
   private readonly em: () => EntityManager;

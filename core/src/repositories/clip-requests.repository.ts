@@ -37,7 +37,10 @@ export interface NewClip {
 }
 
 /** A clip with the source key of its video. */
-export type ClipWithSource = Pick<Clip, 'id' | 'startSeconds' | 'endSeconds' | 'storageKey' | 'downloadStatus' | 'expiresAt'> & { sourceKey: string };
+export type ClipWithSource = Pick<
+  Clip,
+  'id' | 'startSeconds' | 'endSeconds' | 'storageKey' | 'downloadStatus' | 'expiresAt'
+> & { sourceKey: string };
 
 /** Selfie clipping requests and their clips: every query of `clip_requests` and `clips`. */
 export interface ClipRequestsRepository {
@@ -60,7 +63,8 @@ export interface ClipRequestsRepository {
   markExpired(clipId: string): Promise<void>;
 }
 
-const where = ({ eventId, requestId }: ClipRequestKey) => (eventId === undefined ? { requestId } : { event: eventId, requestId });
+const where = ({ eventId, requestId }: ClipRequestKey) =>
+  eventId === undefined ? { requestId } : { event: eventId, requestId };
 
 export class SqlClipRequestsRepository implements ClipRequestsRepository {
   private readonly handle: RepositoryHandle;
@@ -92,14 +96,32 @@ export class SqlClipRequestsRepository implements ClipRequestsRepository {
     const updated = await this.em.nativeUpdate(
       ClipRequest,
       { ...where(key), generation, status: 'processing' },
-      { status: outcome.status, error: outcome.error?.slice(0, 500) ?? null, ...(outcome.clipErrors ? { clipErrors: outcome.clipErrors } : {}), finishedAt: now, updatedAt: now },
+      {
+        status: outcome.status,
+        error: outcome.error?.slice(0, 500) ?? null,
+        ...(outcome.clipErrors ? { clipErrors: outcome.clipErrors } : {}),
+        finishedAt: now,
+        updatedAt: now,
+      },
     );
     return updated > 0;
   }
 
   async clipsOf(eventId: number, requestId: string): Promise<ClipWithSource[]> {
-    const clips = await this.em.find(Clip, { clipRequest: { event: eventId, requestId } }, { populate: ['video'], orderBy: { createdAt: 'asc', startSeconds: 'asc' } });
-    return clips.map((c) => ({ id: c.id, startSeconds: c.startSeconds, endSeconds: c.endSeconds, storageKey: c.storageKey, downloadStatus: c.downloadStatus, expiresAt: c.expiresAt, sourceKey: (c.video as Video).sourceKey }));
+    const clips = await this.em.find(
+      Clip,
+      { clipRequest: { event: eventId, requestId } },
+      { populate: ['video'], orderBy: { createdAt: 'asc', startSeconds: 'asc' } },
+    );
+    return clips.map((c) => ({
+      id: c.id,
+      startSeconds: c.startSeconds,
+      endSeconds: c.endSeconds,
+      storageKey: c.storageKey,
+      downloadStatus: c.downloadStatus,
+      expiresAt: c.expiresAt,
+      sourceKey: (c.video as Video).sourceKey,
+    }));
   }
 
   async deleteClips(eventId: number, requestId: string): Promise<string[]> {
@@ -124,7 +146,11 @@ export class SqlClipRequestsRepository implements ClipRequestsRepository {
   }
 
   async dueForExpiry(now: Date, limit: number): Promise<Array<{ id: string; storageKey: string }>> {
-    const due = await this.em.find(Clip, { downloadStatus: 'ready', expiresAt: { $lte: now } }, { fields: ['id', 'storageKey'], limit });
+    const due = await this.em.find(
+      Clip,
+      { downloadStatus: 'ready', expiresAt: { $lte: now } },
+      { fields: ['id', 'storageKey'], limit },
+    );
     return due.map((c) => ({ id: c.id, storageKey: c.storageKey }));
   }
 

@@ -31,7 +31,17 @@ export interface EventSettings {
 
 /** Every query of `events`. */
 /** What the guard reads of an event: its organisation, whether it is on, and its feature flags. */
-export type EventAccess = Pick<Event, 'id' | 'enabled' | 'bibSearch' | 'selfieSearch' | 'nameSearch' | 'timelineSearch' | 'videoSearch' | 'videoSelfieClipping'> & {
+export type EventAccess = Pick<
+  Event,
+  | 'id'
+  | 'enabled'
+  | 'bibSearch'
+  | 'selfieSearch'
+  | 'nameSearch'
+  | 'timelineSearch'
+  | 'videoSearch'
+  | 'videoSelfieClipping'
+> & {
   organisation: { id: number };
 };
 
@@ -43,7 +53,12 @@ export interface EventsRepository {
   findAccess(id: number): Promise<EventAccess | null>;
   /** The organisation's events, most recent event date first (undated last), then newest id first; drafts unless `withoutDrafts`. */
   /** `onlyIds`: these events only (a key limited to some events). */
-  listForOrganisation(orgId: number, limit: number, offset: number, opts?: { withoutDrafts?: boolean; onlyIds?: number[] }): Promise<{ items: Event[]; total: number }>;
+  listForOrganisation(
+    orgId: number,
+    limit: number,
+    offset: number,
+    opts?: { withoutDrafts?: boolean; onlyIds?: number[] },
+  ): Promise<{ items: Event[]; total: number }>;
   findBySlug(orgId: number, slug: string): Promise<Event | null>;
   slugTaken(orgId: number, slug: string, exceptEventId?: number): Promise<boolean>;
   create(orgId: number, settings: EventSettings): Promise<Event>;
@@ -117,7 +132,12 @@ export class SqlEventsRepository implements EventsRepository {
     };
   }
 
-  async listForOrganisation(orgId: number, limit: number, offset: number, opts: { withoutDrafts?: boolean; onlyIds?: number[] } = {}) {
+  async listForOrganisation(
+    orgId: number,
+    limit: number,
+    offset: number,
+    opts: { withoutDrafts?: boolean; onlyIds?: number[] } = {},
+  ) {
     const [items, total] = await this.em().findAndCount(
       Event,
       {
@@ -136,7 +156,13 @@ export class SqlEventsRepository implements EventsRepository {
   }
 
   async slugTaken(orgId: number, slug: string, exceptEventId?: number) {
-    return (await this.em().count(Event, { organisation: orgId, slug, ...(exceptEventId ? { id: { $ne: exceptEventId } } : {}) })) > 0;
+    return (
+      (await this.em().count(Event, {
+        organisation: orgId,
+        slug,
+        ...(exceptEventId ? { id: { $ne: exceptEventId } } : {}),
+      })) > 0
+    );
   }
 
   async create(orgId: number, settings: EventSettings) {
@@ -181,10 +207,11 @@ export class SqlEventsRepository implements EventsRepository {
 
   async bumpContentVersion(eventId: number): Promise<number> {
     if (!validId(eventId)) return 0;
-    const rows = (await this.em().getConnection().execute(
-      'update events set content_version = content_version + 1 where id = ? returning content_version',
-      [eventId],
-    )) as Array<{ content_version: string }>;
+    const rows = (await this.em()
+      .getConnection()
+      .execute('update events set content_version = content_version + 1 where id = ? returning content_version', [
+        eventId,
+      ])) as Array<{ content_version: string }>;
     return rows.length ? Number(rows[0].content_version) : 0;
   }
 }

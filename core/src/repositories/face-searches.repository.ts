@@ -70,16 +70,31 @@ export class SqlFaceSearchesRepository implements FaceSearchesRepository {
     const inserted = await this.execute(
       `insert into face_searches (request_id, organisation_id, event_id, api_key_id, embedding, confidence_threshold, matches, faces_found, billable)
        values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, true) on conflict (event_id, request_id) do nothing returning request_id`,
-      [s.requestId, s.orgId, s.eventId, s.apiKeyId, s.embedding, s.confidenceThreshold, JSON.stringify(s.matches), s.facesFound],
+      [
+        s.requestId,
+        s.orgId,
+        s.eventId,
+        s.apiKeyId,
+        s.embedding,
+        s.confidenceThreshold,
+        JSON.stringify(s.matches),
+        s.facesFound,
+      ],
     );
     return inserted.length > 0;
   }
 
   async recordCacheHit(eventId: number, requestId: string): Promise<void> {
-    await this.execute('update face_searches set cache_hits = cache_hits + 1, updated_at = now() where event_id = ? and request_id = ?', [eventId, requestId]);
+    await this.execute(
+      'update face_searches set cache_hits = cache_hits + 1, updated_at = now() where event_id = ? and request_id = ?',
+      [eventId, requestId],
+    );
   }
 
-  async usage(orgId: number, { eventId, from, to }: FaceSearchUsageFilter): Promise<{ billable: number; retries: number }> {
+  async usage(
+    orgId: number,
+    { eventId, from, to }: FaceSearchUsageFilter,
+  ): Promise<{ billable: number; retries: number }> {
     const [row] = await this.execute<{ billable: number; retries: number }>(
       `select count(*) filter (where billable)::int as billable, coalesce(sum(cache_hits), 0)::int as retries
          from face_searches
@@ -91,7 +106,10 @@ export class SqlFaceSearchesRepository implements FaceSearchesRepository {
 
   async existsForOrganisations(eventId: number, requestId: string, orgIds: readonly number[]): Promise<boolean> {
     if (orgIds.length === 0) return false;
-    const rows = await this.execute('select 1 from face_searches where event_id = ? and request_id = ? and organisation_id = any(?::int[]) limit 1', [eventId, requestId, sqlArray(orgIds)]);
+    const rows = await this.execute(
+      'select 1 from face_searches where event_id = ? and request_id = ? and organisation_id = any(?::int[]) limit 1',
+      [eventId, requestId, sqlArray(orgIds)],
+    );
     return rows.length > 0;
   }
 }

@@ -28,35 +28,54 @@ export class SqlLocalCredentialsRepository implements LocalCredentialsRepository
 
   async find(accountId: number) {
     const found = await this.em().findOne(LocalCredential, { accountId });
-    return found && { accountId: found.accountId, passwordHash: found.passwordHash ?? null, emailVerified: found.emailVerified };
+    return (
+      found && {
+        accountId: found.accountId,
+        passwordHash: found.passwordHash ?? null,
+        emailVerified: found.emailVerified,
+      }
+    );
   }
 
   async storeSetPasswordToken(accountId: number, tokenHash: string, expiresAt: Date) {
-    await this.em().upsert(LocalCredential, { accountId, setPasswordTokenHash: tokenHash, setPasswordExpiresAt: expiresAt, updatedAt: new Date() }, {
-      onConflictFields: ['accountId'],
-      onConflictMergeFields: ['setPasswordTokenHash', 'setPasswordExpiresAt', 'updatedAt'],
-    });
+    await this.em().upsert(
+      LocalCredential,
+      { accountId, setPasswordTokenHash: tokenHash, setPasswordExpiresAt: expiresAt, updatedAt: new Date() },
+      {
+        onConflictFields: ['accountId'],
+        onConflictMergeFields: ['setPasswordTokenHash', 'setPasswordExpiresAt', 'updatedAt'],
+      },
+    );
   }
 
   async findBySetPasswordToken(tokenHash: string, now: Date) {
-    const found = await this.em().findOne(LocalCredential, { setPasswordTokenHash: tokenHash, setPasswordExpiresAt: { $gt: now } });
+    const found = await this.em().findOne(LocalCredential, {
+      setPasswordTokenHash: tokenHash,
+      setPasswordExpiresAt: { $gt: now },
+    });
     return found?.accountId ?? null;
   }
 
   async setPasswordWithToken(tokenHash: string, passwordHash: string, now: Date) {
-    const rows = (await this.em().getConnection().execute(
-      `update "local_credentials" set "password_hash" = ?, "email_verified" = true, "set_password_token_hash" = null,
+    const rows = (await this.em()
+      .getConnection()
+      .execute(
+        `update "local_credentials" set "password_hash" = ?, "email_verified" = true, "set_password_token_hash" = null,
          "set_password_expires_at" = null, "updated_at" = ?
        where "set_password_token_hash" = ? and "set_password_expires_at" > ? returning "account_id"`,
-      [passwordHash, now, tokenHash, now],
-    )) as Array<{ account_id: number }>;
+        [passwordHash, now, tokenHash, now],
+      )) as Array<{ account_id: number }>;
     return rows[0]?.account_id ?? null;
   }
 
   async setPassword(accountId: number, passwordHash: string) {
-    await this.em().upsert(LocalCredential, { accountId, passwordHash, emailVerified: true, updatedAt: new Date() }, {
-      onConflictFields: ['accountId'],
-      onConflictMergeFields: ['passwordHash', 'emailVerified', 'updatedAt'],
-    });
+    await this.em().upsert(
+      LocalCredential,
+      { accountId, passwordHash, emailVerified: true, updatedAt: new Date() },
+      {
+        onConflictFields: ['accountId'],
+        onConflictMergeFields: ['passwordHash', 'emailVerified', 'updatedAt'],
+      },
+    );
   }
 }

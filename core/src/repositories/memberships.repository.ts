@@ -54,22 +54,40 @@ export class SqlMembershipsRepository implements MembershipsRepository {
 
   async activeRoles(accountId: number) {
     const roles: Record<number, MembershipRole> = {};
-    for (const m of await this.em().find(Membership, { account: accountId, status: 'active' })) roles[m.organisation.id] = m.role;
+    for (const m of await this.em().find(Membership, { account: accountId, status: 'active' }))
+      roles[m.organisation.id] = m.role;
     return roles;
   }
 
   async activeOrganisations(accountId: number) {
-    const found = await this.em().find(Membership, { account: accountId, status: 'active' }, { populate: ['organisation'] });
-    return found.map((m) => ({ orgId: m.organisation.id, name: m.organisation.name, slug: m.organisation.slug, role: m.role }));
+    const found = await this.em().find(
+      Membership,
+      { account: accountId, status: 'active' },
+      { populate: ['organisation'] },
+    );
+    return found.map((m) => ({
+      orgId: m.organisation.id,
+      name: m.organisation.name,
+      slug: m.organisation.slug,
+      role: m.role,
+    }));
   }
 
   async listForOrganisation(orgId: number) {
-    const found = await this.em().find(Membership, { organisation: orgId }, { populate: ['account'], orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    const found = await this.em().find(
+      Membership,
+      { organisation: orgId },
+      { populate: ['account'], orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+    );
     return found.map(record);
   }
 
   async find(orgId: number, accountId: number) {
-    const found = await this.em().findOne(Membership, { organisation: orgId, account: accountId }, { populate: ['account'] });
+    const found = await this.em().findOne(
+      Membership,
+      { organisation: orgId, account: accountId },
+      { populate: ['account'] },
+    );
     return found && record(found);
   }
 

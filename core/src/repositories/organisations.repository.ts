@@ -19,7 +19,12 @@ export interface OrganisationsRepository {
   rename(id: number, name: string): Promise<OrganisationRecord | null>;
 }
 
-const record = (o: Organisation): OrganisationRecord => ({ id: o.id, name: o.name, slug: o.slug, createdAt: o.createdAt });
+const record = (o: Organisation): OrganisationRecord => ({
+  id: o.id,
+  name: o.name,
+  slug: o.slug,
+  createdAt: o.createdAt,
+});
 
 export class SqlOrganisationsRepository implements OrganisationsRepository {
   private readonly em: () => EntityManager;
@@ -47,7 +52,9 @@ export class SqlOrganisationsRepository implements OrganisationsRepository {
 
   async list(ids: number[] | null): Promise<OrganisationRecord[]> {
     if (ids && ids.length === 0) return [];
-    const found = await this.em().find(Organisation, ids ? { id: { $in: ids } } : {}, { orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+    const found = await this.em().find(Organisation, ids ? { id: { $in: ids } } : {}, {
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+    });
     return found.map(record);
   }
 

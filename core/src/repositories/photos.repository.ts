@@ -6,7 +6,16 @@ import { GALLERY_PAGE } from './gallery-page.statement';
 import { normaliseBib } from '../ids';
 import { PageRequest } from '../pagination';
 import { FaceRow } from './face-rows';
-import { GalleryRow, NewPhoto, PhotoStatusTally, ProcessedPhoto, ReviewBibRow, ReviewFaceRow, ReviewQueueRow, ReviewReason } from './photos.types';
+import {
+  GalleryRow,
+  NewPhoto,
+  PhotoStatusTally,
+  ProcessedPhoto,
+  ReviewBibRow,
+  ReviewFaceRow,
+  ReviewQueueRow,
+  ReviewReason,
+} from './photos.types';
 import type { BibJudgement, StoredBibReadRow } from '../bibs/bib-read-rule';
 import { RepositoryHandle, RepositorySource, repositoryHandle } from './repository-source';
 
@@ -35,7 +44,9 @@ export const PUBLISHED = 'published_at is not null';
  */
 export function galleryOrder(table?: string, fromEnd = false): string {
   const column = (name: string) => (table ? `${table}.${name}` : name);
-  return fromEnd ? `${column('captured_at')} desc nulls first, ${column('id')} desc` : `${column('captured_at')} asc nulls last, ${column('id')} asc`;
+  return fromEnd
+    ? `${column('captured_at')} desc nulls first, ${column('id')} desc`
+    : `${column('captured_at')} asc nulls last, ${column('id')} asc`;
 }
 
 /** The photos of events, their BIBs and faces: every query of `photos`, `photo_bibs`, `faces` and `event_photo_counts`. */
@@ -57,7 +68,12 @@ export interface PhotosRepository {
   /** Counts of timed, published photos per UTC day and hour, in order. */
   countsByHour(eventId: number): Promise<Array<{ day: string; hour: number; count: number }>>;
   /** Published photos captured in [from, to), by capture time then id: one page and the total. */
-  publishedCapturedBetween(eventId: number, from: Date, to: Date, request: PageRequest): Promise<{ total: number; photos: Photo[] }>;
+  publishedCapturedBetween(
+    eventId: number,
+    from: Date,
+    to: Date,
+    request: PageRequest,
+  ): Promise<{ total: number; photos: Photo[] }>;
   findByContentHash(eventId: number, contentHash: string): Promise<Photo | null>;
   /** Inserts an imported photo; throws when the row cannot be written (a concurrent import of the same content). */
   insert(photo: NewPhoto): Promise<void>;
@@ -76,7 +92,9 @@ export interface PhotosRepository {
   /** Marks an unprocessed photo failed with the reason. */
   markFailed(photoId: string, reason: string): Promise<void>;
   /** The largest face on the event's published photos, with its photo's original (the demo's selfie). */
-  largestPublishedFace(eventId: number): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null>;
+  largestPublishedFace(
+    eventId: number,
+  ): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null>;
   /** Faces of the event's photos with an id above `afterId`, by id (ref: the photo id). */
   facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
   /** The large preview of the event's photo imported under this file name (the demo's cover). */
@@ -130,7 +148,10 @@ export class SqlPhotosRepository implements PhotosRepository {
 
   async publishedCount(eventId: number): Promise<number> {
     // Kept on publish by the database (Migration20261123PublishedPhotoCount).
-    const [row] = await this.execute<{ published: number }>('select published from event_photo_counts where event_id = ?', [eventId]);
+    const [row] = await this.execute<{ published: number }>(
+      'select published from event_photo_counts where event_id = ?',
+      [eventId],
+    );
     return row?.published ?? 0;
   }
 
@@ -139,36 +160,44 @@ export class SqlPhotosRepository implements PhotosRepository {
    * never a count. One statement reads one snapshot, so the total and the page always agree.
    */
   async galleryPage(eventId: number, request: PageRequest): Promise<{ total: number; rows: GalleryRow[] }> {
-    const result = await runPrepared<GalleryRow & { total: number }>(this.handle.statements(), GALLERY_PAGE, [eventId, request.offset, request.pageSize]);
+    const result = await runPrepared<GalleryRow & { total: number }>(this.handle.statements(), GALLERY_PAGE, [
+      eventId,
+      request.offset,
+      request.pageSize,
+    ]);
     const total = result[0]?.total ?? 0;
     const rows: GalleryRow[] = [];
     for (const { total: _total, ...row } of result) if (row.id !== null) rows.push(row);
     return { total, rows };
   }
 
-  async publishedWithBib(eventId: number, bib: string, request: PageRequest): Promise<{ total: number; ids: string[] }> {
+  async publishedWithBib(
+    eventId: number,
+    bib: string,
+    request: PageRequest,
+  ): Promise<{ total: number; ids: string[] }> {
     const wanted = normaliseBib(bib);
     if (!wanted) return { total: 0, ids: [] };
     const from = `from photo_bibs b join photos p on p.id = b.photo_id
                   where b.event_id = ? and b.bib = ? and b.${SEARCHABLE_READ} and p.${PUBLISHED}`;
-    const [{ total }] = await this.execute<{ total: number }>(`select count(distinct p.id)::int as total ${from}`, [eventId, wanted]);
-    if (total === 0) return { total: 0, ids: [] };
-    const rows = await this.execute<{ id: string }>(`select distinct p.id, p.captured_at ${from} order by ${galleryOrder('p')} limit ? offset ?`, [
+    const [{ total }] = await this.execute<{ total: number }>(`select count(distinct p.id)::int as total ${from}`, [
       eventId,
       wanted,
-      request.pageSize,
-      request.offset,
     ]);
+    if (total === 0) return { total: 0, ids: [] };
+    const rows = await this.execute<{ id: string }>(
+      `select distinct p.id, p.captured_at ${from} order by ${galleryOrder('p')} limit ? offset ?`,
+      [eventId, wanted, request.pageSize, request.offset],
+    );
     return { total, ids: rows.map((r) => r.id) };
   }
 
   async publishedAmong(ids: readonly string[], eventId?: number): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.execute<{ id: string }>(`select id from photos where id = any(?::uuid[]) and (?::int is null or event_id = ?) and ${PUBLISHED}`, [
-      sqlArray(ids),
-      eventId ?? null,
-      eventId ?? null,
-    ]);
+    const rows = await this.execute<{ id: string }>(
+      `select id from photos where id = any(?::uuid[]) and (?::int is null or event_id = ?) and ${PUBLISHED}`,
+      [sqlArray(ids), eventId ?? null, eventId ?? null],
+    );
     return new Set(rows.map((r) => r.id));
   }
 
@@ -199,11 +228,20 @@ export class SqlPhotosRepository implements PhotosRepository {
     );
   }
 
-  async publishedCapturedBetween(eventId: number, from: Date, to: Date, request: PageRequest): Promise<{ total: number; photos: Photo[] }> {
+  async publishedCapturedBetween(
+    eventId: number,
+    from: Date,
+    to: Date,
+    request: PageRequest,
+  ): Promise<{ total: number; photos: Photo[] }> {
     const [photos, total] = await this.em.findAndCount(
       Photo,
       { event: eventId, publishedAt: { $ne: null }, capturedAt: { $gte: from, $lt: to } },
-      { orderBy: [{ capturedAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], limit: request.pageSize, offset: request.offset },
+      {
+        orderBy: [{ capturedAt: QueryOrder.ASC }, { id: QueryOrder.ASC }],
+        limit: request.pageSize,
+        offset: request.offset,
+      },
     );
     return { total, photos };
   }
@@ -221,23 +259,50 @@ export class SqlPhotosRepository implements PhotosRepository {
 
   async markQueued(eventId: number, statuses: PhotoStatus[], only?: string[]): Promise<string[]> {
     const em = this.em;
-    const ids = (await em.find(Photo, { event: eventId, status: { $in: statuses }, ...(only ? { id: { $in: only } } : {}) }, { fields: ['id'] })).map((p) => p.id);
-    if (ids.length) await em.nativeUpdate(Photo, { id: { $in: ids }, status: { $in: statuses } }, { status: 'queued', stepErrors: null });
+    const ids = (
+      await em.find(
+        Photo,
+        { event: eventId, status: { $in: statuses }, ...(only ? { id: { $in: only } } : {}) },
+        { fields: ['id'] },
+      )
+    ).map((p) => p.id);
+    if (ids.length)
+      await em.nativeUpdate(
+        Photo,
+        { id: { $in: ids }, status: { $in: statuses } },
+        { status: 'queued', stepErrors: null },
+      );
     return ids;
   }
 
   publishProcessed(eventId: number, at: Date): Promise<number> {
-    return this.em.nativeUpdate(Photo, { event: eventId, status: 'processed', publishedAt: null, hiddenAt: null }, { publishedAt: at });
+    return this.em.nativeUpdate(
+      Photo,
+      { event: eventId, status: 'processed', publishedAt: null, hiddenAt: null },
+      { publishedAt: at },
+    );
   }
 
   async tallyByStatus(eventId: number): Promise<PhotoStatusTally[]> {
-    const rows = await this.execute<{ status: PhotoStatus; count: number; last_created: Date | null; last_processed: Date | null; live: number }>(
+    const rows = await this.execute<{
+      status: PhotoStatus;
+      count: number;
+      last_created: Date | null;
+      last_processed: Date | null;
+      live: number;
+    }>(
       `select status, count(*)::int as count, max(created_at) as last_created, max(processed_at) as last_processed,
               count(published_at)::int as live
          from photos where event_id = ? group by status`,
       [eventId],
     );
-    return rows.map((r) => ({ status: r.status, count: r.count, lastCreated: r.last_created, lastProcessed: r.last_processed, live: r.live }));
+    return rows.map((r) => ({
+      status: r.status,
+      count: r.count,
+      lastCreated: r.last_created,
+      lastProcessed: r.last_processed,
+      live: r.live,
+    }));
   }
 
   failureReasons(eventId: number, limit: number): Promise<Array<{ reason: string; count: number }>> {
@@ -259,11 +324,26 @@ export class SqlPhotosRepository implements PhotosRepository {
   async saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<void> {
     await this.em.transactional(async (tx) => {
       // Organiser rows survive reprocessing: they are the organiser's word, not the reader's.
-      await tx.getConnection().execute("delete from photo_bibs where photo_id = ? and source <> 'organiser'", [photoId], 'run', tx.getTransactionContext());
+      await tx
+        .getConnection()
+        .execute(
+          "delete from photo_bibs where photo_id = ? and source <> 'organiser'",
+          [photoId],
+          'run',
+          tx.getTransactionContext(),
+        );
       if (result.bibs.length) {
         const rows = result.bibs.map(({ read, judged }) => ({
-          b: judged.bib, r: read.bib, c: read.confidence, s: judged.status, o: judged.source, p: read.partial,
-          x: read.box?.x ?? null, y: read.box?.y ?? null, w: read.box?.width ?? null, h: read.box?.height ?? null,
+          b: judged.bib,
+          r: read.bib,
+          c: read.confidence,
+          s: judged.status,
+          o: judged.source,
+          p: read.partial,
+          x: read.box?.x ?? null,
+          y: read.box?.y ?? null,
+          w: read.box?.width ?? null,
+          h: read.box?.height ?? null,
         }));
         await tx.getConnection().execute(
           `insert into photo_bibs (photo_id, event_id, bib, read_text, confidence, status, source, partial, box_x, box_y, box_width, box_height)
@@ -277,26 +357,73 @@ export class SqlPhotosRepository implements PhotosRepository {
       }
       await tx.nativeDelete(Face, { photo: photoId });
       for (const face of result.faces) {
-        tx.create(Face, { photo: photoId, event: eventId, embedding: face.embedding, descriptorVersion: face.descriptorVersion, quality: face.quality ?? null, score: face.score, boxX: face.box.x, boxY: face.box.y, boxWidth: face.box.width, boxHeight: face.box.height });
+        tx.create(Face, {
+          photo: photoId,
+          event: eventId,
+          embedding: face.embedding,
+          descriptorVersion: face.descriptorVersion,
+          quality: face.quality ?? null,
+          score: face.score,
+          boxX: face.box.x,
+          boxY: face.box.y,
+          boxWidth: face.box.width,
+          boxHeight: face.box.height,
+        });
       }
       const { largeKey, largeWidth, largeHeight, thumbnailKey, width, height, processedAt, stepErrors } = result;
-      await tx.nativeUpdate(Photo, { id: photoId }, { status: 'processed', largeKey, largeWidth, largeHeight, thumbnailKey, width, height, processedAt, stepErrors });
-      if (result.publishAt) await tx.nativeUpdate(Photo, { id: photoId, publishedAt: null, hiddenAt: null }, { publishedAt: result.publishAt });
+      await tx.nativeUpdate(
+        Photo,
+        { id: photoId },
+        {
+          status: 'processed',
+          largeKey,
+          largeWidth,
+          largeHeight,
+          thumbnailKey,
+          width,
+          height,
+          processedAt,
+          stepErrors,
+        },
+      );
+      if (result.publishAt)
+        await tx.nativeUpdate(
+          Photo,
+          { id: photoId, publishedAt: null, hiddenAt: null },
+          { publishedAt: result.publishAt },
+        );
     });
   }
 
   async markFailed(photoId: string, reason: string): Promise<void> {
-    await this.em.nativeUpdate(Photo, { id: photoId, status: { $ne: 'processed' } }, { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } });
+    await this.em.nativeUpdate(
+      Photo,
+      { id: photoId, status: { $ne: 'processed' } },
+      { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } },
+    );
   }
 
-  async largestPublishedFace(eventId: number): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null> {
-    const [face] = await this.execute<{ original_key: string; box_x: number; box_y: number; box_width: number; box_height: number }>(
+  async largestPublishedFace(
+    eventId: number,
+  ): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null> {
+    const [face] = await this.execute<{
+      original_key: string;
+      box_x: number;
+      box_y: number;
+      box_width: number;
+      box_height: number;
+    }>(
       `select p.original_key, f.box_x, f.box_y, f.box_width, f.box_height
          from faces f join photos p on p.id = f.photo_id
         where p.event_id = ? and p.${PUBLISHED} order by f.box_width * f.box_height desc limit 1`,
       [eventId],
     );
-    return face ? { originalKey: face.original_key, box: { x: face.box_x, y: face.box_y, width: face.box_width, height: face.box_height } } : null;
+    return face
+      ? {
+          originalKey: face.original_key,
+          box: { x: face.box_x, y: face.box_y, width: face.box_width, height: face.box_height },
+        }
+      : null;
   }
 
   facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
@@ -312,20 +439,38 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
-    const rows = (await this.em.getConnection().execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [eventId, version])) as Array<{ id: string }>;
+    const rows = (await this.em
+      .getConnection()
+      .execute('select distinct photo_id::text as id from faces where event_id = ? and descriptor_version < ?', [
+        eventId,
+        version,
+      ])) as Array<{ id: string }>;
     return rows.map((r) => r.id);
   }
 
   async markForReprocessing(id: string): Promise<void> {
-    await this.em.getConnection().execute("update photos set status = 'imported' where id = ? and status = 'processed'", [id]);
+    await this.em
+      .getConnection()
+      .execute("update photos set status = 'imported' where id = ? and status = 'processed'", [id]);
   }
 
   async bibReadsOf(eventId: number): Promise<StoredBibReadRow[]> {
-    const rows = await this.execute<{ id: string; read_text: string | null; bib: string; partial: boolean; status: StoredBibReadRow['status']; source: StoredBibReadRow['source'] }>(
-      'select id::text as id, read_text, bib, partial, status, source from photo_bibs where event_id = ?',
-      [eventId],
-    );
-    return rows.map((r) => ({ id: r.id, readText: r.read_text ?? r.bib, bib: r.bib, partial: r.partial, status: r.status, source: r.source }));
+    const rows = await this.execute<{
+      id: string;
+      read_text: string | null;
+      bib: string;
+      partial: boolean;
+      status: StoredBibReadRow['status'];
+      source: StoredBibReadRow['source'];
+    }>('select id::text as id, read_text, bib, partial, status, source from photo_bibs where event_id = ?', [eventId]);
+    return rows.map((r) => ({
+      id: r.id,
+      readText: r.read_text ?? r.bib,
+      bib: r.bib,
+      partial: r.partial,
+      status: r.status,
+      source: r.source,
+    }));
   }
 
   async setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void> {
@@ -341,7 +486,11 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   async largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null> {
-    const photo = await this.em.findOne(Photo, { event: eventId, originalFileName, largeKey: { $ne: null } }, { fields: ['largeKey'] });
+    const photo = await this.em.findOne(
+      Photo,
+      { event: eventId, originalFileName, largeKey: { $ne: null } },
+      { fields: ['largeKey'] },
+    );
     return photo?.largeKey ?? null;
   }
 
@@ -370,20 +519,43 @@ export class SqlPhotosRepository implements PhotosRepository {
 
   async faceRowsOf(photoIds: readonly string[]): Promise<ReviewFaceRow[]> {
     if (photoIds.length === 0) return [];
-    const rows = await this.execute<{ id: string; photo_id: string; quality: number | null; score: number; box_x: number; box_y: number; box_width: number; box_height: number }>(
+    const rows = await this.execute<{
+      id: string;
+      photo_id: string;
+      quality: number | null;
+      score: number;
+      box_x: number;
+      box_y: number;
+      box_width: number;
+      box_height: number;
+    }>(
       `select id::text as id, photo_id::text as photo_id, quality, score, box_x, box_y, box_width, box_height
          from faces where photo_id = any(?::uuid[]) order by faces.photo_id, faces.id`,
       [sqlArray(photoIds)],
     );
-    return rows.map((r) => ({ id: r.id, photoId: r.photo_id, quality: r.quality, score: r.score, box: { x: r.box_x, y: r.box_y, width: r.box_width, height: r.box_height } }));
+    return rows.map((r) => ({
+      id: r.id,
+      photoId: r.photo_id,
+      quality: r.quality,
+      score: r.score,
+      box: { x: r.box_x, y: r.box_y, width: r.box_width, height: r.box_height },
+    }));
   }
 
-  async setOrganiserBib(eventId: number, photoId: string, bib: string, status: 'accepted' | 'rejected'): Promise<number> {
+  async setOrganiserBib(
+    eventId: number,
+    photoId: string,
+    bib: string,
+    status: 'accepted' | 'rejected',
+  ): Promise<number> {
     return this.em.transactional(async (tx): Promise<number> => {
       const run = <T>(sql: string, params: unknown[]): Promise<T[]> =>
         tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
       // The photo row first, locked: a concurrent delete or reprocessing waits; another event's photo is not touched.
-      const [photo] = await run<{ id: string }>('select id from photos where id = ? and event_id = ? for update', [photoId, eventId]);
+      const [photo] = await run<{ id: string }>('select id from photos where id = ? and event_id = ? for update', [
+        photoId,
+        eventId,
+      ]);
       if (!photo) return 0;
       const updated = await run<{ id: string }>(
         "update photo_bibs set status = ?, source = 'organiser' where photo_id = ? and bib = ? returning id",
@@ -399,7 +571,10 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   async hide(eventId: number, id: string, at: Date): Promise<boolean> {
-    return (await this.em.nativeUpdate(Photo, { id, event: eventId, hiddenAt: null }, { hiddenAt: at, publishedAt: null })) > 0;
+    return (
+      (await this.em.nativeUpdate(Photo, { id, event: eventId, hiddenAt: null }, { hiddenAt: at, publishedAt: null })) >
+      0
+    );
   }
 
   async unhide(eventId: number, id: string, publishAt: Date | null): Promise<boolean> {

@@ -58,7 +58,13 @@ export interface ProcessedPhoto {
   publishAt: Date | null;
   /** Every bib read, as judged (core/src/bibs/bib-read-rule.ts); `read.bib` is what OCR read. */
   bibs: Array<{ read: BibRead; judged: BibJudgement }>;
-  faces: Array<{ embedding: Buffer; descriptorVersion: number; quality?: number | null; score: number; box: { x: number; y: number; width: number; height: number } }>;
+  faces: Array<{
+    embedding: Buffer;
+    descriptorVersion: number;
+    quality?: number | null;
+    score: number;
+    box: { x: number; y: number; width: number; height: number };
+  }>;
 }
 
 /** A box on a photo, 0-1 of its width and height. */

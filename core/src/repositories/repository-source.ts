@@ -16,5 +16,7 @@ export interface RepositoryHandle {
 }
 
 export function repositoryHandle(source: RepositorySource): RepositoryHandle {
-  return typeof source === 'function' ? { em: source, statements: source } : { em: () => source.em.fork(), statements: () => source };
+  return typeof source === 'function'
+    ? { em: source, statements: source }
+    : { em: () => source.em.fork(), statements: () => source };
 }

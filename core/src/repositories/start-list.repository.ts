@@ -75,12 +75,17 @@ export class SqlStartListRepository implements StartListRepository {
   }
 
   async count(eventId: number): Promise<number> {
-    const [row] = await this.execute<{ n: number }>('select count(*)::int as n from start_list_entries where event_id = ?', [eventId]);
+    const [row] = await this.execute<{ n: number }>(
+      'select count(*)::int as n from start_list_entries where event_id = ?',
+      [eventId],
+    );
     return row?.n ?? 0;
   }
 
   async bibs(eventId: number): Promise<string[]> {
-    const rows = await this.execute<{ bib: string }>('select bib from start_list_entries where event_id = ?', [eventId]);
+    const rows = await this.execute<{ bib: string }>('select bib from start_list_entries where event_id = ?', [
+      eventId,
+    ]);
     return rows.map((r) => r.bib);
   }
 
@@ -94,7 +99,10 @@ export class SqlStartListRepository implements StartListRepository {
   }
 
   async containing(eventId: number, fragment: string, limit: number): Promise<string[]> {
-    const rows = await this.execute<{ bib: string }>('select bib from start_list_entries where event_id = ? and strpos(bib, ?) > 0 limit ?', [eventId, fragment, limit]);
+    const rows = await this.execute<{ bib: string }>(
+      'select bib from start_list_entries where event_id = ? and strpos(bib, ?) > 0 limit ?',
+      [eventId, fragment, limit],
+    );
     return rows.map((r) => r.bib);
   }
 
@@ -103,7 +111,14 @@ export class SqlStartListRepository implements StartListRepository {
       'select bib, first_name, last_name, name, category, team from start_list_entries where event_id = ? order by position',
       [eventId],
     );
-    return rows.map((r) => ({ bib: r.bib, firstName: r.first_name, lastName: r.last_name, name: r.name, category: r.category, team: r.team }));
+    return rows.map((r) => ({
+      bib: r.bib,
+      firstName: r.first_name,
+      lastName: r.last_name,
+      name: r.name,
+      category: r.category,
+      team: r.team,
+    }));
   }
 
   async replace(eventId: number, entries: readonly StartListEntry[]): Promise<void> {
@@ -117,13 +132,22 @@ export class SqlStartListRepository implements StartListRepository {
     await this.em().transactional(async (tx) => {
       // One appender at a time per event, so positions stay in order.
       await this.execute('select id from events where id = ? for update', [eventId], tx);
-      const [{ last }] = await this.execute<{ last: number }>('select coalesce(max(position), 0)::int as last from start_list_entries where event_id = ?', [eventId], tx);
+      const [{ last }] = await this.execute<{ last: number }>(
+        'select coalesce(max(position), 0)::int as last from start_list_entries where event_id = ?',
+        [eventId],
+        tx,
+      );
       await this.insert(tx, eventId, entries, last);
     });
   }
 
   /** Bulk insert: one statement per chunk, the rows as one JSON parameter. */
-  private async insert(tx: EntityManager, eventId: number, entries: readonly StartListEntry[], after: number): Promise<void> {
+  private async insert(
+    tx: EntityManager,
+    eventId: number,
+    entries: readonly StartListEntry[],
+    after: number,
+  ): Promise<void> {
     for (let start = 0; start < entries.length; start += INSERT_CHUNK) {
       const chunk = entries.slice(start, start + INSERT_CHUNK).map((e, i) => ({
         b: e.bib,
@@ -150,7 +174,9 @@ export class SqlStartListRepository implements StartListRepository {
     const words = folded.split(' ').filter(Boolean).slice(0, MAX_NAME_WORDS);
     if (words.length === 0) return [];
     const matches = words.map(() => `(s.name_key ~ ? or ? <% s.name_key)`).join(' and ');
-    const score = words.map(() => `(case when s.name_key ~ ? then 1 else 0 end + word_similarity(?, s.name_key))`).join(' + ');
+    const score = words
+      .map(() => `(case when s.name_key ~ ? then 1 else 0 end + word_similarity(?, s.name_key))`)
+      .join(' + ');
     const wordParams = words.flatMap((w) => [`(^| )${w}`, w]);
     const rows = await this.execute<{ bib: string; name: string; photo_count: number }>(
       `select s.bib, s.name,

@@ -82,7 +82,11 @@ export class SqlVideosRepository implements VideosRepository {
   }
 
   listByEvent(eventId: number): Promise<Video[]> {
-    return this.em.find(Video, { event: eventId }, { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }] });
+    return this.em.find(
+      Video,
+      { event: eventId },
+      { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }] },
+    );
   }
 
   async hasSourceKey(eventId: number, sourceKey: string): Promise<boolean> {
@@ -105,7 +109,9 @@ export class SqlVideosRepository implements VideosRepository {
   }
 
   async findIndexed(ids: readonly string[]): Promise<Video[]> {
-    return ids.length ? this.em.find(Video, { id: { $in: [...ids] }, status: 'indexed' }, { orderBy: { createdAt: 'asc' } }) : [];
+    return ids.length
+      ? this.em.find(Video, { id: { $in: [...ids] }, status: 'indexed' }, { orderBy: { createdAt: 'asc' } })
+      : [];
   }
 
   async startIndexing(videoId: string): Promise<void> {
@@ -118,7 +124,16 @@ export class SqlVideosRepository implements VideosRepository {
     if (faces.length === 0) return;
     await this.em.getConnection().execute(
       `insert into video_faces (video_id, event_id, time_seconds, embedding, score, descriptor_version, quality, track) values ${faces.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      faces.flatMap((f) => [videoId, eventId, f.timeSeconds, f.embedding, f.score, f.descriptorVersion, f.quality ?? null, f.track]),
+      faces.flatMap((f) => [
+        videoId,
+        eventId,
+        f.timeSeconds,
+        f.embedding,
+        f.score,
+        f.descriptorVersion,
+        f.quality ?? null,
+        f.track,
+      ]),
     );
   }
 
@@ -127,11 +142,19 @@ export class SqlVideosRepository implements VideosRepository {
   }
 
   async markIndexed(videoId: string, v: IndexedVideo): Promise<void> {
-    await this.em.nativeUpdate(Video, { id: videoId }, { status: 'indexed', indexProgress: 1, ...v, indexedAt: new Date() });
+    await this.em.nativeUpdate(
+      Video,
+      { id: videoId },
+      { status: 'indexed', indexProgress: 1, ...v, indexedAt: new Date() },
+    );
   }
 
   async markFailed(videoId: string, reason: string): Promise<void> {
-    await this.em.nativeUpdate(Video, { id: videoId, status: { $ne: 'indexed' } }, { status: 'failed', error: reason.slice(0, 500) });
+    await this.em.nativeUpdate(
+      Video,
+      { id: videoId, status: { $ne: 'indexed' } },
+      { status: 'failed', error: reason.slice(0, 500) },
+    );
   }
 
   facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
@@ -139,19 +162,28 @@ export class SqlVideosRepository implements VideosRepository {
   }
 
   async eventsWithFacesOlderThan(version: number): Promise<number[]> {
-    const rows = (await this.em.getConnection().execute(
-      'select e.id from events e where e.deleting_at is null and exists (select 1 from video_faces f where f.event_id = e.id and f.descriptor_version < ?) order by e.id',
-      [version],
-    )) as Array<{ id: number }>;
+    const rows = (await this.em
+      .getConnection()
+      .execute(
+        'select e.id from events e where e.deleting_at is null and exists (select 1 from video_faces f where f.event_id = e.id and f.descriptor_version < ?) order by e.id',
+        [version],
+      )) as Array<{ id: number }>;
     return rows.map((r) => Number(r.id));
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
-    const rows = (await this.em.getConnection().execute('select distinct video_id::text as id from video_faces where event_id = ? and descriptor_version < ?', [eventId, version])) as Array<{ id: string }>;
+    const rows = (await this.em
+      .getConnection()
+      .execute('select distinct video_id::text as id from video_faces where event_id = ? and descriptor_version < ?', [
+        eventId,
+        version,
+      ])) as Array<{ id: string }>;
     return rows.map((r) => r.id);
   }
 
   async markForReindexing(id: string): Promise<void> {
-    await this.em.getConnection().execute("update videos set status = 'uploaded' where id = ? and status = 'indexed'", [id]);
+    await this.em
+      .getConnection()
+      .execute("update videos set status = 'uploaded' where id = ? and status = 'indexed'", [id]);
   }
 }

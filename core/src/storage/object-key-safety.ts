@@ -1,5 +1,6 @@
 /** Decoding %XX byte by byte: enough to find ASCII `.`, `/`, `\` and NUL, and never throws on a malformed escape. */
-const decodeBytes = (s: string) => s.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const decodeBytes = (s: string) =>
+  s.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /**
  * Why a client-given object key cannot be used, or null. The object store judges a path on every
@@ -12,7 +13,8 @@ export function unsafeObjectKeyReason(key: string): string | null {
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(decoded)) return 'a control character';
     if (decoded.includes('\\')) return 'a backslash';
-    if (decoded.split('/').some((segment) => segment === '.' || segment === '..' || segment === '')) return 'an empty, "." or ".." segment';
+    if (decoded.split('/').some((segment) => segment === '.' || segment === '..' || segment === ''))
+      return 'an empty, "." or ".." segment';
     if (next === decoded) return null;
     decoded = next;
   }

@@ -14,8 +14,18 @@ const store = new ObjectStore({
 
 describe('ObjectStore.publicUrl', () => {
   it('encodes each segment of the key as encodeURIComponent does, slashes kept', () => {
-    const keys = ['public/7/large/IMG_0001.jpg', "a/b-c_d.e!f~g*h'(i)/j", 'public/7/large/my photo #1?.jpg', 'x/ü/%2F/a&b=c+d', 'a//b/', ''];
-    for (const key of keys) expect(store.publicUrl(key)).toBe(`https://media.test/${key.split('/').map(encodeURIComponent).join('/')}`);
-    expect(store.publicUrl('public/7/large/my photo #1?.jpg')).toBe('https://media.test/public/7/large/my%20photo%20%231%3F.jpg');
+    const keys = [
+      'public/7/large/IMG_0001.jpg',
+      "a/b-c_d.e!f~g*h'(i)/j",
+      'public/7/large/my photo #1?.jpg',
+      'x/ü/%2F/a&b=c+d',
+      'a//b/',
+      '',
+    ];
+    for (const key of keys)
+      expect(store.publicUrl(key)).toBe(`https://media.test/${key.split('/').map(encodeURIComponent).join('/')}`);
+    expect(store.publicUrl('public/7/large/my photo #1?.jpg')).toBe(
+      'https://media.test/public/7/large/my%20photo%20%231%3F.jpg',
+    );
   });
 });

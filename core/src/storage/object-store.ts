@@ -42,7 +42,15 @@ export class ObjectStore {
   constructor(
     private readonly cfg: Pick<
       Config,
-      'S3_ENDPOINT' | 'S3_PUBLIC_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_BUCKET' | 'S3_FORCE_PATH_STYLE' | 'MEDIA_URL' | 'DOWNLOAD_URL_TTL_SECONDS'
+      | 'S3_ENDPOINT'
+      | 'S3_PUBLIC_ENDPOINT'
+      | 'S3_REGION'
+      | 'S3_ACCESS_KEY_ID'
+      | 'S3_SECRET_ACCESS_KEY'
+      | 'S3_BUCKET'
+      | 'S3_FORCE_PATH_STYLE'
+      | 'MEDIA_URL'
+      | 'DOWNLOAD_URL_TTL_SECONDS'
     >,
   ) {
     const client = (endpoint: string) =>
@@ -71,13 +79,23 @@ export class ObjectStore {
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
   }
 
   /** Uploads a file from disk, streamed (videos). */
   async putFile(key: string, file: string, contentType: string): Promise<void> {
     const { size } = await stat(file);
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: createReadStream(file),
+        ContentLength: size,
+        ContentType: contentType,
+      }),
+    );
   }
 
   /** Downloads an object to a file on disk, streamed (videos). */
@@ -100,7 +118,9 @@ export class ObjectStore {
     const out: Array<{ key: string; size: number }> = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
       for (const o of page.Contents ?? []) if (o.Key) out.push({ key: o.Key, size: o.Size ?? 0 });
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -125,7 +145,11 @@ export class ObjectStore {
   }
 
   /** A presigned GET that downloads under `fileName` and expires after the configured lifetime. */
-  async presignedDownload(key: string, fileName: string, ttlSeconds = this.cfg.DOWNLOAD_URL_TTL_SECONDS): Promise<string> {
+  async presignedDownload(
+    key: string,
+    fileName: string,
+    ttlSeconds = this.cfg.DOWNLOAD_URL_TTL_SECONDS,
+  ): Promise<string> {
     const safeName = fileName.replace(/["\\\r\n]/g, '_');
     const command = new GetObjectCommand({
       Bucket: this.bucket,

@@ -17,7 +17,15 @@ const PLAYLIST_DEMUXERS = /^(hls|applehttp|concat|dash|ffconcat|m3u|mpd|image2|t
  * demuxers (with `format`, exactly the one ffprobe identified).
  */
 export function inputArgs(file: string, format?: string): string[] {
-  return ['-protocol_whitelist', 'file,pipe', '-format_whitelist', VIDEO_DEMUXERS.join(','), ...(format ? ['-f', format] : []), '-i', file];
+  return [
+    '-protocol_whitelist',
+    'file,pipe',
+    '-format_whitelist',
+    VIDEO_DEMUXERS.join(','),
+    ...(format ? ['-f', format] : []),
+    '-i',
+    file,
+  ];
 }
 
 export interface VideoProbe {
@@ -35,11 +43,18 @@ const NOT_READABLE = 'The file is not a readable video (MP4/MOV, MKV/WebM, AVI o
 export async function probeVideo(file: string): Promise<VideoProbe> {
   let json: string;
   try {
-    json = await run(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', ...inputArgs(file)], { timeoutMs: 60_000 });
+    json = await run(
+      ffprobePath(),
+      ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', ...inputArgs(file)],
+      { timeoutMs: 60_000 },
+    );
   } catch (err) {
     const refused = /\[(\w+) @ 0x[0-9a-f]+\] Format not on whitelist/.exec((err as MediaToolError).detail ?? '')?.[1];
     if (refused && PLAYLIST_DEMUXERS.test(refused)) {
-      throw new AppError('BAD_REQUEST', 'Playlists and concat lists (HLS, DASH, ffconcat) are not accepted: upload the video file itself');
+      throw new AppError(
+        'BAD_REQUEST',
+        'Playlists and concat lists (HLS, DASH, ffconcat) are not accepted: upload the video file itself',
+      );
     }
     if (refused) throw new AppError('BAD_REQUEST', `${NOT_READABLE}; this container (${refused}) is not accepted`);
     throw new AppError('BAD_REQUEST', NOT_READABLE);
@@ -50,10 +65,15 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
   const video = parsed.streams?.find((s) => s.codec_type === 'video');
   if (!video) throw new AppError('BAD_REQUEST', 'The file has no video stream');
   const duration = Number(parsed.format?.duration ?? video.duration);
-  if (!Number.isFinite(duration) || duration <= 0) throw new AppError('BAD_REQUEST', 'The video has no duration (corrupt or a still image)');
-  const [num, den] = String(video.avg_frame_rate ?? video.r_frame_rate ?? '0/1').split('/').map(Number);
+  if (!Number.isFinite(duration) || duration <= 0)
+    throw new AppError('BAD_REQUEST', 'The video has no duration (corrupt or a still image)');
+  const [num, den] = String(video.avg_frame_rate ?? video.r_frame_rate ?? '0/1')
+    .split('/')
+    .map(Number);
   const turned = quarterTurned(video);
-  const [width, height] = turned ? [Number(video.height), Number(video.width)] : [Number(video.width), Number(video.height)];
+  const [width, height] = turned
+    ? [Number(video.height), Number(video.width)]
+    : [Number(video.width), Number(video.height)];
   return { durationSeconds: duration, width, height, frameRate: den ? num / den : 0, format };
 }
 
@@ -97,11 +117,27 @@ export function sampleFrames(
   const frameBytes = opts.width * opts.height * 3;
   const start = opts.startSeconds ?? 0;
   // A part of the video: seek before opening (decoding starts at the key frame before), stop after the duration.
-  const part = [...(start > 0 ? ['-ss', start.toFixed(3)] : []), ...inputArgs(file, opts.format), ...(opts.durationSeconds !== undefined ? ['-t', opts.durationSeconds.toFixed(3)] : [])];
+  const part = [
+    ...(start > 0 ? ['-ss', start.toFixed(3)] : []),
+    ...inputArgs(file, opts.format),
+    ...(opts.durationSeconds !== undefined ? ['-t', opts.durationSeconds.toFixed(3)] : []),
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(
       ffmpegPath(),
-      ['-v', 'error', ...part, '-an', '-vf', `fps=${opts.fps},scale=${opts.width}:${opts.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+      [
+        '-v',
+        'error',
+        ...part,
+        '-an',
+        '-vf',
+        `fps=${opts.fps},scale=${opts.width}:${opts.height}`,
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        'pipe:1',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     // The frame being filled, written in place (no re-concatenation of a growing buffer per chunk).
@@ -151,16 +187,43 @@ export function sampleFrames(
 }
 
 /** Cuts [start, end) of a video read with its demuxer `format` into an MP4 (H.264/AAC, re-encoded so the start is frame-accurate). */
-export async function cutClip(source: string, format: string, startSeconds: number, endSeconds: number, output: string): Promise<void> {
+export async function cutClip(
+  source: string,
+  format: string,
+  startSeconds: number,
+  endSeconds: number,
+  output: string,
+): Promise<void> {
   await run(
     ffmpegPath(),
     [
-      '-v', 'error', '-y',
-      '-ss', startSeconds.toFixed(3), ...inputArgs(source, format), '-t', (endSeconds - startSeconds).toFixed(3),
-      '-map', '0:v:0', '-map', '0:a:0?',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
-      '-c:a', 'aac', '-b:a', '128k',
-      '-movflags', '+faststart', output,
+      '-v',
+      'error',
+      '-y',
+      '-ss',
+      startSeconds.toFixed(3),
+      ...inputArgs(source, format),
+      '-t',
+      (endSeconds - startSeconds).toFixed(3),
+      '-map',
+      '0:v:0',
+      '-map',
+      '0:a:0?',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-movflags',
+      '+faststart',
+      output,
     ],
     { timeoutMs: 10 * 60_000 },
   );

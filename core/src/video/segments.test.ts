@@ -1,7 +1,14 @@
 import { buildSegments, ClipSettings, toClockTime } from './segments';
 
-const settings: ClipSettings = { maxGapSeconds: 3, minSegmentSeconds: 1, paddingStartSeconds: 0, paddingEndSeconds: 0, maxDurationSeconds: 30 };
-const seen = (from: number, to: number, fps = 2) => Array.from({ length: Math.round((to - from) * fps) }, (_, i) => from + i / fps);
+const settings: ClipSettings = {
+  maxGapSeconds: 3,
+  minSegmentSeconds: 1,
+  paddingStartSeconds: 0,
+  paddingEndSeconds: 0,
+  maxDurationSeconds: 30,
+};
+const seen = (from: number, to: number, fps = 2) =>
+  Array.from({ length: Math.round((to - from) * fps) }, (_, i) => from + i / fps);
 
 describe('buildSegments', () => {
   it('one run of sightings is one segment covering the last frame interval', () => {
@@ -10,7 +17,10 @@ describe('buildSegments', () => {
 
   it('gaps up to maxGap join; longer gaps split', () => {
     expect(buildSegments([...seen(5, 7), ...seen(9.5, 11)], 2, 60, settings)).toEqual([{ start: 5, end: 11 }]);
-    expect(buildSegments([...seen(5, 7), ...seen(14, 16)], 2, 60, settings)).toEqual([{ start: 5, end: 7 }, { start: 14, end: 16 }]);
+    expect(buildSegments([...seen(5, 7), ...seen(14, 16)], 2, 60, settings)).toEqual([
+      { start: 5, end: 7 },
+      { start: 14, end: 16 },
+    ]);
   });
 
   it('drops sightings too short to make a window (sparse matches give nothing)', () => {

@@ -25,8 +25,21 @@ export interface Segment {
  * each new shot starts), a window never reaches into another shot than the ones the person was seen
  * in: padding stops at the cut, and a run breaks at a cut the person was not seen across.
  */
-export function buildSegments(times: number[], sampleFps: number, durationSeconds: number, s: ClipSettings, shotChanges: readonly number[] = []): Segment[] {
-  if (!(sampleFps > 0) || !(s.maxDurationSeconds > 0) || s.maxGapSeconds < 0 || s.minSegmentSeconds < 0 || s.paddingStartSeconds < 0 || s.paddingEndSeconds < 0) {
+export function buildSegments(
+  times: number[],
+  sampleFps: number,
+  durationSeconds: number,
+  s: ClipSettings,
+  shotChanges: readonly number[] = [],
+): Segment[] {
+  if (
+    !(sampleFps > 0) ||
+    !(s.maxDurationSeconds > 0) ||
+    s.maxGapSeconds < 0 ||
+    s.minSegmentSeconds < 0 ||
+    s.paddingStartSeconds < 0 ||
+    s.paddingEndSeconds < 0
+  ) {
     throw new AppError('BAD_REQUEST', `Invalid clip settings: ${JSON.stringify({ sampleFps, ...s })}`);
   }
   const frame = 1 / sampleFps;
@@ -62,7 +75,11 @@ export function buildSegments(times: number[], sampleFps: number, durationSecond
   for (const r of merged) {
     const pieces = Math.ceil((r.end - r.start) / s.maxDurationSeconds - 1e-9);
     const length = (r.end - r.start) / pieces;
-    for (let i = 0; i < pieces; i++) out.push({ start: round(r.start + i * length), end: round(i === pieces - 1 ? r.end : r.start + (i + 1) * length) });
+    for (let i = 0; i < pieces; i++)
+      out.push({
+        start: round(r.start + i * length),
+        end: round(i === pieces - 1 ? r.end : r.start + (i + 1) * length),
+      });
   }
   return out;
 }

@@ -29,8 +29,9 @@ function toolPath(name: 'ffmpeg' | 'ffprobe'): string {
   if (override) return override;
   let found = resolved.get(name);
   if (!found) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    found = findOnPath(name) ?? (require(name === 'ffmpeg' ? '@ffmpeg-installer/ffmpeg' : '@ffprobe-installer/ffprobe') as { path: string }).path;
+    const installer = name === 'ffmpeg' ? '@ffmpeg-installer/ffmpeg' : '@ffprobe-installer/ffprobe';
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when the tool is not on PATH
+    found = findOnPath(name) ?? (require(installer) as { path: string }).path;
     resolved.set(name, found);
   }
   return found;
@@ -44,7 +45,10 @@ export const ffprobePath = () => toolPath('ffprobe');
  * its banner, decoder messages) is in `detail` and in the log, never in a message for API clients.
  */
 export class MediaToolError extends Error {
-  constructor(message: string, readonly detail: string) {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
     super(message);
     this.name = 'MediaToolError';
   }
@@ -66,7 +70,11 @@ export function lastLines(text: string): string {
 }
 
 /** Runs a tool to completion; rejects with a MediaToolError (its stderr logged, not in the message). */
-export function run(binary: string, args: string[], opts: { stdout?: (chunk: Buffer) => void; timeoutMs?: number } = {}): Promise<string> {
+export function run(
+  binary: string,
+  args: string[],
+  opts: { stdout?: (chunk: Buffer) => void; timeoutMs?: number } = {},
+): Promise<string> {
   const tool = path.basename(binary);
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });

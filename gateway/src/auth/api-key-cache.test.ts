@@ -2,13 +2,24 @@ import { hashApiKey } from '@em/core';
 import { ApiKeyRecord } from '@em/core/data';
 import { ApiKeyLookup, KeyRecord } from './api-key-cache';
 
-const record = (id: number): KeyRecord => ({ id, orgId: 1, active: true, allowedHosts: [], rateLimit: null, readOnly: false, eventIds: null });
+const record = (id: number): KeyRecord => ({
+  id,
+  orgId: 1,
+  active: true,
+  allowedHosts: [],
+  rateLimit: null,
+  readOnly: false,
+  eventIds: null,
+});
 
 function lookupOver(records: Record<string, KeyRecord>) {
   const byHash = new Map(Object.entries(records).map(([raw, r]) => [hashApiKey(raw), r]));
   const calls: string[] = [];
   const findByHash = async (hash: string) => (calls.push(hash), (byHash.get(hash) as ApiKeyRecord | undefined) ?? null);
-  const lookup = new ApiKeyLookup({ findByHash, touchLastUsed: async () => undefined }, 60, { known: 100, unknown: 10 });
+  const lookup = new ApiKeyLookup({ findByHash, touchLastUsed: async () => undefined }, 60, {
+    known: 100,
+    unknown: 10,
+  });
   return { lookup, calls, byHash };
 }
 

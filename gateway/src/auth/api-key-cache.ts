@@ -48,7 +48,15 @@ export class ApiKeyLookup {
     if (cached && cached.expiresAt > now) return cached.value;
 
     const found = await this.source.findByHash(hash);
-    const record: KeyRecord | null = found && { id: found.id, orgId: found.orgId, active: found.active, allowedHosts: found.allowedHosts, rateLimit: found.rateLimit, readOnly: found.readOnly, eventIds: found.eventIds ?? null };
+    const record: KeyRecord | null = found && {
+      id: found.id,
+      orgId: found.orgId,
+      active: found.active,
+      allowedHosts: found.allowedHosts,
+      rateLimit: found.rateLimit,
+      readOnly: found.readOnly,
+      eventIds: found.eventIds ?? null,
+    };
     if (this.cacheSeconds > 0) {
       const expiresAt = now + this.cacheSeconds * 1000;
       if (record) this.known.set(hash, { value: record, expiresAt });

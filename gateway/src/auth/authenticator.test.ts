@@ -11,7 +11,15 @@ const keys = {
   emk_inactive_key: { id: 2, orgId: 7, active: false, allowedHosts: [], rateLimit: null },
   emk_site_bound_1: { id: 3, orgId: 7, active: true, allowedHosts: ['photos.example.org'], rateLimit: null },
   emk_browser_key1: { id: 4, orgId: 7, active: true, allowedHosts: [], rateLimit: null, readOnly: true },
-  emk_event_key_12: { id: 5, orgId: 7, active: true, allowedHosts: [], rateLimit: null, readOnly: true, eventIds: [42] },
+  emk_event_key_12: {
+    id: 5,
+    orgId: 7,
+    active: true,
+    allowedHosts: [],
+    rateLimit: null,
+    readOnly: true,
+    eventIds: [42],
+  },
 };
 const tokens: AccountTokens = {
   verify: async (token) => {
@@ -34,7 +42,9 @@ async function statusOf(promise: Promise<unknown>): Promise<number | 'ok'> {
 
 describe('Authenticator', () => {
   it("turns a valid key into the key's organisation", async () => {
-    await expect(auth.authenticate({ apiKey: 'emk_good_key_123', authorization: undefined }, anywhere, 'r1')).resolves.toEqual({
+    await expect(
+      auth.authenticate({ apiKey: 'emk_good_key_123', authorization: undefined }, anywhere, 'r1'),
+    ).resolves.toEqual({
       principal: { orgId: 7, kind: 'api_key', apiKeyId: 1, scopes: [], requestId: 'r1' },
       rateSubject: 'key:1',
       readLimit: 5,
@@ -42,44 +52,89 @@ describe('Authenticator', () => {
   });
 
   it("turns a verified bearer token into its account's principal", async () => {
-    await expect(auth.authenticate({ apiKey: undefined, authorization: 'Bearer good.token.value' }, anywhere, 'r2')).resolves.toEqual({
-      principal: { orgId: null, kind: 'account', accountId: 11, scopes: ['events:read'], orgRoles: { 7: 'admin' }, requestId: 'r2' },
+    await expect(
+      auth.authenticate({ apiKey: undefined, authorization: 'Bearer good.token.value' }, anywhere, 'r2'),
+    ).resolves.toEqual({
+      principal: {
+        orgId: null,
+        kind: 'account',
+        accountId: 11,
+        scopes: ['events:read'],
+        orgRoles: { 7: 'admin' },
+        requestId: 'r2',
+      },
       rateSubject: 'account:11',
     });
     expect(await statusOf(auth.authenticate({ apiKey: undefined, authorization: 'Bearer' }, anywhere, 'r'))).toBe(401);
-    expect(await statusOf(auth.authenticate({ apiKey: undefined, authorization: 'Token abc' }, anywhere, 'r'))).toBe(401);
+    expect(await statusOf(auth.authenticate({ apiKey: undefined, authorization: 'Token abc' }, anywhere, 'r'))).toBe(
+      401,
+    );
   });
 
   it('applies the credential rules of the spec', async () => {
     expect(await statusOf(auth.authenticate({ apiKey: undefined, authorization: undefined }, anywhere, 'r'))).toBe(401);
     expect(await statusOf(auth.authenticate({ apiKey: '  ', authorization: undefined }, anywhere, 'r'))).toBe(401);
-    expect(await statusOf(auth.authenticate({ apiKey: 'emk_good_key_123', authorization: 'Bearer x' }, anywhere, 'r'))).toBe(400);
-    expect(await statusOf(auth.authenticate({ apiKey: undefined, authorization: 'Bearer x.y.z' }, anywhere, 'r'))).toBe(401);
-    expect(await statusOf(auth.authenticate({ apiKey: 'emk_unknown_key', authorization: undefined }, anywhere, 'r'))).toBe(403);
+    expect(
+      await statusOf(auth.authenticate({ apiKey: 'emk_good_key_123', authorization: 'Bearer x' }, anywhere, 'r')),
+    ).toBe(400);
+    expect(await statusOf(auth.authenticate({ apiKey: undefined, authorization: 'Bearer x.y.z' }, anywhere, 'r'))).toBe(
+      401,
+    );
+    expect(
+      await statusOf(auth.authenticate({ apiKey: 'emk_unknown_key', authorization: undefined }, anywhere, 'r')),
+    ).toBe(403);
     expect(await statusOf(auth.authenticate({ apiKey: 'short', authorization: undefined }, anywhere, 'r'))).toBe(403);
-    expect(await statusOf(auth.authenticate({ apiKey: 'emk_inactive_key', authorization: undefined }, anywhere, 'r'))).toBe(403);
+    expect(
+      await statusOf(auth.authenticate({ apiKey: 'emk_inactive_key', authorization: undefined }, anywhere, 'r')),
+    ).toBe(403);
   });
 
   it("carries a key's list of events in its principal (the subgraphs' guard keeps it to them)", async () => {
-    const { principal } = await auth.authenticate({ apiKey: 'emk_event_key_12', authorization: undefined }, anywhere, 'r');
+    const { principal } = await auth.authenticate(
+      { apiKey: 'emk_event_key_12', authorization: undefined },
+      anywhere,
+      'r',
+    );
     expect(principal).toMatchObject({ orgId: 7, kind: 'api_key', readOnly: true, eventIds: [42] });
-    expect((await auth.authenticate({ apiKey: 'emk_good_key_123', authorization: undefined }, anywhere, 'r')).principal).not.toHaveProperty('eventIds');
+    expect(
+      (await auth.authenticate({ apiKey: 'emk_good_key_123', authorization: undefined }, anywhere, 'r')).principal,
+    ).not.toHaveProperty('eventIds');
   });
 
   it('enforces the host allowlist of the key', async () => {
     const site = (originHost: string | null) => ({ originHost, clientIp: '127.0.0.1' });
-    expect(await statusOf(auth.authenticate({ apiKey: 'emk_site_bound_1', authorization: undefined }, site('photos.example.org'), 'r'))).toBe('ok');
-    expect(await statusOf(auth.authenticate({ apiKey: 'emk_site_bound_1', authorization: undefined }, site('evil.example'), 'r'))).toBe(403);
-    expect(await statusOf(auth.authenticate({ apiKey: 'emk_site_bound_1', authorization: undefined }, site(null), 'r'))).toBe(403);
+    expect(
+      await statusOf(
+        auth.authenticate({ apiKey: 'emk_site_bound_1', authorization: undefined }, site('photos.example.org'), 'r'),
+      ),
+    ).toBe('ok');
+    expect(
+      await statusOf(
+        auth.authenticate({ apiKey: 'emk_site_bound_1', authorization: undefined }, site('evil.example'), 'r'),
+      ),
+    ).toBe(403);
+    expect(
+      await statusOf(auth.authenticate({ apiKey: 'emk_site_bound_1', authorization: undefined }, site(null), 'r')),
+    ).toBe(403);
   });
 
   it("gives each visitor of a read-only (browser) key a budget of their own, within the key's shared ceiling", async () => {
     const subjects = async (clientIp: string | null) => {
-      const { rateSubject, sharedRateSubject } = await auth.authenticate({ apiKey: 'emk_browser_key1', authorization: undefined }, { originHost: null, clientIp }, 'r');
+      const { rateSubject, sharedRateSubject } = await auth.authenticate(
+        { apiKey: 'emk_browser_key1', authorization: undefined },
+        { originHost: null, clientIp },
+        'r',
+      );
       return { rateSubject, sharedRateSubject };
     };
-    expect(await subjects('203.0.113.5')).toEqual({ rateSubject: 'key:4:client:203.0.113.5', sharedRateSubject: 'key:4' });
-    expect(await subjects('::ffff:203.0.113.5')).toEqual({ rateSubject: 'key:4:client:203.0.113.5', sharedRateSubject: 'key:4' });
+    expect(await subjects('203.0.113.5')).toEqual({
+      rateSubject: 'key:4:client:203.0.113.5',
+      sharedRateSubject: 'key:4',
+    });
+    expect(await subjects('::ffff:203.0.113.5')).toEqual({
+      rateSubject: 'key:4:client:203.0.113.5',
+      sharedRateSubject: 'key:4',
+    });
     // One IPv6 subscriber holds a whole /64: its addresses are one visitor.
     expect((await subjects('2001:db8:1:2:aaaa::1')).rateSubject).toBe('key:4:client:2001:db8:1:2::/64');
     expect((await subjects('2001:db8:1:2:bbbb::9')).rateSubject).toBe('key:4:client:2001:db8:1:2::/64');
@@ -87,7 +142,11 @@ describe('Authenticator', () => {
     // Without a known address there is one budget, the key's.
     expect(await subjects(null)).toEqual({ rateSubject: 'key:4', sharedRateSubject: undefined });
     // A server key is one caller: one budget.
-    const server = await auth.authenticate({ apiKey: 'emk_good_key_123', authorization: undefined }, { originHost: null, clientIp: '203.0.113.5' }, 'r');
+    const server = await auth.authenticate(
+      { apiKey: 'emk_good_key_123', authorization: undefined },
+      { originHost: null, clientIp: '203.0.113.5' },
+      'r',
+    );
     expect(server.rateSubject).toBe('key:1');
     expect(server.sharedRateSubject).toBeUndefined();
   });

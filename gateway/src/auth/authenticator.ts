@@ -41,15 +41,18 @@ export class Authenticator {
   async authenticate(credentials: Credentials, caller: CallerHost, requestId: string): Promise<Authenticated> {
     const apiKey = credentials.apiKey?.trim();
     const authorization = credentials.authorization?.trim();
-    if (apiKey && authorization) throw new AppError('BAD_REQUEST', 'Send either an API key or a bearer token, not both');
-    if (!apiKey && !authorization) throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
+    if (apiKey && authorization)
+      throw new AppError('BAD_REQUEST', 'Send either an API key or a bearer token, not both');
+    if (!apiKey && !authorization)
+      throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
     if (authorization) return this.fromBearer(authorization, requestId);
 
     if (!looksLikeApiKey(apiKey!)) throw new AppError('FORBIDDEN', 'The API key is invalid');
     const key = await this.keys.find(apiKey!);
     if (!key) throw new AppError('FORBIDDEN', 'The API key is invalid');
     if (!key.active) throw new AppError('FORBIDDEN', 'The API key is inactive');
-    if (!isHostAllowed(key.allowedHosts, caller)) throw new AppError('FORBIDDEN', 'The calling host is not approved for this API key');
+    if (!isHostAllowed(key.allowedHosts, caller))
+      throw new AppError('FORBIDDEN', 'The calling host is not approved for this API key');
     this.keys.touch(key.id);
     const principal: Principal = {
       orgId: key.orgId,
@@ -65,7 +68,9 @@ export class Authenticator {
     const visitor = key.readOnly ? clientNetwork(caller.clientIp) : null;
     return {
       principal,
-      ...(visitor ? { rateSubject: `key:${key.id}:client:${visitor}`, sharedRateSubject: `key:${key.id}` } : { rateSubject: `key:${key.id}` }),
+      ...(visitor
+        ? { rateSubject: `key:${key.id}:client:${visitor}`, sharedRateSubject: `key:${key.id}` }
+        : { rateSubject: `key:${key.id}` }),
       readLimit: key.rateLimit ?? undefined,
     };
   }
@@ -76,7 +81,15 @@ export class Authenticator {
     const claims = await this.tokens.verify(token);
     const account = await this.tokens.link(claims);
     return {
-      principal: { orgId: null, kind: 'account', accountId: account.accountId, scopes: claims.scopes, orgRoles: account.orgRoles, ...(account.platformAdmin && { platformAdmin: true }), requestId },
+      principal: {
+        orgId: null,
+        kind: 'account',
+        accountId: account.accountId,
+        scopes: claims.scopes,
+        orgRoles: account.orgRoles,
+        ...(account.platformAdmin && { platformAdmin: true }),
+        requestId,
+      },
       rateSubject: `account:${account.accountId}`,
     };
   }

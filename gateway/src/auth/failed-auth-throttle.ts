@@ -27,7 +27,11 @@ export class FailedAuthThrottle {
     try {
       const failures = await this.failures(key, now);
       if (failures >= this.cfg.AUTH_FAILURE_LIMIT) {
-        throw new AppError('RATE_LIMITED', `Too many failed authentications from this address; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+        throw new AppError(
+          'RATE_LIMITED',
+          `Too many failed authentications from this address; retry in ${retryAfterSeconds} s`,
+          { retryAfterSeconds },
+        );
       }
     } catch (err) {
       if (err instanceof AppError) throw err;
@@ -38,7 +42,11 @@ export class FailedAuthThrottle {
   async recordFailure(address: string | null | undefined, now = Date.now()): Promise<void> {
     const { key } = this.window(address, now);
     try {
-      const results = await this.redis.multi().incr(key).expire(key, this.cfg.AUTH_FAILURE_WINDOW_SECONDS + 1).exec();
+      const results = await this.redis
+        .multi()
+        .incr(key)
+        .expire(key, this.cfg.AUTH_FAILURE_WINDOW_SECONDS + 1)
+        .exec();
       this.counts.set(key, { failures: Number(results?.[0]?.[1] ?? 0), until: now + COUNT_TTL_MS });
     } catch (err) {
       this.onError(err);
@@ -67,6 +75,9 @@ export class FailedAuthThrottle {
   private window(address: string | null | undefined, now: number) {
     const seconds = this.cfg.AUTH_FAILURE_WINDOW_SECONDS;
     const index = Math.floor(now / 1000 / seconds);
-    return { key: `authfail:${address ?? 'unknown'}:${index}`, retryAfterSeconds: Math.max(1, Math.ceil((index + 1) * seconds - now / 1000)) };
+    return {
+      key: `authfail:${address ?? 'unknown'}:${index}`,
+      retryAfterSeconds: Math.max(1, Math.ceil((index + 1) * seconds - now / 1000)),
+    };
   }
 }

@@ -23,6 +23,8 @@ export function listenForKeyChanges(redisUrl: string, handlers: KeyChangeHandler
     const keyId = Number(message);
     if (channel === API_KEY_INVALIDATION_CHANNEL && Number.isSafeInteger(keyId)) handlers.keyChanged(keyId);
   });
-  void subscriber.subscribe(API_KEY_INVALIDATION_CHANNEL).catch((err: Error) => logger.warn({ err: err.message }, 'key change listener: subscribe failed'));
+  void subscriber
+    .subscribe(API_KEY_INVALIDATION_CHANNEL)
+    .catch((err: Error) => logger.warn({ err: err.message }, 'key change listener: subscribe failed'));
   return { close: () => subscriber.disconnect() };
 }

@@ -13,15 +13,24 @@ import { FAST_PATH_MAX_QUERY_CHARS, singleFetchPath } from './single-fetch-path'
 import { SingleFetchPlans } from './single-fetch-plans';
 
 const sdl = readFileSync(path.join(__dirname, '..', '..', '..', 'supergraph.graphql'), 'utf8');
-const limits = new OperationLimiter(Supergraph.build(sdl).apiSchema().toGraphQLJSSchema(), operationLimitsOf(loadConfig({ DATA_DIR: '/nonexistent' })));
+const limits = new OperationLimiter(
+  Supergraph.build(sdl).apiSchema().toGraphQLJSSchema(),
+  operationLimitsOf(loadConfig({ DATA_DIR: '/nonexistent' })),
+);
 const plans = SingleFetchPlans.fromSupergraphSdl(sdl, limits);
 const logger = createLogger('test');
 logger.level = 'silent';
 const SECRET = 'a-secret-of-the-tests-0123456789';
-const GALLERY = 'query AllPhotos($orgId: Int!, $eventId: Int!, $page: Int) { photos(orgId: $orgId, eventId: $eventId, page: $page) { items { key: id } } }';
+const GALLERY =
+  'query AllPhotos($orgId: Int!, $eventId: Int!, $page: Int) { photos(orgId: $orgId, eventId: $eventId, page: $page) { items { key: id } } }';
 
 function setup(opts: { subgraph?: RawSubgraphResponse; decision?: Partial<RateDecision>; authError?: AppError } = {}) {
-  const calls = { charges: 0, auth: 0, subgraph: [] as Array<{ url: string; headers: Record<string, string>; body: string }>, fallbacks: [] as Array<{ carried: unknown; response: unknown }> };
+  const calls = {
+    charges: 0,
+    auth: 0,
+    subgraph: [] as Array<{ url: string; headers: Record<string, string>; body: string }>,
+    fallbacks: [] as Array<{ carried: unknown; response: unknown }>,
+  };
   const deps = {
     authenticator: {
       authenticate: async () => {
@@ -53,7 +62,16 @@ function setup(opts: { subgraph?: RawSubgraphResponse; decision?: Partial<RateDe
     res.writeHead(299).end('apollo');
   };
   const handler = singleFetchPath(
-    { context: deps, plans, subgraphUrls: { images: 'http://images.test/graphql' }, subgraphs, trustProxy: () => false, metrics: new ServiceMetrics('unit'), logger, bodyLimitBytes: 100_000 },
+    {
+      context: deps,
+      plans,
+      subgraphUrls: { images: 'http://images.test/graphql' },
+      subgraphs,
+      trustProxy: () => false,
+      metrics: new ServiceMetrics('unit'),
+      logger,
+      bodyLimitBytes: 100_000,
+    },
     fallback,
   );
   return { handler, calls };
@@ -63,7 +81,11 @@ async function post(handler: http.RequestListener, body: string, headers: Record
   const server = http.createServer(handler).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   try {
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k', ...headers }, body });
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k', ...headers },
+      body,
+    });
     return { status: res.status, headers: res.headers, text: await res.text() };
   } finally {
     server.close();
@@ -73,7 +95,11 @@ async function post(handler: http.RequestListener, body: string, headers: Record
 describe('singleFetchPath', () => {
   it("answers with the subgraph's data: one charge, the signed principal and only the used variables sent, the request id echoed", async () => {
     const { handler, calls } = setup();
-    const res = await post(handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2, unused: 'x' } }), { 'x-request-id': 'rq-1' });
+    const res = await post(
+      handler,
+      JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2, unused: 'x' } }),
+      { 'x-request-id': 'rq-1' },
+    );
     expect(res).toMatchObject({ status: 200, text: '{"data":{"photos":{"items":[{"key":"p1"}]}}}\n' });
     expect(res.headers.get('x-request-id')).toBe('rq-1');
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -82,28 +108,57 @@ describe('singleFetchPath', () => {
     const sent = calls.subgraph[0];
     expect(sent.url).toBe('http://images.test/graphql');
     expect(verifyPrincipal(sent.headers['x-principal'], SECRET)).toMatchObject({ kind: 'api_key', orgId: 1 });
-    expect(JSON.parse(sent.body)).toEqual({ query: expect.stringContaining('key:id'), operationName: 'AllPhotos__images__0', variables: { orgId: 1, eventId: 2 } });
+    expect(JSON.parse(sent.body)).toEqual({
+      query: expect.stringContaining('key:id'),
+      operationName: 'AllPhotos__images__0',
+      variables: { orgId: 1, eventId: 2 },
+    });
   });
 
-  it("forwards a compiled subgraph answer marked data-only as it is, and reads an unmarked one (whose extensions Apollo drops)", async () => {
-    const marked = setup({ subgraph: { status: 200, headers: { 'x-em-data-only': '1' }, body: '{"data":{"photos":{"items":[]}}}\n' } });
-    expect((await post(marked.handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }))).text).toBe('{"data":{"photos":{"items":[]}}}\n');
-    const withExtensions = setup({ subgraph: { status: 200, headers: {}, body: '{"data":{"photos":{"items":[]}},"extensions":{"x":1}}\n' } });
-    expect((await post(withExtensions.handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }))).status).toBe(299);
+  it('forwards a compiled subgraph answer marked data-only as it is, and reads an unmarked one (whose extensions Apollo drops)', async () => {
+    const marked = setup({
+      subgraph: { status: 200, headers: { 'x-em-data-only': '1' }, body: '{"data":{"photos":{"items":[]}}}\n' },
+    });
+    expect(
+      (await post(marked.handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }))).text,
+    ).toBe('{"data":{"photos":{"items":[]}}}\n');
+    const withExtensions = setup({
+      subgraph: { status: 200, headers: {}, body: '{"data":{"photos":{"items":[]}},"extensions":{"x":1}}\n' },
+    });
+    expect(
+      (await post(withExtensions.handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } })))
+        .status,
+    ).toBe(299);
   });
 
   it('hands an answer with a GraphQL error to Apollo with the context, the charge and the subgraph answer it already has', async () => {
-    const subgraph = { status: 200, headers: {}, body: '{"errors":[{"message":"Event not found","path":["photos"],"extensions":{"code":"NOT_FOUND"}}],"data":null}\n' };
+    const subgraph = {
+      status: 200,
+      headers: {},
+      body: '{"errors":[{"message":"Event not found","path":["photos"],"extensions":{"code":"NOT_FOUND"}}],"data":null}\n',
+    };
     const { handler, calls } = setup({ subgraph });
     const res = await post(handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 99 } }));
     expect(res.status).toBe(299);
     expect(calls).toMatchObject({ charges: 1, auth: 1 });
-    expect(calls.fallbacks).toEqual([{ carried: { context: expect.objectContaining({ rateSubject: 'key:1', precharged: expect.objectContaining({ allowed: true }) }) }, response: subgraph }]);
+    expect(calls.fallbacks).toEqual([
+      {
+        carried: {
+          context: expect.objectContaining({
+            rateSubject: 'key:1',
+            precharged: expect.objectContaining({ allowed: true }),
+          }),
+        },
+        response: subgraph,
+      },
+    ]);
   });
 
   it('leaves variables that do not coerce to Apollo with the context, before charging', async () => {
     const { handler, calls } = setup();
-    expect((await post(handler, JSON.stringify({ query: GALLERY, variables: { orgId: 'one', eventId: 2 } }))).status).toBe(299);
+    expect(
+      (await post(handler, JSON.stringify({ query: GALLERY, variables: { orgId: 'one', eventId: 2 } }))).status,
+    ).toBe(299);
     expect((await post(handler, JSON.stringify({ query: GALLERY, variables: { eventId: 2 } }))).status).toBe(299);
     expect(calls).toMatchObject({ charges: 0, auth: 2, subgraph: [] });
     const carried = { carried: { context: expect.objectContaining({ rateSubject: 'key:1' }) }, response: undefined };
@@ -115,9 +170,13 @@ describe('singleFetchPath', () => {
     try {
       const refused = setup({ authError: new AppError('UNAUTHORIZED', 'An API key is required') });
       const unseen = `query Unseen($orgId: Int!, $eventId: Int!) { photos(orgId: $orgId, eventId: $eventId) { items { id } } }`;
-      expect((await post(refused.handler, JSON.stringify({ query: unseen, variables: { orgId: 1, eventId: 2 } }))).status).toBe(299);
+      expect(
+        (await post(refused.handler, JSON.stringify({ query: unseen, variables: { orgId: 1, eventId: 2 } }))).status,
+      ).toBe(299);
       expect(planOf).not.toHaveBeenCalled();
-      expect(refused.calls.fallbacks[0].carried).toEqual({ error: expect.objectContaining({ message: 'An API key is required' }) });
+      expect(refused.calls.fallbacks[0].carried).toEqual({
+        error: expect.objectContaining({ message: 'An API key is required' }),
+      });
     } finally {
       planOf.mockRestore();
     }
@@ -128,8 +187,15 @@ describe('singleFetchPath', () => {
     try {
       const { handler, calls } = setup();
       const padded = `${GALLERY} #${'x'.repeat(FAST_PATH_MAX_QUERY_CHARS)}`;
-      expect((await post(handler, JSON.stringify({ query: padded, variables: { orgId: 1, eventId: 2 } }))).status).toBe(299);
-      expect(calls).toMatchObject({ charges: 0, auth: 0, subgraph: [], fallbacks: [{ carried: undefined, response: undefined }] });
+      expect((await post(handler, JSON.stringify({ query: padded, variables: { orgId: 1, eventId: 2 } }))).status).toBe(
+        299,
+      );
+      expect(calls).toMatchObject({
+        charges: 0,
+        auth: 0,
+        subgraph: [],
+        fallbacks: [{ carried: undefined, response: undefined }],
+      });
       expect(planOf).not.toHaveBeenCalled();
     } finally {
       planOf.mockRestore();
@@ -141,25 +207,51 @@ describe('singleFetchPath', () => {
     const aliases = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: ping(orgId: 1, eventId: 1) { status }`).join(' ')} }`;
     expect((await post(handler, JSON.stringify({ query: aliases }))).status).toBe(299);
     expect(calls).toMatchObject({ charges: 1, auth: 1, subgraph: [] });
-    expect(calls.fallbacks[0].carried).toEqual({ error: expect.objectContaining({ message: expect.stringContaining('The operation is too large'), extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }) });
+    expect(calls.fallbacks[0].carried).toEqual({
+      error: expect.objectContaining({
+        message: expect.stringContaining('The operation is too large'),
+        extensions: expect.objectContaining({ code: 'BAD_REQUEST' }),
+      }),
+    });
   });
 
   it("carries a refused credential's error to Apollo, and a spent budget's decision, without calling the subgraph", async () => {
     const refused = setup({ authError: new AppError('FORBIDDEN', 'The API key is invalid') });
-    expect((await post(refused.handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }))).status).toBe(299);
-    expect(refused.calls.fallbacks[0].carried).toEqual({ error: expect.objectContaining({ message: 'The API key is invalid', extensions: expect.objectContaining({ code: 'FORBIDDEN' }) }) });
+    expect(
+      (await post(refused.handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }))).status,
+    ).toBe(299);
+    expect(refused.calls.fallbacks[0].carried).toEqual({
+      error: expect.objectContaining({
+        message: 'The API key is invalid',
+        extensions: expect.objectContaining({ code: 'FORBIDDEN' }),
+      }),
+    });
     expect(refused.calls).toMatchObject({ charges: 0, subgraph: [] });
 
     const spent = setup({ decision: { allowed: false, remaining: 0, retryAfterSeconds: 7 } });
-    expect((await post(spent.handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }))).status).toBe(299);
-    expect(spent.calls.fallbacks[0].carried).toEqual({ context: expect.objectContaining({ precharged: expect.objectContaining({ allowed: false, retryAfterSeconds: 7 }) }) });
+    expect(
+      (await post(spent.handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }))).status,
+    ).toBe(299);
+    expect(spent.calls.fallbacks[0].carried).toEqual({
+      context: expect.objectContaining({
+        precharged: expect.objectContaining({ allowed: false, retryAfterSeconds: 7 }),
+      }),
+    });
     expect(spent.calls).toMatchObject({ charges: 1, subgraph: [] });
   });
 
   it('leaves other operations to Apollo with the context it built, uncharged', async () => {
     const { handler, calls } = setup();
-    expect((await post(handler, JSON.stringify({ query: 'mutation { goLive(orgId: 1, eventId: 1) { published } }' }))).status).toBe(299);
-    expect(calls).toMatchObject({ charges: 0, auth: 1, subgraph: [], fallbacks: [{ carried: { context: expect.objectContaining({ rateSubject: 'key:1' }) } }] });
+    expect(
+      (await post(handler, JSON.stringify({ query: 'mutation { goLive(orgId: 1, eventId: 1) { published } }' })))
+        .status,
+    ).toBe(299);
+    expect(calls).toMatchObject({
+      charges: 0,
+      auth: 1,
+      subgraph: [],
+      fallbacks: [{ carried: { context: expect.objectContaining({ rateSubject: 'key:1' }) } }],
+    });
   });
 
   it('leaves other request shapes to Apollo untouched, and answers a body that is not JSON as the body parser would', async () => {
@@ -170,8 +262,13 @@ describe('singleFetchPath', () => {
     ]) {
       expect((await post(handler, JSON.stringify(body))).status).toBe(299);
     }
-    expect((await post(handler, '{"query":', {})).text).toBe('{"errors":[{"message":"The request body is not valid JSON","extensions":{"code":"BAD_REQUEST"}}]}');
-    expect((await post(handler, JSON.stringify({ query: GALLERY }), { 'content-type': 'application/json; charset=latin1' })).status).toBe(299);
+    expect((await post(handler, '{"query":', {})).text).toBe(
+      '{"errors":[{"message":"The request body is not valid JSON","extensions":{"code":"BAD_REQUEST"}}]}',
+    );
+    expect(
+      (await post(handler, JSON.stringify({ query: GALLERY }), { 'content-type': 'application/json; charset=latin1' }))
+        .status,
+    ).toBe(299);
     expect(calls).toMatchObject({ charges: 0, auth: 0, subgraph: [] });
   });
 });

@@ -44,7 +44,10 @@ export function singleFetchPath(opts: SingleFetchPathOptions, fallback: Handler)
       .then((body) => (body === undefined ? notJson(res) : serve(opts, req, res, body, fallback)))
       .catch((err) => {
         opts.logger.error({ err }, 'single-fetch path failed unexpectedly');
-        if (!res.headersSent) res.writeHead(500, JSON_HEADERS).end('{"errors":[{"message":"Internal error","extensions":{"code":"INTERNAL"}}]}\n');
+        if (!res.headersSent)
+          res
+            .writeHead(500, JSON_HEADERS)
+            .end('{"errors":[{"message":"Internal error","extensions":{"code":"INTERNAL"}}]}\n');
       });
   };
 }
@@ -53,19 +56,41 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /** As graphqlBodyErrors answers a body express.json cannot parse. */
 function notJson(res: ServerResponse): void {
-  res.writeHead(400, JSON_HEADERS).end(JSON.stringify({ errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] }));
+  res.writeHead(400, JSON_HEADERS).end(
+    JSON.stringify({
+      errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }],
+    }),
+  );
 }
 
-async function serve(opts: SingleFetchPathOptions, req: IncomingMessage, res: ServerResponse, body: unknown, fallback: Handler): Promise<void> {
+async function serve(
+  opts: SingleFetchPathOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  fallback: Handler,
+): Promise<void> {
   const request = plainRequest(body);
-  if (!request || (request.operationName?.length ?? 0) + request.query.length >= FAST_PATH_MAX_QUERY_CHARS) return fallback(req, res);
+  if (!request || (request.operationName?.length ?? 0) + request.query.length >= FAST_PATH_MAX_QUERY_CHARS)
+    return fallback(req, res);
 
   const requestId = requestIdFrom(header(req, 'x-request-id'));
   res.setHeader('x-request-id', requestId);
   let context;
   try {
-    const facts = { origin: header(req, 'origin'), referer: header(req, 'referer'), apiKey: header(req, 'x-api-key'), authorization: header(req, 'authorization') };
-    context = await contextOf(opts.context, { ...facts, requestId, clientIp: clientAddress(req, opts.trustProxy), body, query: request.query });
+    const facts = {
+      origin: header(req, 'origin'),
+      referer: header(req, 'referer'),
+      apiKey: header(req, 'x-api-key'),
+      authorization: header(req, 'authorization'),
+    };
+    context = await contextOf(opts.context, {
+      ...facts,
+      requestId,
+      clientIp: clientAddress(req, opts.trustProxy),
+      body,
+      query: request.query,
+    });
   } catch (error) {
     carriedContexts.set(req, { error });
     return fallback(req, res);
@@ -74,7 +99,8 @@ async function serve(opts: SingleFetchPathOptions, req: IncomingMessage, res: Se
   const plan = opts.plans.planOf(request.query, request.operationName ?? undefined);
   if (!plan) return fallback(req, res);
   const variables = request.variables ?? {};
-  if (getVariableValues(opts.plans.schema, plan.operation.variableDefinitions ?? [], variables).errors) return fallback(req, res);
+  if (getVariableValues(opts.plans.schema, plan.operation.variableDefinitions ?? [], variables).errors)
+    return fallback(req, res);
 
   const decision = await chargeCaller(opts.context.limiter, context, { cls: 'read', units: 1 });
   carriedContexts.set(req, { context: { ...context, precharged: decision } });
@@ -89,7 +115,11 @@ async function serve(opts: SingleFetchPathOptions, req: IncomingMessage, res: Se
   try {
     response = await opts.subgraphs.request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: context.principalToken, 'x-request-id': requestId },
+      headers: {
+        'content-type': 'application/json',
+        [PRINCIPAL_HEADER]: context.principalToken,
+        'x-request-id': requestId,
+      },
       body: JSON.stringify({ query: plan.subgraphQuery, variables: used, operationName: plan.subgraphOperationName }),
     });
   } catch {
@@ -127,7 +157,8 @@ function plainRequest(body: unknown): PlainRequest | null {
   const { query, operationName, variables, extensions } = body as Record<string, unknown>;
   if (typeof query !== 'string' || extensions !== undefined) return null;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return null;
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables)))
+    return null;
   return body as PlainRequest;
 }
 

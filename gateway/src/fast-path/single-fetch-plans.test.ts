@@ -8,7 +8,10 @@ import { OperationLimiter, operationLimitsOf } from '../operations/operation-lim
 import { FAST_PATH_MAX_QUERY_CHARS, SingleFetchPlans } from './single-fetch-plans';
 
 const sdl = readFileSync(path.join(__dirname, '..', '..', '..', 'supergraph.graphql'), 'utf8');
-const limits = new OperationLimiter(Supergraph.build(sdl).apiSchema().toGraphQLJSSchema(), operationLimitsOf(loadConfig({ DATA_DIR: '/nonexistent' })));
+const limits = new OperationLimiter(
+  Supergraph.build(sdl).apiSchema().toGraphQLJSSchema(),
+  operationLimitsOf(loadConfig({ DATA_DIR: '/nonexistent' })),
+);
 const plans = SingleFetchPlans.fromSupergraphSdl(sdl, limits);
 
 describe('SingleFetchPlans', () => {
@@ -18,7 +21,10 @@ describe('SingleFetchPlans', () => {
     expect(plan).toMatchObject({ serviceName: 'images', label: 'photos' });
     expect(plan!.variableUsages.sort()).toEqual(['eventId', 'orgId', 'page', 'pageSize']);
     for (const route of ROUTES.filter((r) => r.method === 'GET' && /images|details|ping/.test(r.path))) {
-      expect({ path: route.path, plan: plans.planOf(route.operation, undefined) !== null }).toEqual({ path: route.path, plan: true });
+      expect({ path: route.path, plan: plans.planOf(route.operation, undefined) !== null }).toEqual({
+        path: route.path,
+        plan: true,
+      });
     }
     // BIB search: the search subgraph finds the ids, the images subgraph resolves the photos (two fetches).
     const bibs = ROUTES.find((r) => r.path === '/:orgId/event/:eventId/bibs/:bib')!;
@@ -26,8 +32,13 @@ describe('SingleFetchPlans', () => {
   });
 
   it("keeps the client's aliases and directives: the subgraph selects exactly what the client did", () => {
-    const plan = plans.planOf('query G($s: Boolean!) { gallery: photos(orgId: 1, eventId: 2) { items { key: id w: width meta @skip(if: $s) { photoTimestamp } } } }', undefined);
-    expect(plan?.subgraphQuery).toBe('query G__images__0($s:Boolean!){gallery:photos(orgId:1 eventId:2){items{key:id w:width meta@skip(if:$s){photoTimestamp}}}}');
+    const plan = plans.planOf(
+      'query G($s: Boolean!) { gallery: photos(orgId: 1, eventId: 2) { items { key: id w: width meta @skip(if: $s) { photoTimestamp } } } }',
+      undefined,
+    );
+    expect(plan?.subgraphQuery).toBe(
+      'query G__images__0($s:Boolean!){gallery:photos(orgId:1 eventId:2){items{key:id w:width meta@skip(if:$s){photoTimestamp}}}}',
+    );
   });
 
   it('leaves to Apollo what is not one fetch of the same selections', () => {

@@ -2,7 +2,16 @@ import { operationFromDocument, Supergraph } from '@apollo/federation-internals'
 import { QueryPlanner } from '@apollo/query-planner';
 import { findOperationPolicy, LruMap } from '@em/core';
 import { operationLabel } from '@em/subgraph-kit';
-import { getOperationAST, GraphQLSchema, Kind, OperationDefinitionNode, parse, print, validate, OperationTypeNode } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLSchema,
+  Kind,
+  OperationDefinitionNode,
+  parse,
+  print,
+  validate,
+  OperationTypeNode,
+} from 'graphql';
 import { OperationLimiter } from '../operations/operation-limits';
 
 /**
@@ -49,7 +58,12 @@ export class SingleFetchPlans {
 
   static fromSupergraphSdl(sdl: string, limits: OperationLimiter): SingleFetchPlans {
     const supergraph = Supergraph.build(sdl);
-    return new SingleFetchPlans(supergraph.apiSchema().toGraphQLJSSchema(), supergraph, new QueryPlanner(supergraph), limits);
+    return new SingleFetchPlans(
+      supergraph.apiSchema().toGraphQLJSSchema(),
+      supergraph,
+      new QueryPlanner(supergraph),
+      limits,
+    );
   }
 
   get schema(): GraphQLSchema {
@@ -78,11 +92,26 @@ export class SingleFetchPlans {
     if (document.definitions.length !== 1) return null;
     const operation = getOperationAST(document, operationName);
     if (operation?.operation !== OperationTypeNode.QUERY) return null;
-    if (!operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && findOperationPolicy(s.name.value)?.rate !== 'matching')) return null;
+    if (
+      !operation.selectionSet.selections.every(
+        (s) => s.kind === Kind.FIELD && findOperationPolicy(s.name.value)?.rate !== 'matching',
+      )
+    )
+      return null;
     if (validate(this.apiSchema, document).length > 0) return null;
-    const plan = this.planner.buildQueryPlan(operationFromDocument(this.supergraph.apiSchema(), document, { operationName }));
+    const plan = this.planner.buildQueryPlan(
+      operationFromDocument(this.supergraph.apiSchema(), document, { operationName }),
+    );
     const fetch = plan.node;
-    if (fetch?.kind !== 'Fetch' || fetch.requires || fetch.inputRewrites?.length || fetch.outputRewrites?.length || fetch.contextRewrites?.length || fetch.hasDefers) return null;
+    if (
+      fetch?.kind !== 'Fetch' ||
+      fetch.requires ||
+      fetch.inputRewrites?.length ||
+      fetch.outputRewrites?.length ||
+      fetch.contextRewrites?.length ||
+      fetch.hasDefers
+    )
+      return null;
     const subgraphOperation = getOperationAST(parse(fetch.operation, { noLocation: true }), fetch.operationName);
     if (!subgraphOperation || print(subgraphOperation.selectionSet) !== print(operation.selectionSet)) return null;
     return {

@@ -13,7 +13,16 @@ export interface OperationLimits {
   maxDirectives: number;
 }
 
-export function operationLimitsOf(cfg: Pick<Config, 'GRAPHQL_MAX_TOKENS' | 'GRAPHQL_MAX_ALIASES' | 'GRAPHQL_MAX_ROOT_FIELDS' | 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_DIRECTIVES'>): OperationLimits {
+export function operationLimitsOf(
+  cfg: Pick<
+    Config,
+    | 'GRAPHQL_MAX_TOKENS'
+    | 'GRAPHQL_MAX_ALIASES'
+    | 'GRAPHQL_MAX_ROOT_FIELDS'
+    | 'GRAPHQL_MAX_DEPTH'
+    | 'GRAPHQL_MAX_DIRECTIVES'
+  >,
+): OperationLimits {
   return {
     maxTokens: cfg.GRAPHQL_MAX_TOKENS,
     maxAliases: cfg.GRAPHQL_MAX_ALIASES,
@@ -67,7 +76,8 @@ export class OperationLimiter {
     for (const definition of document.definitions) {
       if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
       const count = rootFieldCount(definition, fragments);
-      if (count > this.limits.maxRootFields) throw refusal(`Root field limit of ${this.limits.maxRootFields} exceeded, found ${count}.`);
+      if (count > this.limits.maxRootFields)
+        throw refusal(`Root field limit of ${this.limits.maxRootFields} exceeded, found ${count}.`);
     }
     if (query.length <= REMEMBERED_TEXT_MAX_CHARS) this.passed.set(query, true);
   }
@@ -76,11 +86,11 @@ export class OperationLimiter {
     try {
       return parse(query, { maxTokens: this.limits.maxTokens, noLocation: true });
     } catch (err) {
-      if (err instanceof GraphQLError && /contains more (than|that) \d+ tokens/.test(err.message)) throw refusal(`Token limit of ${this.limits.maxTokens} exceeded.`);
+      if (err instanceof GraphQLError && /contains more (than|that) \d+ tokens/.test(err.message))
+        throw refusal(`Token limit of ${this.limits.maxTokens} exceeded.`);
       return null;
     }
   }
-
 }
 
 function rootFieldCount(...args: Parameters<typeof rootFieldsOf>): number {

@@ -8,11 +8,11 @@ const rootNames = (query: string, operationName?: string) => {
 
 describe('rootFieldsOf', () => {
   it('opens inline and named fragments, recursively', () => {
-    expect(rootNames('mutation { ... on Mutation { searchFaces } ...A } fragment A on Mutation { ...B x: startVideoClipping } fragment B on Mutation { searchFaces }')).toEqual([
-      'searchFaces',
-      'searchFaces',
-      'startVideoClipping',
-    ]);
+    expect(
+      rootNames(
+        'mutation { ... on Mutation { searchFaces } ...A } fragment A on Mutation { ...B x: startVideoClipping } fragment B on Mutation { searchFaces }',
+      ),
+    ).toEqual(['searchFaces', 'searchFaces', 'startVideoClipping']);
   });
 
   it('picks the named operation, and none when several are unnamed', () => {
@@ -21,11 +21,15 @@ describe('rootFieldsOf', () => {
   });
 
   it('does not loop on fragment cycles', () => {
-    expect(rootNames('query { ...A } fragment A on Query { ping ...B } fragment B on Query { ...A }')).toEqual(['ping']);
+    expect(rootNames('query { ...A } fragment A on Query { ping ...B } fragment B on Query { ...A }')).toEqual([
+      'ping',
+    ]);
   });
 
   it('stops on fragments that expand exponentially', () => {
-    const chain = Array.from({ length: 30 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ');
+    const chain = Array.from({ length: 30 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(
+      ' ',
+    );
     expect(() => rootNames(`query { ...F0 } ${chain} fragment F30 on Query { ping }`)).toThrow(FragmentExpansionError);
   });
 });

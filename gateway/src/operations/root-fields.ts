@@ -1,4 +1,11 @@
-import { DocumentNode, FieldNode, FragmentDefinitionNode, Kind, OperationDefinitionNode, SelectionSetNode } from 'graphql';
+import {
+  DocumentNode,
+  FieldNode,
+  FragmentDefinitionNode,
+  Kind,
+  OperationDefinitionNode,
+  SelectionSetNode,
+} from 'graphql';
 
 /** Most selections walked while opening an operation's fragments (see rootFieldsOf). */
 export const MAX_SELECTIONS = 10_000;
@@ -10,8 +17,13 @@ export class FragmentExpansionError extends Error {
 }
 
 /** The operation a request runs: the one named, or the only one. */
-export function selectedOperation(document: DocumentNode, operationName?: string | null): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+export function selectedOperation(
+  document: DocumentNode,
+  operationName?: string | null,
+): OperationDefinitionNode | undefined {
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   if (operationName) return operations.find((o) => o.name?.value === operationName);
   return operations.length === 1 ? operations[0] : undefined;
 }

@@ -12,7 +12,10 @@ export class ClipStatusFeed {
   private readonly listeners = new Map<string, Set<Listener>>();
   private ready: Promise<unknown> | null = null;
 
-  constructor(redisUrl: string, private readonly logger: Logger) {
+  constructor(
+    redisUrl: string,
+    private readonly logger: Logger,
+  ) {
     this.subscriber = connectRedis(redisUrl);
     this.subscriber.on('error', (err) => logger.warn({ err: err.message }, 'clip status feed: redis unavailable'));
     this.subscriber.on('pmessage', (_pattern, channel: string, message: string) => {

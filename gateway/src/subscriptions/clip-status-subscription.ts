@@ -13,8 +13,15 @@ export interface SubscriptionContext {
  * transition, ending after the terminal one. Authorised like the read query (organisation, event,
  * video flags); the request must be of that event.
  */
-export function clipStatusSchema(events: EventsRepository, requests: ClipRequestsRepository, feed: ClipStatusFeed): GraphQLSchema {
-  return makeSubscriptionSchema(async function* clipStatus(args: { orgId: number; eventId: number; requestId: string }, ctx: SubscriptionContext) {
+export function clipStatusSchema(
+  events: EventsRepository,
+  requests: ClipRequestsRepository,
+  feed: ClipStatusFeed,
+): GraphQLSchema {
+  return makeSubscriptionSchema(async function* clipStatus(
+    args: { orgId: number; eventId: number; requestId: string },
+    ctx: SubscriptionContext,
+  ) {
     try {
       await guardOperation(events, ctx.principal, 'clipStatus', args.orgId, args.eventId);
     } catch (err) {
@@ -22,7 +29,10 @@ export function clipStatusSchema(events: EventsRepository, requests: ClipRequest
       throw err;
     }
     const requestId = parseRequestId(args.requestId);
-    const notFound = () => new GraphQLError('No video clipping request with this request_id for this event', { extensions: { code: 'NOT_FOUND' } });
+    const notFound = () =>
+      new GraphQLError('No video clipping request with this request_id for this event', {
+        extensions: { code: 'NOT_FOUND' },
+      });
     if (requestId === null) throw notFound();
     const queue: ClipStatusEvent[] = [];
     let wake: (() => void) | null = null;
@@ -35,7 +45,13 @@ export function clipStatusSchema(events: EventsRepository, requests: ClipRequest
     try {
       const request = await requests.find({ eventId: args.eventId, requestId });
       if (!request) throw notFound();
-      const current: ClipStatusEvent = { requestId, eventId: args.eventId, status: request.status, error: request.error ?? null, at: request.updatedAt.toISOString() };
+      const current: ClipStatusEvent = {
+        requestId,
+        eventId: args.eventId,
+        status: request.status,
+        error: request.error ?? null,
+        at: request.updatedAt.toISOString(),
+      };
       yield { clipStatus: current };
       if (isTerminalClipStatus(current.status)) return;
       let last: ClipRequestStatus = current.status;

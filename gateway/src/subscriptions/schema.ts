@@ -1,4 +1,12 @@
-import { GraphQLFieldConfig, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, GraphQLBoolean } from 'graphql';
+import {
+  GraphQLFieldConfig,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  GraphQLBoolean,
+} from 'graphql';
 
 const ClipStatusType = new GraphQLObjectType({
   name: 'ClipStatus',
@@ -6,7 +14,10 @@ const ClipStatusType = new GraphQLObjectType({
   fields: {
     requestId: { type: new GraphQLNonNull(GraphQLString) },
     eventId: { type: new GraphQLNonNull(GraphQLInt) },
-    status: { type: new GraphQLNonNull(GraphQLString), description: 'processing, completed, no_matches, no_segments, clip_failed or failed.' },
+    status: {
+      type: new GraphQLNonNull(GraphQLString),
+      description: 'processing, completed, no_matches, no_segments, clip_failed or failed.',
+    },
     error: { type: GraphQLString },
     at: { type: new GraphQLNonNull(GraphQLString), description: 'ISO time of the transition.' },
   },
@@ -28,7 +39,10 @@ export function makeSubscriptionSchema<Context>(
     subscribe: (_root, args, ctx) => clipStatus(args, ctx),
   };
   return new GraphQLSchema({
-    query: new GraphQLObjectType({ name: 'Query', fields: { subscriptionsOnly: { type: GraphQLBoolean, resolve: () => true } } }),
+    query: new GraphQLObjectType({
+      name: 'Query',
+      fields: { subscriptionsOnly: { type: GraphQLBoolean, resolve: () => true } },
+    }),
     subscription: new GraphQLObjectType({ name: 'Subscription', fields: { clipStatus: field } }),
   });
 }

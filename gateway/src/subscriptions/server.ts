@@ -8,7 +8,9 @@ import { OperationLimiter } from '../operations/operation-limits';
 
 // graphql-ws's `use/ws` entry is reachable through package exports only (this build resolves like node10).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { useServer } = require('graphql-ws/use/ws') as { useServer: (options: Record<string, unknown>, ws: WebSocketServer) => { dispose(): Promise<void> } };
+const { useServer } = require('graphql-ws/use/ws') as {
+  useServer: (options: Record<string, unknown>, ws: WebSocketServer) => { dispose(): Promise<void> };
+};
 
 /** graphql-ws's close code for a refused credential. */
 const FORBIDDEN = 4403;
@@ -49,7 +51,9 @@ export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: 
   const authenticate = async (connection: Connection): Promise<boolean> => {
     try {
       const address = connection.caller.clientIp;
-      const { principal } = await deps.failedAuth.guard(address, () => deps.authenticator.authenticate(connection.credentials, connection.caller, newId()));
+      const { principal } = await deps.failedAuth.guard(address, () =>
+        deps.authenticator.authenticate(connection.credentials, connection.caller, newId()),
+      );
       connection.principal = principal;
       return true;
     } catch (err) {
@@ -68,10 +72,14 @@ export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: 
       onConnect: async (ctx: WsContext) => {
         const params = ctx.connectionParams ?? {};
         const headers = ctx.extra.request.headers;
-        const pick = (name: string) => (typeof params[name] === 'string' ? (params[name]) : (headers[name] as string | undefined));
+        const pick = (name: string) =>
+          typeof params[name] === 'string' ? params[name] : (headers[name] as string | undefined);
         const connection: Connection = {
           credentials: { apiKey: pick('x-api-key'), authorization: pick('authorization') },
-          caller: { originHost: hostFromUrlHeader(headers.origin) ?? hostFromUrlHeader(headers.referer), clientIp: deps.clientAddress(ctx.extra.request) },
+          caller: {
+            originHost: hostFromUrlHeader(headers.origin) ?? hostFromUrlHeader(headers.referer),
+            clientIp: deps.clientAddress(ctx.extra.request),
+          },
           socket: ctx.extra.socket,
         };
         if (!(await authenticate(connection))) return false;
@@ -100,7 +108,9 @@ export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: 
   return {
     /** Checks again every connection of a key that was announced changed. */
     async recheckKey(keyId: number): Promise<void> {
-      const affected = [...connections].filter((c) => c.principal?.kind === 'api_key' && c.principal.apiKeyId === keyId);
+      const affected = [...connections].filter(
+        (c) => c.principal?.kind === 'api_key' && c.principal.apiKeyId === keyId,
+      );
       await Promise.all(affected.map(async (c) => (await authenticate(c)) || refuse(c)));
     },
     async close() {

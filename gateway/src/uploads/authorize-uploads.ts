@@ -3,10 +3,14 @@ import { FieldNode, Kind, parse, ValueNode } from 'graphql';
 import { fragmentsOf, rootFieldsOf, selectedOperation } from '../operations/root-fields';
 
 /** The events subgraph's check of a caller for a root field, without its work. */
-const AUTHORIZE = 'query Authorize($operation: String!, $orgId: Int, $eventId: Int) { authorize(operation: $operation, orgId: $orgId, eventId: $eventId) }';
+const AUTHORIZE =
+  'query Authorize($operation: String!, $orgId: Int, $eventId: Int) { authorize(operation: $operation, orgId: $orgId, eventId: $eventId) }';
 
 /** Posts a GraphQL request to a subgraph and gives back its raw answer (the gateway's SubgraphFetcher). */
-export type SubgraphRequest = (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{ status: number; body: string }>;
+export type SubgraphRequest = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string },
+) => Promise<{ status: number; body: string }>;
 
 /** A multipart request's operations field, as graphql-upload parsed it (files still unread). */
 export interface MultipartOperation {
@@ -36,13 +40,20 @@ export function uploadAuthorizer(eventsSubgraphUrl: string, request: SubgraphReq
     }
     const operationName = typeof operation.operationName === 'string' ? operation.operationName : undefined;
     const fields = rootFieldsOf(selectedOperation(document, operationName), fragmentsOf(document));
-    const headers = { 'content-type': 'application/json', [PRINCIPAL_HEADER]: principal.token, 'x-request-id': principal.requestId };
+    const headers = {
+      'content-type': 'application/json',
+      [PRINCIPAL_HEADER]: principal.token,
+      'x-request-id': principal.requestId,
+    };
     for (const field of fields) {
       if (!findOperationPolicy(field.name.value)) continue;
       const ids = { orgId: intArgument(field, 'orgId', variables), eventId: intArgument(field, 'eventId', variables) };
       const body = JSON.stringify({ query: AUTHORIZE, variables: { operation: field.name.value, ...ids } });
       const answer = await request(eventsSubgraphUrl, { method: 'POST', headers, body });
-      let result: { data?: { authorize?: boolean } | null; errors?: Array<{ message?: string; extensions?: { code?: unknown } }> };
+      let result: {
+        data?: { authorize?: boolean } | null;
+        errors?: Array<{ message?: string; extensions?: { code?: unknown } }>;
+      };
       try {
         result = JSON.parse(answer.body) as typeof result;
       } catch {

@@ -57,11 +57,18 @@ async function spool(file: FileUpload, target: string): Promise<void> {
 
 /** A subgraph-style answer refusing the operation (Apollo passes its code on to the client). */
 function refusal(code: string, message: string): Response {
-  return new Response(JSON.stringify({ data: null, errors: [{ message, extensions: { code } }] }), { status: 200, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify({ data: null, errors: [{ message, extensions: { code } }] }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /** A fetch for subgraph calls that sends marked uploads as multipart (other calls go to `plain`). */
-export function uploadAwareFetch(init: { body?: unknown; headers?: Record<string, string> }, url: string, plain: (url: string, init: never) => Promise<unknown> = fetch): Promise<Response> {
+export function uploadAwareFetch(
+  init: { body?: unknown; headers?: Record<string, string> },
+  url: string,
+  plain: (url: string, init: never) => Promise<unknown> = fetch,
+): Promise<Response> {
   const body = typeof init.body === 'string' ? init.body : '';
   if (!body.includes('\\u0000upload:')) return plain(url, init as never) as Promise<Response>;
   return (async () => {
@@ -96,7 +103,8 @@ export function uploadAwareFetch(init: { body?: unknown; headers?: Record<string
       return new Response(answer.body, { status: answer.status, headers: responseHeaders });
     } catch (err) {
       if (err instanceof FileTooLarge) return refusal('PAYLOAD_TOO_LARGE', err.message);
-      if ((err as { status?: number }).status === 413) return refusal('PAYLOAD_TOO_LARGE', 'A file is larger than the upload limit');
+      if ((err as { status?: number }).status === 413)
+        return refusal('PAYLOAD_TOO_LARGE', 'A file is larger than the upload limit');
       throw err;
     } finally {
       for (const marker of markers) pending.delete(marker.id);

@@ -9,11 +9,21 @@ function setup(limits = { perAccount: 3, perAddress: 10, windowSeconds: 60 }) {
   const accounts = new InMemoryAccountsRepository();
   const credentials = new InMemoryLocalCredentialsRepository();
   let now = new Date('2026-05-17T09:00:00Z');
-  const service = new LocalAccountsService(accounts, credentials, new SignInThrottle(new MemoryFailureCounter(), limits), {
-    setPasswordLinkHours: 72,
-    now: () => now,
-  });
-  return { accounts, credentials, service, later: (hours: number) => (now = new Date(now.getTime() + hours * 3600_000)) };
+  const service = new LocalAccountsService(
+    accounts,
+    credentials,
+    new SignInThrottle(new MemoryFailureCounter(), limits),
+    {
+      setPasswordLinkHours: 72,
+      now: () => now,
+    },
+  );
+  return {
+    accounts,
+    credentials,
+    service,
+    later: (hours: number) => (now = new Date(now.getTime() + hours * 3600_000)),
+  };
 }
 
 describe('passwords', () => {
@@ -38,7 +48,11 @@ describe('LocalAccountsService', () => {
     await expect(service.setPassword(token, 'another long password')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const outcome = await service.signIn('member@club.example', 'a long enough password', '203.0.113.7');
     expect(outcome).toEqual({ ok: true, subject: 'embedded|1' });
-    expect(await service.claims('embedded|1')).toEqual({ sub: 'embedded|1', email: 'member@club.example', email_verified: true });
+    expect(await service.claims('embedded|1')).toEqual({
+      sub: 'embedded|1',
+      email: 'member@club.example',
+      email_verified: true,
+    });
   });
 
   it('refuses short passwords and expired links', async () => {
@@ -60,24 +74,40 @@ describe('LocalAccountsService', () => {
     ];
     expect(outcomes).toEqual(Array(3).fill({ ok: false, reason: 'invalid' }));
     await accounts.setActive(1, false);
-    expect(await service.signIn('admin@club.example', 'the admin password', '203.0.113.7')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await service.signIn('admin@club.example', 'the admin password', '203.0.113.7')).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
     expect(await service.claims('embedded|1')).toBeNull();
   }, 240_000);
 
   it('throttles an account after its failures (even with the right password), and an address across accounts', async () => {
     const { service } = setup({ perAccount: 3, perAddress: 5, windowSeconds: 60 });
     await service.setPasswordAsOperator('admin@club.example', 'the admin password');
-    for (let i = 0; i < 3; i++) expect(await service.signIn('admin@club.example', `wrong ${i}`, '203.0.113.7')).toEqual({ ok: false, reason: 'invalid' });
-    expect(await service.signIn('admin@club.example', 'the admin password', '198.51.100.1')).toEqual({ ok: false, reason: 'throttled' });
+    for (let i = 0; i < 3; i++)
+      expect(await service.signIn('admin@club.example', `wrong ${i}`, '203.0.113.7')).toEqual({
+        ok: false,
+        reason: 'invalid',
+      });
+    expect(await service.signIn('admin@club.example', 'the admin password', '198.51.100.1')).toEqual({
+      ok: false,
+      reason: 'throttled',
+    });
     for (let i = 0; i < 2; i++) await service.signIn(`other${i}@club.example`, 'wrong', '203.0.113.7');
-    expect(await service.signIn('fresh@club.example', 'whatever', '203.0.113.7')).toEqual({ ok: false, reason: 'throttled' });
+    expect(await service.signIn('fresh@club.example', 'whatever', '203.0.113.7')).toEqual({
+      ok: false,
+      reason: 'throttled',
+    });
   }, 240_000);
 
   it('links to the account of the platform subject when the account has signed in elsewhere before', async () => {
     const { service, accounts } = setup();
     accounts.add({ email: 'linked@club.example', subject: 'idp|42' });
     await service.setPasswordAsOperator('linked@club.example', 'the linked password');
-    expect(await service.signIn('linked@club.example', 'the linked password', '203.0.113.7')).toEqual({ ok: true, subject: 'idp|42' });
+    expect(await service.signIn('linked@club.example', 'the linked password', '203.0.113.7')).toEqual({
+      ok: true,
+      subject: 'idp|42',
+    });
     expect((await service.claims('idp|42'))?.email).toBe('linked@club.example');
     expect(await service.claims('embedded|1')).toBeNull();
   });

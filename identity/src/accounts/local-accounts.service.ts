@@ -17,7 +17,8 @@ const SUBJECT_PREFIX = 'embedded|';
 const MAX_EMAIL_LENGTH = 320;
 
 /** The account's subject at the platform (linked at its first sign-in), else the embedded one. */
-export const subjectOf = (account: { id: number; subject: string | null }) => account.subject ?? `${SUBJECT_PREFIX}${account.id}`;
+export const subjectOf = (account: { id: number; subject: string | null }) =>
+  account.subject ?? `${SUBJECT_PREFIX}${account.id}`;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
@@ -76,7 +77,8 @@ export class LocalAccountsService {
    */
   async issueSetPasswordToken(rawEmail: string): Promise<{ token: string; email: string; expiresAt: Date }> {
     const email = rawEmail.trim().toLowerCase();
-    if (!/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(email)) throw new AppError('BAD_USER_INPUT', 'Not an e-mail address', { field: 'email' });
+    if (!/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(email))
+      throw new AppError('BAD_USER_INPUT', 'Not an e-mail address', { field: 'email' });
     const account = await this.accounts.findOrCreate(email);
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(this.now().getTime() + this.opts.setPasswordLinkHours * 3600_000);
@@ -95,8 +97,13 @@ export class LocalAccountsService {
   async setPassword(token: string, password: string): Promise<void> {
     const problem = passwordProblem(password);
     if (problem) throw new AppError('BAD_USER_INPUT', problem, { field: 'password' });
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
-    const done = await this.credentials.setPasswordWithToken(hashToken(token), await hashPassword(password), this.now());
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token))
+      throw new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
+    const done = await this.credentials.setPasswordWithToken(
+      hashToken(token),
+      await hashPassword(password),
+      this.now(),
+    );
     if (!done) throw new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
   }
 
@@ -110,4 +117,5 @@ export class LocalAccountsService {
 }
 
 /** The link a member opens to set a password at the embedded provider. */
-export const setPasswordLink = (issuer: string, token: string) => `${issuer.replace(/\/$/, '')}/set-password?token=${token}`;
+export const setPasswordLink = (issuer: string, token: string) =>
+  `${issuer.replace(/\/$/, '')}/set-password?token=${token}`;

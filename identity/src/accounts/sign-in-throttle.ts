@@ -69,13 +69,19 @@ export class SignInThrottle {
 
   async isBlocked(email: string, address: string): Promise<boolean> {
     const keys = this.keys(email, address);
-    const [account, fromAddress] = await Promise.all([this.counter.count(keys.account), this.counter.count(keys.address)]);
+    const [account, fromAddress] = await Promise.all([
+      this.counter.count(keys.account),
+      this.counter.count(keys.address),
+    ]);
     return account >= this.limits.perAccount || fromAddress >= this.limits.perAddress;
   }
 
   async failed(email: string, address: string): Promise<void> {
     const keys = this.keys(email, address);
-    await Promise.all([this.counter.add(keys.account, this.limits.windowSeconds), this.counter.add(keys.address, this.limits.windowSeconds)]);
+    await Promise.all([
+      this.counter.add(keys.account, this.limits.windowSeconds),
+      this.counter.add(keys.address, this.limits.windowSeconds),
+    ]);
   }
 
   async succeeded(email: string): Promise<void> {

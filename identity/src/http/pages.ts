@@ -45,11 +45,17 @@ ${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : '
 }
 
 export function messagePage(title: string, message: string, link?: { href: string; text: string }): string {
-  return page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : ''}`);
+  return page(
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : ''}`,
+  );
 }
 
 /** oidc-provider's end-session confirmation: its form (with its CSRF field) and our button. */
 export function signOutPage(providerForm: string): string {
-  return page('Sign out', `<h1>Sign out</h1><p>Sign out of the identity provider too?</p>${providerForm}
-<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button>`);
+  return page(
+    'Sign out',
+    `<h1>Sign out</h1><p>Sign out of the identity provider too?</p>${providerForm}
+<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button>`,
+  );
 }

@@ -8,7 +8,8 @@ import { messagePage, setPasswordPage, signInPage, STYLESHEET, STYLESHEET_PATH }
 const MAX_FORM_BYTES = 4096;
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  if (!/^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '')) throw new AppError('BAD_REQUEST', 'Expected a form');
+  if (!/^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? ''))
+    throw new AppError('BAD_REQUEST', 'Expected a form');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -56,19 +57,33 @@ export function identityHandler(opts: IdentityHttpOptions) {
     const formAction = `/interaction/${encodeURIComponent(uid)}/login`;
     if (details.prompt.name !== 'login') {
       // Consent of the first-party dashboard is given by loadExistingGrant; anything else ends here.
-      return opts.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'Unsupported prompt' }, { mergeWithLastSubmission: false });
+      return opts.provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'Unsupported prompt' },
+        { mergeWithLastSubmission: false },
+      );
     }
     if (req.method === 'GET' && !action) return html(res, 200, signInPage({ action: formAction }));
     if (req.method === 'POST' && action === 'login') {
       const form = await readForm(req);
       const email = form.get('email') ?? '';
-      const outcome = await opts.accounts.signIn(email, form.get('password') ?? '', clientAddress(req, opts.trustProxy));
+      const outcome = await opts.accounts.signIn(
+        email,
+        form.get('password') ?? '',
+        clientAddress(req, opts.trustProxy),
+      );
       if (!outcome.ok) {
         const throttled = outcome.reason === 'throttled';
         const error = throttled ? 'Too many failed sign-ins: try again later.' : 'Wrong e-mail or password.';
         return html(res, throttled ? 429 : 401, signInPage({ action: formAction, email, error }));
       }
-      return opts.provider.interactionFinished(req, res, { login: { accountId: outcome.subject } }, { mergeWithLastSubmission: false });
+      return opts.provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: outcome.subject } },
+        { mergeWithLastSubmission: false },
+      );
     }
     throw new AppError('NOT_FOUND', 'Unknown page');
   }
@@ -78,7 +93,15 @@ export function identityHandler(opts: IdentityHttpOptions) {
     if (req.method === 'GET') {
       const token = query.get('token') ?? '';
       const email = await opts.accounts.setPasswordTokenEmail(token);
-      if (!email) return html(res, 404, messagePage('Link not valid', 'This link was used already, has expired or is mistyped. Ask an admin for a new one.'));
+      if (!email)
+        return html(
+          res,
+          404,
+          messagePage(
+            'Link not valid',
+            'This link was used already, has expired or is mistyped. Ask an admin for a new one.',
+          ),
+        );
       return html(res, 200, setPasswordPage({ token, email, minLength }));
     }
     if (req.method !== 'POST') throw new AppError('NOT_FOUND', 'Unknown page');
@@ -93,7 +116,14 @@ export function identityHandler(opts: IdentityHttpOptions) {
       }
       throw err;
     }
-    return html(res, 200, messagePage('Password set', 'You can sign in to the organisation dashboard now.', { href: opts.dashboardUrl, text: 'Open the dashboard' }));
+    return html(
+      res,
+      200,
+      messagePage('Password set', 'You can sign in to the organisation dashboard now.', {
+        href: opts.dashboardUrl,
+        text: 'Open the dashboard',
+      }),
+    );
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -106,7 +136,9 @@ export function identityHandler(opts: IdentityHttpOptions) {
       return;
     }
     if (pathname === STYLESHEET_PATH) {
-      res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }).end(STYLESHEET);
+      res
+        .writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' })
+        .end(STYLESHEET);
       return;
     }
     const interactionPath = /^\/interaction\/([\w-]{1,100})(?:\/(login))?$/.exec(pathname);
@@ -118,10 +150,19 @@ export function identityHandler(opts: IdentityHttpOptions) {
   return (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err) => {
       if (res.headersSent) return res.destroy();
-      if (err instanceof AppError && err.status < 500) return html(res, err.status, messagePage('Sign-in', err.message));
+      if (err instanceof AppError && err.status < 500)
+        return html(res, err.status, messagePage('Sign-in', err.message));
       // oidc-provider's own errors (an expired interaction: SessionNotFound) carry their status.
       const status = (err as { statusCode?: number }).statusCode;
-      if (status && status < 500) return html(res, status, messagePage('Sign-in', 'This sign-in has expired. Start again from the dashboard.', { href: opts.dashboardUrl, text: 'Open the dashboard' }));
+      if (status && status < 500)
+        return html(
+          res,
+          status,
+          messagePage('Sign-in', 'This sign-in has expired. Start again from the dashboard.', {
+            href: opts.dashboardUrl,
+            text: 'Open the dashboard',
+          }),
+        );
       opts.logger.error({ err }, 'identity request failed');
       html(res, 500, messagePage('Sign-in', 'Something went wrong. Try again.'));
     });

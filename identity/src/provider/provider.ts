@@ -29,7 +29,7 @@ export interface ProviderOptions {
  */
 export async function createProvider(opts: ProviderOptions) {
   // oidc-provider is an ES module: loaded with import() so this CommonJS package stays CommonJS.
-  const { default: Provider } = (await import('oidc-provider'));
+  const { default: Provider } = await import('oidc-provider');
   const configuration: Configuration = {
     adapter: redisAdapterFactory(opts.redis),
     clients: [
@@ -74,7 +74,13 @@ export async function createProvider(opts: ProviderOptions) {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
           if (resource !== API_RESOURCE) throw new Error('unknown resource');
-          return { scope: API_SCOPES, audience: opts.audience, accessTokenTTL: opts.accessTokenSeconds, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+          return {
+            scope: API_SCOPES,
+            audience: opts.audience,
+            accessTokenTTL: opts.accessTokenSeconds,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
     },

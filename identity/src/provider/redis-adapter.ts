@@ -2,7 +2,13 @@ import type { Redis } from 'ioredis';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 
 /** Models that belong to a grant: revoking the grant (sign-out, revocation) deletes them all. */
-const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const GRANTABLE = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+]);
 
 /**
  * oidc-provider's storage in Redis (sessions, interactions, grants, codes, tokens), each with its
@@ -58,7 +64,8 @@ export function redisAdapterFactory(redis: Redis): new (name: string) => Adapter
 
     async consume(id: string) {
       const found = await this.find(id);
-      if (found) await redis.set(this.key(id), JSON.stringify({ ...found, consumed: Math.floor(Date.now() / 1000) }), 'KEEPTTL');
+      if (found)
+        await redis.set(this.key(id), JSON.stringify({ ...found, consumed: Math.floor(Date.now() / 1000) }), 'KEEPTTL');
     }
   };
 }

@@ -25,7 +25,10 @@ async function bibOnPhoto(number: string, where: 'torso' | 'wall'): Promise<Buff
   const bib = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120"><rect width="200" height="120" fill="white"/>
     <text x="100" y="88" font-size="80" font-family="DejaVu Sans, sans-serif" font-weight="bold" text-anchor="middle" fill="black">${number}</text></svg>`;
   const [left, top] = where === 'torso' ? [1300, 690] : [60, 90];
-  return sharp(photo).composite([{ input: Buffer.from(bib), left, top }]).jpeg({ quality: 90 }).toBuffer();
+  return sharp(photo)
+    .composite([{ input: Buffer.from(bib), left, top }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /**
@@ -35,14 +38,21 @@ async function bibOnPhoto(number: string, where: 'torso' | 'wall'): Promise<Buff
 async function smallPhoto(number: string, width: number, digitHeight: number, cutAt = 1): Promise<Buffer> {
   const photo = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg');
   const shrink = width / 1920;
-  const bibWidth = Math.round((number.length * 0.62 + 0.5) * (digitHeight / 0.72) / shrink);
+  const bibWidth = Math.round(((number.length * 0.62 + 0.5) * (digitHeight / 0.72)) / shrink);
   const bibHeight = Math.round((digitHeight * 1.6) / shrink);
   const font = Math.round(digitHeight / 0.72 / shrink);
   const bib = `<svg xmlns="http://www.w3.org/2000/svg" width="${bibWidth}" height="${bibHeight}"><rect width="${bibWidth}" height="${bibHeight}" fill="white"/>
     <text x="${bibWidth / 2}" y="${Math.round(bibHeight / 2 + font * 0.36)}" font-size="${font}" font-family="DejaVu Sans, sans-serif" font-weight="bold" text-anchor="middle" fill="black">${number}</text></svg>`;
-  const pasted = await sharp(photo).composite([{ input: Buffer.from(bib), left: 1480 - Math.round(bibWidth / 2), top: 700 }]).toBuffer();
-  const cropped = await sharp(pasted).extract({ left: 0, top: 0, width: Math.round(1920 * cutAt), height: 1280 }).toBuffer();
-  return sharp(cropped).resize(Math.round(width * cutAt)).jpeg({ quality: 92 }).toBuffer();
+  const pasted = await sharp(photo)
+    .composite([{ input: Buffer.from(bib), left: 1480 - Math.round(bibWidth / 2), top: 700 }])
+    .toBuffer();
+  const cropped = await sharp(pasted)
+    .extract({ left: 0, top: 0, width: Math.round(1920 * cutAt), height: 1280 })
+    .toBuffer();
+  return sharp(cropped)
+    .resize(Math.round(width * cutAt))
+    .jpeg({ quality: 92 })
+    .toBuffer();
 }
 
 describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
@@ -60,7 +70,7 @@ describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
     expect([...(await pool.read(await torso('253', 'bib'))).keys()]).toEqual(['253']);
   });
 
-  it('reads a number on a person\'s torso and refuses the same print on a wall (the torso gate)', async () => {
+  it("reads a number on a person's torso and refuses the same print on a wall (the torso gate)", async () => {
     expect([...(await pool.read(await bibOnPhoto('4817', 'torso'))).keys()]).toEqual(['4817']);
     expect([...(await pool.read(await bibOnPhoto('4817', 'wall'))).keys()]).toEqual([]);
   });
@@ -70,10 +80,11 @@ describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
     expect([...bibs.keys()]).toEqual(['4817']);
     // The three people of the demo photo, boxes relative to it.
     expect(people!.filter((p) => p.score >= 0.3).length).toBeGreaterThanOrEqual(3);
-    for (const p of people!) expect(p.x >= -0.01 && p.y >= -0.01 && p.x + p.width <= 1.01 && p.y + p.height <= 1.01).toBe(true);
+    for (const p of people!)
+      expect(p.x >= -0.01 && p.y >= -0.01 && p.x + p.width <= 1.01 && p.y + p.height <= 1.01).toBe(true);
   });
 
-  it('reads a photo already decoded (the photo job\'s one decode) as it reads the encoded photo: same bibs, same people', async () => {
+  it("reads a photo already decoded (the photo job's one decode) as it reads the encoded photo: same bibs, same people", async () => {
     const photo = await bibOnPhoto('4817', 'torso');
     const encoded = await pool.readPhoto(photo);
     const decoded = await pool.readPixels(await decodePhoto(photo, OCR_MAX_SIDE));
@@ -105,7 +116,11 @@ describe('BibReaderPool (OCR on a worker thread, the real models)', () => {
   });
 
   it('without the gate, reads the print on the wall too (what the gate refuses)', async () => {
-    const ungated = new BibReaderPool(1, { torsoGate: false }, path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'));
+    const ungated = new BibReaderPool(
+      1,
+      { torsoGate: false },
+      path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'),
+    );
     try {
       expect([...(await ungated.read(await bibOnPhoto('4817', 'wall'))).keys()]).toEqual(['4817']);
       // Without the gate no person detector runs: the face step gets nobody.

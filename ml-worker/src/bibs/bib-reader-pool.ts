@@ -111,13 +111,17 @@ export class BibReaderPool implements BibReading {
     const pending = new Map<number, Pending>();
     const thread: OcrThread = { worker, pending, ready: Promise.resolve() };
     thread.ready = new Promise<void>((resolve, reject) => {
-      worker.on('message', (msg: { ready?: boolean; id?: number; boxes?: TextBox[]; people?: PersonBox[] | null; error?: string }) => {
-        if (msg.ready !== undefined) return msg.ready ? resolve() : reject(new Error(`OCR thread failed to load: ${msg.error}`));
-        const job = pending.get(msg.id!);
-        pending.delete(msg.id!);
-        if (msg.error !== undefined) job?.reject(new Error(msg.error));
-        else job?.resolve({ boxes: msg.boxes ?? [], people: msg.people });
-      });
+      worker.on(
+        'message',
+        (msg: { ready?: boolean; id?: number; boxes?: TextBox[]; people?: PersonBox[] | null; error?: string }) => {
+          if (msg.ready !== undefined)
+            return msg.ready ? resolve() : reject(new Error(`OCR thread failed to load: ${msg.error}`));
+          const job = pending.get(msg.id!);
+          pending.delete(msg.id!);
+          if (msg.error !== undefined) job?.reject(new Error(msg.error));
+          else job?.resolve({ boxes: msg.boxes ?? [], people: msg.people });
+        },
+      );
     });
     thread.ready.catch(() => undefined);
     const fail = (err: Error) => {

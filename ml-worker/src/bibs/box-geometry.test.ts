@@ -18,7 +18,12 @@ function printedImage(ground: number, patch: number, ink: number, inkFrom = 70, 
   return { data, width, height };
 }
 
-const textBox = [[66, 36], [134, 36], [134, 64], [66, 64]];
+const textBox = [
+  [66, 36],
+  [134, 36],
+  [134, 64],
+  [66, 64],
+];
 
 describe('boxGeometry', () => {
   it('measures the ink, the patch and what surrounds the box', () => {
@@ -36,7 +41,12 @@ describe('boxGeometry', () => {
   });
 
   it('weighs a number filling its sheet on the ground between its strokes, not the shirt around the sheet', () => {
-    const wholeSheet = [[52, 32], [148, 32], [148, 68], [52, 68]];
+    const wholeSheet = [
+      [52, 32],
+      [148, 32],
+      [148, 68],
+      [52, 68],
+    ];
     const box = (image: Rgba) => ({ text: '23', confidence: 0.99, geometry: printGeometry(image, wholeSheet) });
     const redDigits = box(printedImage(40, 230, 80)); // luminance 80: red print on white, the sheet on a black shirt
     expect(redDigits.geometry.surround).toBeLessThan(redDigits.geometry.dark);
@@ -46,7 +56,12 @@ describe('boxGeometry', () => {
   });
 
   it('stays inside the image for boxes at its edges', () => {
-    const g = boxGeometry(printedImage(90, 230, 20), [[-5, -5], [30, -5], [30, 20], [-5, 20]]);
+    const g = boxGeometry(printedImage(90, 230, 20), [
+      [-5, -5],
+      [30, -5],
+      [30, 20],
+      [-5, 20],
+    ]);
     expect(g.x).toBe(0);
     expect(g.y).toBe(0);
     expect(g.surround).toBe(90);
@@ -70,7 +85,12 @@ describe('printGeometry and withGlyphs (glyphs measured only for the boxes read)
 });
 
 describe('numberCorners: the number inside a detector box that holds the whole patch', () => {
-  const patchBox = [[46, 26], [154, 26], [154, 74], [46, 74]]; // the patch and 4 px of dark shirt around it
+  const patchBox = [
+    [46, 26],
+    [154, 26],
+    [154, 74],
+    [46, 74],
+  ]; // the patch and 4 px of dark shirt around it
 
   it('tightens the box to the digits, so the print rules see the patch around them, not the shirt', () => {
     const image = printedImage(25, 235, 20, 60, 140);
@@ -78,23 +98,48 @@ describe('numberCorners: the number inside a detector box that holds the whole p
     // Around the detector's box: the shirt.
     expect(whole.surround - whole.dark).toBeLessThan(0.08 * (whole.light - whole.dark));
     const corners = numberCorners(image, patchBox);
-    expect(corners).toEqual([[60, 40], [140, 40], [140, 60], [60, 60]]);
+    expect(corners).toEqual([
+      [60, 40],
+      [140, 40],
+      [140, 60],
+      [60, 60],
+    ]);
     expect(looksLikeBib({ text: '2583', confidence: 0.99, geometry: printGeometry(image, corners) })).toBe(true);
   });
 
   it('finds red digits on a white patch as ink (a colour, not only dark)', () => {
     const image = printedImage(25, 235, 20, 60, 140);
     for (let i = 0; i < image.data.length; i += 4) if (image.data[i] === 20) image.data.set([200, 90, 100], i);
-    expect(numberCorners(image, patchBox)).toEqual([[60, 40], [140, 40], [140, 60], [60, 60]]);
+    expect(numberCorners(image, patchBox)).toEqual([
+      [60, 40],
+      [140, 40],
+      [140, 60],
+      [60, 60],
+    ]);
   });
 
   it('keeps the width of the box when the ink found spans only part of it (a digit, not the number)', () => {
-    const patchOnly = [[46, 26], [154, 26], [154, 74], [46, 74]];
-    expect(numberCorners(printedImage(25, 235, 20, 90, 110), patchOnly)).toEqual([[46, 40], [154, 40], [154, 60], [46, 60]]);
+    const patchOnly = [
+      [46, 26],
+      [154, 26],
+      [154, 74],
+      [46, 74],
+    ];
+    expect(numberCorners(printedImage(25, 235, 20, 90, 110), patchOnly)).toEqual([
+      [46, 40],
+      [154, 40],
+      [154, 60],
+      [46, 60],
+    ]);
   });
 
   it('keeps a box already tight around its digits', () => {
-    const tight = [[70, 40], [130, 40], [130, 60], [70, 60]];
+    const tight = [
+      [70, 40],
+      [130, 40],
+      [130, 60],
+      [70, 60],
+    ];
     expect(numberCorners(printedImage(90, 230, 20), tight)).toEqual(tight);
   });
 });

@@ -104,7 +104,14 @@ export interface InkBlob {
 }
 
 /** The 4-connected blobs of ink (`isInk` of a pixel's byte offset) inside a box, left to right (none on a box too large to be a number). */
-export function inkBlobs(image: Rgba, x0: number, y0: number, x1: number, y1: number, isInk: (offset: number) => boolean): InkBlob[] {
+export function inkBlobs(
+  image: Rgba,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  isInk: (offset: number) => boolean,
+): InkBlob[] {
   const w = x1 - x0;
   const h = y1 - y0;
   if (w <= 0 || h <= 0 || w * h > 400_000) return []; // a box this large is no bib number; not worth the pass
@@ -175,13 +182,20 @@ export function numberCorners(image: Rgba, corners: number[][]): number[][] {
   if (x1 - x0 < MIN_INK_WIDTH * g.width) [x0, x1] = [g.x, g.x + g.width];
   const y0 = by + Math.min(...glyphs.map((b) => b.top));
   const y1 = by + Math.max(...glyphs.map((b) => b.bottom));
-  return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  return [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
 }
 
-const luminance = (image: Rgba, i: number) => 0.299 * image.data[i] + 0.587 * image.data[i + 1] + 0.114 * image.data[i + 2];
+const luminance = (image: Rgba, i: number) =>
+  0.299 * image.data[i] + 0.587 * image.data[i + 1] + 0.114 * image.data[i + 2];
 
 /** The largest difference of one colour channel between pixel `i` and `colour`. */
-const colourStep = (d: Rgba['data'], i: number, colour: number[]) => Math.max(Math.abs(d[i] - colour[0]), Math.abs(d[i + 1] - colour[1]), Math.abs(d[i + 2] - colour[2]));
+const colourStep = (d: Rgba['data'], i: number, colour: number[]) =>
+  Math.max(Math.abs(d[i] - colour[0]), Math.abs(d[i + 1] - colour[1]), Math.abs(d[i + 2] - colour[2]));
 
 function percentile(values: number[], q: number): number {
   if (!values.length) return 0;

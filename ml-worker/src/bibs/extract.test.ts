@@ -2,15 +2,32 @@ import { BoxGeometry, cutNumber, DEFAULT_BIB_RULES, extractBibs, looksLikeBib, r
 
 const box = (text: string, confidence = 0.99, geometry?: BoxGeometry) => ({ text, confidence, geometry });
 /** Luminances around and inside a box, as measured by the ml-worker (surround median, 10th and 90th percentile inside). */
-const printed = (surround: number, dark: number, light: number): BoxGeometry => ({ x: 0, y: 0, width: 80, height: 30, imageWidth: 2048, imageHeight: 1365, surround, dark, light });
+const printed = (surround: number, dark: number, light: number): BoxGeometry => ({
+  x: 0,
+  y: 0,
+  width: 80,
+  height: 30,
+  imageWidth: 2048,
+  imageHeight: 1365,
+  surround,
+  dark,
+  light,
+});
 
 describe('extractBibs', () => {
   it('keeps whole 2-5 digit tokens read with confidence', () => {
-    expect([...extractBibs([box('1432'), box('#552.'), box('N°77'), box('46')]).keys()].sort()).toEqual(['1432', '46', '552', '77']);
+    expect([...extractBibs([box('1432'), box('#552.'), box('N°77'), box('46')]).keys()].sort()).toEqual([
+      '1432',
+      '46',
+      '552',
+      '77',
+    ]);
   });
 
   it('refuses plates, distances, dates, leading zeros, lone digits and numbers longer than a bib', () => {
-    expect([...extractBibs([box('DA-744-KJ'), box('10km'), box('2024-05-17'), box('0552'), box('7'), box('1234567')]).keys()]).toEqual([]);
+    expect([
+      ...extractBibs([box('DA-744-KJ'), box('10km'), box('2024-05-17'), box('0552'), box('7'), box('1234567')]).keys(),
+    ]).toEqual([]);
   });
 
   it('reads 5- and 6-digit bibs whole', () => {
@@ -18,7 +35,9 @@ describe('extractBibs', () => {
   });
 
   it('drops unsure reads, and stores no number contained in a longer one of the same photo', () => {
-    expect([...extractBibs([box('1480', 0.75), box('2791'), box('279', 0.99), box('27', 0.4)]).keys()]).toEqual(['2791']);
+    expect([...extractBibs([box('1480', 0.75), box('2791'), box('279', 0.99), box('27', 0.4)]).keys()]).toEqual([
+      '2791',
+    ]);
   });
 
   it('keeps the best confidence of a bib seen twice', () => {
@@ -27,7 +46,16 @@ describe('extractBibs', () => {
 
   // Lines read on the harder dev set (bench/bib-hard-set.ts): a bib's number has a line of its own.
   it('refuses a number that shares its line with words or other numbers (signs, plates, banners, phone numbers)', () => {
-    const lines = ['Rue Grimaldi 14', '4821 KLM', 'NYC 78', 'MARATHON DE MONACO 2024', 'RUN CLUB 1987', 'TAXI 06 12 34 56 78', 'TEL 493 50 128', '1432 PRCM'];
+    const lines = [
+      'Rue Grimaldi 14',
+      '4821 KLM',
+      'NYC 78',
+      'MARATHON DE MONACO 2024',
+      'RUN CLUB 1987',
+      'TAXI 06 12 34 56 78',
+      'TEL 493 50 128',
+      '1432 PRCM',
+    ];
     expect([...extractBibs(lines.map((t) => box(t))).keys()]).toEqual([]);
   });
 
@@ -72,22 +100,44 @@ describe('looksLikeBib: dark ink on a lighter patch', () => {
 
 describe('readBibs: partial reads', () => {
   /** A number's box at `x` (pixels) on a 640 x 480 photo, printed as a bib is, the ground reaching `left` / `right` box heights. */
-  const at = (x: number, left = 0.3, right = 0.3): BoxGeometry => ({ x, y: 200, width: 60, height: 20, imageWidth: 640, imageHeight: 480, surround: 220, dark: 20, light: 240, groundReach: { left, right, up: 0.2, down: 0.2 } });
+  const at = (x: number, left = 0.3, right = 0.3): BoxGeometry => ({
+    x,
+    y: 200,
+    width: 60,
+    height: 20,
+    imageWidth: 640,
+    imageHeight: 480,
+    surround: 220,
+    dark: 20,
+    light: 240,
+    groundReach: { left, right, up: 0.2, down: 0.2 },
+  });
 
   it('gives each read its box as shares of the photo', () => {
     const [read] = readBibs([box('4454', 0.99, at(320))]);
-    expect(read).toEqual({ bib: '4454', confidence: 0.99, box: { x: 0.5, y: 200 / 480, width: 60 / 640, height: 20 / 480 }, partial: false });
+    expect(read).toEqual({
+      bib: '4454',
+      confidence: 0.99,
+      box: { x: 0.5, y: 200 / 480, width: 60 / 640, height: 20 / 480 },
+      partial: false,
+    });
   });
 
   it('marks a number cut by the frame edge as partial, and does not store it as a bib', () => {
     const boxes = [box('445', 0.99, at(0)), box('254', 0.99, at(579))];
-    expect(readBibs(boxes).map((r) => [r.bib, r.partial])).toEqual([['445', true], ['254', true]]);
+    expect(readBibs(boxes).map((r) => [r.bib, r.partial])).toEqual([
+      ['445', true],
+      ['254', true],
+    ]);
     expect(extractBibs(boxes).size).toBe(0);
   });
 
   it('marks a number inside a longer one read on the photo as partial (a fragment seen again)', () => {
     const reads = readBibs([box('10264', 0.99, at(100)), box('1026', 0.99, at(300))]);
-    expect(reads.map((r) => [r.bib, r.partial])).toEqual([['10264', false], ['1026', true]]);
+    expect(reads.map((r) => [r.bib, r.partial])).toEqual([
+      ['10264', false],
+      ['1026', true],
+    ]);
   });
 
   it('with cutReach on, a ground ending at the last digit while the other side goes on is an occluder', () => {

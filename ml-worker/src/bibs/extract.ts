@@ -106,7 +106,11 @@ export function printedLikeABib(g: BoxGeometry, rules: BibRules = DEFAULT_BIB_RU
  * punctuation (`#552.`, `N°77`); empty when the line also has words or several numbers.
  */
 function numbersAloneInLine(text: string): string[] {
-  const tokens = text.normalize('NFKC').split(/\s+/).map((t) => t.replace(/^[^0-9A-Za-z]+|[^0-9A-Za-z]+$/g, '').replace(/^N[°o]?(?=\d)/, '')).filter(Boolean);
+  const tokens = text
+    .normalize('NFKC')
+    .split(/\s+/)
+    .map((t) => t.replace(/^[^0-9A-Za-z]+|[^0-9A-Za-z]+$/g, '').replace(/^N[°o]?(?=\d)/, ''))
+    .filter(Boolean);
   const numbers = tokens.filter((t) => /^\d+$/.test(t));
   const words = tokens.filter((t) => !/^\d+$/.test(t) && t.length > 1);
   return numbers.length === 1 && !words.length ? numbers : [];
@@ -144,14 +148,22 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
     if (box.confidence < rules.minConfidence || !looksLikeBib(box, rules)) continue;
     const [token] = numbersAloneInLine(box.text.normalize('NFKC'));
     if (token.startsWith('0') || token.length < rules.minLength || token.length > rules.maxLength) continue;
-    if (rules.minBibScore !== undefined && bibScore(bibEvidence(box, token, boxes, people)) < rules.minBibScore) continue;
+    if (rules.minBibScore !== undefined && bibScore(bibEvidence(box, token, boxes, people)) < rules.minBibScore)
+      continue;
     const inALongerOne = [...allDigits].some((other) => other.length > token.length && other.includes(token));
     const partial = inALongerOne || (box.geometry ? cutNumber(box.geometry, rules) : false);
     const key = `${token}${partial ? '~' : ''}`;
     const known = reads.get(key);
     if (known && known.confidence >= box.confidence) continue;
     const g = box.geometry;
-    const where = g ? { x: g.x / g.imageWidth, y: g.y / g.imageHeight, width: g.width / g.imageWidth, height: g.height / g.imageHeight } : null;
+    const where = g
+      ? {
+          x: g.x / g.imageWidth,
+          y: g.y / g.imageHeight,
+          width: g.width / g.imageWidth,
+          height: g.height / g.imageHeight,
+        }
+      : null;
     reads.set(key, { bib: token, confidence: box.confidence, box: where, partial });
   }
   return [...reads.values()];
@@ -164,7 +176,10 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
  * heights on that side) while it goes on beyond the other side (a bib's margin, more than
  * `cutReach` x 3). A bib whose print fills its sheet edge to edge ends on both sides: not cut.
  */
-export function cutNumber(g: BoxGeometry, rules: Pick<BibRules, 'cutReach' | 'cutAtFrame'> = DEFAULT_BIB_RULES): boolean {
+export function cutNumber(
+  g: BoxGeometry,
+  rules: Pick<BibRules, 'cutReach' | 'cutAtFrame'> = DEFAULT_BIB_RULES,
+): boolean {
   const slack = Math.max(1, 0.1 * g.height);
   if (rules.cutAtFrame && (g.x <= slack || g.x + g.width >= g.imageWidth - slack)) return true;
   const reach = g.groundReach;
@@ -174,8 +189,13 @@ export function cutNumber(g: BoxGeometry, rules: Pick<BibRules, 'cutReach' | 'cu
 }
 
 /** BIB numbers of a photo to store: its whole reads (`readBibs`), bib -> best confidence. */
-export function extractBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, people: PersonBox[] = []): Map<string, number> {
+export function extractBibs(
+  boxes: TextBox[],
+  rules: BibRules = DEFAULT_BIB_RULES,
+  people: PersonBox[] = [],
+): Map<string, number> {
   const found = new Map<string, number>();
-  for (const read of readBibs(boxes, rules, people)) if (!read.partial) found.set(read.bib, Math.max(found.get(read.bib) ?? 0, read.confidence));
+  for (const read of readBibs(boxes, rules, people))
+    if (!read.partial) found.set(read.bib, Math.max(found.get(read.bib) ?? 0, read.confidence));
   return found;
 }

@@ -27,9 +27,15 @@ function torso(shirt: Colour, sheet?: { colour: Colour; width: number; height: n
   return { data, width, height };
 }
 
-const numberBox = [[166, 132], [234, 132], [234, 168], [166, 168]];
+const numberBox = [
+  [166, 132],
+  [234, 132],
+  [234, 168],
+  [166, 168],
+];
 const WHITE: Colour = [245, 245, 240];
-const openSides = (r: { left: number; right: number; up: number; down: number }) => [r.left, r.right, r.up, r.down].filter((d) => d > 1).length;
+const openSides = (r: { left: number; right: number; up: number; down: number }) =>
+  [r.left, r.right, r.up, r.down].filter((d) => d > 1).length;
 
 describe('groundReach', () => {
   it('finds a bib sheet ending close around its number on a coloured shirt', () => {
@@ -40,7 +46,10 @@ describe('groundReach', () => {
 
   it('finds a white bib on a white shirt bounded by its coloured frame', () => {
     const framed = torso(WHITE, { colour: [200, 20, 30], width: 130, height: 90 });
-    for (let y = 122; y < 178; y++) for (let x = 150; x < 250; x++) if (!(x >= 170 && x < 230 && y >= 135 && y < 165 && x % 12 < 5)) framed.data.set([...WHITE, 255], (y * 400 + x) * 4);
+    for (let y = 122; y < 178; y++)
+      for (let x = 150; x < 250; x++)
+        if (!(x >= 170 && x < 230 && y >= 135 && y < 165 && x % 12 < 5))
+          framed.data.set([...WHITE, 255], (y * 400 + x) * 4);
     expect(openSides(groundReach(framed, printedGeometry(framed)))).toBe(0);
   });
 
@@ -61,20 +70,46 @@ describe('groundReach', () => {
 
   it('stops at the edge of the photo', () => {
     const image = torso([225, 225, 215]);
-    const r = groundReach(image, printGeometry(image, [[166, 5], [234, 5], [234, 41], [166, 41]]));
+    const r = groundReach(
+      image,
+      printGeometry(image, [
+        [166, 5],
+        [234, 5],
+        [234, 41],
+        [166, 41],
+      ]),
+    );
     expect(r.up).toBeLessThan(0.3);
   });
 
   const fixture = path.join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'bibs', 'prom4.jpg');
-  (existsSync(fixture) ? it : it.skip)('finds the real bibs of a race photo bounded (fixture prom4.jpg: 5823 and 2695, a red-framed bib on a blue shirt)', async () => {
-    const { data, info } = await sharp(readFileSync(fixture)).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const image = { data, width: info.width, height: info.height };
-    // the detector's boxes of the two numbers (bench bib-precision dump)
-    for (const [x, y, w, h] of [[921, 535, 141, 52], [1615, 503, 125, 69]]) {
-      const r = groundReach(image, printGeometry(image, [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]));
-      expect(openSides(r)).toBe(0);
-    }
-  });
+  (existsSync(fixture) ? it : it.skip)(
+    'finds the real bibs of a race photo bounded (fixture prom4.jpg: 5823 and 2695, a red-framed bib on a blue shirt)',
+    async () => {
+      const { data, info } = await sharp(readFileSync(fixture))
+        .rotate()
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const image = { data, width: info.width, height: info.height };
+      // the detector's boxes of the two numbers (bench bib-precision dump)
+      for (const [x, y, w, h] of [
+        [921, 535, 141, 52],
+        [1615, 503, 125, 69],
+      ]) {
+        const r = groundReach(
+          image,
+          printGeometry(image, [
+            [x, y],
+            [x + w, y],
+            [x + w, y + h],
+            [x, y + h],
+          ]),
+        );
+        expect(openSides(r)).toBe(0);
+      }
+    },
+  );
 });
 
 function printedGeometry(image: Rgba) {

@@ -27,12 +27,22 @@ export const DEFAULT_GROUND_REACH_OPTIONS: GroundReachOptions = { minStep: 25, s
  * the median of the box's lightest tenth (the paper between and around the digits). Dark print on
  * a light ground only: on light digits the "ground" is the digits (printedLikeABib refuses most).
  */
-export function groundReach(image: Rgba, g: BoxGeometry, options: GroundReachOptions = DEFAULT_GROUND_REACH_OPTIONS): GroundReach {
+export function groundReach(
+  image: Rgba,
+  g: BoxGeometry,
+  options: GroundReachOptions = DEFAULT_GROUND_REACH_OPTIONS,
+): GroundReach {
   const ground = groundColour(image, g);
   const threshold = Math.max(options.minStep, options.stepShare * (g.light - g.dark));
   const offGround = (x: number, y: number) => {
     const i = (y * image.width + x) * 4;
-    return Math.max(Math.abs(image.data[i] - ground[0]), Math.abs(image.data[i + 1] - ground[1]), Math.abs(image.data[i + 2] - ground[2])) > threshold;
+    return (
+      Math.max(
+        Math.abs(image.data[i] - ground[0]),
+        Math.abs(image.data[i + 1] - ground[1]),
+        Math.abs(image.data[i + 2] - ground[2]),
+      ) > threshold
+    );
   };
   const h = g.height;
   const limit = Math.round(MAX_REACH * h);
@@ -40,7 +50,12 @@ export function groundReach(image: Rgba, g: BoxGeometry, options: GroundReachOpt
   const run = Math.max(2, Math.round(0.06 * h)); // off-ground pixels in a row that end the ground (not one speck of noise)
   const walk = (x0: number, y0: number, dx: number, dy: number): number => {
     let steps = 0;
-    while (steps < settle && inside(image, x0 + steps * dx, y0 + steps * dy) && offGround(x0 + steps * dx, y0 + steps * dy)) steps++;
+    while (
+      steps < settle &&
+      inside(image, x0 + steps * dx, y0 + steps * dy) &&
+      offGround(x0 + steps * dx, y0 + steps * dy)
+    )
+      steps++;
     for (let off = 0; steps < limit; steps++) {
       const x = x0 + steps * dx;
       const y = y0 + steps * dy;
@@ -65,12 +80,16 @@ export function groundReach(image: Rgba, g: BoxGeometry, options: GroundReachOpt
  * around the digits. On a small bib the box also holds some of the coloured bands above and below
  * the number, so the middle of the box's luminance range would mix them in.
  */
-export function groundColour(image: Rgba, g: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height'>): [number, number, number] {
+export function groundColour(
+  image: Rgba,
+  g: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height'>,
+): [number, number, number] {
   const d = image.data;
   const lum = (i: number) => Math.round(0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2]);
   const stride = Math.max(1, Math.floor(Math.sqrt((g.width * g.height) / 100_000))); // every pixel up to 100k, a grid beyond
   const pixels = (visit: (i: number) => void) => {
-    for (let y = g.y; y < g.y + g.height; y += stride) for (let x = g.x; x < g.x + g.width; x += stride) visit((y * image.width + x) * 4);
+    for (let y = g.y; y < g.y + g.height; y += stride)
+      for (let x = g.x; x < g.x + g.width; x += stride) visit((y * image.width + x) * 4);
   };
   const byLuminance = new Uint32Array(256);
   let total = 0;
@@ -79,7 +98,7 @@ export function groundColour(image: Rgba, g: Pick<BoxGeometry, 'x' | 'y' | 'widt
     total++;
   });
   let cut = 255;
-  for (let lighter = byLuminance[255]; lighter < total / 10 && cut > 0; ) lighter += byLuminance[--cut];
+  for (let lighter = byLuminance[255]; lighter < total / 10 && cut > 0;) lighter += byLuminance[--cut];
   const byChannel = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
   let count = 0;
   pixels((i) => {
@@ -89,7 +108,7 @@ export function groundColour(image: Rgba, g: Pick<BoxGeometry, 'x' | 'y' | 'widt
   });
   return byChannel.map((histogram) => {
     let v = 0;
-    for (let seen = histogram[0]; seen <= count / 2 && v < 255; ) seen += histogram[++v];
+    for (let seen = histogram[0]; seen <= count / 2 && v < 255;) seen += histogram[++v];
     return v;
   }) as [number, number, number];
 }

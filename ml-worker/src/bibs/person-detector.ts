@@ -47,7 +47,9 @@ export class PersonDetector {
       const weights = readFileSync(path.join(dir, 'centernet.bin'));
       const weightData = weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength);
       const weightSpecs = json.weightsManifest.flatMap((group: { weights: unknown[] }) => group.weights);
-      return tf.loadGraphModel(tf.io.fromMemory({ modelTopology: json.modelTopology, weightSpecs, weightData, signature: json.signature }));
+      return tf.loadGraphModel(
+        tf.io.fromMemory({ modelTopology: json.modelTopology, weightSpecs, weightData, signature: json.signature }),
+      );
     })();
     return this.model;
   }
@@ -56,7 +58,9 @@ export class PersonDetector {
   async detect(image: Rgba): Promise<PersonBox[]> {
     const model = await this.load();
     const size = this.options.inputSize;
-    const square = await openImage(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), { raw: { width: image.width, height: image.height, channels: 4 } })
+    const square = await openImage(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+      raw: { width: image.width, height: image.height, channels: 4 },
+    })
       .resize(size, size, { fit: 'fill' })
       .removeAlpha()
       .raw()
@@ -68,7 +72,13 @@ export class PersonDetector {
       const rows: number[][] = (await output.array())[0];
       return rows
         .filter(([, , , , score, kind]) => kind === PERSON && score >= this.options.minScore)
-        .map(([x0, y0, x1, y1, score]) => ({ x: x0 / size, y: y0 / size, width: (x1 - x0) / size, height: (y1 - y0) / size, score }));
+        .map(([x0, y0, x1, y1, score]) => ({
+          x: x0 / size,
+          y: y0 / size,
+          width: (x1 - x0) / size,
+          height: (y1 - y0) / size,
+          score,
+        }));
     } finally {
       tf.dispose([input, output]);
     }

@@ -19,7 +19,12 @@ function photo(): Rgba {
   }
   return { data, width: W, height: H };
 }
-const box = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+const box = (x0: number, y0: number, x1: number, y1: number) => [
+  [x0, y0],
+  [x1, y0],
+  [x1, y1],
+  [x0, y1],
+];
 
 /** Two crops overlapping on x 400-600, both holding the number whole; the fake detector finds it in each. */
 function ocr(text: string): TextOcr & { recognised: number } {

@@ -17,7 +17,15 @@ export interface TextOcr {
  * the gates accept, once per printed text however many crops see it (readOnce), and the glyph pass
  * only for what reads as a number.
  */
-export async function readTextBoxes(ocr: TextOcr, pixels: Rgba, crops: TextCrop[], people: PersonBox[] | null, rules: BibRules, torso: TorsoRules, inkBoxes = true): Promise<TextBox[]> {
+export async function readTextBoxes(
+  ocr: TextOcr,
+  pixels: Rgba,
+  crops: TextCrop[],
+  people: PersonBox[] | null,
+  rules: BibRules,
+  torso: TorsoRules,
+  inkBoxes = true,
+): Promise<TextBox[]> {
   const found: Array<FoundText & { line: TextLine; geometry: BoxGeometry }> = [];
   for (const crop of crops) {
     const whole = crop.width === pixels.width && crop.height === pixels.height;
@@ -34,7 +42,13 @@ export async function readTextBoxes(ocr: TextOcr, pixels: Rgba, crops: TextCrop[
   for (const { line, geometry } of readOnce(found, pixels.width, pixels.height)) {
     const result = await ocr.recognise(line);
     // Glyph heights and ground reach weigh numbers only (bibEvidence).
-    if (result) boxes.push({ text: result.text, confidence: result.mean, chars: result.chars, geometry: /\d/.test(result.text) ? numberGeometry(pixels, geometry) : geometry });
+    if (result)
+      boxes.push({
+        text: result.text,
+        confidence: result.mean,
+        chars: result.chars,
+        geometry: /\d/.test(result.text) ? numberGeometry(pixels, geometry) : geometry,
+      });
   }
   return boxes;
 }

@@ -15,7 +15,11 @@ interface RecognitionModel {
  * Reads one line as the library's `Recognition.run` does (48 px high, CTC greedy decoding) but keeps
  * each character's confidence, which `run` averages away (the bib decision weighs the weakest digit).
  */
-export async function recogniseLine(recognition: RecognitionModel, line: { image: { resize(o: { height: number }): Promise<unknown> } }, dictionary: string[]): Promise<LineReading | undefined> {
+export async function recogniseLine(
+  recognition: RecognitionModel,
+  line: { image: { resize(o: { height: number }): Promise<unknown> } },
+  dictionary: string[],
+): Promise<LineReading | undefined> {
   const image = await line.image.resize({ height: 48 });
   const output = await recognition.runModel({ modelData: recognition.imageToInput(image, {}) });
   const reading = ctcDecode(output.data, output.dims[1], output.dims[2], dictionary);

@@ -4,7 +4,13 @@ import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, readOnce, touchesIn
 const W = 2000;
 const H = 1000;
 /** A person box (relative to the image) `h` of the image's height tall, 0.35 of that wide. */
-const person = (x: number, y: number, h: number, score = 0.6) => ({ x, y, width: (0.35 * h * H) / W, height: h, score });
+const person = (x: number, y: number, h: number, score = 0.6) => ({
+  x,
+  y,
+  width: (0.35 * h * H) / W,
+  height: h,
+  score,
+});
 
 describe('planTextCrops', () => {
   it('is one crop per person: the torso region with a margin, in whole pixels', () => {
@@ -89,7 +95,12 @@ describe('planTextCrops', () => {
 
 describe('touchesInnerEdge', () => {
   const crop = { x: 100, y: 100, width: 200, height: 200 };
-  const box = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  const box = (x0: number, y0: number, x1: number, y1: number) => [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
 
   it('is true for a box cut by an edge that lies inside the image', () => {
     expect(touchesInnerEdge(box(100, 150, 160, 180), crop, 1000, 1000)).toBe(true);
@@ -114,7 +125,12 @@ describe('cropRgba', () => {
 });
 
 describe('readOnce (text found in two overlapping crops is read once)', () => {
-  const box = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  const box = (x0: number, y0: number, x1: number, y1: number) => [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
   // Two crops side by side overlapping on x 400-600 of a 1000x1000 image.
   const left = { x: 0, y: 0, width: 600, height: 800 };
   const right = { x: 400, y: 0, width: 600, height: 800 };

@@ -43,7 +43,15 @@ export interface TextCropOptions {
   marginY: number;
 }
 
-export const DEFAULT_TEXT_CROP_OPTIONS: TextCropOptions = { textHeight: 30, bibShare: 0.035, minScale: 0.25, maxScale: 3, enlargeShare: 0.5, marginX: 0.15, marginY: 0.09 };
+export const DEFAULT_TEXT_CROP_OPTIONS: TextCropOptions = {
+  textHeight: 30,
+  bibShare: 0.035,
+  minScale: 0.25,
+  maxScale: 3,
+  enlargeShare: 0.5,
+  marginX: 0.15,
+  marginY: 0.09,
+};
 
 interface Rect {
   x0: number;
@@ -67,14 +75,21 @@ const clampScale = (s: number, o: TextCropOptions, max = o.maxScale) => Math.min
  * overlap each see whole the bibs of their own people (see `touchesInnerEdge`). With nobody on
  * the photo, the whole frame at the scale of a close-up bib (the only text the gate then accepts).
  */
-export function planTextCrops(people: PersonBox[], width: number, height: number, torso: TorsoRules = DEFAULT_TORSO_RULES, options: TextCropOptions = DEFAULT_TEXT_CROP_OPTIONS): TextCrop[] {
+export function planTextCrops(
+  people: PersonBox[],
+  width: number,
+  height: number,
+  torso: TorsoRules = DEFAULT_TORSO_RULES,
+  options: TextCropOptions = DEFAULT_TEXT_CROP_OPTIONS,
+): TextCrop[] {
   const aspect = width / height;
   const trusted = people.filter((p) => p.score >= torso.minPersonScore);
   const tallest = Math.max(0, ...trusted.map((p) => torsoRegion(p, torso, aspect).personHeight));
   let rects: Rect[] = trusted
     .map((p) => {
       const t = torsoRegion(p, torso, aspect);
-      const maxScale = t.personHeight >= options.enlargeShare * tallest ? options.maxScale : Math.min(1, options.maxScale);
+      const maxScale =
+        t.personHeight >= options.enlargeShare * tallest ? options.maxScale : Math.min(1, options.maxScale);
       const scale = clampScale(options.textHeight / (options.bibShare * t.personHeight * height), options, maxScale);
       return {
         x0: Math.max(0, (t.x0 - options.marginX * p.width) * width),
@@ -89,14 +104,20 @@ export function planTextCrops(people: PersonBox[], width: number, height: number
     const scale = clampScale(options.textHeight / (torso.closeUpHeight * height), options);
     return [{ x: 0, y: 0, width, height, scale }];
   }
-  for (let merged = true; merged; ) {
+  for (let merged = true; merged;) {
     merged = false;
     for (let i = 0; i < rects.length && !merged; i++) {
       for (let j = i + 1; j < rects.length && !merged; j++) {
         const a = rects[i];
         const b = rects[j];
         if (!overlap(a, b)) continue;
-        const union = { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1), scale: Math.max(a.scale, b.scale) };
+        const union = {
+          x0: Math.min(a.x0, b.x0),
+          y0: Math.min(a.y0, b.y0),
+          x1: Math.max(a.x1, b.x1),
+          y1: Math.max(a.y1, b.y1),
+          scale: Math.max(a.scale, b.scale),
+        };
         if (cost(union) > cost(a) + cost(b)) continue;
         rects[i] = union;
         rects = rects.filter((_, k) => k !== j);
@@ -115,7 +136,13 @@ export function planTextCrops(people: PersonBox[], width: number, height: number
  * Whether a text box (corners in image pixels) reaches an edge of its crop that is not an edge of
  * the image: text cut there is part of a bib that a neighbouring crop sees whole.
  */
-export function touchesInnerEdge(corners: number[][], crop: Region, width: number, height: number, tolerance = 1): boolean {
+export function touchesInnerEdge(
+  corners: number[][],
+  crop: Region,
+  width: number,
+  height: number,
+  tolerance = 1,
+): boolean {
   const xs = corners.map((p) => p[0]);
   const ys = corners.map((p) => p[1]);
   return (
@@ -171,7 +198,9 @@ export function readOnce<T extends FoundText>(found: T[], width: number, height:
   const iou = (i: number, j: number) => {
     const a = bounds[i];
     const b = bounds[j];
-    const inter = Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+    const inter =
+      Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) *
+      Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
     return inter / (area(i) + area(j) - inter || 1);
   };
   const preferred = found.map((_, i) => i).sort((i, j) => clearance(j) - clearance(i) || area(j) - area(i) || i - j);

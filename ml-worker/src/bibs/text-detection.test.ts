@@ -2,8 +2,22 @@ import { DetectionModel, detectorFrame, detectTextLines, textMask } from './text
 
 describe('detectorFrame', () => {
   it('scales the image and centres it in a frame of multiples of 32, as the library letterboxes', () => {
-    expect(detectorFrame(2048, 1367, 1)).toEqual({ width: 2048, height: 1367, left: 0, top: 4, frameWidth: 2048, frameHeight: 1376 });
-    expect(detectorFrame(400, 300, 0.5)).toEqual({ width: 200, height: 150, left: 12, top: 5, frameWidth: 224, frameHeight: 160 });
+    expect(detectorFrame(2048, 1367, 1)).toEqual({
+      width: 2048,
+      height: 1367,
+      left: 0,
+      top: 4,
+      frameWidth: 2048,
+      frameHeight: 1376,
+    });
+    expect(detectorFrame(400, 300, 0.5)).toEqual({
+      width: 200,
+      height: 150,
+      left: 12,
+      top: 5,
+      frameWidth: 224,
+      frameHeight: 160,
+    });
   });
 
   it("never goes under the model's least input", () => {
@@ -31,13 +45,19 @@ describe('detectTextLines', () => {
         seen = { width: input.width, height: input.height };
         return { data: new Float32Array(3 * input.width * input.height), width: input.width, height: input.height };
       },
-      runModel: async ({ modelData }) => ({ data: new Float32Array(modelData.width * modelData.height).fill(1), dims: [1, 1, modelData.height, modelData.width] }),
+      runModel: async ({ modelData }) => ({
+        data: new Float32Array(modelData.width * modelData.height).fill(1),
+        dims: [1, 1, modelData.height, modelData.width],
+      }),
     };
     const split = jest.fn(async () => [{ box: [[0, 0]] }]);
     const lines = await detectTextLines(model, split, image, 0.5);
     expect(seen).toEqual({ width: 64, height: 32 });
     expect(lines).toEqual([{ box: [[0, 0]] }]);
-    const [mask, source] = split.mock.calls[0] as unknown as [{ width: number; height: number; data: Uint8Array }, unknown];
+    const [mask, source] = split.mock.calls[0] as unknown as [
+      { width: number; height: number; data: Uint8Array },
+      unknown,
+    ];
     expect({ width: mask.width, height: mask.height }).toEqual({ width: 50, height: 30 });
     expect(mask.data.every((v) => v === 255)).toBe(true);
     expect(source).toBe(image);

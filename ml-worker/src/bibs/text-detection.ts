@@ -10,7 +10,9 @@ export interface TextLine {
 /** The parts of PP-OCR's detection model (@gutenye/ocr-common's Detection) this runs. */
 export interface DetectionModel {
   imageToInput(image: Rgba, options: object): { data: Float32Array; width: number; height: number };
-  runModel(args: { modelData: { data: Float32Array; width: number; height: number } }): Promise<{ data: Float32Array; dims: readonly number[] }>;
+  runModel(args: {
+    modelData: { data: Float32Array; width: number; height: number };
+  }): Promise<{ data: Float32Array; dims: readonly number[] }>;
 }
 
 /** @gutenye/ocr-common's splitIntoLineImages: boxes from the mask, mapped onto `source` (of any size) and cut from it. */
@@ -26,7 +28,12 @@ const TEXT_PROBABILITY = 0.03;
  * reads the photo's own pixels whatever the scale. This is the library's Detection.run with a
  * scale of our choosing and a typed-array mask.
  */
-export async function detectTextLines(model: DetectionModel, split: SplitIntoLines, image: Rgba, scale: number): Promise<TextLine[]> {
+export async function detectTextLines(
+  model: DetectionModel,
+  split: SplitIntoLines,
+  image: Rgba,
+  scale: number,
+): Promise<TextLine[]> {
   const frame = detectorFrame(image.width, image.height, scale);
   const input = await frameRgba(image, frame);
   const output = await model.runModel({ modelData: model.imageToInput(input, {}) });
@@ -48,7 +55,14 @@ export function detectorFrame(width: number, height: number, scale: number): Det
   const scaledHeight = Math.max(1, Math.round(height * scale));
   const frameWidth = Math.max(32, Math.ceil(scaledWidth / 32) * 32);
   const frameHeight = Math.max(32, Math.ceil(scaledHeight / 32) * 32);
-  return { width: scaledWidth, height: scaledHeight, left: Math.floor((frameWidth - scaledWidth) / 2), top: Math.floor((frameHeight - scaledHeight) / 2), frameWidth, frameHeight };
+  return {
+    width: scaledWidth,
+    height: scaledHeight,
+    left: Math.floor((frameWidth - scaledWidth) / 2),
+    top: Math.floor((frameHeight - scaledHeight) / 2),
+    frameWidth,
+    frameHeight,
+  };
 }
 
 /** The detector's probability map, over the scaled image only, as the black-and-white RGBA image the line splitter reads. */
@@ -71,6 +85,15 @@ async function frameRgba(image: Rgba, frame: DetectorFrame): Promise<Rgba> {
   const raw = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
   let pipeline = openImage(raw, { raw: { width: image.width, height: image.height, channels: 4 } });
   if (width !== image.width || height !== image.height) pipeline = pipeline.resize(width, height, { fit: 'fill' });
-  const data = await pipeline.extend({ left, top, right: frameWidth - width - left, bottom: frameHeight - height - top, background: { r: 0, g: 0, b: 0, alpha: 1 } }).raw().toBuffer();
+  const data = await pipeline
+    .extend({
+      left,
+      top,
+      right: frameWidth - width - left,
+      bottom: frameHeight - height - top,
+      background: { r: 0, g: 0, b: 0, alpha: 1 },
+    })
+    .raw()
+    .toBuffer();
   return { data, width: frameWidth, height: frameHeight };
 }

@@ -3,7 +3,14 @@ import { onATorso, PersonBox, placedLikeABib, torsoRegion } from './torso-gate';
 /** A 2000x1000 photo; a runner standing at x 0.4-0.5, y 0.2-0.8 (relative). */
 const runner: PersonBox = { x: 0.4, y: 0.2, width: 0.1, height: 0.6, score: 0.6 };
 /** A text box of 40x20 px centred on (cx, cy) relative to the photo. */
-const textAt = (cx: number, cy: number, width = 40) => ({ x: cx * 2000 - width / 2, y: cy * 1000 - 10, width, height: 20, imageWidth: 2000, imageHeight: 1000 });
+const textAt = (cx: number, cy: number, width = 40) => ({
+  x: cx * 2000 - width / 2,
+  y: cy * 1000 - 10,
+  width,
+  height: 20,
+  imageWidth: 2000,
+  imageHeight: 1000,
+});
 
 describe('onATorso', () => {
   it('keeps a number on the chest or the belly of a runner', () => {

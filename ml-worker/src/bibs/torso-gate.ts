@@ -37,7 +37,16 @@ export interface TorsoRules {
   closeUpHeight: number;
 }
 
-export const DEFAULT_TORSO_RULES: TorsoRules = { minPersonScore: 0.2, left: 0.1, right: 0.9, top: 0.08, bottom: 0.78, maxWidthShare: 0.8, maxHeightShare: 0.12, closeUpHeight: 0.08 };
+export const DEFAULT_TORSO_RULES: TorsoRules = {
+  minPersonScore: 0.2,
+  left: 0.1,
+  right: 0.9,
+  top: 0.08,
+  bottom: 0.78,
+  maxWidthShare: 0.8,
+  maxHeightShare: 0.12,
+  closeUpHeight: 0.08,
+};
 
 /** A runner's whole box is 2.3-3.4 times as tall as wide (fixtures); a box cut by the photo's bottom edge is taken as at least this tall. */
 const FULL_HEIGHT_PER_WIDTH = 2.6;
@@ -47,7 +56,11 @@ const FULL_HEIGHT_PER_WIDTH = 2.6;
  * height). A box cut by the photo's bottom edge is shorter than the person: its torso is placed on
  * the height the person would have (from the box's width), down to that edge at most.
  */
-export function torsoRegion(person: PersonBox, rules: TorsoRules = DEFAULT_TORSO_RULES, aspect = 1.5): { x0: number; x1: number; y0: number; y1: number; personHeight: number } {
+export function torsoRegion(
+  person: PersonBox,
+  rules: TorsoRules = DEFAULT_TORSO_RULES,
+  aspect = 1.5,
+): { x0: number; x1: number; y0: number; y1: number; personHeight: number } {
   const cutAtBottom = person.y + person.height >= 0.98;
   const height = cutAtBottom ? Math.max(person.height, FULL_HEIGHT_PER_WIDTH * person.width * aspect) : person.height;
   return {
@@ -60,7 +73,11 @@ export function torsoRegion(person: PersonBox, rules: TorsoRules = DEFAULT_TORSO
 }
 
 /** Whether a text box lies on someone's torso: its centre inside the torso region of a person it is not too large for. */
-export function onATorso(box: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>, persons: PersonBox[], rules: TorsoRules = DEFAULT_TORSO_RULES): boolean {
+export function onATorso(
+  box: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>,
+  persons: PersonBox[],
+  rules: TorsoRules = DEFAULT_TORSO_RULES,
+): boolean {
   const cx = (box.x + box.width / 2) / box.imageWidth;
   const cy = (box.y + box.height / 2) / box.imageHeight;
   const width = box.width / box.imageWidth;
@@ -76,7 +93,11 @@ export function onATorso(box: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' |
  * Where a bib can be: on someone's torso (`onATorso`) or, on a photo where nobody is found, as a
  * close-up (a number filling the frame).
  */
-export function placedLikeABib(box: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>, persons: PersonBox[], rules: TorsoRules = DEFAULT_TORSO_RULES): boolean {
+export function placedLikeABib(
+  box: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>,
+  persons: PersonBox[],
+  rules: TorsoRules = DEFAULT_TORSO_RULES,
+): boolean {
   if (!persons.some((p) => p.score >= rules.minPersonScore)) return box.height / box.imageHeight >= rules.closeUpHeight;
   return onATorso(box, persons, rules);
 }

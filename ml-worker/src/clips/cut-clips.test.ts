@@ -1,5 +1,12 @@
 import { Logger } from '@em/core';
-import { InMemoryClipRequestsRepository, InMemoryEventsRepository, InMemoryObjectStore, InMemoryVideosRepository, RecordingPublisher, writeTestVideo } from '@em/core/testing';
+import {
+  InMemoryClipRequestsRepository,
+  InMemoryEventsRepository,
+  InMemoryObjectStore,
+  InMemoryVideosRepository,
+  RecordingPublisher,
+  writeTestVideo,
+} from '@em/core/testing';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,14 +24,40 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function setup(settings: { clipMinSegmentSeconds?: number; clipRetentionHours?: number | null } = {}) {
   const events = new InMemoryEventsRepository();
-  events.add({ id: 7, orgId: 1, clipMaxGapSeconds: 3, clipMinSegmentSeconds: 1, clipPaddingStartSeconds: 0, clipPaddingEndSeconds: 0, clipMaxDurationSeconds: 30, clipRetentionHours: null, ...settings });
+  events.add({
+    id: 7,
+    orgId: 1,
+    clipMaxGapSeconds: 3,
+    clipMinSegmentSeconds: 1,
+    clipPaddingStartSeconds: 0,
+    clipPaddingEndSeconds: 0,
+    clipMaxDurationSeconds: 30,
+    clipRetentionHours: null,
+    ...settings,
+  });
   const videos = new InMemoryVideosRepository(events);
   const requests = new InMemoryClipRequestsRepository(events, videos);
   const store = new InMemoryObjectStore();
   const redis = new RecordingPublisher();
-  const source = videos.add({ eventId: 7, sourceKey: 'finish', storageKey: 'videos/7/v.mp4', status: 'indexed', durationSeconds: 4, sampleFps: 2 });
+  const source = videos.add({
+    eventId: 7,
+    sourceKey: 'finish',
+    storageKey: 'videos/7/v.mp4',
+    status: 'indexed',
+    durationSeconds: 4,
+    sampleFps: 2,
+  });
   await store.put(source.storageKey, video, 'video/mp4');
-  await requests.start({ eventId: 7, requestId: REQUEST_ID, orgId: 1, status: 'processing', embedding: null, matches: [{ videoId: source.id, times: [1, 1.5, 2, 2.5] }], generation: 1, finishedAt: null });
+  await requests.start({
+    eventId: 7,
+    requestId: REQUEST_ID,
+    orgId: 1,
+    status: 'processing',
+    embedding: null,
+    matches: [{ videoId: source.id, times: [1, 1.5, 2, 2.5] }],
+    generation: 1,
+    finishedAt: null,
+  });
   const cutter = new ClipCutter(requests, videos, store.asStore, redis.asRedis, logger);
   const request = () => requests.find({ eventId: 7, requestId: REQUEST_ID });
   return { videos, requests, store, redis, source, cutter, request };
@@ -54,7 +87,9 @@ describe('ClipCutter', () => {
   it('ends no_segments, with the explanation, when the videos are there but the sightings are too sparse', async () => {
     const s = await setup({ clipMinSegmentSeconds: 5 });
     expect(await s.cutter.run(7, REQUEST_ID, 1)).toBe('no_segments');
-    expect((await s.request())!.clipErrors).toEqual([{ videoKey: null, error: expect.stringContaining('4 sampled frame'), statusCode: null }]);
+    expect((await s.request())!.clipErrors).toEqual([
+      { videoKey: null, error: expect.stringContaining('4 sampled frame'), statusCode: null },
+    ]);
   });
 
   it('reports a source missing from storage in clip_errors and ends clip_failed when no clip could be made', async () => {

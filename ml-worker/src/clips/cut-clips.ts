@@ -1,9 +1,4 @@
-import {
-  clientMessage,
-  Logger,
-  newId,
-  publishClipStatus,
-} from '@em/core';
+import { clientMessage, Logger, newId, publishClipStatus } from '@em/core';
 import {
   ClipError,
   ClipRequest,
@@ -13,16 +8,8 @@ import {
   Video,
   VideosRepository,
 } from '@em/core/data';
-import {
-  ObjectStore,
-  objectKeys,
-} from '@em/core/storage';
-import {
-  buildSegments,
-  cutClip,
-  probeVideo,
-  Segment,
-} from '@em/core/media';
+import { ObjectStore, objectKeys } from '@em/core/storage';
+import { buildSegments, cutClip, probeVideo, Segment } from '@em/core/media';
 import type { Redis } from 'ioredis';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -45,13 +32,19 @@ export class ClipCutter {
     private readonly logger: Logger,
   ) {}
 
-  async run(eventId: number | undefined, requestId: string, generation: number): Promise<ClipRequestStatus | 'skipped'> {
+  async run(
+    eventId: number | undefined,
+    requestId: string,
+    generation: number,
+  ): Promise<ClipRequestStatus | 'skipped'> {
     const request = await this.requests.find({ eventId, requestId });
     if (!request || request.generation !== generation || request.status !== 'processing') return 'skipped';
     const event = request.event;
     await this.removeClips(request);
 
-    const videos = new Map((await this.videoRows.findByIds(request.matches.map((m) => m.videoId))).map((v) => [v.id, v]));
+    const videos = new Map(
+      (await this.videoRows.findByIds(request.matches.map((m) => m.videoId))).map((v) => [v.id, v]),
+    );
     // Videos deleted since the start took their matches with them: what is left may be nothing.
     const matches = request.matches.filter((m) => videos.has(m.videoId));
     if (matches.length === 0) return this.finish(request, 'no_matches', []);
@@ -59,13 +52,19 @@ export class ClipCutter {
     for (const match of matches) {
       const video = videos.get(match.videoId)!;
       if (!video.durationSeconds || !video.sampleFps) continue;
-      const segments = buildSegments(match.times, video.sampleFps, video.durationSeconds, {
-        maxGapSeconds: event.clipMaxGapSeconds,
-        minSegmentSeconds: event.clipMinSegmentSeconds,
-        paddingStartSeconds: event.clipPaddingStartSeconds,
-        paddingEndSeconds: event.clipPaddingEndSeconds,
-        maxDurationSeconds: event.clipMaxDurationSeconds,
-      }, video.shotChanges ?? []);
+      const segments = buildSegments(
+        match.times,
+        video.sampleFps,
+        video.durationSeconds,
+        {
+          maxGapSeconds: event.clipMaxGapSeconds,
+          minSegmentSeconds: event.clipMinSegmentSeconds,
+          paddingStartSeconds: event.clipPaddingStartSeconds,
+          paddingEndSeconds: event.clipPaddingEndSeconds,
+          maxDurationSeconds: event.clipMaxDurationSeconds,
+        },
+        video.shotChanges ?? [],
+      );
       if (segments.length) plans.push({ video, segments });
     }
     if (plans.length === 0) {
@@ -92,7 +91,11 @@ export class ClipCutter {
           format = (await probeVideo(source)).format;
         } catch (err) {
           this.logger.warn({ requestId, videoId: video.id, err: (err as Error).message }, 'clip source unreadable');
-          errors.push({ videoKey: video.sourceKey, error: clientMessage(err, 'The source video could not be read from storage'), statusCode: 404 });
+          errors.push({
+            videoKey: video.sourceKey,
+            error: clientMessage(err, 'The source video could not be read from storage'),
+            statusCode: 404,
+          });
           continue;
         }
         for (const segment of segments) {
@@ -102,11 +105,24 @@ export class ClipCutter {
             await cutClip(source, format, segment.start, segment.end, output);
             const key = objectKeys.clip(event.id, requestId, clipId);
             await this.store.putFile(key, output, 'video/mp4');
-            await this.requests.addClip({ id: clipId, eventId: event.id, requestId: request.requestId, videoId: video.id, startSeconds: segment.start, endSeconds: segment.end, storageKey: key, expiresAt });
+            await this.requests.addClip({
+              id: clipId,
+              eventId: event.id,
+              requestId: request.requestId,
+              videoId: video.id,
+              startSeconds: segment.start,
+              endSeconds: segment.end,
+              storageKey: key,
+              expiresAt,
+            });
             made++;
           } catch (err) {
             this.logger.warn({ requestId, videoId: video.id, segment, err: (err as Error).message }, 'clip cut failed');
-            errors.push({ videoKey: video.sourceKey, error: `Cutting ${segment.start}-${segment.end} s failed`, statusCode: 500 });
+            errors.push({
+              videoKey: video.sourceKey,
+              error: `Cutting ${segment.start}-${segment.end} s failed`,
+              statusCode: 500,
+            });
           } finally {
             await rm(output, { force: true });
           }
@@ -124,7 +140,13 @@ export class ClipCutter {
     const key: ClipRequestKey = { eventId, requestId };
     if (!(await this.requests.finish(key, generation, { status: 'failed', error: reason }))) return;
     const request = await this.requests.find(key);
-    if (request) await publishClipStatus(this.redis, { requestId, eventId: request.event.id, status: 'failed', error: request.error ?? null });
+    if (request)
+      await publishClipStatus(this.redis, {
+        requestId,
+        eventId: request.event.id,
+        status: 'failed',
+        error: request.error ?? null,
+      });
   }
 
   /** Clips of earlier runs: their objects and rows go before new ones are cut. */
@@ -133,10 +155,19 @@ export class ClipCutter {
     for (const key of keys) await this.store.delete(key).catch(() => undefined);
   }
 
-  private async finish(request: ClipRequest, status: ClipRequestStatus, clipErrors: ClipError[]): Promise<ClipRequestStatus> {
+  private async finish(
+    request: ClipRequest,
+    status: ClipRequestStatus,
+    clipErrors: ClipError[],
+  ): Promise<ClipRequestStatus> {
     const key = { eventId: request.event.id, requestId: request.requestId };
     if (await this.requests.finish(key, request.generation, { status, error: null, clipErrors })) {
-      await publishClipStatus(this.redis, { requestId: request.requestId, eventId: request.event.id, status, error: null });
+      await publishClipStatus(this.redis, {
+        requestId: request.requestId,
+        eventId: request.event.id,
+        status,
+        error: null,
+      });
     }
     this.logger.info({ requestId: request.requestId, status, errors: clipErrors.length }, 'clipping finished');
     return status;

@@ -24,7 +24,10 @@ export class EventDeleter {
     private readonly logger: Pick<Logger, 'info' | 'warn'>,
   ) {}
 
-  async run({ eventId }: DeleteEventJob, progress: (value: DeleteEventProgress) => Promise<void>): Promise<DeleteEventProgress | 'skipped'> {
+  async run(
+    { eventId }: DeleteEventJob,
+    progress: (value: DeleteEventProgress) => Promise<void>,
+  ): Promise<DeleteEventProgress | 'skipped'> {
     if (!(await this.events.findDeleting(eventId)) && (await this.events.findById(eventId))) {
       this.logger.warn({ eventId }, 'event deletion skipped: the event is not marked deleted');
       return 'skipped';
@@ -36,7 +39,8 @@ export class EventDeleter {
     for (let i = 0; i < keys.length; i += PARALLEL_DELETES) {
       await Promise.all(keys.slice(i, i + PARALLEL_DELETES).map((key) => this.store.delete(key)));
       state.objectsDeleted = Math.min(keys.length, i + PARALLEL_DELETES);
-      if (state.objectsDeleted % REPORT_EVERY < PARALLEL_DELETES || state.objectsDeleted === keys.length) await progress({ ...state });
+      if (state.objectsDeleted % REPORT_EVERY < PARALLEL_DELETES || state.objectsDeleted === keys.length)
+        await progress({ ...state });
     }
     await this.usage.archiveEvent(eventId);
     await this.events.deleteRow(eventId);

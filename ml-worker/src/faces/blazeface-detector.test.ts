@@ -22,7 +22,11 @@ describe('withModelFiles: human loads its models with fetch, served from disk', 
 
   it('restores the global fetch when loading fails', async () => {
     const before = globalThis.fetch;
-    await expect(withModelFiles(dir, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      withModelFiles(dir, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(globalThis.fetch).toBe(before);
   });
 
@@ -46,14 +50,20 @@ describe('BlazeFaceDetector (real models)', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const sharp = require('sharp');
     const demo = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
-    const { data, info } = await sharp(path.join(demo, 'sample5.jpg')).resize(512, 512, { fit: 'contain' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(path.join(demo, 'sample5.jpg'))
+      .resize(512, 512, { fit: 'contain' })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const image = tf.tensor3d(data, [info.height, info.width, 3], 'int32');
     const detector = new BlazeFaceDetector();
     await detector.load(wasmPath);
     const faces = await detector.detect(image);
     await detector.detect(image);
     expect(faces.length).toBeGreaterThan(0);
-    const human = (detector as unknown as { human: { config: { cacheSensitivity: number }; performance: { cachedFrames?: number } } }).human;
+    const human = (
+      detector as unknown as { human: { config: { cacheSensitivity: number }; performance: { cachedFrames?: number } } }
+    ).human;
     expect(human.performance.cachedFrames ?? 0).toBe(0);
     human.config.cacheSensitivity = 0.7;
     expect(await detector.detect(image)).toEqual(faces);

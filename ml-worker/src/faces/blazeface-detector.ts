@@ -32,15 +32,41 @@ export class BlazeFaceDetector {
   load(wasmPath: string): Promise<void> {
     this.ready ??= (async () => {
       const human = new Human({
-        backend: 'wasm', wasmPath, modelBasePath: `file://${HUMAN_MODELS_DIR}/`, debug: false, async: false, warmup: 'none', cacheModels: false,
+        backend: 'wasm',
+        wasmPath,
+        modelBasePath: `file://${HUMAN_MODELS_DIR}/`,
+        debug: false,
+        async: false,
+        warmup: 'none',
+        cacheModels: false,
         // Detection is redone on every call (skipFrames 0), so human's frame cache only costs: a difference with the last input and a copy of it, each call.
         cacheSensitivity: 0,
-        filter: { enabled: false }, gesture: { enabled: false }, body: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, segmentation: { enabled: false },
+        filter: { enabled: false },
+        gesture: { enabled: false },
+        body: { enabled: false },
+        hand: { enabled: false },
+        object: { enabled: false },
+        segmentation: { enabled: false },
         face: {
           enabled: true,
-          detector: { modelPath: 'blazeface.json', rotation: false, maxDetected: 100, minConfidence: 0.3, minSize: 0, iouThreshold: 0.1, return: false, skipFrames: 0, skipTime: 0 },
+          detector: {
+            modelPath: 'blazeface.json',
+            rotation: false,
+            maxDetected: 100,
+            minConfidence: 0.3,
+            minSize: 0,
+            iouThreshold: 0.1,
+            return: false,
+            skipFrames: 0,
+            skipTime: 0,
+          },
           mesh: { enabled: true, keepInvalid: false },
-          iris: { enabled: false }, emotion: { enabled: false }, attention: { enabled: false }, description: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false },
+          iris: { enabled: false },
+          emotion: { enabled: false },
+          attention: { enabled: false },
+          description: { enabled: false },
+          antispoof: { enabled: false },
+          liveness: { enabled: false },
         },
       });
       await withModelFiles(HUMAN_MODELS_DIR, async () => {
@@ -63,7 +89,11 @@ export class BlazeFaceDetector {
 }
 
 /** Faces of an int32 [height, width, 3] tensor seen tile by tile (each a slice of it), in pixels of the whole (mergeTileFaces). */
-export async function detectInTiles(detector: Pick<BlazeFaceDetector, 'detect'>, tensor: any, tiles: Box[]): Promise<PixelBox[]> {
+export async function detectInTiles(
+  detector: Pick<BlazeFaceDetector, 'detect'>,
+  tensor: any,
+  tiles: Box[],
+): Promise<PixelBox[]> {
   const perTile = [];
   for (const tile of tiles) {
     const slice = tensor.slice([tile.y, tile.x, 0], [tile.height, tile.width, 3]);

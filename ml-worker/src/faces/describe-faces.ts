@@ -30,7 +30,12 @@ export type ChipKind = 'chip' | 'box';
  * The 128-d descriptor of each landmarked face, the mean of the face's and its mirror image's when
  * `mirrored`; in the order given.
  */
-export async function describeFaces(image: FaceImage, landmarks: any[], mirrored: boolean, kind: ChipKind = 'chip'): Promise<Float32Array[]> {
+export async function describeFaces(
+  image: FaceImage,
+  landmarks: any[],
+  mirrored: boolean,
+  kind: ChipKind = 'chip',
+): Promise<Float32Array[]> {
   if (landmarks.length === 0) return [];
   const crops: any[] =
     kind === 'chip'
@@ -38,14 +43,23 @@ export async function describeFaces(image: FaceImage, landmarks: any[], mirrored
           const transform = chipTransform(l.positions);
           // Degenerate landmarks: an empty chip, described as the zero descriptor (as an empty box is).
           if (!usableTransform(transform)) return faceapi.tf.zeros([0, 0, 3], 'float32');
-          return faceapi.tf.tensor3d(sampleChip(image.rgb, image.width, image.height, transform), [CHIP_SIZE, CHIP_SIZE, 3], 'float32');
+          return faceapi.tf.tensor3d(
+            sampleChip(image.rgb, image.width, image.height, transform),
+            [CHIP_SIZE, CHIP_SIZE, 3],
+            'float32',
+          );
         })
-      : await faceapi.extractFaceTensors(image.tensor, landmarks.map((l) => l.align(null, { useDlibAlignment: true })));
+      : await faceapi.extractFaceTensors(
+          image.tensor,
+          landmarks.map((l) => l.align(null, { useDlibAlignment: true })),
+        );
   const flipped: any[] = mirrored ? crops.map((crop) => faceapi.tf.reverse(crop, 1)) : [];
   try {
     const out: Float32Array[] = [];
     for (let start = 0; start < crops.length; start += DESCRIBE_BATCH) {
-      const part = crops.slice(start, start + DESCRIBE_BATCH).map((crop, i) => (mirrored ? [crop, flipped[start + i]] : [crop]));
+      const part = crops
+        .slice(start, start + DESCRIBE_BATCH)
+        .map((crop, i) => (mirrored ? [crop, flipped[start + i]] : [crop]));
       const descriptors = await descriptorsOf(part.flat());
       const perFace = mirrored ? 2 : 1;
       for (let i = 0; i < part.length; i++) {

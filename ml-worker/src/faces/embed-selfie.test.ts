@@ -4,13 +4,27 @@ import { FaceAnalyzer } from './face-analyzer';
 describe('embedSelfie', () => {
   it("answers the largest face's descriptor as a plain array, and the number of faces found", async () => {
     const seen: Buffer[] = [];
-    const faces = { embedSelfie: async (image: Buffer) => (seen.push(image), { descriptor: new Float32Array([0.5, -0.25]), facesFound: 3 }) } as unknown as FaceAnalyzer;
-    expect(await embedSelfie(faces, { imageBase64: Buffer.from('jpeg').toString('base64') })).toMatchObject({ descriptor: [0.5, -0.25], facesFound: 3 });
+    const faces = {
+      embedSelfie: async (image: Buffer) => (
+        seen.push(image),
+        { descriptor: new Float32Array([0.5, -0.25]), facesFound: 3 }
+      ),
+    } as unknown as FaceAnalyzer;
+    expect(await embedSelfie(faces, { imageBase64: Buffer.from('jpeg').toString('base64') })).toMatchObject({
+      descriptor: [0.5, -0.25],
+      facesFound: 3,
+    });
     expect(seen[0].toString()).toBe('jpeg');
   });
 
   it('answers its box-family descriptor too (for faces stored before descriptor version 4)', async () => {
-    const faces = { embedSelfie: async () => ({ descriptor: new Float32Array([0.5]), boxDescriptor: new Float32Array([0.75]), facesFound: 1 }) } as unknown as FaceAnalyzer;
+    const faces = {
+      embedSelfie: async () => ({
+        descriptor: new Float32Array([0.5]),
+        boxDescriptor: new Float32Array([0.75]),
+        facesFound: 1,
+      }),
+    } as unknown as FaceAnalyzer;
     expect(await embedSelfie(faces, { imageBase64: '' })).toMatchObject({ descriptor: [0.5], boxDescriptor: [0.75] });
   });
 
@@ -21,12 +35,19 @@ describe('embedSelfie', () => {
 
   it("says when the work started and ended, and the model's share (as measured by the embedder, else the whole call)", async () => {
     const before = Date.now();
-    const timed = { embedSelfie: async () => (await new Promise((r) => setTimeout(r, 30)), { descriptor: null, facesFound: 0, modelMs: 12 }) };
+    const timed = {
+      embedSelfie: async () => (
+        await new Promise((r) => setTimeout(r, 30)),
+        { descriptor: null, facesFound: 0, modelMs: 12 }
+      ),
+    };
     const { timing } = await embedSelfie(timed, { imageBase64: '' });
     expect(timing!.startedAt).toBeGreaterThanOrEqual(before);
     expect(timing!.finishedAt - timing!.startedAt).toBeGreaterThanOrEqual(25);
     expect(timing!.modelMs).toBe(12);
-    const plain = { embedSelfie: async () => (await new Promise((r) => setTimeout(r, 30)), { descriptor: null, facesFound: 0 }) };
+    const plain = {
+      embedSelfie: async () => (await new Promise((r) => setTimeout(r, 30)), { descriptor: null, facesFound: 0 }),
+    };
     expect((await embedSelfie(plain, { imageBase64: '' })).timing!.modelMs).toBeGreaterThanOrEqual(25);
   });
 });

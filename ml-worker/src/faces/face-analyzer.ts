@@ -1,5 +1,15 @@
 import path from 'node:path';
-import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, boundedCopy, boundedPixels, FACE_DESCRIPTOR_VERSION, FaceDescriptorVersion, openImage, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
+import {
+  BOX_DESCRIPTOR_VERSION,
+  BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION,
+  boundedCopy,
+  boundedPixels,
+  FACE_DESCRIPTOR_VERSION,
+  FaceDescriptorVersion,
+  openImage,
+  RgbPixels,
+  SECOND_DETECTOR_DESCRIPTOR_VERSION,
+} from '@em/core/media';
 import { faceQuality, landmarkSignals } from './face-quality';
 import { FaceBox } from '../videos/face-tracks';
 import { PersonBox } from '../bibs/torso-gate';
@@ -11,7 +21,15 @@ import { useFastConcat } from '../tfjs/fast-concat';
 import { facePixelSignals } from './face-pixels';
 import { refineFace } from './refine-face';
 import { ChipKind, describeFaces, FaceImage } from './describe-faces';
-import { DetectedFace, FaceAnalyzerOptions, FrameFace, PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, SelfieFace, VIDEO_FACE_OPTIONS } from './face-options';
+import {
+  DetectedFace,
+  FaceAnalyzerOptions,
+  FrameFace,
+  PHOTO_FACE_OPTIONS,
+  SELFIE_FACE_OPTIONS,
+  SelfieFace,
+  VIDEO_FACE_OPTIONS,
+} from './face-options';
 
 // The node-wasm build of face-api runs on @tensorflow/tfjs with the wasm backend (tfjs-node cannot
 // be installed offline); its models ship inside the npm package.
@@ -68,12 +86,20 @@ export class FaceAnalyzer {
    * detector's boxes, relative to the photo) and `options.personHeads`, the head of each person
    * without a face is looked at again, enlarged (faces found so are version 3, as BlazeFace's).
    */
-  detectAll(image: Buffer, options: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS, people: PersonBox[] = []): Promise<DetectedFace[]> {
+  detectAll(
+    image: Buffer,
+    options: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS,
+    people: PersonBox[] = [],
+  ): Promise<DetectedFace[]> {
     return this.serialised('normal', () => this.detect(image, options, people));
   }
 
   /** detectAll on decoded pixels (a photo's large preview before JPEG encoding: the photo job's one decode). */
-  detectAllPixels(pixels: RgbPixels, options: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS, people: PersonBox[] = []): Promise<DetectedFace[]> {
+  detectAllPixels(
+    pixels: RgbPixels,
+    options: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS,
+    people: PersonBox[] = [],
+  ): Promise<DetectedFace[]> {
     return this.serialised('normal', async () => {
       const { data, width, height } = await boundedPixels(pixels, ANALYSIS_MAX_SIDE);
       return this.detectPixels(data, width, height, options, people);
@@ -92,7 +118,11 @@ export class FaceAnalyzer {
     return this.serialised('urgent', async () => {
       const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
       const meta = await openImage(bounded).metadata();
-      const options = { ...SELFIE_FACE_OPTIONS, mirrored: opts.mirrored !== false, boxDescriptors: opts.mirrored !== false && opts.boxDescriptor !== false };
+      const options = {
+        ...SELFIE_FACE_OPTIONS,
+        mirrored: opts.mirrored !== false,
+        boxDescriptors: opts.mirrored !== false && opts.boxDescriptor !== false,
+      };
       let faces: DetectedFace[] = [];
       for (const padding of SELFIE_PADDINGS) {
         const margin = Math.round(Math.max(meta.width ?? 0, meta.height ?? 0) * padding);
@@ -104,16 +134,27 @@ export class FaceAnalyzer {
           .raw()
           .toBuffer({ resolveWithObject: true });
         faces = await this.detectPixels(data, info.width, info.height, options);
-        if (faces.length === 0) faces = await this.detectPixels(data, info.width, info.height, { ...options, detector: 'ssd' });
+        if (faces.length === 0)
+          faces = await this.detectPixels(data, info.width, info.height, { ...options, detector: 'ssd' });
         if (faces.length > 0) break;
       }
       const largest = [...faces].sort((x, y) => y.box.width * y.box.height - x.box.width * x.box.height)[0];
-      return { descriptor: largest?.descriptor ?? null, boxDescriptor: largest?.boxDescriptor ?? null, quality: largest ? faceQuality(largest.signals) : null, facesFound: faces.length };
+      return {
+        descriptor: largest?.descriptor ?? null,
+        boxDescriptor: largest?.boxDescriptor ?? null,
+        quality: largest ? faceQuality(largest.signals) : null,
+        facesFound: faces.length,
+      };
     });
   }
 
   /** Every face of a decoded video frame (raw RGB). */
-  detectFrame(rgb: Buffer, width: number, height: number, options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS): Promise<DetectedFace[]> {
+  detectFrame(
+    rgb: Buffer,
+    width: number,
+    height: number,
+    options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS,
+  ): Promise<DetectedFace[]> {
     return this.serialised('normal', () => this.detectPixels(rgb, width, height, options));
   }
 
@@ -124,66 +165,174 @@ export class FaceAnalyzer {
    * (faces of the frames around, relative), BlazeFace looks only at the tiles holding those of them
    * the tiny detector did not find again (tilesHolding), or at none.
    */
-  detectFrameFaces(rgb: Buffer, width: number, height: number, pick: (boxes: FaceBox[]) => boolean[], options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS, near?: FaceBox[]): Promise<FrameFace[]> {
+  detectFrameFaces(
+    rgb: Buffer,
+    width: number,
+    height: number,
+    pick: (boxes: FaceBox[]) => boolean[],
+    options: FaceAnalyzerOptions = VIDEO_FACE_OPTIONS,
+    near?: FaceBox[],
+  ): Promise<FrameFace[]> {
     return this.serialised('normal', () => this.frameFaces(rgb, width, height, options, pick, near));
   }
 
   private async detect(image: Buffer, options: FaceAnalyzerOptions, people: PersonBox[] = []): Promise<DetectedFace[]> {
     const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
-    const { data, info } = await openImage(bounded).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await openImage(bounded)
+      .rotate()
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     return this.detectPixels(data, info.width, info.height, options, people);
   }
 
-  private async detectPixels(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, people: PersonBox[] = []): Promise<DetectedFace[]> {
-    return (await this.facesOf(data, width, height, options, (boxes) => boxes.map(() => true), people)) as DetectedFace[];
+  private async detectPixels(
+    data: Buffer,
+    width: number,
+    height: number,
+    options: FaceAnalyzerOptions,
+    people: PersonBox[] = [],
+  ): Promise<DetectedFace[]> {
+    return (await this.facesOf(
+      data,
+      width,
+      height,
+      options,
+      (boxes) => boxes.map(() => true),
+      people,
+    )) as DetectedFace[];
   }
 
   /** Faces found, best score first; the landmarked faces `pick` chooses (from their boxes) get descriptors, the others null. */
-  private async facesOf(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[], people: PersonBox[] = []): Promise<FrameFace[]> {
+  private async facesOf(
+    data: Buffer,
+    width: number,
+    height: number,
+    options: FaceAnalyzerOptions,
+    pick: (boxes: FaceBox[]) => boolean[],
+    people: PersonBox[] = [],
+  ): Promise<FrameFace[]> {
     await this.load();
     const tensor = faceapi.tf.tensor3d(data, [height, width, 3], 'int32');
     try {
-      const found = (await this.locate(tensor, options, people)).filter((r) => r.box.width >= options.minFaceWidth).sort((a, b) => b.score - a.score);
-      const boxes: FaceBox[] = found.map((r) => ({ x: r.box.x / width, y: r.box.y / height, width: r.box.width / width, height: r.box.height / height }));
+      const found = (await this.locate(tensor, options, people))
+        .filter((r) => r.box.width >= options.minFaceWidth)
+        .sort((a, b) => b.score - a.score);
+      const boxes: FaceBox[] = found.map((r) => ({
+        x: r.box.x / width,
+        y: r.box.y / height,
+        width: r.box.width / width,
+        height: r.box.height / height,
+      }));
       const wanted = pick(boxes);
       const picked = found.filter((_, i) => wanted[i]);
       const image: FaceImage = { tensor, rgb: data, width, height };
-      const descriptors = await describeFaces(image, picked.map((f) => f.landmarks), options.mirrored, chipKind(options));
-      const boxDescriptors = options.boxDescriptors && options.mirrored ? await describeFaces(image, picked.map((f) => f.landmarks), true, 'box') : null;
+      const descriptors = await describeFaces(
+        image,
+        picked.map((f) => f.landmarks),
+        options.mirrored,
+        chipKind(options),
+      );
+      const boxDescriptors =
+        options.boxDescriptors && options.mirrored
+          ? await describeFaces(
+              image,
+              picked.map((f) => f.landmarks),
+              true,
+              'box',
+            )
+          : null;
       return found.map((r, i) => ({
         box: boxes[i],
         score: r.score,
         descriptor: wanted[i] ? descriptors[picked.indexOf(r)] : null,
         ...(boxDescriptors && wanted[i] ? { boxDescriptor: boxDescriptors[picked.indexOf(r)] } : {}),
         descriptorVersion: versionOf(options, r.secondDetector === true),
-        signals: { ...landmarkSignals(r.landmarks.positions), score: r.score, ...facePixelSignals(data, width, height, r.box) },
+        signals: {
+          ...landmarkSignals(r.landmarks.positions),
+          score: r.score,
+          ...facePixelSignals(data, width, height, r.box),
+        },
       }));
     } finally {
       tensor.dispose();
     }
   }
 
-  private async frameFaces(data: Buffer, width: number, height: number, options: FaceAnalyzerOptions, pick: (boxes: FaceBox[]) => boolean[], near?: FaceBox[]): Promise<FrameFace[]> {
+  private async frameFaces(
+    data: Buffer,
+    width: number,
+    height: number,
+    options: FaceAnalyzerOptions,
+    pick: (boxes: FaceBox[]) => boolean[],
+    near?: FaceBox[],
+  ): Promise<FrameFace[]> {
     await this.load();
     const tensor = faceapi.tf.tensor3d(data, [height, width, 3], 'int32');
     try {
       const detections = await this.tinyOnFrame(tensor, options);
-      const located: Array<{ box: PixelBox; detection?: any }> = detections.map((d) => ({ box: { x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score }, detection: d }));
+      const located: Array<{ box: PixelBox; detection?: any }> = detections.map((d) => ({
+        box: { x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score },
+        detection: d,
+      }));
       if (options.detector === 'tiny+blazeface') {
-        const missed = near && addUnseen(located.map((f) => f.box), near.map((b) => ({ x: b.x * width, y: b.y * height, width: b.width * width, height: b.height * height })));
-        located.push(...(await this.blazefaceUnseen(tensor, located.map((f) => f.box), options, missed)).map((box) => ({ box })));
+        const missed =
+          near &&
+          addUnseen(
+            located.map((f) => f.box),
+            near.map((b) => ({ x: b.x * width, y: b.y * height, width: b.width * width, height: b.height * height })),
+          );
+        located.push(
+          ...(
+            await this.blazefaceUnseen(
+              tensor,
+              located.map((f) => f.box),
+              options,
+              missed,
+            )
+          ).map((box) => ({ box })),
+        );
       }
-      const faces = located.filter((f) => f.box.width >= options.minFaceWidth).sort((a, b) => b.box.score - a.box.score);
-      const boxes: FaceBox[] = faces.map(({ box: b }) => ({ x: b.x / width, y: b.y / height, width: b.width / width, height: b.height / height }));
+      const faces = located
+        .filter((f) => f.box.width >= options.minFaceWidth)
+        .sort((a, b) => b.box.score - a.box.score);
+      const boxes: FaceBox[] = faces.map(({ box: b }) => ({
+        x: b.x / width,
+        y: b.y / height,
+        width: b.width / width,
+        height: b.height / height,
+      }));
       const wanted = pick(boxes);
       const out: FrameFace[] = [];
       for (const [i, f] of faces.entries()) {
         const descriptorVersion = versionOf(options, !f.detection);
-        const face: FrameFace = { box: boxes[i], score: f.box.score, descriptor: null, descriptorVersion, signals: null };
-        const landmarked = !wanted[i] ? null : f.detection ? await this.landmarksOn(tensor, f.box, f.detection) : (await this.landmarked(tensor, [f.box], options.confirmedOnly))[0];
+        const face: FrameFace = {
+          box: boxes[i],
+          score: f.box.score,
+          descriptor: null,
+          descriptorVersion,
+          signals: null,
+        };
+        const landmarked = !wanted[i]
+          ? null
+          : f.detection
+            ? await this.landmarksOn(tensor, f.box, f.detection)
+            : (await this.landmarked(tensor, [f.box], options.confirmedOnly))[0];
         if (landmarked && landmarked.box.width >= options.minFaceWidth) {
-          face.descriptor = (await describeFaces({ tensor, rgb: data, width, height }, [landmarked.landmarks], options.mirrored, chipKind(options)))[0];
-          face.signals = { ...landmarkSignals(landmarked.landmarks.positions), score: f.box.score, ...facePixelSignals(data, width, height, landmarked.box) };
+          face.descriptor = (
+            await describeFaces(
+              { tensor, rgb: data, width, height },
+              [landmarked.landmarks],
+              options.mirrored,
+              chipKind(options),
+            )
+          )[0];
+          face.signals = {
+            ...landmarkSignals(landmarked.landmarks.positions),
+            score: f.box.score,
+            ...facePixelSignals(data, width, height, landmarked.box),
+          };
         }
         out.push(face);
       }
@@ -204,7 +353,9 @@ export class FaceAnalyzer {
     if (options.detector === 'ssd' || scale >= 1) return faceapi.detectAllFaces(tensor, this.detectorOptions(options));
     const small = faceapi.tf.image.resizeBilinear(tensor, [Math.round(height * scale), Math.round(width * scale)]);
     try {
-      return (await faceapi.detectAllFaces(small, this.detectorOptions(options))).map((d: any) => d.forSize(width, height));
+      return (await faceapi.detectAllFaces(small, this.detectorOptions(options))).map((d: any) =>
+        d.forSize(width, height),
+      );
     } finally {
       small.dispose();
     }
@@ -228,7 +379,12 @@ export class FaceAnalyzer {
   }
 
   /** BlazeFace's faces that are none of `found` (whole frames only: a face cut by the frame is dropped); with `near`, only in the tiles holding those. */
-  private async blazefaceUnseen(tensor: any, found: PixelBox[], options: FaceAnalyzerOptions, near?: Array<Omit<PixelBox, 'score'>>): Promise<PixelBox[]> {
+  private async blazefaceUnseen(
+    tensor: any,
+    found: PixelBox[],
+    options: FaceAnalyzerOptions,
+    near?: Array<Omit<PixelBox, 'score'>>,
+  ): Promise<PixelBox[]> {
     const [height, width] = tensor.shape;
     const tiles = near && options.squareTiles ? tilesHolding(squareTiles(width, height), near) : null;
     if (tiles?.length === 0) return [];
@@ -237,27 +393,57 @@ export class FaceAnalyzer {
     const whole = options.squareTiles
       ? await detectInTiles(this.blazeface, tensor, tiles ?? squareTiles(width, height))
       : (await this.blazeface.detect(tensor)).filter((b) => !cutByFrame(b, width, height));
-    return addUnseen(found, whole.map((b) => clip(b, width, height)));
+    return addUnseen(
+      found,
+      whole.map((b) => clip(b, width, height)),
+    );
   }
 
   /** Faces with their 68 landmarks: face-api's detector's, plus BlazeFace's unseen ones landmarked by face-api on their box. */
   private async locate(tensor: any, options: FaceAnalyzerOptions, people: PersonBox[]): Promise<LandmarkedFace[]> {
-    const found: LandmarkedFace[] = (await faceapi.detectAllFaces(tensor, this.detectorOptions(options)).withFaceLandmarks()).map((r: any) => ({
+    const found: LandmarkedFace[] = (
+      await faceapi.detectAllFaces(tensor, this.detectorOptions(options)).withFaceLandmarks()
+    ).map((r: any) => ({
       box: { x: r.detection.box.x, y: r.detection.box.y, width: r.detection.box.width, height: r.detection.box.height },
       score: r.detection.score,
       landmarks: r.landmarks,
     }));
-    const withBlazeFace = options.detector === 'tiny+blazeface'
-      ? [...found, ...(await this.landmarked(tensor, await this.blazefaceUnseen(tensor, found.map((f) => ({ ...f.box, score: f.score })), options), options.confirmedOnly))]
-      : found;
-    return options.personHeads && people.length ? [...withBlazeFace, ...(await this.headFaces(tensor, withBlazeFace, people))] : withBlazeFace;
+    const withBlazeFace =
+      options.detector === 'tiny+blazeface'
+        ? [
+            ...found,
+            ...(await this.landmarked(
+              tensor,
+              await this.blazefaceUnseen(
+                tensor,
+                found.map((f) => ({ ...f.box, score: f.score })),
+                options,
+              ),
+              options.confirmedOnly,
+            )),
+          ]
+        : found;
+    return options.personHeads && people.length
+      ? [...withBlazeFace, ...(await this.headFaces(tensor, withBlazeFace, people))]
+      : withBlazeFace;
   }
 
   /** Faces in the heads of people without a face (head-regions.ts): small, partly hidden faces the whole-photo passes miss. */
   private async headFaces(tensor: any, found: LandmarkedFace[], people: PersonBox[]): Promise<LandmarkedFace[]> {
     const [height, width] = tensor.shape;
-    const heads = await facesInRegions(tensor, headRegions(people, found.map((f) => f.box), width, height));
-    const unseen = addUnseen(found.map((f) => f.box), heads.map((h) => h.box));
+    const heads = await facesInRegions(
+      tensor,
+      headRegions(
+        people,
+        found.map((f) => f.box),
+        width,
+        height,
+      ),
+    );
+    const unseen = addUnseen(
+      found.map((f) => f.box),
+      heads.map((h) => h.box),
+    );
     return heads.filter((h) => unseen.includes(h.box)).map((h) => ({ ...h, secondDetector: true }));
   }
 
@@ -272,11 +458,19 @@ export class FaceAnalyzer {
       else unrefined.push(box);
     }
     if (unrefined.length === 0 || confirmedOnly) return out;
-    const crops = await faceapi.extractFaceTensors(tensor, unrefined.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)));
+    const crops = await faceapi.extractFaceTensors(
+      tensor,
+      unrefined.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)),
+    );
     try {
       for (let i = 0; i < crops.length; i++) {
         const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(crops[i]);
-        out.push({ box: unrefined[i], score: unrefined[i].score, landmarks: landmarks.shiftBy(unrefined[i].x, unrefined[i].y), secondDetector: true });
+        out.push({
+          box: unrefined[i],
+          score: unrefined[i].score,
+          landmarks: landmarks.shiftBy(unrefined[i].x, unrefined[i].y),
+          secondDetector: true,
+        });
       }
     } finally {
       for (const crop of crops) crop.dispose();
@@ -315,6 +509,7 @@ function chipKind(options: FaceAnalyzerOptions): ChipKind {
 
 function versionOf(options: FaceAnalyzerOptions, secondDetector: boolean): FaceDescriptorVersion {
   if (!options.mirrored) return 1;
-  if (chipKind(options) === 'box') return secondDetector ? BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION : BOX_DESCRIPTOR_VERSION;
+  if (chipKind(options) === 'box')
+    return secondDetector ? BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION : BOX_DESCRIPTOR_VERSION;
   return secondDetector ? SECOND_DETECTOR_DESCRIPTOR_VERSION : FACE_DESCRIPTOR_VERSION;
 }

@@ -26,20 +26,32 @@ describe('face boxes of two detectors', () => {
   });
 
   it('clip keeps the box inside the image and its other fields', () => {
-    expect(clip({ x: -10, y: 5, width: 50, height: 500, score: 0.9 }, 100, 100)).toEqual({ x: 0, y: 5, width: 40, height: 95, score: 0.9 });
+    expect(clip({ x: -10, y: 5, width: 50, height: 500, score: 0.9 }, 100, 100)).toEqual({
+      x: 0,
+      y: 5,
+      width: 40,
+      height: 95,
+      score: 0.9,
+    });
   });
 });
 
 describe('BlazeFace in square tiles', () => {
   it('a 720p frame is two 720x720 tiles overlapping by 160 px; a square one and a near-square one are one tile', () => {
-    expect(squareTiles(1280, 720)).toEqual([{ x: 0, y: 0, width: 720, height: 720 }, { x: 560, y: 0, width: 720, height: 720 }]);
+    expect(squareTiles(1280, 720)).toEqual([
+      { x: 0, y: 0, width: 720, height: 720 },
+      { x: 560, y: 0, width: 720, height: 720 },
+    ]);
     expect(squareTiles(640, 640)).toEqual([{ x: 0, y: 0, width: 640, height: 640 }]);
     expect(squareTiles(720, 640)).toEqual([{ x: 0, y: 0, width: 720, height: 640 }]);
   });
 
   it('a portrait frame is tiled top to bottom, and every tile lies inside the frame', () => {
     const tiles = squareTiles(720, 1280);
-    expect(tiles).toEqual([{ x: 0, y: 0, width: 720, height: 720 }, { x: 0, y: 560, width: 720, height: 720 }]);
+    expect(tiles).toEqual([
+      { x: 0, y: 0, width: 720, height: 720 },
+      { x: 0, y: 560, width: 720, height: 720 },
+    ]);
     for (const t of squareTiles(1920, 500)) expect(t.x + t.width).toBeLessThanOrEqual(1920);
     expect(squareTiles(1920, 500)).toHaveLength(4);
   });
@@ -48,11 +60,26 @@ describe('BlazeFace in square tiles', () => {
     const [left, right] = squareTiles(1280, 720);
     const merged = mergeTileFaces([
       // whole in the left tile (x 600-700), whole in the right one too (x 40-140 there)
-      { tile: left, faces: [{ x: 600, y: 100, width: 100, height: 100, score: 0.8 }, { x: 680, y: 300, width: 40, height: 100, score: 0.9 }] },
-      { tile: right, faces: [{ x: 40, y: 100, width: 100, height: 100, score: 0.95 }, { x: 120, y: 300, width: 100, height: 100, score: 0.9 }] },
+      {
+        tile: left,
+        faces: [
+          { x: 600, y: 100, width: 100, height: 100, score: 0.8 },
+          { x: 680, y: 300, width: 40, height: 100, score: 0.9 },
+        ],
+      },
+      {
+        tile: right,
+        faces: [
+          { x: 40, y: 100, width: 100, height: 100, score: 0.95 },
+          { x: 120, y: 300, width: 100, height: 100, score: 0.9 },
+        ],
+      },
     ]);
     // the left tile's second face is cut by the tile's edge (x 680-720, not square): the right tile's whole one is kept
-    expect(merged).toEqual([{ x: 600, y: 100, width: 100, height: 100, score: 0.95 }, { x: 680, y: 300, width: 100, height: 100, score: 0.9 }]);
+    expect(merged).toEqual([
+      { x: 600, y: 100, width: 100, height: 100, score: 0.95 },
+      { x: 680, y: 300, width: 100, height: 100, score: 0.9 },
+    ]);
   });
 
   it('joins a face wider than the overlap, cut in both tiles, into one box (BlazeFace finds both halves)', () => {
@@ -64,9 +91,19 @@ describe('BlazeFace in square tiles', () => {
     ]);
     expect(merged).toEqual([{ x: 518, y: 200, width: 240, height: 243, score: 0.95 }]);
     // halves of a face the frame's top edge cuts stay dropped, as a face cut by the frame is
-    expect(mergeTileFaces([{ tile: left, faces: [{ x: 600, y: 0, width: 120, height: 60, score: 0.9 }] }, { tile: right, faces: [{ x: 0, y: 0, width: 100, height: 60, score: 0.9 }] }])).toEqual([]);
+    expect(
+      mergeTileFaces([
+        { tile: left, faces: [{ x: 600, y: 0, width: 120, height: 60, score: 0.9 }] },
+        { tile: right, faces: [{ x: 0, y: 0, width: 100, height: 60, score: 0.9 }] },
+      ]),
+    ).toEqual([]);
     // cut faces that do not meet are no face
-    expect(mergeTileFaces([{ tile: left, faces: [{ x: 680, y: 0, width: 40, height: 100, score: 0.9 }] }, { tile: right, faces: [{ x: 0, y: 400, width: 40, height: 100, score: 0.9 }] }])).toEqual([]);
+    expect(
+      mergeTileFaces([
+        { tile: left, faces: [{ x: 680, y: 0, width: 40, height: 100, score: 0.9 }] },
+        { tile: right, faces: [{ x: 0, y: 400, width: 40, height: 100, score: 0.9 }] },
+      ]),
+    ).toEqual([]);
   });
 
   it('tilesHolding: the one tile that holds a face whole with room to move (a quarter of its size each side), else every tile it meets; none for no face', () => {

@@ -75,9 +75,16 @@ const MOVE_ROOM = 0.25;
 export function tilesHolding(tiles: Box[], faces: Box[]): Box[] {
   const wanted = new Set<Box>();
   for (const f of faces) {
-    const room = { x: f.x - f.width * MOVE_ROOM, y: f.y - f.height * MOVE_ROOM, width: f.width * (1 + 2 * MOVE_ROOM), height: f.height * (1 + 2 * MOVE_ROOM) };
-    const holds = (t: Box) => room.x >= t.x && room.y >= t.y && room.x + room.width <= t.x + t.width && room.y + room.height <= t.y + t.height;
-    const meets = (t: Box) => room.x < t.x + t.width && t.x < room.x + room.width && room.y < t.y + t.height && t.y < room.y + room.height;
+    const room = {
+      x: f.x - f.width * MOVE_ROOM,
+      y: f.y - f.height * MOVE_ROOM,
+      width: f.width * (1 + 2 * MOVE_ROOM),
+      height: f.height * (1 + 2 * MOVE_ROOM),
+    };
+    const holds = (t: Box) =>
+      room.x >= t.x && room.y >= t.y && room.x + room.width <= t.x + t.width && room.y + room.height <= t.y + t.height;
+    const meets = (t: Box) =>
+      room.x < t.x + t.width && t.x < room.x + room.width && room.y < t.y + t.height && t.y < room.y + room.height;
     const holder = tiles.find(holds);
     for (const t of holder ? [holder] : tiles.filter(meets)) wanted.add(t);
   }
@@ -105,13 +112,28 @@ export function mergeTileFaces<T extends Box & { score: number }>(perTile: Array
   const frameWidth = Math.max(...perTile.map(({ tile }) => tile.x + tile.width));
   const frameHeight = Math.max(...perTile.map(({ tile }) => tile.y + tile.height));
   const joined = cut
-    .flatMap((a, i) => cut.slice(i + 1).filter((b) => b.tile !== a.tile && iou(a.face, b.face) > 0).map((b) => union(a.face, b.face)))
+    .flatMap((a, i) =>
+      cut
+        .slice(i + 1)
+        .filter((b) => b.tile !== a.tile && iou(a.face, b.face) > 0)
+        .map((b) => union(a.face, b.face)),
+    )
     .filter((f) => !cutByFrame(f, frameWidth, frameHeight));
-  return addUnseen([], [...whole, ...joined].sort((a, b) => b.score - a.score));
+  return addUnseen(
+    [],
+    [...whole, ...joined].sort((a, b) => b.score - a.score),
+  );
 }
 
 function union<T extends Box & { score: number }>(a: T, b: T): T {
   const x = Math.min(a.x, b.x);
   const y = Math.min(a.y, b.y);
-  return { ...a, x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y, score: Math.max(a.score, b.score) };
+  return {
+    ...a,
+    x,
+    y,
+    width: Math.max(a.x + a.width, b.x + b.width) - x,
+    height: Math.max(a.y + a.height, b.y + b.height) - y,
+    score: Math.max(a.score, b.score),
+  };
 }

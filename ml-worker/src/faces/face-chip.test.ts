@@ -7,7 +7,7 @@ function landmarksThrough(a: number, b: number, tx: number, ty: number) {
 }
 
 describe('chipTransform (dlib get_face_chip_details)', () => {
-  it('is the identity for landmarks already on the chip\'s mean face, whatever the jaw', () => {
+  it("is the identity for landmarks already on the chip's mean face, whatever the jaw", () => {
     const t = chipTransform(landmarksThrough(1, 0, 0, 0));
     expect(t.a).toBeCloseTo(1, 6);
     expect(t.b).toBeCloseTo(0, 6);
@@ -40,7 +40,8 @@ describe('sampleChip', () => {
   const height = 3;
   const rgb = new Uint8Array(width * height * 3);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rgb.set([10 * x, 50 * y, 7], (y * width + x) * 3);
-  const pixel = (chip: Float32Array, u: number, v: number) => Array.from(chip.subarray((v * CHIP_SIZE + u) * 3, (v * CHIP_SIZE + u) * 3 + 3));
+  const pixel = (chip: Float32Array, u: number, v: number) =>
+    Array.from(chip.subarray((v * CHIP_SIZE + u) * 3, (v * CHIP_SIZE + u) * 3 + 3));
 
   it('copies the image under the identity, and is black outside it', () => {
     const chip = sampleChip(rgb, width, height, { a: 1, b: 0, tx: 0, ty: 0 });

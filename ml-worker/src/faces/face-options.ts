@@ -24,7 +24,10 @@ export type FaceDetectorKind = 'tiny' | 'ssd' | 'tiny+blazeface';
  * located (no landmarks, so no signals); a BlazeFace-only face the tiny detector did not confirm
  * has neither, even when it was picked.
  */
-export type FrameFace = Omit<DetectedFace, 'descriptor' | 'signals'> & { descriptor: Float32Array | null; signals: FaceQualitySignals | null };
+export type FrameFace = Omit<DetectedFace, 'descriptor' | 'signals'> & {
+  descriptor: Float32Array | null;
+  signals: FaceQualitySignals | null;
+};
 
 export interface FaceAnalyzerOptions {
   /** The tiny detector is fast; SSD MobileNet is the selfie fallback (on the group fixtures it found fewer faces than tiny). */
@@ -64,15 +67,40 @@ export interface FaceAnalyzerOptions {
  * Photos: the tiny detector plus BlazeFace/FaceMesh for the occluded, turned and dark faces it
  * misses (docs/benchmarks.md, "Face recall with a second detector").
  */
-export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 512, scoreThreshold: 0.5, minFaceWidth: 48, mirrored: true, squareTiles: false, confirmedOnly: false, personHeads: true };
+export const PHOTO_FACE_OPTIONS: FaceAnalyzerOptions = {
+  detector: 'tiny+blazeface',
+  inputSize: 512,
+  scoreThreshold: 0.5,
+  minFaceWidth: 48,
+  mirrored: true,
+  squareTiles: false,
+  confirmedOnly: false,
+  personHeads: true,
+};
 /**
  * Video frames (720p and below): faces of 40 px and more; a smaller tiny-detector input than photos,
  * and BlazeFace/FaceMesh too, for the turned heads and 3/4 profiles the tiny detector misses,
  * on square tiles of the frame (a 120 px 3/4 profile in 720p was lost when the frame was squashed whole).
  */
-export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny+blazeface', inputSize: 416, scoreThreshold: 0.5, minFaceWidth: 40, mirrored: true, squareTiles: true, confirmedOnly: true };
+export const VIDEO_FACE_OPTIONS: FaceAnalyzerOptions = {
+  detector: 'tiny+blazeface',
+  inputSize: 416,
+  scoreThreshold: 0.5,
+  minFaceWidth: 40,
+  mirrored: true,
+  squareTiles: true,
+  confirmedOnly: true,
+};
 /** Selfies: the face is large, so a small detector input is enough (and fast). */
-export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = { detector: 'tiny', inputSize: 224, scoreThreshold: 0.5, minFaceWidth: 24, mirrored: true, squareTiles: false, confirmedOnly: false };
+export const SELFIE_FACE_OPTIONS: FaceAnalyzerOptions = {
+  detector: 'tiny',
+  inputSize: 224,
+  scoreThreshold: 0.5,
+  minFaceWidth: 24,
+  mirrored: true,
+  squareTiles: false,
+  confirmedOnly: false,
+};
 
 export interface SelfieFace {
   descriptor: Float32Array | null;

@@ -14,7 +14,12 @@ const GRID = 64;
  * luminance (so they do not depend on the face's size): the standard deviation, and the mean absolute
  * Laplacian (4-neighbour).
  */
-export function facePixelSignals(rgb: Uint8Array, width: number, height: number, box: PixelRect): Pick<FaceQualitySignals, 'contrast' | 'sharpness'> {
+export function facePixelSignals(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  box: PixelRect,
+): Pick<FaceQualitySignals, 'contrast' | 'sharpness'> {
   const x0 = Math.max(0, Math.floor(box.x));
   const y0 = Math.max(0, Math.floor(box.y));
   const w = Math.min(width, Math.ceil(box.x + box.width)) - x0;

@@ -11,7 +11,14 @@ function face({ eyeHalf = 20, noseX = 50, mouthY = 80 } = {}): Point[] {
   return points;
 }
 
-const good: FaceQualitySignals = { yaw: 0.05, proportion: 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 };
+const good: FaceQualitySignals = {
+  yaw: 0.05,
+  proportion: 1,
+  eyeDistancePx: 40,
+  score: 0.9,
+  contrast: 50,
+  sharpness: 20,
+};
 
 describe('landmarkSignals', () => {
   it('a frontal face: no yaw, eye distance about the eye-to-mouth distance', () => {

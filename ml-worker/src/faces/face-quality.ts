@@ -19,7 +19,10 @@ export interface FaceQualitySignals {
   sharpness: number;
 }
 
-const mean = (points: Point[]): Point => ({ x: points.reduce((s, p) => s + p.x, 0) / points.length, y: points.reduce((s, p) => s + p.y, 0) / points.length });
+const mean = (points: Point[]): Point => ({
+  x: points.reduce((s, p) => s + p.x, 0) / points.length,
+  y: points.reduce((s, p) => s + p.y, 0) / points.length,
+});
 const dist = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
 
 /** The pose signals of 68 face landmarks (dlib / face-api order: eyes 36-47, nose tip 30, mouth corners 48 and 54). */
@@ -34,7 +37,11 @@ export function landmarkSignals(points: Point[]): Pick<FaceQualitySignals, 'yaw'
   const eyes = mean([left, right]);
   const mouth = mean([points[48], points[54]]);
   const eyeToMouth = dist(eyes, mouth);
-  return { yaw: Math.min(1, Math.abs(along - 0.5) * 2), proportion: eyeToMouth === 0 ? 0 : eyeDistancePx / eyeToMouth, eyeDistancePx };
+  return {
+    yaw: Math.min(1, Math.abs(along - 0.5) * 2),
+    proportion: eyeToMouth === 0 ? 0 : eyeDistancePx / eyeToMouth,
+    eyeDistancePx,
+  };
 }
 
 /** 0 at `bad` and below, 1 at `good` and above, linear between. */

@@ -30,7 +30,14 @@ export interface HeadRegionRules {
  * On the race fixtures, people scored 0.3 and more are people; a 224 px crop (the tiny detector's
  * input: no second resize) puts a head region's face at 70-100 px, whatever the person's size.
  */
-export const DEFAULT_HEAD_REGION_RULES: HeadRegionRules = { minPersonScore: 0.3, minRegionSide: 96, maxRegions: 6, cropSide: 224, inputSize: 224, scoreThreshold: 0.5 };
+export const DEFAULT_HEAD_REGION_RULES: HeadRegionRules = {
+  minPersonScore: 0.3,
+  minRegionSide: 96,
+  maxRegions: 6,
+  cropSide: 224,
+  inputSize: 224,
+  scoreThreshold: 0.5,
+};
 
 /** A region of the analysed image, in whole pixels. */
 export interface PixelRegion {
@@ -47,7 +54,13 @@ export interface PixelRegion {
  * box often cuts the hair). Regions that hold a face already are skipped: a face missed by the
  * whole-photo pass is where a person is and no face is.
  */
-export function headRegions(people: PersonBox[], faces: Box[], width: number, height: number, rules: HeadRegionRules = DEFAULT_HEAD_REGION_RULES): PixelRegion[] {
+export function headRegions(
+  people: PersonBox[],
+  faces: Box[],
+  width: number,
+  height: number,
+  rules: HeadRegionRules = DEFAULT_HEAD_REGION_RULES,
+): PixelRegion[] {
   const regions: PixelRegion[] = [];
   const holds = (r: PixelRegion, f: Box) => {
     const cx = f.x + f.width / 2;
@@ -59,11 +72,17 @@ export function headRegions(people: PersonBox[], faces: Box[], width: number, he
     const side = Math.min(p.width * width, p.height * height);
     const left = Math.max(0, Math.round((p.x + p.width / 2) * width - side / 2));
     const top = Math.max(0, Math.round(p.y * height - 0.1 * side));
-    const region = { left, top, width: Math.min(width - left, Math.round(side)), height: Math.min(height - top, Math.round(side)) };
+    const region = {
+      left,
+      top,
+      width: Math.min(width - left, Math.round(side)),
+      height: Math.min(height - top, Math.round(side)),
+    };
     if (Math.min(region.width, region.height) < rules.minRegionSide) continue;
     if (faces.some((f) => holds(region, f))) continue;
     // Two people's regions over one head (a person detected twice): looked at once.
-    if (regions.some((r) => holds(r, { x: region.left, y: region.top, width: region.width, height: region.height }))) continue;
+    if (regions.some((r) => holds(r, { x: region.left, y: region.top, width: region.width, height: region.height })))
+      continue;
     regions.push(region);
   }
   return regions;
@@ -82,22 +101,43 @@ export interface HeadFace {
  * enlarged to `cropSide` first; boxes and landmarks mapped back to the image. A face whose centre
  * lies outside its region (a neighbour's, cut by the region's edge) is left to its own region.
  */
-export async function facesInRegions(tensor: any, regions: PixelRegion[], rules: HeadRegionRules = DEFAULT_HEAD_REGION_RULES): Promise<HeadFace[]> {
+export async function facesInRegions(
+  tensor: any,
+  regions: PixelRegion[],
+  rules: HeadRegionRules = DEFAULT_HEAD_REGION_RULES,
+): Promise<HeadFace[]> {
   const [height, width] = tensor.shape;
   const out: HeadFace[] = [];
-  const options = new faceapi.TinyFaceDetectorOptions({ inputSize: rules.inputSize, scoreThreshold: rules.scoreThreshold });
+  const options = new faceapi.TinyFaceDetectorOptions({
+    inputSize: rules.inputSize,
+    scoreThreshold: rules.scoreThreshold,
+  });
   for (const region of regions) {
     const scale = rules.cropSide / Math.max(region.width, region.height);
     const size = [Math.max(1, Math.round(region.height * scale)), Math.max(1, Math.round(region.width * scale))];
-    const crop = faceapi.tf.tidy(() => faceapi.tf.image.resizeBilinear(tensor.slice([region.top, region.left, 0], [region.height, region.width, 3]), size));
+    const crop = faceapi.tf.tidy(() =>
+      faceapi.tf.image.resizeBilinear(
+        tensor.slice([region.top, region.left, 0], [region.height, region.width, 3]),
+        size,
+      ),
+    );
     try {
       for (const r of await faceapi.detectAllFaces(crop, options).withFaceLandmarks()) {
         const b = r.detection.box;
-        const box = { x: region.left + b.x / scale, y: region.top + b.y / scale, width: b.width / scale, height: b.height / scale };
+        const box = {
+          x: region.left + b.x / scale,
+          y: region.top + b.y / scale,
+          width: b.width / scale,
+          height: b.height / scale,
+        };
         const cx = box.x + box.width / 2;
         const cy = box.y + box.height / 2;
-        if (cx < region.left || cx > region.left + region.width || cy < region.top || cy > region.top + region.height) continue;
-        const points = r.landmarks.positions.map((p: { x: number; y: number }) => new faceapi.Point((region.left + p.x / scale) / width, (region.top + p.y / scale) / height));
+        if (cx < region.left || cx > region.left + region.width || cy < region.top || cy > region.top + region.height)
+          continue;
+        const points = r.landmarks.positions.map(
+          (p: { x: number; y: number }) =>
+            new faceapi.Point((region.left + p.x / scale) / width, (region.top + p.y / scale) / height),
+        );
         out.push({ box, score: r.detection.score, landmarks: new faceapi.FaceLandmarks68(points, { width, height }) });
       }
     } finally {

@@ -14,7 +14,12 @@ const WASM_PATH = `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm
 /** A photo as the analyser holds it: its tensor and its raw RGB (the chip is sampled from the latter). */
 const faceImageOf = async (image: Buffer) => {
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { tensor: faceapi.tf.tensor3d(data, [info.height, info.width, 3], 'int32'), rgb: data, width: info.width, height: info.height };
+  return {
+    tensor: faceapi.tf.tensor3d(data, [info.height, info.width, 3], 'int32'),
+    rgb: data,
+    width: info.width,
+    height: info.height,
+  };
 };
 const distance = (a: Float32Array, b: Float32Array) => Math.sqrt(a.reduce((s, v, i) => s + (v - b[i]) ** 2, 0));
 
@@ -24,7 +29,11 @@ describe('refineFace (real models)', () => {
   it('landmarks a turned head BlazeFace found so that its descriptor stays near the same face seen straight', async () => {
     const image = readFileSync(path.join(demo, 'sample3.jpg'));
     const straight = await faceImageOf(image);
-    const [face] = (await faceapi.detectAllFaces(straight.tensor, new faceapi.TinyFaceDetectorOptions({ inputSize: 512 })).withFaceLandmarks()).sort((a: any, b: any) => b.detection.box.width - a.detection.box.width);
+    const [face] = (
+      await faceapi
+        .detectAllFaces(straight.tensor, new faceapi.TinyFaceDetectorOptions({ inputSize: 512 }))
+        .withFaceLandmarks()
+    ).sort((a: any, b: any) => b.detection.box.width - a.detection.box.width);
     const [reference] = await describeFaces(straight, [face.landmarks], true);
     straight.tensor.dispose();
 
@@ -34,8 +43,23 @@ describe('refineFace (real models)', () => {
     const meta = await sharp(image).metadata();
     const left = Math.max(0, Math.round(b.x) - margin);
     const top = Math.max(0, Math.round(b.y) - margin);
-    const cut = await sharp(image).extract({ left, top, width: Math.min(meta.width - left, Math.round(b.width) + 2 * margin), height: Math.min(meta.height - top, Math.round(b.height) + 2 * margin) }).resize(140, 200, { fit: 'fill' }).rotate(15, { background: { r: 110, g: 110, b: 110 } }).png().toBuffer();
-    const turned = await faceImageOf(await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 110, g: 110, b: 110 } } }).composite([{ input: cut, left: 220, top: 120 }]).jpeg().toBuffer());
+    const cut = await sharp(image)
+      .extract({
+        left,
+        top,
+        width: Math.min(meta.width - left, Math.round(b.width) + 2 * margin),
+        height: Math.min(meta.height - top, Math.round(b.height) + 2 * margin),
+      })
+      .resize(140, 200, { fit: 'fill' })
+      .rotate(15, { background: { r: 110, g: 110, b: 110 } })
+      .png()
+      .toBuffer();
+    const turned = await faceImageOf(
+      await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 110, g: 110, b: 110 } } })
+        .composite([{ input: cut, left: 220, top: 120 }])
+        .jpeg()
+        .toBuffer(),
+    );
     try {
       const blazeface = new BlazeFaceDetector();
       await blazeface.load(WASM_PATH);

@@ -13,7 +13,10 @@ const CROP_SIDE = 320;
  * falls back). SSD costs ~12 tiny runs, but on the race fixtures it ran for 1 face in 36, and on the
  * harder face set it is what refines 8 of the 58 occluded and turned faces.
  */
-const REFINE_DETECTORS = () => [new faceapi.TinyFaceDetectorOptions({ inputSize: 224, scoreThreshold: 0.5 }), new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 })];
+const REFINE_DETECTORS = () => [
+  new faceapi.TinyFaceDetectorOptions({ inputSize: 224, scoreThreshold: 0.5 }),
+  new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 }),
+];
 
 export interface RefinedFace {
   /** Pixels of the frame. */
@@ -23,13 +26,22 @@ export interface RefinedFace {
 }
 
 /** The square region around a box (REGION_SCALE times its larger side), cut to the image. */
-export function regionAround(box: PixelBox, width: number, height: number): { left: number; top: number; width: number; height: number } {
+export function regionAround(
+  box: PixelBox,
+  width: number,
+  height: number,
+): { left: number; top: number; width: number; height: number } {
   const half = (Math.max(box.width, box.height) * REGION_SCALE) / 2;
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
   const left = Math.min(width - 1, Math.max(0, Math.round(cx - half)));
   const top = Math.min(height - 1, Math.max(0, Math.round(cy - half)));
-  return { left, top, width: Math.max(1, Math.min(width, Math.round(cx + half)) - left), height: Math.max(1, Math.min(height, Math.round(cy + half)) - top) };
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(width, Math.round(cx + half)) - left),
+    height: Math.max(1, Math.min(height, Math.round(cy + half)) - top),
+  };
 }
 
 /**
@@ -41,10 +53,19 @@ export function regionAround(box: PixelBox, width: number, height: number): { le
  * or only a neighbour's.
  * `ssdFallback: false`: the tiny detector alone (video: SSD costs ~300 ms a face).
  */
-export async function refineFace(tensor: any, box: PixelBox, opts: { ssdFallback?: boolean } = {}): Promise<RefinedFace | null> {
+export async function refineFace(
+  tensor: any,
+  box: PixelBox,
+  opts: { ssdFallback?: boolean } = {},
+): Promise<RefinedFace | null> {
   const [height, width] = tensor.shape;
   const region = regionAround(box, width, height);
-  const crop = faceapi.tf.tidy(() => faceapi.tf.image.resizeBilinear(tensor.slice([region.top, region.left, 0], [region.height, region.width, 3]), [CROP_SIDE, CROP_SIDE]));
+  const crop = faceapi.tf.tidy(() =>
+    faceapi.tf.image.resizeBilinear(tensor.slice([region.top, region.left, 0], [region.height, region.width, 3]), [
+      CROP_SIDE,
+      CROP_SIDE,
+    ]),
+  );
   try {
     let found: any[] = [];
     for (const options of opts.ssdFallback === false ? REFINE_DETECTORS().slice(0, 1) : REFINE_DETECTORS()) {
@@ -58,11 +79,19 @@ export async function refineFace(tensor: any, box: PixelBox, opts: { ssdFallback
     const sx = region.width / CROP_SIDE;
     const sy = region.height / CROP_SIDE;
     const b = best.box;
-    const refinedBox = { x: region.left + b.x * sx, y: region.top + b.y * sy, width: b.width * sx, height: b.height * sy };
+    const refinedBox = {
+      x: region.left + b.x * sx,
+      y: region.top + b.y * sy,
+      width: b.width * sx,
+      height: b.height * sy,
+    };
     // A neighbour's face, not this one (whose detection failed): it is found on its own already.
     if (!centreInside(box, refinedBox)) return null;
     const landmarks = await landmarksIn(crop, best);
-    const points = landmarks.positions.map((p: { x: number; y: number }) => new faceapi.Point((region.left + p.x * sx) / width, (region.top + p.y * sy) / height));
+    const points = landmarks.positions.map(
+      (p: { x: number; y: number }) =>
+        new faceapi.Point((region.left + p.x * sx) / width, (region.top + p.y * sy) / height),
+    );
     return {
       box: refinedBox,
       landmarks: new faceapi.FaceLandmarks68(points, { width, height }),

@@ -2,9 +2,11 @@ import { Worker } from 'node:worker_threads';
 import { SelfieThreads } from './selfie-thread';
 
 /** A stand-in thread: ready at once, answers each selfie after `ms` with its own number as the descriptor (one selfie at a time, as tfjs-wasm). */
-const fakeThread = (name: number, ms: number, opts: { failToStart?: boolean; dieOnFirst?: boolean } = {}) => () =>
-  new Worker(
-    `const { parentPort } = require('node:worker_threads');
+const fakeThread =
+  (name: number, ms: number, opts: { failToStart?: boolean; dieOnFirst?: boolean } = {}) =>
+  () =>
+    new Worker(
+      `const { parentPort } = require('node:worker_threads');
      if (${!!opts.failToStart}) process.exit(3);
      let busyUntil = 0;
      parentPort.on('message', ({ id }) => {
@@ -14,8 +16,8 @@ const fakeThread = (name: number, ms: number, opts: { failToStart?: boolean; die
        setTimeout(() => parentPort.postMessage({ id, descriptor: [${name}], facesFound: 1, modelMs: busyUntil - start }), busyUntil - Date.now());
      });
      parentPort.postMessage({ ready: true });`,
-    { eval: true },
-  );
+      { eval: true },
+    );
 
 const quiet = { warn: () => undefined, error: () => undefined };
 const fallback = { embedSelfie: async () => ({ descriptor: new Float32Array([-1]), facesFound: 1 }) };

@@ -60,7 +60,13 @@ export class SelfieThreads {
   ) {}
 
   /** Threads that serve the selfie queue themselves (Redis at `redisUrl`). */
-  static servingQueue(fallback: Pick<FaceAnalyzer, 'embedSelfie'>, logger: Pick<Logger, 'warn' | 'error'>, size: number, data: SelfieThreadData, onEmpty: () => void): SelfieThreads {
+  static servingQueue(
+    fallback: Pick<FaceAnalyzer, 'embedSelfie'>,
+    logger: Pick<Logger, 'warn' | 'error'>,
+    size: number,
+    data: SelfieThreadData,
+    onEmpty: () => void,
+  ): SelfieThreads {
     return new SelfieThreads(fallback, logger, size, () => new Worker(__filename, { workerData: data }), onEmpty);
   }
 
@@ -91,7 +97,10 @@ export class SelfieThreads {
     const threads = this.threads.splice(0);
     await Promise.all(
       threads.map(async (t) => {
-        await Promise.race([new Promise((r) => (t.worker.once('message', r), t.worker.postMessage({ close: true }))), new Promise((r) => setTimeout(r, 5000))]);
+        await Promise.race([
+          new Promise((r) => (t.worker.once('message', r), t.worker.postMessage({ close: true }))),
+          new Promise((r) => setTimeout(r, 5000)),
+        ]);
         await t.worker.terminate();
       }),
     );
@@ -129,14 +138,25 @@ export class SelfieThreads {
     if (!waiting) return;
     thread.pending.delete(reply.id);
     if (reply.error !== undefined) waiting.reject(new Error(reply.error));
-    else waiting.resolve({ descriptor: reply.descriptor ? Float32Array.from(reply.descriptor) : null, boxDescriptor: reply.boxDescriptor ? Float32Array.from(reply.boxDescriptor) : null, facesFound: reply.facesFound ?? 0, modelMs: reply.modelMs });
+    else
+      waiting.resolve({
+        descriptor: reply.descriptor ? Float32Array.from(reply.descriptor) : null,
+        boxDescriptor: reply.boxDescriptor ? Float32Array.from(reply.boxDescriptor) : null,
+        facesFound: reply.facesFound ?? 0,
+        modelMs: reply.modelMs,
+      });
   }
 
   private lost(thread: SelfieThread, reason: string): void {
     const at = this.threads.indexOf(thread);
     if (at < 0) return;
     this.threads.splice(at, 1);
-    this.logger.error({ reason, left: this.threads.length }, this.threads.length ? 'selfie thread lost; the others take its selfies' : 'selfie thread lost; selfies are embedded on the main thread');
+    this.logger.error(
+      { reason, left: this.threads.length },
+      this.threads.length
+        ? 'selfie thread lost; the others take its selfies'
+        : 'selfie thread lost; selfies are embedded on the main thread',
+    );
     for (const waiting of thread.pending.values()) waiting.reject(new Error(reason));
     thread.pending.clear();
     if (!this.threads.length) this.onEmpty();
@@ -154,22 +174,48 @@ if (!isMainThread && parentPort) {
     await faces.load();
     await warmUpSelfies(faces);
     if (data.redisUrl) {
-      queue = startWorker('selfies', { run: (job) => embedSelfie(faces, job) }, connectRedis(data.redisUrl), createLogger('ml-worker'), data.concurrency ?? 2);
+      queue = startWorker(
+        'selfies',
+        { run: (job) => embedSelfie(faces, job) },
+        connectRedis(data.redisUrl),
+        createLogger('ml-worker'),
+        data.concurrency ?? 2,
+      );
       await queue.waitUntilReady();
     }
   })().then(
     () => {
-      port.on('message', ({ id, image, close, boxDescriptor }: { id: number; image: Uint8Array; close?: boolean; boxDescriptor?: boolean }) => {
-        if (close) {
-          void (queue?.close() ?? Promise.resolve()).finally(() => port.postMessage({ closed: true }));
-          return;
-        }
-        const started = performance.now();
-        faces.embedSelfie(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { boxDescriptor }).then(
-          (found) => port.postMessage({ id, descriptor: found.descriptor ? Array.from(found.descriptor) : null, boxDescriptor: found.boxDescriptor ? Array.from(found.boxDescriptor) : null, facesFound: found.facesFound, modelMs: Math.round(performance.now() - started) } satisfies SelfieReply),
-          (err: Error) => port.postMessage({ id, error: err.message } satisfies SelfieReply),
-        );
-      });
+      port.on(
+        'message',
+        ({
+          id,
+          image,
+          close,
+          boxDescriptor,
+        }: {
+          id: number;
+          image: Uint8Array;
+          close?: boolean;
+          boxDescriptor?: boolean;
+        }) => {
+          if (close) {
+            void (queue?.close() ?? Promise.resolve()).finally(() => port.postMessage({ closed: true }));
+            return;
+          }
+          const started = performance.now();
+          faces.embedSelfie(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { boxDescriptor }).then(
+            (found) =>
+              port.postMessage({
+                id,
+                descriptor: found.descriptor ? Array.from(found.descriptor) : null,
+                boxDescriptor: found.boxDescriptor ? Array.from(found.boxDescriptor) : null,
+                facesFound: found.facesFound,
+                modelMs: Math.round(performance.now() - started),
+              } satisfies SelfieReply),
+            (err: Error) => port.postMessage({ id, error: err.message } satisfies SelfieReply),
+          );
+        },
+      );
       port.postMessage({ ready: true });
     },
     (err: Error) => {

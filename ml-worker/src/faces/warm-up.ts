@@ -21,7 +21,11 @@ const SAMPLE_FACE = (() => {
  * sample photo the face path (landmarks, descriptor and its mirror). Failures only cost the warm-up.
  */
 export async function warmUpSelfies(faces: Pick<FaceAnalyzer, 'embedSelfie'>): Promise<void> {
-  const blank = await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: 128, g: 128, b: 128 } } }).png().toBuffer();
+  const blank = await sharp({
+    create: { width: 256, height: 256, channels: 3, background: { r: 128, g: 128, b: 128 } },
+  })
+    .png()
+    .toBuffer();
   const images = [blank, ...(SAMPLE_FACE && existsSync(SAMPLE_FACE) ? [await readFile(SAMPLE_FACE)] : [])];
   for (const image of images) await faces.embedSelfie(image).catch(() => undefined);
 }

@@ -14,9 +14,13 @@ async function turnedPhoto(): Promise<Buffer> {
 }
 
 describe('renderPreviews', () => {
-  it('encodes the large preview faces are found on to the pixels of mozjpeg\'s full encoder at 82, bit for bit (without its scan search)', async () => {
-    const { plainLarge, largePixels: p } = await renderPreviews(await detail(800, 500).jpeg({ quality: 90 }).toBuffer());
-    const mozjpeg = await sharp(p.data, { raw: { width: p.width, height: p.height, channels: 3 } }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
+  it("encodes the large preview faces are found on to the pixels of mozjpeg's full encoder at 82, bit for bit (without its scan search)", async () => {
+    const { plainLarge, largePixels: p } = await renderPreviews(
+      await detail(800, 500).jpeg({ quality: 90 }).toBuffer(),
+    );
+    const mozjpeg = await sharp(p.data, { raw: { width: p.width, height: p.height, channels: 3 } })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer();
     expect(plainLarge.buffer.equals(mozjpeg)).toBe(false);
     expect((await sharp(plainLarge.buffer).raw().toBuffer()).equals(await sharp(mozjpeg).raw().toBuffer())).toBe(true);
   });
@@ -29,10 +33,13 @@ describe('renderPreviews', () => {
   });
 
   it('draws the watermark on the large preview only, keeping its size', async () => {
-    const original = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#404040' } }).jpeg().toBuffer();
+    const original = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#404040' } })
+      .jpeg()
+      .toBuffer();
     const marked = await renderPreviews(original, 'Demo City 10K');
     expect([marked.large.width, marked.large.height, marked.thumbnail.width]).toEqual([1600, 1067, 400]);
-    const corner = async (image: ReturnType<typeof sharp>) => (await image.extract({ left: 1100, top: 960, width: 480, height: 90 }).stats()).channels[0].max;
+    const corner = async (image: ReturnType<typeof sharp>) =>
+      (await image.extract({ left: 1100, top: 960, width: 480, height: 90 }).stats()).channels[0].max;
     expect(await corner(sharp(marked.large.buffer))).toBeGreaterThan(150);
     // The pixels faces are analysed on have no watermark.
     const { data, width, height } = marked.largePixels;

@@ -21,7 +21,10 @@ const ANALYSED_JPEG = { quality: 82, mozjpeg: true, optimiseScans: false } as co
  * trellis quantisation or scan search, a few quality steps lower: mozjpeg's bytes and fidelity at a
  * fifth of the CPU (docs/benchmarks.md, preview JPEG settings).
  */
-const SEEN_JPEG = { large: { quality: 79, progressive: true, quantisationTable: 3, optimiseCoding: true }, thumbnail: { quality: 71, progressive: true, quantisationTable: 3, optimiseCoding: true } } as const;
+const SEEN_JPEG = {
+  large: { quality: 79, progressive: true, quantisationTable: 3, optimiseCoding: true },
+  thumbnail: { quality: 71, progressive: true, quantisationTable: 3, optimiseCoding: true },
+} as const;
 
 function encode(image: Sharp, options: JpegOptions): Promise<RenderedImage> {
   return image
@@ -30,7 +33,8 @@ function encode(image: Sharp, options: JpegOptions): Promise<RenderedImage> {
     .then(({ data, info }) => ({ buffer: data, width: info.width, height: info.height }));
 }
 
-const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+const escapeXml = (s: string) =>
+  s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
 /** The event's watermark drawn on `pixels`, bottom right, semi-transparent, sized to the image. */
 function watermarked(pixels: RgbPixels, text: string): Sharp {
@@ -63,7 +67,13 @@ export async function renderPreviewsOf(pixels: RgbPixels, watermarkText?: string
   const [plainLarge, marked, thumbnail] = await Promise.all([
     encode(fromPixels(largePixels), ANALYSED_JPEG),
     text ? encode(watermarked(largePixels, text), SEEN_JPEG.large) : null,
-    encode(fromPixels(largePixels).resize(PREVIEW_SIZES.thumbnail, PREVIEW_SIZES.thumbnail, { fit: 'inside', withoutEnlargement: true }), SEEN_JPEG.thumbnail),
+    encode(
+      fromPixels(largePixels).resize(PREVIEW_SIZES.thumbnail, PREVIEW_SIZES.thumbnail, {
+        fit: 'inside',
+        withoutEnlargement: true,
+      }),
+      SEEN_JPEG.thumbnail,
+    ),
   ]);
   return { large: marked ?? plainLarge, thumbnail, plainLarge, largePixels };
 }

@@ -1,6 +1,11 @@
 import { ContentVersions, Logger } from '@em/core';
 import { bufferToDescriptor } from '@em/core/media';
-import { InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository, InMemoryStartListRepository } from '@em/core/testing';
+import {
+  InMemoryEventsRepository,
+  InMemoryObjectStore,
+  InMemoryPhotosRepository,
+  InMemoryStartListRepository,
+} from '@em/core/testing';
 import sharp from 'sharp';
 import { OCR_MAX_SIDE } from '../bibs/bib-reader';
 import { Registry } from 'prom-client';
@@ -66,7 +71,11 @@ class FakeBibs {
   async readPixels(pixels: Pixels) {
     this.pixels.push(pixels);
     if (this.fail) throw new Error('ocr crashed');
-    return { bibs: new Map([['1234', 0.98]]), reads: [{ bib: '1234', confidence: 0.98, box: { x: 0.4, y: 0.4, width: 0.05, height: 0.02 }, partial: false }], people: [RUNNER] };
+    return {
+      bibs: new Map([['1234', 0.98]]),
+      reads: [{ bib: '1234', confidence: 0.98, box: { x: 0.4, y: 0.4, width: 0.05, height: 0.02 }, partial: false }],
+      people: [RUNNER],
+    };
   }
 }
 
@@ -82,14 +91,37 @@ async function setup(live = false, registry?: Registry) {
   events.add({ id: 5, orgId: 1, watermarkText: 'Demo', wentLiveAt: live ? new Date(0) : null });
   const photos = new InMemoryPhotosRepository(events);
   const store = new InMemoryObjectStore();
-  const photo = photos.add({ eventId: 5, status: 'queued', originalKey: 'originals/5/p.jpg', largeKey: null, thumbnailKey: null });
-  await store.put(photo.originalKey, await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a6' } }).jpeg().toBuffer(), 'image/jpeg');
+  const photo = photos.add({
+    eventId: 5,
+    status: 'queued',
+    originalKey: 'originals/5/p.jpg',
+    largeKey: null,
+    thumbnailKey: null,
+  });
+  await store.put(
+    photo.originalKey,
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a6' } })
+      .jpeg()
+      .toBuffer(),
+    'image/jpeg',
+  );
   const faces = new FakeFaces();
   const bibs = new FakeBibs();
   const revisions = new FakeRevisions();
   const startLists = new InMemoryStartListRepository();
   const versions = new ContentVersions(events, null);
-  const processor = new PhotoProcessor(photos, events, store.asStore, faces, bibs, revisions, logger, startLists, versions, registry ? photoStepHistogram(registry) : undefined);
+  const processor = new PhotoProcessor(
+    photos,
+    events,
+    store.asStore,
+    faces,
+    bibs,
+    revisions,
+    logger,
+    startLists,
+    versions,
+    registry ? photoStepHistogram(registry) : undefined,
+  );
   return { events, photos, store, photo, faces, bibs, revisions, processor, startLists };
 }
 
@@ -98,7 +130,14 @@ describe('PhotoProcessor', () => {
     const s = await setup();
     expect(await s.processor.process(s.photo.id)).toBe('processed');
     const row = s.photos.rows.get(s.photo.id)!;
-    expect(row).toMatchObject({ status: 'processed', largeKey: `public/5/large/${row.id}.jpg`, thumbnailKey: `public/5/thumb/${row.id}.jpg`, width: 640, height: 480, stepErrors: null });
+    expect(row).toMatchObject({
+      status: 'processed',
+      largeKey: `public/5/large/${row.id}.jpg`,
+      thumbnailKey: `public/5/thumb/${row.id}.jpg`,
+      width: 640,
+      height: 480,
+      stepErrors: null,
+    });
     expect(row.publishedAt).toBeFalsy();
     expect(s.store.objects.has(row.largeKey!) && s.store.objects.has(row.thumbnailKey!)).toBe(true);
     expect(s.photos.bibs.map((b) => b.bib)).toEqual(['1234']);
@@ -136,7 +175,10 @@ describe('PhotoProcessor', () => {
     const s = await setup();
     s.bibs.fail = true;
     await s.processor.process(s.photo.id);
-    expect(s.photos.rows.get(s.photo.id)).toMatchObject({ status: 'processed', stepErrors: { bibs: 'BIB reading failed' } });
+    expect(s.photos.rows.get(s.photo.id)).toMatchObject({
+      status: 'processed',
+      stepErrors: { bibs: 'BIB reading failed' },
+    });
     expect(s.photos.faces).toHaveLength(2);
     // Without the BIB step's people, faces are looked for on the whole photo only.
     expect(s.faces.people).toEqual([[]]);
@@ -144,7 +186,10 @@ describe('PhotoProcessor', () => {
     const t = await setup();
     t.faces.fail = true;
     await t.processor.process(t.photo.id);
-    expect(t.photos.rows.get(t.photo.id)).toMatchObject({ status: 'processed', stepErrors: { faces: 'Face detection failed' } });
+    expect(t.photos.rows.get(t.photo.id)).toMatchObject({
+      status: 'processed',
+      stepErrors: { faces: 'Face detection failed' },
+    });
     expect(t.photos.bibs).toHaveLength(1);
     expect(t.revisions.bumps).toEqual([]);
   });
@@ -153,15 +198,21 @@ describe('PhotoProcessor', () => {
     const s = await setup();
     await s.store.put(s.photo.originalKey, Buffer.from('garbage'), 'image/jpeg');
     await expect(s.processor.process(s.photo.id)).rejects.toMatchObject({ name: 'UnrecoverableError' });
-    expect(s.photos.rows.get(s.photo.id)).toMatchObject({ status: 'failed', stepErrors: { previews: expect.any(String) } });
+    expect(s.photos.rows.get(s.photo.id)).toMatchObject({
+      status: 'failed',
+      stepErrors: { previews: expect.any(String) },
+    });
   });
 
-  it('decodes the original once: previews and the BIB step share the oriented photo (at most OCR_MAX_SIDE); faces read the large preview\'s JPEG without watermark', async () => {
+  it("decodes the original once: previews and the BIB step share the oriented photo (at most OCR_MAX_SIDE); faces read the large preview's JPEG without watermark", async () => {
     const s = await setup();
     // 2000x1500 stored, shown 1500x2000 (EXIF orientation 6), with detail for the resizes to work on.
     const noise = Buffer.alloc(2000 * 1500 * 3);
     for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919) % 251;
-    const original = await sharp(noise, { raw: { width: 2000, height: 1500, channels: 3 } }).jpeg({ quality: 90 }).withMetadata({ orientation: 6 }).toBuffer();
+    const original = await sharp(noise, { raw: { width: 2000, height: 1500, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     await s.store.put(s.photo.originalKey, original, 'image/jpeg');
     mockDecoded.length = 0;
     await s.processor.process(s.photo.id);
@@ -179,20 +230,39 @@ describe('PhotoProcessor', () => {
 
   it('reads a larger photo for BIBs at OCR_MAX_SIDE', async () => {
     const s = await setup();
-    await s.store.put(s.photo.originalKey, await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#3a6' } }).jpeg().toBuffer(), 'image/jpeg');
+    await s.store.put(
+      s.photo.originalKey,
+      await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#3a6' } })
+        .jpeg()
+        .toBuffer(),
+      'image/jpeg',
+    );
     await s.processor.process(s.photo.id);
-    expect([s.bibs.pixels[0].width, s.bibs.pixels[0].height]).toEqual([OCR_MAX_SIDE, Math.round((OCR_MAX_SIDE * 2) / 3)]);
+    expect([s.bibs.pixels[0].width, s.bibs.pixels[0].height]).toEqual([
+      OCR_MAX_SIDE,
+      Math.round((OCR_MAX_SIDE * 2) / 3),
+    ]);
     const analysed = await sharp(s.faces.images[0]).metadata();
     expect([analysed.width, analysed.height]).toEqual([1600, 1067]);
-    expect(s.photos.rows.get(s.photo.id)).toMatchObject({ width: 3000, height: 2000, largeWidth: 1600, largeHeight: 1067 });
+    expect(s.photos.rows.get(s.photo.id)).toMatchObject({
+      width: 3000,
+      height: 2000,
+      largeWidth: 1600,
+      largeHeight: 1067,
+    });
   });
 
   it('a truncated original fails the photo at once, without retries', async () => {
     const s = await setup();
-    const whole = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#3a6' } }).jpeg().toBuffer();
+    const whole = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#3a6' } })
+      .jpeg()
+      .toBuffer();
     await s.store.put(s.photo.originalKey, whole.subarray(0, Math.round(whole.length * 0.6)), 'image/jpeg');
     await expect(s.processor.process(s.photo.id)).rejects.toMatchObject({ name: 'UnrecoverableError' });
-    expect(s.photos.rows.get(s.photo.id)).toMatchObject({ status: 'failed', stepErrors: { previews: expect.stringMatching(/corrupt or truncated/) } });
+    expect(s.photos.rows.get(s.photo.id)).toMatchObject({
+      status: 'failed',
+      stepErrors: { previews: expect.stringMatching(/corrupt or truncated/) },
+    });
   });
 
   it('times each step of the job into em_photo_step_seconds{step}, failed steps included', async () => {
@@ -202,8 +272,11 @@ describe('PhotoProcessor', () => {
     s.bibs.readPixels = async (pixels: Pixels) => (await new Promise((r) => setTimeout(r, 120)), slow(pixels));
     s.faces.fail = true;
     await s.processor.process(s.photo.id);
-    const { values } = (await registry.getSingleMetric('em_photo_step_seconds')!.get()) as { values: Array<{ metricName?: string; labels: Record<string, string>; value: number }> };
-    const of = (suffix: string, step: string) => values.find((v) => v.metricName === `em_photo_step_seconds${suffix}` && v.labels.step === step)?.value;
+    const { values } = (await registry.getSingleMetric('em_photo_step_seconds')!.get()) as {
+      values: Array<{ metricName?: string; labels: Record<string, string>; value: number }>;
+    };
+    const of = (suffix: string, step: string) =>
+      values.find((v) => v.metricName === `em_photo_step_seconds${suffix}` && v.labels.step === step)?.value;
     for (const step of PHOTO_STEPS) expect([step, of('_count', step)]).toEqual([step, 1]);
     expect(of('_sum', 'bibs')).toBeGreaterThanOrEqual(0.11);
     expect(of('_sum', 'decode')).toBeLessThan(of('_sum', 'bibs')!);
@@ -219,7 +292,14 @@ describe('PhotoProcessor', () => {
   });
 
   it('judges reads against the start list: a number not on it is kept as rejected, not searchable', async () => {
-    const entry = (bib: string) => ({ bib, name: `Runner ${bib}`, firstName: null, lastName: null, category: null, team: null });
+    const entry = (bib: string) => ({
+      bib,
+      name: `Runner ${bib}`,
+      firstName: null,
+      lastName: null,
+      category: null,
+      team: null,
+    });
     const listed = await setup(true);
     listed.startLists.lists.set(5, [entry('1234')]);
     await listed.processor.process(listed.photo.id);

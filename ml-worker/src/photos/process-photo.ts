@@ -51,10 +51,17 @@ export class PhotoProcessor {
       return decodePhoto(original, OCR_MAX_SIDE).catch(() => this.failAtOnce(photoId, CORRUPT_IMAGE));
     });
     const eventId = photo.event.id;
-    const [{ large, thumbnail, plainLarge }, size] = await step('previews', () => Promise.all([renderPreviewsOf(pixels, photo.event.watermarkText), displayedSize(original)]));
+    const [{ large, thumbnail, plainLarge }, size] = await step('previews', () =>
+      Promise.all([renderPreviewsOf(pixels, photo.event.watermarkText), displayedSize(original)]),
+    );
     const largeKey = objectKeys.large(eventId, photo.id);
     const thumbnailKey = objectKeys.thumbnail(eventId, photo.id);
-    await step('store', () => Promise.all([this.store.put(largeKey, large.buffer, 'image/jpeg'), this.store.put(thumbnailKey, thumbnail.buffer, 'image/jpeg')]));
+    await step('store', () =>
+      Promise.all([
+        this.store.put(largeKey, large.buffer, 'image/jpeg'),
+        this.store.put(thumbnailKey, thumbnail.buffer, 'image/jpeg'),
+      ]),
+    );
 
     const stepErrors: PhotoStepErrors = {};
     let reads: BibRead[] = [];
@@ -91,9 +98,18 @@ export class PhotoProcessor {
         stepErrors: Object.keys(stepErrors).length ? stepErrors : null,
         publishAt: live ? now : null,
         bibs,
-        faces: detected.map((face) => ({ embedding: descriptorToBuffer(face.descriptor), descriptorVersion: face.descriptorVersion, quality: faceQuality(face.signals), score: face.score, box: face.box })),
+        faces: detected.map((face) => ({
+          embedding: descriptorToBuffer(face.descriptor),
+          descriptorVersion: face.descriptorVersion,
+          quality: faceQuality(face.signals),
+          score: face.score,
+          box: face.box,
+        })),
       });
-      if (detected.length) await this.revisions.bump('photos', eventId).catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
+      if (detected.length)
+        await this.revisions
+          .bump('photos', eventId)
+          .catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
       return live;
     });
     // Published now, or published before and processed again (its BIBs and faces may differ).

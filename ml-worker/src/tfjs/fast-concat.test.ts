@@ -27,13 +27,30 @@ describe('useFastConcat', () => {
 
   it('gives what the wasm backend gave: channels joined (face-api mean subtraction), rows joined (padding to a square), ints', async () => {
     const plane = (v: number) => tf.fill([1, 9, 7, 1], v, 'float32');
-    const image = tf.tensor4d(Float32Array.from({ length: 9 * 7 * 3 }, (_, i) => i * 0.5), [1, 9, 7, 3]);
-    const ints = tf.tensor2d(Int32Array.from({ length: 12 }, (_, i) => i), [4, 3], 'int32');
-    const cases = () => [tf.concat([plane(1), plane(2), plane(3)], 3), tf.concat([image, tf.zeros([1, 2, 7, 3])], 1), tf.concat([image, image], 2), tf.concat([ints, ints, ints], 1), tf.concat([ints, ints], 0)];
-    const before = await Promise.all(cases().map(async (t: any) => ({ shape: t.shape, dtype: t.dtype, values: [...(await t.data())] })));
+    const image = tf.tensor4d(
+      Float32Array.from({ length: 9 * 7 * 3 }, (_, i) => i * 0.5),
+      [1, 9, 7, 3],
+    );
+    const ints = tf.tensor2d(
+      Int32Array.from({ length: 12 }, (_, i) => i),
+      [4, 3],
+      'int32',
+    );
+    const cases = () => [
+      tf.concat([plane(1), plane(2), plane(3)], 3),
+      tf.concat([image, tf.zeros([1, 2, 7, 3])], 1),
+      tf.concat([image, image], 2),
+      tf.concat([ints, ints, ints], 1),
+      tf.concat([ints, ints], 0),
+    ];
+    const before = await Promise.all(
+      cases().map(async (t: any) => ({ shape: t.shape, dtype: t.dtype, values: [...(await t.data())] })),
+    );
     useFastConcat();
     expect(tf.getKernel('Concat', 'wasm').kernelFunc.toString()).toContain('concatInto');
-    const after = await Promise.all(cases().map(async (t: any) => ({ shape: t.shape, dtype: t.dtype, values: [...(await t.data())] })));
+    const after = await Promise.all(
+      cases().map(async (t: any) => ({ shape: t.shape, dtype: t.dtype, values: [...(await t.data())] })),
+    );
     expect(after).toEqual(before);
   });
 });

@@ -49,13 +49,27 @@ export function useFastConcat(): void {
       const nonEmpty = inputs.filter((t) => tf.util.sizeFromShape(t.shape) > 0);
       if (inputs[0].dtype === 'string' || nonEmpty.length < 2) return original.kernelFunc(args);
       const axis = tf.util.parseAxisParam(args.attrs.axis, inputs[0].shape)[0];
-      tf.backend_util.assertParamsConsistent(inputs.map((t) => t.shape), axis);
-      const out = backend.makeOutput(tf.backend_util.computeOutShape(inputs.map((t) => t.shape), axis), inputs[0].dtype);
+      tf.backend_util.assertParamsConsistent(
+        inputs.map((t) => t.shape),
+        axis,
+      );
+      const out = backend.makeOutput(
+        tf.backend_util.computeOutShape(
+          inputs.map((t) => t.shape),
+          axis,
+        ),
+        inputs[0].dtype,
+      );
       const rows = tf.util.sizeFromShape(nonEmpty[0].shape.slice(0, axis));
       const inner = nonEmpty.map((t) => tf.util.sizeFromShape(t.shape.slice(axis)));
       // The output first: allocating can grow the heap, which detaches views taken before.
       const outVals = backend.typedArrayFromHeap(out);
-      concatInto(nonEmpty.map((t) => backend.typedArrayFromHeap(t)), inner, rows, outVals);
+      concatInto(
+        nonEmpty.map((t) => backend.typedArrayFromHeap(t)),
+        inner,
+        rows,
+        outVals,
+      );
       return out;
     },
   });

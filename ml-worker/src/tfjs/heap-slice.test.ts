@@ -23,13 +23,37 @@ function naiveSlice(x: Int32Array, shape: number[], begin: number[], size: numbe
 
 describe('copySlice', () => {
   const cases: Array<[number[], number[], number[]]> = [
-    [[5, 7, 3], [1, 2, 0], [3, 4, 3]], // an image crop
-    [[5, 7, 3], [0, 0, 1], [5, 7, 1]], // one channel
-    [[5, 7, 3], [2, 0, 0], [2, 7, 3]], // whole rows: one run
-    [[2, 5, 7, 3], [1, 1, 2, 0], [1, 3, 4, 3]], // a batch
+    [
+      [5, 7, 3],
+      [1, 2, 0],
+      [3, 4, 3],
+    ], // an image crop
+    [
+      [5, 7, 3],
+      [0, 0, 1],
+      [5, 7, 1],
+    ], // one channel
+    [
+      [5, 7, 3],
+      [2, 0, 0],
+      [2, 7, 3],
+    ], // whole rows: one run
+    [
+      [2, 5, 7, 3],
+      [1, 1, 2, 0],
+      [1, 3, 4, 3],
+    ], // a batch
     [[9], [3], [4]],
-    [[4, 6], [1, 0], [2, 6]],
-    [[4, 6], [0, 5], [4, 1]],
+    [
+      [4, 6],
+      [1, 0],
+      [2, 6],
+    ],
+    [
+      [4, 6],
+      [0, 5],
+      [4, 1],
+    ],
   ];
   it.each(cases)('matches the definition for shape %j, begin %j, size %j', (shape, begin, size) => {
     const x = Int32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => i * 7 + 1);
@@ -47,7 +71,11 @@ describe('useHeapSlice', () => {
   });
 
   it('gives what the wasm backend gave, with the image tensor left intact', async () => {
-    const image = tf.tensor3d(Int32Array.from({ length: 40 * 30 * 3 }, (_, i) => i % 251), [40, 30, 3], 'int32');
+    const image = tf.tensor3d(
+      Int32Array.from({ length: 40 * 30 * 3 }, (_, i) => i % 251),
+      [40, 30, 3],
+      'int32',
+    );
     const before = await tf.slice(image, [5, 7, 0], [20, 10, 3]).data();
     const floats = await tf.slice(image.toFloat(), [0, 3, 1], [-1, 5, 2]).data();
     useHeapSlice();

@@ -9,7 +9,13 @@ type Numbers = Float32Array | Int32Array | Uint8Array;
  * Copies the `size` block at `begin` of a row-major tensor of `shape` into `out`, one contiguous
  * run at a time (for an image crop, one row of the crop per run).
  */
-export function copySlice(x: Numbers, shape: readonly number[], begin: readonly number[], size: readonly number[], out: Numbers): void {
+export function copySlice(
+  x: Numbers,
+  shape: readonly number[],
+  begin: readonly number[],
+  size: readonly number[],
+  out: Numbers,
+): void {
   const rank = shape.length;
   const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
   // The trailing dimensions taken whole, and the one before them, are one contiguous run.
@@ -45,12 +51,21 @@ export function useHeapSlice(): void {
   tf.unregisterKernel('Slice', 'wasm');
   tf.registerKernel({
     ...original,
-    kernelFunc: (args: { inputs: { x: any }; attrs: { begin: number | number[]; size?: number | number[] }; backend: any }) => {
-      const { inputs: { x }, attrs, backend } = args;
+    kernelFunc: (args: {
+      inputs: { x: any };
+      attrs: { begin: number | number[]; size?: number | number[] };
+      backend: any;
+    }) => {
+      const {
+        inputs: { x },
+        attrs,
+        backend,
+      } = args;
       if (x.dtype === 'string' || x.shape.length === 0) return original.kernelFunc(args);
       const [begin, size] = tf.slice_util.parseSliceParams(x, attrs.begin, attrs.size);
       const out = backend.makeOutput(size, x.dtype);
-      if (tf.util.sizeFromShape(size) > 0) copySlice(backend.typedArrayFromHeap(x), x.shape, begin, size, backend.typedArrayFromHeap(out));
+      if (tf.util.sizeFromShape(size) > 0)
+        copySlice(backend.typedArrayFromHeap(x), x.shape, begin, size, backend.typedArrayFromHeap(out));
       return out;
     },
   });

@@ -3,10 +3,12 @@ import { faceLook, sameLook } from './face-look';
 const W = 320;
 const H = 180;
 /** A grey frame with a face-like pattern (a light oval, two dark eyes, a mouth) in a `side` px square at x, y; `light` added to every value, `noise` +-. */
-function frame(opts: { x?: number; y?: number; side?: number; light?: number; noise?: number; seed?: number; eyes?: number } = {}): Buffer {
+function frame(
+  opts: { x?: number; y?: number; side?: number; light?: number; noise?: number; seed?: number; eyes?: number } = {},
+): Buffer {
   const { x: fx = 100, y: fy = 40, side = 80, light = 0, noise = 0, eyes = 0.3 } = opts;
   let seed = opts.seed ?? 1;
-  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const rgb = Buffer.alloc(W * H * 3);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {

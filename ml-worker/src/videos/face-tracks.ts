@@ -84,7 +84,12 @@ export class FaceTracker {
     const free = new Set(seen);
     for (const box of boxes) {
       let best: Track | undefined;
-      for (const track of free) if (overlap(box, track.box) >= this.opts.minOverlap && (!best || overlap(box, track.box) > overlap(box, best.box))) best = track;
+      for (const track of free)
+        if (
+          overlap(box, track.box) >= this.opts.minOverlap &&
+          (!best || overlap(box, track.box) > overlap(box, best.box))
+        )
+          best = track;
       if (!best) return false;
       free.delete(best);
     }

@@ -6,12 +6,12 @@ const H = 180;
 function frame(opts: { face?: { x: number; y: number; side: number }; noise?: number; seed?: number } = {}): Buffer {
   const rgb = Buffer.alloc(W * H * 3);
   let seed = opts.seed ?? 1;
-  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const f = opts.face;
       const inFace = f && x >= f.x && x < f.x + f.side && y >= f.y && y < f.y + f.side;
-      const value = (inFace ? 190 : 110) + Math.round(((random() * 2) - 1) * (opts.noise ?? 0));
+      const value = (inFace ? 190 : 110) + Math.round((random() * 2 - 1) * (opts.noise ?? 0));
       rgb.fill(value, (y * W + x) * 3, (y * W + x) * 3 + 3);
     }
   }
@@ -20,7 +20,9 @@ function frame(opts: { face?: { x: number; y: number; side: number }; noise?: nu
 
 describe('frame change', () => {
   it('the same still shot with encoder-like noise is the same picture', () => {
-    expect(samePicture(blockMeans(frame({ noise: 3, seed: 1 }), W, H), blockMeans(frame({ noise: 3, seed: 7 }), W, H))).toBe(true);
+    expect(
+      samePicture(blockMeans(frame({ noise: 3, seed: 1 }), W, H), blockMeans(frame({ noise: 3, seed: 7 }), W, H)),
+    ).toBe(true);
   });
 
   it('a 40 px face coming, or moving by a quarter of its width, is a change', () => {

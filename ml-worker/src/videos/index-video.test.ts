@@ -1,6 +1,11 @@
 import { Logger } from '@em/core';
 import { bufferToDescriptor } from '@em/core/media';
-import { InMemoryEventsRepository, InMemoryObjectStore, InMemoryVideosRepository, writeTestVideo } from '@em/core/testing';
+import {
+  InMemoryEventsRepository,
+  InMemoryObjectStore,
+  InMemoryVideosRepository,
+  writeTestVideo,
+} from '@em/core/testing';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,12 +29,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 class FakeFaces {
   sizes: string[] = [];
   described = 0;
-  async detectFrameFaces(_rgb: Buffer, width: number, height: number, pick: (boxes: Array<{ x: number; y: number; width: number; height: number }>) => boolean[]) {
+  async detectFrameFaces(
+    _rgb: Buffer,
+    width: number,
+    height: number,
+    pick: (boxes: Array<{ x: number; y: number; width: number; height: number }>) => boolean[],
+  ) {
     this.sizes.push(`${width}x${height}`);
     const box = { x: 0.4, y: 0.7, width: 0.2, height: 0.2 };
     const [describe] = pick([box]);
     if (describe) this.described++;
-    return [{ box, score: 0.8, descriptorVersion: 2 as const, signals: { yaw: 0.7, proportion: 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 }, descriptor: describe ? Float32Array.from({ length: 128 }, (_, i) => (i === 0 ? this.sizes.length / 1000 : 0)) : null }];
+    return [
+      {
+        box,
+        score: 0.8,
+        descriptorVersion: 2 as const,
+        signals: { yaw: 0.7, proportion: 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 },
+        descriptor: describe
+          ? Float32Array.from({ length: 128 }, (_, i) => (i === 0 ? this.sizes.length / 1000 : 0))
+          : null,
+      },
+    ];
   }
 }
 
@@ -42,7 +62,15 @@ async function setup(startThread?: () => Promise<VideoPartThread | null>, maxPar
   await store.put(row.storageKey, source, 'video/mp4');
   const faces = new FakeFaces();
   const bumps: number[] = [];
-  const indexer = new VideoIndexer(videos, store.asStore, faces, { bump: async (_kind, eventId) => void bumps.push(eventId) }, logger, startThread, maxParts);
+  const indexer = new VideoIndexer(
+    videos,
+    store.asStore,
+    faces,
+    { bump: async (_kind, eventId) => void bumps.push(eventId) },
+    logger,
+    startThread,
+    maxParts,
+  );
   return { videos, store, row, faces, bumps, indexer };
 }
 
@@ -50,14 +78,23 @@ describe('VideoIndexer', () => {
   it("samples frames at the event's rate and stores each face with its time; the video is indexed with its duration", async () => {
     const s = await setup();
     expect(await s.indexer.index(s.row.id)).toBe('indexed');
-    expect(s.videos.rows.get(s.row.id)).toMatchObject({ status: 'indexed', indexProgress: 1, durationSeconds: 3, width: 320, height: 240, sampleFps: 2 });
+    expect(s.videos.rows.get(s.row.id)).toMatchObject({
+      status: 'indexed',
+      indexProgress: 1,
+      durationSeconds: 3,
+      width: 320,
+      height: 240,
+      sampleFps: 2,
+    });
     expect(s.videos.faces.map((f) => f.timeSeconds)).toEqual([0, 0.5, 1, 1.5, 2, 2.5]);
     // One track; its descriptor is described once a second and carried by the sightings between.
     // Key frames are 2 s apart: the first (1.5 s, call 1) sees a new face, so the frames before it
     // are analysed (calls 2-4) and it keeps the faces it showed; the last (2.5 s, at the end, call 5)
     // shows the same face, so 2 s is not analysed and carries the track's descriptor.
     expect(new Set(s.videos.faces.map((f) => f.track)).size).toBe(1);
-    expect(s.videos.faces.map((f) => Math.round(bufferToDescriptor(f.embedding)[0] * 1000))).toEqual([2, 2, 4, 4, 4, 5]);
+    expect(s.videos.faces.map((f) => Math.round(bufferToDescriptor(f.embedding)[0] * 1000))).toEqual([
+      2, 2, 4, 4, 4, 5,
+    ]);
     expect(s.faces.described).toBe(3);
     expect(s.faces.sizes).toHaveLength(5);
     expect(s.faces.sizes[0]).toBe('320x240');
@@ -78,7 +115,10 @@ describe('VideoIndexer', () => {
     const s = await setup();
     await s.store.put(s.row.storageKey, Buffer.from('garbage'), 'video/mp4');
     await expect(s.indexer.index(s.row.id)).rejects.toMatchObject({ name: 'UnrecoverableError' });
-    expect(s.videos.rows.get(s.row.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('not a readable video') });
+    expect(s.videos.rows.get(s.row.id)).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('not a readable video'),
+    });
     expect(s.bumps).toEqual([]);
   });
 
@@ -119,4 +159,3 @@ describe('VideoIndexer', () => {
     expect(new Set(s.videos.faces.map((f) => f.track)).size).toBe(1);
   });
 });
-

@@ -74,32 +74,66 @@ export class VideoIndexer {
       const reached = parts.map((p) => p.part.start);
       const keep = (i: number) => async (sightings: Sighting[], time: number) => {
         for (const face of sightings) {
-          batch.push({ timeSeconds: face.time, embedding: descriptorToBuffer(face.descriptor), score: face.score, descriptorVersion: face.descriptorVersion, quality: face.quality, track: face.track });
+          batch.push({
+            timeSeconds: face.time,
+            embedding: descriptorToBuffer(face.descriptor),
+            score: face.score,
+            descriptorVersion: face.descriptorVersion,
+            quality: face.quality,
+            track: face.track,
+          });
           facesFound++;
         }
         reached[i] = time;
         if (batch.length >= INSERT_BATCH) await flush();
         if (Date.now() - lastProgressAt > 1000) {
           lastProgressAt = Date.now();
-          const done = parts.reduce((sum, p, j) => sum + Math.max(0, Math.min(reached[j], p.part.end) - p.part.start), 0);
+          const done = parts.reduce(
+            (sum, p, j) => sum + Math.max(0, Math.min(reached[j], p.part.end) - p.part.start),
+            0,
+          );
           await this.videos.setProgress(videoId, Math.min(0.99, done / probe.durationSeconds));
         }
       };
       const decode = { fps, width, height, format: probe.format };
       let stats;
       try {
-        stats = await Promise.all(parts.map(({ part, thread }, i) =>
-          thread ? thread.indexPart(file, decode, part, i * TRACKS_PER_PART, keep(i)) : indexPart(this.faces, file, decode, part, i * TRACKS_PER_PART, keep(i)),
-        ));
+        stats = await Promise.all(
+          parts.map(({ part, thread }, i) =>
+            thread
+              ? thread.indexPart(file, decode, part, i * TRACKS_PER_PART, keep(i))
+              : indexPart(this.faces, file, decode, part, i * TRACKS_PER_PART, keep(i)),
+          ),
+        );
       } finally {
         await Promise.all(parts.map(async (p) => p.thread?.close()));
       }
       await flush();
       const shotChanges = stats.flatMap((part) => part.shotChanges).sort((a, b) => a - b);
-      await this.videos.markIndexed(videoId, { durationSeconds: probe.durationSeconds, width: probe.width, height: probe.height, sampleFps: fps, shotChanges });
+      await this.videos.markIndexed(videoId, {
+        durationSeconds: probe.durationSeconds,
+        width: probe.width,
+        height: probe.height,
+        sampleFps: fps,
+        shotChanges,
+      });
       await this.revisions.bump('videos', event.id).catch(() => undefined);
       const sum = (key: Exclude<keyof PartStats, 'shotChanges'>) => stats.reduce((total, part) => total + part[key], 0);
-      this.logger.info({ videoId, parts: parts.length, frames: sum('frames'), expectedFrames, faces: facesFound, analysed: sum('analysed'), still: sum('still'), shots: shotChanges.length + 1, described: sum('described'), seconds: probe.durationSeconds }, 'video indexed');
+      this.logger.info(
+        {
+          videoId,
+          parts: parts.length,
+          frames: sum('frames'),
+          expectedFrames,
+          faces: facesFound,
+          analysed: sum('analysed'),
+          still: sum('still'),
+          shots: shotChanges.length + 1,
+          described: sum('described'),
+          seconds: probe.durationSeconds,
+        },
+        'video indexed',
+      );
       return 'indexed';
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -107,15 +141,23 @@ export class VideoIndexer {
   }
 
   /** The parts of a video and who indexes each (the main thread the first); short videos are not split. */
-  private async parts(durationSeconds: number, fps: number): Promise<Array<{ part: VideoPart; thread: VideoPartThread | null }>> {
-    const count = this.startThread && durationSeconds >= MIN_SECONDS_PER_PART * 2 ? Math.min(this.maxParts, Math.floor(durationSeconds / MIN_SECONDS_PER_PART)) : 1;
+  private async parts(
+    durationSeconds: number,
+    fps: number,
+  ): Promise<Array<{ part: VideoPart; thread: VideoPartThread | null }>> {
+    const count =
+      this.startThread && durationSeconds >= MIN_SECONDS_PER_PART * 2
+        ? Math.min(this.maxParts, Math.floor(durationSeconds / MIN_SECONDS_PER_PART))
+        : 1;
     const threads = count > 1 ? await Promise.all(Array.from({ length: count - 1 }, () => this.startThread!())) : [];
     const helpers = threads.filter((t): t is VideoPartThread => t !== null);
-    return splitVideo(durationSeconds, fps, helpers.length + 1).map((part, i) => ({ part, thread: i === 0 ? null : helpers[i - 1] }));
+    return splitVideo(durationSeconds, fps, helpers.length + 1).map((part, i) => ({
+      part,
+      thread: i === 0 ? null : helpers[i - 1],
+    }));
   }
 
   async fail(videoId: string, reason: string): Promise<void> {
     await this.videos.markFailed(videoId, reason);
   }
 }
-

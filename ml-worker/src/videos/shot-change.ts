@@ -38,7 +38,9 @@ export function shotSignature(rgb: Buffer, width: number, height: number): ShotS
       samples++;
     }
   }
-  const layout = Float32Array.from(sums, (sum, i) => (counts[Math.floor(i / 3)] ? sum / counts[Math.floor(i / 3)] / 255 : 0));
+  const layout = Float32Array.from(sums, (sum, i) =>
+    counts[Math.floor(i / 3)] ? sum / counts[Math.floor(i / 3)] / 255 : 0,
+  );
   for (let i = 0; i < histogram.length; i++) histogram[i] /= samples;
   return { layout, histogram };
 }

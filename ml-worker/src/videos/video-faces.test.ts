@@ -11,19 +11,47 @@ class ScriptedFaces {
   analysedAt: number[] = [];
   /** The faces BlazeFace was told to look near, per analysed frame (undefined: the whole frame). */
   nearAt = new Map<number, FaceBox[] | undefined>();
-  constructor(private readonly script: (time: number) => FaceBox[], private readonly unconfirmed = new Set<number>()) {}
-  async detectFrameFaces(rgb: Buffer, _w: number, _h: number, pick: (boxes: FaceBox[]) => boolean[], _options?: unknown, near?: FaceBox[]) {
+  constructor(
+    private readonly script: (time: number) => FaceBox[],
+    private readonly unconfirmed = new Set<number>(),
+  ) {}
+  async detectFrameFaces(
+    rgb: Buffer,
+    _w: number,
+    _h: number,
+    pick: (boxes: FaceBox[]) => boolean[],
+    _options?: unknown,
+    near?: FaceBox[],
+  ) {
     const time = rgb.readFloatLE(0);
     this.analysedAt.push(time);
     this.nearAt.set(time, near);
     const boxes = this.script(time);
     const wanted = pick(boxes);
-    return boxes.map((box, i) => ({ box, score: 0.9, descriptorVersion: 2 as const, signals: { yaw: box.y === 0.3 ? 0.7 : 0, proportion: 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 }, descriptor: wanted[i] && !this.unconfirmed.has(box.x) ? Float32Array.from({ length: 128 }, () => box.x) : null }));
+    return boxes.map((box, i) => ({
+      box,
+      score: 0.9,
+      descriptorVersion: 2 as const,
+      signals: {
+        yaw: box.y === 0.3 ? 0.7 : 0,
+        proportion: 1,
+        eyeDistancePx: 40,
+        score: 0.9,
+        contrast: 50,
+        sharpness: 20,
+      },
+      descriptor: wanted[i] && !this.unconfirmed.has(box.x) ? Float32Array.from({ length: 128 }, () => box.x) : null,
+    }));
   }
 }
 
 /** `picture`: the frame's pixels (64x64 RGB) at a time; without, a 4-byte buffer (never the same picture). */
-async function run(seconds: number, script: (time: number) => FaceBox[], unconfirmed?: Set<number>, picture?: (time: number) => Buffer) {
+async function run(
+  seconds: number,
+  script: (time: number) => FaceBox[],
+  unconfirmed?: Set<number>,
+  picture?: (time: number) => Buffer,
+) {
   const faces = new ScriptedFaces(script, unconfirmed);
   const finder = new VideoFaceFinder(faces, 64, 64, FPS);
   const sightings = [];
@@ -33,11 +61,16 @@ async function run(seconds: number, script: (time: number) => FaceBox[], unconfi
     sightings.push(...(await finder.frame(rgb, i / FPS)));
   }
   sightings.push(...(await finder.finish()));
-  const timesOf = (x: number) => sightings.filter((s) => s.descriptor[0] === Math.fround(x)).map((s) => s.time).sort((a, b) => a - b);
+  const timesOf = (x: number) =>
+    sightings
+      .filter((s) => s.descriptor[0] === Math.fround(x))
+      .map((s) => s.time)
+      .sort((a, b) => a - b);
   return { sightings, timesOf, analysed: faces.analysedAt, finder, nearAt: faces.nearAt };
 }
 
-const range = (from: number, to: number) => Array.from({ length: Math.round((to - from) * FPS) }, (_, i) => from + i / FPS);
+const range = (from: number, to: number) =>
+  Array.from({ length: Math.round((to - from) * FPS) }, (_, i) => from + i / FPS);
 
 describe('VideoFaceFinder', () => {
   it('analyses only key frames while nothing changes, and gives every sampled frame its sightings', async () => {
@@ -50,7 +83,12 @@ describe('VideoFaceFinder', () => {
 
   it('skips the key frames of a still shot (nothing moved since the last analysed frame), and still gives every sampled frame its sightings', async () => {
     const grey = Buffer.alloc(64 * 64 * 3, 110);
-    const { timesOf, analysed, sightings, finder } = await run(20, () => [face(0.1)], undefined, () => grey);
+    const { timesOf, analysed, sightings, finder } = await run(
+      20,
+      () => [face(0.1)],
+      undefined,
+      () => grey,
+    );
     expect(timesOf(0.1)).toEqual(range(0, 20));
     expect(new Set(sightings.map((s) => s.track)).size).toBe(1);
     expect(analysed).toEqual([1.5, 0, 0.5, 1]); // the first key frame and the frames before it, then none
@@ -61,12 +99,19 @@ describe('VideoFaceFinder', () => {
     const grey = Buffer.alloc(64 * 64 * 3, 110);
     const withFace = Buffer.from(grey);
     for (let y = 10; y < 40; y++) withFace.fill(200, (y * 64 + 10) * 3, (y * 64 + 40) * 3);
-    const { timesOf } = await run(12, (t) => (t >= 7 ? [face(0.1)] : []), undefined, (t) => (t >= 7 ? withFace : grey));
+    const { timesOf } = await run(
+      12,
+      (t) => (t >= 7 ? [face(0.1)] : []),
+      undefined,
+      (t) => (t >= 7 ? withFace : grey),
+    );
     expect(timesOf(0.1)).toEqual(range(7, 12));
   });
 
   it('keeps the start and the end of a presence exact to the sampled frame, by analysing the frames around the change', async () => {
-    const { timesOf, analysed } = await run(30, (t) => (t >= 5.5 && t < 13 ? [face(0.1)] : t >= 20 && t < 26.5 ? [face(0.5), face(0.1)] : []));
+    const { timesOf, analysed } = await run(30, (t) =>
+      t >= 5.5 && t < 13 ? [face(0.1)] : t >= 20 && t < 26.5 ? [face(0.5), face(0.1)] : [],
+    );
     expect(timesOf(0.1)).toEqual([...range(5.5, 13), ...range(20, 26.5)]);
     expect(timesOf(0.5)).toEqual(range(20, 26.5));
     expect(analysed.length).toBeLessThan(60 * 0.6);
@@ -114,15 +159,17 @@ describe('VideoFaceFinder', () => {
 
 describe('VideoFaceFinder: a followed face that looks as it did', () => {
   /** 64x64 frames: a face-like patch at (10, 10)-(40, 40) (its eyes further apart from `changedAt`), and a corner block that flickers (no key frame is a still shot). */
-  const picture = (changedAt = Infinity) => (t: number) => {
-    const rgb = Buffer.alloc(64 * 64 * 3, 110);
-    for (let y = 10; y < 40; y++) rgb.fill(190 - (y - 10) * 2, (y * 64 + 10) * 3, (y * 64 + 40) * 3);
-    const eyes = t >= changedAt ? [12, 34] : [18, 28];
-    for (const x of eyes) for (let y = 18; y < 22; y++) rgb.fill(40, (y * 64 + x) * 3, (y * 64 + x + 4) * 3);
-    const corner = Math.floor(t / 2) % 2 ? 250 : 0;
-    for (let y = 54; y < 64; y++) rgb.fill(corner, (y * 64 + 54) * 3, (y * 64 + 64) * 3);
-    return rgb;
-  };
+  const picture =
+    (changedAt = Infinity) =>
+    (t: number) => {
+      const rgb = Buffer.alloc(64 * 64 * 3, 110);
+      for (let y = 10; y < 40; y++) rgb.fill(190 - (y - 10) * 2, (y * 64 + 10) * 3, (y * 64 + 40) * 3);
+      const eyes = t >= changedAt ? [12, 34] : [18, 28];
+      for (const x of eyes) for (let y = 18; y < 22; y++) rgb.fill(40, (y * 64 + x) * 3, (y * 64 + x + 4) * 3);
+      const corner = Math.floor(t / 2) % 2 ? 250 : 0;
+      for (let y = 54; y < 64; y++) rgb.fill(corner, (y * 64 + 54) * 3, (y * 64 + 64) * 3);
+      return rgb;
+    };
   // The face's box in the 64x64 frame (y = 0.3 in the script would be a turned face: described again every second).
   const head = (): FaceBox => ({ x: 10 / 64, y: 0.3, width: 30 / 64, height: 30 / 64 });
 
@@ -146,7 +193,7 @@ describe('VideoFaceFinder sighting quality', () => {
     expect(sightings.every((s) => s.quality === 1)).toBe(true);
   });
 
-  it('a shot change ends every track: someone else in the same place in the next shot never carries the last shot\'s descriptor', async () => {
+  it("a shot change ends every track: someone else in the same place in the next shot never carries the last shot's descriptor", async () => {
     // Shot 1 (dark left, light right) shows A at x 0.1 until 10 s; shot 2 (light top, dark bottom) shows B at x 0.13:
     // their boxes overlap (one track, were it not for the cut) and their descriptors are 0.34 apart (no split).
     const shot1 = Buffer.alloc(64 * 64 * 3);
@@ -170,7 +217,12 @@ describe('VideoFaceFinder sighting quality', () => {
     const grey = Buffer.alloc(64 * 64 * 3, 110);
     const withFace = Buffer.from(grey);
     for (let y = 10; y < 40; y++) withFace.fill(200, (y * 64 + 10) * 3, (y * 64 + 40) * 3);
-    const { finder } = await run(12, (t) => (t >= 7 ? [face(0.1)] : []), undefined, (t) => (t >= 7 ? withFace : grey));
+    const { finder } = await run(
+      12,
+      (t) => (t >= 7 ? [face(0.1)] : []),
+      undefined,
+      (t) => (t >= 7 ? withFace : grey),
+    );
     expect(finder.shotChanges).toEqual([]);
   });
 });

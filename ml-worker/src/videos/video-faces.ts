@@ -72,7 +72,12 @@ export class VideoFaceFinder {
   private readonly trackLooks = new Map<number, FaceLook | null>();
   private waiting: Frame[] = [];
   /** The last frame whose faces were committed: its time, sightings, the boxes given to the tracker, and its block means (frame-change). */
-  private last: { time: number; sightings: Sighting[]; boxes: FaceBox[]; picture: Float32Array | null } = { time: Number.NEGATIVE_INFINITY, sightings: [], boxes: [], picture: null };
+  private last: { time: number; sightings: Sighting[]; boxes: FaceBox[]; picture: Float32Array | null } = {
+    time: Number.NEGATIVE_INFINITY,
+    sightings: [],
+    boxes: [],
+    picture: null,
+  };
   /** Key frames not analysed because nothing moved since the last analysed frame. */
   still = 0;
   /** When each new shot started (the time of its first sampled frame). */
@@ -148,10 +153,17 @@ export class VideoFaceFinder {
     if (probe.sightings) return [...copies(between), ...probe.sightings];
     const out: Sighting[] = [];
     // A face only the second detector finds (a turned head) is looked for only near the faces of the frame before and of the key frame.
-    for (const f of between) out.push(...(await this.analyse(f, undefined, [...this.last.boxes, ...probe.refused!.map((r) => r.box)])).sightings!);
+    for (const f of between)
+      out.push(
+        ...(await this.analyse(f, undefined, [...this.last.boxes, ...probe.refused!.map((r) => r.box)])).sightings!,
+      );
     // The key frame's faces are known from the probe: analysed again only when one has no descriptor yet.
-    const tracks = this.tracker.assign(key.time, probe.refused!.map((f) => f.box));
-    if (tracks.every((t) => this.trackDescriptors.has(t.track))) out.push(...this.sightings(key, probe.refused!, tracks));
+    const tracks = this.tracker.assign(
+      key.time,
+      probe.refused!.map((f) => f.box),
+    );
+    if (tracks.every((t) => this.trackDescriptors.has(t.track)))
+      out.push(...this.sightings(key, probe.refused!, tracks));
     else out.push(...(await this.analyse(key)).sightings!);
     return out;
   }
@@ -160,7 +172,11 @@ export class VideoFaceFinder {
    * The frame's sightings; when `onlyIf` refuses its boxes, nothing is committed or described, and its
    * faces come back refused. With `near`, the second detector looks only near those faces (detectFrameFaces).
    */
-  private async analyse(frame: Frame, onlyIf?: (boxes: FaceBox[]) => boolean, near?: FaceBox[]): Promise<{ sightings?: Sighting[]; refused?: FrameFace[] }> {
+  private async analyse(
+    frame: Frame,
+    onlyIf?: (boxes: FaceBox[]) => boolean,
+    near?: FaceBox[],
+  ): Promise<{ sightings?: Sighting[]; refused?: FrameFace[] }> {
     // The tracks are assigned from the boxes, before the analyzer describes the faces it is told to.
     const state: { tracks: TrackAssignment[] | null } = { tracks: null };
     const commit = (boxes: FaceBox[]) => {
@@ -169,11 +185,26 @@ export class VideoFaceFinder {
     };
     this.analysed++;
     let asked = false;
-    const faces = await this.faces.detectFrameFaces(frame.rgb, this.width, this.height, (boxes) => {
-      asked = true;
-      const tracks = commit(boxes);
-      return tracks ? tracks.map((t, i) => !this.trackDescriptors.has(t.track) || (t.describe && this.dueForRefresh(t.track, frame.time) && !this.looksAsDescribed(t.track, frame, boxes[i]))) : boxes.map(() => false);
-    }, this.options, near);
+    const faces = await this.faces.detectFrameFaces(
+      frame.rgb,
+      this.width,
+      this.height,
+      (boxes) => {
+        asked = true;
+        const tracks = commit(boxes);
+        return tracks
+          ? tracks.map(
+              (t, i) =>
+                !this.trackDescriptors.has(t.track) ||
+                (t.describe &&
+                  this.dueForRefresh(t.track, frame.time) &&
+                  !this.looksAsDescribed(t.track, frame, boxes[i])),
+            )
+          : boxes.map(() => false);
+      },
+      this.options,
+      near,
+    );
     const assigned = asked ? state.tracks : commit(faces.map((f) => f.box));
     return assigned ? { sightings: this.sightings(frame, faces, assigned) } : { refused: faces };
   }
@@ -184,7 +215,10 @@ export class VideoFaceFinder {
   }
 
   private dueForRefresh(track: number, time: number): boolean {
-    return this.trackQuality.get(track)! < CLEAR_FACE.quality || time - this.trackDescribedAt.get(track)! >= CLEAR_FACE.refreshSeconds - 1e-6;
+    return (
+      this.trackQuality.get(track)! < CLEAR_FACE.quality ||
+      time - this.trackDescribedAt.get(track)! >= CLEAR_FACE.refreshSeconds - 1e-6
+    );
   }
 
   /** The faces with a descriptor (their own or their track's): a face found but never confirmed (FrameFace) has none and gives no sighting. */
@@ -195,13 +229,23 @@ export class VideoFaceFinder {
       if (face.descriptor) {
         this.described++;
         const previous = this.trackDescriptors.get(track);
-        if (previous && descriptorDistance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
+        if (previous && descriptorDistance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE)
+          track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
         this.trackQuality.set(track, face.signals ? faceQuality(face.signals) : 0);
         this.trackDescribedAt.set(track, time);
         this.trackLooks.set(track, faceLook(rgb, this.width, this.height, face.box));
       }
-      return [{ time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: this.trackQuality.get(track)!, track }];
+      return [
+        {
+          time,
+          descriptor: face.descriptor ?? this.trackDescriptors.get(track)!,
+          score: face.score,
+          descriptorVersion: face.descriptorVersion,
+          quality: this.trackQuality.get(track)!,
+          track,
+        },
+      ];
     });
     this.last = { time, sightings, boxes: faces.map((f) => f.box), picture: blockMeans(rgb, this.width, this.height) };
     return sightings;

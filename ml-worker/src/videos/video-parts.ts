@@ -33,7 +33,9 @@ export const TRACKS_PER_PART = 1_000_000;
 export function splitVideo(durationSeconds: number, fps: number, count: number): VideoPart[] {
   const frames = Math.max(1, Math.ceil(durationSeconds * fps - 1e-9));
   const parts = Math.max(1, Math.min(count, frames));
-  const cuts = Array.from({ length: parts + 1 }, (_, i) => (i === parts ? durationSeconds : Math.round((i * frames) / parts) / fps));
+  const cuts = Array.from({ length: parts + 1 }, (_, i) =>
+    i === parts ? durationSeconds : Math.round((i * frames) / parts) / fps,
+  );
   return cuts.slice(0, -1).map((start, i) => ({ start, end: cuts[i + 1] }));
 }
 
@@ -51,11 +53,21 @@ export async function indexPart(
 ): Promise<PartStats> {
   const finder = new VideoFaceFinder(faces, decode.width, decode.height, decode.fps);
   const renumber = (sightings: Sighting[]) => sightings.map((s) => ({ ...s, track: s.track + trackBase }));
-  const frames = await sampleFrames(file, { ...decode, startSeconds: part.start, durationSeconds: part.end - part.start }, async (rgb, time) => {
-    // A frame just past the end (rounding of the cut) belongs to the next part.
-    if (time >= part.end - 1e-6) return;
-    await onSightings(renumber(await finder.frame(rgb, time)), time);
-  });
+  const frames = await sampleFrames(
+    file,
+    { ...decode, startSeconds: part.start, durationSeconds: part.end - part.start },
+    async (rgb, time) => {
+      // A frame just past the end (rounding of the cut) belongs to the next part.
+      if (time >= part.end - 1e-6) return;
+      await onSightings(renumber(await finder.frame(rgb, time)), time);
+    },
+  );
   await onSightings(renumber(await finder.finish()), part.end);
-  return { frames, analysed: finder.analysed, described: finder.described, still: finder.still, shotChanges: finder.shotChanges };
+  return {
+    frames,
+    analysed: finder.analysed,
+    described: finder.described,
+    still: finder.still,
+    shotChanges: finder.shotChanges,
+  };
 }

@@ -31,7 +31,13 @@ export class VideoPartThread {
   }
 
   /** Indexes a part (one at a time); sightings are handed to `onSightings` in order, as they come. */
-  indexPart(file: string, decode: FrameDecoding, part: VideoPart, trackBase: number, onSightings: (sightings: Sighting[], time: number) => Promise<void>): Promise<PartStats> {
+  indexPart(
+    file: string,
+    decode: FrameDecoding,
+    part: VideoPart,
+    trackBase: number,
+    onSightings: (sightings: Sighting[], time: number) => Promise<void>,
+  ): Promise<PartStats> {
     return new Promise((resolve, reject) => {
       let chain = Promise.resolve();
       let failed: Error | null = null;
@@ -42,7 +48,8 @@ export class VideoPartThread {
         reject(err);
       };
       const onMessage = (m: FromThread) => {
-        if ('sightings' in m) chain = chain.then(() => (failed ? undefined : onSightings(m.sightings, m.time))).catch(fail);
+        if ('sightings' in m)
+          chain = chain.then(() => (failed ? undefined : onSightings(m.sightings, m.time))).catch(fail);
         else if ('done' in m) void chain.then(() => (cleanup(), failed ? undefined : resolve(m.done)));
         else if ('error' in m) fail(new Error(m.error));
       };

@@ -9,7 +9,8 @@ import { SessionStore } from './session-store';
 import { randomBytes } from 'node:crypto';
 
 /** Pages of the dashboard (the page routes itself); each answers the same index.html. */
-const PAGE_PATH = /^\/dashboard(?:\/(?:events(?:\/\d{1,9}(?:\/(?:settings|photos|review))?)?|developer|members|signed-out)?)?\/?$/;
+const PAGE_PATH =
+  /^\/dashboard(?:\/(?:events(?:\/\d{1,9}(?:\/(?:settings|photos|review))?)?|developer|members|signed-out)?)?\/?$/;
 const ASSET_PATH = /^\/dashboard\/assets\/([\w-]+\.(js|css))$/;
 const ASSET_TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const LOGIN_TTL_SECONDS = 600;
@@ -48,7 +49,11 @@ export function dashboardCsp(mediaUrl: string): string {
   ].join('; ');
 }
 
-const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'cross-origin-opener-policy': 'same-origin' };
+const COMMON_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cross-origin-opener-policy': 'same-origin',
+};
 
 function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -85,12 +90,23 @@ export function dashboard(opts: DashboardOptions) {
     `${name}=${value}; Path=${cookiePath}; HttpOnly; SameSite=${sameSite}; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
 
   function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}) {
-    res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+    res.writeHead(status, {
+      ...COMMON_HEADERS,
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...headers,
+    });
     res.end(JSON.stringify(body));
   }
 
   function text(res: ServerResponse, status: number, message: string) {
-    res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(message);
+    res
+      .writeHead(status, {
+        ...COMMON_HEADERS,
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+      })
+      .end(message);
   }
 
   async function servePage(res: ServerResponse, method: string) {
@@ -100,14 +116,23 @@ export function dashboard(opts: DashboardOptions) {
     });
     const body = await html.catch(() => null);
     if (!body) return text(res, 503, 'The dashboard is not built (npm run build).');
-    res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp, 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      ...COMMON_HEADERS,
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': csp,
+      'cache-control': 'no-cache',
+    });
     res.end(method === 'HEAD' ? undefined : body);
   }
 
   async function serveAsset(res: ServerResponse, name: string, type: string, method: string) {
     const body = await readFile(path.join(opts.distDir, 'assets', name)).catch(() => null);
     if (!body) return text(res, 404, 'not found');
-    res.writeHead(200, { ...COMMON_HEADERS, 'content-type': ASSET_TYPES[type], 'cache-control': 'public, max-age=31536000, immutable' });
+    res.writeHead(200, {
+      ...COMMON_HEADERS,
+      'content-type': ASSET_TYPES[type],
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
     res.end(method === 'HEAD' ? undefined : body);
   }
 
@@ -115,10 +140,19 @@ export function dashboard(opts: DashboardOptions) {
     const state = randomBytes(24).toString('base64url');
     const nonce = randomBytes(24).toString('base64url');
     const { verifier, challenge } = pkcePair();
-    await opts.sessions!.startLogin(state, { codeVerifier: verifier, nonce, returnTo: safeReturnTo(query.get('return')) }, LOGIN_TTL_SECONDS);
+    await opts.sessions!.startLogin(
+      state,
+      { codeVerifier: verifier, nonce, returnTo: safeReturnTo(query.get('return')) },
+      LOGIN_TTL_SECONDS,
+    );
     const location = await opts.oidc!.authorizationUrl(state, nonce, challenge);
     // Lax: the provider's redirect back is a top-level navigation from its site, which Strict would not carry.
-    res.writeHead(302, { ...COMMON_HEADERS, location, 'cache-control': 'no-store', 'set-cookie': cookie(LOGIN_COOKIE, state, LOGIN_TTL_SECONDS, 'Lax') });
+    res.writeHead(302, {
+      ...COMMON_HEADERS,
+      location,
+      'cache-control': 'no-store',
+      'set-cookie': cookie(LOGIN_COOKIE, state, LOGIN_TTL_SECONDS, 'Lax'),
+    });
     res.end();
   }
 
@@ -129,17 +163,31 @@ export function dashboard(opts: DashboardOptions) {
     // The state must be the one this browser started with: a callback link from elsewhere is refused.
     if (!state || !bound || bound !== state) {
       res.setHeader('set-cookie', clearLogin);
-      return text(res, 400, 'Sign-in refused: this answer does not belong to a sign-in started in this browser (state). Start again at /dashboard/.');
+      return text(
+        res,
+        400,
+        'Sign-in refused: this answer does not belong to a sign-in started in this browser (state). Start again at /dashboard/.',
+      );
     }
     const tx = await opts.sessions!.finishLogin(state);
-    if (!tx) return text(res, 400, 'Sign-in refused: this sign-in has expired or was used already. Start again at /dashboard/.');
+    if (!tx)
+      return text(
+        res,
+        400,
+        'Sign-in refused: this sign-in has expired or was used already. Start again at /dashboard/.',
+      );
     const error = query.get('error');
     if (error) return text(res, 400, `Sign-in did not complete: ${error.slice(0, 100)}`);
     const code = query.get('code');
     if (!code) return text(res, 400, 'Sign-in refused: no authorization code');
     const tokens = await opts.oidc!.exchange(code, tx.codeVerifier, tx.nonce);
     const expiresAt = Date.now() + Math.min(opts.sessionSeconds, tokens.expiresInSeconds) * 1000;
-    const { id } = await opts.sessions!.create({ accessToken: tokens.accessToken, idToken: tokens.idToken, email: tokens.email, expiresAt });
+    const { id } = await opts.sessions!.create({
+      accessToken: tokens.accessToken,
+      idToken: tokens.idToken,
+      email: tokens.email,
+      expiresAt,
+    });
     const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
     // A page rather than a redirect: the navigation it starts is same-site, so the Strict cookie goes with it.
     res.writeHead(200, {
@@ -150,7 +198,9 @@ export function dashboard(opts: DashboardOptions) {
       'set-cookie': [clearLogin, cookie(SESSION_COOKIE, id, maxAge, 'Strict')],
     });
     const target = tx.returnTo.replace(/"/g, '');
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${target}"><title>Signed in</title></head><body><p><a href="${target}">Continue to the dashboard</a></p></body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${target}"><title>Signed in</title></head><body><p><a href="${target}">Continue to the dashboard</a></p></body></html>`,
+    );
   }
 
   function sessionId(req: IncomingMessage): string | null {
@@ -161,19 +211,26 @@ export function dashboard(opts: DashboardOptions) {
   function checkCsrf(req: IncomingMessage, csrfToken: string) {
     const given = req.headers['x-csrf-token'];
     const requestOrigin = req.headers.origin;
-    if (typeof given !== 'string' || given !== csrfToken) throw new AppError('FORBIDDEN', 'Missing or wrong x-csrf-token');
+    if (typeof given !== 'string' || given !== csrfToken)
+      throw new AppError('FORBIDDEN', 'Missing or wrong x-csrf-token');
     if (requestOrigin && requestOrigin !== origin) throw new AppError('FORBIDDEN', 'Cross-origin request refused');
   }
 
   async function logout(req: IncomingMessage, res: ServerResponse) {
     const id = sessionId(req);
     const session = id ? await opts.sessions!.find(id) : null;
-    if (!session) return json(res, 401, { error: 'Not signed in' }, { 'set-cookie': cookie(SESSION_COOKIE, '', 0, 'Strict') });
+    if (!session)
+      return json(res, 401, { error: 'Not signed in' }, { 'set-cookie': cookie(SESSION_COOKIE, '', 0, 'Strict') });
     checkCsrf(req, session.csrfToken);
     await opts.sessions!.end(id!);
     const revoked = await opts.oidc!.revoke(session.accessToken, 'access_token');
     const endSessionUrl = await opts.oidc!.endSessionUrl(session.idToken);
-    json(res, 200, { signedOut: true, revoked, endSessionUrl }, { 'set-cookie': cookie(SESSION_COOKIE, '', 0, 'Strict') });
+    json(
+      res,
+      200,
+      { signedOut: true, revoked, endSessionUrl },
+      { 'set-cookie': cookie(SESSION_COOKIE, '', 0, 'Strict') },
+    );
   }
 
   async function graphql(req: IncomingMessage, res: ServerResponse) {
@@ -186,7 +243,8 @@ export function dashboard(opts: DashboardOptions) {
     checkCsrf(req, session.csrfToken);
     const contentType = req.headers['content-type'] ?? '';
     const multipart = /^multipart\/form-data/i.test(contentType);
-    if (!multipart && !/^application\/json/i.test(contentType)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send application/json or multipart/form-data');
+    if (!multipart && !/^application\/json/i.test(contentType))
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send application/json or multipart/form-data');
     const limit = multipart ? opts.maxUploadBytes + 1024 * 1024 : JSON_LIMIT_BYTES;
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limit) throw new AppError('PAYLOAD_TOO_LARGE', `At most ${limit} bytes`);
@@ -208,9 +266,19 @@ export function dashboard(opts: DashboardOptions) {
       // The gateway's CSRF screen for multipart: this request is ours, and the page's CSRF token was checked above.
       'apollo-require-preflight': 'true',
     };
-    const answer = await request(`${gateway.origin}${gateway.pathname}`, { method: 'POST', headers, body: capped, bodyTimeout: 120_000, headersTimeout: 120_000 });
+    const answer = await request(`${gateway.origin}${gateway.pathname}`, {
+      method: 'POST',
+      headers,
+      body: capped,
+      bodyTimeout: 120_000,
+      headersTimeout: 120_000,
+    });
     const body = await answer.body.text();
-    res.writeHead(answer.statusCode, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    res.writeHead(answer.statusCode, {
+      ...COMMON_HEADERS,
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+    });
     res.end(body);
   }
 
@@ -218,18 +286,33 @@ export function dashboard(opts: DashboardOptions) {
     const id = sessionId(req);
     const session = id ? await opts.sessions!.find(id) : null;
     if (!session) return json(res, 401, { signedIn: false });
-    json(res, 200, { signedIn: true, email: session.email, csrfToken: session.csrfToken, expiresAt: new Date(session.expiresAt).toISOString() });
+    json(res, 200, {
+      signedIn: true,
+      email: session.email,
+      csrfToken: session.csrfToken,
+      expiresAt: new Date(session.expiresAt).toISOString(),
+    });
   }
 
   /** Serves the dashboard's paths; false for any other path. */
-  return async function serve(req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<boolean> {
+  return async function serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    query: URLSearchParams,
+  ): Promise<boolean> {
     if (pathname !== '/dashboard' && !pathname.startsWith('/dashboard/')) return false;
     const method = (req.method ?? 'GET').toUpperCase();
     try {
       const asset = ASSET_PATH.exec(pathname);
       if (asset && (method === 'GET' || method === 'HEAD')) await serveAsset(res, asset[1], asset[2], method);
       else if (PAGE_PATH.test(pathname) && (method === 'GET' || method === 'HEAD')) await servePage(res, method);
-      else if (!opts.oidc || !opts.sessions) text(res, 503, 'Sign-in is not configured: set DASHBOARD_CLIENT_SECRET (and OAUTH_ISSUER for an external provider).');
+      else if (!opts.oidc || !opts.sessions)
+        text(
+          res,
+          503,
+          'Sign-in is not configured: set DASHBOARD_CLIENT_SECRET (and OAUTH_ISSUER for an external provider).',
+        );
       else if (pathname === '/dashboard/login' && method === 'GET') await login(res, query);
       else if (pathname === '/dashboard/callback' && method === 'GET') await callback(req, res, query);
       else if (pathname === '/dashboard/logout' && method === 'POST') await logout(req, res);
@@ -242,10 +325,15 @@ export function dashboard(opts: DashboardOptions) {
         return true;
       }
       req.resume();
-      if (err instanceof AppError && err.status < 500) json(res, err.status, { errors: [{ message: err.message, extensions: { code: err.code } }] });
+      if (err instanceof AppError && err.status < 500)
+        json(res, err.status, { errors: [{ message: err.message, extensions: { code: err.code } }] });
       else {
         opts.logger.error({ err }, 'dashboard request failed');
-        json(res, err instanceof AppError ? err.status : 502, { errors: [{ message: err instanceof AppError ? err.message : 'The dashboard could not complete this request' }] });
+        json(res, err instanceof AppError ? err.status : 502, {
+          errors: [
+            { message: err instanceof AppError ? err.message : 'The dashboard could not complete this request' },
+          ],
+        });
       }
     }
     return true;

@@ -50,7 +50,8 @@ export class OidcClient {
       const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
       if (!res.ok) throw new Error(`discovery answered ${res.status}`);
       const doc = (await res.json()) as Discovery;
-      if (doc.issuer !== this.opts.issuer) throw new Error(`discovery names issuer ${doc.issuer}, expected ${this.opts.issuer}`);
+      if (doc.issuer !== this.opts.issuer)
+        throw new Error(`discovery names issuer ${doc.issuer}, expected ${this.opts.issuer}`);
       return doc;
     })().catch((err) => {
       this.discovery = null;
@@ -83,16 +84,33 @@ export class OidcClient {
   /** Exchanges the code (with the PKCE verifier) and verifies the ID token and its nonce. */
   async exchange(code: string, codeVerifier: string, nonce: string): Promise<TokenSet> {
     const provider = await this.provider();
-    const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: this.opts.redirectUri, code_verifier: codeVerifier });
+    const body = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: this.opts.redirectUri,
+      code_verifier: codeVerifier,
+    });
     const res = await fetch(provider.token_endpoint, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: this.basicAuth(), accept: 'application/json' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: this.basicAuth(),
+        accept: 'application/json',
+      },
       body,
       signal: AbortSignal.timeout(10_000),
     });
-    const tokens = (await res.json().catch(() => ({}))) as { access_token?: string; id_token?: string; expires_in?: number; error?: string };
+    const tokens = (await res.json().catch(() => ({}))) as {
+      access_token?: string;
+      id_token?: string;
+      expires_in?: number;
+      error?: string;
+    };
     if (!res.ok || !tokens.access_token || !tokens.id_token) {
-      throw new AppError('UNAUTHENTICATED', `The identity provider refused the sign-in (${tokens.error ?? res.status})`);
+      throw new AppError(
+        'UNAUTHENTICATED',
+        `The identity provider refused the sign-in (${tokens.error ?? res.status})`,
+      );
     }
     this.keys ??= createRemoteJWKSet(new URL(provider.jwks_uri), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
     let payload: JWTPayload;
@@ -107,7 +125,8 @@ export class OidcClient {
     } catch {
       throw new AppError('UNAUTHENTICATED', 'The ID token is not valid for this dashboard');
     }
-    if (payload.nonce !== nonce) throw new AppError('UNAUTHENTICATED', 'The ID token does not answer this sign-in (nonce)');
+    if (payload.nonce !== nonce)
+      throw new AppError('UNAUTHENTICATED', 'The ID token does not answer this sign-in (nonce)');
     return {
       accessToken: tokens.access_token,
       idToken: tokens.id_token,

@@ -8,6 +8,8 @@ describe('parseJsonBody', () => {
 
   it('refuses a body nested 10,000 levels with a 400 naming the depth (never a stack overflow)', () => {
     const deep = Buffer.from(`{"identifier":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
-    expect(() => parseJsonBody(deep, 'application/json')).toThrow(expect.objectContaining({ code: 'BAD_REQUEST', message: expect.stringMatching(/deeper than 64 levels/) }));
+    expect(() => parseJsonBody(deep, 'application/json')).toThrow(
+      expect.objectContaining({ code: 'BAD_REQUEST', message: expect.stringMatching(/deeper than 64 levels/) }),
+    );
   });
 });

@@ -38,6 +38,7 @@ export function parseJsonBody(raw: Buffer, contentType: string | undefined): unk
   } catch {
     throw new AppError('BAD_REQUEST', 'The request body is not valid JSON');
   }
-  if (jsonDepthExceeds(body)) throw new AppError('BAD_REQUEST', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonDepthExceeds(body))
+    throw new AppError('BAD_REQUEST', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   return body;
 }

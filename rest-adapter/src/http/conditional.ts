@@ -46,7 +46,7 @@ function opaque(tag: string): string {
 
 /** The coding to answer with: brotli, else gzip, else none (q=0 refuses a coding). */
 export function chooseEncoding(header: string | string[] | undefined): Encoding {
-  const value = (Array.isArray(header) ? header.join(',') : header ?? '').toLowerCase();
+  const value = (Array.isArray(header) ? header.join(',') : (header ?? '')).toLowerCase();
   if (!value || value.length > 1024) return 'identity';
   const accepted = new Set<string>();
   for (const part of value.split(',')) {
@@ -89,7 +89,10 @@ export class PreparedAnswer {
 export class SharedReads {
   private readonly answers: LruMap<string, PreparedAnswer>;
 
-  constructor(capacity = 500, private readonly maxEntryBytes = 256 * 1024) {
+  constructor(
+    capacity = 500,
+    private readonly maxEntryBytes = 256 * 1024,
+  ) {
     this.answers = new LruMap(capacity);
   }
 
@@ -103,9 +106,15 @@ export class SharedReads {
 }
 
 /** A success envelope with its validator, compressed when the client accepts it and it is worth it. */
-export function sendCacheable(req: IncomingMessage, res: ServerResponse, answer: Envelope | PreparedAnswer, etag: string | null): void {
+export function sendCacheable(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: Envelope | PreparedAnswer,
+  etag: string | null,
+): void {
   const prepared = answer instanceof PreparedAnswer ? answer : PreparedAnswer.of(answer);
-  const encoding = prepared.json.length >= COMPRESS_MIN_BYTES ? chooseEncoding(req.headers['accept-encoding']) : 'identity';
+  const encoding =
+    prepared.json.length >= COMPRESS_MIN_BYTES ? chooseEncoding(req.headers['accept-encoding']) : 'identity';
   const body = prepared.body(encoding);
   const headers: Record<string, string | number> = {
     'content-type': 'application/json; charset=utf-8',

@@ -3,10 +3,18 @@ import { AddressInfo } from 'node:net';
 import { continueOnlyWithCredentials } from './expect-continue';
 
 /** A request with `Expect: 100-continue` that never sends its body: did a 100 come, and what answer? */
-function expectContinue(port: number, headers: Record<string, string>): Promise<{ continued: boolean; status: number }> {
+function expectContinue(
+  port: number,
+  headers: Record<string, string>,
+): Promise<{ continued: boolean; status: number }> {
   return new Promise((resolve, reject) => {
     let continued = false;
-    const req = http.request({ port, method: 'POST', path: '/api/v1/ext/1/event/1/pipeline/photos/import', headers: { expect: '100-continue', 'content-length': '1000', ...headers } });
+    const req = http.request({
+      port,
+      method: 'POST',
+      path: '/api/v1/ext/1/event/1/pipeline/photos/import',
+      headers: { expect: '100-continue', 'content-length': '1000', ...headers },
+    });
     req.on('continue', () => {
       continued = true;
     });

@@ -6,7 +6,9 @@ import { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
  * answers it 401 straight away. With credentials it continues (an upload is still authorised
  * before its body is read).
  */
-export function continueOnlyWithCredentials(handler: RequestListener): (req: IncomingMessage, res: ServerResponse) => void {
+export function continueOnlyWithCredentials(
+  handler: RequestListener,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     if (req.headers['x-api-key'] || req.headers.authorization) res.writeContinue();
     handler(req, res);

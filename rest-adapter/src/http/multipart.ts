@@ -39,7 +39,17 @@ export interface MultipartLimits {
 export async function readMultipart(req: IncomingMessage, limits: MultipartLimits): Promise<MultipartBody> {
   let busboy: Busboy.Busboy;
   try {
-    busboy = Busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 50, fieldSize: 64 * 1024, parts: limits.maxFiles + 50 } });
+    busboy = Busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: {
+        fileSize: limits.maxFileBytes,
+        files: limits.maxFiles,
+        fields: 50,
+        fieldSize: 64 * 1024,
+        parts: limits.maxFiles + 50,
+      },
+    });
   } catch {
     throw new AppError('BAD_REQUEST', 'The multipart body is malformed (boundary missing)');
   }
@@ -59,18 +69,41 @@ export async function readMultipart(req: IncomingMessage, limits: MultipartLimit
       busboy.on('file', (field, stream, info) => {
         if (!limits.fileFields.includes(field)) {
           stream.resume();
-          return fail(new AppError('BAD_REQUEST', `Unexpected file field "${field}"; send files as ${limits.fileFields.map((f) => `"${f}"`).join(' or ')}`));
+          return fail(
+            new AppError(
+              'BAD_REQUEST',
+              `Unexpected file field "${field}"; send files as ${limits.fileFields.map((f) => `"${f}"`).join(' or ')}`,
+            ),
+          );
         }
         if (limits.oneFile && body.files.length > 0) {
           stream.resume();
           return fail(new AppError('BAD_REQUEST', `Send one file only (field "${limits.fileFields[0]}")`));
         }
-        const file: MultipartFile = { field, fileName: info.filename || 'upload', mimeType: info.mimeType, path: path.join(dir, String(body.files.length)) };
+        const file: MultipartFile = {
+          field,
+          fileName: info.filename || 'upload',
+          mimeType: info.mimeType,
+          path: path.join(dir, String(body.files.length)),
+        };
         body.files.push(file);
-        stream.on('limit', () => fail(new AppError('PAYLOAD_TOO_LARGE', `${info.filename || 'A file'} is larger than ${limits.maxFileBytes} bytes`)));
-        writes.push(pipeline(stream, createWriteStream(file.path)).catch(() => fail(new AppError('BAD_REQUEST', 'The upload could not be stored'))));
+        stream.on('limit', () =>
+          fail(
+            new AppError(
+              'PAYLOAD_TOO_LARGE',
+              `${info.filename || 'A file'} is larger than ${limits.maxFileBytes} bytes`,
+            ),
+          ),
+        );
+        writes.push(
+          pipeline(stream, createWriteStream(file.path)).catch(() =>
+            fail(new AppError('BAD_REQUEST', 'The upload could not be stored')),
+          ),
+        );
       });
-      busboy.on('filesLimit', () => fail(new AppError('PAYLOAD_TOO_LARGE', `At most ${limits.maxFiles} files per request`)));
+      busboy.on('filesLimit', () =>
+        fail(new AppError('PAYLOAD_TOO_LARGE', `At most ${limits.maxFiles} files per request`)),
+      );
       busboy.on('partsLimit', () => fail(new AppError('PAYLOAD_TOO_LARGE', 'Too many parts in the multipart body')));
       busboy.on('error', () => fail(new AppError('BAD_REQUEST', 'The multipart body is malformed')));
       busboy.on('close', () => void Promise.all(writes).then(() => resolve(), reject));

@@ -2,7 +2,11 @@ import { AppError } from '@em/core';
 import { pathInt, queryInt, requiredQueryInt } from './params';
 import { compilePath } from './router';
 
-const input = (params: Record<string, string>, query = '') => ({ params, query: new URLSearchParams(query), body: undefined });
+const input = (params: Record<string, string>, query = '') => ({
+  params,
+  query: new URLSearchParams(query),
+  body: undefined,
+});
 const statusOf = (fn: () => unknown) => {
   try {
     fn();

@@ -30,14 +30,22 @@ export const pathInt = (segment: string, name: string): Reader<number> =>
   documented(
     (input) => {
       const raw = input.params[segment];
-      if (!/^\d{1,10}$/.test(raw) || Number(raw) > INT32_MAX || Number(raw) < 1) throw new AppError('BAD_REQUEST', `${name} must be a positive integer`);
+      if (!/^\d{1,10}$/.test(raw) || Number(raw) > INT32_MAX || Number(raw) < 1)
+        throw new AppError('BAD_REQUEST', `${name} must be a positive integer`);
       return Number(raw);
     },
     { in: 'path', name, segment, required: true, schema: { type: 'integer', minimum: 1, maximum: INT32_MAX } },
   );
 
 export const pathString = (segment: string, name: string, description?: string): Reader<string> =>
-  documented((input) => input.params[segment], { in: 'path', name, segment, required: true, schema: { type: 'string' }, description });
+  documented((input) => input.params[segment], {
+    in: 'path',
+    name,
+    segment,
+    required: true,
+    schema: { type: 'string' },
+    description,
+  });
 
 /**
  * An optional integer query parameter (`page`, `page_size`): absent -> undefined; not an integer
@@ -62,7 +70,8 @@ export const requiredQueryInt = (name: string, invalid: ErrorCode, description?:
     (input) => {
       const raw = input.query.get(name)?.trim();
       if (raw === undefined || raw === '') throw new AppError(invalid, `${name} is required (an integer)`);
-      if (!/^-?\d{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new AppError(invalid, `${name} must be an integer`);
+      if (!/^-?\d{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+        throw new AppError(invalid, `${name} must be an integer`);
       return Number(raw);
     },
     { in: 'query', name, required: true, schema: { type: 'integer' }, description },
@@ -104,7 +113,8 @@ export function readVariables<V>(spec: VariableReaders<V>, input: RequestInput):
 
 function bodyObject(input: RequestInput): Record<string, unknown> {
   if (input.body === undefined || input.body === null) return {};
-  if (typeof input.body !== 'object' || Array.isArray(input.body)) throw new AppError('BAD_REQUEST', 'The request body must be a JSON object');
+  if (typeof input.body !== 'object' || Array.isArray(input.body))
+    throw new AppError('BAD_REQUEST', 'The request body must be a JSON object');
   return input.body as Record<string, unknown>;
 }
 
@@ -114,7 +124,8 @@ export const bodyStringArray = (name: string, description?: string): Reader<stri
     (input) => {
       const value = bodyObject(input)[name];
       if (value === undefined || value === null) return undefined;
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new AppError('BAD_REQUEST', `${name} must be an array of strings`);
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+        throw new AppError('BAD_REQUEST', `${name} must be an array of strings`);
       return value as string[];
     },
     { in: 'body', name, schema: { type: 'array', items: { type: 'string' } }, description },
@@ -142,7 +153,11 @@ export const noBodyFields: Reader<undefined> = documented((input) => {
 });
 
 /** An optional string in the JSON body or a multipart text field. */
-export const bodyString = (name: string, description?: string, schema: Record<string, unknown> = { type: 'string' }): Reader<string | undefined> =>
+export const bodyString = (
+  name: string,
+  description?: string,
+  schema: Record<string, unknown> = { type: 'string' },
+): Reader<string | undefined> =>
   documented(
     (input) => {
       const value = bodyObject(input)[name];
@@ -178,6 +193,11 @@ export const flag = (name: string, description?: string): Reader<boolean | undef
       if (raw === false || raw === 'false' || raw === '0') return false;
       throw new AppError('BAD_REQUEST', `${name} must be true or false`);
     },
-    { in: 'query', name, schema: { type: 'boolean' }, description: `${description ?? ''} Also accepted as a form field.`.trim() },
+    {
+      in: 'query',
+      name,
+      schema: { type: 'boolean' },
+      description: `${description ?? ''} Also accepted as a form field.`.trim(),
+    },
     { in: 'body', name, schema: { type: 'string', enum: ['true', 'false'] }, description },
   );

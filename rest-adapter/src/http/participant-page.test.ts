@@ -11,7 +11,10 @@ async function serve(distDir: string) {
     void page(req.url!, req.method!, res).then((served) => served || res.writeHead(418).end());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 describe('the participant page', () => {
@@ -30,7 +33,7 @@ describe('the participant page', () => {
       const csp = res.headers.get('content-security-policy')!;
       expect(csp).toContain("default-src 'none'");
       expect(csp).toContain("script-src 'self';");
-      expect(csp).toContain('img-src \'self\' blob: data: http://media.example:9000;');
+      expect(csp).toContain("img-src 'self' blob: data: http://media.example:9000;");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
       expect(res.headers.get('referrer-policy')).toBe('same-origin');
@@ -48,7 +51,13 @@ describe('the participant page', () => {
       expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
       expect((await fetch(`${s.url}/events/assets/missing-1.js`)).status).toBe(404);
-      for (const probe of ['/events/assets/..%2Findex.html', '/events/assets/../index.html', '/events/1/x', '/events/1', '/events/1/2/3']) {
+      for (const probe of [
+        '/events/assets/..%2Findex.html',
+        '/events/assets/../index.html',
+        '/events/1/x',
+        '/events/1',
+        '/events/1/2/3',
+      ]) {
         expect((await fetch(`${s.url}${probe}`)).status).toBe(418);
       }
       expect((await fetch(`${s.url}/events/1/2`, { method: 'POST' })).status).toBe(418);

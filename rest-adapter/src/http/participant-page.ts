@@ -34,7 +34,11 @@ export function participantPageCsp(mediaUrl: string): string {
   ].join('; ');
 }
 
-const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'cross-origin-opener-policy': 'same-origin' };
+const COMMON_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cross-origin-opener-policy': 'same-origin',
+};
 
 /** Serves the participant page and its assets; false for any other path. */
 export function participantPage(opts: ParticipantPageOptions) {
@@ -49,11 +53,18 @@ export function participantPage(opts: ParticipantPageOptions) {
       });
       const body = await html.catch(() => null);
       if (!body) {
-        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end('The participant page is not built (npm run build).');
+        res
+          .writeHead(503, { 'content-type': 'text/plain; charset=utf-8' })
+          .end('The participant page is not built (npm run build).');
         return true;
       }
       // Always revalidated: a new build names new assets.
-      res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp, 'cache-control': 'no-cache' });
+      res.writeHead(200, {
+        ...COMMON_HEADERS,
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': csp,
+        'cache-control': 'no-cache',
+      });
       res.end(method === 'HEAD' ? undefined : body);
       return true;
     }
@@ -64,7 +75,11 @@ export function participantPage(opts: ParticipantPageOptions) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
       return true;
     }
-    res.writeHead(200, { ...COMMON_HEADERS, 'content-type': ASSET_TYPES[asset[2]], 'cache-control': 'public, max-age=31536000, immutable' });
+    res.writeHead(200, {
+      ...COMMON_HEADERS,
+      'content-type': ASSET_TYPES[asset[2]],
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
     res.end(method === 'HEAD' ? undefined : body);
     return true;
   };

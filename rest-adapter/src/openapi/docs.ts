@@ -5,7 +5,12 @@ import path from 'node:path';
 // swagger-ui-dist ships the browser assets; they are served from this process, nothing from a CDN.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const ASSETS = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
-const ASSET_TYPES: Record<string, string> = { '.css': 'text/css', '.js': 'application/javascript', '.png': 'image/png', '.map': 'application/json' };
+const ASSET_TYPES: Record<string, string> = {
+  '.css': 'text/css',
+  '.js': 'application/javascript',
+  '.png': 'image/png',
+  '.map': 'application/json',
+};
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -34,12 +39,18 @@ const DOCS_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
-const DOCS_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': DOCS_CSP, 'referrer-policy': 'same-origin' };
+const DOCS_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': DOCS_CSP,
+  'referrer-policy': 'same-origin',
+};
 
 /** `/openapi.json` (the document) and `/docs` (a browsable page). Returns false for other paths. */
 export async function serveDocs(pathname: string, document: unknown, res: ServerResponse): Promise<boolean> {
   if (pathname === '/openapi.json') {
-    res.writeHead(200, { ...DOCS_HEADERS, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(document));
+    res
+      .writeHead(200, { ...DOCS_HEADERS, 'content-type': 'application/json; charset=utf-8' })
+      .end(JSON.stringify(document));
     return true;
   }
   if (pathname === '/docs' || pathname === '/docs/') {
@@ -54,7 +65,9 @@ export async function serveDocs(pathname: string, document: unknown, res: Server
   const type = asset ? ASSET_TYPES[path.extname(asset)] : undefined;
   if (!asset || !type) return false;
   try {
-    res.writeHead(200, { ...DOCS_HEADERS, 'content-type': type, 'cache-control': 'public, max-age=3600' }).end(await readFile(path.join(ASSETS, asset)));
+    res
+      .writeHead(200, { ...DOCS_HEADERS, 'content-type': type, 'cache-control': 'public, max-age=3600' })
+      .end(await readFile(path.join(ASSETS, asset)));
   } catch {
     res.writeHead(404, { ...DOCS_HEADERS, 'content-type': 'text/plain' }).end('not found');
   }

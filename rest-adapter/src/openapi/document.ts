@@ -21,7 +21,8 @@ const ERROR_REASONS: Record<number, string> = {
   503: 'A dependency is unavailable; retry',
 };
 /** What a status means on particular operations, where it says more than the common reason. */
-const NOT_RECORDED = 'Internal failure: face matching did not answer in time, nothing was recorded; retry with the same request_id';
+const NOT_RECORDED =
+  'Internal failure: face matching did not answer in time, nothing was recorded; retry with the same request_id';
 const STARTING = 'Face matching is starting up (the ml-worker is loading its models); retry after Retry-After seconds';
 const OPERATION_ERROR_REASONS: Record<string, Record<number, string>> = {
   SearchFaces: { 500: NOT_RECORDED, 503: STARTING },
@@ -30,14 +31,30 @@ const OPERATION_ERROR_REASONS: Record<string, Record<number, string>> = {
 
 /** What a route with a validator documents: If-None-Match, 304, and the headers of its 200. */
 const VALIDATOR_DOCS = {
-  event: 'ETag from the event\'s content version (changed when photos are published, hidden, deleted or their BIBs change, or a setting changes), the organisation and the query: a matching If-None-Match is answered 304 without the work, after the same credential, rate-limit and flag checks.',
+  event:
+    "ETag from the event's content version (changed when photos are published, hidden, deleted or their BIBs change, or a setting changes), the organisation and the query: a matching If-None-Match is answered 304 without the work, after the same credential, rate-limit and flag checks.",
   body: 'ETag from the answer itself: a matching If-None-Match is answered 304 (the work is done; the transfer is saved).',
 };
-const IF_NONE_MATCH = { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'ETags of copies the client holds; 304 when one is current.' };
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'ETags of copies the client holds; 304 when one is current.',
+};
 const CACHING_HEADERS = {
-  ETag: { description: 'Strong validator of this answer (a compressed answer\'s tag ends in -br or -gzip).', schema: { type: 'string' } },
-  'Cache-Control': { description: '`private, no-cache`: a browser may keep the answer but revalidates it each time.', schema: { type: 'string' } },
-  'Content-Encoding': { description: 'br or gzip by Accept-Encoding, for answers of 1 KiB and more.', schema: { type: 'string' } },
+  ETag: {
+    description: "Strong validator of this answer (a compressed answer's tag ends in -br or -gzip).",
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: '`private, no-cache`: a browser may keep the answer but revalidates it each time.',
+    schema: { type: 'string' },
+  },
+  'Content-Encoding': {
+    description: 'br or gzip by Accept-Encoding, for answers of 1 KiB and more.',
+    schema: { type: 'string' },
+  },
 };
 
 /**
@@ -60,18 +77,55 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): Recor
       parameters: [
         ...docs
           .filter((d) => d.in !== 'body')
-          .map((d) => ({ name: d.name, in: d.in, required: d.required ?? false, schema: d.schema, ...(d.description ? { description: d.description } : {}) })),
+          .map((d) => ({
+            name: d.name,
+            in: d.in,
+            required: d.required ?? false,
+            schema: d.schema,
+            ...(d.description ? { description: d.description } : {}),
+          })),
         ...(route.validator ? [IF_NONE_MATCH] : []),
       ],
       responses: {
-        ...(route.validator ? { 304: { description: 'Not modified: the copy named in If-None-Match is current (no body)', headers: CACHING_HEADERS } } : {}),
-        200: { description: route.summary, ...(route.validator ? { headers: CACHING_HEADERS } : {}), content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Envelope' }, { properties: { data: { $ref: `#/components/schemas/${route.response}` } } }] } } } },
-        ...Object.fromEntries(errors.map((status) => [status, errorResponse(status, operationId ? OPERATION_ERROR_REASONS[operationId]?.[status] : undefined)])),
+        ...(route.validator
+          ? {
+              304: {
+                description: 'Not modified: the copy named in If-None-Match is current (no body)',
+                headers: CACHING_HEADERS,
+              },
+            }
+          : {}),
+        200: {
+          description: route.summary,
+          ...(route.validator ? { headers: CACHING_HEADERS } : {}),
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [
+                  { $ref: '#/components/schemas/Envelope' },
+                  { properties: { data: { $ref: `#/components/schemas/${route.response}` } } },
+                ],
+              },
+            },
+          },
+        },
+        ...Object.fromEntries(
+          errors.map((status) => [
+            status,
+            errorResponse(status, operationId ? OPERATION_ERROR_REASONS[operationId]?.[status] : undefined),
+          ]),
+        ),
       },
     };
-    const body = requestBody(route, docs.filter((d) => d.in === 'body'));
+    const body = requestBody(
+      route,
+      docs.filter((d) => d.in === 'body'),
+    );
     if (body) operation.requestBody = body;
-    paths[`${API_PREFIX}${path}`] = { ...(paths[`${API_PREFIX}${path}`] ?? {}), [route.method.toLowerCase()]: operation };
+    paths[`${API_PREFIX}${path}`] = {
+      ...(paths[`${API_PREFIX}${path}`] ?? {}),
+      [route.method.toLowerCase()]: operation,
+    };
   }
   const statuses = Object.values(ERROR_STATUS).filter((s) => ERROR_REASONS[s]);
   return {
@@ -79,7 +133,8 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): Recor
     info: {
       title: 'Event photo & video discovery API',
       version,
-      description: 'Every response has the envelope { responseType, message, data }; data is null on errors and the HTTP status carries the error type.',
+      description:
+        'Every response has the envelope { responseType, message, data }; data is null on errors and the HTTP status carries the error type.',
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }, { bearer: [] }],
@@ -87,11 +142,21 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): Recor
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        bearer: { type: 'http', scheme: 'bearer', description: 'OAuth access token (the account endpoint; events:read)' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'OAuth access token (the account endpoint; events:read)',
+        },
       },
       schemas: SCHEMAS,
       responses: Object.fromEntries(
-        [...new Set([...statuses, 405])].map((s) => [`Error${s}`, { description: ERROR_REASONS[s], content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } }]),
+        [...new Set([...statuses, 405])].map((s) => [
+          `Error${s}`,
+          {
+            description: ERROR_REASONS[s],
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+          },
+        ]),
       ),
     },
   };
@@ -99,7 +164,10 @@ export function buildOpenApiDocument(routes: RouteDef[], version: string): Recor
 
 function errorResponse(status: number, particular: string | undefined): Record<string, unknown> {
   if (!particular) return { $ref: `#/components/responses/Error${status}` };
-  return { description: particular, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+  return {
+    description: particular,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+  };
 }
 
 function routeErrors(route: RouteDef, docs: ParamDoc[]): number[] {
@@ -111,14 +179,25 @@ function routeErrors(route: RouteDef, docs: ParamDoc[]): number[] {
 
 function requestBody(route: RouteDef, fields: ParamDoc[]): Record<string, unknown> | null {
   if (!route.uploads && fields.length === 0) return null;
-  const properties = Object.fromEntries(fields.map((f) => [f.name, { ...f.schema, ...(f.description ? { description: f.description } : {}) }]));
+  const properties = Object.fromEntries(
+    fields.map((f) => [f.name, { ...f.schema, ...(f.description ? { description: f.description } : {}) }]),
+  );
   const content: Record<string, unknown> = {};
   if (route.uploads) {
     const file = { type: 'string', format: 'binary' };
-    const files = Object.fromEntries(route.uploads.fields.map((name) => [name, route.uploads!.single ? file : { oneOf: [file, { type: 'array', items: file }] }]));
-    const textFields = Object.fromEntries(fields.filter((f) => f.schema.type !== 'array').map((f) => [f.name, { type: 'string', ...(f.description ? { description: f.description } : {}) }]));
+    const files = Object.fromEntries(
+      route.uploads.fields.map((name) => [
+        name,
+        route.uploads!.single ? file : { oneOf: [file, { type: 'array', items: file }] },
+      ]),
+    );
+    const textFields = Object.fromEntries(
+      fields
+        .filter((f) => f.schema.type !== 'array')
+        .map((f) => [f.name, { type: 'string', ...(f.description ? { description: f.description } : {}) }]),
+    );
     content['multipart/form-data'] = { schema: { type: 'object', properties: { ...files, ...textFields } } };
   }
-  if (fields.length && !(route.uploads?.single)) content['application/json'] = { schema: { type: 'object', properties } };
+  if (fields.length && !route.uploads?.single) content['application/json'] = { schema: { type: 'object', properties } };
   return { required: false, content };
 }

@@ -18,14 +18,32 @@ const str: Schema = { type: 'string' };
 const bool: Schema = { type: 'boolean' };
 const uuid: Schema = { type: 'string', format: 'uuid' };
 const url: Schema = { type: 'string', format: 'uri' };
-const dateTime: Schema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$', description: 'YYYY-MM-DDTHH:MM:SS, no zone' };
-const paged = (name: string, items: Schema): Schema => object({ [name]: { type: 'array', items }, pagination: ref('Pagination') });
+const dateTime: Schema = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$',
+  description: 'YYYY-MM-DDTHH:MM:SS, no zone',
+};
+const paged = (name: string, items: Schema): Schema =>
+  object({ [name]: { type: 'array', items }, pagination: ref('Pagination') });
 
 export const SCHEMAS: Record<string, Schema> = {
   Envelope: object({ responseType: { type: 'string', enum: ['success'] }, message: str, data: {} }),
-  ErrorEnvelope: object({ responseType: { type: 'string', enum: ['error'] }, message: str, data: { type: 'null' } }, 'Every error: the HTTP status carries its type.'),
-  Pagination: object({ total: int, currentPage: int, totalPages: int, hasNextPage: bool, hasPreviousPage: bool, page_size: int }, 'An empty result has total 0 and currentPage 0.'),
-  ImageItem: object({ img_url: url, height: int, width: int, image_id: uuid, thumbnail_url: url, original_url: { type: 'null' } }),
+  ErrorEnvelope: object(
+    { responseType: { type: 'string', enum: ['error'] }, message: str, data: { type: 'null' } },
+    'Every error: the HTTP status carries its type.',
+  ),
+  Pagination: object(
+    { total: int, currentPage: int, totalPages: int, hasNextPage: bool, hasPreviousPage: bool, page_size: int },
+    'An empty result has total 0 and currentPage 0.',
+  ),
+  ImageItem: object({
+    img_url: url,
+    height: int,
+    width: int,
+    image_id: uuid,
+    thumbnail_url: url,
+    original_url: { type: 'null' },
+  }),
   ImageItemWithMeta: object({
     img_url: url,
     height: int,
@@ -44,7 +62,14 @@ export const SCHEMAS: Record<string, Schema> = {
   }),
   Images: paged('images', ref('ImageItem')),
   ImagesWithMeta: paged('images', ref('ImageItemWithMeta')),
-  EventListItem: object({ event_id: int, event_name: str, event_slug: str, event_date: nullable(dateTime), status: str, cover_image: nullable(url) }),
+  EventListItem: object({
+    event_id: int,
+    event_name: str,
+    event_slug: str,
+    event_date: nullable(dateTime),
+    status: str,
+    cover_image: nullable(url),
+  }),
   EventList: paged('events', ref('EventListItem')),
   EventDetails: object({
     event_id: int,
@@ -66,7 +91,15 @@ export const SCHEMAS: Record<string, Schema> = {
   Account: object({
     account_label: nullable(str),
     scopes: { type: 'array', items: str },
-    organisations: { type: 'array', items: object({ org_id: int, name: nullable(str), slug: nullable(str), role: { type: 'string', enum: ['admin', 'user'] } }) },
+    organisations: {
+      type: 'array',
+      items: object({
+        org_id: int,
+        name: nullable(str),
+        slug: nullable(str),
+        role: { type: 'string', enum: ['admin', 'user'] },
+      }),
+    },
   }),
   FaceSearch: object({
     request_id: uuid,
@@ -75,7 +108,14 @@ export const SCHEMAS: Record<string, Schema> = {
     pagination: ref('Pagination'),
   }),
   TimelineDays: object({
-    days: { type: 'array', items: object({ date: { type: 'string', format: 'date' }, total: int, hours: { type: 'array', items: object({ hour: { type: 'integer', minimum: 0, maximum: 23 }, count: int }) } }) },
+    days: {
+      type: 'array',
+      items: object({
+        date: { type: 'string', format: 'date' },
+        total: int,
+        hours: { type: 'array', items: object({ hour: { type: 'integer', minimum: 0, maximum: 23 }, count: int }) },
+      }),
+    },
   }),
   Downloads: object({
     presigned_urls: { type: 'array', items: object({ url, filename: str, image_id: str }) },
@@ -86,7 +126,10 @@ export const SCHEMAS: Record<string, Schema> = {
     identifier: nullable(str),
     pagination: ref('Pagination'),
   }),
-  ClippingStatus: { type: 'string', enum: ['processing', 'completed', 'no_matches', 'no_segments', 'clip_failed', 'failed'] },
+  ClippingStatus: {
+    type: 'string',
+    enum: ['processing', 'completed', 'no_matches', 'no_segments', 'clip_failed', 'failed'],
+  },
   ClippingStart: object({ status: ref('ClippingStatus'), request_id: uuid }),
   ClippingResult: object({
     request_id: uuid,
@@ -95,16 +138,27 @@ export const SCHEMAS: Record<string, Schema> = {
       type: 'array',
       items: object({
         uuid,
-        video_url: { ...nullable(url), description: 'Public MP4; null once the clip expired (download_status expired).' },
+        video_url: {
+          ...nullable(url),
+          description: 'Public MP4; null once the clip expired (download_status expired).',
+        },
         source_video_key: nullable(str),
         start_time: nullable({ type: 'string', pattern: '^\\d{2}:\\d{2}:\\d{2}$' }),
         end_time: nullable({ type: 'string', pattern: '^\\d{2}:\\d{2}:\\d{2}$' }),
         download_url: { ...nullable(url), description: 'Use only when download_status is ready; null otherwise.' },
-        download_status: { type: 'string', enum: ['ready', 'expired', 'deleted'], description: 'expired: past the event clip retention, the file is deleted; POST again with force_recreate=true to recreate.' },
+        download_status: {
+          type: 'string',
+          enum: ['ready', 'expired', 'deleted'],
+          description:
+            'expired: past the event clip retention, the file is deleted; POST again with force_recreate=true to recreate.',
+        },
       }),
     },
     error: nullable(str),
-    clip_errors: { type: 'array', items: object({ video_key: nullable(str), error: nullable(str), status_code: nullable(int) }) },
+    clip_errors: {
+      type: 'array',
+      items: object({ video_key: nullable(str), error: nullable(str), status_code: nullable(int) }),
+    },
   }),
   PipelineStatus: object({
     is_live: bool,
@@ -125,7 +179,15 @@ export const SCHEMAS: Record<string, Schema> = {
     imported: int,
     duplicates: int,
     rejected: int,
-    files: { type: 'array', items: object({ key: str, status: { type: 'string', enum: ['imported', 'duplicate', 'rejected'] }, image_id: nullable(uuid), reason: nullable(str) }) },
+    files: {
+      type: 'array',
+      items: object({
+        key: str,
+        status: { type: 'string', enum: ['imported', 'duplicate', 'rejected'] },
+        image_id: nullable(uuid),
+        reason: nullable(str),
+      }),
+    },
   }),
   ProcessReport: object({ queued: int }),
   GoLiveReport: object({ published: int, is_live: bool, went_live_at: nullable(dateTime) }),

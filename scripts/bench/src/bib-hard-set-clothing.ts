@@ -34,10 +34,39 @@ const FONTS = [
 ];
 /** Fabric and ink: dark ink on light fabric (the hard case), light on dark, colour on colour. */
 const PALETTES: Array<[string, string]> = [
-  ['#f3f3ef', '#151515'], ['#d9d9d4', '#1b2a55'], ['#f0e04a', '#111111'], ['#a9c8ea', '#0d1b3a'], ['#f6c9d6', '#7a0a2a'],
-  ['#1c2333', '#f2f2f2'], ['#0e0e0e', '#e8c547'], ['#a31621', '#ffffff'], ['#1f6b3a', '#f5f5f5'], ['#ffffff', '#c8102e'],
+  ['#f3f3ef', '#151515'],
+  ['#d9d9d4', '#1b2a55'],
+  ['#f0e04a', '#111111'],
+  ['#a9c8ea', '#0d1b3a'],
+  ['#f6c9d6', '#7a0a2a'],
+  ['#1c2333', '#f2f2f2'],
+  ['#0e0e0e', '#e8c547'],
+  ['#a31621', '#ffffff'],
+  ['#1f6b3a', '#f5f5f5'],
+  ['#ffffff', '#c8102e'],
 ];
-const TEXTS = ['23', '7', '88', '1987', '404', '69', '250', '10', 'TEAM 23', 'EST. 1987', 'No 9', 'CLASS OF 98', 'PARIS 75', 'FC 12', 'BROOKLYN 88', '42', '365', '77', '2024', '13'];
+const TEXTS = [
+  '23',
+  '7',
+  '88',
+  '1987',
+  '404',
+  '69',
+  '250',
+  '10',
+  'TEAM 23',
+  'EST. 1987',
+  'No 9',
+  'CLASS OF 98',
+  'PARIS 75',
+  'FC 12',
+  'BROOKLYN 88',
+  '42',
+  '365',
+  '77',
+  '2024',
+  '13',
+];
 
 /** Where to draw a shirt, pixels of the photo. */
 interface Rect {
@@ -53,7 +82,13 @@ interface Rect {
  * A print lies on the fabric, which goes on to the torso's edges: no patch of its own around it
  * (before, each print came on an oval patch about a bib's size: a sticker, which looks like a bib).
  */
-export function shirtPrint(shirt: Rect, cx: number, cy: number, h: number, pick: () => number): { svg: string; width: number; height: number } {
+export function shirtPrint(
+  shirt: Rect,
+  cx: number,
+  cy: number,
+  h: number,
+  pick: () => number,
+): { svg: string; width: number; height: number } {
   const text = TEXTS[pick() % TEXTS.length];
   const font = FONTS[pick() % FONTS.length];
   const [fabric, ink] = PALETTES[pick() % PALETTES.length];
@@ -104,17 +139,33 @@ function backdrop(h: number, pick: () => number): { svg: string; width: number; 
  * edges spread over 1-2 px) and with sensor grain, so that nothing separates it from the photo's
  * own prints by being sharper or flatter than the photo (a rule must not learn the generator).
  */
-async function layer(drawing: { svg: string; width: number; height: number }, maxWidth: number, angle: number): Promise<{ input: Buffer; width: number; height: number }> {
+async function layer(
+  drawing: { svg: string; width: number; height: number },
+  maxWidth: number,
+  angle: number,
+): Promise<{ input: Buffer; width: number; height: number }> {
   const scale = Math.min(1, maxWidth / drawing.width);
   const width = Math.max(8, Math.round(drawing.width * scale));
   const rendered = await sharp(Buffer.from(drawing.svg)).resize(width).blur(1.1).png().toBuffer();
   const { height = 8 } = await sharp(rendered).metadata();
-  const grain = await sharp(seededGrain(width, height, width * 7919 + height), { raw: { width, height, channels: 3 } }).png().toBuffer();
+  const grain = await sharp(seededGrain(width, height, width * 7919 + height), { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
   const alpha = await sharp(rendered).extractChannel('alpha').raw().toBuffer();
   const rgb = await sharp(rendered).removeAlpha().png().toBuffer();
-  const noisy = await sharp(rgb).composite([{ input: grain, blend: 'overlay' }]).removeAlpha().raw().toBuffer();
-  const grained = await sharp(noisy, { raw: { width, height, channels: 3 } }).joinChannel(alpha, { raw: { width, height, channels: 1 } }).png().toBuffer();
-  const input = await sharp(grained).rotate(angle, { background: { r: 0, g: 0, b: 0, alpha: 0 } }).png().toBuffer();
+  const noisy = await sharp(rgb)
+    .composite([{ input: grain, blend: 'overlay' }])
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+  const grained = await sharp(noisy, { raw: { width, height, channels: 3 } })
+    .joinChannel(alpha, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
+  const input = await sharp(grained)
+    .rotate(angle, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .png()
+    .toBuffer();
   const meta = await sharp(input).metadata();
   return { input, width: meta.width ?? 0, height: meta.height ?? 0 };
 }
@@ -148,14 +199,23 @@ function shirtFor(spot: Spot, person: Person | undefined, width: number, height:
   const sh = spot.height * height;
   const w = Math.min(0.6 * width, Math.max(2.2 * sw, 5 * sh, person ? 0.42 * person.width * width : 0));
   const h = Math.min(0.8 * height, Math.max(5 * sh, 1.2 * w));
-  return { x: (spot.x + spot.width / 2) * width - w / 2, y: (spot.y + spot.height / 2) * height - 0.45 * h, width: w, height: h };
+  return {
+    x: (spot.x + spot.width / 2) * width - w / 2,
+    y: (spot.y + spot.height / 2) * height - 0.45 * h,
+    width: w,
+    height: h,
+  };
 }
 
 /**
  * `photo` (already oriented) with a T-shirt over each spot's person, a print on it centred on the
  * spot (digits about the spot's height): the shirt hides the bib the spot held.
  */
-export async function printOnSpots(photo: Buffer, spots: Array<Spot & { person?: Person }>, pick: () => number): Promise<Buffer> {
+export async function printOnSpots(
+  photo: Buffer,
+  spots: Array<Spot & { person?: Person }>,
+  pick: () => number,
+): Promise<Buffer> {
   const { width = 0, height = 0 } = await sharp(photo).metadata();
   const layers: OverlayOptions[] = [];
   for (const s of spots) {
@@ -166,7 +226,11 @@ export async function printOnSpots(photo: Buffer, spots: Array<Spot & { person?:
     const l = await layer(shirtPrint(shirt, cx, cy, h, pick), width, (pick() % 7) - 3);
     const left = Math.round(shirt.x + shirt.width / 2 - l.width / 2);
     const top = Math.round(shirt.y + shirt.height / 2 - l.height / 2);
-    layers.push({ input: l.input, left: Math.max(0, Math.min(width - l.width, left)), top: Math.max(0, Math.min(height - l.height, top)) });
+    layers.push({
+      input: l.input,
+      left: Math.max(0, Math.min(width - l.width, left)),
+      top: Math.max(0, Math.min(height - l.height, top)),
+    });
   }
   return sharp(photo).composite(layers).jpeg({ quality: 90 }).toBuffer();
 }
@@ -179,18 +243,32 @@ export async function printOnSpots(photo: Buffer, spots: Array<Spot & { person?:
  * the boards lay over the runners' heads, chests and bibs: a white board with a number on a chest,
  * which is a bib's look and no banner's.
  */
-export async function backdropBehind(photo: Buffer, pick: () => number, people: Person[] = [], bibs: Spot[] = []): Promise<Buffer> {
+export async function backdropBehind(
+  photo: Buffer,
+  pick: () => number,
+  people: Person[] = [],
+  bibs: Spot[] = [],
+): Promise<Buffer> {
   const { width = 0, height = 0 } = await sharp(photo).metadata();
   const layers: OverlayOptions[] = [];
   for (let i = 0; i < 3; i++) {
-    const h = Math.round(height * (0.025 + (pick() % 100) / 100 * 0.03));
+    const h = Math.round(height * (0.025 + ((pick() % 100) / 100) * 0.03));
     const l = await layer(backdrop(h, pick), width * 0.3, 0);
-    const left = Math.round((width / 3) * i + (pick() % 100) / 100 * Math.max(1, width / 3 - l.width));
-    const top = Math.round(height * (0.03 + (pick() % 100) / 100 * 0.22));
-    layers.push({ input: l.input, left: Math.max(0, Math.min(width - l.width, left)), top: Math.max(0, Math.min(height - l.height, top)) });
+    const left = Math.round((width / 3) * i + ((pick() % 100) / 100) * Math.max(1, width / 3 - l.width));
+    const top = Math.round(height * (0.03 + ((pick() % 100) / 100) * 0.22));
+    layers.push({
+      input: l.input,
+      left: Math.max(0, Math.min(width - l.width, left)),
+      top: Math.max(0, Math.min(height - l.height, top)),
+    });
   }
   const bodies = people.map((p) => ({ x: p.x + 0.2 * p.width, y: p.y, width: 0.6 * p.width, height: p.height }));
-  const grownBibs = bibs.map((b) => ({ x: b.x - (b.height * height) / width, y: b.y - b.height, width: b.width + (2 * b.height * height) / width, height: 3 * b.height }));
+  const grownBibs = bibs.map((b) => ({
+    x: b.x - (b.height * height) / width,
+    y: b.y - b.height,
+    width: b.width + (2 * b.height * height) / width,
+    height: 3 * b.height,
+  }));
   for (const r of [...bodies, ...grownBibs]) {
     const left = Math.max(0, Math.round(r.x * width));
     const top = Math.max(0, Math.round(r.y * height));

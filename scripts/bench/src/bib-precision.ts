@@ -1,5 +1,13 @@
 import { judgeBibRead, startListView, StartListView } from '@em/core';
-import { BibRules, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, extractBibs, onATorso, PersonBox, TextBox } from '@em/ml-worker';
+import {
+  BibRules,
+  DEFAULT_BIB_RULES,
+  DEFAULT_TORSO_RULES,
+  extractBibs,
+  onATorso,
+  PersonBox,
+  TextBox,
+} from '@em/ml-worker';
 import type { BibReader } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,7 +52,12 @@ export async function readHarderSet(reader: BibReader, fixtures: string): Promis
   const race = racePhotos(fixtures);
   if (!race.length) return [];
   const groupDir = path.join(fixtures, 'faces', 'group');
-  const groupShots = existsSync(groupDir) ? readdirSync(groupDir).filter((f) => /\.jpe?g$/i.test(f)).sort().map((name) => ({ name, file: readFileSync(path.join(groupDir, name)) })) : [];
+  const groupShots = existsSync(groupDir)
+    ? readdirSync(groupDir)
+        .filter((f) => /\.jpe?g$/i.test(f))
+        .sort()
+        .map((name) => ({ name, file: readFileSync(path.join(groupDir, name)) }))
+    : [];
   const read: ReadPhoto[] = [];
   const readOne = async (photo: HardPhoto, category: string) => {
     const { boxes, people } = await reader.candidates(photo.file);
@@ -62,7 +75,9 @@ export async function readHarderSet(reader: BibReader, fixtures: string): Promis
     const oriented = await sharp(photo.file).rotate().jpeg({ quality: 95 }).toBuffer();
     const dev = await readOne(photo, 'dev');
     // Every number the reader accepts here (the bibs, and the background bib missing from the ground truth) gets a print over it.
-    const accepted = dev.boxes.filter((b) => b.geometry && extractBibs([b], { ...DEFAULT_BIB_RULES, minBibScore: undefined }).size);
+    const accepted = dev.boxes.filter(
+      (b) => b.geometry && extractBibs([b], { ...DEFAULT_BIB_RULES, minBibScore: undefined }).size,
+    );
     // Each print on a shirt over the person the number is on (the tallest whose torso holds it).
     const spots = accepted.map(({ geometry: g }) => ({
       x: g!.x / g!.imageWidth,
@@ -72,24 +87,58 @@ export async function readHarderSet(reader: BibReader, fixtures: string): Promis
       person: (dev.people ?? []).filter((p) => onATorso(g!, [p])).sort((a, b) => b.height - a.height)[0],
     }));
     const stillThere = [...photo.bibs].filter((bib) => !accepted.some((b) => b.text.includes(bib)));
-    await readOne({ name: `clothing+${photo.name}`, file: await printOnSpots(oriented, spots, picker()), bibs: new Set(stillThere) }, 'clothing');
+    await readOne(
+      {
+        name: `clothing+${photo.name}`,
+        file: await printOnSpots(oriented, spots, picker()),
+        bibs: new Set(stillThere),
+      },
+      'clothing',
+    );
     const inFront = (dev.people ?? []).filter((p) => p.score >= DEFAULT_TORSO_RULES.minPersonScore); // everyone the torso gate trusts stands in front of the banners
-    await readOne({ name: `behind+${photo.name}`, file: await backdropBehind(oriented, picker(), inFront, spots), bibs: photo.bibs }, 'behind');
+    await readOne(
+      {
+        name: `behind+${photo.name}`,
+        file: await backdropBehind(oriented, picker(), inFront, spots),
+        bibs: photo.bibs,
+      },
+      'behind',
+    );
   }
   for (const photo of distractors) await readOne(photo, 'signs');
   for (const photo of negatives) await readOne(photo, 'anywhere');
   for (const photo of awayFromPeople) await readOne(photo, 'away');
   for (const shot of groupShots) {
     const { width = 0, height = 0 } = await sharp(shot.file).metadata();
-    for (const [side, x0] of [['left', 0], ['right', Math.round(width * 0.35)]] as const) {
-      const crop = await sharp(shot.file).extract({ left: x0, top: 0, width: Math.round(width * 0.65), height }).resize(2048).jpeg({ quality: 92 }).toBuffer();
+    for (const [side, x0] of [
+      ['left', 0],
+      ['right', Math.round(width * 0.35)],
+    ] as const) {
+      const crop = await sharp(shot.file)
+        .extract({ left: x0, top: 0, width: Math.round(width * 0.65), height })
+        .resize(2048)
+        .jpeg({ quality: 92 })
+        .toBuffer();
       const { people } = await reader.candidates(crop);
-      const torsos = (people ?? []).filter((p) => p.score >= 0.3).slice(0, 4).map((p) => ({ x: p.x + p.width * 0.38, y: p.y + p.height * 0.42, width: p.width * 0.24, height: p.height * 0.05, person: p }));
+      const torsos = (people ?? [])
+        .filter((p) => p.score >= 0.3)
+        .slice(0, 4)
+        .map((p) => ({
+          x: p.x + p.width * 0.38,
+          y: p.y + p.height * 0.42,
+          width: p.width * 0.24,
+          height: p.height * 0.05,
+          person: p,
+        }));
       const printed = await printOnSpots(crop, torsos, picker());
-      await readOne({ name: `crowd-${side}+${shot.name}`, file: await paste(printed, 2, [[0.0, 0.2]], picker()), bibs: new Set() }, 'crowd');
+      await readOne(
+        { name: `crowd-${side}+${shot.name}`, file: await paste(printed, 2, [[0.0, 0.2]], picker()), bibs: new Set() },
+        'crowd',
+      );
     }
   }
-  if (process.env.BENCH_DUMP_DIR) writeFileSync(path.join(process.env.BENCH_DUMP_DIR, 'bib-candidates.json'), JSON.stringify(read));
+  if (process.env.BENCH_DUMP_DIR)
+    writeFileSync(path.join(process.env.BENCH_DUMP_DIR, 'bib-candidates.json'), JSON.stringify(read));
   return read;
 }
 
@@ -100,15 +149,22 @@ interface Decision {
   weighGround: boolean;
 }
 
-const withoutGround = (boxes: TextBox[]) => boxes.map((b) => (b.geometry?.groundReach ? { ...b, geometry: { ...b.geometry, groundReach: undefined } } : b));
+const withoutGround = (boxes: TextBox[]) =>
+  boxes.map((b) => (b.geometry?.groundReach ? { ...b, geometry: { ...b.geometry, groundReach: undefined } } : b));
 
 /** Photo-level counts of a decision over some photos. */
 export function score(photos: ReadPhoto[], decision: Decision, startList: StartListView | null = null): Counts {
   const c: Counts = { tp: 0, fp: 0, fn: 0, wrong: [] };
   for (const p of photos) {
-    const read = extractBibs(decision.weighGround ? p.boxes : withoutGround(p.boxes), decision.rules, p.people ?? undefined);
+    const read = extractBibs(
+      decision.weighGround ? p.boxes : withoutGround(p.boxes),
+      decision.rules,
+      p.people ?? undefined,
+    );
     // Reads judged against the start list as the photo job does (the reader's reads are whole: partial false).
-    const found = new Map([...read].filter(([bib]) => judgeBibRead({ bib, partial: false }, startList).status !== 'rejected'));
+    const found = new Map(
+      [...read].filter(([bib]) => judgeBibRead({ bib, partial: false }, startList).status !== 'rejected'),
+    );
     for (const bib of found.keys()) {
       if (p.bibs.includes(bib)) c.tp++;
       else {
@@ -148,7 +204,12 @@ const [, BEFORE, AFTER] = DECISIONS;
 export async function bibPrecision(rows: BenchRow[], reader: BibReader, fixtures: string): Promise<void> {
   const photos = await readHarderSet(reader, fixtures);
   if (!photos.length) {
-    rows.push({ figure: 'BIB precision per category', value: 'skipped', target: '', how: '../shared/fixtures/bibs is absent' });
+    rows.push({
+      figure: 'BIB precision per category',
+      value: 'skipped',
+      target: '',
+      how: '../shared/fixtures/bibs is absent',
+    });
     return;
   }
   for (const [category, what] of Object.entries(CATEGORIES)) {
@@ -161,9 +222,14 @@ export async function bibPrecision(rows: BenchRow[], reader: BibReader, fixtures
     });
   }
   // A realistic start list: every number the race issued, from the smallest labelled bib to the largest, not only those photographed.
-  const labelled = photos.flatMap((p) => p.bibs).filter((b) => /^\d+$/.test(b)).map(Number);
+  const labelled = photos
+    .flatMap((p) => p.bibs)
+    .filter((b) => /^\d+$/.test(b))
+    .map(Number);
   const [low, high] = [Math.min(...labelled), Math.max(...labelled)];
-  const issued = startListView(Array.from({ length: high - low + 1 }, (_, i) => String(low + i)).concat(photos.flatMap((p) => p.bibs)));
+  const issued = startListView(
+    Array.from({ length: high - low + 1 }, (_, i) => String(low + i)).concat(photos.flatMap((p) => p.bibs)),
+  );
   for (const subset of [photos, half(photos, 'held-out')]) {
     rows.push({
       figure: `BIB P / R / F1 against a start list, ${subset === photos ? 'whole harder set' : 'held-out half'} (${subset.length} photos)`,
@@ -185,7 +251,10 @@ export async function bibPrecision(rows: BenchRow[], reader: BibReader, fixtures
       figure: `BIB P / R / F1, whole harder set, ${which} half (${subset.length} photos)`,
       value: DECISIONS.map((d) => `${d.label}: ${prf(score(subset, d))}`).join('; '),
       target: 'F1 >= 0.95, P >= 0.95',
-      how: which === 'tune' ? 'dev fixtures and the even photos of each other category: the bib score was tuned here' : 'the odd photos of each category except dev: never looked at while tuning',
+      how:
+        which === 'tune'
+          ? 'dev fixtures and the even photos of each other category: the bib score was tuned here'
+          : 'the odd photos of each category except dev: never looked at while tuning',
     });
   }
 }

@@ -78,7 +78,14 @@ async function readRace(reader: BibReader, race: Race): Promise<ReadPhoto[]> {
     const cpu0 = process.cpuUsage();
     const { boxes, people } = await reader.candidates(photo.file);
     const cpu = process.cpuUsage(cpu0);
-    read.push({ name: photo.name, bibs: photo.bibs, boxes, people, megapixels: (width * height) / 1e6, cpu: (cpu.user + cpu.system) / 1e6 });
+    read.push({
+      name: photo.name,
+      bibs: photo.bibs,
+      boxes,
+      people,
+      megapixels: (width * height) / 1e6,
+      cpu: (cpu.user + cpu.system) / 1e6,
+    });
   }
   return read;
 }
@@ -129,7 +136,10 @@ const precision = (c: Counts) => (c.tp + c.fp ? c.tp / (c.tp + c.fp) : 1);
 const recall = (c: Counts) => (c.tp + c.fn ? c.tp / (c.tp + c.fn) : 1);
 const f1 = (c: Counts) => (precision(c) + recall(c) ? (2 * precision(c) * recall(c)) / (precision(c) + recall(c)) : 0);
 const prf = (c: Counts) => `${precision(c).toFixed(3)} / ${recall(c).toFixed(3)} / ${f1(c).toFixed(3)}`;
-const list = (items: string[], max = 12) => (items.length ? items.slice(0, max).join(', ') + (items.length > max ? ` and ${items.length - max} more` : '') : 'none');
+const list = (items: string[], max = 12) =>
+  items.length
+    ? items.slice(0, max).join(', ') + (items.length > max ? ` and ${items.length - max} more` : '')
+    : 'none';
 
 /** The rule values a race may choose from: bib-score threshold, read confidence, occluder reach (0: off). */
 const THRESHOLDS = Array.from({ length: 19 }, (_, i) => Math.round(i * 5) / 100);
@@ -163,7 +173,14 @@ function chooseRules(training: Training, base: BibRules): ChosenRules {
   return best.rules;
 }
 
-const add = (a: Counts, b: Counts): Counts => ({ tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn, completed: a.completed + b.completed, wrong: [...a.wrong, ...b.wrong], missed: [...a.missed, ...b.missed] });
+const add = (a: Counts, b: Counts): Counts => ({
+  tp: a.tp + b.tp,
+  fp: a.fp + b.fp,
+  fn: a.fn + b.fn,
+  completed: a.completed + b.completed,
+  wrong: [...a.wrong, ...b.wrong],
+  missed: [...a.missed, ...b.missed],
+});
 
 /** The reader as on main before this round (a number weighed only on the strip around it), and as now. */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
@@ -187,10 +204,21 @@ export async function bibRacesBench(rows: BenchRow[], reader: BibReader, fixture
  * as shipped and leave-one-race-out (the bib-score threshold chosen on the other races, reported on
  * the one left out), and the reader's CPU per photo by photo size.
  */
-export async function bibRaces(rows: BenchRow[], reader: BibReader, fixtures: string, label = 'as shipped', rules: BibRules = DEFAULT_BIB_RULES): Promise<void> {
+export async function bibRaces(
+  rows: BenchRow[],
+  reader: BibReader,
+  fixtures: string,
+  label = 'as shipped',
+  rules: BibRules = DEFAULT_BIB_RULES,
+): Promise<void> {
   const races = await loadRaces(fixtures);
   if (!races.length) {
-    rows.push({ figure: 'BIB per race', value: 'skipped', target: '', how: '../shared/fixtures/{bibs,rbnr} are absent' });
+    rows.push({
+      figure: 'BIB per race',
+      value: 'skipped',
+      target: '',
+      how: '../shared/fixtures/{bibs,rbnr} are absent',
+    });
     return;
   }
   const read = new Map<string, ReadPhoto[]>();
@@ -199,19 +227,32 @@ export async function bibRaces(rows: BenchRow[], reader: BibReader, fixtures: st
     // BENCH_BIB_REPLAY=file: the candidates of an earlier BENCH_BIB_DUMP (and its CPU), to weigh rules without OCR.
     const dumped = JSON.parse(readFileSync(replay, 'utf8')) as Record<string, Array<ReadPhoto & { bibs: string[] }>>;
     for (const [name, photos] of Object.entries(dumped)) {
-      read.set(name, photos.map((p) => ({ ...p, bibs: new Set(p.bibs) })));
+      read.set(
+        name,
+        photos.map((p) => ({ ...p, bibs: new Set(p.bibs) })),
+      );
     }
   } else {
     await reader.candidates(races[0].photos[0].file); // warm
     for (const race of races) read.set(race.name, await readRace(reader, race));
   }
   // BENCH_BIB_DUMP=file.json: what the reader found on each photo, to weigh rule changes without OCR.
-  if (process.env.BENCH_BIB_DUMP) writeFileSync(`${process.env.BENCH_BIB_DUMP}.${label.split(' ')[0]}.json`, JSON.stringify(Object.fromEntries([...read].map(([name, photos]) => [name, photos.map((p) => ({ ...p, bibs: [...p.bibs] }))]))));
+  if (process.env.BENCH_BIB_DUMP)
+    writeFileSync(
+      `${process.env.BENCH_BIB_DUMP}.${label.split(' ')[0]}.json`,
+      JSON.stringify(
+        Object.fromEntries([...read].map(([name, photos]) => [name, photos.map((p) => ({ ...p, bibs: [...p.bibs] }))])),
+      ),
+    );
   for (const race of races) {
     const photos = read.get(race.name);
     if (!photos) continue;
     const shipped = score(photos, rules);
-    const partial = photos.flatMap((p) => readBibs(p.boxes, rules, p.people ?? undefined).filter((r) => r.partial).map((r) => `${r.bib} (${p.name})`));
+    const partial = photos.flatMap((p) =>
+      readBibs(p.boxes, rules, p.people ?? undefined)
+        .filter((r) => r.partial)
+        .map((r) => `${r.bib} (${p.name})`),
+    );
     const bibs = shipped.tp + shipped.fn;
     const cpu = photos.reduce((s, p) => s + p.cpu, 0) / photos.length;
     const mp = photos.reduce((s, p) => s + p.megapixels, 0) / photos.length;
@@ -231,7 +272,10 @@ export async function bibRaces(rows: BenchRow[], reader: BibReader, fixtures: st
     const others = races.filter((r) => r.family !== race.family && read.has(r.name));
     if (!others.length) continue;
     const trainedOn = others.map((r) => r.name).join(', ');
-    const chosen = chooseRules(others.map((r) => ({ photos: read.get(r.name)!, startList: null })), rules);
+    const chosen = chooseRules(
+      others.map((r) => ({ photos: read.get(r.name)!, startList: null })),
+      rules,
+    );
     const heldOut = score(photos, { ...rules, ...chosen });
     rows.push({
       figure: `BIB P / R / F1, ${label}, race ${race.name} left out`,

@@ -16,7 +16,14 @@ if (dir) {
   process.on('exit', () => {
     // An in-process session answers synchronously, so the profile is written before the process ends.
     session.post('Profiler.stop', (err, result) => {
-      if (!err) writeFileSync(path.join(dir, `${path.basename(path.dirname(path.dirname(process.argv[1] ?? 'node')))}-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+      if (!err)
+        writeFileSync(
+          path.join(
+            dir,
+            `${path.basename(path.dirname(path.dirname(process.argv[1] ?? 'node')))}-${process.pid}.cpuprofile`,
+          ),
+          JSON.stringify(result.profile),
+        );
     });
   });
 }

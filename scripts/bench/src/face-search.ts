@@ -1,5 +1,30 @@
-import { BOX_DESCRIPTOR_VERSION, BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION, DEFAULT_MATCH_PERCENT, FACE_DESCRIPTOR_VERSION, FaceMatrix, maxDistanceFor, nearerToStranger, openImage, percentToDistance, QUALITY_DISTANCE_BONUS, RgbPixels, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
-import { CHIP_PADDING, chipTransform, DetectedFace, FaceAnalyzer, FaceAnalyzerOptions, meanFaceOnChip, OCR_MAX_SIDE, PersonBox, PersonDetector, PHOTO_FACE_OPTIONS, sampleChip } from '@em/ml-worker';
+import {
+  BOX_DESCRIPTOR_VERSION,
+  BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION,
+  DEFAULT_MATCH_PERCENT,
+  FACE_DESCRIPTOR_VERSION,
+  FaceMatrix,
+  maxDistanceFor,
+  nearerToStranger,
+  openImage,
+  percentToDistance,
+  QUALITY_DISTANCE_BONUS,
+  RgbPixels,
+  SECOND_DETECTOR_DESCRIPTOR_VERSION,
+} from '@em/core/media';
+import {
+  CHIP_PADDING,
+  chipTransform,
+  DetectedFace,
+  FaceAnalyzer,
+  FaceAnalyzerOptions,
+  meanFaceOnChip,
+  OCR_MAX_SIDE,
+  PersonBox,
+  PersonDetector,
+  PHOTO_FACE_OPTIONS,
+  sampleChip,
+} from '@em/ml-worker';
 import { faceQuality, renderPreviews } from '@em/ml-worker';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,7 +54,12 @@ export interface PhotoPath {
 /** The people on a photo as the BIB step finds them: on the oriented photo, at most OCR_MAX_SIDE. */
 async function peopleOn(persons: PersonDetector | undefined, image: Buffer): Promise<PersonBox[]> {
   if (!persons) return [];
-  const { data, info } = await openImage(image).rotate().resize(OCR_MAX_SIDE, OCR_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await openImage(image)
+    .rotate()
+    .resize(OCR_MAX_SIDE, OCR_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return persons.detect({ data, width: info.width, height: info.height });
 }
 
@@ -40,13 +70,25 @@ async function peopleOn(persons: PersonDetector | undefined, image: Buffer): Pro
  * threshold. Also: the distance of the nearest wrong-person photo (the margin of the threshold) and
  * the CPU time of indexing.
  */
-export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixtures: string, photoPath: PhotoPath = { label: 'photo path', options: PHOTO_FACE_OPTIONS }): Promise<void> {
+export async function selfieAccuracy(
+  rows: BenchRow[],
+  faces: FaceAnalyzer,
+  fixtures: string,
+  photoPath: PhotoPath = { label: 'photo path', options: PHOTO_FACE_OPTIONS },
+): Promise<void> {
   const dir = path.join(fixtures, 'faces');
   if (!existsSync(path.join(dir, 'group'))) {
-    rows.push({ figure: 'selfie search recall / wrong matches', value: 'skipped', target: 'recall >= 0.97, 0 wrong', how: '../shared/fixtures/faces is absent' });
+    rows.push({
+      figure: 'selfie search recall / wrong matches',
+      value: 'skipped',
+      target: 'recall >= 0.97, 0 wrong',
+      how: '../shared/fixtures/faces is absent',
+    });
     return;
   }
-  const people = readdirSync(dir).filter((p) => p !== 'group' && !p.startsWith('.')).sort();
+  const people = readdirSync(dir)
+    .filter((p) => p !== 'group' && !p.startsWith('.'))
+    .sort();
   const boxChip = photoPath.options.chip === 'box';
   const photos: IndexedPhoto[] = [];
   const matrix = new FaceMatrix();
@@ -61,7 +103,9 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
   const crops: Array<{ person: string; name: string; image: Buffer }> = [];
 
   for (const person of people) {
-    for (const file of readdirSync(path.join(dir, person)).filter((f) => /\.(png|jpe?g)$/i.test(f)).sort()) {
+    for (const file of readdirSync(path.join(dir, person))
+      .filter((f) => /\.(png|jpe?g)$/i.test(f))
+      .sort()) {
       const name = `${person}/${file}`;
       const image = readFileSync(path.join(dir, person, file));
       crops.push({ person, name, image });
@@ -88,7 +132,9 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
   const detect = async (image: Buffer, analysed: Buffer | RgbPixels) => {
     const people = await peopleOn(photoPath.persons, image); // the BIB step's work, not counted here
     const cpu = process.cpuUsage();
-    const found = Buffer.isBuffer(analysed) ? await faces.detectAll(analysed, photoPath.options, people) : await faces.detectAllPixels(analysed, photoPath.options, people);
+    const found = Buffer.isBuffer(analysed)
+      ? await faces.detectAll(analysed, photoPath.options, people)
+      : await faces.detectAllPixels(analysed, photoPath.options, people);
     cpuMsTotal += cpuMs(cpu);
     return found;
   };
@@ -125,7 +171,8 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
   const hard = await hardFaceSet(crops);
   // Hard photos are analysed as they are (JPEG, at most 1920 px): their decoded pixels, the same either way.
   for (const h of hard) {
-    const photo = photos.push({ name: `${h.kind}:${h.source}`, kind: h.kind, people: new Set([h.person]), source: h.source }) - 1;
+    const photo =
+      photos.push({ name: `${h.kind}:${h.source}`, kind: h.kind, people: new Set([h.person]), source: h.source }) - 1;
     indexFaces(photo, await detect(h.image, h.image));
   }
 
@@ -164,7 +211,10 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
     const nearest = new Map<number, number>();
     for (const h of hits) {
       const limit = maxDistanceFor(rowVersion[h.row], maxDistance, rowQuality[h.row]);
-      if (h.distance <= limit && nearerToStranger(matrix, descriptor, h.row, h.distance, (a, b) => rowPhoto[a] === rowPhoto[b], absent)) {
+      if (
+        h.distance <= limit &&
+        nearerToStranger(matrix, descriptor, h.row, h.distance, (a, b) => rowPhoto[a] === rowPhoto[b], absent)
+      ) {
         strangerDropped++;
         continue;
       }
@@ -186,17 +236,17 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
       else if (p.kind === 'race') {
         wrongRace++;
         wrongRaceSeen.push(`${name} on ${p.name} at ${distance.toFixed(3)}`);
-      }
-      else wrongHard++;
+      } else wrongHard++;
     }
   }
-  const rate = (kinds: string[]) => kinds.reduce((s, k) => s + (found.get(k) ?? 0), 0) / kinds.reduce((s, k) => s + (relevant.get(k) ?? 0), 0);
+  const rate = (kinds: string[]) =>
+    kinds.reduce((s, k) => s + (found.get(k) ?? 0), 0) / kinds.reduce((s, k) => s + (relevant.get(k) ?? 0), 0);
   const hardKinds = [...new Set(hard.map((h) => h.kind))];
   rows.push({
     figure: `race photos as strangers: faces / wrong-person photos / CPU per race photo (${photoPath.label})`,
     value: `${strangerFaces} / ${wrongRace}${wrongRaceSeen.length ? ` (${wrongRaceSeen.join('; ')})` : ''} / ${raceCpu.toFixed(0)} ms`,
     target: '0 wrong',
-    how: `the ${race.length} race photos of ../shared/fixtures/bibs in the event (none of the eight people is on them): every face found there (large preview${photoPath.onPixels ? '\'s pixels' : ' JPEG'}, ${describeOptions(photoPath.options)}) is a wrong match for every selfie; CPU of the face step only (the people come from the BIB step)`,
+    how: `the ${race.length} race photos of ../shared/fixtures/bibs in the event (none of the eight people is on them): every face found there (large preview${photoPath.onPixels ? "'s pixels" : ' JPEG'}, ${describeOptions(photoPath.options)}) is a wrong match for every selfie; CPU of the face step only (the people come from the BIB step)`,
   });
   rows.push({
     figure: `selfie search recall / wrong-person photos (${photoPath.label})`,
@@ -226,7 +276,7 @@ export async function selfieAccuracy(rows: BenchRow[], faces: FaceAnalyzer, fixt
     figure: `faces found on the group shots / CPU per group shot (${photoPath.label})`,
     value: `${groupFaces} / ${groupCpu.toFixed(0)} ms`,
     target: '23 (hand count)',
-    how: `large preview${photoPath.onPixels ? '\'s pixels' : ' JPEG'}, ${describeOptions(photoPath.options)}; process CPU time (user + system)`,
+    how: `large preview${photoPath.onPixels ? "'s pixels" : ' JPEG'}, ${describeOptions(photoPath.options)}; process CPU time (user + system)`,
   });
   rows.push({
     figure: 'selfie embedding time',
@@ -243,7 +293,10 @@ function describeOptions(o: FaceAnalyzerOptions): string {
 function raceOriginals(fixtures: string): Array<{ name: string; image: Buffer }> {
   const dir = path.join(fixtures, 'bibs');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort().map((name) => ({ name, image: readFileSync(path.join(dir, name)) }));
+  return readdirSync(dir)
+    .filter((f) => /\.jpe?g$/i.test(f))
+    .sort()
+    .map((name) => ({ name, image: readFileSync(path.join(dir, name)) }));
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -258,13 +311,19 @@ export function chipCost(rows: BenchRow[]): void {
   const rgb = new Uint8Array(width * height * 3).map((_, i) => (i * 2654435761) >>> 24);
   // A tilted face of ~300 px somewhere on the photo: the mean face scaled 2x, turned 12 degrees.
   const angle = (12 * Math.PI) / 180;
-  const landmarks = [...Array.from({ length: 17 }, () => ({ x: 0, y: 0 })), ...meanFaceOnChip().map((p) => ({ x: 2 * (Math.cos(angle) * p.x - Math.sin(angle) * p.y) + 900, y: 2 * (Math.sin(angle) * p.x + Math.cos(angle) * p.y) + 500 }))];
+  const landmarks = [
+    ...Array.from({ length: 17 }, () => ({ x: 0, y: 0 })),
+    ...meanFaceOnChip().map((p) => ({
+      x: 2 * (Math.cos(angle) * p.x - Math.sin(angle) * p.y) + 900,
+      y: 2 * (Math.sin(angle) * p.x + Math.cos(angle) * p.y) + 500,
+    })),
+  ];
   const n = 500;
   let sink = 0;
   const cpu = process.cpuUsage();
   for (let i = 0; i < n; i++) sink += sampleChip(rgb, width, height, chipTransform(landmarks))[i];
   const perChip = cpuMs(cpu) / n;
-  if (Number.isNaN(sink)) throw new Error("unreachable: keeps the chips alive");
+  if (Number.isNaN(sink)) throw new Error('unreachable: keeps the chips alive');
   rows.push({
     figure: 'face chip (descriptor version 4): CPU per face',
     value: `${perChip.toFixed(2)} ms`,

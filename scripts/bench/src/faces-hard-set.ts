@@ -11,10 +11,15 @@ export interface HardPhoto {
 }
 
 const BACKGROUND = { r: 110, g: 110, b: 110 };
-const black = (width: number, height: number) => ({ create: { width, height, channels: 3 as const, background: { r: 0, g: 0, b: 0 } } });
+const black = (width: number, height: number) => ({
+  create: { width, height, channels: 3 as const, background: { r: 0, g: 0, b: 0 } },
+});
 
 async function onCanvas(face: Buffer, width: number, height: number, left: number, top: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: BACKGROUND } }).composite([{ input: face, left, top }]).jpeg({ quality: 90 }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: BACKGROUND } })
+    .composite([{ input: face, left, top }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /**
@@ -28,10 +33,37 @@ export async function hardFaceSet(crops: Array<{ person: string; name: string; i
   for (const crop of crops) {
     const face = await sharp(crop.image).removeAlpha().toColourspace('srgb').resize(200, 200).png().toBuffer();
     const add = (kind: HardKind, image: Buffer) => out.push({ kind, person: crop.person, source: crop.name, image });
-    add('occluded-low', await onCanvas(await sharp(face).composite([{ input: black(200, 70), left: 0, top: 130 }]).png().toBuffer(), 640, 480, 220, 140));
-    add('occluded-side', await onCanvas(await sharp(face).composite([{ input: black(60, 200), left: 0, top: 0 }]).png().toBuffer(), 640, 480, 220, 140));
+    add(
+      'occluded-low',
+      await onCanvas(
+        await sharp(face)
+          .composite([{ input: black(200, 70), left: 0, top: 130 }])
+          .png()
+          .toBuffer(),
+        640,
+        480,
+        220,
+        140,
+      ),
+    );
+    add(
+      'occluded-side',
+      await onCanvas(
+        await sharp(face)
+          .composite([{ input: black(60, 200), left: 0, top: 0 }])
+          .png()
+          .toBuffer(),
+        640,
+        480,
+        220,
+        140,
+      ),
+    );
     const squeezed = await sharp(face).resize(140, 200, { fit: 'fill' }).png().toBuffer();
-    add('turned', await onCanvas(await sharp(squeezed).rotate(15, { background: BACKGROUND }).png().toBuffer(), 640, 480, 200, 120));
+    add(
+      'turned',
+      await onCanvas(await sharp(squeezed).rotate(15, { background: BACKGROUND }).png().toBuffer(), 640, 480, 200, 120),
+    );
     add('small', await onCanvas(await sharp(face).resize(90, 90).png().toBuffer(), 1920, 1080, 1200, 400));
     add('lowlight', await onCanvas(await sharp(face).linear(0.3, 4).png().toBuffer(), 640, 480, 220, 140));
   }

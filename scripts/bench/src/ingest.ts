@@ -2,7 +2,16 @@ import { REPO_ROOT } from '@em/core';
 import { BibReaderPool, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { freePort, Platform, startPlatform } from '@em/platform';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
@@ -28,7 +37,12 @@ const TICKS = 100;
 export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixtures: string): Promise<void> {
   const sources = sourcePhotos(fixtures);
   if (!sources.length) {
-    rows.push({ figure: 'ingest through the CLI', value: 'skipped', target: '', how: '../shared/fixtures/bibs is absent' });
+    rows.push({
+      figure: 'ingest through the CLI',
+      value: 'skipped',
+      target: '',
+      how: '../shared/fixtures/bibs is absent',
+    });
     return;
   }
   const work = mkdtempSync(path.join(tmpdir(), 'em-bench-ingest-'));
@@ -40,9 +54,29 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
     const sets = new Map<number, string>();
     for (const mp of SIZES_MP) sets.set(mp, await writeResized(sources, mp, path.join(work, `${mp}mp`)));
     console.error(`ingest: ${sources.length} photos at ${SIZES_MP.join(', ')} MP written; starting a platform`);
-    const ports = { rest: 0, gateway: 0, events: 0, images: 0, search: 0, media: 0, mlWorker: 0, restOperator: 0, postgres: 0, redis: 0, s3: 0 };
+    const ports = {
+      rest: 0,
+      gateway: 0,
+      events: 0,
+      images: 0,
+      search: 0,
+      media: 0,
+      mlWorker: 0,
+      restOperator: 0,
+      postgres: 0,
+      redis: 0,
+      s3: 0,
+    };
     for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
-    platform = await startPlatform({ dataDir, ports, seed: false, serviceStartMs: 600_000, extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' }, log: () => undefined, onServiceOutput: () => undefined });
+    platform = await startPlatform({
+      dataDir,
+      ports,
+      seed: false,
+      serviceStartMs: 600_000,
+      extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      log: () => undefined,
+      onServiceOutput: () => undefined,
+    });
     const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 2 });
     const concurrency = platform.cfg.PHOTO_CONCURRENCY;
     pool = new BibReaderPool(concurrency);
@@ -50,23 +84,54 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
     const processes = platformProcesses(platform, dataDir);
     const metricsUrl = `http://127.0.0.1:${ports.mlWorker}/metrics`;
     try {
-      const org = (await db.query(`insert into organisations (name, slug) values ('Bench ingest', 'bench-ingest-${Date.now()}') returning id`)).rows[0].id as number;
+      const org = (
+        await db.query(
+          `insert into organisations (name, slug) values ('Bench ingest', 'bench-ingest-${Date.now()}') returning id`,
+        )
+      ).rows[0].id as number;
       const results = new Map<string, EndToEnd>();
       const inProcess = new Map<number, InProcess>();
       // Warm: the worker's models and threads, and this process's, on one photo each (a running worker is warm).
-      await importThroughCli(platform, db, org, await oneFileDir(sets.get(3)!, path.join(work, 'warm')), processes, metricsUrl, 'queue as imported');
-      await inProcessRate([readFileSync(path.join(sets.get(3)!, readdirSync(sets.get(3)!)[0]))], pool, faces, concurrency);
+      await importThroughCli(
+        platform,
+        db,
+        org,
+        await oneFileDir(sets.get(3)!, path.join(work, 'warm')),
+        processes,
+        metricsUrl,
+        'queue as imported',
+      );
+      await inProcessRate(
+        [readFileSync(path.join(sets.get(3)!, readdirSync(sets.get(3)!)[0]))],
+        pool,
+        faces,
+        concurrency,
+      );
       for (const mp of SIZES_MP) {
         const dir = sets.get(mp)!;
         console.error(`ingest: ${mp} MP in-process`);
-        inProcess.set(mp, await inProcessRate(readdirSync(dir).map((f) => readFileSync(path.join(dir, f))), pool, faces, concurrency));
+        inProcess.set(
+          mp,
+          await inProcessRate(
+            readdirSync(dir).map((f) => readFileSync(path.join(dir, f))),
+            pool,
+            faces,
+            concurrency,
+          ),
+        );
         // The older order first on the usual size (every file imported before the first is queued), then as the CLI now runs.
         if (mp === 3) {
           console.error(`ingest: ${mp} MP through the CLI, queued after the import (before)`);
-          results.set(`${mp}-before`, await importThroughCli(platform, db, org, dir, processes, metricsUrl, 'queue after import'));
+          results.set(
+            `${mp}-before`,
+            await importThroughCli(platform, db, org, dir, processes, metricsUrl, 'queue after import'),
+          );
         }
         console.error(`ingest: ${mp} MP through the CLI`);
-        results.set(`${mp}`, await importThroughCli(platform, db, org, dir, processes, metricsUrl, 'queue as imported'));
+        results.set(
+          `${mp}`,
+          await importThroughCli(platform, db, org, dir, processes, metricsUrl, 'queue as imported'),
+        );
       }
       const load = loadavg()[0].toFixed(1);
       for (const mp of SIZES_MP) {
@@ -116,7 +181,10 @@ function sourcePhotos(fixtures: string): Buffer[] {
   for (const sub of ['bibs', 'rbnr']) {
     const dir = path.join(fixtures, sub);
     if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort()) if (out.length < PHOTOS) out.push(readFileSync(path.join(dir, name)));
+    for (const name of readdirSync(dir)
+      .filter((f) => /\.jpe?g$/i.test(f))
+      .sort())
+      if (out.length < PHOTOS) out.push(readFileSync(path.join(dir, name)));
   }
   return out;
 }
@@ -128,7 +196,14 @@ async function writeResized(sources: Buffer[], mp: number, dir: string): Promise
     const { width = 1, height = 1 } = await sharp(source).rotate().metadata();
     const w = Math.round(Math.sqrt((mp * 1e6 * width) / height));
     const h = Math.round((w * height) / width);
-    writeFileSync(path.join(dir, `photo-${String(i).padStart(3, '0')}.jpg`), await sharp(source, { limitInputPixels: false }).rotate().resize(w, h, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 90 }).toBuffer());
+    writeFileSync(
+      path.join(dir, `photo-${String(i).padStart(3, '0')}.jpg`),
+      await sharp(source, { limitInputPixels: false })
+        .rotate()
+        .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    );
   }
   return dir;
 }
@@ -136,7 +211,12 @@ async function writeResized(sources: Buffer[], mp: number, dir: string): Promise
 async function oneFileDir(from: string, dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
   // Another encoding of the first photo: its own content hash, so the runs that follow import it again.
-  writeFileSync(path.join(dir, 'warm.jpg'), await sharp(path.join(from, readdirSync(from)[0])).jpeg({ quality: 88 }).toBuffer());
+  writeFileSync(
+    path.join(dir, 'warm.jpg'),
+    await sharp(path.join(from, readdirSync(from)[0]))
+      .jpeg({ quality: 88 })
+      .toBuffer(),
+  );
   return dir;
 }
 
@@ -146,7 +226,12 @@ interface InProcess {
 }
 
 /** The photo job's steps in this process on `photos`, `concurrency` at once (the photo-pipeline bench's path). */
-async function inProcessRate(photos: Buffer[], pool: BibReaderPool, faces: FaceAnalyzer, concurrency: number): Promise<InProcess> {
+async function inProcessRate(
+  photos: Buffer[],
+  pool: BibReaderPool,
+  faces: FaceAnalyzer,
+  concurrency: number,
+): Promise<InProcess> {
   const queue = [...photos];
   const t0 = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();
@@ -174,7 +259,15 @@ interface EndToEnd {
 }
 
 /** A live event, then `npm run cli -- import-photos` into it, until every photo is published. */
-async function importThroughCli(platform: Platform, db: Pool, org: number, dir: string, processes: () => Record<string, number>, metricsUrl: string, order: 'queue as imported' | 'queue after import'): Promise<EndToEnd> {
+async function importThroughCli(
+  platform: Platform,
+  db: Pool,
+  org: number,
+  dir: string,
+  processes: () => Record<string, number>,
+  metricsUrl: string,
+  order: 'queue as imported' | 'queue after import',
+): Promise<EndToEnd> {
   const photos = readdirSync(dir).length;
   const event = (
     await db.query(
@@ -186,20 +279,44 @@ async function importThroughCli(platform: Platform, db: Pool, org: number, dir: 
   const cpu0 = processes();
   const started = Date.now();
   const t0 = process.hrtime.bigint();
-  await runCli(platform, ['import-photos', '--event', String(event), '--dir', dir, ...(order === 'queue after import' ? ['--queue-after-import'] : [])]);
+  await runCli(platform, [
+    'import-photos',
+    '--event',
+    String(event),
+    '--dir',
+    dir,
+    ...(order === 'queue after import' ? ['--queue-after-import'] : []),
+  ]);
   const cliSeconds = ms(t0) / 1000;
   const cpu1 = processes();
   const steps1 = await stepSums(metricsUrl);
-  const { rows } = await db.query(`select count(*)::int as published, max(published_at) as last from photos where event_id = $1 and published_at is not null`, [event]);
+  const { rows } = await db.query(
+    `select count(*)::int as published, max(published_at) as last from photos where event_id = $1 and published_at is not null`,
+    [event],
+  );
   const liveSeconds = rows[0].last ? (new Date(rows[0].last).getTime() - started) / 1000 : NaN;
-  const cpuPerPhoto = Object.fromEntries(Object.keys(cpu1).map((name) => [name, (cpu1[name] - (cpu0[name] ?? 0)) / photos]));
-  const stepMs = Object.fromEntries(STEPS.map((s) => [s, ((steps1[s] ?? 0) - (steps0[s] ?? 0)) * 1000 / photos]));
-  return { photos, published: rows[0].published, perMinute: (photos / liveSeconds) * 60, liveSeconds, cliSeconds, cpuPerPhoto, stepMs };
+  const cpuPerPhoto = Object.fromEntries(
+    Object.keys(cpu1).map((name) => [name, (cpu1[name] - (cpu0[name] ?? 0)) / photos]),
+  );
+  const stepMs = Object.fromEntries(STEPS.map((s) => [s, (((steps1[s] ?? 0) - (steps0[s] ?? 0)) * 1000) / photos]));
+  return {
+    photos,
+    published: rows[0].published,
+    perMinute: (photos / liveSeconds) * 60,
+    liveSeconds,
+    cliSeconds,
+    cpuPerPhoto,
+    stepMs,
+  };
 }
 
 function runCli(platform: Platform, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...platform.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...platform.env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
     child.on('error', reject);
@@ -275,6 +392,10 @@ function platformProcesses(platform: Platform, dataDir: string): () => Record<st
 }
 
 function cpuText(perPhoto: Record<string, number>): string {
-  const total = Object.values(perPhoto).filter(Number.isFinite).reduce((n, v) => n + v, 0);
-  return `${Object.entries(perPhoto).map(([name, v]) => `${name} ${v.toFixed(2)}`).join(', ')}; all ${total.toFixed(2)} s`;
+  const total = Object.values(perPhoto)
+    .filter(Number.isFinite)
+    .reduce((n, v) => n + v, 0);
+  return `${Object.entries(perPhoto)
+    .map(([name, v]) => `${name} ${v.toFixed(2)}`)
+    .join(', ')}; all ${total.toFixed(2)} s`;
 }

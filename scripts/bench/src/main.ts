@@ -33,9 +33,28 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     const faces = await models.faces();
     await facesOnGroups(rows, faces, FIXTURES);
     // BENCH_HEAD_PASS_BEFORE=1: first without the head pass of the face step, for a before/after in one run.
-    if (process.env.BENCH_HEAD_PASS_BEFORE) await throughput(rows, racePhotos(FIXTURES), reader, faces, { ...PHOTO_FACE_OPTIONS, personHeads: false }, ' (faces without the head pass, before)');
+    if (process.env.BENCH_HEAD_PASS_BEFORE)
+      await throughput(
+        rows,
+        racePhotos(FIXTURES),
+        reader,
+        faces,
+        { ...PHOTO_FACE_OPTIONS, personHeads: false },
+        ' (faces without the head pass, before)',
+      );
     // BENCH_PIPELINE_BEFORE=1: first the photo job as it ran before one decode per photo (a decode of the original per step, mozjpeg for every preview, tfjs-wasm's Concat), for a before/after in one run.
-    if (process.env.BENCH_PIPELINE_BEFORE) await withWasmConcat(() => throughput(rows, racePhotos(FIXTURES), reader, faces, PHOTO_FACE_OPTIONS, ' (a decode per step, tfjs-wasm\'s Concat, before)', STEPS_BEFORE));
+    if (process.env.BENCH_PIPELINE_BEFORE)
+      await withWasmConcat(() =>
+        throughput(
+          rows,
+          racePhotos(FIXTURES),
+          reader,
+          faces,
+          PHOTO_FACE_OPTIONS,
+          " (a decode per step, tfjs-wasm's Concat, before)",
+          STEPS_BEFORE,
+        ),
+      );
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
   ingest: async (rows, models) => ingestBench(rows, await models.faces(), FIXTURES),
@@ -45,14 +64,34 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     const persons = new PersonDetector();
     await persons.load();
     // Before/after in one run: the tiny detector alone (as before the second detector), then BlazeFace too without and with the people's heads, as the worker now.
-    await selfieAccuracy(rows, faces, FIXTURES, { label: 'tiny detector alone, before', options: { ...PHOTO_FACE_OPTIONS, detector: 'tiny', personHeads: false } });
-    await selfieAccuracy(rows, faces, FIXTURES, { label: `${PHOTO_FACE_OPTIONS.detector}, no head pass, before`, options: { ...PHOTO_FACE_OPTIONS, personHeads: false } });
+    await selfieAccuracy(rows, faces, FIXTURES, {
+      label: 'tiny detector alone, before',
+      options: { ...PHOTO_FACE_OPTIONS, detector: 'tiny', personHeads: false },
+    });
+    await selfieAccuracy(rows, faces, FIXTURES, {
+      label: `${PHOTO_FACE_OPTIONS.detector}, no head pass, before`,
+      options: { ...PHOTO_FACE_OPTIONS, personHeads: false },
+    });
     // The face chip, before/after in one run: face-api's box (descriptor versions 2-3, as stored before), then dlib's chip (versions 4-5) as the worker now.
-    await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path, face-api's box chip (descriptor version 2), before`, options: { ...PHOTO_FACE_OPTIONS, chip: 'box' }, persons });
-    await selfieAccuracy(rows, faces, FIXTURES, { label: `worker photo path: ${PHOTO_FACE_OPTIONS.detector} + people's heads, dlib's chip (descriptor version 4)`, options: PHOTO_FACE_OPTIONS, persons });
+    await selfieAccuracy(rows, faces, FIXTURES, {
+      label: `worker photo path, face-api's box chip (descriptor version 2), before`,
+      options: { ...PHOTO_FACE_OPTIONS, chip: 'box' },
+      persons,
+    });
+    await selfieAccuracy(rows, faces, FIXTURES, {
+      label: `worker photo path: ${PHOTO_FACE_OPTIONS.detector} + people's heads, dlib's chip (descriptor version 4)`,
+      options: PHOTO_FACE_OPTIONS,
+      persons,
+    });
     chipCost(rows);
     // BENCH_FACES_ON_PIXELS=1: the worker's path on the large preview's pixels before JPEG encoding too (measured, not adopted).
-    if (process.env.BENCH_FACES_ON_PIXELS) await selfieAccuracy(rows, faces, FIXTURES, { label: 'worker photo path on the preview\'s pixels before encoding', options: PHOTO_FACE_OPTIONS, persons, onPixels: true });
+    if (process.env.BENCH_FACES_ON_PIXELS)
+      await selfieAccuracy(rows, faces, FIXTURES, {
+        label: "worker photo path on the preview's pixels before encoding",
+        options: PHOTO_FACE_OPTIONS,
+        persons,
+        onPixels: true,
+      });
     await searchLatency(rows);
   },
   'selfie-latency': async (rows, models) => selfieLatencyBench(rows, await models.faces(), FIXTURES),
@@ -75,30 +114,43 @@ interface Models {
 async function main() {
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((name) => !SECTIONS[name]);
-  if (unknown.length) throw new Error(`unknown bench section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown bench section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
   let reader: Promise<BibReader> | undefined;
   let faces: Promise<FaceAnalyzer> | undefined;
   const models: Models = {
-    reader: () => (reader ??= (async () => {
-      const r = new BibReader();
-      await r.load();
-      return r;
-    })()),
-    faces: () => (faces ??= (async () => {
-      const f = new FaceAnalyzer();
-      await f.load();
-      return f;
-    })()),
+    reader: () =>
+      (reader ??= (async () => {
+        const r = new BibReader();
+        await r.load();
+        return r;
+      })()),
+    faces: () =>
+      (faces ??= (async () => {
+        const f = new FaceAnalyzer();
+        await f.load();
+        return f;
+      })()),
   };
   const rows: BenchRow[] = [];
-  for (const [name, run] of Object.entries(SECTIONS)) if (!wanted.length || wanted.includes(name)) await run(rows, models);
-  if (reader || faces) rows.push({ figure: 'ml-worker resident memory after the run', value: `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`, target: '', how: 'RSS of this process with both models loaded (and the 250k-face index of the search benchmark)' });
+  for (const [name, run] of Object.entries(SECTIONS))
+    if (!wanted.length || wanted.includes(name)) await run(rows, models);
+  if (reader || faces)
+    rows.push({
+      figure: 'ml-worker resident memory after the run',
+      value: `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`,
+      target: '',
+      how: 'RSS of this process with both models loaded (and the 250k-face index of the search benchmark)',
+    });
 
   const table = markdownTable(rows);
   console.log(table);
   if (wanted.length) return; // a partial run only prints
   mkdirSync(path.join(REPO_ROOT, 'bench'), { recursive: true });
-  writeFileSync(path.join(REPO_ROOT, 'bench', 'results.md'), `# npm run bench (${new Date().toISOString().slice(0, 16)}Z, ${process.platform}, node ${process.version})\n\n${table}\n`);
+  writeFileSync(
+    path.join(REPO_ROOT, 'bench', 'results.md'),
+    `# npm run bench (${new Date().toISOString().slice(0, 16)}Z, ${process.platform}, node ${process.version})\n\n${table}\n`,
+  );
 }
 
 main().catch((err) => {

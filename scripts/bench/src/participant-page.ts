@@ -20,13 +20,36 @@ const VISITS = 7;
  */
 export async function participantPageBench(rows: BenchRow[]): Promise<void> {
   if (!existsSync(CHROMIUM)) {
-    rows.push({ figure: 'participant page first render', value: `not measured: no chromium at ${CHROMIUM}`, target: '< 1 s', how: 'apt-get install chromium, or set CHROMIUM_PATH' });
+    rows.push({
+      figure: 'participant page first render',
+      value: `not measured: no chromium at ${CHROMIUM}`,
+      target: '< 1 s',
+      how: 'apt-get install chromium, or set CHROMIUM_PATH',
+    });
     return;
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-page-'));
-  const ports = { rest: 0, gateway: 0, events: 0, images: 0, search: 0, media: 0, mlWorker: 0, restOperator: 0, postgres: 0, redis: 0, s3: 0 };
+  const ports = {
+    rest: 0,
+    gateway: 0,
+    events: 0,
+    images: 0,
+    search: 0,
+    media: 0,
+    mlWorker: 0,
+    restOperator: 0,
+    postgres: 0,
+    redis: 0,
+    s3: 0,
+  };
   for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
-  const platform = await startPlatform({ dataDir, ports, extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' }, log: () => undefined, onServiceOutput: () => undefined });
+  const platform = await startPlatform({
+    dataDir,
+    ports,
+    extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    log: () => undefined,
+    onServiceOutput: () => undefined,
+  });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
     const demo = platform.demo!;
@@ -34,9 +57,17 @@ export async function participantPageBench(rows: BenchRow[]): Promise<void> {
     const url = `${platform.restUrl.replace('127.0.0.1', 'localhost')}/events/${demo.orgId}/${demo.eventId}#key=${encodeURIComponent(demo.browserKey!)}`;
     const scripts: Buffer[] = [];
     const visit = async (collectScripts = false) => {
-      const context = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+      const context = await browser.newContext({
+        viewport: { width: 360, height: 780 },
+        isMobile: true,
+        hasTouch: true,
+      });
       const page = await context.newPage();
-      if (collectScripts) page.on('response', async (r) => void (r.request().resourceType() === 'script' && scripts.push(await r.body())));
+      if (collectScripts)
+        page.on(
+          'response',
+          async (r) => void (r.request().resourceType() === 'script' && scripts.push(await r.body())),
+        );
       await page.goto(url);
       const ms = await firstMeaningfulRender(page);
       await context.close();
@@ -62,9 +93,13 @@ export async function participantPageBench(rows: BenchRow[]): Promise<void> {
 
 /** Milliseconds from navigation until the heading is there and the first thumbnail is decoded. */
 async function firstMeaningfulRender(page: Page): Promise<number> {
-  await page.waitForFunction(() => {
-    const img = document.querySelector('.grid img');
-    return !!document.querySelector('h1') && !!img && img.complete && img.naturalWidth > 0;
-  }, undefined, { polling: 'raf' });
+  await page.waitForFunction(
+    () => {
+      const img = document.querySelector('.grid img');
+      return !!document.querySelector('h1') && !!img && img.complete && img.naturalWidth > 0;
+    },
+    undefined,
+    { polling: 'raf' },
+  );
   return page.evaluate(() => performance.now() as number);
 }

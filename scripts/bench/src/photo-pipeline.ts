@@ -1,5 +1,15 @@
 import { decodePhoto, openImage, probeImage, RgbPixels } from '@em/core/media';
-import { BibReader, BibReaderOptions, BibReaderPool, BibReading, FaceAnalyzer, FaceAnalyzerOptions, OCR_MAX_SIDE, PersonBox, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
+import {
+  BibReader,
+  BibReaderOptions,
+  BibReaderPool,
+  BibReading,
+  FaceAnalyzer,
+  FaceAnalyzerOptions,
+  OCR_MAX_SIDE,
+  PersonBox,
+  PHOTO_FACE_OPTIONS,
+} from '@em/ml-worker';
 import { displayedSize, PREVIEW_SIZES, renderPreviews, renderPreviewsOf } from '@em/ml-worker';
 import { availableParallelism, loadavg } from 'node:os';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -58,19 +68,34 @@ export function racePhotos(fixtures: string): HardPhoto[] {
 const BIB_VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
   { label: 'no person gate (before)', options: { torsoGate: false, crops: false } },
   { label: 'torso gate, text detection on the whole photo (before)', options: { torsoGate: true, crops: false } },
-  { label: 'torso gate, text detection on person crops scaled by person size (default)', options: { torsoGate: true, crops: true } },
+  {
+    label: 'torso gate, text detection on person crops scaled by person size (default)',
+    options: { torsoGate: true, crops: true },
+  },
 ];
 
 export async function bibAccuracy(rows: BenchRow[], reader: BibReader, fixtures: string): Promise<void> {
   const race = racePhotos(fixtures);
   if (!race.length) {
-    rows.push({ figure: 'BIB precision / recall / F1', value: 'skipped', target: BIB_TARGET, how: '../shared/fixtures/bibs is absent' });
+    rows.push({
+      figure: 'BIB precision / recall / F1',
+      value: 'skipped',
+      target: BIB_TARGET,
+      how: '../shared/fixtures/bibs is absent',
+    });
     return;
   }
   const groupDir = path.join(fixtures, 'faces', 'group');
-  const groupShots = existsSync(groupDir) ? readdirSync(groupDir).filter((f) => /\.jpe?g$/i.test(f)).sort().map((name) => ({ name, file: readFileSync(path.join(groupDir, name)) })) : [];
+  const groupShots = existsSync(groupDir)
+    ? readdirSync(groupDir)
+        .filter((f) => /\.jpe?g$/i.test(f))
+        .sort()
+        .map((name) => ({ name, file: readFileSync(path.join(groupDir, name)) }))
+    : [];
   const { distractors, negatives, awayFromPeople } = await buildHardSet(race, groupShots);
-  if (process.env.BENCH_DUMP_DIR) for (const p of [...distractors, ...negatives, ...awayFromPeople]) writeFileSync(path.join(process.env.BENCH_DUMP_DIR, p.name), p.file);
+  if (process.env.BENCH_DUMP_DIR)
+    for (const p of [...distractors, ...negatives, ...awayFromPeople])
+      writeFileSync(path.join(process.env.BENCH_DUMP_DIR, p.name), p.file);
   const wrong = (s: BibScore) => s.wrong.join(', ') || 'none';
   for (const { label, options } of BIB_VARIANTS) {
     const variant = reader.withOptions(options);
@@ -79,7 +104,12 @@ export async function bibAccuracy(rows: BenchRow[], reader: BibReader, fixtures:
     const distractorScore = await scoreBibs(variant, distractors);
     const negativeScore = await scoreBibs(variant, negatives);
     const awayScore = await scoreBibs(variant, awayFromPeople);
-    const harder = { tp: fixtureScore.tp + distractorScore.tp, fp: fixtureScore.fp + distractorScore.fp + negativeScore.fp + awayScore.fp, fn: fixtureScore.fn + distractorScore.fn, wrong: [] };
+    const harder = {
+      tp: fixtureScore.tp + distractorScore.tp,
+      fp: fixtureScore.fp + distractorScore.fp + negativeScore.fp + awayScore.fp,
+      fn: fixtureScore.fn + distractorScore.fn,
+      wrong: [],
+    };
     const photos = race.length + distractors.length + negatives.length + awayFromPeople.length;
     const cpu = fixtureScore.cpu + distractorScore.cpu + negativeScore.cpu + awayScore.cpu;
     rows.push({
@@ -100,16 +130,28 @@ export async function bibAccuracy(rows: BenchRow[], reader: BibReader, fixtures:
 export async function facesOnGroups(rows: BenchRow[], faces: FaceAnalyzer, fixtures: string): Promise<void> {
   const dir = path.join(fixtures, 'faces', 'group');
   if (!existsSync(dir)) {
-    rows.push({ figure: 'faces found on group shots', value: 'skipped', target: '', how: '../shared/fixtures/faces/group is absent' });
+    rows.push({
+      figure: 'faces found on group shots',
+      value: 'skipped',
+      target: '',
+      how: '../shared/fixtures/faces/group is absent',
+    });
     return;
   }
   let total = 0;
-  const names = readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort();
+  const names = readdirSync(dir)
+    .filter((f) => /\.jpe?g$/i.test(f))
+    .sort();
   for (const name of names) {
     const { plainLarge } = await renderPreviews(readFileSync(path.join(dir, name)));
     total += (await faces.detectAll(plainLarge.buffer)).length;
   }
-  rows.push({ figure: 'faces found on group shots', value: `${total}`, target: '23 (hand count)', how: `${names.length} shots, through the worker's path (large preview, tiny detector 512, >= 48 px)` });
+  rows.push({
+    figure: 'faces found on group shots',
+    value: `${total}`,
+    target: '23 (hand count)',
+    how: `${names.length} shots, through the worker's path (large preview, tiny detector 512, >= 48 px)`,
+  });
 }
 
 /** The steps of the photo job, each timed by the bench: previews (with the decode), BIB reading, faces. */
@@ -128,7 +170,8 @@ export const WORKER_STEPS: PhotoSteps = {
     return { pixels, plainLarge: previews.plainLarge.buffer };
   },
   bibs: (reader, _original, decoded) => reader.readPixels((decoded as { pixels: RgbPixels }).pixels),
-  faces: (faces, decoded, options, people) => faces.detectAll((decoded as { plainLarge: Buffer }).plainLarge, options, people),
+  faces: (faces, decoded, options, people) =>
+    faces.detectAll((decoded as { plainLarge: Buffer }).plainLarge, options, people),
 };
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -157,8 +200,17 @@ export async function withWasmConcat<T>(work: () => Promise<T>): Promise<T> {
 export const STEPS_BEFORE: PhotoSteps = {
   previews: async (original) => {
     await probeImage(original);
-    const render = (side: number, quality: number) => openImage(original, { failOn: 'error' }).rotate().resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).jpeg({ quality, mozjpeg: true }).toBuffer();
-    const [large] = await Promise.all([render(PREVIEW_SIZES.large, 82), render(PREVIEW_SIZES.thumbnail, 76), displayedSize(original)]);
+    const render = (side: number, quality: number) =>
+      openImage(original, { failOn: 'error' })
+        .rotate()
+        .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
+        .jpeg({ quality, mozjpeg: true })
+        .toBuffer();
+    const [large] = await Promise.all([
+      render(PREVIEW_SIZES.large, 82),
+      render(PREVIEW_SIZES.thumbnail, 76),
+      displayedSize(original),
+    ]);
     return large;
   },
   bibs: (reader, original) => reader.readPhoto(original),
@@ -170,7 +222,15 @@ export const STEPS_BEFORE: PhotoSteps = {
  * process as in the worker), photos/min with one photo at a time and OCR in-process, then with
  * N photos at once and N OCR threads (PHOTO_CONCURRENCY, default = cores).
  */
-export async function throughput(rows: BenchRow[], race: Array<{ name: string; file: Buffer }>, reader: BibReader, faces: FaceAnalyzer, faceOptions: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS, label = '', job: PhotoSteps = WORKER_STEPS): Promise<void> {
+export async function throughput(
+  rows: BenchRow[],
+  race: Array<{ name: string; file: Buffer }>,
+  reader: BibReader,
+  faces: FaceAnalyzer,
+  faceOptions: FaceAnalyzerOptions = PHOTO_FACE_OPTIONS,
+  label = '',
+  job: PhotoSteps = WORKER_STEPS,
+): Promise<void> {
   if (!race.length) return;
   const photos = [...race, ...race]; // each fixture twice: a longer run, steadier figure
   const steps = { previews: 0, bibs: 0, faces: 0 };
@@ -231,7 +291,22 @@ export async function throughput(rows: BenchRow[], race: Array<{ name: string; f
     target: '>= 60 photos/min on 2 cores (120 as the aim)',
     how: `${photos.length} photos of 2048 px (the fixtures twice), probe, decode and previews + BIB OCR with the torso gate + faces, warm models, one process; N = ${n} = PHOTO_CONCURRENCY default (cores): N photos in flight, N OCR threads, faces serialised on the main thread; wall time depends on the shared machine (load ${loadavg()[0].toFixed(1)} at the end): the CPU time per photo (process.cpuUsage over the run, OCR threads included) gives what ${n} idle cores would do`,
   });
-  rows.push({ figure: `time per step, 1 photo at a time${label}`, value: stepsOfOne, target: '', how: 'wall time of each step, summed over the photos' });
-  rows.push({ figure: `CPU per photo of each step, 1 photo at a time${label}`, value: cpuOfOne, target: '', how: 'process CPU time (user + system) during each step, OCR in-process: what a loaded machine changes least' });
-  rows.push({ figure: 'resident memory, OCR threads', value: `${mb(rssWithThreads)} with ${n} OCR threads (${mb(rssBefore)} before them)`, target: '', how: 'RSS of the bench process (faces and in-process OCR models loaded); each thread holds its own OCR models and person detector' });
+  rows.push({
+    figure: `time per step, 1 photo at a time${label}`,
+    value: stepsOfOne,
+    target: '',
+    how: 'wall time of each step, summed over the photos',
+  });
+  rows.push({
+    figure: `CPU per photo of each step, 1 photo at a time${label}`,
+    value: cpuOfOne,
+    target: '',
+    how: 'process CPU time (user + system) during each step, OCR in-process: what a loaded machine changes least',
+  });
+  rows.push({
+    figure: 'resident memory, OCR threads',
+    value: `${mb(rssWithThreads)} with ${n} OCR threads (${mb(rssBefore)} before them)`,
+    target: '',
+    how: 'RSS of the bench process (faces and in-process OCR models loaded); each thread holds its own OCR models and person detector',
+  });
 }

@@ -74,7 +74,8 @@ export class PreviousVideoFaceFinder {
     for (const due of this.sampler.next(rgb, time)) {
       const found = await this.analyse(due.frame, due.time);
       out.push(...found);
-      for (const earlier of this.sampler.seen(found.length)) out.push(...(await this.analyse(earlier.frame, earlier.time)));
+      for (const earlier of this.sampler.seen(found.length))
+        out.push(...(await this.analyse(earlier.frame, earlier.time)));
     }
     return out;
   }
@@ -86,19 +87,33 @@ export class PreviousVideoFaceFinder {
   private async analyse(rgb: Buffer, time: number): Promise<Sighting[]> {
     this.analysed++;
     let tracks: Array<{ track: number; describe: boolean }> = [];
-    const faces = await this.faces.detectFrameFaces(rgb, this.width, this.height, (boxes) => {
-      tracks = this.tracker.assign(time, boxes);
-      return tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track));
-    }, TINY_ONLY);
+    const faces = await this.faces.detectFrameFaces(
+      rgb,
+      this.width,
+      this.height,
+      (boxes) => {
+        tracks = this.tracker.assign(time, boxes);
+        return tracks.map((t) => t.describe || !this.trackDescriptors.has(t.track));
+      },
+      TINY_ONLY,
+    );
     return faces.map((face, i) => {
       let track = tracks[i].track;
       if (face.descriptor) {
         this.described++;
         const previous = this.trackDescriptors.get(track);
-        if (previous && descriptorDistance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE) track = this.tracker.split(track, time);
+        if (previous && descriptorDistance(previous, face.descriptor) > TRACK_SPLIT_DISTANCE)
+          track = this.tracker.split(track, time);
         this.trackDescriptors.set(track, face.descriptor);
       }
-      return { time, descriptor: face.descriptor ?? this.trackDescriptors.get(track)!, score: face.score, descriptorVersion: face.descriptorVersion, quality: face.signals ? faceQuality(face.signals) : 0, track };
+      return {
+        time,
+        descriptor: face.descriptor ?? this.trackDescriptors.get(track)!,
+        score: face.score,
+        descriptorVersion: face.descriptorVersion,
+        quality: face.signals ? faceQuality(face.signals) : 0,
+        track,
+      };
     });
   }
 }

@@ -5,7 +5,8 @@ import { percentile } from './selfie-stages';
 import { BenchRow, ms } from './table';
 
 /** The load query up to now: `order by id` sorted by the text alias (a sort spilled to disk), through the ORM's query builder. */
-const BEFORE_QUERY = 'select id::text as id, photo_id::text as ref, embedding, descriptor_version as version, quality, null as "group" from faces where event_id = $1 and id > $2 order by id limit $3';
+const BEFORE_QUERY =
+  'select id::text as id, photo_id::text as ref, embedding, descriptor_version as version, quality, null as "group" from faces where event_id = $1 and id > $2 order by id limit $3';
 
 async function timeLoad(load: () => Promise<FaceRow[]>): Promise<number> {
   const t = process.hrtime.bigint();

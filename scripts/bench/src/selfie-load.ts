@@ -13,7 +13,12 @@ export interface TimedPost {
 }
 
 /** `total` searches by `clients` participants at once, each posting its next selfie as soon as the last one answered. */
-export async function concurrentSearches(post: PostSelfie, selfies: Buffer[], clients: number, total: number): Promise<TimedPost[]> {
+export async function concurrentSearches(
+  post: PostSelfie,
+  selfies: Buffer[],
+  clients: number,
+  total: number,
+): Promise<TimedPost[]> {
   let next = 0;
   const out: TimedPost[] = [];
   await Promise.all(
@@ -33,14 +38,25 @@ export const latencies = (values: number[]) =>
   `p50 ${percentile(values, 0.5).toFixed(0)} ms, p99 ${percentile(values, 0.99).toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms`;
 
 /** The fixture race and group photos, in encodings `from` to `to` - 1 (each slightly different: import dedupes by content). */
-export async function ingestPhotos(fixtures: string, from: number, to: number): Promise<Array<{ name: string; file: Buffer }>> {
-  const files = [path.join(fixtures, 'bibs'), path.join(fixtures, 'faces', 'group')]
-    .filter(existsSync)
-    .flatMap((dir) => readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).map((f) => path.join(dir, f)));
+export async function ingestPhotos(
+  fixtures: string,
+  from: number,
+  to: number,
+): Promise<Array<{ name: string; file: Buffer }>> {
+  const files = [path.join(fixtures, 'bibs'), path.join(fixtures, 'faces', 'group')].filter(existsSync).flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => /\.jpe?g$/i.test(f))
+      .map((f) => path.join(dir, f)),
+  );
   const out: Array<{ name: string; file: Buffer }> = [];
   for (let copy = from; copy < to; copy++) {
     for (const file of files) {
-      const bytes = copy === 0 ? readFileSync(file) : await sharp(readFileSync(file)).jpeg({ quality: 90 - copy }).toBuffer();
+      const bytes =
+        copy === 0
+          ? readFileSync(file)
+          : await sharp(readFileSync(file))
+              .jpeg({ quality: 90 - copy })
+              .toBuffer();
       out.push({ name: `${copy}-${path.basename(file)}`, file: bytes });
     }
   }
@@ -60,7 +76,11 @@ export async function whileIngesting<T>(
   during: (busy: () => boolean) => Promise<T>,
 ): Promise<{ result: T; processed: number; seconds: number }> {
   const call = async (method: string, route: string, body?: FormData | string) => {
-    const res = await fetch(`${restUrl}${base}${route}`, { method, headers: { 'x-api-key': key, ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}) }, body });
+    const res = await fetch(`${restUrl}${base}${route}`, {
+      method,
+      headers: { 'x-api-key': key, ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}) },
+      body,
+    });
     const json = (await res.json()) as { data: Record<string, number> | null; message: string };
     if (res.status !== 200) throw new Error(`${method} ${route} answered ${res.status}: ${json.message}`);
     return json.data!;

@@ -18,7 +18,10 @@ function stagesOf(search: TimedSearch): Record<string, number> {
 }
 
 const describe = (stages: Record<string, number>, names: string[]) =>
-  names.filter((n) => stages[n] !== undefined).map((n) => `${n} ${stages[n].toFixed(0)}`).join(', ');
+  names
+    .filter((n) => stages[n] !== undefined)
+    .map((n) => `${n} ${stages[n].toFixed(0)}`)
+    .join(', ');
 
 /**
  * Where a selfie search's time goes, stage by stage: the median and p99 of each stage over all
@@ -28,7 +31,16 @@ const describe = (stages: Record<string, number>, names: string[]) =>
 export function stageTable(searches: TimedSearch[]): BenchRow[] {
   const all = searches.map(stagesOf);
   const names = [...new Set(all.flatMap((s) => Object.keys(s)))];
-  const at = (p: number) => Object.fromEntries(names.map((n) => [n, percentile(all.map((s) => s[n] ?? 0), p)]));
+  const at = (p: number) =>
+    Object.fromEntries(
+      names.map((n) => [
+        n,
+        percentile(
+          all.map((s) => s[n] ?? 0),
+          p,
+        ),
+      ]),
+    );
   const slowest = searches
     .map((s, i) => ({ ms: s.ms, stages: all[i] }))
     .sort((a, b) => b.ms - a.ms)
@@ -37,7 +49,17 @@ export function stageTable(searches: TimedSearch[]): BenchRow[] {
   const how = `ms per stage; stack = client time minus the search subgraph's own (REST adapter, gateway, HTTP hops); embed = the whole round trip, embed.queue/worker/model/reply its parts (model = time on the selfie thread); ${missing ? `${missing} searches without a timing line` : 'every search with its timing line'}`;
   return [
     { figure: 'selfie search stages, median of each', value: describe(at(0.5), names), target: '', how },
-    { figure: 'selfie search stages, p99 of each', value: describe(at(0.99), names), target: '', how: 'the p99 of each stage on its own (they need not be the same search)' },
-    { figure: 'selfie search, the 3 slowest', value: slowest.map((s) => `${s.ms.toFixed(0)} ms: ${describe(s.stages, names)}`).join('; '), target: '', how: 'the stages of the three slowest searches of the run' },
+    {
+      figure: 'selfie search stages, p99 of each',
+      value: describe(at(0.99), names),
+      target: '',
+      how: 'the p99 of each stage on its own (they need not be the same search)',
+    },
+    {
+      figure: 'selfie search, the 3 slowest',
+      value: slowest.map((s) => `${s.ms.toFixed(0)} ms: ${describe(s.stages, names)}`).join('; '),
+      target: '',
+      how: 'the stages of the three slowest searches of the run',
+    },
   ];
 }

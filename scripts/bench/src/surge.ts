@@ -31,14 +31,28 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     rows.push({ figure: 'surge', value: 'skipped', target: '', how: '../shared/fixtures/faces/group is absent' });
     return;
   }
-  const selfies = readdirSync(groupDir).filter((f) => /\.jpe?g$/i.test(f)).map((f) => readFileSync(path.join(groupDir, f)));
+  const selfies = readdirSync(groupDir)
+    .filter((f) => /\.jpe?g$/i.test(f))
+    .map((f) => readFileSync(path.join(groupDir, f)));
   const photos = Number(process.env.BENCH_SURGE_PHOTOS ?? 50_000);
   const rates = (process.env.BENCH_SURGE_RATES ?? '30,60,120').split(',').map(Number);
   const stepSeconds = Number(process.env.BENCH_SURGE_STEP_SECONDS ?? 30);
   const cores = availableParallelism();
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-surge-'));
-  const ports = { rest: 0, gateway: 0, events: 0, images: 0, search: 0, media: 0, mlWorker: 0, restOperator: 0, postgres: 0, redis: 0, s3: 0 };
+  const ports = {
+    rest: 0,
+    gateway: 0,
+    events: 0,
+    images: 0,
+    search: 0,
+    media: 0,
+    mlWorker: 0,
+    restOperator: 0,
+    postgres: 0,
+    redis: 0,
+    s3: 0,
+  };
   for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
   const options = {
     dataDir,
@@ -56,11 +70,14 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     await platform.mlWorkerReady;
     const { orgId, eventId } = await seedLargeEvent(db, photos);
     const browser = generateApiKey();
-    await db.query('insert into api_keys (organisation_id, name, prefix, key_hash, active, allowed_hosts, read_only) values ($1, $2, $3, $4, true, $5, true)', [
-      orgId, 'participant page', browser.displayPrefix, browser.keyHash, ['localhost'],
-    ]);
+    await db.query(
+      'insert into api_keys (organisation_id, name, prefix, key_hash, active, allowed_hosts, read_only) values ($1, $2, $3, $4, true, $5, true)',
+      [orgId, 'participant page', browser.displayPrefix, browser.keyHash, ['localhost']],
+    );
     const [{ bib }] = (await db.query('select bib from photo_bibs where event_id = $1 limit 1', [eventId])).rows;
-    const ids = (await db.query('select id from photos where event_id = $1 limit 200', [eventId])).rows.map((r) => r.id as string);
+    const ids = (await db.query('select id from photos where event_id = $1 limit 200', [eventId])).rows.map(
+      (r) => r.id as string,
+    );
     const api = `${platform.restUrl}/api/v1/ext/${orgId}/event/${eventId}`;
     const pageHtml = await (await fetch(`${platform.restUrl}/events/${orgId}/${eventId}`)).text();
     const script = /src="([^"]+\.js)"/.exec(pageHtml)?.[1];
@@ -71,11 +88,19 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     const participant = async (samples: Sample[]) => {
       const n = ++visitor;
       const address = `198.18.${(n >> 8) & 255}.${n & 255}`;
-      const headers = { 'x-api-key': browser.rawKey, origin: 'http://localhost', 'x-forwarded-for': address, 'accept-encoding': 'br, gzip' };
+      const headers = {
+        'x-api-key': browser.rawKey,
+        origin: 'http://localhost',
+        'x-forwarded-for': address,
+        'accept-encoding': 'br, gzip',
+      };
       const timed = async (kind: Kind, url: string, init: RequestInit = {}) => {
         const started = performance.now();
         try {
-          const res = await fetch(url, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+          const res = await fetch(url, {
+            ...init,
+            headers: { ...headers, ...(init.headers as Record<string, string>) },
+          });
           await res.arrayBuffer();
           samples.push({ kind, ms: performance.now() - started, status: res.status });
           return res;
@@ -101,13 +126,22 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       await timed('timeline', `${api}/timeline/images?from=${from}&to=${from + 3600}&page=1&page_size=24`);
       for (const i of [0, 1]) {
         const body = JSON.stringify({ method: 'image_id', identifier: ids[(n * 2 + i) % ids.length] });
-        await timed('download', `${api}/original-photos`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+        await timed('download', `${api}/original-photos`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+        });
       }
       const etag = gallery?.headers.get('etag');
-      await timed('revisit', `${api}/images?page=${first}&page_size=24`, { headers: etag ? { 'if-none-match': etag } : {} });
+      await timed('revisit', `${api}/images?page=${first}&page_size=24`, {
+        headers: etag ? { 'if-none-match': etag } : {},
+      });
     };
 
-    const cpu = async (): Promise<Record<string, number>> => ({ ...(await scrapeServices(ports, 'process_cpu_seconds_total', PROCESSES)), ...infrastructureCpuSeconds(dataDir, ports.redis) });
+    const cpu = async (): Promise<Record<string, number>> => ({
+      ...(await scrapeServices(ports, 'process_cpu_seconds_total', PROCESSES)),
+      ...infrastructureCpuSeconds(dataDir, ports.redis),
+    });
     const quantile = (values: number[], q: number) => {
       if (!values.length) return NaN;
       const sorted = [...values].sort((a, b) => a - b);
@@ -118,15 +152,25 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     // Idle figures: one participant at a time, and the CPU of a selfie (all processes) and of gallery answers.
     const idle: Sample[] = [];
     for (let i = 0; i < 3; i++) await participant(idle);
-    const readP50 = quantile(idle.filter((s) => !['selfie', 'page', 'download'].includes(s.kind)).map((s) => s.ms), 0.5);
-    const selfieP50 = quantile(idle.filter((s) => s.kind === 'selfie').map((s) => s.ms), 0.5);
+    const readP50 = quantile(
+      idle.filter((s) => !['selfie', 'page', 'download'].includes(s.kind)).map((s) => s.ms),
+      0.5,
+    );
+    const selfieP50 = quantile(
+      idle.filter((s) => s.kind === 'selfie').map((s) => s.ms),
+      0.5,
+    );
     const selfieCpu = await (async () => {
       const before = await cpu();
       const n = 6;
       for (let i = 0; i < n; i++) {
         const form = new FormData();
         form.append('file', new Blob([selfies[i % selfies.length]], { type: 'image/jpeg' }), 'selfie.jpg');
-        const res = await fetch(`${api}/faces`, { method: 'POST', body: form, headers: { 'x-api-key': browser.rawKey, origin: 'http://localhost', 'x-forwarded-for': `198.19.0.${i + 1}` } });
+        const res = await fetch(`${api}/faces`, {
+          method: 'POST',
+          body: form,
+          headers: { 'x-api-key': browser.rawKey, origin: 'http://localhost', 'x-forwarded-for': `198.19.0.${i + 1}` },
+        });
         await res.arrayBuffer();
       }
       const after = await cpu();
@@ -150,9 +194,15 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       if (res.status !== 200) throw new Error(`gallery page ${page} answered ${res.status}`);
       tags.set(page, res.headers.get('etag') ?? '');
     });
-    const kept = await galleryCpu('kept', async (page) => void (await (await fetch(`${api}/images?page=${page}&page_size=24`, { headers: h })).arrayBuffer()));
+    const kept = await galleryCpu(
+      'kept',
+      async (page) =>
+        void (await (await fetch(`${api}/images?page=${page}&page_size=24`, { headers: h })).arrayBuffer()),
+    );
     const notModified = await galleryCpu('304', async (page) => {
-      const res = await fetch(`${api}/images?page=${page}&page_size=24`, { headers: { ...h, 'if-none-match': tags.get(page)! } });
+      const res = await fetch(`${api}/images?page=${page}&page_size=24`, {
+        headers: { ...h, 'if-none-match': tags.get(page)! },
+      });
       await res.arrayBuffer();
       if (res.status !== 304) throw new Error(`revalidation answered ${res.status}`);
     });
@@ -172,20 +222,27 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       const after = await cpu();
       const count = running.length;
       const errors = new Map<number, number>();
-      for (const s of samples) if (s.status >= 400 || s.status === 0) errors.set(s.status, (errors.get(s.status) ?? 0) + 1);
+      for (const s of samples)
+        if (s.status >= 400 || s.status === 0) errors.set(s.status, (errors.get(s.status) ?? 0) + 1);
       const reads = samples.filter((s) => !['selfie', 'page', 'download'].includes(s.kind)).map((s) => s.ms);
       const selfieMs = samples.filter((s) => s.kind === 'selfie').map((s) => s.ms);
-      const ok = errors.size === 0 && quantile(reads, 0.95) <= 10 * readP50 && quantile(selfieMs, 0.95) <= 3 * selfieP50;
+      const ok =
+        errors.size === 0 && quantile(reads, 0.95) <= 10 * readP50 && quantile(selfieMs, 0.95) <= 3 * selfieP50;
       if (ok) held = rate;
       const kinds: Kind[] = ['page', 'details', 'bib', 'selfie', 'gallery', 'timeline', 'download', 'revisit'];
       rows.push({
         figure: `surge ${rate} participants/min (${count} in ${stepSeconds} s)${ok ? ' held' : ' NOT held'}`,
-        value: kinds.map((k) => {
-          const ms = samples.filter((s) => s.kind === k).map((s) => s.ms);
-          return `${k} ${fmt(quantile(ms, 0.5))}/${fmt(quantile(ms, 0.95))}/${fmt(quantile(ms, 0.99))}`;
-        }).join('; ') + `; errors ${errors.size ? [...errors].map(([s, n]) => `${s}: ${n}`).join(', ') : 'none'}`,
+        value:
+          kinds
+            .map((k) => {
+              const ms = samples.filter((s) => s.kind === k).map((s) => s.ms);
+              return `${k} ${fmt(quantile(ms, 0.5))}/${fmt(quantile(ms, 0.95))}/${fmt(quantile(ms, 0.99))}`;
+            })
+            .join('; ') + `; errors ${errors.size ? [...errors].map(([s, n]) => `${s}: ${n}`).join(', ') : 'none'}`,
         target: `0 errors, reads p95 <= ${fmt(10 * readP50)} ms (10x idle p50), selfie p95 <= ${fmt(3 * selfieP50)} ms (3x idle p50)`,
-        how: `p50/p95/p99 ms per kind; CPU ms per participant: ${Object.keys(after).map((p) => `${p} ${(((after[p] - before[p]) / count) * 1000).toFixed(0)}`).join(', ')}`,
+        how: `p50/p95/p99 ms per kind; CPU ms per participant: ${Object.keys(after)
+          .map((p) => `${p} ${(((after[p] - before[p]) / count) * 1000).toFixed(0)}`)
+          .join(', ')}`,
       });
     }
 
@@ -210,7 +267,9 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     const galleryUrl = `${platform.restUrl}/api/v1/ext/${orgId}/event/${eventId}/images?page=1&page_size=24`;
     let firstGallery = NaN;
     for (let i = 0; i < 600 && !Number.isFinite(firstGallery); i++) {
-      const res = await fetch(galleryUrl, { headers: { 'x-api-key': browser.rawKey, origin: 'http://localhost' } }).catch(() => null);
+      const res = await fetch(galleryUrl, {
+        headers: { 'x-api-key': browser.rawKey, origin: 'http://localhost' },
+      }).catch(() => null);
       if (res?.status === 200) firstGallery = (Date.now() - restarted) / 1000;
       else await new Promise((r) => setTimeout(r, 100));
     }
@@ -220,10 +279,15 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       figure: 'restart on existing data: first gallery 200 / ml-worker ready',
       value: `${firstGallery.toFixed(1)} s / ${mlReady.toFixed(1)} s = ${(firstGallery / mlReady).toFixed(2)}`,
       target: '<= 0.33',
-      how: 'startPlatform on this run\'s data (what npm start runs, no demo seed), then the first gallery page answered 200 and the ml-worker\'s /health/ready, from the start',
+      how: "startPlatform on this run's data (what npm start runs, no demo seed), then the first gallery page answered 200 and the ml-worker's /health/ready, from the start",
     });
     const line = `surge: ${held} participants/min held, selfie ceiling ${ceiling.toFixed(0)}, ratio ${(held / ceiling).toFixed(2)}`;
-    rows.push({ figure: 'surge result', value: line, target: 'ratio >= 0.8', how: `ceiling = ${cores} cores / ${(selfieCpu.total * 1000).toFixed(0)} ms CPU per selfie (all processes) x 60` });
+    rows.push({
+      figure: 'surge result',
+      value: line,
+      target: 'ratio >= 0.8',
+      how: `ceiling = ${cores} cores / ${(selfieCpu.total * 1000).toFixed(0)} ms CPU per selfie (all processes) x 60`,
+    });
     process.on('beforeExit', () => console.log(line));
   } finally {
     await db.end().catch(() => undefined);
@@ -233,5 +297,8 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
 }
 
 function sumCpu(before: Record<string, number>, after: Record<string, number>): number {
-  return Object.keys(after).reduce((sum, p) => sum + (Number.isFinite(after[p] - before[p]) ? after[p] - before[p] : 0), 0);
+  return Object.keys(after).reduce(
+    (sum, p) => sum + (Number.isFinite(after[p] - before[p]) ? after[p] - before[p] : 0),
+    0,
+  );
 }

@@ -9,5 +9,9 @@ export interface BenchRow {
 export const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 export function markdownTable(rows: BenchRow[]): string {
-  return ['| figure | value | target | how it was measured |', '|---|---|---|---|', ...rows.map((r) => `| ${r.figure} | ${r.value} | ${r.target} | ${r.how} |`)].join('\n');
+  return [
+    '| figure | value | target | how it was measured |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.figure} | ${r.value} | ${r.target} | ${r.how} |`),
+  ].join('\n');
 }

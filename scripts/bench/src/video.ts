@@ -1,7 +1,23 @@
 import { REPO_ROOT } from '@em/core';
-import { buildSegments, cutClip, DEFAULT_MATCH_PERCENT, FaceMatrix, percentToDistance, probeVideo, sampleFrames } from '@em/core/media';
+import {
+  buildSegments,
+  cutClip,
+  DEFAULT_MATCH_PERCENT,
+  FaceMatrix,
+  percentToDistance,
+  probeVideo,
+  sampleFrames,
+} from '@em/core/media';
 import { buildSlideshow } from '@em/platform';
-import { FaceAnalyzer, indexPart, splitVideo, TRACKS_PER_PART, VIDEO_FACE_OPTIONS, VideoFaceFinder, VideoPartThread } from '@em/ml-worker';
+import {
+  FaceAnalyzer,
+  indexPart,
+  splitVideo,
+  TRACKS_PER_PART,
+  VIDEO_FACE_OPTIONS,
+  VideoFaceFinder,
+  VideoPartThread,
+} from '@em/ml-worker';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -10,7 +26,10 @@ import sharp from 'sharp';
 import { PreviousVideoFaceFinder } from './previous-video-finder';
 import { BenchRow, ms } from './table';
 
-const SAMPLES = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json', { paths: [REPO_ROOT] })), 'demo');
+const SAMPLES = path.join(
+  path.dirname(require.resolve('@vladmandic/face-api/package.json', { paths: [REPO_ROOT] })),
+  'demo',
+);
 /** When person A (sample5) and others (sample6, sample2) are on screen in the 60 s benchmark video. */
 const A_TRUTH = [
   { start: 10, end: 16 },
@@ -25,7 +44,9 @@ const A_TRUTH = [
 export async function videoBench(rows: BenchRow[], faces: FaceAnalyzer): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'em-bench-video-'));
   try {
-    const [a, b, c] = await Promise.all(['sample5.jpg', 'sample6.jpg', 'sample2.jpg'].map((f) => readFile(path.join(SAMPLES, f))));
+    const [a, b, c] = await Promise.all(
+      ['sample5.jpg', 'sample6.jpg', 'sample2.jpg'].map((f) => readFile(path.join(SAMPLES, f))),
+    );
     const file = path.join(dir, 'bench.mp4');
     await buildSlideshow(
       [
@@ -56,7 +77,12 @@ export async function videoBench(rows: BenchRow[], faces: FaceAnalyzer): Promise
     // Key frames 2 s apart, the frames between analysed only around a change; one thread.
     const keyed = await indexFrames(file, decode, new VideoFaceFinder(faces, probe.width, probe.height, fps));
     // The same on footage that always moves: every other group of 4 frames 10 levels brighter, so no key frame is skipped as a still shot (the slides are still).
-    const moving = await indexFrames(file, decode, new VideoFaceFinder(faces, probe.width, probe.height, fps), (rgb, i) => (Math.floor(i / 4) % 2 ? brighter(rgb) : rgb));
+    const moving = await indexFrames(
+      file,
+      decode,
+      new VideoFaceFinder(faces, probe.width, probe.height, fps),
+      (rgb, i) => (Math.floor(i / 4) % 2 ? brighter(rgb) : rgb),
+    );
     // As the ml-worker indexes (VIDEO_INDEX_PARTS=2): the same in two halves at once, the second on a thread started for the video.
     const parted = await indexInParts(file, decode, faces, probe.durationSeconds);
     const { matrix, times, tracks } = parted;
@@ -85,19 +111,30 @@ export async function videoBench(rows: BenchRow[], faces: FaceAnalyzer): Promise
     const hits = descriptor ? matrix.within(descriptor, percentToDistance(DEFAULT_MATCH_PERCENT), 20_000) : [];
     // A match on one sighting brings its whole track, as the video face index does.
     const matched = new Set(hits.map((h) => tracks[h.row]));
-    const segments = buildSegments(times.filter((_, row) => matched.has(tracks[row])), fps, probe.durationSeconds, {
-      maxGapSeconds: 3,
-      minSegmentSeconds: 1,
-      paddingStartSeconds: 0,
-      paddingEndSeconds: 0,
-      maxDurationSeconds: 30,
-    });
-    for (const [i, s] of segments.entries()) await cutClip(file, probe.format, s.start, s.end, path.join(dir, `clip${i}.mp4`));
+    const segments = buildSegments(
+      times.filter((_, row) => matched.has(tracks[row])),
+      fps,
+      probe.durationSeconds,
+      {
+        maxGapSeconds: 3,
+        minSegmentSeconds: 1,
+        paddingStartSeconds: 0,
+        paddingEndSeconds: 0,
+        maxDurationSeconds: 30,
+      },
+    );
+    for (const [i, s] of segments.entries())
+      await cutClip(file, probe.format, s.start, s.end, path.join(dir, `clip${i}.mp4`));
     const selfieToClips = ms(t) / 1000;
-    const errors = segments.length === A_TRUTH.length ? segments.flatMap((s, i) => [Math.abs(s.start - A_TRUTH[i].start), Math.abs(s.end - A_TRUTH[i].end)]) : [];
+    const errors =
+      segments.length === A_TRUTH.length
+        ? segments.flatMap((s, i) => [Math.abs(s.start - A_TRUTH[i].start), Math.abs(s.end - A_TRUTH[i].end)])
+        : [];
     rows.push({
       figure: 'clip windows against the truth',
-      value: errors.length ? `${segments.length} of ${A_TRUTH.length} windows, largest boundary error ${Math.max(...errors).toFixed(2)} s` : `${segments.length} windows for ${A_TRUTH.length} true ones: ${JSON.stringify(segments)}`,
+      value: errors.length
+        ? `${segments.length} of ${A_TRUTH.length} windows, largest boundary error ${Math.max(...errors).toFixed(2)} s`
+        : `${segments.length} windows for ${A_TRUTH.length} true ones: ${JSON.stringify(segments)}`,
       target: 'within 1 s',
       how: `selfie of person A (on screen ${A_TRUTH.map((w) => `${w.start}-${w.end} s`).join(' and ')}), default threshold, no padding, max gap 3 s`,
     });
@@ -137,7 +174,12 @@ function cpuNow(): CpuSnapshot & { since(before: CpuSnapshot): Cpu } {
 }
 
 /** Indexes the video's sampled frames with a finder, as the ml-worker does: the sightings, their times and tracks, wall and CPU time. */
-async function indexFrames<F extends Pick<VideoFaceFinder, 'frame' | 'finish' | 'analysed' | 'described'>>(file: string, decode: { fps: number; width: number; height: number; format: string }, finder: F, alter: (rgb: Buffer, i: number) => Buffer = (rgb) => rgb) {
+async function indexFrames<F extends Pick<VideoFaceFinder, 'frame' | 'finish' | 'analysed' | 'described'>>(
+  file: string,
+  decode: { fps: number; width: number; height: number; format: string },
+  finder: F,
+  alter: (rgb: Buffer, i: number) => Buffer = (rgb) => rgb,
+) {
   const matrix = new FaceMatrix();
   const times: number[] = [];
   const tracks: number[] = [];
@@ -162,7 +204,14 @@ async function indexFrames<F extends Pick<VideoFaceFinder, 'frame' | 'finish' | 
   });
   keep(await finder.finish());
   const used = cpuNow().since(cpu);
-  return { matrix, times, tracks, finder, seconds: ms(t) / 1000 - altering.seconds, cpu: { ...used, node: used.node - altering.cpu } };
+  return {
+    matrix,
+    times,
+    tracks,
+    finder,
+    seconds: ms(t) / 1000 - altering.seconds,
+    cpu: { ...used, node: used.node - altering.cpu },
+  };
 }
 
 /** Every value 10 levels brighter (capped), in a new buffer. */
@@ -173,7 +222,12 @@ function brighter(rgb: Buffer): Buffer {
 }
 
 /** The video in two halves at once, the second on a thread with its own models (started and closed here, as per video job). */
-async function indexInParts(file: string, decode: { fps: number; width: number; height: number; format: string }, faces: FaceAnalyzer, durationSeconds: number) {
+async function indexInParts(
+  file: string,
+  decode: { fps: number; width: number; height: number; format: string },
+  faces: FaceAnalyzer,
+  durationSeconds: number,
+) {
   const matrix = new FaceMatrix();
   const times: number[] = [];
   const tracks: number[] = [];
@@ -191,10 +245,12 @@ async function indexInParts(file: string, decode: { fps: number; width: number; 
   if (!thread) throw new Error('the video thread did not start');
   const [first, second] = splitVideo(durationSeconds, decode.fps, 2);
   try {
-    await Promise.all([indexPart(faces, file, decode, first, 0, keep), thread.indexPart(file, decode, second, TRACKS_PER_PART, keep)]);
+    await Promise.all([
+      indexPart(faces, file, decode, first, 0, keep),
+      thread.indexPart(file, decode, second, TRACKS_PER_PART, keep),
+    ]);
   } finally {
     await thread.close();
   }
   return { matrix, times, tracks, seconds: ms(t) / 1000, cpu: cpuNow().since(cpu) };
 }
-

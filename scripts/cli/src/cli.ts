@@ -17,7 +17,12 @@ import { PHOTO_COMMANDS } from './organiser/photo-commands';
  * the platform configured in the environment, or on the one `npm start` runs (`.data/platform.env`),
  * through the services the GraphQL API uses, acting as the platform operator.
  */
-const COMMANDS: Record<string, Command> = { ...ADMIN_COMMANDS, ...KEY_COMMANDS, ...START_LIST_COMMANDS, ...PHOTO_COMMANDS };
+const COMMANDS: Record<string, Command> = {
+  ...ADMIN_COMMANDS,
+  ...KEY_COMMANDS,
+  ...START_LIST_COMMANDS,
+  ...PHOTO_COMMANDS,
+};
 
 const HELP = `Usage: npm run cli -- <command> [options] [--json]   (--help after a command for its options)
 
@@ -38,13 +43,18 @@ async function main(): Promise<void> {
   const flags = parseFlags(rest);
   if (action) flags.action = action;
   const unknown = Object.keys(flags).filter((f) => f !== 'json' && !command.flags.includes(f));
-  if (unknown.length) throw new Error(`${name} does not take --${unknown.join(', --')} (npm run cli -- ${name} --help)`);
+  if (unknown.length)
+    throw new Error(`${name} does not take --${unknown.join(', --')} (npm run cli -- ${name} --help)`);
 
   const cfg = loadConfig();
   const orm = await openDatabase(cfg);
   const em = orm.em.fork();
   let jobs: JobQueues | undefined;
-  const keyChanges = keyInvalidationNotifier(cfg.REDIS_URL, (err) => console.error(`warning: gateways were not told of the key change (${(err as Error).message}); they notice within API_KEY_CACHE_SECONDS`));
+  const keyChanges = keyInvalidationNotifier(cfg.REDIS_URL, (err) =>
+    console.error(
+      `warning: gateways were not told of the key change (${(err as Error).message}); they notice within API_KEY_CACHE_SECONDS`,
+    ),
+  );
   const redis = connectRedis(cfg.REDIS_URL);
   const store = new ObjectStore(cfg);
   const services = administrationServices({
@@ -57,7 +67,13 @@ async function main(): Promise<void> {
   });
   try {
     const versions = new ContentVersions(services.repos.events, redis);
-    const review = new PhotoReviewService(services.repos.events, services.repos.photos, store, versions, services.repos.audit);
+    const review = new PhotoReviewService(
+      services.repos.events,
+      services.repos.photos,
+      store,
+      versions,
+      services.repos.audit,
+    );
     const output = await command.run({ cfg, orm, services, review, operator: PLATFORM_OPERATOR }, flags);
     if (flags.json) console.log(JSON.stringify(output.json));
     else if (output.text) console.log(output.text);

@@ -6,7 +6,9 @@ import path from 'node:path';
 function expandBraces(text: string): string[] {
   const match = /\{([^{}]*)\}/.exec(text);
   if (!match) return [text];
-  return match[1].split(',').flatMap((part) => expandBraces(text.slice(0, match.index) + part + text.slice(match.index + match[0].length)));
+  return match[1]
+    .split(',')
+    .flatMap((part) => expandBraces(text.slice(0, match.index) + part + text.slice(match.index + match[0].length)));
 }
 
 /** The repository paths a markdown text names in backticks: those starting at a top-level folder or file. */
@@ -15,7 +17,8 @@ function namedPaths(markdown: string, topLevel: ReadonlySet<string>): string[] {
   for (const [, code] of markdown.matchAll(/`([^`\s]+)`/g)) {
     for (const candidate of expandBraces(code)) {
       const first = candidate.split('/')[0];
-      if (candidate.includes('/') && topLevel.has(first) && !/[*<>]/.test(candidate)) paths.add(candidate.replace(/\/$/, ''));
+      if (candidate.includes('/') && topLevel.has(first) && !/[*<>]/.test(candidate))
+        paths.add(candidate.replace(/\/$/, ''));
     }
   }
   return [...paths];
@@ -26,7 +29,11 @@ describe('ARCHITECTURE.md', () => {
   const named = namedPaths(readFileSync(path.join(REPO_ROOT, 'ARCHITECTURE.md'), 'utf8'), topLevel);
 
   it('reads the paths it names, braces expanded', () => {
-    expect(namedPaths('`core/src/{a,b}.ts` `src/x.ts` `nope/x` `docs/`', new Set(['core', 'docs']))).toEqual(['core/src/a.ts', 'core/src/b.ts', 'docs']);
+    expect(namedPaths('`core/src/{a,b}.ts` `src/x.ts` `nope/x` `docs/`', new Set(['core', 'docs']))).toEqual([
+      'core/src/a.ts',
+      'core/src/b.ts',
+      'docs',
+    ]);
     expect(named.length).toBeGreaterThan(40);
   });
 

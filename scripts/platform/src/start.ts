@@ -9,7 +9,11 @@ const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 4
 function printServiceLine(service: string, line: string): void {
   try {
     const entry = JSON.parse(line) as { level: number; msg: string; port?: number; err?: { message?: string } };
-    const extra = entry.err ? ` ${entry.err.message ?? JSON.stringify(entry.err)}` : entry.port ? ` (port ${entry.port})` : '';
+    const extra = entry.err
+      ? ` ${entry.err.message ?? JSON.stringify(entry.err)}`
+      : entry.port
+        ? ` (port ${entry.port})`
+        : '';
     console.log(`[${service}] ${LEVELS[entry.level] ?? entry.level} ${entry.msg}${extra}`);
   } catch {
     console.log(`[${service}] ${line}`);
@@ -21,7 +25,8 @@ const envPort = (name: string, fallback: number) => (process.env[name] ? Number(
 /** Node 20 is past its end of life: it still runs the platform, but gets no security releases. */
 function warnOnOldNode(): void {
   const major = Number(process.versions.node.split('.')[0]);
-  if (major < 22) console.warn(`Node ${process.versions.node} is past its end of life: run the platform on Node 22 or 24.`);
+  if (major < 22)
+    console.warn(`Node ${process.versions.node} is past its end of life: run the platform on Node 22 or 24.`);
 }
 
 async function main() {
@@ -97,15 +102,22 @@ Try it:
   curl -s -H 'X-API-Key: ${key}' ${base}/bibs/${DEMO_BIBS[0]}
   curl -s -H 'X-API-Key: ${key}' ${base}/timeline/days
   curl -s -H 'X-API-Key: ${key}' '${base}/timeline/images?from=0&to=2000000000'
-  curl -s -H 'X-API-Key: ${key}' ${base}/ping${demo.selfieFile ? `
+  curl -s -H 'X-API-Key: ${key}' ${base}/ping${
+    demo.selfieFile
+      ? `
   curl -s -H 'X-API-Key: ${key}' -F file=@${demo.selfieFile} ${base}/faces
-  curl -s -H 'X-API-Key: ${key}' -H 'content-type: application/json' -d '{"method":"bib","identifier":"${DEMO_BIBS[0]}"}' ${base}/original-photos` : ''}
+  curl -s -H 'X-API-Key: ${key}' -H 'content-type: application/json' -d '{"method":"bib","identifier":"${DEMO_BIBS[0]}"}' ${base}/original-photos`
+      : ''
+  }
   curl -s -H "Authorization: Bearer $(npm run -s cli -- mint-token --email organiser@demo.example --scopes events:read,events:write)" ${api}/account
 
 Press Ctrl-C to stop.`);
   if (!mlWorkerReady) {
     void mlWorker.then(() => {
-      if (mlWorkerReady) console.log(`[platform] ml-worker ready (${((Date.now() - started) / 1000).toFixed(1)} s after start): selfie search is on`);
+      if (mlWorkerReady)
+        console.log(
+          `[platform] ml-worker ready (${((Date.now() - started) / 1000).toFixed(1)} s after start): selfie search is on`,
+        );
     });
   }
 

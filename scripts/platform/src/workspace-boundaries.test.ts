@@ -30,7 +30,8 @@ function packageRoots(): string[] {
 
 const SPECIFIER = /(?:from\s+|require\(\s*|import\(\s*)['"]([^'"]+)['"]/g;
 
-const packageOf = (roots: string[], file: string) => roots.find((root) => file.startsWith(root + path.sep)) ?? REPO_ROOT;
+const packageOf = (roots: string[], file: string) =>
+  roots.find((root) => file.startsWith(root + path.sep)) ?? REPO_ROOT;
 
 /** The imports of `file` that reach into another package's dist/ or src/ instead of its entry. */
 function boundaryOffences(roots: string[], file: string, text: string): string[] {

@@ -3,7 +3,15 @@ import { parse } from 'graphql';
 import { checkSupergraph } from './schema-check';
 
 const compose = (typeDefs: string) => {
-  const result = composeServices([{ name: 'a', url: 'http://a/graphql', typeDefs: parse(`extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"]) ${typeDefs}`) }]);
+  const result = composeServices([
+    {
+      name: 'a',
+      url: 'http://a/graphql',
+      typeDefs: parse(
+        `extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"]) ${typeDefs}`,
+      ),
+    },
+  ]);
   if (result.errors?.length) throw new Error(result.errors.map((e) => e.message).join('; '));
   return result.supergraphSdl!;
 };

@@ -8,7 +8,8 @@ export interface SchemaCheckReport {
   changes: Array<{ level: 'BREAKING' | 'DANGEROUS' | 'NON_BREAKING'; message: string }>;
 }
 
-const apiSchema = (supergraphSdl: string): GraphQLSchema => Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
+const apiSchema = (supergraphSdl: string): GraphQLSchema =>
+  Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
 
 /**
  * Compares the composed supergraph with the committed one. Any difference fails (the committed
@@ -23,4 +24,5 @@ export async function checkSupergraph(committedSdl: string, composedSdl: string)
   return { ok: false, changes };
 }
 
-const rank = (level: CriticalityLevel) => (level === CriticalityLevel.Breaking ? 0 : level === CriticalityLevel.Dangerous ? 1 : 2);
+const rank = (level: CriticalityLevel) =>
+  level === CriticalityLevel.Breaking ? 0 : level === CriticalityLevel.Dangerous ? 1 : 2;

@@ -16,13 +16,16 @@ const DEFAULT_URLS: Record<SubgraphName, string> = {
 /** Each subgraph's `schema.graphql`, written by its build from its own schema builder. */
 export function subgraphSdls(): Record<SubgraphName, string> {
   const out = {} as Record<SubgraphName, string>;
-  for (const name of SUBGRAPHS) out[name] = readFileSync(require.resolve(`@em/subgraph-${name}/schema.graphql`), 'utf8');
+  for (const name of SUBGRAPHS)
+    out[name] = readFileSync(require.resolve(`@em/subgraph-${name}/schema.graphql`), 'utf8');
   return out;
 }
 
 /** Composes the subgraphs' schema files into the supergraph SDL the gateway serves (no network involved). */
 export async function composeSupergraph(sdls: Record<SubgraphName, string> = subgraphSdls()): Promise<string> {
-  const result = composeServices(SUBGRAPHS.map((name) => ({ name, url: DEFAULT_URLS[name], typeDefs: parse(sdls[name]) })));
+  const result = composeServices(
+    SUBGRAPHS.map((name) => ({ name, url: DEFAULT_URLS[name], typeDefs: parse(sdls[name]) })),
+  );
   if (result.errors?.length) {
     const lines = result.errors.map((e) => `- [${(e.extensions?.code as string) ?? 'COMPOSITION'}] ${e.message}`);
     throw new Error(`Supergraph composition failed:\n${lines.join('\n')}`);

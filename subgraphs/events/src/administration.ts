@@ -38,7 +38,13 @@ export type { StartListLineError } from './start-list/start-list-csv';
  * The CLI's principal: whoever runs the organiser CLI holds the platform's database credentials,
  * so it acts as a platform administrator, through the same services and guard as the API.
  */
-export const PLATFORM_OPERATOR: Principal = { orgId: null, kind: 'account', scopes: ['events:read', 'events:write'], orgRoles: {}, platformAdmin: true };
+export const PLATFORM_OPERATOR: Principal = {
+  orgId: null,
+  kind: 'account',
+  scopes: ['events:read', 'events:write'],
+  orgRoles: {},
+  platformAdmin: true,
+};
 
 export interface AdministrationDependencies {
   /** The entity manager of the current unit of work (the request's, or a CLI fork). */
@@ -66,7 +72,11 @@ export function administrationServices(deps: AdministrationDependencies) {
     audit: new SqlAuditLogRepository(deps.em),
   };
   const versions = new ContentVersions(repos.events, deps.redis);
-  const keyService = new ApiKeyService({ keys: repos.apiKeys, organisations: repos.organisations, events: repos.events }, deps.maxApiKeysPerOrganisation, deps.onKeyChanged);
+  const keyService = new ApiKeyService(
+    { keys: repos.apiKeys, organisations: repos.organisations, events: repos.events },
+    deps.maxApiKeysPerOrganisation,
+    deps.onKeyChanged,
+  );
   return {
     repos,
     keyService,
@@ -84,7 +94,14 @@ export function administrationServices(deps: AdministrationDependencies) {
       await rejudgeEventReads(repos.photos, repos.startLists, eventId);
       await versions.bumpContentVersion(eventId);
       const detail = { mode: change.mode, imported: change.imported, total: change.total, skipped: change.skipped };
-      await repos.audit.record({ orgId: change.orgId, eventId, actor: auditActor(change.principal), action: 'start_list.import', photoId: null, detail });
+      await repos.audit.record({
+        orgId: change.orgId,
+        eventId,
+        actor: auditActor(change.principal),
+        action: 'start_list.import',
+        photoId: null,
+        detail,
+      });
     }),
     auditLog: new AuditLogService(repos.audit),
   };

@@ -19,7 +19,9 @@ import { AuditLogResolver } from './audit/audit-log.resolver';
 import { buildEventsSchema } from './schema';
 
 runService('events', async ({ cfg, logger, orm, principalSecret }) => {
-  const keyChanges = keyInvalidationNotifier(cfg.REDIS_URL, (err) => logger.warn({ err: (err as Error).message }, 'could not announce an API key change'));
+  const keyChanges = keyInvalidationNotifier(cfg.REDIS_URL, (err) =>
+    logger.warn({ err: (err as Error).message }, 'could not announce an API key change'),
+  );
   const jobs = new JobQueues(cfg.REDIS_URL);
   const services = administrationServices({
     em: () => orm.em, // the request's own context (startSubgraphServer opens one per operation)
@@ -44,5 +46,13 @@ runService('events', async ({ cfg, logger, orm, principalSecret }) => {
     new AuditLogResolver(services.auditLog),
   );
   const schema = await buildEventsSchema(container, events);
-  return startSubgraphServer({ name: 'events', schema, port: cfg.EVENTS_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger });
+  return startSubgraphServer({
+    name: 'events',
+    schema,
+    port: cfg.EVENTS_PORT,
+    orm,
+    principalSecret,
+    host: cfg.LISTEN_HOST,
+    logger,
+  });
 });

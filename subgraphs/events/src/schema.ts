@@ -30,6 +30,8 @@ export const RESOLVERS = [
 export function buildEventsSchema(container?: ContainerType, events?: EventsResolver) {
   return buildFederatedSchema(
     { resolvers: RESOLVERS, container },
-    { Event: { __resolveReference: (ref: { id: unknown }, ctx: SubgraphContext) => events!.resolveReference(ref, ctx) } },
+    {
+      Event: { __resolveReference: (ref: { id: unknown }, ctx: SubgraphContext) => events!.resolveReference(ref, ctx) },
+    },
   );
 }

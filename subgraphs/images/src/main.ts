@@ -1,6 +1,11 @@
 import 'reflect-metadata';
 import { checks, connectRedis, ContentVersions } from '@em/core';
-import { SqlAuditLogRepository, SqlEventsRepository, SqlFaceSearchesRepository, SqlPhotosRepository } from '@em/core/data';
+import {
+  SqlAuditLogRepository,
+  SqlEventsRepository,
+  SqlFaceSearchesRepository,
+  SqlPhotosRepository,
+} from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
@@ -26,10 +31,23 @@ runService('images', async ({ cfg, logger, orm, principalSecret }) => {
   const redis = connectRedis(cfg.REDIS_URL);
   const versions = new ContentVersions(events, redis, logger);
   const pipeline = new PipelineResolver(new PipelineService(events, photoRows, store, jobs, versions));
-  const downloads = new DownloadsResolver(new DownloadsService(events, photoRows, new SqlFaceSearchesRepository(orm), store));
-  const review = new PhotoReviewResolver(new PhotoReviewService(events, photoRows, store, versions, new SqlAuditLogRepository(orm)));
+  const downloads = new DownloadsResolver(
+    new DownloadsService(events, photoRows, new SqlFaceSearchesRepository(orm), store),
+  );
+  const review = new PhotoReviewResolver(
+    new PhotoReviewService(events, photoRows, store, versions, new SqlAuditLogRepository(orm)),
+  );
   const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads, review), photos);
-  const server = await startSubgraphServer({ name: 'images', schema, port: cfg.IMAGES_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.s3(store)] });
+  const server = await startSubgraphServer({
+    name: 'images',
+    schema,
+    port: cfg.IMAGES_PORT,
+    orm,
+    principalSecret,
+    host: cfg.LISTEN_HOST,
+    logger,
+    checks: [checks.s3(store)],
+  });
   return {
     async stop() {
       await server.stop();

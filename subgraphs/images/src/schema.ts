@@ -6,12 +6,20 @@ import { PipelineResolver } from './pipeline/pipeline.resolver';
 import { TimelineResolver } from './timeline/timeline.resolver';
 import { PhotoReviewResolver } from './review/photo-review.resolver';
 
-export const RESOLVERS = [PhotosResolver, TimelineResolver, PipelineResolver, DownloadsResolver, PhotoReviewResolver] as const;
+export const RESOLVERS = [
+  PhotosResolver,
+  TimelineResolver,
+  PipelineResolver,
+  DownloadsResolver,
+  PhotoReviewResolver,
+] as const;
 
 /** The images subgraph: photos, gallery, image details, the timeline, original downloads, the photo pipeline and the organiser's photo review. */
 export function buildImagesSchema(container?: ContainerType, photos?: PhotosResolver) {
   return buildFederatedSchema(
     { resolvers: RESOLVERS, container },
-    { Photo: { __resolveReference: (ref: { id: string }, ctx: SubgraphContext) => photos!.resolveReference(ref, ctx) } },
+    {
+      Photo: { __resolveReference: (ref: { id: string }, ctx: SubgraphContext) => photos!.resolveReference(ref, ctx) },
+    },
   );
 }

@@ -38,13 +38,21 @@ export function compiledEndpoint(opts: CompiledEndpointOptions, fallback: Handle
         (answered) => answered || fallback(req, res),
         (err) => {
           opts.logger.error({ err }, 'compiled operation failed unexpectedly');
-          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end('{"errors":[{"message":"Internal error","extensions":{"code":"INTERNAL"}}]}\n');
+          if (!res.headersSent)
+            res
+              .writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+              .end('{"errors":[{"message":"Internal error","extensions":{"code":"INTERNAL"}}]}\n');
         },
       );
   };
 }
 
-async function answer(opts: CompiledEndpointOptions, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> {
+async function answer(
+  opts: CompiledEndpointOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<boolean> {
   let principal;
   try {
     principal = verifyPrincipal(header(req, PRINCIPAL_HEADER), opts.principalSecret);
@@ -60,7 +68,10 @@ async function answer(opts: CompiledEndpointOptions, req: IncomingMessage, res: 
   const entry = { requestId, operation: result.label, status, ms: Date.now() - started };
   if (status === 'ok') opts.logger.debug(entry, 'operation');
   else opts.logger.warn({ ...entry, error: result.firstError }, 'operation failed');
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(result.body) };
+  const headers = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(result.body),
+  };
   res.writeHead(200, result.dataOnly ? { ...headers, [DATA_ONLY_HEADER]: '1' } : headers);
   res.end(result.body);
   return true;

@@ -41,7 +41,12 @@ const logger = createLogger('test');
 logger.level = 'silent';
 const formatError = formatSubgraphError(logger);
 const compiled = new CompiledOperations(schema, formatError, 3);
-const apollo = new ApolloServer({ schema, formatError, includeStacktraceInErrorResponses: false, plugins: [ApolloServerPluginInlineTraceDisabled()] });
+const apollo = new ApolloServer({
+  schema,
+  formatError,
+  includeStacktraceInErrorResponses: false,
+  plugins: [ApolloServerPluginInlineTraceDisabled()],
+});
 const context = { principal: {}, requestId: 'r1' };
 
 /** What Apollo Server answers for the same request, as JSON text. */
@@ -63,7 +68,14 @@ describe('CompiledOperations', () => {
   it('answers a query with aliases and variables as Apollo does, labelled by its first root field', async () => {
     const query = 'query Gallery($e: Int!, $n: Int) { photos(eventId: $e, first: $n) { key: id width text: caption } }';
     const answer = await compiledJson(query, { e: 5, n: 2 });
-    expect(answer?.json).toEqual({ data: { photos: [{ key: 'a', width: 10, text: null }, { key: 'b', width: 20, text: 'finish line' }] } });
+    expect(answer?.json).toEqual({
+      data: {
+        photos: [
+          { key: 'a', width: 10, text: null },
+          { key: 'b', width: 20, text: 'finish line' },
+        ],
+      },
+    });
     expect(answer?.json).toEqual((await apolloAnswer(query, { e: 5, n: 2 })).json);
     expect(answer).toMatchObject({ label: 'photos', errorCode: null, dataOnly: true });
     expect(answer?.body.endsWith('\n')).toBe(true);
@@ -73,16 +85,29 @@ describe('CompiledOperations', () => {
     const query = '{ first: photos(eventId: 1) { id } forbidden { id } }';
     const answer = await compiledJson(query);
     expect(answer?.json).toEqual({
-      errors: [{ message: 'The feature bib_search is not enabled for this event', path: ['forbidden'], extensions: { code: 'FORBIDDEN' } }],
+      errors: [
+        {
+          message: 'The feature bib_search is not enabled for this event',
+          path: ['forbidden'],
+          extensions: { code: 'FORBIDDEN' },
+        },
+      ],
       data: { first: [{ id: 'a' }, { id: 'b' }], forbidden: null },
     });
     expect(answer?.json).toEqual((await apolloAnswer(query)).json);
-    expect(answer).toMatchObject({ errorCode: 'FORBIDDEN', firstError: 'The feature bib_search is not enabled for this event', dataOnly: false });
+    expect(answer).toMatchObject({
+      errorCode: 'FORBIDDEN',
+      firstError: 'The feature bib_search is not enabled for this event',
+      dataOnly: false,
+    });
   });
 
   it('propagates a null of a non-null field to the root and reports it as an internal error, as Apollo does', async () => {
     const answer = await compiledJson('{ broken { id } }');
-    expect(answer?.json).toEqual({ errors: [{ message: 'Internal error', path: ['broken'], extensions: { code: 'INTERNAL' } }], data: null });
+    expect(answer?.json).toEqual({
+      errors: [{ message: 'Internal error', path: ['broken'], extensions: { code: 'INTERNAL' } }],
+      data: null,
+    });
     expect(answer?.json).toEqual((await apolloAnswer('{ broken { id } }')).json);
   });
 
@@ -102,8 +127,17 @@ describe('CompiledOperations', () => {
     expect(published).toBe(0);
     expect(await compiled.run({ query: '{ photos(eventId: 1) { id ' }, context)).toBeNull();
     expect(await compiled.run({ query: '{ photos(eventId: 1) { nope } }' }, context)).toBeNull();
-    expect(await compiled.run({ query: 'query A { photos(eventId: 1) { id } } query B { broken { id } }' }, context)).toBeNull();
-    for (const body of [null, [], 'x', { query: 1 }, { query: '{ broken { id } }', extensions: { persistedQuery: {} } }, { query: '{ broken { id } }', variables: [] }]) {
+    expect(
+      await compiled.run({ query: 'query A { photos(eventId: 1) { id } } query B { broken { id } }' }, context),
+    ).toBeNull();
+    for (const body of [
+      null,
+      [],
+      'x',
+      { query: 1 },
+      { query: '{ broken { id } }', extensions: { persistedQuery: {} } },
+      { query: '{ broken { id } }', variables: [] },
+    ]) {
       expect(await compiled.run(body, context)).toBeNull();
     }
   });
@@ -115,7 +149,12 @@ describe('CompiledOperations', () => {
 
   it('serves federation: _entities with __typename, and _service', async () => {
     const query = 'query ($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Photo { id width } } }';
-    const variables = { r: [{ __typename: 'Photo', id: 'b' }, { __typename: 'Photo', id: 'zz' }] };
+    const variables = {
+      r: [
+        { __typename: 'Photo', id: 'b' },
+        { __typename: 'Photo', id: 'zz' },
+      ],
+    };
     const answer = await compiledJson(query, variables);
     expect(answer?.json).toEqual({ data: { _entities: [{ __typename: 'Photo', id: 'b', width: 20 }, null] } });
     expect(answer?.json).toEqual((await apolloAnswer(query, variables)).json);
@@ -126,7 +165,9 @@ describe('CompiledOperations', () => {
     const fresh = new CompiledOperations(schema, formatError, 3);
     const query = '{ photos(eventId: 1) { id } }';
     expect(await fresh.run({ query: `${query} #${'x'.repeat(COMPILED_MAX_QUERY_CHARS)}` }, context)).toBeNull();
-    expect(await fresh.run({ query: `{ photos(eventId: 1) { ${'a'.repeat(COMPILED_MAX_QUERY_CHARS)}: id } }` }, context)).toBeNull();
+    expect(
+      await fresh.run({ query: `{ photos(eventId: 1) { ${'a'.repeat(COMPILED_MAX_QUERY_CHARS)}: id } }` }, context),
+    ).toBeNull();
     expect((fresh as unknown as { cache: { size: number } }).cache.size).toBe(0);
     expect(await fresh.run({ query }, context)).not.toBeNull();
   });

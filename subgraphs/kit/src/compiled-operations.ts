@@ -1,5 +1,14 @@
 import { compileQuery, CompiledQuery, isCompiledQuery } from 'graphql-jit';
-import { DocumentNode, getOperationAST, GraphQLError, GraphQLFormattedError, GraphQLSchema, parse, validate, OperationTypeNode } from 'graphql';
+import {
+  DocumentNode,
+  getOperationAST,
+  GraphQLError,
+  GraphQLFormattedError,
+  GraphQLSchema,
+  parse,
+  validate,
+  OperationTypeNode,
+} from 'graphql';
 import { LruMap } from '@em/core';
 import { operationLabel } from './operation-observer';
 
@@ -20,7 +29,13 @@ interface Compiled {
 }
 
 /** The answer of a compiled operation, or null: let Apollo answer this one (see `run`). */
-export type CompiledAnswer = { body: string; label: string; errorCode: string | null; firstError: string | null; dataOnly: boolean } | null;
+export type CompiledAnswer = {
+  body: string;
+  label: string;
+  errorCode: string | null;
+  firstError: string | null;
+  dataOnly: boolean;
+} | null;
 
 /**
  * The subgraph's common case without Apollo's request pipeline: a query (not a mutation or a

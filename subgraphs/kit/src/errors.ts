@@ -10,7 +10,11 @@ export function formatSubgraphError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     if (original instanceof AppError) {
-      return { message: original.message, path: formatted.path, extensions: { code: original.code, ...(original.details ?? {}) } };
+      return {
+        message: original.message,
+        path: formatted.path,
+        extensions: { code: original.code, ...(original.details ?? {}) },
+      };
     }
     const code = formatted.extensions?.code;
     if (code && code !== 'INTERNAL_SERVER_ERROR') {
@@ -18,11 +22,19 @@ export function formatSubgraphError(logger: Logger) {
     }
     if (isDataException(original)) {
       // SQLSTATE class 22: a value Postgres cannot take (a malformed number, date or id).
-      return { message: 'The request contains a value that cannot be used', path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
+      return {
+        message: 'The request contains a value that cannot be used',
+        path: formatted.path,
+        extensions: { code: 'BAD_REQUEST' },
+      };
     }
     if (isDatabaseUnavailable(original)) {
       logger.error({ err: original }, 'database unavailable');
-      return { message: 'The service is temporarily unavailable', path: formatted.path, extensions: { code: 'UNAVAILABLE' } };
+      return {
+        message: 'The service is temporarily unavailable',
+        path: formatted.path,
+        extensions: { code: 'UNAVAILABLE' },
+      };
     }
     logger.error({ err: original }, 'unexpected error');
     return { message: 'Internal error', path: formatted.path, extensions: { code: 'INTERNAL' } };
@@ -36,5 +48,11 @@ function isDataException(err: unknown): boolean {
 
 function isDatabaseUnavailable(err: unknown): boolean {
   const code = (err as { code?: string })?.code;
-  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === 'ETIMEDOUT' || /Connection terminated|connect ECONNREFUSED|Knex: Timeout/.test(String((err as Error)?.message));
+  return (
+    code === 'ECONNREFUSED' ||
+    code === '57P01' ||
+    code === '57P03' ||
+    code === 'ETIMEDOUT' ||
+    /Connection terminated|connect ECONNREFUSED|Knex: Timeout/.test(String((err as Error)?.message))
+  );
 }

@@ -13,7 +13,10 @@ type ReferenceResolvers = Record<string, { __resolveReference: (reference: never
  * schema is printed with its directives (@key, @shareable), then built again by @apollo/subgraph
  * with the same resolvers plus the entities' reference resolvers.
  */
-export async function buildFederatedSchema(options: Omit<BuildSchemaOptions, 'skipCheck'>, referenceResolvers: ReferenceResolvers = {}): Promise<GraphQLSchema> {
+export async function buildFederatedSchema(
+  options: Omit<BuildSchemaOptions, 'skipCheck'>,
+  referenceResolvers: ReferenceResolvers = {},
+): Promise<GraphQLSchema> {
   const schema = await buildSchema({ ...options, skipCheck: true });
   const resolvers = createResolversMap(schema) as Record<string, object>;
   for (const [typeName, resolver] of Object.entries(referenceResolvers)) {

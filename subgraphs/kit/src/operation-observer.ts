@@ -32,7 +32,12 @@ export function operationObserver(metrics: ServiceMetrics, logger: Logger): Apol
         async willSendResponse({ errors, contextValue }) {
           const status = errors?.length ? String((errors[0].extensions?.code as string | undefined) ?? 'ERROR') : 'ok';
           (end ?? metrics.startRequest(name))(status);
-          const entry = { requestId: (contextValue as { requestId?: string } | undefined)?.requestId, operation: name, status, ms: Date.now() - started };
+          const entry = {
+            requestId: (contextValue as { requestId?: string } | undefined)?.requestId,
+            operation: name,
+            status,
+            ms: Date.now() - started,
+          };
           if (status === 'ok') logger.debug(entry, 'operation');
           else logger.warn({ ...entry, error: errors?.[0]?.message }, 'operation failed');
         },

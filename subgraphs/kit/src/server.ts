@@ -1,7 +1,19 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+} from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import { AppError, checks, DependencyCheck, Logger, operatorEndpoint, PRINCIPAL_HEADER, ServiceMetrics, verifyPrincipal } from '@em/core';
+import {
+  AppError,
+  checks,
+  DependencyCheck,
+  Logger,
+  operatorEndpoint,
+  PRINCIPAL_HEADER,
+  ServiceMetrics,
+  verifyPrincipal,
+} from '@em/core';
 import { Orm } from '@em/core/data';
 import { RequestContext } from '@mikro-orm/core';
 import express from 'express';
@@ -50,7 +62,11 @@ export async function startSubgraphServer(opts: SubgraphServerOptions): Promise<
     // The service's own shutdown (runService) stops the server; Apollo must not take the signals.
     stopOnTerminationSignals: false,
     // Per-field cache hints and traces are not used: they cost CPU on every field of every page.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), operationObserver(metrics, opts.logger)],
+    plugins: [
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      operationObserver(metrics, opts.logger),
+    ],
   });
   await apollo.start();
 
@@ -66,7 +82,10 @@ export async function startSubgraphServer(opts: SubgraphServerOptions): Promise<
   app.use(
     '/graphql',
     express.json({ limit: JSON_BODY_LIMIT_BYTES }),
-    graphqlUploadExpress({ maxFileSize: opts.uploadMaxFileBytes ?? 50 * 1024 * 1024, maxFiles: opts.uploadMaxFiles ?? 100 }),
+    graphqlUploadExpress({
+      maxFileSize: opts.uploadMaxFileBytes ?? 50 * 1024 * 1024,
+      maxFiles: opts.uploadMaxFiles ?? 100,
+    }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         try {
@@ -83,8 +102,15 @@ export async function startSubgraphServer(opts: SubgraphServerOptions): Promise<
   // Queries run compiled (graphql-jit) ahead of express and Apollo; everything else falls through to them.
   const operations = new CompiledOperations(opts.schema, formatSubgraphError(opts.logger));
   const inRequestContext = <T>(run: () => T) => RequestContext.create(opts.orm.em, run);
-  const server: Server = createServer(compiledEndpoint({ operations, principalSecret: opts.principalSecret, metrics, logger: opts.logger, inRequestContext }, app));
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(opts.port, opts.host ?? '127.0.0.1', () => resolve()));
+  const server: Server = createServer(
+    compiledEndpoint(
+      { operations, principalSecret: opts.principalSecret, metrics, logger: opts.logger, inRequestContext },
+      app,
+    ),
+  );
+  await new Promise<void>((resolve, reject) =>
+    server.once('error', reject).listen(opts.port, opts.host ?? '127.0.0.1', () => resolve()),
+  );
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   opts.logger.info({ port }, `${opts.name} subgraph listening`);

@@ -34,7 +34,11 @@ describe('readUpload', () => {
   });
 
   it('reads a file within the limit whole', async () => {
-    const file = { filename: 'a.jpg', mimetype: 'image/jpeg', createReadStream: () => Readable.from([Buffer.from('abc'), Buffer.from('def')]) } as unknown as FileUpload;
+    const file = {
+      filename: 'a.jpg',
+      mimetype: 'image/jpeg',
+      createReadStream: () => Readable.from([Buffer.from('abc'), Buffer.from('def')]),
+    } as unknown as FileUpload;
     expect((await readUpload(file, { maxBytes: 6 })).content.toString()).toBe('abcdef');
   });
 });

@@ -19,7 +19,10 @@ export interface UploadedFile {
  * Reads an uploaded file into memory; a file over the upload limit, or over `maxBytes` (checked
  * while it streams, so the rest is never read), is a 413.
  */
-export async function readUpload(upload: Promise<FileUpload> | FileUpload, limits: { maxBytes?: number } = {}): Promise<UploadedFile> {
+export async function readUpload(
+  upload: Promise<FileUpload> | FileUpload,
+  limits: { maxBytes?: number } = {},
+): Promise<UploadedFile> {
   const file = await upload;
   const chunks: Buffer[] = [];
   let bytes = 0;
@@ -29,7 +32,10 @@ export async function readUpload(upload: Promise<FileUpload> | FileUpload, limit
       bytes += (chunk as Buffer).length;
       if (limits.maxBytes !== undefined && bytes > limits.maxBytes) {
         stream.destroy();
-        throw new AppError('PAYLOAD_TOO_LARGE', `${file.filename} is larger than ${Math.round(limits.maxBytes / 1024 / 1024)} MB`);
+        throw new AppError(
+          'PAYLOAD_TOO_LARGE',
+          `${file.filename} is larger than ${Math.round(limits.maxBytes / 1024 / 1024)} MB`,
+        );
       }
       chunks.push(Buffer.from(chunk as Buffer));
     }
@@ -44,7 +50,9 @@ export async function readUpload(upload: Promise<FileUpload> | FileUpload, limit
 }
 
 /** Streams an uploaded file to a temporary file (large uploads: videos); `remove` deletes it. */
-export async function saveUpload(upload: Promise<FileUpload> | FileUpload): Promise<{ path: string; fileName: string; remove(): Promise<void> }> {
+export async function saveUpload(
+  upload: Promise<FileUpload> | FileUpload,
+): Promise<{ path: string; fileName: string; remove(): Promise<void> }> {
   const file = await upload;
   const dir = await mkdtemp(path.join(tmpdir(), 'em-upload-'));
   const target = path.join(dir, 'upload');
@@ -53,7 +61,8 @@ export async function saveUpload(upload: Promise<FileUpload> | FileUpload): Prom
     await pipeline(file.createReadStream(), createWriteStream(target));
   } catch (err) {
     await remove();
-    if (/exceeds|limit/i.test(String((err as Error).message))) throw new AppError('PAYLOAD_TOO_LARGE', `${file.filename} is larger than the upload limit`);
+    if (/exceeds|limit/i.test(String((err as Error).message)))
+      throw new AppError('PAYLOAD_TOO_LARGE', `${file.filename} is larger than the upload limit`);
     throw new AppError('BAD_REQUEST', `${file.filename} could not be read (the upload was interrupted or malformed)`);
   }
   return { path: target, fileName: file.filename, remove };

@@ -1,8 +1,5 @@
 import 'reflect-metadata';
-import {
-  checks,
-  connectRedis,
-} from '@em/core';
+import { checks, connectRedis } from '@em/core';
 import {
   FaceIndexCache,
   SqlClipRequestsRepository,
@@ -12,10 +9,7 @@ import {
 } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
-import {
-  FaceIndexRevisions,
-  SelfieEmbedder,
-} from '@em/core/media';
+import { FaceIndexRevisions, SelfieEmbedder } from '@em/core/media';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { ClippingResolver } from './clipping/clipping.resolver';
 import { ClippingService } from './clipping/clipping.service';
@@ -27,13 +21,46 @@ runService('media', async ({ cfg, logger, orm, principalSecret }) => {
   const redis = connectRedis(cfg.REDIS_URL);
   const store = new ObjectStore(cfg);
   const jobs = new JobQueues(cfg.REDIS_URL);
-  const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
+  const embedder = new SelfieEmbedder(cfg.REDIS_URL, {
+    maxBytes: cfg.SELFIE_MAX_BYTES,
+    timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS,
+  });
   const events = new SqlEventsRepository(orm);
   const videos = new SqlVideosRepository(orm);
-  const videoFaces = new FaceIndexCache('videos', videos, new FaceIndexRevisions(redis), logger, cfg.FACE_INDEX_MAX_FACES);
-  const clipping = new ClippingService(events, new SqlClipRequestsRepository(orm), new SqlFaceSearchesRepository(orm), videos, store, embedder, videoFaces, jobs, redis);
-  const schema = await buildMediaSchema(resolverContainer(new VideosResolver(new VideosService(events, videos, store, jobs)), new ClippingResolver(clipping)));
-  const server = await startSubgraphServer({ name: 'media', schema, port: cfg.MEDIA_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, checks: [checks.redis(redis), checks.s3(store)] });
+  const videoFaces = new FaceIndexCache(
+    'videos',
+    videos,
+    new FaceIndexRevisions(redis),
+    logger,
+    cfg.FACE_INDEX_MAX_FACES,
+  );
+  const clipping = new ClippingService(
+    events,
+    new SqlClipRequestsRepository(orm),
+    new SqlFaceSearchesRepository(orm),
+    videos,
+    store,
+    embedder,
+    videoFaces,
+    jobs,
+    redis,
+  );
+  const schema = await buildMediaSchema(
+    resolverContainer(
+      new VideosResolver(new VideosService(events, videos, store, jobs)),
+      new ClippingResolver(clipping),
+    ),
+  );
+  const server = await startSubgraphServer({
+    name: 'media',
+    schema,
+    port: cfg.MEDIA_PORT,
+    orm,
+    principalSecret,
+    host: cfg.LISTEN_HOST,
+    logger,
+    checks: [checks.redis(redis), checks.s3(store)],
+  });
   return {
     async stop() {
       await server.stop();

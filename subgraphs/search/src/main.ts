@@ -1,6 +1,12 @@
 import 'reflect-metadata';
 import { checks, connectRedis } from '@em/core';
-import { FaceIndexCache, SqlEventsRepository, SqlFaceSearchesRepository, SqlPhotosRepository, SqlStartListRepository } from '@em/core/data';
+import {
+  FaceIndexCache,
+  SqlEventsRepository,
+  SqlFaceSearchesRepository,
+  SqlPhotosRepository,
+  SqlStartListRepository,
+} from '@em/core/data';
 import { FaceIndexRevisions, SelfieEmbedder } from '@em/core/media';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { BibSearchResolver } from './bibs/bib-search.resolver';
@@ -13,18 +19,48 @@ import { buildSearchSchema } from './schema';
 
 runService('search', async ({ cfg, logger, orm, principalSecret }) => {
   const redis = connectRedis(cfg.REDIS_URL);
-  const embedder = new SelfieEmbedder(cfg.REDIS_URL, { maxBytes: cfg.SELFIE_MAX_BYTES, timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS });
+  const embedder = new SelfieEmbedder(cfg.REDIS_URL, {
+    maxBytes: cfg.SELFIE_MAX_BYTES,
+    timeoutSeconds: cfg.SELFIE_EMBED_TIMEOUT_SECONDS,
+  });
   const events = new SqlEventsRepository(orm);
   const photos = new SqlPhotosRepository(orm);
-  const faceIndex = new FaceIndexCache('photos', photos, new FaceIndexRevisions(redis), logger, cfg.FACE_INDEX_MAX_FACES);
+  const faceIndex = new FaceIndexCache(
+    'photos',
+    photos,
+    new FaceIndexRevisions(redis),
+    logger,
+    cfg.FACE_INDEX_MAX_FACES,
+  );
   const schema = await buildSearchSchema(
     resolverContainer(
       new BibSearchResolver(new BibSearchService(events, photos)),
-      new FaceSearchResolver(new FaceSearchService(events, photos, new SqlFaceSearchesRepository(orm), embedder, faceIndex, cfg.FACE_SEARCH_MAX_PHOTOS, logger)),
+      new FaceSearchResolver(
+        new FaceSearchService(
+          events,
+          photos,
+          new SqlFaceSearchesRepository(orm),
+          embedder,
+          faceIndex,
+          cfg.FACE_SEARCH_MAX_PHOTOS,
+          logger,
+        ),
+      ),
       new NameSearchResolver(new NameSearchService(events, new SqlStartListRepository(orm))),
     ),
   );
-  const server = await startSubgraphServer({ name: 'search', schema, port: cfg.SEARCH_PORT, orm, principalSecret, host: cfg.LISTEN_HOST, logger, uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1, uploadMaxFiles: 1, checks: [checks.redis(redis)] });
+  const server = await startSubgraphServer({
+    name: 'search',
+    schema,
+    port: cfg.SEARCH_PORT,
+    orm,
+    principalSecret,
+    host: cfg.LISTEN_HOST,
+    logger,
+    uploadMaxFileBytes: cfg.SELFIE_MAX_BYTES + 1,
+    uploadMaxFiles: 1,
+    checks: [checks.redis(redis)],
+  });
   return {
     async stop() {
       await server.stop();

@@ -8,13 +8,31 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { Pool } from 'pg';
-import { accessToken, account, api, ApiResponse, cfg, closeDb, expectError, expectSuccess, fixtures, info, postForm, postJson, sql } from '../support/platform';
+import {
+  accessToken,
+  account,
+  api,
+  ApiResponse,
+  cfg,
+  closeDb,
+  expectError,
+  expectSuccess,
+  fixtures,
+  info,
+  postForm,
+  postJson,
+  sql,
+} from '../support/platform';
 
 const bearer = (token: string) => ({ key: null, headers: { authorization: `Bearer ${token}` } });
 const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.org`;
 
 /** A GET to `url` from a chosen local address (loopback has the whole 127.0.0.0/8). */
-function getFrom(localAddress: string, url: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+function getFrom(
+  localAddress: string,
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { localAddress, headers }, (res) => {
       let text = '';
@@ -28,10 +46,18 @@ function getFrom(localAddress: string, url: string, headers: Record<string, stri
 }
 
 /** Runs a service's built entry point (or, for '-', the script in env.SCRIPT) with exactly `env` (plus PATH); resolves when it exits or after `ms`. */
-function runService(entry: string, env: Record<string, string>, ms: number): Promise<{ code: number | null; output: string; exited: boolean }> {
+function runService(
+  entry: string,
+  env: Record<string, string>,
+  ms: number,
+): Promise<{ code: number | null; output: string; exited: boolean }> {
   return new Promise((resolve) => {
     const args = entry === '-' ? ['-e', env.SCRIPT] : [path.join(REPO_ROOT, entry)];
-    const child: ChildProcess = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, args, {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout!.on('data', (c) => (output += c));
     child.stderr!.on('data', (c) => (output += c));
@@ -72,10 +98,17 @@ describe('security: authentication and tenancy', () => {
       headers: { 'content-type': 'application/json', 'x-api-key': ipOnly, origin: 'http://203.0.113.9' },
       body: JSON.stringify({ query: `{ event(orgId: ${org.orgId}, eventId: ${eventId}) { id } }` }),
     });
-    expect(((await direct.json())).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await direct.json()).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
 
     // A mixed list: the client IP matches the IP entry, or the site matches the hostname entry.
-    expect((await api(details, { key: mixed, headers: { 'x-forwarded-for': '203.0.113.9', origin: 'https://evil.example' } })).status).toBe(200);
+    expect(
+      (
+        await api(details, {
+          key: mixed,
+          headers: { 'x-forwarded-for': '203.0.113.9', origin: 'https://evil.example' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await api(details, { key: mixed, headers: { origin: 'https://photos.example.org' } })).status).toBe(200);
     expectError(await api(details, { key: mixed, headers: { origin: 'https://evil.example' } }), 403);
 
@@ -83,7 +116,15 @@ describe('security: authentication and tenancy', () => {
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'em-sec-adapter-'));
     const adapter = spawn(process.execPath, [path.join(REPO_ROOT, 'rest-adapter/dist/main.js')], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, GATEWAY_URL: info.gatewayUrl, REST_PORT: String(port), REST_HOST: '127.0.0.1', TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: dataDir,
+        GATEWAY_URL: info.gatewayUrl,
+        REST_PORT: String(port),
+        REST_HOST: '127.0.0.1',
+        TRUST_PROXY: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      },
       stdio: 'ignore',
     });
     try {
@@ -101,7 +142,9 @@ describe('security: authentication and tenancy', () => {
       const forged = await getFrom('127.0.0.2', url, { 'x-api-key': ipOnly, 'x-forwarded-for': '203.0.113.9' });
       expect(forged.status).toBe(403);
       // Through the trusted proxy (127.0.0.1) the forwarded address is believed.
-      expect((await getFrom('127.0.0.1', url, { 'x-api-key': ipOnly, 'x-forwarded-for': '203.0.113.9' })).status).toBe(200);
+      expect((await getFrom('127.0.0.1', url, { 'x-api-key': ipOnly, 'x-forwarded-for': '203.0.113.9' })).status).toBe(
+        200,
+      );
     } finally {
       adapter.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
@@ -116,7 +159,13 @@ describe('security: authentication and tenancy', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'em-sec-adapter-'));
     // No TRUST_PROXY and no REST_HOST: what `npm start` gives the adapter unless told otherwise.
     const adapter = spawn(process.execPath, [path.join(REPO_ROOT, 'rest-adapter/dist/main.js')], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, GATEWAY_URL: info.gatewayUrl, REST_PORT: String(port), LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: dataDir,
+        GATEWAY_URL: info.gatewayUrl,
+        REST_PORT: String(port),
+        LOG_LEVEL: 'warn',
+      },
       stdio: 'ignore',
     });
     try {
@@ -132,11 +181,19 @@ describe('security: authentication and tenancy', () => {
         }
       }
       // Even from loopback, a client cannot name its own address.
-      expect((await getFrom('127.0.0.1', url, { 'x-api-key': ipOnly, 'x-forwarded-for': '203.0.113.9' })).status).toBe(403);
-      expect((await getFrom('127.0.0.2', url, { 'x-api-key': ipOnly, 'x-forwarded-for': '203.0.113.9' })).status).toBe(403);
+      expect((await getFrom('127.0.0.1', url, { 'x-api-key': ipOnly, 'x-forwarded-for': '203.0.113.9' })).status).toBe(
+        403,
+      );
+      expect((await getFrom('127.0.0.2', url, { 'x-api-key': ipOnly, 'x-forwarded-for': '203.0.113.9' })).status).toBe(
+        403,
+      );
       // The listening socket is bound to 127.0.0.1 (0100007F in /proc/net/tcp), not to every interface.
       const portHex = port.toString(16).toUpperCase().padStart(4, '0');
-      const listening = readFileSync('/proc/net/tcp', 'utf8').split('\n').map((l) => l.trim().split(/\s+/)).filter((f) => f[3] === '0A' && f[1]?.endsWith(`:${portHex}`)).map((f) => f[1]);
+      const listening = readFileSync('/proc/net/tcp', 'utf8')
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/))
+        .filter((f) => f[3] === '0A' && f[1]?.endsWith(`:${portHex}`))
+        .map((f) => f[1]);
       expect(listening).toEqual([`0100007F:${portHex}`]);
     } finally {
       adapter.kill('SIGKILL');
@@ -169,12 +226,28 @@ describe('security: authentication and tenancy', () => {
   it('#8 principal secret: no service starts without PRINCIPAL_SECRET', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'em-sec-nosecret-'));
     try {
-      const env = { DATA_DIR: dataDir, DATABASE_URL: cfg.DATABASE_URL, REDIS_URL: cfg.REDIS_URL, LOG_LEVEL: 'info', EVENTS_PORT: '0', IMAGES_PORT: '0', SEARCH_PORT: '0', MEDIA_PORT: '0', GATEWAY_PORT: '0' };
-      const entries = ['subgraphs/events', 'subgraphs/images', 'subgraphs/search', 'subgraphs/media', 'gateway'].map((dir) => `${dir}/dist/main.js`);
+      const env = {
+        DATA_DIR: dataDir,
+        DATABASE_URL: cfg.DATABASE_URL,
+        REDIS_URL: cfg.REDIS_URL,
+        LOG_LEVEL: 'info',
+        EVENTS_PORT: '0',
+        IMAGES_PORT: '0',
+        SEARCH_PORT: '0',
+        MEDIA_PORT: '0',
+        GATEWAY_PORT: '0',
+      };
+      const entries = ['subgraphs/events', 'subgraphs/images', 'subgraphs/search', 'subgraphs/media', 'gateway'].map(
+        (dir) => `${dir}/dist/main.js`,
+      );
       // Five processes load at once: on a slow or busy machine that takes far longer than the refusal itself.
       const results = await Promise.all(entries.map((entry) => runService(entry, env, 120_000)));
       for (const [i, result] of results.entries()) {
-        expect({ entry: entries[i], exited: result.exited, failed: result.code !== 0 }).toEqual({ entry: entries[i], exited: true, failed: true });
+        expect({ entry: entries[i], exited: result.exited, failed: result.code !== 0 }).toEqual({
+          entry: entries[i],
+          exited: true,
+          failed: true,
+        });
         expect(result.output).toMatch(/PRINCIPAL_SECRET is not set/);
       }
     } finally {
@@ -188,12 +261,23 @@ describe('security: authentication and tenancy', () => {
     const eventId = await fixtures.event(a.orgId);
     const [photoId] = await fixtures.photos(eventId, [{ capturedAt: new Date('2026-05-17T09:00:00Z') }]);
     const keyOf = (orgId: number): Principal => ({ kind: 'api_key', orgId, apiKeyId: 1, scopes: [] });
-    const member = (orgId: number, scopes: string[]): Principal => ({ kind: 'account', orgId: null, accountId: 1, orgRoles: { [orgId]: 'user' }, scopes });
+    const member = (orgId: number, scopes: string[]): Principal => ({
+      kind: 'account',
+      orgId: null,
+      accountId: 1,
+      orgRoles: { [orgId]: 'user' },
+      scopes,
+    });
 
-    const photoQuery = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Photo { id eventId largeUrl } } }';
+    const photoQuery =
+      'query($r: [_Any!]!) { _entities(representations: $r) { ... on Photo { id eventId largeUrl } } }';
     const photoRef = { r: [{ __typename: 'Photo', id: photoId }] };
-    expect((await subgraph(info.ports.images, keyOf(a.orgId), photoQuery, photoRef)).data?._entities).toEqual([expect.objectContaining({ id: photoId })]);
-    expect((await subgraph(info.ports.images, member(a.orgId, ['events:read']), photoQuery, photoRef)).data?._entities).toEqual([expect.objectContaining({ id: photoId })]);
+    expect((await subgraph(info.ports.images, keyOf(a.orgId), photoQuery, photoRef)).data?._entities).toEqual([
+      expect.objectContaining({ id: photoId }),
+    ]);
+    expect(
+      (await subgraph(info.ports.images, member(a.orgId, ['events:read']), photoQuery, photoRef)).data?._entities,
+    ).toEqual([expect.objectContaining({ id: photoId })]);
     for (const stranger of [keyOf(b.orgId), member(b.orgId, ['events:read']), member(a.orgId, [])]) {
       const answer = await subgraph(info.ports.images, stranger, photoQuery, photoRef);
       expect(answer.data?._entities ?? [null]).toEqual([null]);
@@ -201,7 +285,9 @@ describe('security: authentication and tenancy', () => {
 
     const eventQuery = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Event { id name orgId } } }';
     const eventRef = { r: [{ __typename: 'Event', id: eventId }] };
-    expect((await subgraph(info.ports.events, keyOf(a.orgId), eventQuery, eventRef)).data?._entities).toEqual([expect.objectContaining({ id: eventId, orgId: a.orgId })]);
+    expect((await subgraph(info.ports.events, keyOf(a.orgId), eventQuery, eventRef)).data?._entities).toEqual([
+      expect.objectContaining({ id: eventId, orgId: a.orgId }),
+    ]);
     const foreign = await subgraph(info.ports.events, keyOf(b.orgId), eventQuery, eventRef);
     expect(JSON.stringify(foreign)).not.toContain('"name"');
     expect(foreign.data?._entities ?? [null]).toEqual([null]);
@@ -221,10 +307,18 @@ describe('security: authentication and tenancy', () => {
       `insert into face_searches (request_id, organisation_id, event_id, matches, faces_found) values ($1, $2, $3, $4::jsonb, 1)`,
       [id, a.orgId, eventA, JSON.stringify([{ photoId, confidence: 91 }])],
     );
-    await sql(`insert into clip_requests (request_id, event_id, organisation_id, status) values ($1, $2, $3, 'no_matches')`, [id, eventA, a.orgId]);
-    const blank = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#3a6' } }).jpeg().toBuffer();
+    await sql(
+      `insert into clip_requests (request_id, event_id, organisation_id, status) values ($1, $2, $3, 'no_matches')`,
+      [id, eventA, a.orgId],
+    );
+    const blank = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#3a6' } })
+      .jpeg()
+      .toBuffer();
 
-    for (const [orgId, eventId, key] of [[b.orgId, eventB, b.key], [a.orgId, eventA2, a.key]] as const) {
+    for (const [orgId, eventId, key] of [
+      [b.orgId, eventB, b.key],
+      [a.orgId, eventA2, a.key],
+    ] as const) {
       const base = `/${orgId}/event/${eventId}`;
       // Uses of the id that read a stored record: exactly as an unknown id.
       const unknown = randomUUID();
@@ -241,13 +335,17 @@ describe('security: authentication and tenancy', () => {
       const search = expectSuccess(await postForm(`${base}/faces`, key, blank, { request_id: id }));
       expect(search).toEqual(expect.objectContaining({ request_id: id, images: [] }));
       expect(expectSuccess(await api(`${base}/faces/${id}`, { key })).images).toEqual([]);
-      const clip = expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie`, key, blank, { request_id: id }));
+      const clip = expectSuccess(
+        await postForm(`${base}/video-clipping/search-by-selfie`, key, blank, { request_id: id }),
+      );
       expect(clip).toEqual({ request_id: id, status: 'no_matches' });
     }
     // Organisation A's first event still has its own result.
     const own = expectSuccess(await api(`/${a.orgId}/event/${eventA}/faces/${id}`, { key: a.key }));
     expect(own.images.map((i: { image_id: string }) => i.image_id)).toEqual([photoId]);
-    expect(expectSuccess(await api(`/${a.orgId}/event/${eventA}/video-clipping/${id}`, { key: a.key })).status).toBe('no_matches');
+    expect(expectSuccess(await api(`/${a.orgId}/event/${eventA}/video-clipping/${id}`, { key: a.key })).status).toBe(
+      'no_matches',
+    );
     const rows = await sql('select event_id from face_searches where request_id = $1 order by event_id', [id]);
     expect(rows.map((r) => r.event_id)).toEqual([eventA, eventA2, eventB].sort((x, y) => x - y));
   }, 120_000);
@@ -264,33 +362,70 @@ describe('security: authentication and tenancy', () => {
       const script = `require('@em/core/data').openDatabase({ DATABASE_URL: process.env.DATABASE_URL, DATABASE_POOL_MAX: 1 })
         .then(async (orm) => { const done = await orm.getMigrator().up(process.env.TO ? { to: process.env.TO } : undefined); console.log(JSON.stringify(done.map((m) => m.name))); await orm.close(); })
         .catch((err) => { console.error(err); process.exit(1); });`;
-      const result = await runService('-', { DATABASE_URL: url.toString(), DATA_DIR: os.tmpdir(), ...(to ? { TO: to } : {}), SCRIPT: script }, 60_000);
+      const result = await runService(
+        '-',
+        { DATABASE_URL: url.toString(), DATA_DIR: os.tmpdir(), ...(to ? { TO: to } : {}), SCRIPT: script },
+        60_000,
+      );
       expect(result.code).toBe(0);
       return result.output;
     };
     try {
       await migrate('Migration20261122VideoClipping');
       // The schema of the release before: the services (today's entities) cannot write it, so plain SQL.
-      const [{ id: orgId }] = await run<{ id: number }>(`insert into organisations (name, slug) values ('Old', $1) returning id`, [`old-${randomUUID()}`]);
-      const newEvent = async () => (await run<{ id: number }>(`insert into events (organisation_id, name, slug) values ($1, 'E', $2) returning id`, [orgId, `e-${randomUUID()}`]))[0].id;
+      const [{ id: orgId }] = await run<{ id: number }>(
+        `insert into organisations (name, slug) values ('Old', $1) returning id`,
+        [`old-${randomUUID()}`],
+      );
+      const newEvent = async () =>
+        (
+          await run<{ id: number }>(
+            `insert into events (organisation_id, name, slug) values ($1, 'E', $2) returning id`,
+            [orgId, `e-${randomUUID()}`],
+          )
+        )[0].id;
       const eventId = await newEvent();
       const otherEvent = await newEvent();
       const rid = randomUUID();
       const videoId = randomUUID();
       const clipId = randomUUID();
-      await run(`insert into face_searches (request_id, organisation_id, event_id, matches) values ($1, $2, $3, '[]'::jsonb)`, [rid, orgId, eventId]);
-      await run(`insert into clip_requests (request_id, event_id, organisation_id, status) values ($1, $2, $3, 'completed')`, [rid, eventId, orgId]);
-      await run(`insert into videos (id, event_id, source_key, storage_key, original_file_name) values ($1, $2, 'cam', 'videos/x.mp4', 'x.mp4')`, [videoId, eventId]);
-      await run(`insert into clips (id, clip_request_request_id, video_id, start_seconds, end_seconds, storage_key) values ($1, $2, $3, 1, 2, 'public/x.mp4')`, [clipId, rid, videoId]);
+      await run(
+        `insert into face_searches (request_id, organisation_id, event_id, matches) values ($1, $2, $3, '[]'::jsonb)`,
+        [rid, orgId, eventId],
+      );
+      await run(
+        `insert into clip_requests (request_id, event_id, organisation_id, status) values ($1, $2, $3, 'completed')`,
+        [rid, eventId, orgId],
+      );
+      await run(
+        `insert into videos (id, event_id, source_key, storage_key, original_file_name) values ($1, $2, 'cam', 'videos/x.mp4', 'x.mp4')`,
+        [videoId, eventId],
+      );
+      await run(
+        `insert into clips (id, clip_request_request_id, video_id, start_seconds, end_seconds, storage_key) values ($1, $2, $3, 1, 2, 'public/x.mp4')`,
+        [clipId, rid, videoId],
+      );
 
       expect(await migrate()).toContain('Migration20261123RequestIdPerEvent');
 
-      expect(await run('select event_id, status from clip_requests where request_id = $1', [rid])).toEqual([{ event_id: eventId, status: 'completed' }]);
-      expect(await run('select id, clip_request_event_id from clips')).toEqual([{ id: clipId, clip_request_event_id: eventId }]);
-      expect(await run('select event_id from face_searches where request_id = $1', [rid])).toEqual([{ event_id: eventId }]);
+      expect(await run('select event_id, status from clip_requests where request_id = $1', [rid])).toEqual([
+        { event_id: eventId, status: 'completed' },
+      ]);
+      expect(await run('select id, clip_request_event_id from clips')).toEqual([
+        { id: clipId, clip_request_event_id: eventId },
+      ]);
+      expect(await run('select event_id from face_searches where request_id = $1', [rid])).toEqual([
+        { event_id: eventId },
+      ]);
       // The same id is now free in another event, for both kinds of record; deleting a request still removes its clips.
-      await run(`insert into face_searches (request_id, organisation_id, event_id, matches) values ($1, $2, $3, '[]'::jsonb)`, [rid, orgId, otherEvent]);
-      await run(`insert into clip_requests (request_id, event_id, organisation_id, status) values ($1, $2, $3, 'no_matches')`, [rid, otherEvent, orgId]);
+      await run(
+        `insert into face_searches (request_id, organisation_id, event_id, matches) values ($1, $2, $3, '[]'::jsonb)`,
+        [rid, orgId, otherEvent],
+      );
+      await run(
+        `insert into clip_requests (request_id, event_id, organisation_id, status) values ($1, $2, $3, 'no_matches')`,
+        [rid, otherEvent, orgId],
+      );
       await run('delete from clip_requests where event_id = $1 and request_id = $2', [eventId, rid]);
       expect(await run('select id from clips')).toEqual([]);
     } finally {

@@ -2,7 +2,20 @@ import { hashApiKey } from '@em/core';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { accessToken, account, api, closeDb, expectError, expectSuccess, fixtures, gql, info, postJson, sql, store } from '../support/platform';
+import {
+  accessToken,
+  account,
+  api,
+  closeDb,
+  expectError,
+  expectSuccess,
+  fixtures,
+  gql,
+  info,
+  postJson,
+  sql,
+  store,
+} from '../support/platform';
 
 describe('#4 a read-only (browser) key sees no organiser views', () => {
   afterAll(closeDb);
@@ -15,7 +28,9 @@ describe('#4 a read-only (browser) key sees no organiser views', () => {
     const list = 'query($o: Int!) { events(orgId: $o) { items { id } } }';
     const seen = await gql(list, { o: orgId }, browserKey);
     expect(seen.body.data.events.items.map((e: { id: number }) => e.id)).toEqual([live]);
-    expect((await gql(list, { o: orgId }, key)).body.data.events.items.map((e: { id: number }) => e.id).sort()).toEqual([live, draft].sort());
+    expect((await gql(list, { o: orgId }, key)).body.data.events.items.map((e: { id: number }) => e.id).sort()).toEqual(
+      [live, draft].sort(),
+    );
 
     const billing = 'query($o: Int!) { faceSearchUsage(orgId: $o) { billableSearches } }';
     expect((await gql(billing, { o: orgId }, browserKey)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
@@ -41,7 +56,8 @@ function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr:
   });
 }
 
-const ids = (items: Array<{ event_id?: number; id?: number }>) => items.map((e) => e.event_id ?? e.id).sort((a, b) => a! - b!);
+const ids = (items: Array<{ event_id?: number; id?: number }>) =>
+  items.map((e) => e.event_id ?? e.id).sort((a, b) => a! - b!);
 
 describe('#4 a key limited to a list of events', () => {
   afterAll(closeDb);
@@ -51,35 +67,66 @@ describe('#4 a key limited to a list of events', () => {
     const mine = await fixtures.event(orgId, { status: 'active' });
     const other = await fixtures.event(orgId, { status: 'active' });
     const draft = await fixtures.event(orgId, { status: 'draft' });
-    const [photoOfOther] = await fixtures.photos(other, [{ capturedAt: new Date('2026-05-17T09:00:00Z'), bibs: ['41'] }]);
+    const [photoOfOther] = await fixtures.photos(other, [
+      { capturedAt: new Date('2026-05-17T09:00:00Z'), bibs: ['41'] },
+    ]);
     await store.put(`originals/${other}/${photoOfOther}.jpg`, Buffer.from('original'), 'image/jpeg');
 
-    const created = await cli('create-key', '--org', String(orgId), '--name', 'page', '--read-only', '--events', `${mine},${draft}`, '--json');
+    const created = await cli(
+      'create-key',
+      '--org',
+      String(orgId),
+      '--name',
+      'page',
+      '--read-only',
+      '--events',
+      `${mine},${draft}`,
+      '--json',
+    );
     expect(created.code).toBe(0);
     const { key, apiKey } = JSON.parse(created.stdout.trim().split('\n').at(-1)!);
     expect(apiKey.eventIds).toEqual([mine, draft].sort((a, b) => a - b));
     const listed = await cli('list-keys', '--org', String(orgId));
     expect(listed.stdout).toContain(`events=${[mine, draft].sort((a, b) => a - b).join(',')}`);
-    expect((await cli('create-key', '--org', String(orgId), '--name', 'x', '--events', 'abc')).stderr).toMatch(/--events is a list of event ids/);
+    expect((await cli('create-key', '--org', String(orgId), '--name', 'x', '--events', 'abc')).stderr).toMatch(
+      /--events is a list of event ids/,
+    );
     const foreign = await fixtures.organisation();
     const foreignEvent = await fixtures.event(foreign.orgId);
-    expect((await cli('create-key', '--org', String(orgId), '--name', 'x', '--events', String(foreignEvent))).stderr).toMatch(new RegExp(`Event ${foreignEvent} is not an event of organisation ${orgId}`));
+    expect(
+      (await cli('create-key', '--org', String(orgId), '--name', 'x', '--events', String(foreignEvent))).stderr,
+    ).toMatch(new RegExp(`Event ${foreignEvent} is not an event of organisation ${orgId}`));
 
     // The events list: its events only, and no draft for a read-only key (the draft is in its list).
     expect(ids(expectSuccess(await api(`/${orgId}/events`, { key })).events)).toEqual([mine]);
-    expect(ids(expectSuccess(await api(`/${orgId}/events`, { key: serverKey })).events)).toEqual([mine, other, draft].sort((a, b) => a - b));
+    expect(ids(expectSuccess(await api(`/${orgId}/events`, { key: serverKey })).events)).toEqual(
+      [mine, other, draft].sort((a, b) => a - b),
+    );
 
     expectSuccess(await api(`/${orgId}/event/${mine}/details`, { key }));
     for (const route of ['details', 'ping', 'images', `images/${photoOfOther}`, 'bibs/41', 'timeline/days']) {
       expectError(await api(`/${orgId}/event/${other}/${route}`, { key }), 403);
     }
-    expectError(await postJson(`/${orgId}/event/${other}/original-photos`, key, { method: 'image_id', identifier: photoOfOther }), 403);
-    expect(expectSuccess(await postJson(`/${orgId}/event/${other}/original-photos`, serverKey, { method: 'image_id', identifier: photoOfOther })).successful_count).toBe(1);
+    expectError(
+      await postJson(`/${orgId}/event/${other}/original-photos`, key, { method: 'image_id', identifier: photoOfOther }),
+      403,
+    );
+    expect(
+      expectSuccess(
+        await postJson(`/${orgId}/event/${other}/original-photos`, serverKey, {
+          method: 'image_id',
+          identifier: photoOfOther,
+        }),
+      ).successful_count,
+    ).toBe(1);
     // An event that does not exist answers as one outside the list: nothing is learnt of other events.
     expectError(await api(`/${orgId}/event/2147483647/details`, { key }), 403);
 
-    const downloads = 'query($o: Int!, $e: Int!, $i: JSON) { originalDownloads(orgId: $o, eventId: $e, method: "image_id", identifier: $i) { successfulCount } }';
-    expect((await gql(downloads, { o: orgId, e: other, i: photoOfOther }, key)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const downloads =
+      'query($o: Int!, $e: Int!, $i: JSON) { originalDownloads(orgId: $o, eventId: $e, method: "image_id", identifier: $i) { successfulCount } }';
+    expect(
+      (await gql(downloads, { o: orgId, e: other, i: photoOfOther }, key)).body.errors?.[0]?.extensions?.code,
+    ).toBe('FORBIDDEN');
   }, 60_000);
 
   it('#4 a scoped key that may write reads no face-search billing, and writes only to its events; GraphQL creates it the same', async () => {
@@ -89,13 +136,14 @@ describe('#4 a key limited to a list of events', () => {
     const email = `scoped-admin-${randomUUID().slice(0, 8)}@example.org`;
     await account(email, [[orgId, 'admin']]);
     const token = await accessToken({ subject: `s-${randomUUID()}`, email, scopes: ['events:read', 'events:write'] });
-    const create = 'mutation($o: Int!, $e: [Int!]) { createApiKey(orgId: $o, name: "photographer", eventIds: $e) { key apiKey { readOnly eventIds } } }';
+    const create =
+      'mutation($o: Int!, $e: [Int!]) { createApiKey(orgId: $o, name: "photographer", eventIds: $e) { key apiKey { readOnly eventIds } } }';
     const res = await fetch(info.gatewayUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query: create, variables: { o: orgId, e: [mine] } }),
     });
-    const body = (await res.json());
+    const body = await res.json();
     expect(body.data.createApiKey.apiKey).toEqual({ readOnly: false, eventIds: [mine] });
     const key = body.data.createApiKey.key as string;
     const none = await fetch(info.gatewayUrl, {
@@ -103,7 +151,7 @@ describe('#4 a key limited to a list of events', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query: create, variables: { o: orgId, e: [] } }),
     });
-    expect(((await none.json())).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect((await none.json()).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
 
     const billing = 'query($o: Int!) { faceSearchUsage(orgId: $o) { billableSearches } }';
     expect((await gql(billing, { o: orgId }, key)).body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
@@ -118,7 +166,9 @@ describe('#4 a key limited to a list of events', () => {
   }, 60_000);
 
   it("#4 the demo's participant page key is read-only and limited to the demo event", async () => {
-    const [row] = await sql('select read_only, event_ids from api_keys where key_hash = $1', [hashApiKey(info.demo.browserKey)]);
+    const [row] = await sql('select read_only, event_ids from api_keys where key_hash = $1', [
+      hashApiKey(info.demo.browserKey),
+    ]);
     expect(row).toEqual({ read_only: true, event_ids: [info.demo.eventId] });
   });
 });

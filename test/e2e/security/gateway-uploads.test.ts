@@ -8,7 +8,8 @@ import { closeDb, fixtures, info } from '../support/platform';
 const gateway = new URL(info.gatewayUrl);
 const MB = 1024 * 1024;
 const BOUNDARY = 'sec-gateway-upload-boundary';
-const IMPORT = 'mutation($o: Int!, $e: Int!, $f: [Upload!]) { importPhotos(orgId: $o, eventId: $e, files: $f) { imported rejected } }';
+const IMPORT =
+  'mutation($o: Int!, $e: Int!, $f: [Upload!]) { importPhotos(orgId: $o, eventId: $e, files: $f) { imported rejected } }';
 const ADD_VIDEO = 'mutation($o: Int!, $e: Int!, $f: Upload) { addEventVideo(orgId: $o, eventId: $e, file: $f) { id } }';
 
 function gatewayPid(): number {
@@ -34,13 +35,28 @@ interface Answer {
  * streamed to the gateway port with chunked encoding; it stops writing when the answer comes.
  * `stallAfterHead` sends the first file part's head and then nothing: an answer must come before the body.
  */
-function gatewayUpload(opts: { key: string; query: string; single?: boolean; orgId: number; eventId: number; files: number; fileBytes: number; stallAfterHead?: boolean }): Promise<Answer> {
+function gatewayUpload(opts: {
+  key: string;
+  query: string;
+  single?: boolean;
+  orgId: number;
+  eventId: number;
+  files: number;
+  fileBytes: number;
+  stallAfterHead?: boolean;
+}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     let sentBytes = 0;
     let answered = false;
     const headers = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'x-api-key': opts.key };
-    const req = http.request({ host: gateway.hostname, port: gateway.port, path: gateway.pathname, method: 'POST', headers });
+    const req = http.request({
+      host: gateway.hostname,
+      port: gateway.port,
+      path: gateway.pathname,
+      method: 'POST',
+      headers,
+    });
     req.on('response', (res) => {
       answered = true;
       const elapsedMs = Date.now() - started;
@@ -64,7 +80,8 @@ function gatewayUpload(opts: { key: string; query: string; single?: boolean; org
     const indexes = [...Array(opts.files).keys()];
     const variables = { o: opts.orgId, e: opts.eventId, f: opts.single ? null : indexes.map(() => null) };
     const map = Object.fromEntries(indexes.map((i) => [String(i), [opts.single ? 'variables.f' : `variables.f.${i}`]]));
-    const field = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const field = (name: string, value: string) =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     const chunk = Buffer.alloc(MB);
     async function* parts() {
       yield field('operations', JSON.stringify({ query: opts.query, variables }));
@@ -108,7 +125,10 @@ async function rssGrowthDuring<T>(pid: number, work: () => Promise<T>): Promise<
   }
 }
 
-const uploadDirs = () => readdirSync(os.tmpdir()).filter((n) => n.startsWith('em-upload-')).sort();
+const uploadDirs = () =>
+  readdirSync(os.tmpdir())
+    .filter((n) => n.startsWith('em-upload-'))
+    .sort();
 const figures: string[] = [];
 
 describe('#1 the gateway authorises a multipart operation before it reads a file part', () => {
@@ -118,23 +138,48 @@ describe('#1 the gateway authorises a multipart operation before it reads a file
   });
   const { orgId, eventId } = info.demo;
 
-  it('#1 importPhotos with another organisation\'s key: FORBIDDEN before the body is read', async () => {
+  it("#1 importPhotos with another organisation's key: FORBIDDEN before the body is read", async () => {
     const other = await fixtures.organisation();
-    const answer = await gatewayUpload({ key: other.key, query: IMPORT, orgId, eventId, files: 1, fileBytes: 10 * MB, stallAfterHead: true });
+    const answer = await gatewayUpload({
+      key: other.key,
+      query: IMPORT,
+      orgId,
+      eventId,
+      files: 1,
+      fileBytes: 10 * MB,
+      stallAfterHead: true,
+    });
     expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(answer.status).toBe(403);
   }, 15_000);
 
-  it('#1 importPhotos with the read-only browser key of the event\'s own organisation: FORBIDDEN before the body is read', async () => {
+  it("#1 importPhotos with the read-only browser key of the event's own organisation: FORBIDDEN before the body is read", async () => {
     const browserKey = await fixtures.apiKey(orgId, { readOnly: true });
-    const answer = await gatewayUpload({ key: browserKey, query: IMPORT, orgId, eventId, files: 2, fileBytes: 20 * MB, stallAfterHead: true });
+    const answer = await gatewayUpload({
+      key: browserKey,
+      query: IMPORT,
+      orgId,
+      eventId,
+      files: 2,
+      fileBytes: 20 * MB,
+      stallAfterHead: true,
+    });
     expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   }, 15_000);
 
-  it('#1 addEventVideo with another organisation\'s key: FORBIDDEN before the body is read, nothing written to a temp dir', async () => {
+  it("#1 addEventVideo with another organisation's key: FORBIDDEN before the body is read, nothing written to a temp dir", async () => {
     const other = await fixtures.organisation();
     const dirsBefore = uploadDirs();
-    const answer = await gatewayUpload({ key: other.key, query: ADD_VIDEO, single: true, orgId, eventId, files: 1, fileBytes: 30 * MB, stallAfterHead: true });
+    const answer = await gatewayUpload({
+      key: other.key,
+      query: ADD_VIDEO,
+      single: true,
+      orgId,
+      eventId,
+      files: 1,
+      fileBytes: 30 * MB,
+      stallAfterHead: true,
+    });
     expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(uploadDirs()).toEqual(dirsBefore);
   }, 15_000);
@@ -143,9 +188,15 @@ describe('#1 the gateway authorises a multipart operation before it reads a file
     const other = await fixtures.organisation();
     const pid = gatewayPid();
     const { result, growth } = await rssGrowthDuring(pid, () =>
-      Promise.all([...Array(10).keys()].map(() => gatewayUpload({ key: other.key, query: IMPORT, orgId, eventId, files: 1, fileBytes: 50 * 1000 * 1000 }))),
+      Promise.all(
+        [...Array(10).keys()].map(() =>
+          gatewayUpload({ key: other.key, query: IMPORT, orgId, eventId, files: 1, fileBytes: 50 * 1000 * 1000 }),
+        ),
+      ),
     );
-    figures.push(`10 x 50 MB foreign key: slowest answer ${Math.max(...result.map((a) => a.elapsedMs))} ms, gateway RSS +${(growth / MB).toFixed(1)} MB`);
+    figures.push(
+      `10 x 50 MB foreign key: slowest answer ${Math.max(...result.map((a) => a.elapsedMs))} ms, gateway RSS +${(growth / MB).toFixed(1)} MB`,
+    );
     for (const answer of result) expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(Math.max(...result.map((a) => a.elapsedMs))).toBeLessThan(1000);
     expect(growth).toBeLessThan(20 * MB);
@@ -158,12 +209,30 @@ describe('#1 the gateway authorises a multipart operation before it reads a file
     const pid = gatewayPid();
     // A round of 10 x 5 MB first: the relay's code loads and V8 sizes its heap for the load once; what is
     // measured is what grows with the files (a relay holding them grew by 469 MB).
-    const warmUp = await Promise.all([...Array(10).keys()].map(() => gatewayUpload({ key, query: ADD_VIDEO, single: true, orgId: org, eventId: event, files: 1, fileBytes: 5 * MB })));
+    const warmUp = await Promise.all(
+      [...Array(10).keys()].map(() =>
+        gatewayUpload({ key, query: ADD_VIDEO, single: true, orgId: org, eventId: event, files: 1, fileBytes: 5 * MB }),
+      ),
+    );
     for (const answer of warmUp) expect(answer.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
     const { result, growth } = await rssGrowthDuring(pid, () =>
-      Promise.all([...Array(10).keys()].map(() => gatewayUpload({ key, query: ADD_VIDEO, single: true, orgId: org, eventId: event, files: 1, fileBytes: 50 * 1000 * 1000 }))),
+      Promise.all(
+        [...Array(10).keys()].map(() =>
+          gatewayUpload({
+            key,
+            query: ADD_VIDEO,
+            single: true,
+            orgId: org,
+            eventId: event,
+            files: 1,
+            fileBytes: 50 * 1000 * 1000,
+          }),
+        ),
+      ),
     );
-    figures.push(`10 x 50 MB own key (addEventVideo): slowest answer ${Math.max(...result.map((a) => a.elapsedMs))} ms, gateway RSS +${(growth / MB).toFixed(1)} MB`);
+    figures.push(
+      `10 x 50 MB own key (addEventVideo): slowest answer ${Math.max(...result.map((a) => a.elapsedMs))} ms, gateway RSS +${(growth / MB).toFixed(1)} MB`,
+    );
     // Zero bytes are not a video: every file was read whole by the media subgraph, then refused by ffprobe.
     for (const answer of result) expect(answer.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
     for (const answer of result) expect(answer.sentBytes).toBeGreaterThan(50 * 1000 * 1000);

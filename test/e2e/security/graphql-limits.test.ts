@@ -20,7 +20,11 @@ describe('#3 GraphQL operation limits', () => {
 
   async function post(query: string): Promise<{ status: number; ms: number; body: any }> {
     const started = performance.now();
-    const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ query }) });
+    const res = await fetch(info.gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ query }),
+    });
     const body = await res.json().catch(() => null);
     return { status: res.status, ms: performance.now() - started, body };
   }
@@ -32,7 +36,9 @@ describe('#3 GraphQL operation limits', () => {
   }
 
   function expectRefused(res: { status: number; body: any }, status: number, code: string, message: RegExp) {
-    expect({ status: res.status, code: res.body?.errors?.[0]?.extensions?.code, data: res.body?.data ?? null }).toEqual({ status, code, data: null });
+    expect({ status: res.status, code: res.body?.errors?.[0]?.extensions?.code, data: res.body?.data ?? null }).toEqual(
+      { status, code, data: null },
+    );
     expect(res.body.errors[0].message).toMatch(message);
   }
 
@@ -67,25 +73,58 @@ describe('#3 GraphQL operation limits', () => {
   });
 
   it('#3 too many aliases: 400', async () => {
-    expectRefused(await post(`query { ping(orgId: ${orgId}, eventId: ${eventId}) { ${Array.from({ length: 16 }, (_, i) => `s${i}: status`).join(' ')} } }`), 400, 'BAD_REQUEST', /Aliases limit of 15/);
+    expectRefused(
+      await post(
+        `query { ping(orgId: ${orgId}, eventId: ${eventId}) { ${Array.from({ length: 16 }, (_, i) => `s${i}: status`).join(' ')} } }`,
+      ),
+      400,
+      'BAD_REQUEST',
+      /Aliases limit of 15/,
+    );
   });
 
   it('#3 too many root fields (also hidden in fragments): 400', async () => {
-    expectRefused(await post(`query { ${Array.from({ length: 11 }, ping).join(' ')} }`), 400, 'BAD_REQUEST', /Root field limit of 10/);
-    expectRefused(await post(`query { ... on Query { ${Array.from({ length: 6 }, ping).join(' ')} } ...F } fragment F on Query { ${Array.from({ length: 5 }, ping).join(' ')} }`), 400, 'BAD_REQUEST', /Root field limit/);
+    expectRefused(
+      await post(`query { ${Array.from({ length: 11 }, ping).join(' ')} }`),
+      400,
+      'BAD_REQUEST',
+      /Root field limit of 10/,
+    );
+    expectRefused(
+      await post(
+        `query { ... on Query { ${Array.from({ length: 6 }, ping).join(' ')} } ...F } fragment F on Query { ${Array.from({ length: 5 }, ping).join(' ')} }`,
+      ),
+      400,
+      'BAD_REQUEST',
+      /Root field limit/,
+    );
   });
 
   it('#3 deep nesting: 400', async () => {
-    expectRefused(await post(`query { ${'a { '.repeat(30)}b${' }'.repeat(30)} }`), 400, 'BAD_REQUEST', /depth limit of 10/);
+    expectRefused(
+      await post(`query { ${'a { '.repeat(30)}b${' }'.repeat(30)} }`),
+      400,
+      'BAD_REQUEST',
+      /depth limit of 10/,
+    );
   });
 
   it('#3 many directives: 400', async () => {
-    expectRefused(await post(`query { ping(orgId: ${orgId}, eventId: ${eventId}) ${'@include(if: true) '.repeat(200)} { status } }`), 400, 'BAD_REQUEST', /Directives limit of 20/);
+    expectRefused(
+      await post(
+        `query { ping(orgId: ${orgId}, eventId: ${eventId}) ${'@include(if: true) '.repeat(200)} { status } }`,
+      ),
+      400,
+      'BAD_REQUEST',
+      /Directives limit of 20/,
+    );
   });
 
   it('#3 GET requests get the same limits', async () => {
     const deep = `query { ${'a { '.repeat(30)}b${' }'.repeat(30)} }`;
-    const refused = await fetch(`${info.gatewayUrl}?query=${encodeURIComponent(deep)}`, { headers: { 'x-api-key': key } });
+    const refused = await fetch(`${info.gatewayUrl}?query=${encodeURIComponent(deep)}`, {
+      headers: { 'x-api-key': key },
+    });
     expectRefused({ status: refused.status, body: await refused.json() }, 400, 'BAD_REQUEST', /depth limit/);
   });
 
@@ -95,11 +134,18 @@ describe('#3 GraphQL operation limits', () => {
   });
 
   it('#3 subscriptions over graphql-ws get the same limits', async () => {
-    const client = createClient({ url: info.gatewayUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { 'x-api-key': key }, retryAttempts: 0 });
+    const client = createClient({
+      url: info.gatewayUrl.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: { 'x-api-key': key },
+      retryAttempts: 0,
+    });
     try {
       const query = `subscription { ${Array.from({ length: 16 }, (_, i) => `c${i}: clipStatus(orgId: ${orgId}, eventId: ${eventId}, requestId: "x") { status }`).join(' ')} }`;
       const started = performance.now();
-      const errors = await new Promise<any>((resolve) => client.subscribe({ query }, { next: () => undefined, error: resolve, complete: () => resolve(null) }));
+      const errors = await new Promise<any>((resolve) =>
+        client.subscribe({ query }, { next: () => undefined, error: resolve, complete: () => resolve(null) }),
+      );
       expect(performance.now() - started).toBeLessThan(1000);
       expect(JSON.stringify(errors)).toMatch(/limit/);
     } finally {

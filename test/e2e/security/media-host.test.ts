@@ -50,11 +50,18 @@ describe('#1 media host: no way out of public/ without a signature', () => {
   let preview: string;
 
   beforeAll(async () => {
-    const [photo] = await sql('select original_key, large_key from photos where event_id = $1 and large_key is not null order by id limit 1', [eventId]);
+    const [photo] = await sql(
+      'select original_key, large_key from photos where event_id = $1 and large_key is not null order by id limit 1',
+      [eventId],
+    );
     const [video] = await sql('select storage_key from videos where event_id = $1 order by id limit 1', [eventId]);
     const inboxKey = `inbox/${eventId}/media-host-probe.jpg`;
     await store.put(inboxKey, Buffer.from('inbox object: organisers only'), 'image/jpeg');
-    for (const [name, key] of Object.entries({ original: photo.original_key, video: video.storage_key, inbox: inboxKey })) {
+    for (const [name, key] of Object.entries({
+      original: photo.original_key,
+      video: video.storage_key,
+      inbox: inboxKey,
+    })) {
       targets[name] = { key, bytes: await store.getBuffer(key) };
     }
     preview = photo.large_key;
@@ -94,7 +101,9 @@ describe('#1 media host: no way out of public/ without a signature', () => {
   it('#1 media host: signed requests cannot use dot segments either', async () => {
     const { key, bytes } = targets.original;
     await expect(store.getBuffer(`public/../${key}`)).rejects.toMatchObject({ $metadata: { httpStatusCode: 400 } });
-    await expect(store.put(`public/../../escaped-${Date.now()}.txt`, Buffer.from('x'), 'text/plain')).rejects.toMatchObject({ $metadata: { httpStatusCode: 400 } });
+    await expect(
+      store.put(`public/../../escaped-${Date.now()}.txt`, Buffer.from('x'), 'text/plain'),
+    ).rejects.toMatchObject({ $metadata: { httpStatusCode: 400 } });
     expect((await store.getBuffer(key)).equals(bytes)).toBe(true);
   });
 });

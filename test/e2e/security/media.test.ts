@@ -8,7 +8,19 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
-import { API, api, closeDb, expectError, expectSuccess, fixtures, info, postForm, sql, store, waitForPipeline } from '../support/platform';
+import {
+  API,
+  api,
+  closeDb,
+  expectError,
+  expectSuccess,
+  fixtures,
+  info,
+  postForm,
+  sql,
+  store,
+  waitForPipeline,
+} from '../support/platform';
 import { DEMO_PHOTOS, faceCrop } from '../support/demo-faces';
 
 /**
@@ -44,23 +56,50 @@ function hugePng(width: number, height: number): Buffer {
   ihdr[8] = 1; // bit depth
   ihdr[9] = 0; // greyscale
   const raw = Buffer.alloc(height * (1 + Math.ceil(width / 8))); // filter byte 0 + zero pixels per row
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 async function importUpload(base: string, key: string, name: string, content: Buffer) {
   const form = new FormData();
   form.append('files', new Blob([content], { type: 'image/png' }), name);
-  const res = await fetch(`${API}${base}/pipeline/photos/import`, { method: 'POST', headers: { 'x-api-key': key }, body: form });
-  return { status: res.status, body: (await res.json()) };
+  const res = await fetch(`${API}${base}/pipeline/photos/import`, {
+    method: 'POST',
+    headers: { 'x-api-key': key },
+    body: form,
+  });
+  return { status: res.status, body: await res.json() };
 }
 
-async function addVideo(orgId: number, eventId: number, key: string, content: Buffer, fileName: string, sourceKey: string) {
+async function addVideo(
+  orgId: number,
+  eventId: number,
+  key: string,
+  content: Buffer,
+  fileName: string,
+  sourceKey: string,
+) {
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query: 'mutation($o: Int!, $e: Int!, $f: Upload, $k: String) { addEventVideo(orgId: $o, eventId: $e, file: $f, sourceKey: $k) { id status } }', variables: { o: orgId, e: eventId, f: null, k: sourceKey } }));
+  form.append(
+    'operations',
+    JSON.stringify({
+      query:
+        'mutation($o: Int!, $e: Int!, $f: Upload, $k: String) { addEventVideo(orgId: $o, eventId: $e, file: $f, sourceKey: $k) { id status } }',
+      variables: { o: orgId, e: eventId, f: null, k: sourceKey },
+    }),
+  );
   form.append('map', JSON.stringify({ 0: ['variables.f'] }));
   form.append('0', new Blob([content], { type: 'video/mp4' }), fileName);
-  const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' }, body: form });
-  return { status: res.status, body: (await res.json()) };
+  const res = await fetch(info.gatewayUrl, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' },
+    body: form,
+  });
+  return { status: res.status, body: await res.json() };
 }
 
 /** What an error message shown to an API client must never contain. */
@@ -97,7 +136,9 @@ describe('security: media (images, selfies, videos, clips)', () => {
   beforeAll(async () => {
     ({ orgId, key } = await fixtures.organisation());
     eventId = await fixtures.event(orgId, { videoSearch: true, videoSelfieClipping: true, selfieSearch: true });
-    await sql('update events set clip_padding_start_seconds = 0, clip_padding_end_seconds = 0 where id = $1', [eventId]);
+    await sql('update events set clip_padding_start_seconds = 0, clip_padding_end_seconds = 0 where id = $1', [
+      eventId,
+    ]);
     base = `/${orgId}/event/${eventId}`;
   });
   afterAll(async () => {
@@ -147,7 +188,16 @@ describe('security: media (images, selfies, videos, clips)', () => {
 
   it('#9 an HLS playlist naming local and remote files is refused at upload, and none of them is read', async () => {
     const segment = path.join(dir, 'segment.ts');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=10', segment]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=2:size=320x240:rate=10',
+      segment,
+    ]);
     const hits: string[] = [];
     const server = http.createServer((req, res) => {
       hits.push(req.url ?? '');
@@ -176,7 +226,11 @@ describe('security: media (images, selfies, videos, clips)', () => {
   });
 
   it('#9 a concat list is refused at upload', async () => {
-    for (const list of ['ffconcat version 1.0\nfile upload\n', `ffconcat version 1.0\nfile '${path.join(dir, 'segment.ts')}'\n`, "file 'segment.ts'\n"]) {
+    for (const list of [
+      'ffconcat version 1.0\nfile upload\n',
+      `ffconcat version 1.0\nfile '${path.join(dir, 'segment.ts')}'\n`,
+      "file 'segment.ts'\n",
+    ]) {
       const res = await addVideo(orgId, eventId, key, Buffer.from(list), 'camera.mp4', 'concat');
       expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
       expectNoLeak(res.body.errors[0].message);
@@ -185,18 +239,38 @@ describe('security: media (images, selfies, videos, clips)', () => {
 
   it('#16 a corrupt video upload and a corrupt image import give messages without temp paths, the data dir or ffmpeg output', async () => {
     const real = path.join(dir, 'real.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=10', '-pix_fmt', 'yuv420p', real]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=2:size=320x240:rate=10',
+      '-pix_fmt',
+      'yuv420p',
+      real,
+    ]);
     const corrupt = Buffer.from(readFileSync(real));
     corrupt.fill(0x41, 16, 2000); // the header boxes are wrecked, the size is right
     const video = await addVideo(orgId, eventId, key, corrupt, 'corrupt.mp4', 'corrupt');
     expect(video.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
     expect(video.body.errors[0].message).toMatch(/not a readable video/i);
     expectNoLeak(video.body.errors[0].message);
-    const garbage = await addVideo(orgId, eventId, key, Buffer.from('this is not a video at all'), 'notes.mp4', 'garbage');
+    const garbage = await addVideo(
+      orgId,
+      eventId,
+      key,
+      Buffer.from('this is not a video at all'),
+      'notes.mp4',
+      'garbage',
+    );
     expect(garbage.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
     expectNoLeak(garbage.body.errors[0].message);
 
-    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#468' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#468' } })
+      .jpeg()
+      .toBuffer();
     const truncated = jpeg.subarray(0, Math.floor(jpeg.length / 3));
     const report = await importUpload(base, key, 'broken.jpg', truncated);
     expect(report.body.data.files[0].status).toBe('rejected');
@@ -226,7 +300,9 @@ describe('security: media (images, selfies, videos, clips)', () => {
     const poll = (status?: string) =>
       waitFor('clipping', async () => {
         const data = expectSuccess(await api(`${base}/video-clipping/${start.request_id}`, { key }));
-        return data.status !== 'processing' && (!status || data.videos[0]?.download_status === status) ? data : undefined;
+        return data.status !== 'processing' && (!status || data.videos[0]?.download_status === status)
+          ? data
+          : undefined;
       });
     const done = await poll();
     expect(done.status).toBe('completed');
@@ -234,17 +310,35 @@ describe('security: media (images, selfies, videos, clips)', () => {
     expect(clip.download_status).toBe('ready');
     expect((await fetch(clip.video_url)).status).toBe(200);
 
-    await sql(`update clips set expires_at = now() - interval '1 second' where clip_request_request_id = $1`, [start.request_id]);
+    await sql(`update clips set expires_at = now() - interval '1 second' where clip_request_request_id = $1`, [
+      start.request_id,
+    ]);
     // The sweep runs on its own (CLIP_RETENTION_SWEEP_SECONDS is short in the test platform).
-    await waitFor('swept', async () => {
-      const [row] = await sql('select download_status from clips where id = $1', [clip.uuid]);
-      return row.download_status === 'expired' ? true : undefined;
-    }, 60_000);
+    await waitFor(
+      'swept',
+      async () => {
+        const [row] = await sql('select download_status from clips where id = $1', [clip.uuid]);
+        return row.download_status === 'expired' ? true : undefined;
+      },
+      60_000,
+    );
     expect((await fetch(clip.video_url)).status).toBe(404);
     const expired = expectSuccess(await api(`${base}/video-clipping/${start.request_id}`, { key }));
-    expect(expired.videos[0]).toMatchObject({ uuid: clip.uuid, download_status: 'expired', video_url: null, download_url: null });
+    expect(expired.videos[0]).toMatchObject({
+      uuid: clip.uuid,
+      download_status: 'expired',
+      video_url: null,
+      download_url: null,
+    });
 
-    expect(expectSuccess(await postForm(`${base}/video-clipping/search-by-selfie`, key, null, { request_id: start.request_id, force_recreate: 'true' })).status).toBe('processing');
+    expect(
+      expectSuccess(
+        await postForm(`${base}/video-clipping/search-by-selfie`, key, null, {
+          request_id: start.request_id,
+          force_recreate: 'true',
+        }),
+      ).status,
+    ).toBe('processing');
     const recreated = await poll('ready');
     expect(recreated.videos[0].uuid).not.toBe(clip.uuid);
     expect((await fetch(recreated.videos[0].video_url)).status).toBe(200);

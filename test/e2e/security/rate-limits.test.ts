@@ -20,7 +20,11 @@ describe('#4 rate limits cannot be dodged', () => {
   async function gql(key: string, query: string, clientAddress?: string): Promise<{ status: number; code?: string }> {
     // The gateway trusts X-Forwarded-For from loopback (TRUST_PROXY), as it trusts the REST adapter's.
     const forwarded: Record<string, string> = clientAddress ? { 'x-forwarded-for': clientAddress } : {};
-    const res = await fetch(info.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, ...forwarded }, body: JSON.stringify({ query }) });
+    const res = await fetch(info.gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key, ...forwarded },
+      body: JSON.stringify({ query }),
+    });
     const body = (await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
     return { status: res.status, code: body.errors?.[0]?.extensions?.code };
   }
@@ -60,7 +64,11 @@ describe('#4 rate limits cannot be dodged', () => {
 
   it('#4 searchFaces in a named fragment (nested) is charged as face matching', async () => {
     const key = await fixtures.apiKey(orgId);
-    const codes = await burst(key, `mutation { ...Outer } fragment Outer on Mutation { ...Inner } fragment Inner on Mutation { ${search()} }`, MATCHING + 1);
+    const codes = await burst(
+      key,
+      `mutation { ...Outer } fragment Outer on Mutation { ...Inner } fragment Inner on Mutation { ${search()} }`,
+      MATCHING + 1,
+    );
     expect(codes[MATCHING]).toBe('RATE_LIMITED');
   });
 
@@ -81,12 +89,18 @@ describe('#4 rate limits cannot be dodged', () => {
     expect((await gql(key, 'query { ping(')).code).toBe('BAD_REQUEST');
     expect((await gql(key, 'query { noSuchField }')).code).toBe('BAD_REQUEST');
     expect((await gql(key, `query { ${'a { '.repeat(30)}b${' }'.repeat(30)} }`)).code).toBe('BAD_REQUEST');
-    expect(await gql(key, `query { ping(orgId: ${orgId}, eventId: ${eventId}) { status } }`)).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect(await gql(key, `query { ping(orgId: ${orgId}, eventId: ${eventId}) { status } }`)).toMatchObject({
+      status: 429,
+      code: 'RATE_LIMITED',
+    });
   });
 
   it('#4 a face search retried with a stored requestId stays a read, field by field', async () => {
     const stored = randomUUID();
-    await sql('insert into face_searches (request_id, organisation_id, event_id, matches) values ($1, $2, $3, $4::jsonb)', [stored, orgId, eventId, '[]']);
+    await sql(
+      'insert into face_searches (request_id, organisation_id, event_id, matches) values ($1, $2, $3, $4::jsonb)',
+      [stored, orgId, eventId, '[]'],
+    );
     const key = await fixtures.apiKey(orgId);
     const retry = `mutation { ...R } fragment R on Mutation { ${search(`, requestId: "${stored}"`)} }`;
     expect(await burst(key, retry, MATCHING + 2)).not.toContain('RATE_LIMITED');

@@ -50,8 +50,12 @@ describe('#15 S3 front: a header-signed body must match its x-amz-content-sha256
     const k = key('tampered');
     swap.body = (signed) => Buffer.from(signed.toString().replace('signed', 'FORGED'));
     const body = Buffer.from('the body that was signed');
-    expect(createHash('sha256').update(swap.body(body)).digest('hex')).not.toBe(createHash('sha256').update(body).digest('hex'));
-    await expect(client.send(new PutObjectCommand({ Bucket: cfg.S3_BUCKET, Key: k, Body: body }))).rejects.toMatchObject({
+    expect(createHash('sha256').update(swap.body(body)).digest('hex')).not.toBe(
+      createHash('sha256').update(body).digest('hex'),
+    );
+    await expect(
+      client.send(new PutObjectCommand({ Bucket: cfg.S3_BUCKET, Key: k, Body: body })),
+    ).rejects.toMatchObject({
       name: 'XAmzContentSHA256Mismatch',
       $metadata: { httpStatusCode: 400 },
     });
@@ -66,7 +70,9 @@ describe('#15 S3 front: a header-signed body must match its x-amz-content-sha256
       copy[copy.length - 1] = 8;
       return copy;
     };
-    await expect(client.send(new PutObjectCommand({ Bucket: cfg.S3_BUCKET, Key: k, Body: body }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 400 } });
+    await expect(
+      client.send(new PutObjectCommand({ Bucket: cfg.S3_BUCKET, Key: k, Body: body })),
+    ).rejects.toMatchObject({ $metadata: { httpStatusCode: 400 } });
     expect(await exists(k)).toBe(false);
     swap.body = null;
     await client.send(new PutObjectCommand({ Bucket: cfg.S3_BUCKET, Key: k, Body: body }));
@@ -77,7 +83,9 @@ describe('#15 S3 front: a header-signed body must match its x-amz-content-sha256
   it('#15 S3 front: an UNSIGNED-PAYLOAD stream upload still works (as on real S3)', async () => {
     const k = key('unsigned');
     const body = Buffer.alloc(200_000, 3);
-    await client.send(new PutObjectCommand({ Bucket: cfg.S3_BUCKET, Key: k, Body: Readable.from([body]), ContentLength: body.length }));
+    await client.send(
+      new PutObjectCommand({ Bucket: cfg.S3_BUCKET, Key: k, Body: Readable.from([body]), ContentLength: body.length }),
+    );
     expect((await store.getBuffer(k)).equals(body)).toBe(true);
     await store.delete(k);
   });
@@ -86,7 +94,16 @@ describe('#15 S3 front: a header-signed body must match its x-amz-content-sha256
     const k = key('chunked');
     const chunked = clientSwappingBody({ body: null }, { requestChecksumCalculation: 'WHEN_SUPPORTED' });
     const body = Buffer.alloc(100_000, 5);
-    await expect(chunked.send(new PutObjectCommand({ Bucket: cfg.S3_BUCKET, Key: k, Body: Readable.from([body]), ContentLength: body.length }))).rejects.toMatchObject({
+    await expect(
+      chunked.send(
+        new PutObjectCommand({
+          Bucket: cfg.S3_BUCKET,
+          Key: k,
+          Body: Readable.from([body]),
+          ContentLength: body.length,
+        }),
+      ),
+    ).rejects.toMatchObject({
       $metadata: { httpStatusCode: 501 },
     });
     expect(await exists(k)).toBe(false);

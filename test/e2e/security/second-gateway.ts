@@ -20,7 +20,14 @@ export async function startSecondGateway(env: Record<string, string>): Promise<S
   const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'em-gw2-')), 'gateway.log');
   const log = createWriteStream(logFile);
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'gateway/dist/main.js')], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...info.env, LOG_LEVEL: 'warn', GATEWAY_PORT: String(port), ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...info.env,
+      LOG_LEVEL: 'warn',
+      GATEWAY_PORT: String(port),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(log);
@@ -30,7 +37,10 @@ export async function startSecondGateway(env: Record<string, string>): Promise<S
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the second gateway exited (${child.exitCode}); see ${logFile}`);
     if (Date.now() > deadline) throw new Error(`the second gateway did not start; see ${logFile}`);
-    const live = await fetch(`${base}/health/live`).then((r) => r.ok, () => false);
+    const live = await fetch(`${base}/health/live`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (live) break;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -38,14 +38,23 @@ interface StreamedAnswer {
  * memory) with chunked encoding; it stops writing the moment the answer arrives. `stallAfterHead`
  * sends the first part's head and then nothing more, so that any answer comes before the body.
  */
-function streamUpload(urlPath: string, opts: { key?: string; files: number; fileBytes: number; stallAfterHead?: boolean; field?: string }): Promise<StreamedAnswer> {
+function streamUpload(
+  urlPath: string,
+  opts: { key?: string; files: number; fileBytes: number; stallAfterHead?: boolean; field?: string },
+): Promise<StreamedAnswer> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     let sentBytes = 0;
     let answered = false;
     const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
     if (opts.key) headers['x-api-key'] = opts.key;
-    const req = http.request({ host: rest.hostname, port: rest.port, path: `/api/v1/ext${urlPath}`, method: 'POST', headers });
+    const req = http.request({
+      host: rest.hostname,
+      port: rest.port,
+      path: `/api/v1/ext${urlPath}`,
+      method: 'POST',
+      headers,
+    });
     const chunk = Buffer.alloc(MB);
     req.on('response', (res) => {
       answered = true;
@@ -99,7 +108,9 @@ function streamUpload(urlPath: string, opts: { key?: string; files: number; file
 /** What the upload tests measured, printed at the end (for the notes). */
 const figures: string[] = [];
 const note = (what: string, answer: StreamedAnswer, rssGrowth: number) =>
-  figures.push(`${what}: ${answer.status} in ${answer.elapsedMs} ms after ${(answer.sentBytes / MB).toFixed(0)} MB sent, adapter peak RSS +${(rssGrowth / MB).toFixed(1)} MB`);
+  figures.push(
+    `${what}: ${answer.status} in ${answer.elapsedMs} ms after ${(answer.sentBytes / MB).toFixed(0)} MB sent, adapter peak RSS +${(rssGrowth / MB).toFixed(1)} MB`,
+  );
 
 describe('#2 the REST adapter authenticates before it reads an upload', () => {
   afterAll(async () => {
@@ -131,21 +142,37 @@ describe('#2 the REST adapter authenticates before it reads an upload', () => {
   });
 
   it('#2 wrong key on an upload: 403 before the body is read', async () => {
-    const answer = await streamUpload(importPath, { key: 'em_live_0000000000000000000000000000000000', files: 1, fileBytes: 10 * MB, stallAfterHead: true });
+    const answer = await streamUpload(importPath, {
+      key: 'em_live_0000000000000000000000000000000000',
+      files: 1,
+      fileBytes: 10 * MB,
+      stallAfterHead: true,
+    });
     expect(answer.status).toBe(403);
     expect(answer.body).toMatchObject({ responseType: 'error', data: null });
   });
 
   it('#2 a key of another organisation on an upload: 403 before the body is read', async () => {
     const other = await fixtures.organisation();
-    const answer = await streamUpload(importPath, { key: other.key, files: 1, fileBytes: 10 * MB, stallAfterHead: true });
+    const answer = await streamUpload(importPath, {
+      key: other.key,
+      files: 1,
+      fileBytes: 10 * MB,
+      stallAfterHead: true,
+    });
     expect(answer.status).toBe(403);
   });
 
   it('#2 a selfie upload to an event without selfie search: 403 before the body is read', async () => {
     const { orgId: org, key } = await fixtures.organisation();
     const event = await fixtures.event(org, { selfieSearch: false });
-    const answer = await streamUpload(`/${org}/event/${event}/faces`, { key, files: 1, fileBytes: MB, stallAfterHead: true, field: 'file' });
+    const answer = await streamUpload(`/${org}/event/${event}/faces`, {
+      key,
+      files: 1,
+      fileBytes: MB,
+      stallAfterHead: true,
+      field: 'file',
+    });
     expect(answer.status).toBe(403);
   });
 
@@ -154,8 +181,16 @@ describe('#2 the REST adapter authenticates before it reads an upload', () => {
     const event = await fixtures.event(org);
     const pid = adapterPid();
     const before = peakRss(pid);
-    const answer = await streamUpload(`/${org}/event/${event}/pipeline/photos/import`, { key, files: 1, fileBytes: cfg.UPLOAD_MAX_FILE_BYTES * 4 });
-    note(`authenticated ${(cfg.UPLOAD_MAX_FILE_BYTES * 4) / MB} MB file (limit ${cfg.UPLOAD_MAX_FILE_BYTES / MB} MB)`, answer, peakRss(pid) - before);
+    const answer = await streamUpload(`/${org}/event/${event}/pipeline/photos/import`, {
+      key,
+      files: 1,
+      fileBytes: cfg.UPLOAD_MAX_FILE_BYTES * 4,
+    });
+    note(
+      `authenticated ${(cfg.UPLOAD_MAX_FILE_BYTES * 4) / MB} MB file (limit ${cfg.UPLOAD_MAX_FILE_BYTES / MB} MB)`,
+      answer,
+      peakRss(pid) - before,
+    );
     expect(answer.status).toBe(413);
     expect(answer.body).toMatchObject({ responseType: 'error', data: null });
     expect(answer.elapsedMs).toBeLessThan(15_000);
@@ -168,11 +203,22 @@ describe('#2 the REST adapter authenticates before it reads an upload', () => {
   });
 
   it('#2 timeline/images with an invalid key and without from: 403', async () => {
-    expectError(await api(`/${orgId}/event/${eventId}/timeline/images`, { key: 'em_live_0000000000000000000000000000000000' }), 403);
+    expectError(
+      await api(`/${orgId}/event/${eventId}/timeline/images`, { key: 'em_live_0000000000000000000000000000000000' }),
+      403,
+    );
   });
 
   it('#2 a JSON route without a key and with a malformed body: 401, not 400', async () => {
-    expectError(await api(`/${orgId}/event/${eventId}/original-photos`, { key: null, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' }), 401);
+    expectError(
+      await api(`/${orgId}/event/${eventId}/original-photos`, {
+        key: null,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{not json',
+      }),
+      401,
+    );
   });
 
   it('#2 still 422 for a valid key without from', async () => {
@@ -181,14 +227,17 @@ describe('#2 the REST adapter authenticates before it reads an upload', () => {
 });
 
 describe('#13 operator endpoints are not on the public REST port', () => {
-  it.each(['/metrics', '/health', '/health/live', '/health/ready'])('#13 %s on the REST port is a 404 in the envelope; on the operator port it answers', async (endpoint) => {
-    const pub = await fetch(`${info.restUrl}${endpoint}`);
-    expect(pub.status).toBe(404);
-    expect(await pub.json()).toMatchObject({ responseType: 'error', data: null });
-    const operator = await fetch(`http://127.0.0.1:${ports.rest}${endpoint}`);
-    expect(operator.status).toBe(200);
-    expect(ports.rest).not.toBe(Number(rest.port));
-  });
+  it.each(['/metrics', '/health', '/health/live', '/health/ready'])(
+    '#13 %s on the REST port is a 404 in the envelope; on the operator port it answers',
+    async (endpoint) => {
+      const pub = await fetch(`${info.restUrl}${endpoint}`);
+      expect(pub.status).toBe(404);
+      expect(await pub.json()).toMatchObject({ responseType: 'error', data: null });
+      const operator = await fetch(`http://127.0.0.1:${ports.rest}${endpoint}`);
+      expect(operator.status).toBe(200);
+      expect(ports.rest).not.toBe(Number(rest.port));
+    },
+  );
 });
 
 describe('#16 x-request-id is a bounded token or a new one', () => {
@@ -199,10 +248,16 @@ describe('#16 x-request-id is a bounded token or a new one', () => {
     const eventId = await fixtures.event(orgId);
     const base = `/${orgId}/event/${eventId}`;
     const form = new FormData();
-    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#864' } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#864' } })
+      .jpeg()
+      .toBuffer();
     form.append('files', new Blob([photo], { type: 'image/jpeg' }), 'rid.jpg');
     const imported = expectSuccess(await api(`${base}/pipeline/photos/import`, { key, method: 'POST', body: form }));
-    const processed = await api(`${base}/pipeline/photos/process`, { key, method: 'POST', headers: { 'x-request-id': requestId } });
+    const processed = await api(`${base}/pipeline/photos/process`, {
+      key,
+      method: 'POST',
+      headers: { 'x-request-id': requestId },
+    });
     expectSuccess(processed);
     const jobs = new JobQueues(cfg.REDIS_URL);
     try {
@@ -231,7 +286,9 @@ describe('#16 x-request-id is a bounded token or a new one', () => {
   it('#16 a newline-bearing x-request-id never comes back as a header', async () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(Number(rest.port), rest.hostname, () => {
-        socket.write(`GET /api/v1/ext/account HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: ok\nX-Injected: yes\r\n\r\n`);
+        socket.write(
+          `GET /api/v1/ext/account HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: ok\nX-Injected: yes\r\n\r\n`,
+        );
       });
       let text = '';
       socket.on('data', (c) => (text += c.toString()));

@@ -17,7 +17,12 @@ export async function faceCrop(file: string): Promise<Buffer> {
   const left = Math.max(0, Math.round((face.x - face.w * 0.3) * width));
   const top = Math.max(0, Math.round((face.y - face.h * 0.3) * height));
   return sharp(image)
-    .extract({ left, top, width: Math.min(width - left, Math.round(face.w * 1.6 * width)), height: Math.min(height - top, Math.round(face.h * 1.6 * height)) })
+    .extract({
+      left,
+      top,
+      width: Math.min(width - left, Math.round(face.w * 1.6 * width)),
+      height: Math.min(height - top, Math.round(face.h * 1.6 * height)),
+    })
     .jpeg()
     .toBuffer();
 }

@@ -1,7 +1,10 @@
 import sharp from 'sharp';
 
 /** A drawn race photo: one white bib with the number, large enough for the BIB reader. */
-export function drawnBibPhoto(bib: number | string, size: { width: number; height: number } = { width: 1400, height: 900 }): Promise<Buffer> {
+export function drawnBibPhoto(
+  bib: number | string,
+  size: { width: number; height: number } = { width: 1400, height: 900 },
+): Promise<Buffer> {
   const { width, height } = size;
   const scale = width / 1400;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="#4a6d8c"/>
@@ -13,7 +16,8 @@ export function drawnBibPhoto(bib: number | string, size: { width: number; heigh
 /** A multipart form of drawn photos, one per BIB, named `runner-<bib>.jpg`. */
 export async function drawnPhotosForm(bibs: number[], size?: { width: number; height: number }): Promise<FormData> {
   const form = new FormData();
-  for (const bib of bibs) form.append('files', new Blob([await drawnBibPhoto(bib, size)], { type: 'image/jpeg' }), `runner-${bib}.jpg`);
+  for (const bib of bibs)
+    form.append('files', new Blob([await drawnBibPhoto(bib, size)], { type: 'image/jpeg' }), `runner-${bib}.jpg`);
   return form;
 }
 
@@ -31,7 +35,10 @@ export async function expectDrawnPhotosProcessedOnce(run: Run, eventId: number, 
     [eventId],
   );
   expect(rows.map((r) => r.name)).toEqual(bibs.map((b) => `runner-${b}.jpg`).sort());
-  const wrong = rows.filter((r) => r.status !== 'processed' || r.bibs.length > 1 || r.bibs.some((bib: string) => `runner-${bib}.jpg` !== r.name));
+  const wrong = rows.filter(
+    (r) =>
+      r.status !== 'processed' || r.bibs.length > 1 || r.bibs.some((bib: string) => `runner-${bib}.jpg` !== r.name),
+  );
   expect(wrong).toEqual([]);
   expect(rows.filter((r) => r.bibs.length === 1).length).toBeGreaterThanOrEqual(Math.floor(bibs.length * 0.95));
 }

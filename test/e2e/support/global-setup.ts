@@ -13,7 +13,9 @@ import { spawnPlatform } from './spawn-platform';
 export default async function globalSetup(): Promise<void> {
   // An identity provider's JWKS, served over HTTP the way production reaches one (OAUTH_JWKS_URL).
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'test-idp-1', alg: 'ES256', use: 'sig' }] });
+  const jwks = JSON.stringify({
+    keys: [{ ...(await exportJWK(publicKey)), kid: 'test-idp-1', alg: 'ES256', use: 'sig' }],
+  });
   const jwksServer = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(jwks);
@@ -50,5 +52,13 @@ export default async function globalSetup(): Promise<void> {
   process.env.E2E_IDP = idpFile;
   process.env.E2E_PLATFORM_INFO = infoFile;
   // Each service's operator port (/metrics, /health): the REST adapter's is not its public port.
-  process.env.E2E_PORTS = JSON.stringify({ events: ports.EVENTS, images: ports.IMAGES, search: ports.SEARCH, media: ports.MEDIA, mlWorker: ports.ML_WORKER, gateway: ports.GATEWAY, rest: ports.REST_OPERATOR });
+  process.env.E2E_PORTS = JSON.stringify({
+    events: ports.EVENTS,
+    images: ports.IMAGES,
+    search: ports.SEARCH,
+    media: ports.MEDIA,
+    mlWorker: ports.ML_WORKER,
+    gateway: ports.GATEWAY,
+    rest: ports.REST_OPERATOR,
+  });
 }

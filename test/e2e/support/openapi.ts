@@ -8,7 +8,12 @@ import type { ValidateFunction } from 'ajv';
  */
 export class OpenApiContract {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
-  private readonly operations: Array<{ method: string; pattern: RegExp; template: string; responses: Record<string, any> }> = [];
+  private readonly operations: Array<{
+    method: string;
+    pattern: RegExp;
+    template: string;
+    responses: Record<string, any>;
+  }> = [];
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(private readonly doc: any) {
@@ -16,7 +21,8 @@ export class OpenApiContract {
     this.ajv.addSchema({ $id: 'openapi', components: doc.components });
     for (const [template, methods] of Object.entries<any>(doc.paths)) {
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      for (const [method, op] of Object.entries<any>(methods)) this.operations.push({ method: method.toUpperCase(), pattern, template, responses: op.responses });
+      for (const [method, op] of Object.entries<any>(methods))
+        this.operations.push({ method: method.toUpperCase(), pattern, template, responses: op.responses });
     }
   }
 
@@ -30,14 +36,22 @@ export class OpenApiContract {
     const op = candidates.find((o) => o.method === method);
     if (!op) {
       // Unknown paths and methods answer in the error envelope (404, 405).
-      return this.validate('ErrorEnvelope', { $ref: 'openapi#/components/schemas/ErrorEnvelope' }, body, `${method} ${pathname}`);
+      return this.validate(
+        'ErrorEnvelope',
+        { $ref: 'openapi#/components/schemas/ErrorEnvelope' },
+        body,
+        `${method} ${pathname}`,
+      );
     }
     let response = op.responses[String(status)];
     if (!response) throw new Error(`OpenAPI: ${method} ${op.template} does not document status ${status}`);
     if (response.$ref) response = this.doc.components.responses[response.$ref.split('/').pop()];
     if (!response.content) {
       // A response documented without content (304) has no body.
-      if (body !== '') throw new Error(`OpenAPI: ${method} ${op.template} ${status} has no body, got ${JSON.stringify(body).slice(0, 200)}`);
+      if (body !== '')
+        throw new Error(
+          `OpenAPI: ${method} ${op.template} ${status} has no body, got ${JSON.stringify(body).slice(0, 200)}`,
+        );
       return;
     }
     const schema = response.content['application/json'].schema;
@@ -47,9 +61,14 @@ export class OpenApiContract {
   private validate(key: string, schema: unknown, body: unknown, what: string): void {
     let validate = this.validators.get(key);
     if (!validate) {
-      validate = this.ajv.compile(JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi#/components/')));
+      validate = this.ajv.compile(
+        JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi#/components/')),
+      );
       this.validators.set(key, validate);
     }
-    if (!validate(body)) throw new Error(`OpenAPI: ${what} does not match the document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
+    if (!validate(body))
+      throw new Error(
+        `OpenAPI: ${what} does not match the document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+      );
   }
 }

@@ -19,7 +19,10 @@ export interface PlatformInfo {
   ports: Record<'events' | 'images' | 'search' | 'media', number>;
 }
 
-export const info: PlatformInfo = { ...JSON.parse(readFileSync(process.env.E2E_PLATFORM_INFO!, 'utf8')), ports: JSON.parse(process.env.E2E_PORTS!) };
+export const info: PlatformInfo = {
+  ...JSON.parse(readFileSync(process.env.E2E_PLATFORM_INFO!, 'utf8')),
+  ports: JSON.parse(process.env.E2E_PORTS!),
+};
 export const API = `${info.restUrl}/api/v1/ext`;
 export const cfg = loadConfig({ ...process.env, ...info.env });
 
@@ -29,7 +32,16 @@ export interface ApiResponse {
   body: any;
 }
 
-export type RestCall = (path: string, opts?: { key?: string | null; method?: string; headers?: Record<string, string>; body?: string | FormData; timeoutMs?: number }) => Promise<ApiResponse>;
+export type RestCall = (
+  path: string,
+  opts?: {
+    key?: string | null;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | FormData;
+    timeoutMs?: number;
+  },
+) => Promise<ApiResponse>;
 
 /**
  * REST calls to the platform at `restUrl` as a client makes them (`defaultKey` unless `key` is
@@ -42,7 +54,12 @@ export function restClient(restUrl: string, defaultKey: string | null): RestCall
     const key = opts.key === undefined ? defaultKey : opts.key;
     if (key) headers['x-api-key'] = key;
     const url = `${restUrl}/api/v1/ext${path}`;
-    const res = await fetch(url, { method: opts.method ?? 'GET', headers, body: opts.body, signal: opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined });
+    const res = await fetch(url, {
+      method: opts.method ?? 'GET',
+      headers,
+      body: opts.body,
+      signal: opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined,
+    });
     const text = await res.text();
     let body: any;
     try {
@@ -60,7 +77,13 @@ export function restClient(restUrl: string, defaultKey: string | null): RestCall
 export const api: RestCall = restClient(info.restUrl, info.demo.apiKey);
 
 /** A POST of a multipart form: `file` (a Buffer, or omitted when null) and text fields. */
-export function postForm(path: string, key: string | null, file: Buffer | null, fields: Record<string, string> = {}, fileName = 'selfie.jpg'): Promise<ApiResponse> {
+export function postForm(
+  path: string,
+  key: string | null,
+  file: Buffer | null,
+  fields: Record<string, string> = {},
+  fileName = 'selfie.jpg',
+): Promise<ApiResponse> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   if (file) form.append('file', new Blob([file], { type: 'image/jpeg' }), fileName);
@@ -69,20 +92,38 @@ export function postForm(path: string, key: string | null, file: Buffer | null, 
 
 /** A POST with a JSON body. */
 export function postJson(path: string, key: string | null, body: unknown): Promise<ApiResponse> {
-  return api(path, { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return api(path, {
+    key,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A GraphQL call to the gateway. */
-export async function gql(query: string, variables: Record<string, unknown> = {}, key: string | null = info.demo.apiKey, url = info.gatewayUrl) {
+export async function gql(
+  query: string,
+  variables: Record<string, unknown> = {},
+  key: string | null = info.demo.apiKey,
+  url = info.gatewayUrl,
+) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key) headers['x-api-key'] = key;
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-  return { status: res.status, body: (await res.json()) as { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }> },
+  };
 }
 
 /** Asserts the envelope of an error with its status. */
 export function expectError(res: ApiResponse, status: number): void {
-  expect({ status: res.status, responseType: res.body?.responseType, data: res.body?.data, hasMessage: typeof res.body?.message === 'string' }).toEqual({
+  expect({
+    status: res.status,
+    responseType: res.body?.responseType,
+    data: res.body?.data,
+    hasMessage: typeof res.body?.message === 'string',
+  }).toEqual({
     status,
     responseType: 'error',
     data: null,
@@ -91,7 +132,10 @@ export function expectError(res: ApiResponse, status: number): void {
 }
 
 export function expectSuccess(res: ApiResponse): any {
-  expect({ status: res.status, responseType: res.body?.responseType }).toEqual({ status: 200, responseType: 'success' });
+  expect({ status: res.status, responseType: res.body?.responseType }).toEqual({
+    status: 200,
+    responseType: 'success',
+  });
   expect(typeof res.body.message).toBe('string');
   return res.body.data;
 }
@@ -136,7 +180,9 @@ const fixtureRedis = () => (redis ??= connectRedis(cfg.REDIS_URL));
  */
 export async function bumpContentVersion(eventId: number, databaseUrl = cfg.DATABASE_URL): Promise<void> {
   const { repos } = await administrationOf(databaseUrl);
-  await new ContentVersions(repos.events, databaseUrl === cfg.DATABASE_URL ? fixtureRedis() : null).bumpContentVersion(eventId);
+  await new ContentVersions(repos.events, databaseUrl === cfg.DATABASE_URL ? fixtureRedis() : null).bumpContentVersion(
+    eventId,
+  );
 }
 
 const administrations = new Map<string, Promise<{ orm: Orm; services: AdministrationServices }>>();
@@ -171,7 +217,10 @@ const localDateTime = (d: Date) => d.toISOString().slice(0, 19);
  * Test data: organisations, keys and events through the administration services (as an organiser
  * would create them), photos with SQL through `run`; on the test platform's database unless another is given.
  */
-export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => Promise<T[]>, databaseUrl = cfg.DATABASE_URL) {
+export function fixturesOn(
+  run: <T = any>(text: string, params?: unknown[]) => Promise<T[]>,
+  databaseUrl = cfg.DATABASE_URL,
+) {
   const admin = () => administrationOf(databaseUrl);
   const fixtures = {
     async organisation(name = `Org ${randomUUID().slice(0, 8)}`): Promise<{ orgId: number; key: string }> {
@@ -179,7 +228,16 @@ export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => P
       return { orgId: org.id, key: await fixtures.apiKey(org.id) };
     },
 
-    async apiKey(orgId: number, opts: { active?: boolean; allowedHosts?: string[]; rateLimit?: number; readOnly?: boolean; eventIds?: number[] } = {}): Promise<string> {
+    async apiKey(
+      orgId: number,
+      opts: {
+        active?: boolean;
+        allowedHosts?: string[];
+        rateLimit?: number;
+        readOnly?: boolean;
+        eventIds?: number[];
+      } = {},
+    ): Promise<string> {
       const services = await admin();
       const { apiKey, rawKey } = await services.keyService.create(orgId, {
         name: 'test key',
@@ -214,7 +272,10 @@ export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => P
     },
 
     /** Published photos with the given capture times (null = untimed) and BIBs. */
-    async photos(eventId: number, specs: Array<{ capturedAt: Date | null; bibs?: string[]; published?: boolean }>): Promise<string[]> {
+    async photos(
+      eventId: number,
+      specs: Array<{ capturedAt: Date | null; bibs?: string[]; published?: boolean }>,
+    ): Promise<string[]> {
       const ids: string[] = [];
       for (const spec of specs) {
         const id = randomUUID();
@@ -235,7 +296,11 @@ export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => P
           ],
         );
         for (const bib of spec.bibs ?? []) {
-          await run('insert into photo_bibs (photo_id, event_id, bib, confidence) values ($1, $2, $3, 0.9)', [id, eventId, normaliseBib(bib)]);
+          await run('insert into photo_bibs (photo_id, event_id, bib, confidence) values ($1, $2, $3, 0.9)', [
+            id,
+            eventId,
+            normaliseBib(bib),
+          ]);
         }
         ids.push(id);
       }
@@ -249,7 +314,9 @@ export function fixturesOn(run: <T = any>(text: string, params?: unknown[]) => P
 export const fixtures = fixturesOn(sql);
 
 /** The test identity provider (its JWKS is served by the global setup). */
-const idp: { issuer: string; audience: string; privateJwk: JWK } = JSON.parse(readFileSync(process.env.E2E_IDP!, 'utf8'));
+const idp: { issuer: string; audience: string; privateJwk: JWK } = JSON.parse(
+  readFileSync(process.env.E2E_IDP!, 'utf8'),
+);
 
 /** An access token as the identity provider issues it; every claim can be overridden for the error cases. */
 export async function accessToken(
@@ -285,16 +352,26 @@ export async function accessToken(
 }
 
 /** An account with memberships: `[orgId, role, status]` (through the repositories of the administration). */
-export async function account(email: string, memberships: Array<[number, 'admin' | 'user', ('active' | 'pending')?]> = [], active = true): Promise<number> {
+export async function account(
+  email: string,
+  memberships: Array<[number, 'admin' | 'user', ('active' | 'pending')?]> = [],
+  active = true,
+): Promise<number> {
   const { repos } = await administrationOf();
   const created = await repos.accounts.findOrCreate(email);
   if (!active) await repos.accounts.setActive(created.id, false);
-  for (const [orgId, role, status] of memberships) await repos.memberships.upsert(orgId, created.id, role, status ?? 'active');
+  for (const [orgId, role, status] of memberships)
+    await repos.memberships.upsert(orgId, created.id, role, status ?? 'active');
   return created.id;
 }
 
 /** Polls the pipeline status until nothing is queued or processing; returns the last status. */
-export async function waitForPipeline(base: string, key: string, timeoutMs = 180_000, call: RestCall = api): Promise<any> {
+export async function waitForPipeline(
+  base: string,
+  key: string,
+  timeoutMs = 180_000,
+  call: RestCall = api,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = expectSuccess(await call(`${base}/pipeline/photos/status`, { key }));
@@ -307,8 +384,11 @@ export async function waitForPipeline(base: string, key: string, timeoutMs = 180
 /** Runs the organiser CLI against the test platform; resolves its standard output, rejects with its output on failure. */
 export function runCli(...args: string[]): Promise<string> {
   return new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args], { env: { ...process.env, ...info.env } }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+    execFile(
+      process.execPath,
+      [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args],
+      { env: { ...process.env, ...info.env } },
+      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)),
     ),
   );
 }

@@ -10,7 +10,20 @@ import { freePort } from '@em/platform/ports';
 // MikroORM then fails ("Map.prototype.set called on incompatible receiver").
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
-export const PORT_VARIABLES = ['REST', 'GATEWAY', 'EVENTS', 'IMAGES', 'SEARCH', 'MEDIA', 'ML_WORKER', 'EMBEDDED_POSTGRES', 'EMBEDDED_REDIS', 'EMBEDDED_S3', 'REST_OPERATOR', 'IDENTITY'] as const;
+export const PORT_VARIABLES = [
+  'REST',
+  'GATEWAY',
+  'EVENTS',
+  'IMAGES',
+  'SEARCH',
+  'MEDIA',
+  'ML_WORKER',
+  'EMBEDDED_POSTGRES',
+  'EMBEDDED_REDIS',
+  'EMBEDDED_S3',
+  'REST_OPERATOR',
+  'IDENTITY',
+] as const;
 
 export interface SpawnedPlatform {
   child: ChildProcess;
@@ -40,7 +53,13 @@ export async function freePorts<K extends string>(names: readonly K[]): Promise<
  * the process environment: limits, or external infrastructure (REDIS_URL, S3_*).
  */
 export async function spawnPlatform(
-  opts: { env?: Record<string, string>; prefix?: string; timeoutMs?: number; dataDir?: string; onSpawn?: (child: ChildProcess, dataDir: string) => void } = {},
+  opts: {
+    env?: Record<string, string>;
+    prefix?: string;
+    timeoutMs?: number;
+    dataDir?: string;
+    onSpawn?: (child: ChildProcess, dataDir: string) => void;
+  } = {},
 ): Promise<SpawnedPlatform> {
   // An existing data directory is a restart: its info file is written anew once the platform is up.
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), opts.prefix ?? 'em-e2e-'));
@@ -69,7 +88,8 @@ export async function spawnPlatform(
   // A hang detector: the platform starts several times slower on a slow or busy machine.
   const deadline = Date.now() + (opts.timeoutMs ?? 900_000);
   while (!existsSync(infoFile)) {
-    if (child.exitCode !== null) throw new Error(`the platform exited (${child.exitCode}) while starting; see ${logFile}`);
+    if (child.exitCode !== null)
+      throw new Error(`the platform exited (${child.exitCode}) while starting; see ${logFile}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`the platform did not start in time; see ${logFile}`);
@@ -99,7 +119,12 @@ export async function spawnPlatform(
 }
 
 /** The platform's info file: URLs, the services' environment and the demo. */
-export function readPlatformInfo(platform: SpawnedPlatform): { restUrl: string; gatewayUrl: string; env: Record<string, string>; demo: { orgId: number; eventId: number; apiKey: string } } {
+export function readPlatformInfo(platform: SpawnedPlatform): {
+  restUrl: string;
+  gatewayUrl: string;
+  env: Record<string, string>;
+  demo: { orgId: number; eventId: number; apiKey: string };
+} {
   return JSON.parse(readFileSync(platform.infoFile, 'utf8'));
 }
 

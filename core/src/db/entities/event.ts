@@ -7,7 +7,23 @@ export type EventStatus = 'draft' | 'active' | 'archived';
 @Unique({ properties: ['organisation', 'slug'] })
 @Index({ properties: ['organisation', 'eventDate', 'id'] })
 export class Event {
-  [OptionalProps]?: 'createdAt' | 'status' | 'enabled' | 'bibSearch' | 'selfieSearch' | 'nameSearch' | 'timelineSearch' | 'videoSearch' | 'videoSelfieClipping' | 'timeZone' | 'videoSampleFps' | 'clipMaxGapSeconds' | 'clipMinSegmentSeconds' | 'clipPaddingStartSeconds' | 'clipPaddingEndSeconds' | 'clipMaxDurationSeconds';
+  [OptionalProps]?:
+    | 'createdAt'
+    | 'status'
+    | 'enabled'
+    | 'bibSearch'
+    | 'selfieSearch'
+    | 'nameSearch'
+    | 'timelineSearch'
+    | 'videoSearch'
+    | 'videoSelfieClipping'
+    | 'timeZone'
+    | 'videoSampleFps'
+    | 'clipMaxGapSeconds'
+    | 'clipMinSegmentSeconds'
+    | 'clipPaddingStartSeconds'
+    | 'clipPaddingEndSeconds'
+    | 'clipMaxDurationSeconds';
 
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
@@ -100,10 +116,14 @@ export class Event {
   createdAt: Date = new Date();
 }
 
-export type EventFeature = 'bibSearch' | 'selfieSearch' | 'nameSearch' | 'timelineSearch' | 'videoSearch' | 'videoSelfieSearch';
+export type EventFeature =
+  'bibSearch' | 'selfieSearch' | 'nameSearch' | 'timelineSearch' | 'videoSearch' | 'videoSelfieSearch';
 
 /** The flag as the API reports it: `videoSelfieSearch` needs both video flags. */
-export function eventHasFeature(event: Pick<Event, Exclude<EventFeature, 'videoSelfieSearch'> | 'videoSelfieClipping'>, feature: EventFeature): boolean {
+export function eventHasFeature(
+  event: Pick<Event, Exclude<EventFeature, 'videoSelfieSearch'> | 'videoSelfieClipping'>,
+  feature: EventFeature,
+): boolean {
   if (feature === 'videoSelfieSearch') return event.videoSearch && event.videoSelfieClipping;
   return event[feature];
 }

@@ -10,4 +10,19 @@ export * from './photo';
 export * from './search';
 export * from './video';
 
-export const ENTITIES = [Organisation, Account, LocalCredential, Membership, ApiKey, Event, Photo, PhotoBib, Face, FaceSearch, Video, VideoFace, ClipRequest, Clip];
+export const ENTITIES = [
+  Organisation,
+  Account,
+  LocalCredential,
+  Membership,
+  ApiKey,
+  Event,
+  Photo,
+  PhotoBib,
+  Face,
+  FaceSearch,
+  Video,
+  VideoFace,
+  ClipRequest,
+  Clip,
+];

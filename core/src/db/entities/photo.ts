@@ -9,7 +9,11 @@ export type PhotoStepErrors = Partial<Record<'previews' | 'exif' | 'bibs' | 'fac
 
 @Entity({ tableName: 'photos' })
 @Unique({ properties: ['event', 'contentHash'] })
-@Index({ name: 'photos_gallery_idx', expression: 'create index "photos_gallery_idx" on "photos" ("event_id", "captured_at" asc nulls last, "id") where "published_at" is not null' })
+@Index({
+  name: 'photos_gallery_idx',
+  expression:
+    'create index "photos_gallery_idx" on "photos" ("event_id", "captured_at" asc nulls last, "id") where "published_at" is not null',
+})
 @Index({ properties: ['event', 'status'] })
 export class Photo {
   [OptionalProps]?: 'id' | 'createdAt' | 'status' | 'source';

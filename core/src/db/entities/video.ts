@@ -1,4 +1,15 @@
-import { ArrayType, Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property, Unique } from '@mikro-orm/core';
+import {
+  ArrayType,
+  Entity,
+  OptionalProps,
+  Enum,
+  Index,
+  ManyToOne,
+  PrimaryKey,
+  PrimaryKeyProp,
+  Property,
+  Unique,
+} from '@mikro-orm/core';
 import { newId } from '../../ids';
 import { Event } from './event';
 import { Organisation } from './organisation';
@@ -165,7 +176,11 @@ export class Clip {
   @PrimaryKey({ type: 'uuid' })
   id: string = newId();
 
-  @ManyToOne(() => ClipRequest, { deleteRule: 'cascade', index: false, joinColumns: ['clip_request_event_id', 'clip_request_request_id'] })
+  @ManyToOne(() => ClipRequest, {
+    deleteRule: 'cascade',
+    index: false,
+    joinColumns: ['clip_request_event_id', 'clip_request_request_id'],
+  })
   clipRequest!: ClipRequest;
 
   @ManyToOne(() => Video, { deleteRule: 'cascade' })

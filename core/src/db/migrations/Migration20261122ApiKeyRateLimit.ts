@@ -4,6 +4,8 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261122ApiKeyRateLimit extends Migration {
   override async up(): Promise<void> {
     this.addSql('alter table "api_keys" add column "rate_limit" int null');
-    this.addSql('alter table "api_keys" add constraint "api_keys_rate_limit_positive" check ("rate_limit" is null or "rate_limit" > 0)');
+    this.addSql(
+      'alter table "api_keys" add constraint "api_keys_rate_limit_positive" check ("rate_limit" is null or "rate_limit" > 0)',
+    );
   }
 }

@@ -7,7 +7,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261122VideoClipping extends Migration {
   override async up(): Promise<void> {
-    this.addSql('alter table "clip_requests" add column "organisation_id" int null references "organisations" ("id") on update cascade on delete cascade');
+    this.addSql(
+      'alter table "clip_requests" add column "organisation_id" int null references "organisations" ("id") on update cascade on delete cascade',
+    );
     this.addSql('alter table "clip_requests" add column "embedding" bytea null');
     this.addSql(`alter table "clip_requests" add column "matches" jsonb not null default '[]'`);
     this.addSql('alter table "clip_requests" add column "generation" int not null default 0');

@@ -36,11 +36,19 @@ begin
   return null;
 end $$`);
     // Triggers with transition tables are one per event kind.
-    this.addSql('create trigger "photos_count_published_insert" after insert on "photos" referencing new table as new_rows for each statement execute function "photos_count_published"()');
-    this.addSql('create trigger "photos_count_published_update" after update on "photos" referencing old table as old_rows new table as new_rows for each statement execute function "photos_count_published"()');
-    this.addSql('create trigger "photos_count_published_delete" after delete on "photos" referencing old table as old_rows for each statement execute function "photos_count_published"()');
+    this.addSql(
+      'create trigger "photos_count_published_insert" after insert on "photos" referencing new table as new_rows for each statement execute function "photos_count_published"()',
+    );
+    this.addSql(
+      'create trigger "photos_count_published_update" after update on "photos" referencing old table as old_rows new table as new_rows for each statement execute function "photos_count_published"()',
+    );
+    this.addSql(
+      'create trigger "photos_count_published_delete" after delete on "photos" referencing old table as old_rows for each statement execute function "photos_count_published"()',
+    );
     this.addSql('lock table "photos" in share mode'); // no publish between the back-fill and the commit
-    this.addSql('insert into "event_photo_counts" ("event_id", "published") select "event_id", count(*) from "photos" where "published_at" is not null group by "event_id"');
+    this.addSql(
+      'insert into "event_photo_counts" ("event_id", "published") select "event_id", count(*) from "photos" where "published_at" is not null group by "event_id"',
+    );
   }
 
   override async down(): Promise<void> {

@@ -15,7 +15,9 @@ export class Migration20261124ArchivedUsage extends Migration {
       "videos_indexed" int not null,
       "clips_made" int not null,
       primary key ("event_id", "month"))`);
-    this.addSql('create index if not exists "archived_usage_organisation_month" on "archived_usage" ("organisation_id", "month")');
+    this.addSql(
+      'create index if not exists "archived_usage_organisation_month" on "archived_usage" ("organisation_id", "month")',
+    );
   }
 
   override async down(): Promise<void> {

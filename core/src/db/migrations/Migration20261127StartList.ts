@@ -23,7 +23,9 @@ export class Migration20261127StartList extends Migration {
       "position" int not null,
       constraint "start_list_entries_pkey" primary key ("event_id", "bib"),
       constraint "start_list_entries_event_id_foreign" foreign key ("event_id") references "events" ("id") on update cascade on delete cascade)`);
-    this.addSql('create index "start_list_entries_name_key_idx" on "start_list_entries" using gin ("name_key" gin_trgm_ops)');
+    this.addSql(
+      'create index "start_list_entries_name_key_idx" on "start_list_entries" using gin ("name_key" gin_trgm_ops)',
+    );
   }
 
   override async down(): Promise<void> {

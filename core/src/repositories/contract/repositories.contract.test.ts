@@ -147,7 +147,13 @@ function newPhoto(eventId: number, fields: Partial<NewPhoto> = {}): NewPhoto {
   };
 }
 
-const FACE = { embedding: Buffer.alloc(512, 1), descriptorVersion: 4, quality: 0.5, score: 0.9, box: { x: 1, y: 2, width: 30, height: 40 } };
+const FACE = {
+  embedding: Buffer.alloc(512, 1),
+  descriptorVersion: 4,
+  quality: 0.5,
+  score: 0.9,
+  box: { x: 1, y: 2, width: 30, height: 40 },
+};
 
 function processed(fields: Partial<ProcessedPhoto> = {}): ProcessedPhoto {
   return {
@@ -167,7 +173,12 @@ function processed(fields: Partial<ProcessedPhoto> = {}): ProcessedPhoto {
 }
 
 /** Imports and processes a photo (published unless `publishAt` is null); returns its id. */
-async function aPhoto(world: World, eventId: number, photo: Partial<NewPhoto> = {}, result: Partial<ProcessedPhoto> = {}): Promise<string> {
+async function aPhoto(
+  world: World,
+  eventId: number,
+  photo: Partial<NewPhoto> = {},
+  result: Partial<ProcessedPhoto> = {},
+): Promise<string> {
   const row = newPhoto(eventId, photo);
   await world.photos.insert(row);
   await world.photos.saveProcessed(row.id, eventId, processed(result));
@@ -200,9 +211,18 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
 
   it('pages published photos in gallery order (capture time, untimed last, id), the same from either end', async () => {
     const { eventId } = await anEvent(world);
-    const times = ['2026-05-17T09:00:05Z', null, '2026-05-17T09:00:01Z', '2026-05-17T09:00:03Z', null, '2026-05-17T09:00:03Z', '2026-05-17T09:00:02Z'];
+    const times = [
+      '2026-05-17T09:00:05Z',
+      null,
+      '2026-05-17T09:00:01Z',
+      '2026-05-17T09:00:03Z',
+      null,
+      '2026-05-17T09:00:03Z',
+      '2026-05-17T09:00:02Z',
+    ];
     const ids: Array<{ id: string; time: string | null }> = [];
-    for (const time of times) ids.push({ id: await aPhoto(world, eventId, { capturedAt: time ? at(time) : null }), time });
+    for (const time of times)
+      ids.push({ id: await aPhoto(world, eventId, { capturedAt: time ? at(time) : null }), time });
     await aPhoto(world, eventId, { capturedAt: at('2026-05-17T09:00:00Z') }, { publishAt: null });
     const expected = [...ids]
       .sort((a, b) => byText(a.time ?? '~', b.time ?? '~') || byText(a.id, b.id))
@@ -221,13 +241,40 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
 
   it('finds photos by normalised BIB, published only, paged with the total', async () => {
     const { eventId } = await anEvent(world);
-    const a = await aPhoto(world, eventId, { capturedAt: at('2026-05-17T09:00:01Z') }, { bibs: wholeReads([['123', 0.9]])});
-    const b = await aPhoto(world, eventId, { capturedAt: at('2026-05-17T09:00:02Z') }, { bibs: wholeReads([['123', 0.8], ['77', 0.9]])});
+    const a = await aPhoto(
+      world,
+      eventId,
+      { capturedAt: at('2026-05-17T09:00:01Z') },
+      { bibs: wholeReads([['123', 0.9]]) },
+    );
+    const b = await aPhoto(
+      world,
+      eventId,
+      { capturedAt: at('2026-05-17T09:00:02Z') },
+      {
+        bibs: wholeReads([
+          ['123', 0.8],
+          ['77', 0.9],
+        ]),
+      },
+    );
     await aPhoto(world, eventId, {}, { bibs: wholeReads([['123', 0.9]]), publishAt: null });
-    expect(await world.photos.publishedWithBib(eventId, '123', { offset: 0, pageSize: 10 })).toEqual({ total: 2, ids: [a, b] });
-    expect(await world.photos.publishedWithBib(eventId, '123', { offset: 1, pageSize: 10 })).toEqual({ total: 2, ids: [b] });
-    expect(await world.photos.publishedWithBib(eventId, '999', { offset: 0, pageSize: 10 })).toEqual({ total: 0, ids: [] });
-    expect(await world.photos.publishedWithBib(eventId, '', { offset: 0, pageSize: 10 })).toEqual({ total: 0, ids: [] });
+    expect(await world.photos.publishedWithBib(eventId, '123', { offset: 0, pageSize: 10 })).toEqual({
+      total: 2,
+      ids: [a, b],
+    });
+    expect(await world.photos.publishedWithBib(eventId, '123', { offset: 1, pageSize: 10 })).toEqual({
+      total: 2,
+      ids: [b],
+    });
+    expect(await world.photos.publishedWithBib(eventId, '999', { offset: 0, pageSize: 10 })).toEqual({
+      total: 0,
+      ids: [],
+    });
+    expect(await world.photos.publishedWithBib(eventId, '', { offset: 0, pageSize: 10 })).toEqual({
+      total: 0,
+      ids: [],
+    });
   });
 
   it('answers which photos are published, in the event or any', async () => {
@@ -242,10 +289,17 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
     expect((await world.photos.findPublished(eventId, live))?.id).toBe(live);
     expect(await world.photos.findPublished(eventId, hidden)).toBeNull();
     expect(await world.photos.findPublished(eventId, elsewhere)).toBeNull();
-    expect((await world.photos.findPublishedInEvent(eventId, [live, hidden, elsewhere])).map((p) => p.id)).toEqual([live]);
+    expect((await world.photos.findPublishedInEvent(eventId, [live, hidden, elsewhere])).map((p) => p.id)).toEqual([
+      live,
+    ]);
     expect(await world.photos.findPublishedInEvent(eventId, [])).toEqual([]);
     const withEvent = await world.photos.findPublishedWithEvent([live, hidden, elsewhere]);
-    expect(withEvent.map((p) => [p.id, p.event.id]).sort()).toEqual([[live, eventId], [elsewhere, other.eventId]].sort());
+    expect(withEvent.map((p) => [p.id, p.event.id]).sort()).toEqual(
+      [
+        [live, eventId],
+        [elsewhere, other.eventId],
+      ].sort(),
+    );
     expect(withEvent.find((p) => p.id === elsewhere)?.event.organisation.id).toBe(other.orgId);
     expect(await world.photos.findPublishedWithEvent([])).toEqual([]);
   });
@@ -261,9 +315,19 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
       { day: '2026-05-17', hour: 9, count: 2 },
       { day: '2026-05-17', hour: 10, count: 1 },
     ]);
-    const window = await world.photos.publishedCapturedBetween(eventId, at('2026-05-17T09:00:00Z'), at('2026-05-17T10:00:00Z'), { offset: 0, pageSize: 1 });
+    const window = await world.photos.publishedCapturedBetween(
+      eventId,
+      at('2026-05-17T09:00:00Z'),
+      at('2026-05-17T10:00:00Z'),
+      { offset: 0, pageSize: 1 },
+    );
     expect([window.total, window.photos.map((p) => p.id)]).toEqual([2, [early]]);
-    const second = await world.photos.publishedCapturedBetween(eventId, at('2026-05-17T09:00:00Z'), at('2026-05-17T10:00:00Z'), { offset: 1, pageSize: 1 });
+    const second = await world.photos.publishedCapturedBetween(
+      eventId,
+      at('2026-05-17T09:00:00Z'),
+      at('2026-05-17T10:00:00Z'),
+      { offset: 1, pageSize: 1 },
+    );
     expect(second.photos.map((p) => p.id)).toEqual([later]);
     expect(await world.photos.countsByHour((await anEvent(world)).eventId)).toEqual([]);
   });
@@ -271,12 +335,16 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
   it('lets one of many concurrent imports of the same content in, and finds it by its hash', async () => {
     const { eventId } = await anEvent(world);
     const contentHash = newId();
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => world.photos.insert(newPhoto(eventId, { contentHash }))));
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => world.photos.insert(newPhoto(eventId, { contentHash }))),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect((await world.photos.findByContentHash(eventId, contentHash))?.status).toBe('imported');
     expect(await world.photos.findByContentHash(eventId, newId())).toBeNull();
     // The same content in another event is another photo.
-    await expect(world.photos.insert(newPhoto((await anEvent(world)).eventId, { contentHash }))).resolves.toBeUndefined();
+    await expect(
+      world.photos.insert(newPhoto((await anEvent(world)).eventId, { contentHash })),
+    ).resolves.toBeUndefined();
   });
 
   it('moves photos through the pipeline: queued, processing, failed, processed, published; tallies and reasons', async () => {
@@ -299,7 +367,11 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
     expect((await world.photos.findWithEvent(a.id))?.status).toBe('processed');
     expect((await world.photos.findWithEvent(a.id))?.event.id).toBe(eventId);
     expect(await world.photos.findWithEvent(newId())).toBeNull();
-    const tally = (await world.photos.tallyByStatus(eventId)).map(({ status, count, live }) => ({ status, count, live }));
+    const tally = (await world.photos.tallyByStatus(eventId)).map(({ status, count, live }) => ({
+      status,
+      count,
+      live,
+    }));
     expect(tally.sort((x, y) => x.status.localeCompare(y.status))).toEqual([
       { status: 'failed', count: 2, live: 0 },
       { status: 'processed', count: 1, live: 0 },
@@ -314,7 +386,12 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
   it('replaces BIBs and faces on reprocessing, and reports faces of older descriptor versions', async () => {
     const { eventId } = await anEvent(world);
     const other = await anEvent(world);
-    const id = await aPhoto(world, eventId, { originalFileName: 'cover.jpg' }, { bibs: wholeReads([['5', 0.9]]), faces: [{ ...FACE, descriptorVersion: 3 }, FACE] });
+    const id = await aPhoto(
+      world,
+      eventId,
+      { originalFileName: 'cover.jpg' },
+      { bibs: wholeReads([['5', 0.9]]), faces: [{ ...FACE, descriptorVersion: 3 }, FACE] },
+    );
     await aPhoto(world, other.eventId, {}, { faces: [FACE] });
     expect(await world.photos.withFacesOlderThan(eventId, 4)).toEqual([id]);
     expect(await world.photos.eventsWithFacesOlderThan(4)).toContain(eventId);
@@ -349,9 +426,22 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
   it('names the largest face on a published photo, with its original', async () => {
     const { eventId } = await anEvent(world);
     expect(await world.photos.largestPublishedFace(eventId)).toBeNull();
-    await aPhoto(world, eventId, {}, { faces: [{ ...FACE, box: { x: 0, y: 0, width: 500, height: 500 } }], publishAt: null });
-    const id = await aPhoto(world, eventId, {}, { faces: [FACE, { ...FACE, box: { x: 5, y: 6, width: 70, height: 80 } }] });
-    expect(await world.photos.largestPublishedFace(eventId)).toEqual({ originalKey: `originals/${eventId}/${id}.jpg`, box: { x: 5, y: 6, width: 70, height: 80 } });
+    await aPhoto(
+      world,
+      eventId,
+      {},
+      { faces: [{ ...FACE, box: { x: 0, y: 0, width: 500, height: 500 } }], publishAt: null },
+    );
+    const id = await aPhoto(
+      world,
+      eventId,
+      {},
+      { faces: [FACE, { ...FACE, box: { x: 5, y: 6, width: 70, height: 80 } }] },
+    );
+    expect(await world.photos.largestPublishedFace(eventId)).toEqual({
+      originalKey: `originals/${eventId}/${id}.jpg`,
+      box: { x: 5, y: 6, width: 70, height: 80 },
+    });
   });
 });
 
@@ -401,13 +491,18 @@ describe.each(WORLDS)('PhotosRepository, the organiser review: %s', (_name, make
     // Read again (the photo processed again) and re-judged: the organiser's rows stand, the re-read is not stored twice.
     await world.photos.saveProcessed(photo, eventId, processed({ bibs: [{ read, judged: judgeBibRead(read, null) }] }));
     const rows = await world.photos.bibReadsOf(eventId);
-    await world.photos.setBibJudgements(eventId, rows.map((r) => ({ id: r.id, bib: r.bib, status: 'accepted' as const, source: 'read' as const })));
+    await world.photos.setBibJudgements(
+      eventId,
+      rows.map((r) => ({ id: r.id, bib: r.bib, status: 'accepted' as const, source: 'read' as const })),
+    );
     const shown = await world.photos.bibRowsOf([photo]);
     expect(shown.map((b) => [b.bib, b.status, b.source, b.readText])).toEqual([
       ['777', 'rejected', 'organiser', '777'],
       ['12', 'accepted', 'organiser', null],
     ]);
-    expect(shown[0].box).toEqual(expect.objectContaining({ x: expect.closeTo(0.1, 5), height: expect.closeTo(0.05, 5) }));
+    expect(shown[0].box).toEqual(
+      expect.objectContaining({ x: expect.closeTo(0.1, 5), height: expect.closeTo(0.05, 5) }),
+    );
     expect(await world.photos.publishedWithBib(eventId, '777', page)).toEqual({ total: 0, ids: [] });
     const { eventId: elsewhere } = await anEvent(world);
     expect(await world.photos.setOrganiserBib(elsewhere, photo, '99', 'accepted')).toBe(0);
@@ -431,12 +526,20 @@ describe.each(WORLDS)('PhotosRepository, the organiser review: %s', (_name, make
     const fine = await aPhoto(world, eventId, {}, { bibs: wholeReads([['10', 0.9]]) });
     const none = await aPhoto(world, eventId);
     const fragment = { bib: '23', confidence: 0.7, partial: true };
-    const mixed = await aPhoto(world, eventId, {}, {
-      bibs: [
-        { read: fragment, judged: { bib: '1234', status: 'completed', source: 'completed' } },
-        { read: { bib: '9', confidence: 0.6, partial: false }, judged: { bib: '9', status: 'rejected', source: 'read' } },
-      ],
-    });
+    const mixed = await aPhoto(
+      world,
+      eventId,
+      {},
+      {
+        bibs: [
+          { read: fragment, judged: { bib: '1234', status: 'completed', source: 'completed' } },
+          {
+            read: { bib: '9', confidence: 0.6, partial: false },
+            judged: { bib: '9', status: 'rejected', source: 'read' },
+          },
+        ],
+      },
+    );
     const waiting = newPhoto(eventId);
     await world.photos.insert(waiting);
     const queued = [none, mixed].sort(byText);
@@ -459,21 +562,54 @@ describe.each(WORLDS)('AuditLogRepository: %s', (_name, makeWorld) => {
     world = makeWorld();
   });
 
-  it("keeps who did what to which photo, newest first, per organisation and event", async () => {
+  it('keeps who did what to which photo, newest first, per organisation and event', async () => {
     const { orgId, eventId } = await anEvent(world);
     const { orgId: otherOrg } = await anEvent(world);
     const photoId = newId();
     const operator = { kind: 'operator' as const, accountId: null, apiKeyId: null };
     await world.audit.record({ orgId, eventId, actor: operator, action: 'photo.hide', photoId, detail: null });
-    await world.audit.record({ orgId, eventId, actor: operator, action: 'photo.add_bib', photoId, detail: { bib: '12' } });
-    await world.audit.record({ orgId, eventId: null, actor: operator, action: 'start_list.import', photoId: null, detail: { imported: 3 } });
-    await world.audit.record({ orgId: otherOrg, eventId, actor: operator, action: 'photo.delete', photoId, detail: null });
+    await world.audit.record({
+      orgId,
+      eventId,
+      actor: operator,
+      action: 'photo.add_bib',
+      photoId,
+      detail: { bib: '12' },
+    });
+    await world.audit.record({
+      orgId,
+      eventId: null,
+      actor: operator,
+      action: 'start_list.import',
+      photoId: null,
+      detail: { imported: 3 },
+    });
+    await world.audit.record({
+      orgId: otherOrg,
+      eventId,
+      actor: operator,
+      action: 'photo.delete',
+      photoId,
+      detail: null,
+    });
     const entries = await world.audit.page(orgId, { eventId: null, beforeId: null, limit: 10 });
     expect(entries.map((e) => e.action)).toEqual(['start_list.import', 'photo.add_bib', 'photo.hide']);
-    expect(entries[1]).toMatchObject({ orgId, eventId, photoId, detail: { bib: '12' }, actor: operator, accountEmail: null });
+    expect(entries[1]).toMatchObject({
+      orgId,
+      eventId,
+      photoId,
+      detail: { bib: '12' },
+      actor: operator,
+      accountEmail: null,
+    });
     expect(entries[1].at).toBeInstanceOf(Date);
-    expect((await world.audit.page(orgId, { eventId, beforeId: null, limit: 10 })).map((e) => e.action)).toEqual(['photo.add_bib', 'photo.hide']);
-    expect((await world.audit.page(orgId, { eventId: null, beforeId: entries[0].id, limit: 1 })).map((e) => e.action)).toEqual(['photo.add_bib']);
+    expect((await world.audit.page(orgId, { eventId, beforeId: null, limit: 10 })).map((e) => e.action)).toEqual([
+      'photo.add_bib',
+      'photo.hide',
+    ]);
+    expect(
+      (await world.audit.page(orgId, { eventId: null, beforeId: entries[0].id, limit: 1 })).map((e) => e.action),
+    ).toEqual(['photo.add_bib']);
   });
 });
 
@@ -501,7 +637,14 @@ describe.each(WORLDS)('FaceSearchesRepository: %s', (_name, makeWorld) => {
     const results = await Promise.all(Array.from({ length: 5 }, () => world.faceSearches.insertIfAbsent(first)));
     expect(results.filter(Boolean)).toHaveLength(1);
     const found = await world.faceSearches.find(eventId, first.requestId);
-    expect(found).toMatchObject({ requestId: first.requestId, orgId, eventId, confidenceThreshold: 80, facesFound: 1, matches: first.matches });
+    expect(found).toMatchObject({
+      requestId: first.requestId,
+      orgId,
+      eventId,
+      confidenceThreshold: 80,
+      facesFound: 1,
+      matches: first.matches,
+    });
     expect(Buffer.compare(found!.embedding!, first.embedding!)).toBe(0);
     expect(await world.faceSearches.find(other.eventId, first.requestId)).toBeNull();
     // The same request_id in another event is another search.
@@ -513,7 +656,11 @@ describe.each(WORLDS)('FaceSearchesRepository: %s', (_name, makeWorld) => {
     const { orgId, eventId } = await anEvent(world);
     const none = { ...search(orgId, eventId), facesFound: 0, matches: [], embedding: null };
     expect(await world.faceSearches.insertIfAbsent(none)).toBe(true);
-    expect(await world.faceSearches.find(eventId, none.requestId)).toMatchObject({ facesFound: 0, matches: [], embedding: null });
+    expect(await world.faceSearches.find(eventId, none.requestId)).toMatchObject({
+      facesFound: 0,
+      matches: [],
+      embedding: null,
+    });
   });
 
   it('counts billable searches and retries per organisation, by event and time', async () => {
@@ -527,8 +674,14 @@ describe.each(WORLDS)('FaceSearchesRepository: %s', (_name, makeWorld) => {
     await world.faceSearches.recordCacheHit(eventId, newId());
     expect(await world.faceSearches.usage(orgId, {})).toEqual({ billable: 2, retries: 2 });
     expect(await world.faceSearches.usage(orgId, { eventId })).toEqual({ billable: 1, retries: 2 });
-    expect(await world.faceSearches.usage(orgId, { from: new Date(Date.now() + 60_000) })).toEqual({ billable: 0, retries: 0 });
-    expect(await world.faceSearches.usage(orgId, { to: new Date(Date.now() - 3_600_000) })).toEqual({ billable: 0, retries: 0 });
+    expect(await world.faceSearches.usage(orgId, { from: new Date(Date.now() + 60_000) })).toEqual({
+      billable: 0,
+      retries: 0,
+    });
+    expect(await world.faceSearches.usage(orgId, { to: new Date(Date.now() - 3_600_000) })).toEqual({
+      billable: 0,
+      retries: 0,
+    });
     expect(await world.faceSearches.usage((await anEvent(world)).orgId, {})).toEqual({ billable: 0, retries: 0 });
   });
 
@@ -559,7 +712,10 @@ describe.each(WORLDS)('OrganisationsRepository: %s', (_name, makeWorld) => {
     expect((await world.organisations.list([a.id, b.id])).map((o) => o.id)).toEqual([b.id, a.id]);
     expect(await world.organisations.list([])).toEqual([]);
     expect((await world.organisations.list(null)).map((o) => o.id)).toEqual(expect.arrayContaining([a.id, b.id]));
-    expect(await world.organisations.rename(a.id, 'Aardvark Runners')).toMatchObject({ id: a.id, name: 'Aardvark Runners' });
+    expect(await world.organisations.rename(a.id, 'Aardvark Runners')).toMatchObject({
+      id: a.id,
+      name: 'Aardvark Runners',
+    });
     expect((await world.organisations.list([a.id, b.id])).map((o) => o.id)).toEqual([a.id, b.id]);
     expect(await world.organisations.rename(2_000_000_000, 'x')).toBeNull();
     await expect(world.organisations.create({ name: 'Again', slug: a.slug })).rejects.toThrow();
@@ -644,7 +800,17 @@ describe.each(WORLDS)('ApiKeysRepository: %s', (_name, makeWorld) => {
     const other = await anEvent(world);
     const fields = key(orgId, { readOnly: true, rateLimit: 30, eventIds: [3, 12] });
     const created = await world.apiKeys.create(fields);
-    expect(created).toMatchObject({ orgId, name: 'site', prefix: fields.prefix, active: true, allowedHosts: ['example.org'], rateLimit: 30, readOnly: true, eventIds: [3, 12], lastUsedAt: null });
+    expect(created).toMatchObject({
+      orgId,
+      name: 'site',
+      prefix: fields.prefix,
+      active: true,
+      allowedHosts: ['example.org'],
+      rateLimit: 30,
+      readOnly: true,
+      eventIds: [3, 12],
+      lastUsedAt: null,
+    });
     expect(created).not.toHaveProperty('keyHash');
     const second = await world.apiKeys.create(key(orgId));
     expect(second.eventIds).toBeNull();
@@ -654,7 +820,10 @@ describe.each(WORLDS)('ApiKeysRepository: %s', (_name, makeWorld) => {
     expect(await world.apiKeys.findInOrganisation(other.orgId, created.id)).toBeNull();
     expect(await world.apiKeys.countForOrganisation(orgId)).toBe(2);
     expect(await world.apiKeys.countForOrganisation(other.orgId)).toBe(0);
-    expect((await world.apiKeys.listForOrganisation(orgId)).map((k) => k.id).sort((a, b) => a - b)).toEqual([created.id, second.id]);
+    expect((await world.apiKeys.listForOrganisation(orgId)).map((k) => k.id).sort((a, b) => a - b)).toEqual([
+      created.id,
+      second.id,
+    ]);
     expect(await world.apiKeys.listForOrganisation(other.orgId)).toEqual([]);
   });
 
@@ -712,7 +881,13 @@ describe.each(WORLDS)('MembershipsRepository: %s', (_name, makeWorld) => {
     const other = await anEvent(world);
     const admin = await world.accounts.findOrCreate(`${slug('admin')}@example.org`);
     const invited = await world.accounts.findOrCreate(`${slug('invited')}@example.org`);
-    expect(await world.memberships.upsert(orgId, admin.id, 'admin', 'active')).toMatchObject({ orgId, accountId: admin.id, email: admin.email, role: 'admin', status: 'active' });
+    expect(await world.memberships.upsert(orgId, admin.id, 'admin', 'active')).toMatchObject({
+      orgId,
+      accountId: admin.id,
+      email: admin.email,
+      role: 'admin',
+      status: 'active',
+    });
     await world.memberships.upsert(orgId, invited.id, 'user', 'pending');
     await world.memberships.upsert(other.orgId, invited.id, 'admin', 'pending');
     expect(await world.memberships.activeRoles(invited.id)).toEqual({});
@@ -726,10 +901,18 @@ describe.each(WORLDS)('MembershipsRepository: %s', (_name, makeWorld) => {
     const organisations = await world.memberships.activeOrganisations(invited.id);
     expect(organisations.sort((a, b) => a.orgId - b.orgId)).toEqual([
       { orgId, name: 'Runners', slug: (await world.organisations.findById(orgId))!.slug, role: 'user' },
-      { orgId: other.orgId, name: 'Runners', slug: (await world.organisations.findById(other.orgId))!.slug, role: 'admin' },
+      {
+        orgId: other.orgId,
+        name: 'Runners',
+        slug: (await world.organisations.findById(other.orgId))!.slug,
+        role: 'admin',
+      },
     ]);
     expect(await world.memberships.countActiveAdmins(orgId)).toBe(1);
-    expect(await world.memberships.setRole(orgId, invited.id, 'admin')).toMatchObject({ role: 'admin', status: 'active' });
+    expect(await world.memberships.setRole(orgId, invited.id, 'admin')).toMatchObject({
+      role: 'admin',
+      status: 'active',
+    });
     expect(await world.memberships.countActiveAdmins(orgId)).toBe(2);
     // An upsert of an existing membership changes it, never adds a second.
     await world.memberships.upsert(orgId, invited.id, 'user', 'active');
@@ -744,9 +927,23 @@ describe.each(WORLDS)('MembershipsRepository: %s', (_name, makeWorld) => {
 
 const aVideo = (eventId: number, fields: Partial<NewVideo> = {}): NewVideo => {
   const id = newId();
-  return { id, eventId, sourceKey: `inbox/${id}.mp4`, storageKey: `videos/${eventId}/${id}.mp4`, originalFileName: 'cam.mp4', ...fields };
+  return {
+    id,
+    eventId,
+    sourceKey: `inbox/${id}.mp4`,
+    storageKey: `videos/${eventId}/${id}.mp4`,
+    originalFileName: 'cam.mp4',
+    ...fields,
+  };
 };
-const VIDEO_FACE = { timeSeconds: 2, embedding: Buffer.alloc(512, 3), score: 0.9, descriptorVersion: 4, quality: 0.7, track: 1 };
+const VIDEO_FACE = {
+  timeSeconds: 2,
+  embedding: Buffer.alloc(512, 3),
+  score: 0.9,
+  descriptorVersion: 4,
+  quality: 0.7,
+  track: 1,
+};
 
 describe.each(WORLDS)('VideosRepository: %s', (_name, makeWorld) => {
   let world: World;
@@ -776,7 +973,10 @@ describe.each(WORLDS)('VideosRepository: %s', (_name, makeWorld) => {
     const { eventId } = await anEvent(world);
     const video = await world.videos.insert(aVideo(eventId));
     await world.videos.startIndexing(video.id);
-    await world.videos.addFaces(video.id, eventId, [VIDEO_FACE, { ...VIDEO_FACE, timeSeconds: 4, descriptorVersion: 3, track: 2 }]);
+    await world.videos.addFaces(video.id, eventId, [
+      VIDEO_FACE,
+      { ...VIDEO_FACE, timeSeconds: 4, descriptorVersion: 3, track: 2 },
+    ]);
     await world.videos.setProgress(video.id, 0.5);
     expect((await world.videos.findWithEvent(video.id))?.indexProgress).toBeCloseTo(0.5);
     const faces = await world.videos.facesAfter(eventId, '0', 10);
@@ -830,12 +1030,24 @@ describe.each(WORLDS)('ClipRequestsRepository: %s', (_name, makeWorld) => {
     expect((await world.clipRequests.find({ eventId: undefined, requestId }))?.generation).toBe(1);
     expect(await world.clipRequests.find({ eventId: (await anEvent(world)).eventId, requestId })).toBeNull();
     await world.clipRequests.start(started(orgId, eventId, requestId, 2));
-    expect(await world.clipRequests.finish({ eventId, requestId }, 1, { status: 'completed', error: null })).toBe(false);
-    expect(await world.clipRequests.finish({ eventId, requestId }, 2, { status: 'clip_failed', error: 'e'.repeat(600), clipErrors: [] })).toBe(true);
-    expect(await world.clipRequests.finish({ eventId, requestId }, 2, { status: 'completed', error: null })).toBe(false);
+    expect(await world.clipRequests.finish({ eventId, requestId }, 1, { status: 'completed', error: null })).toBe(
+      false,
+    );
+    expect(
+      await world.clipRequests.finish({ eventId, requestId }, 2, {
+        status: 'clip_failed',
+        error: 'e'.repeat(600),
+        clipErrors: [],
+      }),
+    ).toBe(true);
+    expect(await world.clipRequests.finish({ eventId, requestId }, 2, { status: 'completed', error: null })).toBe(
+      false,
+    );
     const ended = await world.clipRequests.find({ eventId, requestId });
     expect([ended?.status, ended?.error?.length, !!ended?.finishedAt]).toEqual(['clip_failed', 500, true]);
-    expect(await world.clipRequests.finish({ eventId, requestId: newId() }, 1, { status: 'completed', error: null })).toBe(false);
+    expect(
+      await world.clipRequests.finish({ eventId, requestId: newId() }, 1, { status: 'completed', error: null }),
+    ).toBe(false);
   });
 
   it('keeps clips of a request in order with their source, expires the due ones once, deletes them', async () => {
@@ -844,8 +1056,24 @@ describe.each(WORLDS)('ClipRequestsRepository: %s', (_name, makeWorld) => {
     await world.clipRequests.start(started(orgId, eventId, requestId, 1));
     const video = await world.videos.insert(aVideo(eventId));
     const now = at('2026-05-17T12:00:00Z');
-    const due = { id: newId(), eventId, requestId, videoId: video.id, startSeconds: 1, endSeconds: 4, storageKey: `clips/${newId()}.mp4`, expiresAt: at('2026-05-17T11:00:00Z') };
-    const kept = { ...due, id: newId(), startSeconds: 6, endSeconds: 9, storageKey: `clips/${newId()}.mp4`, expiresAt: null };
+    const due = {
+      id: newId(),
+      eventId,
+      requestId,
+      videoId: video.id,
+      startSeconds: 1,
+      endSeconds: 4,
+      storageKey: `clips/${newId()}.mp4`,
+      expiresAt: at('2026-05-17T11:00:00Z'),
+    };
+    const kept = {
+      ...due,
+      id: newId(),
+      startSeconds: 6,
+      endSeconds: 9,
+      storageKey: `clips/${newId()}.mp4`,
+      expiresAt: null,
+    };
     await world.clipRequests.addClip(due);
     await world.clipRequests.addClip(kept);
     const clips = await world.clipRequests.clipsOf(eventId, requestId);
@@ -854,12 +1082,21 @@ describe.each(WORLDS)('ClipRequestsRepository: %s', (_name, makeWorld) => {
       [kept.id, video.sourceKey, 'ready'],
     ]);
     expect(await world.clipRequests.clipsOf(eventId, newId())).toEqual([]);
-    const expiring = (await world.clipRequests.dueForExpiry(now, 100)).filter((c) => c.id === due.id || c.id === kept.id);
-    expect(expiring.map((c) => ({ id: c.id, storageKey: c.storageKey }))).toEqual([{ id: due.id, storageKey: due.storageKey }]);
+    const expiring = (await world.clipRequests.dueForExpiry(now, 100)).filter(
+      (c) => c.id === due.id || c.id === kept.id,
+    );
+    expect(expiring.map((c) => ({ id: c.id, storageKey: c.storageKey }))).toEqual([
+      { id: due.id, storageKey: due.storageKey },
+    ]);
     await world.clipRequests.markExpired(due.id);
     expect((await world.clipRequests.dueForExpiry(now, 100)).map((c) => c.id)).not.toContain(due.id);
-    expect((await world.clipRequests.clipsOf(eventId, requestId)).map((c) => c.downloadStatus)).toEqual(['expired', 'ready']);
-    expect((await world.clipRequests.deleteClips(eventId, requestId)).sort()).toEqual([due.storageKey, kept.storageKey].sort());
+    expect((await world.clipRequests.clipsOf(eventId, requestId)).map((c) => c.downloadStatus)).toEqual([
+      'expired',
+      'ready',
+    ]);
+    expect((await world.clipRequests.deleteClips(eventId, requestId)).sort()).toEqual(
+      [due.storageKey, kept.storageKey].sort(),
+    );
     expect(await world.clipRequests.clipsOf(eventId, requestId)).toEqual([]);
     expect(await world.clipRequests.deleteClips(eventId, requestId)).toEqual([]);
   });

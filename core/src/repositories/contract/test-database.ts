@@ -67,9 +67,26 @@ export async function startTestDatabase(): Promise<TestDatabase> {
   writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   if (owner) for (const file of [cluster, pwfile]) chownSync(file, owner.uid, owner.gid);
   const options = { ...(owner ?? {}), stdio: 'ignore' as const };
-  execFileSync(path.join(bin, 'initdb'), ['-D', cluster, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync'], options);
+  execFileSync(
+    path.join(bin, 'initdb'),
+    ['-D', cluster, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync'],
+    options,
+  );
   const port = await freePort();
-  const flags = ['-D', cluster, '-p', String(port), '-k', cluster, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=50'];
+  const flags = [
+    '-D',
+    cluster,
+    '-p',
+    String(port),
+    '-k',
+    cluster,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    'max_connections=50',
+  ];
   const server = spawn(path.join(bin, 'postgres'), flags, options);
   const stopServer = async () => {
     if (server.exitCode === null && server.signalCode === null) {
@@ -80,7 +97,8 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const url = (database: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+    const url = (database: string) =>
+      `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
     const admin = await openWhenUp(url('postgres'), server);
     await admin.em.getConnection().execute('create database contracts');
     await admin.close(true);

@@ -1,5 +1,12 @@
 import { ClipRequest, Event, Organisation } from '../../db/entities';
-import { ClipOutcome, ClipRequestKey, ClipRequestsRepository, ClipWithSource, NewClip, StartedClipRequest } from '../clip-requests.repository';
+import {
+  ClipOutcome,
+  ClipRequestKey,
+  ClipRequestsRepository,
+  ClipWithSource,
+  NewClip,
+  StartedClipRequest,
+} from '../clip-requests.repository';
 import { InMemoryEventsRepository } from './events.fake';
 import { InMemoryVideosRepository } from './videos.fake';
 
@@ -31,13 +38,27 @@ export class InMemoryClipRequestsRepository implements ClipRequestsRepository {
       row.organisation = { id: r.orgId } as Organisation;
       this.rows.push(row);
     }
-    Object.assign(row, { status: r.status, embedding: r.embedding, matches: r.matches, generation: r.generation, error: null, clipErrors: [], finishedAt: r.finishedAt, updatedAt: new Date() });
+    Object.assign(row, {
+      status: r.status,
+      embedding: r.embedding,
+      matches: r.matches,
+      generation: r.generation,
+      error: null,
+      clipErrors: [],
+      finishedAt: r.finishedAt,
+      updatedAt: new Date(),
+    });
   }
 
   async finish(key: ClipRequestKey, generation: number, outcome: ClipOutcome): Promise<boolean> {
     const row = this.matching(key);
     if (!row || row.generation !== generation || row.status !== 'processing') return false;
-    Object.assign(row, { status: outcome.status, error: outcome.error?.slice(0, 500) ?? null, finishedAt: new Date(), updatedAt: new Date() });
+    Object.assign(row, {
+      status: outcome.status,
+      error: outcome.error?.slice(0, 500) ?? null,
+      finishedAt: new Date(),
+      updatedAt: new Date(),
+    });
     if (outcome.clipErrors) row.clipErrors = outcome.clipErrors;
     return true;
   }

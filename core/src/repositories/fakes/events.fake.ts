@@ -8,7 +8,11 @@ export class InMemoryEventsRepository implements EventsRepository {
 
   add(fields: Partial<Omit<Event, 'organisation'>> & { orgId?: number } = {}): Event {
     const { orgId = 1, ...rest } = fields;
-    const event = Object.assign(new Event(), { id: this.nextId, name: `Event ${this.nextId}`, slug: `event-${this.nextId}` }, rest);
+    const event = Object.assign(
+      new Event(),
+      { id: this.nextId, name: `Event ${this.nextId}`, slug: `event-${this.nextId}` },
+      rest,
+    );
     event.organisation = { id: orgId } as Organisation;
     this.nextId = Math.max(this.nextId, event.id) + 1;
     this.rows.set(event.id, event);
@@ -27,7 +31,12 @@ export class InMemoryEventsRepository implements EventsRepository {
   async findAccess(id: number) {
     return this.findById(id);
   }
-  async listForOrganisation(orgId: number, limit: number, offset: number, opts: { withoutDrafts?: boolean; onlyIds?: number[] } = {}) {
+  async listForOrganisation(
+    orgId: number,
+    limit: number,
+    offset: number,
+    opts: { withoutDrafts?: boolean; onlyIds?: number[] } = {},
+  ) {
     const all = this.all
       .filter((e) => e.organisation.id === orgId && !e.deletingAt && !(opts.withoutDrafts && e.status === 'draft'))
       .filter((e) => !opts.onlyIds || opts.onlyIds.includes(e.id))

@@ -1,4 +1,9 @@
-import { FaceSearchesRepository, FaceSearchUsageFilter, NewFaceSearch, StoredFaceSearch } from '../face-searches.repository';
+import {
+  FaceSearchesRepository,
+  FaceSearchUsageFilter,
+  NewFaceSearch,
+  StoredFaceSearch,
+} from '../face-searches.repository';
 
 type Row = NewFaceSearch & { billable: boolean; cacheHits: number; createdAt: Date };
 
@@ -16,12 +21,25 @@ export class InMemoryFaceSearchesRepository implements FaceSearchesRepository {
     const row = this.get(eventId, requestId);
     if (!row) return null;
     const { requestId: id, orgId, confidenceThreshold, matches, facesFound, embedding } = row;
-    return { requestId: id, orgId, eventId: row.eventId, confidenceThreshold, matches: [...matches], facesFound, embedding };
+    return {
+      requestId: id,
+      orgId,
+      eventId: row.eventId,
+      confidenceThreshold,
+      matches: [...matches],
+      facesFound,
+      embedding,
+    };
   }
 
   async insertIfAbsent(search: NewFaceSearch): Promise<boolean> {
     if (this.get(search.eventId, search.requestId)) return false;
-    this.rows.set(InMemoryFaceSearchesRepository.key(search.eventId, search.requestId), { ...search, billable: true, cacheHits: 0, createdAt: new Date() });
+    this.rows.set(InMemoryFaceSearchesRepository.key(search.eventId, search.requestId), {
+      ...search,
+      billable: true,
+      cacheHits: 0,
+      createdAt: new Date(),
+    });
     return true;
   }
 
@@ -30,9 +48,16 @@ export class InMemoryFaceSearchesRepository implements FaceSearchesRepository {
     if (row) row.cacheHits++;
   }
 
-  async usage(orgId: number, { eventId, from, to }: FaceSearchUsageFilter): Promise<{ billable: number; retries: number }> {
+  async usage(
+    orgId: number,
+    { eventId, from, to }: FaceSearchUsageFilter,
+  ): Promise<{ billable: number; retries: number }> {
     const rows = [...this.rows.values()].filter(
-      (r) => r.orgId === orgId && (eventId == null || r.eventId === eventId) && (!from || r.createdAt >= from) && (!to || r.createdAt < to),
+      (r) =>
+        r.orgId === orgId &&
+        (eventId == null || r.eventId === eventId) &&
+        (!from || r.createdAt >= from) &&
+        (!to || r.createdAt < to),
     );
     return { billable: rows.filter((r) => r.billable).length, retries: rows.reduce((n, r) => n + r.cacheHits, 0) };
   }

@@ -9,7 +9,13 @@ export class InMemoryLocalCredentialsRepository implements LocalCredentialsRepos
   readonly rows = new Map<number, Row>();
 
   private row(accountId: number): Row {
-    const row = this.rows.get(accountId) ?? { accountId, passwordHash: null, emailVerified: false, tokenHash: null, expiresAt: null };
+    const row = this.rows.get(accountId) ?? {
+      accountId,
+      passwordHash: null,
+      emailVerified: false,
+      tokenHash: null,
+      expiresAt: null,
+    };
     this.rows.set(accountId, row);
     return row;
   }

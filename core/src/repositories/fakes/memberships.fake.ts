@@ -4,7 +4,13 @@ import type { InMemoryAccountsRepository } from './accounts.fake';
 import type { InMemoryOrganisationsRepository } from './organisations.fake';
 
 export class InMemoryMembershipsRepository implements MembershipsRepository {
-  readonly rows: Array<{ orgId: number; accountId: number; role: MembershipRole; status: MembershipStatus; createdAt: Date }> = [];
+  readonly rows: Array<{
+    orgId: number;
+    accountId: number;
+    role: MembershipRole;
+    status: MembershipStatus;
+    createdAt: Date;
+  }> = [];
 
   constructor(
     private readonly accounts: InMemoryAccountsRepository,
@@ -12,7 +18,9 @@ export class InMemoryMembershipsRepository implements MembershipsRepository {
   ) {}
 
   async activeRoles(accountId: number) {
-    return Object.fromEntries(this.rows.filter((m) => m.accountId === accountId && m.status === 'active').map((m) => [m.orgId, m.role]));
+    return Object.fromEntries(
+      this.rows.filter((m) => m.accountId === accountId && m.status === 'active').map((m) => [m.orgId, m.role]),
+    );
   }
   async activeOrganisations(accountId: number) {
     return this.rows

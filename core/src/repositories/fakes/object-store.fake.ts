@@ -35,7 +35,9 @@ export class InMemoryObjectStore {
   }
 
   async list(prefix: string): Promise<Array<{ key: string; size: number }>> {
-    return [...this.objects].filter(([key]) => key.startsWith(prefix)).map(([key, o]) => ({ key, size: o.body.length }));
+    return [...this.objects]
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, o]) => ({ key, size: o.body.length }));
   }
 
   async exists(key: string): Promise<boolean> {

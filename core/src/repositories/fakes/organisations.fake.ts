@@ -19,7 +19,10 @@ export class InMemoryOrganisationsRepository implements OrganisationsRepository 
     return row ? { ...row } : null;
   }
   async list(ids: number[] | null) {
-    return this.rows.filter((o) => !ids || ids.includes(o.id)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id).map((o) => ({ ...o }));
+    return this.rows
+      .filter((o) => !ids || ids.includes(o.id))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
+      .map((o) => ({ ...o }));
   }
   async rename(id: number, name: string) {
     const row = this.rows.find((o) => o.id === id);

@@ -3,7 +3,18 @@ import { Event, Face, Photo, PhotoBib, PhotoStatus } from '../../db/entities';
 import { newId, normaliseBib } from '../../ids';
 import { PageRequest } from '../../pagination';
 import { FaceRow } from '../face-rows';
-import { GalleryRow, NewPhoto, PhotoBox, PhotosRepository, PhotoStatusTally, ProcessedPhoto, ReviewBibRow, ReviewFaceRow, ReviewQueueRow, ReviewReason } from '../photos.repository';
+import {
+  GalleryRow,
+  NewPhoto,
+  PhotoBox,
+  PhotosRepository,
+  PhotoStatusTally,
+  ProcessedPhoto,
+  ReviewBibRow,
+  ReviewFaceRow,
+  ReviewQueueRow,
+  ReviewReason,
+} from '../photos.repository';
 import type { BibJudgement, BibReadSource, BibReadStatus, StoredBibReadRow } from '../../bibs/bib-read-rule';
 import { InMemoryEventsRepository } from './events.fake';
 
@@ -25,41 +36,68 @@ const page = <T>(items: T[], request: PageRequest) => items.slice(request.offset
  */
 export class InMemoryPhotosRepository implements PhotosRepository {
   readonly rows = new Map<string, Photo>();
-  readonly bibs: Array<Pick<PhotoBib, 'bib' | 'confidence'> & {
-    id?: string;
-    photoId: string;
-    eventId: number;
-    readText?: string;
-    partial?: boolean;
-    status?: BibReadStatus;
-    source?: BibReadSource;
-    box?: PhotoBox | null;
-  }> = [];
+  readonly bibs: Array<
+    Pick<PhotoBib, 'bib' | 'confidence'> & {
+      id?: string;
+      photoId: string;
+      eventId: number;
+      readText?: string;
+      partial?: boolean;
+      status?: BibReadStatus;
+      source?: BibReadSource;
+      box?: PhotoBox | null;
+    }
+  > = [];
   private nextBibId = 1;
-  readonly faces: Array<Pick<Face, 'embedding' | 'score' | 'descriptorVersion' | 'quality'> & { id: number; photoId: string; eventId: number; box?: FaceBox }> = [];
+  readonly faces: Array<
+    Pick<Face, 'embedding' | 'score' | 'descriptorVersion' | 'quality'> & {
+      id: number;
+      photoId: string;
+      eventId: number;
+      box?: FaceBox;
+    }
+  > = [];
   private nextFaceId = 1;
 
   constructor(private readonly events?: InMemoryEventsRepository) {}
 
   add(fields: Partial<Omit<Photo, 'event'>> & { eventId: number; bibs?: string[] }): Photo {
     const { eventId, bibs = [], ...rest } = fields;
-    const photo = Object.assign(new Photo(), {
-      contentHash: newId(),
-      originalFileName: 'photo.jpg',
-      mimeType: 'image/jpeg',
-      largeKey: 'large.jpg',
-      thumbnailKey: 'thumb.jpg',
-      status: 'processed',
-    }, rest);
+    const photo = Object.assign(
+      new Photo(),
+      {
+        contentHash: newId(),
+        originalFileName: 'photo.jpg',
+        mimeType: 'image/jpeg',
+        largeKey: 'large.jpg',
+        thumbnailKey: 'thumb.jpg',
+        status: 'processed',
+      },
+      rest,
+    );
     photo.originalKey ??= `originals/${eventId}/${photo.id}.jpg`;
     photo.event = { id: eventId } as Event;
     this.rows.set(photo.id, photo);
-    for (const bib of bibs) this.bibs.push({ id: String(this.nextBibId++), photoId: photo.id, eventId, bib: normaliseBib(bib), confidence: 1 });
+    for (const bib of bibs)
+      this.bibs.push({
+        id: String(this.nextBibId++),
+        photoId: photo.id,
+        eventId,
+        bib: normaliseBib(bib),
+        confidence: 1,
+      });
     return photo;
   }
 
   addFace(photoId: string, embedding: Buffer, descriptorVersion: number = FACE_DESCRIPTOR_VERSION): void {
-    this.faces.push({ id: this.nextFaceId++, photoId, eventId: this.rows.get(photoId)!.event.id, embedding, descriptorVersion, score: 1 });
+    this.faces.push({
+      id: this.nextFaceId++,
+      photoId,
+      eventId: this.rows.get(photoId)!.event.id,
+      embedding,
+      descriptorVersion,
+      score: 1,
+    });
   }
 
   private withEvent(photo: Photo): Photo {
@@ -69,7 +107,9 @@ export class InMemoryPhotosRepository implements PhotosRepository {
   }
 
   private published(eventId?: number): Photo[] {
-    return [...this.rows.values()].filter((p) => p.publishedAt && (eventId === undefined || p.event.id === eventId)).sort(byGalleryOrder);
+    return [...this.rows.values()]
+      .filter((p) => p.publishedAt && (eventId === undefined || p.event.id === eventId))
+      .sort(byGalleryOrder);
   }
 
   async publishedCount(eventId: number): Promise<number> {
@@ -97,17 +137,28 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     return { total: all.length, rows };
   }
 
-  async publishedWithBib(eventId: number, bib: string, request: PageRequest): Promise<{ total: number; ids: string[] }> {
+  async publishedWithBib(
+    eventId: number,
+    bib: string,
+    request: PageRequest,
+  ): Promise<{ total: number; ids: string[] }> {
     const wanted = normaliseBib(bib);
-    const searchable = (b: { status?: BibReadStatus }) => b.status === undefined || b.status === 'accepted' || b.status === 'completed';
-    const withBib = new Set(this.bibs.filter((b) => b.eventId === eventId && b.bib === wanted && searchable(b)).map((b) => b.photoId));
+    const searchable = (b: { status?: BibReadStatus }) =>
+      b.status === undefined || b.status === 'accepted' || b.status === 'completed';
+    const withBib = new Set(
+      this.bibs.filter((b) => b.eventId === eventId && b.bib === wanted && searchable(b)).map((b) => b.photoId),
+    );
     const all = this.published(eventId).filter((p) => withBib.has(p.id));
     return { total: all.length, ids: page(all, request).map((p) => p.id) };
   }
 
   async publishedAmong(ids: readonly string[], eventId?: number): Promise<Set<string>> {
     const wanted = new Set(ids);
-    return new Set(this.published(eventId).filter((p) => wanted.has(p.id)).map((p) => p.id));
+    return new Set(
+      this.published(eventId)
+        .filter((p) => wanted.has(p.id))
+        .map((p) => p.id),
+    );
   }
 
   async findPublished(eventId: number, id: string): Promise<Photo | null> {
@@ -119,7 +170,9 @@ export class InMemoryPhotosRepository implements PhotosRepository {
   }
 
   async findPublishedWithEvent(ids: readonly string[]): Promise<Photo[]> {
-    return this.published().filter((p) => ids.includes(p.id)).map((p) => this.withEvent(p));
+    return this.published()
+      .filter((p) => ids.includes(p.id))
+      .map((p) => this.withEvent(p));
   }
 
   async countsByHour(eventId: number): Promise<Array<{ day: string; hour: number; count: number }>> {
@@ -134,7 +187,12 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       .sort((a, b) => (a.day === b.day ? a.hour - b.hour : a.day < b.day ? -1 : 1));
   }
 
-  async publishedCapturedBetween(eventId: number, from: Date, to: Date, request: PageRequest): Promise<{ total: number; photos: Photo[] }> {
+  async publishedCapturedBetween(
+    eventId: number,
+    from: Date,
+    to: Date,
+    request: PageRequest,
+  ): Promise<{ total: number; photos: Photo[] }> {
     const all = this.published(eventId).filter((p) => p.capturedAt && p.capturedAt >= from && p.capturedAt < to);
     return { total: all.length, photos: page(all, request) };
   }
@@ -145,19 +203,25 @@ export class InMemoryPhotosRepository implements PhotosRepository {
 
   async insert(photo: NewPhoto): Promise<void> {
     // Checked and added without a pause between, as the unique index does for concurrent imports.
-    const taken = [...this.rows.values()].some((p) => p.event.id === photo.eventId && p.contentHash === photo.contentHash);
+    const taken = [...this.rows.values()].some(
+      (p) => p.event.id === photo.eventId && p.contentHash === photo.contentHash,
+    );
     if (taken) throw new Error('duplicate key value violates unique constraint');
     this.add({ ...photo, status: 'imported', largeKey: null, thumbnailKey: null });
   }
 
   async markQueued(eventId: number, statuses: PhotoStatus[], only?: string[]): Promise<string[]> {
-    const photos = [...this.rows.values()].filter((p) => p.event.id === eventId && statuses.includes(p.status) && (!only || only.includes(p.id)));
+    const photos = [...this.rows.values()].filter(
+      (p) => p.event.id === eventId && statuses.includes(p.status) && (!only || only.includes(p.id)),
+    );
     for (const p of photos) Object.assign(p, { status: 'queued', stepErrors: null });
     return photos.map((p) => p.id);
   }
 
   async publishProcessed(eventId: number, at: Date): Promise<number> {
-    const photos = [...this.rows.values()].filter((p) => p.event.id === eventId && p.status === 'processed' && !p.publishedAt && !p.hiddenAt);
+    const photos = [...this.rows.values()].filter(
+      (p) => p.event.id === eventId && p.status === 'processed' && !p.publishedAt && !p.hiddenAt,
+    );
     for (const p of photos) p.publishedAt = at;
     return photos.length;
   }
@@ -166,11 +230,18 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     const tallies = new Map<PhotoStatus, PhotoStatusTally>();
     for (const p of this.rows.values()) {
       if (p.event.id !== eventId) continue;
-      const t = tallies.get(p.status) ?? { status: p.status, count: 0, lastCreated: null, lastProcessed: null, live: 0 };
+      const t = tallies.get(p.status) ?? {
+        status: p.status,
+        count: 0,
+        lastCreated: null,
+        lastProcessed: null,
+        live: 0,
+      };
       t.count++;
       if (p.publishedAt) t.live++;
       if (!t.lastCreated || p.createdAt > new Date(t.lastCreated)) t.lastCreated = p.createdAt;
-      if (p.processedAt && (!t.lastProcessed || p.processedAt > new Date(t.lastProcessed))) t.lastProcessed = p.processedAt;
+      if (p.processedAt && (!t.lastProcessed || p.processedAt > new Date(t.lastProcessed)))
+        t.lastProcessed = p.processedAt;
       tallies.set(p.status, t);
     }
     return [...tallies.values()];
@@ -183,7 +254,10 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       const reason = Object.values(p.stepErrors ?? {})[0] ?? 'unknown';
       counts.set(reason, (counts.get(reason) ?? 0) + 1);
     }
-    return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)).slice(0, limit);
+    return [...counts]
+      .map(([reason, count]) => ({ reason, count }))
+      .sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1))
+      .slice(0, limit);
   }
 
   async findWithEvent(photoId: string): Promise<Photo | null> {
@@ -201,47 +275,92 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     const { bibs, faces, publishAt, ...fields } = result;
     Object.assign(photo, fields, { status: 'processed' });
     if (publishAt && !photo.publishedAt && !photo.hiddenAt) photo.publishedAt = publishAt;
-    this.bibs.splice(0, this.bibs.length, ...this.bibs.filter((b) => b.photoId !== photoId || b.source === 'organiser'));
+    this.bibs.splice(
+      0,
+      this.bibs.length,
+      ...this.bibs.filter((b) => b.photoId !== photoId || b.source === 'organiser'),
+    );
     const organisers = new Set(this.bibs.filter((b) => b.photoId === photoId).map((b) => b.bib));
     for (const { read, judged } of bibs) {
       if (organisers.has(judged.bib)) continue;
       const box = read.box ?? null;
-      this.bibs.push({ id: String(this.nextBibId++), photoId, eventId, bib: judged.bib, readText: read.bib, confidence: read.confidence, partial: read.partial, status: judged.status, source: judged.source, box });
+      this.bibs.push({
+        id: String(this.nextBibId++),
+        photoId,
+        eventId,
+        bib: judged.bib,
+        readText: read.bib,
+        confidence: read.confidence,
+        partial: read.partial,
+        status: judged.status,
+        source: judged.source,
+        box,
+      });
     }
     this.faces.splice(0, this.faces.length, ...this.faces.filter((f) => f.photoId !== photoId));
     for (const face of faces) {
       const { embedding, descriptorVersion, score, box } = face;
-      this.faces.push({ id: this.nextFaceId++, photoId, eventId, embedding, descriptorVersion, quality: face.quality ?? null, score, box });
+      this.faces.push({
+        id: this.nextFaceId++,
+        photoId,
+        eventId,
+        embedding,
+        descriptorVersion,
+        quality: face.quality ?? null,
+        score,
+        box,
+      });
     }
   }
 
   async markFailed(photoId: string, reason: string): Promise<void> {
     const photo = this.rows.get(photoId);
-    if (photo && photo.status !== 'processed') Object.assign(photo, { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } });
+    if (photo && photo.status !== 'processed')
+      Object.assign(photo, { status: 'failed', stepErrors: { previews: reason.slice(0, 500) } });
   }
 
   async largestPublishedFace(eventId: number): Promise<{ originalKey: string; box: FaceBox } | null> {
     const published = new Set(this.published(eventId).map((p) => p.id));
     const area = (box?: FaceBox) => (box ? box.width * box.height : -1);
-    const largest = this.faces.filter((f) => published.has(f.photoId) && f.box).sort((a, b) => area(b.box) - area(a.box))[0];
+    const largest = this.faces
+      .filter((f) => published.has(f.photoId) && f.box)
+      .sort((a, b) => area(b.box) - area(a.box))[0];
     return largest ? { originalKey: this.rows.get(largest.photoId)!.originalKey, box: { ...largest.box! } } : null;
   }
 
-  async facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
+  async facesAfter(
+    eventId: number,
+    afterId: string,
+    limit: number,
+    skipIds: readonly string[] = [],
+  ): Promise<FaceRow[]> {
     const skip = new Set(skipIds);
     return this.faces
       .filter((f) => f.eventId === eventId && f.id > Number(afterId) && !skip.has(String(f.id)))
       .sort((a, b) => a.id - b.id)
       .slice(0, limit)
-      .map((f) => ({ id: String(f.id), ref: f.photoId, embedding: f.embedding, version: f.descriptorVersion, quality: f.quality ?? null, group: null }));
+      .map((f) => ({
+        id: String(f.id),
+        ref: f.photoId,
+        embedding: f.embedding,
+        version: f.descriptorVersion,
+        quality: f.quality ?? null,
+        group: null,
+      }));
   }
 
   async eventsWithFacesOlderThan(version: number): Promise<number[]> {
-    return [...new Set(this.faces.filter((f) => f.descriptorVersion < version).map((f) => f.eventId))].sort((a, b) => a - b);
+    return [...new Set(this.faces.filter((f) => f.descriptorVersion < version).map((f) => f.eventId))].sort(
+      (a, b) => a - b,
+    );
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
-    return [...new Set(this.faces.filter((f) => f.eventId === eventId && f.descriptorVersion < version).map((f) => f.photoId))];
+    return [
+      ...new Set(
+        this.faces.filter((f) => f.eventId === eventId && f.descriptorVersion < version).map((f) => f.photoId),
+      ),
+    ];
   }
 
   async markForReprocessing(id: string): Promise<void> {
@@ -250,19 +369,36 @@ export class InMemoryPhotosRepository implements PhotosRepository {
   }
 
   async largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null> {
-    return [...this.rows.values()].find((p) => p.event.id === eventId && p.originalFileName === originalFileName && p.largeKey)?.largeKey ?? null;
+    return (
+      [...this.rows.values()].find(
+        (p) => p.event.id === eventId && p.originalFileName === originalFileName && p.largeKey,
+      )?.largeKey ?? null
+    );
   }
 
   async bibReadsOf(eventId: number): Promise<StoredBibReadRow[]> {
     return this.bibs
       .filter((b) => b.eventId === eventId)
-      .map((b) => ({ id: b.id!, readText: b.readText ?? b.bib, bib: b.bib, partial: b.partial ?? false, status: b.status ?? 'accepted', source: b.source ?? 'read' }));
+      .map((b) => ({
+        id: b.id!,
+        readText: b.readText ?? b.bib,
+        bib: b.bib,
+        partial: b.partial ?? false,
+        status: b.status ?? 'accepted',
+        source: b.source ?? 'read',
+      }));
   }
 
   async setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void> {
     for (const change of changes) {
       const row = this.bibs.find((b) => b.id === change.id && b.eventId === eventId && b.source !== 'organiser');
-      if (row) Object.assign(row, { readText: row.readText ?? row.bib, bib: change.bib, status: change.status, source: change.source });
+      if (row)
+        Object.assign(row, {
+          readText: row.readText ?? row.bib,
+          bib: change.bib,
+          status: change.status,
+          source: change.source,
+        });
     }
   }
 
@@ -278,7 +414,16 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       .map((b) => {
         const source = b.source ?? 'read';
         const readText = source === 'organiser' && b.readText === undefined ? null : (b.readText ?? b.bib);
-        return { id: b.id!, photoId: b.photoId, bib: b.bib, readText, confidence: b.confidence, status: b.status ?? 'accepted', source, box: b.box ?? null };
+        return {
+          id: b.id!,
+          photoId: b.photoId,
+          bib: b.bib,
+          readText,
+          confidence: b.confidence,
+          status: b.status ?? 'accepted',
+          source,
+          box: b.box ?? null,
+        };
       })
       .sort((a, b) => (a.photoId === b.photoId ? Number(a.id) - Number(b.id) : a.photoId < b.photoId ? -1 : 1));
   }
@@ -288,15 +433,34 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     return this.faces
       .filter((f) => wanted.has(f.photoId))
       .sort((a, b) => (a.photoId === b.photoId ? a.id - b.id : a.photoId < b.photoId ? -1 : 1))
-      .map((f) => ({ id: String(f.id), photoId: f.photoId, quality: f.quality ?? null, score: f.score, box: f.box ?? { x: 0, y: 0, width: 0, height: 0 } }));
+      .map((f) => ({
+        id: String(f.id),
+        photoId: f.photoId,
+        quality: f.quality ?? null,
+        score: f.score,
+        box: f.box ?? { x: 0, y: 0, width: 0, height: 0 },
+      }));
   }
 
-  async setOrganiserBib(eventId: number, photoId: string, bib: string, status: 'accepted' | 'rejected'): Promise<number> {
+  async setOrganiserBib(
+    eventId: number,
+    photoId: string,
+    bib: string,
+    status: 'accepted' | 'rejected',
+  ): Promise<number> {
     if (!(await this.findInEvent(eventId, photoId))) return 0;
     const rows = this.bibs.filter((b) => b.photoId === photoId && b.bib === bib);
     for (const row of rows) Object.assign(row, { status, source: 'organiser' });
     if (rows.length || status === 'rejected') return rows.length;
-    this.bibs.push({ id: String(this.nextBibId++), photoId, eventId, bib, confidence: 1, status: 'accepted', source: 'organiser' });
+    this.bibs.push({
+      id: String(this.nextBibId++),
+      photoId,
+      eventId,
+      bib,
+      confidence: 1,
+      status: 'accepted',
+      source: 'organiser',
+    });
     return 1;
   }
 
@@ -324,7 +488,9 @@ export class InMemoryPhotosRepository implements PhotosRepository {
 
   async reviewQueue(eventId: number, afterId: string | null, limit: number): Promise<ReviewQueueRow[]> {
     const queue: ReviewQueueRow[] = [];
-    const photos = [...this.rows.values()].filter((p) => p.event.id === eventId && p.status === 'processed' && (afterId === null || p.id > afterId));
+    const photos = [...this.rows.values()].filter(
+      (p) => p.event.id === eventId && p.status === 'processed' && (afterId === null || p.id > afterId),
+    );
     for (const photo of photos.sort((a, b) => (a.id < b.id ? -1 : 1))) {
       const rows = this.bibs.filter((b) => b.photoId === photo.id);
       const status = (b: (typeof rows)[number]) => b.status ?? 'accepted';

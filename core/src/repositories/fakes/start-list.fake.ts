@@ -30,7 +30,10 @@ export class InMemoryStartListRepository implements StartListRepository {
     return new Set(bibs.filter((b) => listed.has(b)));
   }
   async containing(eventId: number, fragment: string, limit: number) {
-    return this.of(eventId).map((e) => e.bib).filter((b) => b.includes(fragment)).slice(0, limit);
+    return this.of(eventId)
+      .map((e) => e.bib)
+      .filter((b) => b.includes(fragment))
+      .slice(0, limit);
   }
   async list(eventId: number) {
     return [...this.of(eventId)];

@@ -16,14 +16,25 @@ export class InMemoryVideosRepository implements VideosRepository {
   add(fields: Partial<Omit<Video, 'event'>> & { eventId: number }): Video {
     const { eventId, ...rest } = fields;
     // Upload order is creation order, even within one millisecond.
-    const video = Object.assign(new Video(), { sourceKey: 'cam', storageKey: 'videos/x.mp4', originalFileName: 'cam.mp4', createdAt: new Date(Date.now() + this.clock++) }, rest);
+    const video = Object.assign(
+      new Video(),
+      {
+        sourceKey: 'cam',
+        storageKey: 'videos/x.mp4',
+        originalFileName: 'cam.mp4',
+        createdAt: new Date(Date.now() + this.clock++),
+      },
+      rest,
+    );
     video.event = (this.events?.rows.get(eventId) ?? { id: eventId }) as Event;
     this.rows.set(video.id, video);
     return video;
   }
 
   async listByEvent(eventId: number): Promise<Video[]> {
-    return [...this.rows.values()].filter((v) => v.event.id === eventId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    return [...this.rows.values()]
+      .filter((v) => v.event.id === eventId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
 
   async hasSourceKey(eventId: number, sourceKey: string): Promise<boolean> {
@@ -43,7 +54,9 @@ export class InMemoryVideosRepository implements VideosRepository {
   }
 
   async findIndexed(ids: readonly string[]): Promise<Video[]> {
-    return (await this.findByIds(ids)).filter((v) => v.status === 'indexed').sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    return (await this.findByIds(ids))
+      .filter((v) => v.status === 'indexed')
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
 
   async startIndexing(videoId: string): Promise<void> {
@@ -69,21 +82,39 @@ export class InMemoryVideosRepository implements VideosRepository {
     if (video && video.status !== 'indexed') Object.assign(video, { status: 'failed', error: reason.slice(0, 500) });
   }
 
-  async facesAfter(eventId: number, afterId: string, limit: number, skipIds: readonly string[] = []): Promise<FaceRow[]> {
+  async facesAfter(
+    eventId: number,
+    afterId: string,
+    limit: number,
+    skipIds: readonly string[] = [],
+  ): Promise<FaceRow[]> {
     const skip = new Set(skipIds);
     return this.faces
       .filter((f) => f.eventId === eventId && f.id > Number(afterId) && !skip.has(String(f.id)))
       .sort((a, b) => a.id - b.id)
       .slice(0, limit)
-      .map((f) => ({ id: String(f.id), ref: `${f.videoId}@${f.timeSeconds}`, embedding: f.embedding, version: f.descriptorVersion, quality: f.quality ?? null, group: `${f.videoId}#${f.track}` }));
+      .map((f) => ({
+        id: String(f.id),
+        ref: `${f.videoId}@${f.timeSeconds}`,
+        embedding: f.embedding,
+        version: f.descriptorVersion,
+        quality: f.quality ?? null,
+        group: `${f.videoId}#${f.track}`,
+      }));
   }
 
   async eventsWithFacesOlderThan(version: number): Promise<number[]> {
-    return [...new Set(this.faces.filter((f) => f.descriptorVersion < version).map((f) => f.eventId))].sort((a, b) => a - b);
+    return [...new Set(this.faces.filter((f) => f.descriptorVersion < version).map((f) => f.eventId))].sort(
+      (a, b) => a - b,
+    );
   }
 
   async withFacesOlderThan(eventId: number, version: number): Promise<string[]> {
-    return [...new Set(this.faces.filter((f) => f.eventId === eventId && f.descriptorVersion < version).map((f) => f.videoId))];
+    return [
+      ...new Set(
+        this.faces.filter((f) => f.eventId === eventId && f.descriptorVersion < version).map((f) => f.videoId),
+      ),
+    ];
   }
 
   async markForReindexing(id: string): Promise<void> {

@@ -21,7 +21,12 @@ export async function addVideo(orm: Orm, cfg: Config, flags: Record<string, stri
   const jobs = new JobQueues(cfg.REDIS_URL);
   try {
     const videos = new SqlVideosRepository(orm);
-    const video = await new VideosService(new SqlEventsRepository(orm), videos, new ObjectStore(cfg), jobs).addToEvent(event, file, path.basename(file), flags['source-key'] || null);
+    const video = await new VideosService(new SqlEventsRepository(orm), videos, new ObjectStore(cfg), jobs).addToEvent(
+      event,
+      file,
+      path.basename(file),
+      flags['source-key'] || null,
+    );
     console.log(`video ${video.id} (source key ${video.sourceKey}) stored; indexing by the ml-worker`);
     if (flags['no-wait']) return;
     for (;;) {
@@ -29,7 +34,9 @@ export async function addVideo(orm: Orm, cfg: Config, flags: Record<string, stri
       progress('index  ', Math.round(row.indexProgress * 100), 100, row.status);
       if (row.status === 'indexed' || row.status === 'failed') {
         if (process.stdout.isTTY) process.stdout.write('\n');
-        console.log(row.status === 'indexed' ? `indexed: ${row.durationSeconds?.toFixed(1)} s of video` : `failed: ${row.error}`);
+        console.log(
+          row.status === 'indexed' ? `indexed: ${row.durationSeconds?.toFixed(1)} s of video` : `failed: ${row.error}`,
+        );
         return;
       }
       await new Promise((r) => setTimeout(r, 500));

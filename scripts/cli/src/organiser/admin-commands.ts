@@ -5,7 +5,11 @@ import { coverFile, EVENT_FLAG_NAMES, EVENT_OPTIONS, eventInput, FEATURE_FLAGS }
 import { need, positiveInt } from './flags';
 import { progress } from './progress';
 
-const flagsOf = (e: EventView) => Object.entries(FEATURE_FLAGS).filter(([, key]) => e[key]).map(([name]) => name).join(',') || 'none';
+const flagsOf = (e: EventView) =>
+  Object.entries(FEATURE_FLAGS)
+    .filter(([, key]) => e[key])
+    .map(([name]) => name)
+    .join(',') || 'none';
 const eventLine = (e: EventView) =>
   `event ${e.id} "${e.name}" (${e.slug}) ${e.status}${e.enabled ? '' : ' disabled'}, date ${e.eventDate ?? 'none'} ${e.timeZone}, flags ${flagsOf(e)}, threshold ${e.confidenceThreshold ?? 'default'}`;
 
@@ -26,8 +30,13 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
     flags: ['name', 'slug', 'admin-email'],
     async run({ services, operator }, flags) {
       const org = await services.organisations.create(operator, { name: need(flags, 'name'), slug: flags.slug });
-      const admin = flags['admin-email'] ? await services.members.invite(operator, org.id, flags['admin-email'], 'admin') : null;
-      return { json: { ...org, admin }, text: `organisation ${org.id} "${org.name}" (${org.slug})${admin ? `; admin <${admin.email}> ${admin.status}` : ''}` };
+      const admin = flags['admin-email']
+        ? await services.members.invite(operator, org.id, flags['admin-email'], 'admin')
+        : null;
+      return {
+        json: { ...org, admin },
+        text: `organisation ${org.id} "${org.name}" (${org.slug})${admin ? `; admin <${admin.email}> ${admin.status}` : ''}`,
+      };
     },
   },
   'list-orgs': {
@@ -99,11 +108,13 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   },
   'delete-event': {
     usage: 'delete-event --org ID --event ID --yes [--wait]',
-    summary: 'deletes an event for good: hidden at once, then the ml-worker removes its photos, videos, clips and rows (--wait follows it)',
+    summary:
+      'deletes an event for good: hidden at once, then the ml-worker removes its photos, videos, clips and rows (--wait follows it)',
     flags: ['org', 'event', 'yes', 'wait'],
     async run({ services, operator }, flags) {
       const [orgId, eventId] = [positiveInt(flags, 'org'), positiveInt(flags, 'event')];
-      if (flags.yes !== 'true') throw new Error('delete-event removes the event, its photos, videos and clips for good: add --yes');
+      if (flags.yes !== 'true')
+        throw new Error('delete-event removes the event, its photos, videos and clips for good: add --yes');
       let status = await services.eventAdmin.delete(operator, orgId, eventId, true);
       while (flags.wait === 'true' && status.state !== 'done' && status.state !== 'failed') {
         progress('delete ', status.objectsDeleted, status.objectsFound, status.state);
@@ -111,8 +122,12 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
         status = await services.eventAdmin.deletionStatus(operator, orgId, eventId);
       }
       if (process.stdout.isTTY && flags.wait === 'true') process.stdout.write('\n');
-      if (status.state === 'failed') throw new Error(`the deletion of event ${eventId} failed; run delete-event again to retry`);
-      return { json: status, text: `event ${eventId}: deletion ${status.state} (${status.objectsDeleted}/${status.objectsFound} objects)` };
+      if (status.state === 'failed')
+        throw new Error(`the deletion of event ${eventId} failed; run delete-event again to retry`);
+      return {
+        json: status,
+        text: `event ${eventId}: deletion ${status.state} (${status.objectsDeleted}/${status.objectsFound} objects)`,
+      };
     },
   },
   'deletion-status': {
@@ -120,22 +135,38 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
     summary: 'how far the deletion of an event is',
     flags: ['org', 'event'],
     async run({ services, operator }, flags) {
-      const status = await services.eventAdmin.deletionStatus(operator, positiveInt(flags, 'org'), positiveInt(flags, 'event'));
-      return { json: status, text: `event ${status.eventId}: deletion ${status.state}, ${status.percent}% (${status.objectsDeleted}/${status.objectsFound} objects)` };
+      const status = await services.eventAdmin.deletionStatus(
+        operator,
+        positiveInt(flags, 'org'),
+        positiveInt(flags, 'event'),
+      );
+      return {
+        json: status,
+        text: `event ${status.eventId}: deletion ${status.state}, ${status.percent}% (${status.objectsDeleted}/${status.objectsFound} objects)`,
+      };
     },
   },
   invite: {
     usage: 'invite --org ID --email E --role admin|user',
-    summary: 'invites E into the organisation (pending until that account first signs in); prints their set-password link with the embedded provider',
+    summary:
+      'invites E into the organisation (pending until that account first signs in); prints their set-password link with the embedded provider',
     flags: ['org', 'email', 'role'],
     async run(ctx, flags) {
       const { services, operator } = ctx;
-      const member = await services.members.invite(operator, positiveInt(flags, 'org'), need(flags, 'email'), need(flags, 'role'));
+      const member = await services.members.invite(
+        operator,
+        positiveInt(flags, 'org'),
+        need(flags, 'email'),
+        need(flags, 'role'),
+      );
       const text = `account ${member.accountId} <${member.email}> ${member.role}, ${member.status}`;
       // With the embedded identity provider the new member needs a password: the link goes to them.
       if (!embeddedSignIn(ctx.cfg)) return { json: member, text };
       const link = await setPasswordLinkFor(ctx, member.email);
-      return { json: { ...member, setPasswordUrl: link.url }, text: `${text}\nset-password link (send it to them; works once, until ${link.expiresAt.toISOString()}):\n${link.url}` };
+      return {
+        json: { ...member, setPasswordUrl: link.url },
+        text: `${text}\nset-password link (send it to them; works once, until ${link.expiresAt.toISOString()}):\n${link.url}`,
+      };
     },
   },
   members: {
@@ -152,7 +183,12 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
     summary: "changes a member's role (the last admin stays)",
     flags: ['org', 'account', 'role'],
     async run({ services, operator }, flags) {
-      const member = await services.members.setRole(operator, positiveInt(flags, 'org'), positiveInt(flags, 'account'), need(flags, 'role'));
+      const member = await services.members.setRole(
+        operator,
+        positiveInt(flags, 'org'),
+        positiveInt(flags, 'account'),
+        need(flags, 'role'),
+      );
       return { json: member, text: `account ${member.accountId} <${member.email}> is ${member.role}` };
     },
   },
@@ -167,20 +203,33 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   },
   usage: {
     usage: 'usage --org ID [--from YYYY-MM-DD] [--to YYYY-MM-DD]',
-    summary: 'per event and month: face searches billed (new request_ids), photos processed, videos indexed, clips made',
+    summary:
+      'per event and month: face searches billed (new request_ids), photos processed, videos indexed, clips made',
     flags: ['org', 'from', 'to'],
     async run({ services, operator }, flags) {
       const date = (name: string) => {
         if (!flags[name]) return null;
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(flags[name]) || Number.isNaN(Date.parse(`${flags[name]}T00:00:00Z`))) throw new Error(`--${name} must be a date YYYY-MM-DD`);
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(flags[name]) || Number.isNaN(Date.parse(`${flags[name]}T00:00:00Z`)))
+          throw new Error(`--${name} must be a date YYYY-MM-DD`);
         return new Date(`${flags[name]}T00:00:00Z`);
       };
       const report = await services.usage.report(operator, positiveInt(flags, 'org'), date('from'), date('to'));
-      const rows = report.rows.map((r) => [r.month, r.eventId, r.faceSearchesBilled, r.photosProcessed, r.videosIndexed, r.clipsMade]);
+      const rows = report.rows.map((r) => [
+        r.month,
+        r.eventId,
+        r.faceSearchesBilled,
+        r.photosProcessed,
+        r.videosIndexed,
+        r.clipsMade,
+      ]);
       const t = report.totals;
       return {
         json: report,
-        text: table([['month', 'event', 'searches', 'photos', 'videos', 'clips'], ...rows, ['total', '', t.faceSearchesBilled, t.photosProcessed, t.videosIndexed, t.clipsMade]]),
+        text: table([
+          ['month', 'event', 'searches', 'photos', 'videos', 'clips'],
+          ...rows,
+          ['total', '', t.faceSearchesBilled, t.photosProcessed, t.videosIndexed, t.clipsMade],
+        ]),
       };
     },
   },

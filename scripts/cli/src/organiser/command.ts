@@ -29,4 +29,5 @@ export interface Command {
   run(ctx: CommandContext, flags: Flags): Promise<CommandOutput>;
 }
 
-export const table = (rows: Array<Array<string | number | null>>): string => rows.map((r) => r.map((c) => c ?? '-').join('\t')).join('\n');
+export const table = (rows: Array<Array<string | number | null>>): string =>
+  rows.map((r) => r.map((c) => c ?? '-').join('\t')).join('\n');

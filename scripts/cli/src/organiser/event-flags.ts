@@ -21,12 +21,33 @@ export const EVENT_OPTIONS = `[--name N] [--slug S] [--date YYYY-MM-DD[THH:MM]] 
       [--clip-max-duration S] [--clip-retention-hours H|none]
     flags: ${Object.keys(FEATURE_FLAGS).join(', ')}`;
 
-export const EVENT_FLAG_NAMES = ['name', 'slug', 'date', 'time-zone', 'status', 'flags', 'enable', 'disable', 'enabled', 'threshold', 'watermark', 'cover', 'video-fps', 'clip-max-gap', 'clip-min-segment', 'clip-padding-start', 'clip-padding-end', 'clip-max-duration', 'clip-retention-hours'];
+export const EVENT_FLAG_NAMES = [
+  'name',
+  'slug',
+  'date',
+  'time-zone',
+  'status',
+  'flags',
+  'enable',
+  'disable',
+  'enabled',
+  'threshold',
+  'watermark',
+  'cover',
+  'video-fps',
+  'clip-max-gap',
+  'clip-min-segment',
+  'clip-padding-start',
+  'clip-padding-end',
+  'clip-max-duration',
+  'clip-retention-hours',
+];
 
 function flagNames(value: string | undefined): FlagName[] {
   const names = list(value);
   const unknown = names.filter((n) => !(n in FEATURE_FLAGS));
-  if (unknown.length) throw new Error(`unknown flag ${unknown.join(', ')} (known: ${Object.keys(FEATURE_FLAGS).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`unknown flag ${unknown.join(', ')} (known: ${Object.keys(FEATURE_FLAGS).join(', ')})`);
   return names as FlagName[];
 }
 

@@ -7,7 +7,8 @@ export function parseFlags(args: string[]): Flags {
   const flags: Flags = {};
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (!arg.startsWith('--') || arg === '--') throw new Error(`unexpected argument "${arg}" (options are --name value)`);
+    if (!arg.startsWith('--') || arg === '--')
+      throw new Error(`unexpected argument "${arg}" (options are --name value)`);
     const name = arg.slice(2);
     if (name.startsWith('no-') || SWITCHES.has(name)) {
       flags[name] = 'true';
@@ -28,7 +29,8 @@ export function need(flags: Flags, name: string): string {
 
 export function positiveInt(flags: Flags, name: string): number {
   const n = Number(need(flags, name));
-  if (!/^\d+$/.test(flags[name]) || !Number.isSafeInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+  if (!/^\d+$/.test(flags[name]) || !Number.isSafeInteger(n) || n < 1)
+    throw new Error(`--${name} must be a positive integer`);
   return n;
 }
 
@@ -48,4 +50,8 @@ export function booleanFlag(flags: Flags, name: string): boolean | undefined {
   return value === 'true';
 }
 
-export const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+export const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);

@@ -43,7 +43,13 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
   const jobs = new JobQueues(cfg.REDIS_URL);
   const redis = connectRedis(cfg.REDIS_URL);
   const events = new SqlEventsRepository(orm);
-  const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs, new ContentVersions(events, redis));
+  const pipeline = new PipelineService(
+    events,
+    new SqlPhotosRepository(orm),
+    store,
+    jobs,
+    new ContentVersions(events, redis),
+  );
   try {
     const files = filesUnder(dir);
     const counts = { imported: 0, duplicate: 0, rejected: 0 };
@@ -55,9 +61,15 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
         photographerName: flags.photographer || null,
       });
       counts[outcome.status]++;
-      if (outcome.status === 'imported' && !flags['no-process'] && !flags['queue-after-import']) await pipeline.queueImported(eventId, [outcome.imageId]);
+      if (outcome.status === 'imported' && !flags['no-process'] && !flags['queue-after-import'])
+        await pipeline.queueImported(eventId, [outcome.imageId]);
       if (outcome.status === 'rejected') rejected.push(`${path.relative(dir, file)}: ${outcome.reason}`);
-      progress('import ', i + 1, files.length, `(${counts.imported} new, ${counts.duplicate} duplicates, ${counts.rejected} refused)`);
+      progress(
+        'import ',
+        i + 1,
+        files.length,
+        `(${counts.imported} new, ${counts.duplicate} duplicates, ${counts.rejected} refused)`,
+      );
     }
     if (process.stdout.isTTY) process.stdout.write('\n');
     for (const line of rejected) console.log(`  refused ${line}`);

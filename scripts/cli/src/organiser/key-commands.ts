@@ -39,11 +39,15 @@ export const KEY_COMMANDS: Record<string, Command> = {
   },
   'set-password': {
     usage: 'set-password --email E',
-    summary: 'a one-time link for E to set a password at the embedded identity provider (the account is created when missing)',
+    summary:
+      'a one-time link for E to set a password at the embedded identity provider (the account is created when missing)',
     flags: ['email'],
     async run(ctx, flags) {
       const link = await setPasswordLinkFor(ctx, need(flags, 'email'));
-      return { json: link, text: `set-password link for <${link.email}> (valid until ${link.expiresAt.toISOString()}; works once):\n${link.url}` };
+      return {
+        json: link,
+        text: `set-password link for <${link.email}> (valid until ${link.expiresAt.toISOString()}; works once):\n${link.url}`,
+      };
     },
   },
   'mint-token': {
@@ -55,7 +59,8 @@ export const KEY_COMMANDS: Record<string, Command> = {
       const account = await services.repos.accounts.findByEmail(email);
       if (!account) throw new Error(`no account ${email}: create it with create-account, create-admin or invite`);
       const files = embeddedIssuerFiles(cfg.DATA_DIR);
-      if (cfg.OAUTH_JWKS_URL || !existsSync(files.privateKeyFile)) throw new Error('mint-token works with the embedded issuer only (npm start without OAUTH_JWKS_URL)');
+      if (cfg.OAUTH_JWKS_URL || !existsSync(files.privateKeyFile))
+        throw new Error('mint-token works with the embedded issuer only (npm start without OAUTH_JWKS_URL)');
       const scopes = list(flags.scopes ?? 'events:read');
       const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
       if (unknown.length) throw new Error(`unknown scopes ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
@@ -71,7 +76,8 @@ export const KEY_COMMANDS: Record<string, Command> = {
     },
   },
   'create-key': {
-    usage: 'create-key --org ID --name NAME [--hosts a.example,*.b.example,203.0.113.7] [--rate-limit N] [--read-only] [--events 1,4]',
+    usage:
+      'create-key --org ID --name NAME [--hosts a.example,*.b.example,203.0.113.7] [--rate-limit N] [--read-only] [--events 1,4]',
     summary: 'an API key of the organisation (limited to the --events given), shown once',
     flags: ['org', 'name', 'hosts', 'rate-limit', 'read-only', 'events'],
     async run({ services }, flags) {
@@ -114,7 +120,11 @@ export const KEY_COMMANDS: Record<string, Command> = {
         summary: name === 'activate-key' ? 'lets a key work again' : 'stops a key at once (403) on every gateway',
         flags: ['org', 'key'],
         async run({ services }, flags) {
-          const key = await services.keyService.setActive(positiveInt(flags, 'org'), positiveInt(flags, 'key'), name === 'activate-key');
+          const key = await services.keyService.setActive(
+            positiveInt(flags, 'org'),
+            positiveInt(flags, 'key'),
+            name === 'activate-key',
+          );
           return { json: key, text: `key ${key.id} ${key.active ? 'activated' : 'deactivated'}` };
         },
       },
@@ -130,9 +140,11 @@ export const KEY_COMMANDS: Record<string, Command> = {
     },
   },
   'import-photos': {
-    usage: 'import-photos --event ID --dir FOLDER [--photographer NAME] [--no-process] [--no-go-live] [--queue-after-import]',
+    usage:
+      'import-photos --event ID --dir FOLDER [--photographer NAME] [--no-process] [--no-go-live] [--queue-after-import]',
     // --queue-after-import: the older order (every file imported before the first is processed), kept for the ingest bench's comparison.
-    summary: 'imports a folder (recursively), processes it with the ml-worker as it goes and publishes it (go-live), with progress',
+    summary:
+      'imports a folder (recursively), processes it with the ml-worker as it goes and publishes it (go-live), with progress',
     flags: ['event', 'dir', 'photographer', 'no-process', 'no-go-live', 'queue-after-import'],
     async run({ orm, cfg }, flags) {
       return { json: await importFolder(orm, cfg, flags), text: '' };

@@ -14,11 +14,16 @@ export async function reembedFaces(orm: Orm, cfg: Config, flags: Record<string, 
   if (!Number.isSafeInteger(eventId) || eventId < 1) throw new Error('--event must be a positive integer');
   const photos = new SqlPhotosRepository(orm);
   const videos = new SqlVideosRepository(orm);
-  const older = { photos: (await photos.withFacesOlderThan(eventId, FACE_DESCRIPTOR_VERSION)).length, videos: (await videos.withFacesOlderThan(eventId, FACE_DESCRIPTOR_VERSION)).length };
+  const older = {
+    photos: (await photos.withFacesOlderThan(eventId, FACE_DESCRIPTOR_VERSION)).length,
+    videos: (await videos.withFacesOlderThan(eventId, FACE_DESCRIPTOR_VERSION)).length,
+  };
   const jobs = new JobQueues(cfg.REDIS_URL);
   try {
     const queued = await queueReembedding({ photos, videos }, jobs, eventId);
-    console.log(`${older.photos} photos and ${older.videos} videos with faces older than descriptor version ${FACE_DESCRIPTOR_VERSION}; ${queued.photos + queued.videos} queued for the ml-worker`);
+    console.log(
+      `${older.photos} photos and ${older.videos} videos with faces older than descriptor version ${FACE_DESCRIPTOR_VERSION}; ${queued.photos + queued.videos} queued for the ml-worker`,
+    );
   } finally {
     await jobs.close();
   }

@@ -17,7 +17,8 @@ const lineList = (lines: StartListLineError[]) => lines.map((l) => `  line ${l.l
 export const START_LIST_COMMANDS: Record<string, Command> = {
   'import-start-list': {
     usage: 'import-start-list --event ID --file F [--replace] [--skip-invalid]',
-    summary: "adds the CSV's participants to the event's start list (--replace: replaces the list); every bad line is listed, nothing stored unless --skip-invalid",
+    summary:
+      "adds the CSV's participants to the event's start list (--replace: replaces the list); every bad line is listed, nothing stored unless --skip-invalid",
     flags: ['event', 'file', 'replace', 'skip-invalid'],
     async run(ctx, flags) {
       const eventId = positiveInt(flags, 'event');
@@ -25,9 +26,21 @@ export const START_LIST_COMMANDS: Record<string, Command> = {
       const orgId = await orgOf(ctx, eventId);
       const mode = flags.replace ? 'replace' : 'append';
       try {
-        const result = await ctx.services.startLists.import(ctx.operator, orgId, eventId, () => readFile(path), mode, Boolean(flags['skip-invalid']));
-        const skipped = result.skipped.length ? `; ${result.skipped.length} invalid lines skipped:\n${lineList(result.skipped)}` : '';
-        return { json: result, text: `${result.imported} participants imported (${mode}); the start list has ${result.total}${skipped}` };
+        const result = await ctx.services.startLists.import(
+          ctx.operator,
+          orgId,
+          eventId,
+          () => readFile(path),
+          mode,
+          Boolean(flags['skip-invalid']),
+        );
+        const skipped = result.skipped.length
+          ? `; ${result.skipped.length} invalid lines skipped:\n${lineList(result.skipped)}`
+          : '';
+        return {
+          json: result,
+          text: `${result.imported} participants imported (${mode}); the start list has ${result.total}${skipped}`,
+        };
       } catch (err) {
         const lines = err instanceof AppError ? (err.details?.lines as StartListLineError[] | undefined) : undefined;
         if (!lines?.length) throw err;
@@ -46,7 +59,10 @@ export const START_LIST_COMMANDS: Record<string, Command> = {
       const exported = await ctx.services.startLists.export(ctx.operator, await orgOf(ctx, eventId), eventId);
       if (flags.out) {
         await writeFile(flags.out, exported.csv);
-        return { json: { count: exported.count, file: flags.out }, text: `${exported.count} participants written to ${flags.out}` };
+        return {
+          json: { count: exported.count, file: flags.out },
+          text: `${exported.count} participants written to ${flags.out}`,
+        };
       }
       return { json: exported, text: exported.csv.trimEnd() };
     },

@@ -1,7 +1,8 @@
 import { decodeFully, isPublicRead, parseObjectPath } from './object-path';
 
 const B = 'event-media';
-const publicRead = (method: string, pathname: string, query: string[] = []) => isPublicRead(method, parseObjectPath(pathname), query, B, 'public/');
+const publicRead = (method: string, pathname: string, query: string[] = []) =>
+  isPublicRead(method, parseObjectPath(pathname), query, B, 'public/');
 
 describe('object paths of the embedded S3 front', () => {
   it('decodes until stable, whatever the depth or case', () => {
@@ -33,7 +34,11 @@ describe('object paths of the embedded S3 front', () => {
   });
 
   it('reads bucket and key as the store does', () => {
-    expect(parseObjectPath('/event-media/public/1/large/a%20b.jpg')).toEqual({ ok: true, bucket: B, key: 'public/1/large/a b.jpg' });
+    expect(parseObjectPath('/event-media/public/1/large/a%20b.jpg')).toEqual({
+      ok: true,
+      bucket: B,
+      key: 'public/1/large/a b.jpg',
+    });
     expect(parseObjectPath('/event-media')).toEqual({ ok: true, bucket: B, key: '' });
     expect(parseObjectPath('/event-media/inbox/1/..jpg')).toEqual({ ok: true, bucket: B, key: 'inbox/1/..jpg' });
   });

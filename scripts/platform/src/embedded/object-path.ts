@@ -4,11 +4,16 @@
  * decoding of it: a `.`/`..` segment, a backslash or a NUL at any depth refuses it.
  */
 export type ObjectPath =
-  | { ok: true; bucket: string; /** The key decoded once, as the store reads it (byte-wise: for prefix checks); '' for the bucket. */ key: string }
+  | {
+      ok: true;
+      bucket: string;
+      /** The key decoded once, as the store reads it (byte-wise: for prefix checks); '' for the bucket. */ key: string;
+    }
   | { ok: false; reason: string };
 
 /** Decoding %XX byte by byte: enough to find ASCII `.`, `/`, `\` and NUL, and never throws on a malformed escape. */
-const decodeBytes = (s: string) => s.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const decodeBytes = (s: string) =>
+  s.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** Decodes until nothing changes (bounded: each pass shortens the string). */
 export function decodeFully(s: string): string {
@@ -38,14 +43,42 @@ export function parseObjectPath(pathname: string): ObjectPath {
 }
 
 /** Query parameters that make a GET something else than reading the object (its ACL, tags, uploads...). */
-const SUBRESOURCES = new Set(['acl', 'tagging', 'torrent', 'uploadId', 'uploads', 'partNumber', 'versionId', 'versions', 'attributes', 'retention', 'legal-hold', 'policy', 'cors', 'website', 'location', 'lifecycle']);
+const SUBRESOURCES = new Set([
+  'acl',
+  'tagging',
+  'torrent',
+  'uploadId',
+  'uploads',
+  'partNumber',
+  'versionId',
+  'versions',
+  'attributes',
+  'retention',
+  'legal-hold',
+  'policy',
+  'cors',
+  'website',
+  'location',
+  'lifecycle',
+]);
 
 /**
  * Anonymous reads: GET/HEAD of an object whose key, as the store reads it, is under the public
  * prefix; no subresource and no response-header override (real S3 refuses those anonymously too).
  */
-export function isPublicRead(method: string, target: ObjectPath, queryNames: string[], bucket: string, publicPrefix: string): boolean {
+export function isPublicRead(
+  method: string,
+  target: ObjectPath,
+  queryNames: string[],
+  bucket: string,
+  publicPrefix: string,
+): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
   if (queryNames.some((name) => SUBRESOURCES.has(name) || /^response-/i.test(name))) return false;
-  return target.ok && target.bucket === bucket && target.key.startsWith(publicPrefix) && target.key.length > publicPrefix.length;
+  return (
+    target.ok &&
+    target.bucket === bucket &&
+    target.key.startsWith(publicPrefix) &&
+    target.key.length > publicPrefix.length
+  );
 }

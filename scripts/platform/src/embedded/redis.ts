@@ -67,7 +67,12 @@ export function pingRedis(port: number, host = '127.0.0.1', timeoutMs = 500, pas
  * Redis on loopback with its data (append-only file) in `<dataDir>/redis`, so queued jobs survive a
  * restart. With `password`, clients must AUTH (it is in a 0600 config file, not on the command line).
  */
-export async function startEmbeddedRedis(opts: { dataDir: string; port: number; password?: string; log: (line: string) => void }): Promise<EmbeddedRedisHandle> {
+export async function startEmbeddedRedis(opts: {
+  dataDir: string;
+  port: number;
+  password?: string;
+  log: (line: string) => void;
+}): Promise<EmbeddedRedisHandle> {
   const binary = ensureRedisServer(opts.log);
   const dir = path.join(opts.dataDir, 'redis');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -75,7 +80,25 @@ export async function startEmbeddedRedis(opts: { dataDir: string; port: number; 
   writePrivateFile(configFile, opts.password ? `requirepass ${JSON.stringify(opts.password)}\n` : '');
   const child = spawn(
     binary,
-    [configFile, '--port', String(opts.port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--daemonize', 'no', '--logfile', ''],
+    [
+      configFile,
+      '--port',
+      String(opts.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--save',
+      '',
+      '--daemonize',
+      'no',
+      '--logfile',
+      '',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -91,7 +114,9 @@ export async function startEmbeddedRedis(opts: { dataDir: string; port: number; 
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url: opts.password ? `redis://:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}` : `redis://127.0.0.1:${opts.port}`,
+    url: opts.password
+      ? `redis://:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}`
+      : `redis://127.0.0.1:${opts.port}`,
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -48,16 +48,25 @@ function stripAuthQuery(url: string): string {
 }
 
 function amzNow(): string {
-  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
-type CheckedBody = { ok: true; stream: Readable; length?: number; dispose(): Promise<void> } | { ok: false; status: number; code: string; message: string };
+type CheckedBody =
+  | { ok: true; stream: Readable; length?: number; dispose(): Promise<void> }
+  | { ok: false; status: number; code: string; message: string };
 
 /**
  * The body to pass on to the store: as it comes (anonymous, presigned, UNSIGNED-PAYLOAD), or, when
  * the signature covers its sha256, received in full and checked against it first.
  */
-async function checkedBody(req: http.IncomingMessage, verdict: VerifyResult & { ok: true }, limits: PayloadLimits): Promise<CheckedBody> {
+async function checkedBody(
+  req: http.IncomingMessage,
+  verdict: VerifyResult & { ok: true },
+  limits: PayloadLimits,
+): Promise<CheckedBody> {
   const asReceived: CheckedBody = { ok: true, stream: req, dispose: async () => undefined };
   if (verdict.kind !== 'header' || verdict.payloadHash === 'UNSIGNED-PAYLOAD') return asReceived;
   if (verdict.payloadHash.startsWith('STREAMING-')) {
@@ -66,18 +75,22 @@ async function checkedBody(req: http.IncomingMessage, verdict: VerifyResult & { 
       ok: false,
       status: 501,
       code: 'NotImplemented',
-      message: "aws-chunked uploads (STREAMING-*) are not supported by the embedded store: send UNSIGNED-PAYLOAD or the body's sha256 (AWS SDK: requestChecksumCalculation 'WHEN_REQUIRED')",
+      message:
+        "aws-chunked uploads (STREAMING-*) are not supported by the embedded store: send UNSIGNED-PAYLOAD or the body's sha256 (AWS SDK: requestChecksumCalculation 'WHEN_REQUIRED')",
     };
   }
   const payload = await receiveVerifiedPayload(req, verdict.payloadHash, limits);
-  return payload.ok ? { ok: true, stream: payload.stream(), length: payload.length, dispose: () => payload.dispose() } : payload;
+  return payload.ok
+    ? { ok: true, stream: payload.stream(), length: payload.length, dispose: () => payload.dispose() }
+    : payload;
 }
 
 /** The request's headers for s3rver: our signature replaced by its own account's (`signed`), the body's length when known. */
 function storeHeaders(received: http.IncomingHttpHeaders, signed: boolean, length?: number): http.OutgoingHttpHeaders {
   const headers: http.OutgoingHttpHeaders = { ...received };
   delete headers.authorization;
-  for (const h of Object.keys(headers)) if (h.startsWith('x-amz-') && h !== 'x-amz-content-sha256' && !h.startsWith('x-amz-meta-')) delete headers[h];
+  for (const h of Object.keys(headers))
+    if (h.startsWith('x-amz-') && h !== 'x-amz-content-sha256' && !h.startsWith('x-amz-meta-')) delete headers[h];
   // An IP host keeps s3rver on path-style addressing.
   headers.host = '127.0.0.1';
   if (length !== undefined) {

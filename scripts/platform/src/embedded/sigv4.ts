@@ -26,7 +26,8 @@ export type VerifyResult =
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 const CLOCK_SKEW_MS = 15 * 60 * 1000;
 
-const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const rfc3986 = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const sha256Hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
 
@@ -40,10 +41,13 @@ function safeDecode(s: string): string {
 
 function parseQuery(raw: string): Array<[string, string]> {
   if (!raw) return [];
-  return raw.split('&').filter(Boolean).map((pair) => {
-    const eq = pair.indexOf('=');
-    return eq < 0 ? [safeDecode(pair), ''] : [safeDecode(pair.slice(0, eq)), safeDecode(pair.slice(eq + 1))];
-  });
+  return raw
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq < 0 ? [safeDecode(pair), ''] : [safeDecode(pair.slice(0, eq)), safeDecode(pair.slice(eq + 1))];
+    });
 }
 
 /** Parses `20261122T101500Z`. */
@@ -90,7 +94,8 @@ export function verifySigV4(req: SignedRequest, creds: Credentials, now = Date.n
 
   if (q.get('X-Amz-Algorithm')) {
     if (authHeader) return deny(400, 'InvalidArgument', 'Only one auth mechanism allowed');
-    if (q.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256') return deny(400, 'AuthorizationQueryParametersError', 'Unsupported algorithm');
+    if (q.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256')
+      return deny(400, 'AuthorizationQueryParametersError', 'Unsupported algorithm');
     credential = q.get('X-Amz-Credential') ?? '';
     signedHeaders = (q.get('X-Amz-SignedHeaders') ?? '').split(';').filter(Boolean);
     provided = q.get('X-Amz-Signature') ?? '';
@@ -106,10 +111,13 @@ export function verifySigV4(req: SignedRequest, creds: Credentials, now = Date.n
     if (signedAt - now > CLOCK_SKEW_MS) return deny(403, 'AccessDenied', 'Request is not yet valid');
   } else if (authHeader.startsWith('AWS4-HMAC-SHA256 ')) {
     const fields = Object.fromEntries(
-      authHeader.slice('AWS4-HMAC-SHA256 '.length).split(',').map((part) => {
-        const [k, ...v] = part.trim().split('=');
-        return [k, v.join('=')];
-      }),
+      authHeader
+        .slice('AWS4-HMAC-SHA256 '.length)
+        .split(',')
+        .map((part) => {
+          const [k, ...v] = part.trim().split('=');
+          return [k, v.join('=')];
+        }),
     );
     credential = fields.Credential ?? '';
     signedHeaders = (fields.SignedHeaders ?? '').split(';').filter(Boolean);
@@ -119,7 +127,12 @@ export function verifySigV4(req: SignedRequest, creds: Credentials, now = Date.n
     kind = 'header';
     const signedAt = parseAmzDate(amzDate);
     if (signedAt === null) return deny(403, 'AccessDenied', 'x-amz-date is missing or malformed');
-    if (Math.abs(now - signedAt) > CLOCK_SKEW_MS) return deny(403, 'RequestTimeTooSkewed', 'The difference between the request time and the current time is too large');
+    if (Math.abs(now - signedAt) > CLOCK_SKEW_MS)
+      return deny(
+        403,
+        'RequestTimeTooSkewed',
+        'The difference between the request time and the current time is too large',
+      );
   } else if (authHeader) {
     return deny(400, 'InvalidArgument', 'Unsupported Authorization Type');
   } else {
@@ -131,8 +144,10 @@ export function verifySigV4(req: SignedRequest, creds: Credentials, now = Date.n
     return deny(400, 'AuthorizationHeaderMalformed', 'The credential scope is malformed');
   }
   const [accessKeyId, ...scopeRest] = scope;
-  if (accessKeyId !== creds.accessKeyId) return deny(403, 'InvalidAccessKeyId', 'The access key id does not exist in our records');
-  if (!amzDate.startsWith(scopeRest[0])) return deny(403, 'SignatureDoesNotMatch', 'The credential date does not match X-Amz-Date');
+  if (accessKeyId !== creds.accessKeyId)
+    return deny(403, 'InvalidAccessKeyId', 'The access key id does not exist in our records');
+  if (!amzDate.startsWith(scopeRest[0]))
+    return deny(403, 'SignatureDoesNotMatch', 'The credential date does not match X-Amz-Date');
   if (!signedHeaders.includes('host')) return deny(403, 'SignatureDoesNotMatch', 'The host header must be signed');
 
   const canonicalQuery = query
@@ -142,10 +157,21 @@ export function verifySigV4(req: SignedRequest, creds: Credentials, now = Date.n
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
   const canonicalHeaders = signedHeaders.map((h) => `${h}:${headerValue(req.headers, h)}\n`).join('');
-  const canonicalRequest = [req.method.toUpperCase(), path || '/', canonicalQuery, canonicalHeaders, signedHeaders.join(';'), payloadHash].join('\n');
+  const canonicalRequest = [
+    req.method.toUpperCase(),
+    path || '/',
+    canonicalQuery,
+    canonicalHeaders,
+    signedHeaders.join(';'),
+    payloadHash,
+  ].join('\n');
   const expected = signature(creds.secretAccessKey, scopeRest, amzDate, canonicalRequest);
   if (!sameHex(expected, provided.toLowerCase())) {
-    return deny(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided');
+    return deny(
+      403,
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided',
+    );
   }
   return kind === 'header' ? { ok: true, kind, payloadHash } : { ok: true, kind };
 }

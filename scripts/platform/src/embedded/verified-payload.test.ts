@@ -7,7 +7,10 @@ import { text } from 'node:stream/consumers';
 import { receiveVerifiedPayload } from './verified-payload';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const chunks = (s: string, size: number) => Readable.from(Array.from({ length: Math.ceil(s.length / size) }, (_, i) => Buffer.from(s.slice(i * size, (i + 1) * size))));
+const chunks = (s: string, size: number) =>
+  Readable.from(
+    Array.from({ length: Math.ceil(s.length / size) }, (_, i) => Buffer.from(s.slice(i * size, (i + 1) * size))),
+  );
 
 describe('a request body checked against its signed sha256', () => {
   let spoolDir: string;
@@ -35,14 +38,21 @@ describe('a request body checked against its signed sha256', () => {
 
   it('refuses a body that differs from the signed hash, and keeps nothing of it', async () => {
     for (const body of ['hellO', 'y'.repeat(300)]) {
-      expect(await receiveVerifiedPayload(chunks(body, 7), sha('hello'), limits())).toMatchObject({ ok: false, status: 400, code: 'XAmzContentSHA256Mismatch' });
+      expect(await receiveVerifiedPayload(chunks(body, 7), sha('hello'), limits())).toMatchObject({
+        ok: false,
+        status: 400,
+        code: 'XAmzContentSHA256Mismatch',
+      });
     }
     expect(readdirSync(spoolDir)).toEqual([]);
   });
 
   it('stops reading past the size limit', async () => {
     const body = 'z'.repeat(2000);
-    expect(await receiveVerifiedPayload(chunks(body, 100), sha(body), limits())).toMatchObject({ ok: false, code: 'EntityTooLarge' });
+    expect(await receiveVerifiedPayload(chunks(body, 100), sha(body), limits())).toMatchObject({
+      ok: false,
+      code: 'EntityTooLarge',
+    });
     expect(readdirSync(spoolDir)).toEqual([]);
   });
 });

@@ -21,7 +21,11 @@ export interface PayloadLimits {
   maxBytes: number;
 }
 
-export async function receiveVerifiedPayload(body: AsyncIterable<Buffer>, expectedSha256: string, limits: PayloadLimits): Promise<VerifiedPayload> {
+export async function receiveVerifiedPayload(
+  body: AsyncIterable<Buffer>,
+  expectedSha256: string,
+  limits: PayloadLimits,
+): Promise<VerifiedPayload> {
   const hash = createHash('sha256');
   const inMemory: Buffer[] = [];
   let length = 0;
@@ -36,7 +40,12 @@ export async function receiveVerifiedPayload(body: AsyncIterable<Buffer>, expect
       length += chunk.length;
       if (length > limits.maxBytes) {
         await discard();
-        return { ok: false, status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed object size' };
+        return {
+          ok: false,
+          status: 400,
+          code: 'EntityTooLarge',
+          message: 'Your proposed upload exceeds the maximum allowed object size',
+        };
       }
       if (!file && length <= limits.memoryBytes) {
         inMemory.push(chunk);
@@ -55,7 +64,12 @@ export async function receiveVerifiedPayload(body: AsyncIterable<Buffer>, expect
   }
   if (hash.digest('hex') !== expectedSha256.toLowerCase()) {
     await discard();
-    return { ok: false, status: 400, code: 'XAmzContentSHA256Mismatch', message: "The provided 'x-amz-content-sha256' header does not match what was computed." };
+    return {
+      ok: false,
+      status: 400,
+      code: 'XAmzContentSHA256Mismatch',
+      message: "The provided 'x-amz-content-sha256' header does not match what was computed.",
+    };
   }
   if (!file) {
     const buffer = Buffer.concat(inMemory);
@@ -63,5 +77,10 @@ export async function receiveVerifiedPayload(body: AsyncIterable<Buffer>, expect
   }
   await file.handle.close();
   const spooledPath = file.path;
-  return { ok: true, length, stream: () => createReadStream(spooledPath), dispose: () => rm(spooledPath, { force: true }) };
+  return {
+    ok: true,
+    length,
+    stream: () => createReadStream(spooledPath),
+    dispose: () => rm(spooledPath, { force: true }),
+  };
 }

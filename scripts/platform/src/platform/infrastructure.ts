@@ -36,12 +36,21 @@ export async function startInfrastructure(opts: {
   ensureSystemFfmpeg(opts.log);
   const stops: Array<() => Promise<void>> = [];
   const embedded: string[] = [];
-  const out: Record<string, string> = { DATA_DIR: opts.dataDir, PRINCIPAL_SECRET: env.PRINCIPAL_SECRET || secrets.principalSecret };
+  const out: Record<string, string> = {
+    DATA_DIR: opts.dataDir,
+    PRINCIPAL_SECRET: env.PRINCIPAL_SECRET || secrets.principalSecret,
+  };
 
   try {
     if (env.DATABASE_URL) out.DATABASE_URL = env.DATABASE_URL;
     else {
-      const pg = await startEmbeddedPostgres({ dataDir: opts.dataDir, port: ports.postgres, database: 'eventmedia', password: secrets.postgresPassword, log: (l) => opts.log(`[postgres] ${l}`) });
+      const pg = await startEmbeddedPostgres({
+        dataDir: opts.dataDir,
+        port: ports.postgres,
+        database: 'eventmedia',
+        password: secrets.postgresPassword,
+        log: (l) => opts.log(`[postgres] ${l}`),
+      });
       stops.push(() => pg.stop());
       embedded.push(`Postgres on 127.0.0.1:${ports.postgres}`);
       out.DATABASE_URL = pg.url;
@@ -49,14 +58,27 @@ export async function startInfrastructure(opts: {
 
     if (env.REDIS_URL) out.REDIS_URL = env.REDIS_URL;
     else {
-      const redis = await startEmbeddedRedis({ dataDir: opts.dataDir, port: ports.redis, password: secrets.redisPassword, log: (l) => opts.log(`[redis] ${l}`) });
+      const redis = await startEmbeddedRedis({
+        dataDir: opts.dataDir,
+        port: ports.redis,
+        password: secrets.redisPassword,
+        log: (l) => opts.log(`[redis] ${l}`),
+      });
       stops.push(() => redis.stop());
       embedded.push(`Redis on 127.0.0.1:${ports.redis}`);
       out.REDIS_URL = redis.url;
     }
 
     if (env.S3_ENDPOINT) {
-      for (const k of ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_BUCKET', 'S3_FORCE_PATH_STYLE', 'MEDIA_URL']) {
+      for (const k of [
+        'S3_ENDPOINT',
+        'S3_REGION',
+        'S3_ACCESS_KEY_ID',
+        'S3_SECRET_ACCESS_KEY',
+        'S3_BUCKET',
+        'S3_FORCE_PATH_STYLE',
+        'MEDIA_URL',
+      ]) {
         if (env[k]) out[k] = env[k]!;
       }
     } else {
@@ -88,7 +110,10 @@ export async function startInfrastructure(opts: {
       if (!env.OAUTH_ISSUER) {
         // No identity provider configured: the embedded OpenID provider signs with the same key.
         const identityPort = Number(env.IDENTITY_PORT || DEFAULT_PORTS.identity);
-        out.OAUTH_ISSUER = embeddedIdentityIssuer({ IDENTITY_ISSUER: env.IDENTITY_ISSUER, IDENTITY_PORT: identityPort });
+        out.OAUTH_ISSUER = embeddedIdentityIssuer({
+          IDENTITY_ISSUER: env.IDENTITY_ISSUER,
+          IDENTITY_PORT: identityPort,
+        });
         out.IDENTITY_PORT = String(identityPort);
         out.IDENTITY_COOKIE_SECRET = secrets.identityCookieSecret;
         out.DASHBOARD_CLIENT_SECRET = env.DASHBOARD_CLIENT_SECRET || secrets.dashboardClientSecret;

@@ -1,5 +1,12 @@
 import { Config, connectRedis, ContentVersions, DEFAULT_PORTS, loadConfig, PLATFORM_ENV_FILE } from '@em/core';
-import { migrateDatabase, openDatabase, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
+import {
+  migrateDatabase,
+  openDatabase,
+  Orm,
+  SqlEventsRepository,
+  SqlPhotosRepository,
+  SqlVideosRepository,
+} from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { VideosService } from '@em/subgraph-media';
@@ -58,10 +65,28 @@ export interface Platform {
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   closeDataDir(opts.dataDir);
   const p = { ...DEFAULT_PORTS, ...opts.ports };
-  for (const [name, port] of Object.entries({ rest: p.rest, gateway: p.gateway, events: p.events, images: p.images, search: p.search, media: p.media, 'ml-worker': p.mlWorker, 'rest-operator': p.restOperator, identity: p.identity })) {
-    if (await isPortInUse(port)) throw new Error(`Port ${port} (${name}) is already in use: is the platform already running? Set ${name.toUpperCase().replace('-', '_')}_PORT to use another.`);
+  for (const [name, port] of Object.entries({
+    rest: p.rest,
+    gateway: p.gateway,
+    events: p.events,
+    images: p.images,
+    search: p.search,
+    media: p.media,
+    'ml-worker': p.mlWorker,
+    'rest-operator': p.restOperator,
+    identity: p.identity,
+  })) {
+    if (await isPortInUse(port))
+      throw new Error(
+        `Port ${port} (${name}) is already in use: is the platform already running? Set ${name.toUpperCase().replace('-', '_')}_PORT to use another.`,
+      );
   }
-  const infrastructure = await startInfrastructure({ dataDir: opts.dataDir, ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 }, env: { ...process.env, IDENTITY_PORT: String(p.identity) }, log: opts.log });
+  const infrastructure = await startInfrastructure({
+    dataDir: opts.dataDir,
+    ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 },
+    env: { ...process.env, IDENTITY_PORT: String(p.identity) },
+    log: opts.log,
+  });
   let orm: Orm | undefined;
   let jobs: JobQueues | undefined;
   let redis: ReturnType<typeof connectRedis> | undefined;
@@ -81,7 +106,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     };
     writePrivateFile(
       path.join(opts.dataDir, PLATFORM_ENV_FILE),
-      `# Written by npm start: how the services of this data directory reach each other.\n${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`,
+      `# Written by npm start: how the services of this data directory reach each other.\n${Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n')}\n`,
     );
     const cfg = loadConfig({ ...process.env, ...env });
     orm = await openDatabase(cfg);
@@ -94,9 +121,25 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     jobs = new JobQueues(cfg.REDIS_URL);
     const events = new SqlEventsRepository(orm);
     redis = connectRedis(cfg.REDIS_URL);
-    const pipeline = new PipelineService(events, new SqlPhotosRepository(orm), store, jobs, new ContentVersions(events, redis));
+    const pipeline = new PipelineService(
+      events,
+      new SqlPhotosRepository(orm),
+      store,
+      jobs,
+      new ContentVersions(events, redis),
+    );
     const videos = new VideosService(events, new SqlVideosRepository(orm), store, jobs);
-    if (opts.seed !== false) demo = await seedDemo({ orm, store, pipeline, videos, redis, dataDir: opts.dataDir, log: opts.log, localSignIn: !!env.IDENTITY_COOKIE_SECRET });
+    if (opts.seed !== false)
+      demo = await seedDemo({
+        orm,
+        store,
+        pipeline,
+        videos,
+        redis,
+        dataDir: opts.dataDir,
+        log: opts.log,
+        localSignIn: !!env.IDENTITY_COOKIE_SECRET,
+      });
     // A loaded machine (several builds on few cores) starts services slower than the default allows.
     const timeoutMs = opts.serviceStartMs;
     services = await startServices({ env, onOutput: opts.onServiceOutput, timeoutMs });

@@ -34,6 +34,7 @@ const launcherFiles = (dataDir: string) => [
  */
 export function closeDataDir(dataDir: string): void {
   makePrivateDir(dataDir);
-  for (const dir of LAUNCHER_DIRS) if (existsSync(path.join(dataDir, dir))) chmodSync(path.join(dataDir, dir), PRIVATE_DIR_MODE);
+  for (const dir of LAUNCHER_DIRS)
+    if (existsSync(path.join(dataDir, dir))) chmodSync(path.join(dataDir, dir), PRIVATE_DIR_MODE);
   for (const file of launcherFiles(dataDir)) if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
 }

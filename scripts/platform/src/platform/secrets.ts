@@ -33,7 +33,9 @@ const generators: { [K in keyof PlatformSecrets]: () => string } = {
  */
 export function loadOrCreateSecrets(dataDir: string): PlatformSecrets {
   const file = path.join(dataDir, 'secrets.json');
-  const stored: Partial<PlatformSecrets> = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<PlatformSecrets>) : {};
+  const stored: Partial<PlatformSecrets> = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<PlatformSecrets>)
+    : {};
   const missing = (Object.keys(generators) as Array<keyof PlatformSecrets>).filter((k) => !stored[k]);
   if (!missing.length) return stored as PlatformSecrets;
   const secrets = { ...stored } as PlatformSecrets;

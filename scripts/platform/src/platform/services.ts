@@ -23,7 +23,12 @@ export const SERVICES: ServiceDef[] = [
   { name: 'ml-worker', entry: 'ml-worker/dist/main.js', portVar: 'ML_WORKER_PORT', background: true },
   { name: 'gateway', entry: 'gateway/dist/main.js', portVar: 'GATEWAY_PORT' },
   { name: 'rest-adapter', entry: 'rest-adapter/dist/main.js', portVar: 'REST_OPERATOR_PORT' },
-  { name: 'identity', entry: 'identity/dist/main.js', portVar: 'IDENTITY_PORT', when: (env) => !!env.IDENTITY_COOKIE_SECRET },
+  {
+    name: 'identity',
+    entry: 'identity/dist/main.js',
+    portVar: 'IDENTITY_PORT',
+    when: (env) => !!env.IDENTITY_COOKIE_SECRET,
+  },
 ];
 
 /** How long a background service may take to become ready (a cold model load on a slow machine). */
@@ -44,10 +49,16 @@ export interface ServiceGroup {
 /** A hang detector, not a speed target: model loading takes several times longer on a slow or busy machine. */
 const SERVICE_START_TIMEOUT_MS = 300_000;
 
-async function waitForHealth(service: RunningService, port: number, timeoutMs: number, path = '/health'): Promise<void> {
+async function waitForHealth(
+  service: RunningService,
+  port: number,
+  timeoutMs: number,
+  path = '/health',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (service.child.exitCode !== null) throw new Error(`${service.def.name} exited with code ${service.child.exitCode} while starting`);
+    if (service.child.exitCode !== null)
+      throw new Error(`${service.def.name} exited with code ${service.child.exitCode} while starting`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}${path}`);
       if (res.ok) return;
@@ -91,7 +102,9 @@ export async function startServices(opts: {
     },
   };
   try {
-    for (const def of SERVICES.filter((s) => (!opts.only || opts.only.includes(s.name)) && (!s.when || s.when(opts.env)))) {
+    for (const def of SERVICES.filter(
+      (s) => (!opts.only || opts.only.includes(s.name)) && (!s.when || s.when(opts.env)),
+    )) {
       const child = spawn(process.execPath, [path.join(REPO_ROOT, def.entry)], {
         env: { ...process.env, ...opts.env, TZ: 'UTC' },
         stdio: ['ignore', 'pipe', 'pipe'],

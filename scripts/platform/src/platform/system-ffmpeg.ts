@@ -23,5 +23,7 @@ export function ensureSystemFfmpeg(log: (line: string) => void): void {
     }
     if (findOnPath('ffmpeg') && findOnPath('ffprobe')) return;
   }
-  log('warning: no system ffmpeg (install it: `apt-get install ffmpeg`, or set FFMPEG_PATH/FFPROBE_PATH); videos are decoded by the older static build from npm');
+  log(
+    'warning: no system ffmpeg (install it: `apt-get install ffmpeg`, or set FFMPEG_PATH/FFPROBE_PATH); videos are decoded by the older static build from npm',
+  );
 }

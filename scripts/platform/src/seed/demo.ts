@@ -22,7 +22,10 @@ export const DEMO_ADMIN_EMAIL = 'organiser@demo.example';
 
 /** The sample photos that ship inside the @vladmandic/face-api package. */
 export function demoPhotoFiles(): string[] {
-  const dir = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json', { paths: [REPO_ROOT] })), 'demo');
+  const dir = path.join(
+    path.dirname(require.resolve('@vladmandic/face-api/package.json', { paths: [REPO_ROOT] })),
+    'demo',
+  );
   return readdirSync(dir)
     .filter((f) => /^sample\d+\.jpg$/i.test(f))
     .sort()
@@ -42,7 +45,10 @@ async function drawnRacePhoto(bib: string, hue: number): Promise<Buffer> {
     <rect x="700" y="520" width="400" height="260" fill="white" stroke="#333" stroke-width="6"/>
     <text x="900" y="705" font-size="150" font-family="DejaVu Sans, Arial, sans-serif" font-weight="bold" text-anchor="middle" fill="black">${bib}</text>
   </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).withExif({ IFD2: { DateTimeOriginal: `2026:05:17 09:${bib.slice(-2)}:00` } }).toBuffer();
+  return sharp(Buffer.from(svg))
+    .jpeg({ quality: 90 })
+    .withExif({ IFD2: { DateTimeOriginal: `2026:05:17 09:${bib.slice(-2)}:00` } })
+    .toBuffer();
 }
 
 export interface DemoSeed {
@@ -95,7 +101,11 @@ export async function seedDemo(opts: {
     created = true;
     // The demo's organiser is also the platform administrator (it may create more organisations).
     const organiser = await admin.account.grantPlatformAdmin(PLATFORM_OPERATOR, DEMO_ADMIN_EMAIL);
-    org = await admin.organisations.create(PLATFORM_OPERATOR, { name: 'Demo Running Club', slug: DEMO_ORG_SLUG }, organiser.id);
+    org = await admin.organisations.create(
+      PLATFORM_OPERATOR,
+      { name: 'Demo Running Club', slug: DEMO_ORG_SLUG },
+      organiser.id,
+    );
     await admin.eventAdmin.create(PLATFORM_OPERATOR, org.id, {
       name: 'Demo City 10K',
       slug: DEMO_EVENT_SLUG,
@@ -121,14 +131,23 @@ export async function seedDemo(opts: {
   await opts.store.ensureBucket();
   // The demo goes through the real pipeline: import, then a worker job per photo.
   for (const file of demoPhotoFiles()) {
-    const outcome = await opts.pipeline.importFile(event, readFileSync(file), { fileName: path.basename(file), source: 'seed', photographerName: 'Demo photographer' });
+    const outcome = await opts.pipeline.importFile(event, readFileSync(file), {
+      fileName: path.basename(file),
+      source: 'seed',
+      photographerName: 'Demo photographer',
+    });
     if (outcome.status === 'rejected') opts.log(`demo photo ${path.basename(file)} rejected: ${outcome.reason}`);
   }
   for (const [i, bib] of DEMO_BIBS.entries()) {
-    await opts.pipeline.importFile(event, await drawnRacePhoto(bib, 120 + i * 70), { fileName: `finish-line-${bib}.jpg`, source: 'seed', photographerName: 'Demo photographer' });
+    await opts.pipeline.importFile(event, await drawnRacePhoto(bib, 120 + i * 70), {
+      fileName: `finish-line-${bib}.jpg`,
+      source: 'seed',
+      photographerName: 'Demo photographer',
+    });
   }
   await opts.pipeline.queuePending(event.id);
-  if ((await new SqlVideosRepository(opts.orm).listByEvent(event.id)).length === 0) await addDemoVideo(event, opts.videos);
+  if ((await new SqlVideosRepository(opts.orm).listByEvent(event.id)).length === 0)
+    await addDemoVideo(event, opts.videos);
   const organiserPassword = opts.localSignIn ? await ensureOrganiserPassword(opts.orm, opts.dataDir) : null;
   return { orgId: org.id, eventId: event.id, apiKey, created, browserKey, organiserPassword };
 }
@@ -142,7 +161,12 @@ async function ensureOrganiserPassword(orm: Orm, dataDir: string): Promise<strin
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const em = orm.em.fork();
   // The seed never signs anyone in: its throttle is never consulted.
-  const accounts = new LocalAccountsService(new SqlAccountsRepository(() => em), new SqlLocalCredentialsRepository(() => em), new SignInThrottle(new MemoryFailureCounter(), { perAccount: 1, perAddress: 1, windowSeconds: 1 }), { setPasswordLinkHours: 1 });
+  const accounts = new LocalAccountsService(
+    new SqlAccountsRepository(() => em),
+    new SqlLocalCredentialsRepository(() => em),
+    new SignInThrottle(new MemoryFailureCounter(), { perAccount: 1, perAddress: 1, windowSeconds: 1 }),
+    { setPasswordLinkHours: 1 },
+  );
   const password = randomBytes(12).toString('base64url');
   await accounts.setPasswordAsOperator(DEMO_ADMIN_EMAIL, password);
   writePrivateFile(file, `${password}\n`);
@@ -158,7 +182,12 @@ export const DEMO_PAGE_HOSTS = ['localhost'];
  * page's link); kept for this machine in `<dataDir>/demo-browser-key`, and made again when that file
  * is missing or holds a key of an older release that reached every event (that key is deleted).
  */
-async function ensureBrowserKey(admin: AdministrationServices, orgId: number, eventId: number, dataDir: string): Promise<string> {
+async function ensureBrowserKey(
+  admin: AdministrationServices,
+  orgId: number,
+  eventId: number,
+  dataDir: string,
+): Promise<string> {
   const file = path.join(dataDir, 'demo-browser-key');
   if (existsSync(file)) {
     const stored = readFileSync(file, 'utf8').trim();
@@ -181,7 +210,9 @@ async function ensureBrowserKey(admin: AdministrationServices, orgId: number, ev
  * (each photo on screen for 4 s, with empty frames between), so selfie clipping has something to cut.
  */
 async function addDemoVideo(event: Event, videos: VideosService): Promise<void> {
-  const [first, second, third] = demoPhotoFiles().slice(-3).map((f) => readFileSync(f));
+  const [first, second, third] = demoPhotoFiles()
+    .slice(-3)
+    .map((f) => readFileSync(f));
   const dir = await mkdtemp(path.join(tmpdir(), 'em-demo-video-'));
   try {
     const file = path.join(dir, 'finish-line-camera.mp4');
@@ -204,7 +235,11 @@ async function addDemoVideo(event: Event, videos: VideosService): Promise<void> 
 }
 
 /** Waits until the demo photos are processed, then publishes them (go-live). */
-export async function publishDemo(pipeline: PipelineService, eventId: number, timeoutMs = 600_000): Promise<{ live: number; failed: number }> {
+export async function publishDemo(
+  pipeline: PipelineService,
+  eventId: number,
+  timeoutMs = 600_000,
+): Promise<{ live: number; failed: number }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if ((await pipeline.progress(eventId)).open === 0) break;
@@ -228,15 +263,27 @@ export async function setDemoCover(orm: Orm, eventId: number): Promise<void> {
  * A selfie to try face search with: the largest face the worker found on the demo photos, cut out
  * of its original with a margin, written to `<dataDir>/demo-selfie.jpg`. Null when none was found.
  */
-export async function writeDemoSelfie(orm: Orm, store: ObjectStore, eventId: number, dataDir: string): Promise<string | null> {
+export async function writeDemoSelfie(
+  orm: Orm,
+  store: ObjectStore,
+  eventId: number,
+  dataDir: string,
+): Promise<string | null> {
   const face = await new SqlPhotosRepository(orm).largestPublishedFace(eventId);
   if (!face) return null;
-  const original = await sharp(await store.getBuffer(face.originalKey)).rotate().toBuffer();
+  const original = await sharp(await store.getBuffer(face.originalKey))
+    .rotate()
+    .toBuffer();
   const { width, height } = await sharp(original).metadata();
   const left = Math.max(0, Math.round((face.box.x - face.box.width * 0.4) * width));
   const top = Math.max(0, Math.round((face.box.y - face.box.height * 0.4) * height));
   const selfie = await sharp(original)
-    .extract({ left, top, width: Math.min(width - left, Math.round(face.box.width * 1.8 * width)), height: Math.min(height - top, Math.round(face.box.height * 1.8 * height)) })
+    .extract({
+      left,
+      top,
+      width: Math.min(width - left, Math.round(face.box.width * 1.8 * width)),
+      height: Math.min(height - top, Math.round(face.box.height * 1.8 * height)),
+    })
     .jpeg({ quality: 90 })
     .toBuffer();
   const file = path.join(dataDir, 'demo-selfie.jpg');

@@ -14,7 +14,11 @@ export interface Slide {
  * An H.264 MP4 made of stills, each on screen for a known time: the demo's video and the test and
  * benchmark videos, where who is on screen when is known exactly.
  */
-export async function buildSlideshow(slides: Slide[], output: string, opts: { width?: number; height?: number; fps?: number } = {}): Promise<void> {
+export async function buildSlideshow(
+  slides: Slide[],
+  output: string,
+  opts: { width?: number; height?: number; fps?: number } = {},
+): Promise<void> {
   const width = opts.width ?? 1280;
   const height = opts.height ?? 720;
   const dir = await mkdtemp(path.join(tmpdir(), 'em-slides-'));
@@ -24,7 +28,12 @@ export async function buildSlideshow(slides: Slide[], output: string, opts: { wi
       const file = path.join(dir, `slide${i}.png`);
       const black = sharp({ create: { width, height, channels: 3, background: '#000' } });
       const png = slide.image
-        ? await sharp(slide.image).rotate().resize(width, height, { fit: 'contain', background: '#000' }).flatten({ background: '#000' }).png().toBuffer()
+        ? await sharp(slide.image)
+            .rotate()
+            .resize(width, height, { fit: 'contain', background: '#000' })
+            .flatten({ background: '#000' })
+            .png()
+            .toBuffer()
         : await black.png().toBuffer();
       await writeFile(file, png);
       lines.push(`file '${file}'`, `duration ${slide.seconds}`);
@@ -34,9 +43,26 @@ export async function buildSlideshow(slides: Slide[], output: string, opts: { wi
     const list = path.join(dir, 'list.txt');
     await writeFile(list, `${lines.join('\n')}\n`);
     await run(ffmpegPath(), [
-      '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list,
-      '-vf', `fps=${opts.fps ?? 25},format=yuv420p`, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26',
-      '-movflags', '+faststart', output,
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      list,
+      '-vf',
+      `fps=${opts.fps ?? 25},format=yuv420p`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '26',
+      '-movflags',
+      '+faststart',
+      output,
     ]);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,9 @@
 import { linkAccount } from '@em/core/data';
-import { InMemoryAccountsRepository, InMemoryMembershipsRepository, InMemoryOrganisationsRepository } from '@em/core/testing';
+import {
+  InMemoryAccountsRepository,
+  InMemoryMembershipsRepository,
+  InMemoryOrganisationsRepository,
+} from '@em/core/testing';
 import { callers } from '../test-principals';
 import { AccountService } from './account.service';
 
@@ -29,9 +33,21 @@ describe('AccountService and linkAccount', () => {
 
   it('accepts pending invitations at the first sign-in (a verified e-mail links the subject)', async () => {
     const { accounts, memberships, alpha, zeta } = await setup();
-    await expect(linkAccount({ accounts, memberships }, { subject: 's1', email: 'runner@example.org', emailVerified: false, scopes: [] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    const linked = await linkAccount({ accounts, memberships }, { subject: 's1', email: 'runner@example.org', emailVerified: true, scopes: [] });
-    expect(linked).toEqual({ accountId: 1, orgRoles: { [zeta.id]: 'user', [alpha.id]: 'admin' }, platformAdmin: false });
+    await expect(
+      linkAccount(
+        { accounts, memberships },
+        { subject: 's1', email: 'runner@example.org', emailVerified: false, scopes: [] },
+      ),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const linked = await linkAccount(
+      { accounts, memberships },
+      { subject: 's1', email: 'runner@example.org', emailVerified: true, scopes: [] },
+    );
+    expect(linked).toEqual({
+      accountId: 1,
+      orgRoles: { [zeta.id]: 'user', [alpha.id]: 'admin' },
+      platformAdmin: false,
+    });
     expect((await linkAccount({ accounts, memberships }, { subject: 's1', scopes: [] })).accountId).toBe(1);
   });
 });

@@ -13,12 +13,16 @@ export class AccountService {
 
   /** The signed-in account (OAuth bearer only) and its organisations. */
   async current(principal: Principal): Promise<AccountType> {
-    if (principal.kind !== 'account') throw new AppError('FORBIDDEN', 'The account endpoint needs an OAuth bearer token, not an API key');
-    if (!principal.scopes.includes('events:read')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:read');
+    if (principal.kind !== 'account')
+      throw new AppError('FORBIDDEN', 'The account endpoint needs an OAuth bearer token, not an API key');
+    if (!principal.scopes.includes('events:read'))
+      throw new AppError('FORBIDDEN', 'The token lacks the scope events:read');
     const account = principal.accountId ? await this.repos.accounts.findById(principal.accountId) : null;
     if (!account) throw new AppError('FORBIDDEN', 'No account is linked to this token');
     if (!account.active) throw new AppError('FORBIDDEN', 'The account is inactive');
-    const organisations = (await this.repos.memberships.activeOrganisations(account.id)).sort((a, b) => a.name.localeCompare(b.name) || a.orgId - b.orgId);
+    const organisations = (await this.repos.memberships.activeOrganisations(account.id)).sort(
+      (a, b) => a.name.localeCompare(b.name) || a.orgId - b.orgId,
+    );
     return { accountLabel: account.email, scopes: [...principal.scopes].sort(), organisations };
   }
 

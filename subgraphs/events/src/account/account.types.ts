@@ -10,7 +10,8 @@ export class AccountOrganisationType {
 
 @ObjectType('Account')
 export class AccountType {
-  @Field(() => String, { nullable: true, description: 'The e-mail of the signed-in account.' }) accountLabel!: string | null;
+  @Field(() => String, { nullable: true, description: 'The e-mail of the signed-in account.' }) accountLabel!:
+    string | null;
   @Field(() => [String], { description: 'Scopes of the token, sorted.' }) scopes!: string[];
   @Field(() => [AccountOrganisationType], { description: 'Sorted by name; pending invitations excluded.' })
   organisations!: AccountOrganisationType[];

@@ -19,15 +19,30 @@ export class ApiKeysResolver {
     @Arg('name') name: string,
     @Arg('allowedHosts', () => [String], { nullable: true }) allowedHosts?: string[],
     @Arg('rateLimit', () => Int, { nullable: true }) rateLimit?: number,
-    @Arg('readOnly', { nullable: true, description: 'Reads and searches only: for a key that is public by nature.' }) readOnly?: boolean,
-    @Arg('eventIds', () => [Int], { nullable: true, description: 'Limits the key to these events of the organisation.' })
+    @Arg('readOnly', { nullable: true, description: 'Reads and searches only: for a key that is public by nature.' })
+    readOnly?: boolean,
+    @Arg('eventIds', () => [Int], {
+      nullable: true,
+      description: 'Limits the key to these events of the organisation.',
+    })
     eventIds?: number[],
   ) {
-    return this.service.create(ctx.principal, orgId, { name, allowedHosts, rateLimit, readOnly: readOnly ?? false, eventIds });
+    return this.service.create(ctx.principal, orgId, {
+      name,
+      allowedHosts,
+      rateLimit,
+      readOnly: readOnly ?? false,
+      eventIds,
+    });
   }
 
   @Mutation(() => ApiKeyType, { description: 'Activates or deactivates a key (an inactive key gets 403).' })
-  setApiKeyActive(@Ctx() ctx: SubgraphContext, @Args() { orgId }: OrgArgs, @Arg('keyId', () => Int) keyId: number, @Arg('active') active: boolean) {
+  setApiKeyActive(
+    @Ctx() ctx: SubgraphContext,
+    @Args() { orgId }: OrgArgs,
+    @Arg('keyId', () => Int) keyId: number,
+    @Arg('active') active: boolean,
+  ) {
     return this.service.setActive(ctx.principal, orgId, keyId, active);
   }
 

@@ -1,5 +1,11 @@
 import { AppError, ContentVersions, Principal } from '@em/core';
-import { EventSettings, EventsRepository, guardOperation, guardOrganisationOperation, OrganisationsRepository } from '@em/core/data';
+import {
+  EventSettings,
+  EventsRepository,
+  guardOperation,
+  guardOrganisationOperation,
+  OrganisationsRepository,
+} from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { EventDeletionJobs, EventDeletionStatus } from './event-deletion';
 import { DEFAULT_SETTINGS, EventSettingsInput, invalid, slugFromName, validateSettings } from './event-settings';
@@ -33,7 +39,8 @@ export class EventAdminService {
   async update(principal: Principal, orgId: number, eventId: number, input: EventSettingsInput): Promise<EventView> {
     const event = await guardOperation(this.repos.events, principal, 'updateEvent', orgId, eventId);
     const patch = validateSettings(input, event);
-    if (patch.slug && patch.slug !== event.slug && (await this.repos.events.slugTaken(orgId, patch.slug, eventId))) throw this.slugConflict(patch.slug);
+    if (patch.slug && patch.slug !== event.slug && (await this.repos.events.slugTaken(orgId, patch.slug, eventId)))
+      throw this.slugConflict(patch.slug);
     const updated = (await this.repos.events.update(eventId, patch))!;
     await this.versions.bumpContentVersion(eventId);
     return eventView(updated, this.store);
@@ -52,7 +59,8 @@ export class EventAdminService {
    */
   async delete(principal: Principal, orgId: number, eventId: number, confirm: boolean): Promise<EventDeletionStatus> {
     guardOrganisationOperation(principal, 'deleteEvent', orgId);
-    if (confirm !== true) throw invalid('confirm', 'Deleting an event removes its photos, videos and clips for good: send confirm: true');
+    if (confirm !== true)
+      throw invalid('confirm', 'Deleting an event removes its photos, videos and clips for good: send confirm: true');
     const deleting = await this.repos.events.findDeleting(eventId);
     if (!deleting || deleting.organisation.id !== orgId) {
       await guardOperation(this.repos.events, principal, 'deleteEvent', orgId, eventId);
@@ -60,13 +68,24 @@ export class EventAdminService {
       await this.versions.bumpContentVersion(eventId);
     }
     await this.deletions.start(eventId, orgId);
-    return (await this.deletions.status(eventId)) ?? { eventId, orgId, state: 'queued', percent: 0, objectsDeleted: 0, objectsFound: 0, error: null };
+    return (
+      (await this.deletions.status(eventId)) ?? {
+        eventId,
+        orgId,
+        state: 'queued',
+        percent: 0,
+        objectsDeleted: 0,
+        objectsFound: 0,
+        error: null,
+      }
+    );
   }
 
   async deletionStatus(principal: Principal, orgId: number, eventId: number): Promise<EventDeletionStatus> {
     guardOrganisationOperation(principal, 'eventDeletion', orgId);
     const status = await this.deletions.status(eventId);
-    if (!status || status.orgId !== orgId) throw new AppError('NOT_FOUND', 'No deletion of this event is known (finished deletions are kept for a day)');
+    if (!status || status.orgId !== orgId)
+      throw new AppError('NOT_FOUND', 'No deletion of this event is known (finished deletions are kept for a day)');
     return status;
   }
 

@@ -12,7 +12,9 @@ function setup() {
 }
 
 const image = (width: number, height: number, format: 'jpeg' | 'png' | 'gif' = 'png') =>
-  sharp({ create: { width, height, channels: 3, background: '#3a6' } }).toFormat(format).toBuffer();
+  sharp({ create: { width, height, channels: 3, background: '#3a6' } })
+    .toFormat(format)
+    .toBuffer();
 
 describe('EventCoverService', () => {
   it('stores the cover as a JPEG at most 1600 px wide on the public host, and replaces the previous one', async () => {
@@ -36,9 +38,15 @@ describe('EventCoverService', () => {
 
   it('refuses what is not a usable JPEG, PNG or WebP, and files over the limit, storing nothing', async () => {
     const { store, event, service } = setup();
-    await expect(service.set(callers.admin(1), 1, event.id, Buffer.from('not an image'))).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
-    await expect(service.set(callers.admin(1), 1, event.id, await image(40, 40, 'gif'))).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
-    await expect(service.set(callers.admin(1), 1, event.id, Buffer.alloc(COVER_MAX_BYTES + 1))).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    await expect(service.set(callers.admin(1), 1, event.id, Buffer.from('not an image'))).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+    });
+    await expect(service.set(callers.admin(1), 1, event.id, await image(40, 40, 'gif'))).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+    });
+    await expect(service.set(callers.admin(1), 1, event.id, Buffer.alloc(COVER_MAX_BYTES + 1))).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+    });
     expect(store.objects.size).toBe(0);
   });
 
@@ -46,7 +54,9 @@ describe('EventCoverService', () => {
     const { store, event, service } = setup();
     const cover = await image(100, 100);
     await expect(service.set(callers.admin(2), 1, event.id, cover)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(service.set(callers.readOnlyAdmin(1), 1, event.id, cover)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(service.set(callers.readOnlyAdmin(1), 1, event.id, cover)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
     await expect(service.set(callers.admin(1), 1, 999, cover)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(store.objects.size).toBe(0);
   });

@@ -20,11 +20,22 @@ export class EventCoverService {
 
   async set(principal: Principal, orgId: number, eventId: number, file: Buffer): Promise<EventView> {
     const event = await guardOperation(this.events, principal, 'setEventCover', orgId, eventId);
-    if (file.length > COVER_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `The cover image must be at most ${COVER_MAX_BYTES / 1024 / 1024} MB`);
+    if (file.length > COVER_MAX_BYTES)
+      throw new AppError('PAYLOAD_TOO_LARGE', `The cover image must be at most ${COVER_MAX_BYTES / 1024 / 1024} MB`);
     const probe = await probeImage(file);
-    if (!probe.ok) throw new AppError(probe.tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_USER_INPUT', `The cover image is not usable: ${probe.reason}`, { field: 'file' });
-    if (!COVER_FORMATS.has(probe.format)) throw new AppError('BAD_USER_INPUT', 'The cover image must be a JPEG, PNG or WebP', { field: 'file' });
-    const cover = await openImage(file).rotate().resize({ width: COVER_MAX_WIDTH, withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
+    if (!probe.ok)
+      throw new AppError(
+        probe.tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_USER_INPUT',
+        `The cover image is not usable: ${probe.reason}`,
+        { field: 'file' },
+      );
+    if (!COVER_FORMATS.has(probe.format))
+      throw new AppError('BAD_USER_INPUT', 'The cover image must be a JPEG, PNG or WebP', { field: 'file' });
+    const cover = await openImage(file)
+      .rotate()
+      .resize({ width: COVER_MAX_WIDTH, withoutEnlargement: true })
+      .jpeg({ quality: 85 })
+      .toBuffer();
     const key = `public/${eventId}/cover/${randomUUID()}.jpg`;
     await this.store.put(key, cover, 'image/jpeg');
     const previous = event.coverImageKey;

@@ -25,6 +25,14 @@ export class QueuedEventDeletions implements EventDeletionJobs {
     const found = result?.objectsFound ?? progress.objectsFound ?? 0;
     const deleted = result?.objectsDeleted ?? progress.objectsDeleted ?? 0;
     const percent = state === 'done' ? 100 : found ? Math.floor((deleted / found) * 99) : 0;
-    return { eventId, orgId: job.data.orgId, state, percent, objectsDeleted: deleted, objectsFound: found, error: state === 'failed' ? 'The deletion failed; run deleteEvent again to retry' : null };
+    return {
+      eventId,
+      orgId: job.data.orgId,
+      state,
+      percent,
+      objectsDeleted: deleted,
+      objectsFound: found,
+      error: state === 'failed' ? 'The deletion failed; run deleteEvent again to retry' : null,
+    };
   }
 }

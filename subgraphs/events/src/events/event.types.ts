@@ -23,14 +23,16 @@ export class EventType {
   @Field() timeZone!: string;
   @Field(() => Float, { nullable: true, description: 'Face-match threshold in percent; null when none is configured.' })
   confidenceThreshold!: number | null;
-  @Field(() => String, { nullable: true, description: 'Text drawn on large previews; null = none.' }) watermarkText!: string | null;
+  @Field(() => String, { nullable: true, description: 'Text drawn on large previews; null = none.' }) watermarkText!:
+    string | null;
   @Field(() => Float) videoSampleFps!: number;
   @Field(() => Float) clipMaxGapSeconds!: number;
   @Field(() => Float) clipMinSegmentSeconds!: number;
   @Field(() => Float) clipPaddingStartSeconds!: number;
   @Field(() => Float) clipPaddingEndSeconds!: number;
   @Field(() => Float) clipMaxDurationSeconds!: number;
-  @Field(() => Int, { nullable: true, description: 'Hours a clip stays downloadable; null = kept.' }) clipRetentionHours!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Hours a clip stays downloadable; null = kept.' })
+  clipRetentionHours!: number | null;
 }
 
 @ObjectType('EventPage')

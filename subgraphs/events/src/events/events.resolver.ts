@@ -8,11 +8,7 @@ export class EventsResolver {
   constructor(private readonly service: EventsService) {}
 
   @Query(() => EventPageType, { description: 'Events of the organisation (page size 10 by default, 100 at most).' })
-  events(
-    @Ctx() ctx: SubgraphContext,
-    @Args() { orgId }: OrgArgs,
-    @Args() { page, pageSize }: PageArgs,
-  ) {
+  events(@Ctx() ctx: SubgraphContext, @Args() { orgId }: OrgArgs, @Args() { page, pageSize }: PageArgs) {
     return this.service.list(ctx.principal, orgId, page, pageSize);
   }
 

@@ -8,7 +8,12 @@ async function setup() {
   const events = new InMemoryEventsRepository();
   const organisations = new InMemoryOrganisationsRepository();
   const store = { publicUrl: (k: string) => `https://media/${k}` };
-  const admin = new EventAdminService({ events, organisations }, { start: async () => undefined, status: async () => null }, store, new ContentVersions(events, null));
+  const admin = new EventAdminService(
+    { events, organisations },
+    { start: async () => undefined, status: async () => null },
+    store,
+    new ContentVersions(events, null),
+  );
   const org = await organisations.create({ name: 'Club', slug: 'club' });
   return { org, admin, events, service: new EventsService(events, store) };
 }
@@ -36,7 +41,10 @@ describe('EventsService', () => {
     const seen = await service.list(browserKey, org.id);
     expect(seen.items.map((e) => e.name)).toEqual(['Live']);
     expect(seen.pageInfo).toMatchObject({ total: 1 });
-    expect((await service.list(callers.key(org.id), org.id)).items.map((e) => e.name).sort()).toEqual(['Draft', 'Live']);
+    expect((await service.list(callers.key(org.id), org.id)).items.map((e) => e.name).sort()).toEqual([
+      'Draft',
+      'Live',
+    ]);
   });
 
   it('lists to a key limited to some events those only, refuses it the others and their references', async () => {
@@ -54,10 +62,21 @@ describe('EventsService', () => {
 
   it('shows one event with its settings; an event being deleted is gone (404, null reference)', async () => {
     const { org, admin, events, service } = await setup();
-    const created = await admin.create(callers.admin(org.id), org.id, { name: 'E', watermarkText: 'Club 2026', videoSearch: true, videoSelfieSearch: true });
-    expect(await service.details(callers.user(org.id), org.id, created.id)).toMatchObject({ watermarkText: 'Club 2026', videoSelfieSearch: true, clipMaxDurationSeconds: 30 });
+    const created = await admin.create(callers.admin(org.id), org.id, {
+      name: 'E',
+      watermarkText: 'Club 2026',
+      videoSearch: true,
+      videoSelfieSearch: true,
+    });
+    expect(await service.details(callers.user(org.id), org.id, created.id)).toMatchObject({
+      watermarkText: 'Club 2026',
+      videoSelfieSearch: true,
+      clipMaxDurationSeconds: 30,
+    });
     await events.markDeleting(created.id, new Date());
-    await expect(service.details(callers.user(org.id), org.id, created.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.details(callers.user(org.id), org.id, created.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(await service.byReference(callers.user(org.id), created.id)).toBeNull();
   });
 });

@@ -13,14 +13,22 @@ export class EventsService {
   ) {}
 
   /** The organisation's events, most recent event date first (undated last), then newest id first. */
-  async list(principal: Principal, orgId: number, page?: number | null, pageSize?: number | null): Promise<Page<EventView>> {
+  async list(
+    principal: Principal,
+    orgId: number,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<Page<EventView>> {
     guardOrganisationOperation(principal, 'events', orgId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.events);
     // A read-only key is public (the participant page's link): it never sees the organiser's drafts.
     const withoutDrafts = principal.kind === 'api_key' && principal.readOnly === true;
     // A key limited to some events lists those only.
     const onlyIds = principal.kind === 'api_key' ? principal.eventIds : undefined;
-    const { items, total } = await this.events.listForOrganisation(orgId, request.pageSize, request.offset, { withoutDrafts, onlyIds });
+    const { items, total } = await this.events.listForOrganisation(orgId, request.pageSize, request.offset, {
+      withoutDrafts,
+      onlyIds,
+    });
     return { items: items.map((e) => eventView(e, this.store)), pageInfo: pageInfo(total, request) };
   }
 

@@ -1,6 +1,8 @@
 import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
 
-@ObjectType('Member', { description: 'A member of an organisation, or an invitation that waits for the first sign-in (status pending).' })
+@ObjectType('Member', {
+  description: 'A member of an organisation, or an invitation that waits for the first sign-in (status pending).',
+})
 export class MemberType {
   @Field(() => Int) accountId!: number;
   @Field() email!: string;

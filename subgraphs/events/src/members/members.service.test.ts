@@ -1,4 +1,8 @@
-import { InMemoryAccountsRepository, InMemoryMembershipsRepository, InMemoryOrganisationsRepository } from '@em/core/testing';
+import {
+  InMemoryAccountsRepository,
+  InMemoryMembershipsRepository,
+  InMemoryOrganisationsRepository,
+} from '@em/core/testing';
 import { callers } from '../test-principals';
 import { MembersService } from './members.service';
 
@@ -15,24 +19,45 @@ async function setup() {
 describe('MembersService', () => {
   it('invites: pending for an account that never signed in, active for one that has', async () => {
     const { org, admin, accounts, service } = await setup();
-    expect(await service.invite(callers.admin(org.id, admin.id), org.id, ' New@Example.org ', 'user')).toMatchObject({ email: 'new@example.org', role: 'user', status: 'pending' });
+    expect(await service.invite(callers.admin(org.id, admin.id), org.id, ' New@Example.org ', 'user')).toMatchObject({
+      email: 'new@example.org',
+      role: 'user',
+      status: 'pending',
+    });
     accounts.add({ email: 'known@example.org', subject: 'sub-known' });
-    expect(await service.invite(callers.admin(org.id, admin.id), org.id, 'known@example.org', 'admin')).toMatchObject({ role: 'admin', status: 'active' });
-    expect((await service.list(callers.admin(org.id), org.id)).map((m) => m.email)).toEqual(['admin@example.org', 'new@example.org', 'known@example.org']);
+    expect(await service.invite(callers.admin(org.id, admin.id), org.id, 'known@example.org', 'admin')).toMatchObject({
+      role: 'admin',
+      status: 'active',
+    });
+    expect((await service.list(callers.admin(org.id), org.id)).map((m) => m.email)).toEqual([
+      'admin@example.org',
+      'new@example.org',
+      'known@example.org',
+    ]);
   });
 
   it('validates the e-mail and role', async () => {
     const { org, service } = await setup();
-    await expect(service.invite(callers.admin(org.id), org.id, 'not-an-email', 'user')).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'email' } });
-    await expect(service.invite(callers.admin(org.id), org.id, `${'a'.repeat(250)}@x.org`, 'user')).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
-    await expect(service.invite(callers.admin(org.id), org.id, 'a@b.org', 'owner')).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'role' } });
+    await expect(service.invite(callers.admin(org.id), org.id, 'not-an-email', 'user')).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { field: 'email' },
+    });
+    await expect(
+      service.invite(callers.admin(org.id), org.id, `${'a'.repeat(250)}@x.org`, 'user'),
+    ).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    await expect(service.invite(callers.admin(org.id), org.id, 'a@b.org', 'owner')).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { field: 'role' },
+    });
   });
 
   it('lets only admins manage members; API keys and users get 403', async () => {
     const { org, service } = await setup();
     for (const caller of [callers.key(org.id), callers.user(org.id), callers.admin(org.id + 1)]) {
       await expect(service.list(caller, org.id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-      await expect(service.invite(caller, org.id, 'x@example.org', 'admin')).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(service.invite(caller, org.id, 'x@example.org', 'admin')).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
     }
   });
 
@@ -41,9 +66,13 @@ describe('MembersService', () => {
     const member = await service.invite(callers.admin(org.id), org.id, 'm@example.org', 'user');
     expect((await service.setRole(callers.admin(org.id), org.id, member.accountId, 'admin')).role).toBe('admin');
     // m has not signed in yet (pending): the admin who has is the last active one
-    await expect(service.setRole(callers.admin(org.id), org.id, admin.id, 'user')).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(service.setRole(callers.admin(org.id), org.id, admin.id, 'user')).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     await expect(service.remove(callers.admin(org.id), org.id, admin.id)).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await service.remove(callers.admin(org.id), org.id, member.accountId)).toBe(true);
-    await expect(service.remove(callers.admin(org.id), org.id, member.accountId)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.remove(callers.admin(org.id), org.id, member.accountId)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

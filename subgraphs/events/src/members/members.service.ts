@@ -1,5 +1,12 @@
 import { AppError, Principal } from '@em/core';
-import { AccountsRepository, guardOrganisationOperation, MemberRecord, MembershipRole, MembershipsRepository, OrganisationsRepository } from '@em/core/data';
+import {
+  AccountsRepository,
+  guardOrganisationOperation,
+  MemberRecord,
+  MembershipRole,
+  MembershipsRepository,
+  OrganisationsRepository,
+} from '@em/core/data';
 import { invalid } from '../events/event-settings';
 
 export interface MemberRepositories {
@@ -62,7 +69,8 @@ export class MembersService {
   }
 
   private async find(orgId: number, accountId: number): Promise<MemberRecord> {
-    const member = Number.isSafeInteger(accountId) && accountId > 0 ? await this.repos.memberships.find(orgId, accountId) : null;
+    const member =
+      Number.isSafeInteger(accountId) && accountId > 0 ? await this.repos.memberships.find(orgId, accountId) : null;
     if (!member) throw new AppError('NOT_FOUND', 'No such member of this organisation');
     return member;
   }

@@ -6,6 +6,10 @@ export class OrganisationType {
   @Field() name!: string;
   @Field() slug!: string;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
-  @Field(() => String, { nullable: true, description: "The caller's role in it: admin, user, or null (an API key, or a platform administrator who is no member)." })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The caller's role in it: admin, user, or null (an API key, or a platform administrator who is no member).",
+  })
   role!: string | null;
 }

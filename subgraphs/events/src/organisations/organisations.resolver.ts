@@ -7,7 +7,10 @@ import { OrganisationsService } from './organisations.service';
 export class OrganisationsResolver {
   constructor(private readonly service: OrganisationsService) {}
 
-  @Query(() => [OrganisationType], { description: 'The organisations the caller may see: its memberships (an API key: its own; a platform administrator: all), by name.' })
+  @Query(() => [OrganisationType], {
+    description:
+      'The organisations the caller may see: its memberships (an API key: its own; a platform administrator: all), by name.',
+  })
   organisations(@Ctx() ctx: SubgraphContext) {
     return this.service.list(ctx.principal);
   }
@@ -17,8 +20,14 @@ export class OrganisationsResolver {
     return this.service.details(ctx.principal, orgId);
   }
 
-  @Mutation(() => OrganisationType, { description: 'Creates an organisation (platform administrators only); the caller becomes its first admin.' })
-  createOrganisation(@Ctx() ctx: SubgraphContext, @Arg('name') name: string, @Arg('slug', () => String, { nullable: true }) slug?: string | null) {
+  @Mutation(() => OrganisationType, {
+    description: 'Creates an organisation (platform administrators only); the caller becomes its first admin.',
+  })
+  createOrganisation(
+    @Ctx() ctx: SubgraphContext,
+    @Arg('name') name: string,
+    @Arg('slug', () => String, { nullable: true }) slug?: string | null,
+  ) {
     return this.service.create(ctx.principal, { name, slug }, ctx.principal.accountId ?? null);
   }
 

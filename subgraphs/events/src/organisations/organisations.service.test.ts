@@ -1,4 +1,8 @@
-import { InMemoryAccountsRepository, InMemoryMembershipsRepository, InMemoryOrganisationsRepository } from '@em/core/testing';
+import {
+  InMemoryAccountsRepository,
+  InMemoryMembershipsRepository,
+  InMemoryOrganisationsRepository,
+} from '@em/core/testing';
 import { callers } from '../test-principals';
 import { OrganisationsService } from './organisations.service';
 
@@ -23,8 +27,14 @@ describe('OrganisationsService', () => {
 
   it('validates the name and slug and refuses a slug in use (409)', async () => {
     const { service } = setup();
-    await expect(service.create(callers.platform(), { name: ' ' })).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'name' } });
-    await expect(service.create(callers.platform(), { name: 'X', slug: '-bad-' })).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'slug' } });
+    await expect(service.create(callers.platform(), { name: ' ' })).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { field: 'name' },
+    });
+    await expect(service.create(callers.platform(), { name: 'X', slug: '-bad-' })).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: { field: 'slug' },
+    });
     await service.create(callers.platform(), { name: 'Club' });
     await expect(service.create(callers.platform(), { name: 'Club' })).rejects.toMatchObject({ code: 'CONFLICT' });
   });

@@ -1,5 +1,11 @@
 import { AppError, Principal } from '@em/core';
-import { guardAccountOperation, guardOrganisationOperation, MembershipsRepository, OrganisationRecord, OrganisationsRepository } from '@em/core/data';
+import {
+  guardAccountOperation,
+  guardOrganisationOperation,
+  MembershipsRepository,
+  OrganisationRecord,
+  OrganisationsRepository,
+} from '@em/core/data';
 import { slug as validSlug, slugFromName, text } from '../events/event-settings';
 
 export interface OrganisationView {
@@ -23,8 +29,14 @@ export class OrganisationsService {
   /** What the caller may see: an API key its organisation, an account its memberships, a platform administrator every organisation. */
   async list(principal: Principal): Promise<OrganisationView[]> {
     guardAccountOperation(principal, 'organisations');
-    if (principal.kind === 'account' && !principal.scopes.includes('events:read')) throw new AppError('FORBIDDEN', 'The token lacks the scope events:read');
-    const ids = principal.kind === 'api_key' ? [principal.orgId!] : principal.platformAdmin ? null : Object.keys(principal.orgRoles ?? {}).map(Number);
+    if (principal.kind === 'account' && !principal.scopes.includes('events:read'))
+      throw new AppError('FORBIDDEN', 'The token lacks the scope events:read');
+    const ids =
+      principal.kind === 'api_key'
+        ? [principal.orgId!]
+        : principal.platformAdmin
+          ? null
+          : Object.keys(principal.orgRoles ?? {}).map(Number);
     return (await this.repos.organisations.list(ids)).map((o) => this.view(principal, o));
   }
 
@@ -34,12 +46,20 @@ export class OrganisationsService {
   }
 
   /** A new organisation (platform administrators); `adminAccountId` becomes its first admin. */
-  async create(principal: Principal, input: { name: string; slug?: string | null }, adminAccountId?: number | null): Promise<OrganisationView> {
+  async create(
+    principal: Principal,
+    input: { name: string; slug?: string | null },
+    adminAccountId?: number | null,
+  ): Promise<OrganisationView> {
     guardAccountOperation(principal, 'createOrganisation');
     const name = text('name', input.name ?? '', 200)!;
     const slug = input.slug ? validSlug(input.slug) : slugFromName(name);
     if (await this.repos.organisations.findBySlug(slug)) {
-      throw new AppError('CONFLICT', `An organisation with the slug ${slug} exists already${input.slug ? '' : '; choose a slug'}`, { field: 'slug' });
+      throw new AppError(
+        'CONFLICT',
+        `An organisation with the slug ${slug} exists already${input.slug ? '' : '; choose a slug'}`,
+        { field: 'slug' },
+      );
     }
     const created = await this.repos.organisations.create({ name, slug });
     if (adminAccountId) await this.repos.memberships.upsert(created.id, adminAccountId, 'admin', 'active');

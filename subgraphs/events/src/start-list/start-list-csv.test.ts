@@ -4,10 +4,19 @@ const csv = (text: string) => parseStartListCsv(Buffer.from(text, 'utf8'));
 
 describe('parseStartListCsv', () => {
   it('reads comma files with first and last names, accents, quotes and CRLF', () => {
-    const parsed = csv('bib,first_name,last_name,category,team\r\n1207,Zoé,Dupont-Lefèvre,F40,"Club ""Les Rapides"", Paris"\r\n a12 ,Jean,Ødegård,,\r\n');
+    const parsed = csv(
+      'bib,first_name,last_name,category,team\r\n1207,Zoé,Dupont-Lefèvre,F40,"Club ""Les Rapides"", Paris"\r\n a12 ,Jean,Ødegård,,\r\n',
+    );
     expect(parsed.errors).toEqual([]);
     expect(parsed.entries).toEqual([
-      { bib: '1207', firstName: 'Zoé', lastName: 'Dupont-Lefèvre', name: 'Zoé Dupont-Lefèvre', category: 'F40', team: 'Club "Les Rapides", Paris' },
+      {
+        bib: '1207',
+        firstName: 'Zoé',
+        lastName: 'Dupont-Lefèvre',
+        name: 'Zoé Dupont-Lefèvre',
+        category: 'F40',
+        team: 'Club "Les Rapides", Paris',
+      },
       { bib: 'A12', firstName: 'Jean', lastName: 'Ødegård', name: 'Jean Ødegård', category: null, team: null },
     ]);
     expect(parsed.lines).toEqual([2, 3]);
@@ -16,12 +25,24 @@ describe('parseStartListCsv', () => {
   it('reads semicolon files with a BOM and a name column, in any column order and case', () => {
     const parsed = csv('\uFEFFName;Team;BIB\n"Müller; Anna";TV Köln;42\n');
     expect(parsed.errors).toEqual([]);
-    expect(parsed.entries).toEqual([{ bib: '42', firstName: null, lastName: null, name: 'Müller; Anna', category: null, team: 'TV Köln' }]);
+    expect(parsed.entries).toEqual([
+      { bib: '42', firstName: null, lastName: null, name: 'Müller; Anna', category: null, team: 'TV Köln' },
+    ]);
   });
 
   it('reports every bad line with its number and reason, and keeps the good ones', () => {
     const parsed = csv(
-      ['bib,name', '1,Ann', ',No Bib', '1,Ann Again', '1234567,Too Long', '12-3,Dash', '7,', '8,Ok,extra', '9,"unclosed'].join('\n'),
+      [
+        'bib,name',
+        '1,Ann',
+        ',No Bib',
+        '1,Ann Again',
+        '1234567,Too Long',
+        '12-3,Dash',
+        '7,',
+        '8,Ok,extra',
+        '9,"unclosed',
+      ].join('\n'),
     );
     expect(parsed.entries.map((e) => e.bib)).toEqual(['1']);
     expect(parsed.errors).toEqual([
@@ -50,7 +71,9 @@ describe('parseStartListCsv', () => {
   });
 
   it('writes back what it reads', () => {
-    const parsed = csv('bib;first_name;last_name;category;team\n1;Zoé;"D, ""Z""";F;\n2;;;;\n'.replace('2;;;;', '2;Al;;;'));
+    const parsed = csv(
+      'bib;first_name;last_name;category;team\n1;Zoé;"D, ""Z""";F;\n2;;;;\n'.replace('2;;;;', '2;Al;;;'),
+    );
     const again = parseStartListCsv(Buffer.from(startListCsv(parsed.entries)));
     expect(again).toEqual(parsed);
   });

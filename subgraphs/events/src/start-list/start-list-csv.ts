@@ -99,13 +99,17 @@ function* records(text: string, delimiter: string): Generator<CsvRecord | { line
 function header(fields: string[]): { columns: Map<Column, number> } | { error: string } {
   const columns = new Map<Column, number>();
   for (const [index, raw] of fields.entries()) {
-    const name = raw.trim().toLowerCase().replace(/[\s-]+/g, '_');
+    const name = raw
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_');
     if ((COLUMNS as readonly string[]).includes(name)) {
       if (columns.has(name as Column)) return { error: `the column ${name} appears twice` };
       columns.set(name as Column, index);
     }
   }
-  if (!columns.has('bib')) return { error: 'the header row has no bib column (columns: bib, first_name, last_name or name, category, team)' };
+  if (!columns.has('bib'))
+    return { error: 'the header row has no bib column (columns: bib, first_name, last_name or name, category, team)' };
   if (!columns.has('name') && !columns.has('first_name') && !columns.has('last_name')) {
     return { error: 'the header row has no name column (name, or first_name and last_name)' };
   }
@@ -129,14 +133,21 @@ export function parseStartListCsv(file: Buffer): ParsedStartList {
   try {
     content = new TextDecoder('utf-8', { fatal: true }).decode(file);
   } catch {
-    return { entries: [], lines: [], errors: [{ line: 1, reason: 'the file is not UTF-8 text (save it as CSV UTF-8)' }] };
+    return {
+      entries: [],
+      lines: [],
+      errors: [{ line: 1, reason: 'the file is not UTF-8 text (save it as CSV UTF-8)' }],
+    };
   }
   if (content.charCodeAt(0) === 0xfeff) content = content.slice(1);
-  if (content.includes('\u0000')) return { entries: [], lines: [], errors: [{ line: 1, reason: 'the file is not a text file' }] };
+  if (content.includes('\u0000'))
+    return { entries: [], lines: [], errors: [{ line: 1, reason: 'the file is not a text file' }] };
   const iterator = records(content, delimiterOf(content));
   const first = iterator.next();
-  if (first.done) return { entries: [], lines: [], errors: [{ line: 1, reason: 'the file is empty (a header row is required)' }] };
-  if ('error' in first.value) return { entries: [], lines: [], errors: [{ line: first.value.line, reason: first.value.error }] };
+  if (first.done)
+    return { entries: [], lines: [], errors: [{ line: 1, reason: 'the file is empty (a header row is required)' }] };
+  if ('error' in first.value)
+    return { entries: [], lines: [], errors: [{ line: first.value.line, reason: first.value.error }] };
   const head = header(first.value.fields);
   if ('error' in head) return { entries: [], lines: [], errors: [{ line: first.value.line, reason: head.error }] };
   const width = first.value.fields.length;

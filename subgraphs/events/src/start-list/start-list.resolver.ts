@@ -11,7 +11,8 @@ export enum StartListImportMode {
 }
 registerEnumType(StartListImportMode, {
   name: 'StartListImportMode',
-  description: 'APPEND adds the lines to the start list (a bib already listed is an invalid line); REPLACE replaces the whole list.',
+  description:
+    'APPEND adds the lines to the start list (a bib already listed is an invalid line); REPLACE replaces the whole list.',
 });
 
 @ObjectType('StartListLineError', { description: 'A line of a start list file that was not imported, and why.' })
@@ -24,12 +25,16 @@ export class StartListLineErrorType {
 export class StartListImportType {
   @Field(() => Int, { description: 'Participants stored by this import.' }) imported!: number;
   @Field(() => Int, { description: "Participants on the event's start list now." }) total!: number;
-  @Field(() => [StartListLineErrorType], { description: 'Lines left out (skipInvalid only).' }) skipped!: StartListLineErrorType[];
+  @Field(() => [StartListLineErrorType], { description: 'Lines left out (skipInvalid only).' })
+  skipped!: StartListLineErrorType[];
 }
 
 @ObjectType('StartListExport')
 export class StartListExportType {
-  @Field({ description: 'The start list as CSV (bib,first_name,last_name,name,category,team), UTF-8, comma separated.' }) csv!: string;
+  @Field({
+    description: 'The start list as CSV (bib,first_name,last_name,name,category,team), UTF-8, comma separated.',
+  })
+  csv!: string;
   @Field(() => Int) count!: number;
 }
 
@@ -54,7 +59,10 @@ export class StartListResolver {
     return this.service.import(ctx.principal, orgId, eventId, read, mode, skipInvalid ?? false);
   }
 
-  @Query(() => StartListExportType, { description: "The event's start list as CSV (names are personal data: write access to the event, never a read-only key)." })
+  @Query(() => StartListExportType, {
+    description:
+      "The event's start list as CSV (names are personal data: write access to the event, never a read-only key).",
+  })
   exportStartList(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs) {
     return this.service.export(ctx.principal, orgId, eventId);
   }

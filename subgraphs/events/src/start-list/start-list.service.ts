@@ -50,9 +50,16 @@ export class StartListService {
     const parsed = parseStartListCsv(await file());
     const errors = [...parsed.errors];
     if (mode === 'append' && parsed.entries.length) {
-      const listed = await this.startLists.bibsAmong(eventId, parsed.entries.map((e) => e.bib));
+      const listed = await this.startLists.bibsAmong(
+        eventId,
+        parsed.entries.map((e) => e.bib),
+      );
       parsed.entries.forEach((e, i) => {
-        if (listed.has(e.bib)) errors.push({ line: parsed.lines[i], reason: `bib ${e.bib} is already on the start list (replace the list to change it)` });
+        if (listed.has(e.bib))
+          errors.push({
+            line: parsed.lines[i],
+            reason: `bib ${e.bib} is already on the start list (replace the list to change it)`,
+          });
       });
     }
     errors.sort((a, b) => a.line - b.line);
@@ -60,19 +67,32 @@ export class StartListService {
     const entries = parsed.entries.filter((_, i) => !badLines.has(parsed.lines[i]));
     const fatal = parsed.errors.length > 0 && parsed.entries.length === 0 && parsed.errors[0].line === 1;
     if (errors.length && (!skipInvalid || fatal)) throw invalidFile(errors, skipInvalid);
-    if (entries.length === 0) throw new AppError('BAD_USER_INPUT', 'The start list file has no participant lines: nothing was stored', { field: 'file' });
+    if (entries.length === 0)
+      throw new AppError('BAD_USER_INPUT', 'The start list file has no participant lines: nothing was stored', {
+        field: 'file',
+      });
     try {
       if (mode === 'replace') await this.startLists.replace(eventId, entries);
       else await this.startLists.append(eventId, entries);
     } catch (err) {
       // Two appends of the same bib at once: the table's key refuses the later one.
       if (/duplicate key|unique constraint/i.test((err as Error).message)) {
-        throw new AppError('CONFLICT', 'A bib of the file was added to the start list meanwhile: nothing was stored; try again');
+        throw new AppError(
+          'CONFLICT',
+          'A bib of the file was added to the start list meanwhile: nothing was stored; try again',
+        );
       }
       throw err;
     }
     const total = await this.startLists.count(eventId);
-    await this.onChanged(eventId, { principal, orgId, mode, imported: entries.length, total, skipped: skipInvalid ? errors.length : 0 });
+    await this.onChanged(eventId, {
+      principal,
+      orgId,
+      mode,
+      imported: entries.length,
+      total,
+      skipped: skipInvalid ? errors.length : 0,
+    });
     return { imported: entries.length, total, skipped: skipInvalid ? errors : [] };
   }
 
@@ -89,11 +109,18 @@ function invalidFile(errors: StartListLineError[], skipInvalid: boolean): AppErr
     .slice(0, 3)
     .map((e) => `line ${e.line}: ${e.reason}`)
     .join('; ');
-  const what = errors.length === 1 ? '1 line of the start list is invalid' : `${errors.length} lines of the start list are invalid`;
+  const what =
+    errors.length === 1
+      ? '1 line of the start list is invalid'
+      : `${errors.length} lines of the start list are invalid`;
   const hint = skipInvalid ? '' : ' (skipping invalid lines imports the valid ones)';
-  return new AppError('BAD_USER_INPUT', `${what}; nothing was stored${hint}: ${first}${errors.length > 3 ? '; ...' : ''}`, {
-    field: 'file',
-    invalidLines: errors.length,
-    lines: errors.slice(0, REPORTED_LINES),
-  });
+  return new AppError(
+    'BAD_USER_INPUT',
+    `${what}; nothing was stored${hint}: ${first}${errors.length > 3 ? '; ...' : ''}`,
+    {
+      field: 'file',
+      invalidLines: errors.length,
+      lines: errors.slice(0, REPORTED_LINES),
+    },
+  );
 }

@@ -4,7 +4,8 @@ import { UsageService } from './usage.service';
 
 @ObjectType('UsageCounts')
 export class UsageCountsType {
-  @Field(() => Int, { description: 'Face searches with a new request_id (retries of a stored search are free).' }) faceSearchesBilled!: number;
+  @Field(() => Int, { description: 'Face searches with a new request_id (retries of a stored search are free).' })
+  faceSearchesBilled!: number;
   @Field(() => Int) photosProcessed!: number;
   @Field(() => Int) videosIndexed!: number;
   @Field(() => Int) clipsMade!: number;
@@ -28,7 +29,10 @@ export class UsageReportType {
 export class UsageResolver {
   constructor(private readonly service: UsageService) {}
 
-  @Query(() => UsageReportType, { description: 'Usage of the organisation per event and month in [from, to) (its admins); by default the last twelve months.' })
+  @Query(() => UsageReportType, {
+    description:
+      'Usage of the organisation per event and month in [from, to) (its admins); by default the last twelve months.',
+  })
   usage(
     @Ctx() ctx: SubgraphContext,
     @Args() { orgId }: OrgArgs,

@@ -24,12 +24,14 @@ export class UsageService {
     const now = this.now();
     const end = dateArgument('to', to) ?? now;
     const start = dateArgument('from', from) ?? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1));
-    if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw invalid('from', 'from and to must be dates');
+    if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()))
+      throw invalid('from', 'from and to must be dates');
     if (start >= end) throw invalid('from', 'from must be before to');
     if (end.getTime() - start.getTime() > MAX_SPAN_MS) throw invalid('to', 'a usage report covers at most five years');
     const rows = await this.usage.perEventAndMonth(orgId, start, end);
     const totals = { faceSearchesBilled: 0, photosProcessed: 0, videosIndexed: 0, clipsMade: 0 };
-    for (const row of rows) for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += row[key];
+    for (const row of rows)
+      for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += row[key];
     return { from: start, to: end, rows, totals };
   }
 }

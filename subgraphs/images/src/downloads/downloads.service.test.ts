@@ -1,4 +1,10 @@
-import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryFaceSearchesRepository, InMemoryObjectStore, InMemoryPhotosRepository } from '@em/core/testing';
+import {
+  apiKeyPrincipal,
+  InMemoryEventsRepository,
+  InMemoryFaceSearchesRepository,
+  InMemoryObjectStore,
+  InMemoryPhotosRepository,
+} from '@em/core/testing';
 import { DownloadsService, MAX_IMAGE_IDS } from './downloads.service';
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -13,16 +19,32 @@ function setup() {
   const store = new InMemoryObjectStore();
   const service = new DownloadsService(events, photos, searches, store.asStore);
   /** A published photo whose original is in the store (unless `stored` is false). */
-  const photo = (n: number, opts: { eventId?: number; stored?: boolean; published?: boolean; bibs?: string[]; capturedAt?: Date } = {}) => {
-    const p = photos.add({ id: uuid(n), eventId: opts.eventId ?? 5, originalKey: `originals/${n}.jpg`, originalFileName: `IMG_${n}.jpg`, publishedAt: opts.published === false ? null : new Date(), bibs: opts.bibs, capturedAt: opts.capturedAt });
+  const photo = (
+    n: number,
+    opts: { eventId?: number; stored?: boolean; published?: boolean; bibs?: string[]; capturedAt?: Date } = {},
+  ) => {
+    const p = photos.add({
+      id: uuid(n),
+      eventId: opts.eventId ?? 5,
+      originalKey: `originals/${n}.jpg`,
+      originalFileName: `IMG_${n}.jpg`,
+      publishedAt: opts.published === false ? null : new Date(),
+      bibs: opts.bibs,
+      capturedAt: opts.capturedAt,
+    });
     if (opts.stored !== false) void store.put(p.originalKey, Buffer.from('jpeg'), 'image/jpeg');
     return p;
   };
   return { photos, searches, store, service, photo };
 }
 
-const download = (s: ReturnType<typeof setup>, method: unknown, identifier: unknown, page?: number, pageSize?: number) =>
-  s.service.originals(apiKeyPrincipal(1), 1, 5, method, identifier, page, pageSize);
+const download = (
+  s: ReturnType<typeof setup>,
+  method: unknown,
+  identifier: unknown,
+  page?: number,
+  pageSize?: number,
+) => s.service.originals(apiKeyPrincipal(1), 1, 5, method, identifier, page, pageSize);
 
 describe('DownloadsService', () => {
   it('signs links for the published photos of a BIB, under their file names, in gallery order', async () => {
@@ -32,7 +54,10 @@ describe('DownloadsService', () => {
     s.photo(3, { bibs: ['1234'], published: false });
     s.photo(4, { bibs: ['999'] });
     const result = await download(s, 'bib', ' 1234 ');
-    expect(result.presignedUrls.map((u) => [u.imageId, u.fileName])).toEqual([[uuid(2), 'IMG_2.jpg'], [uuid(1), 'IMG_1.jpg']]);
+    expect(result.presignedUrls.map((u) => [u.imageId, u.fileName])).toEqual([
+      [uuid(2), 'IMG_2.jpg'],
+      [uuid(1), 'IMG_1.jpg'],
+    ]);
     expect(result.presignedUrls[0].url).toContain('originals/2.jpg');
     expect(result).toMatchObject({ totalImages: 2, successfulCount: 2, failedCount: 0, identifier: ' 1234 ' });
   });
@@ -42,7 +67,10 @@ describe('DownloadsService', () => {
     await expect(download(s, 'bib', '77')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     s.photo(1, { bibs: ['77'], stored: false });
     const result = await download(s, 'bib', '77');
-    expect(result).toMatchObject({ successfulCount: 0, failedUrls: [{ imageId: uuid(1), error: 'The original is missing from storage', path: 'originals/1.jpg' }] });
+    expect(result).toMatchObject({
+      successfulCount: 0,
+      failedUrls: [{ imageId: uuid(1), error: 'The original is missing from storage', path: 'originals/1.jpg' }],
+    });
   });
 
   it('image_id: 400 when that image cannot be downloaded (not a UUID, unpublished, another event)', async () => {
@@ -51,7 +79,8 @@ describe('DownloadsService', () => {
     s.photo(2, { published: false });
     s.photo(3, { eventId: 6 });
     expect((await download(s, 'image_id', uuid(1).toUpperCase())).successfulCount).toBe(1);
-    for (const id of ['nope', uuid(2), uuid(3)]) await expect(download(s, 'image_id', id)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    for (const id of ['nope', uuid(2), uuid(3)])
+      await expect(download(s, 'image_id', id)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
   it('image_ids: 400 only when no id of the whole list can be downloaded; a page of failures or past the end is a page', async () => {
@@ -69,7 +98,13 @@ describe('DownloadsService', () => {
     const s = setup();
     s.photo(1);
     expect((await download(s, 'image_ids', [uuid(1), uuid(1).toUpperCase(), ` ${uuid(1)}`])).totalImages).toBe(1);
-    await expect(download(s, 'image_ids', Array.from({ length: MAX_IMAGE_IDS + 1 }, (_, i) => uuid(i + 1)))).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(
+      download(
+        s,
+        'image_ids',
+        Array.from({ length: MAX_IMAGE_IDS + 1 }, (_, i) => uuid(i + 1)),
+      ),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(download(s, 'image_ids', uuid(1))).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(download(s, 'image_ids', [])).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
@@ -80,14 +115,32 @@ describe('DownloadsService', () => {
     s.photo(2, { published: false });
     s.photo(3);
     await s.searches.insertIfAbsent({
-      requestId: REQUEST_ID, orgId: 1, eventId: 5, apiKeyId: 1, confidenceThreshold: 62, facesFound: 1, embedding: null,
-      matches: [{ photoId: uuid(3), confidence: 90 }, { photoId: uuid(2), confidence: 80 }, { photoId: uuid(1), confidence: 70 }],
+      requestId: REQUEST_ID,
+      orgId: 1,
+      eventId: 5,
+      apiKeyId: 1,
+      confidenceThreshold: 62,
+      facesFound: 1,
+      embedding: null,
+      matches: [
+        { photoId: uuid(3), confidence: 90 },
+        { photoId: uuid(2), confidence: 80 },
+        { photoId: uuid(1), confidence: 70 },
+      ],
     });
     const result = await download(s, 'selfie', REQUEST_ID, 1, 1);
-    expect(result).toMatchObject({ totalImages: 2, presignedUrls: [{ imageId: uuid(3) }], pageInfo: { totalPages: 2 } });
-    await expect(download(s, 'selfie', '0b7e1c52-4a36-4d0e-9b59-000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(result).toMatchObject({
+      totalImages: 2,
+      presignedUrls: [{ imageId: uuid(3) }],
+      pageInfo: { totalPages: 2 },
+    });
+    await expect(download(s, 'selfie', '0b7e1c52-4a36-4d0e-9b59-000000000000')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await expect(download(s, 'selfie', 'not-a-uuid')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(s.service.originals(apiKeyPrincipal(2), 2, 5, 'selfie', REQUEST_ID)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(s.service.originals(apiKeyPrincipal(2), 2, 5, 'selfie', REQUEST_ID)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
   });
 
   it('an unknown method or a missing identifier is 400', async () => {

@@ -69,7 +69,15 @@ export class DownloadsService {
     private readonly store: ObjectStore,
   ) {}
 
-  async originals(principal: Principal, orgId: number, eventId: number, method: unknown, identifier: unknown, page?: number | null, pageSize?: number | null): Promise<OriginalDownloads> {
+  async originals(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    method: unknown,
+    identifier: unknown,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<OriginalDownloads> {
     await guardOperation(this.events, principal, 'originalDownloads', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.downloads);
     if (typeof method !== 'string' || !(DOWNLOAD_METHODS as readonly string[]).includes(method)) {
@@ -91,37 +99,67 @@ export class DownloadsService {
     const { total, ids } = await this.photos.publishedWithBib(eventId, bib, request);
     if (total === 0) throw new AppError('NOT_FOUND', `No photos with BIB ${bib.trim()} in this event`);
     const photos = await this.photosByIds(eventId, ids);
-    return this.answer(ids.map((id) => candidate(id, photos.get(id))), total, request, bib);
+    return this.answer(
+      ids.map((id) => candidate(id, photos.get(id))),
+      total,
+      request,
+      bib,
+    );
   }
 
-  private async bySelfie(orgId: number, eventId: number, requestId: string, request: PageRequest): Promise<OriginalDownloads> {
-    const search = await this.faceSearches.find(eventId, requireRequestId(requestId, 'For method selfie, identifier must be the request_id (a UUID) of a face search'));
-    if (!search || search.orgId !== orgId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
+  private async bySelfie(
+    orgId: number,
+    eventId: number,
+    requestId: string,
+    request: PageRequest,
+  ): Promise<OriginalDownloads> {
+    const search = await this.faceSearches.find(
+      eventId,
+      requireRequestId(requestId, 'For method selfie, identifier must be the request_id (a UUID) of a face search'),
+    );
+    if (!search || search.orgId !== orgId)
+      throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
     const matches = await visibleMatches(this.photos, search);
     if (matches.length === 0) throw new AppError('NOT_FOUND', 'The face search with this request_id matched no photos');
     const ids = matches.slice(request.offset, request.offset + request.pageSize).map((m) => m.photoId);
     const photos = await this.photosByIds(eventId, ids);
-    return this.answer(ids.map((id) => candidate(id, photos.get(id))), matches.length, request, requestId);
+    return this.answer(
+      ids.map((id) => candidate(id, photos.get(id))),
+      matches.length,
+      request,
+      requestId,
+    );
   }
 
   private async byImageId(eventId: number, imageId: string, request: PageRequest): Promise<OriginalDownloads> {
     const id = imageId.trim().toLowerCase();
     const photo = isUuid(id) ? (await this.photosByIds(eventId, [id])).get(id) : undefined;
     const result = await this.answer([candidate(id, photo)], 1, request, imageId);
-    if (result.successfulCount === 0) throw new AppError('BAD_REQUEST', `Image ${imageId} cannot be downloaded: ${result.failedUrls[0]?.error ?? 'not found'}`);
+    if (result.successfulCount === 0)
+      throw new AppError(
+        'BAD_REQUEST',
+        `Image ${imageId} cannot be downloaded: ${result.failedUrls[0]?.error ?? 'not found'}`,
+      );
     return result;
   }
 
   /** A page of the list; 400 only when no id of the whole list can be downloaded (a page of failures, or past the end, is a page). */
   private async byImageIds(eventId: number, imageIds: string[], request: PageRequest): Promise<OriginalDownloads> {
     const wanted = [...new Set(imageIds.map((id) => id.trim().toLowerCase()))];
-    if (wanted.length > MAX_IMAGE_IDS) throw new AppError('BAD_REQUEST', `identifier lists at most ${MAX_IMAGE_IDS} image ids`);
+    if (wanted.length > MAX_IMAGE_IDS)
+      throw new AppError('BAD_REQUEST', `identifier lists at most ${MAX_IMAGE_IDS} image ids`);
     const photos = await this.photosByIds(eventId, wanted.filter(isUuid));
     const onPage = wanted.slice(request.offset, request.offset + request.pageSize);
-    const result = await this.answer(onPage.map((id) => candidate(id, photos.get(id))), wanted.length, request, null);
+    const result = await this.answer(
+      onPage.map((id) => candidate(id, photos.get(id))),
+      wanted.length,
+      request,
+      null,
+    );
     if (result.successfulCount === 0) {
       const elsewhere = [...photos.values()].filter((p) => !onPage.includes(p.id));
-      if (!(await this.anyOriginalStored(elsewhere))) throw new AppError('BAD_REQUEST', 'None of the requested images can be downloaded');
+      if (!(await this.anyOriginalStored(elsewhere)))
+        throw new AppError('BAD_REQUEST', 'None of the requested images can be downloaded');
     }
     return result;
   }
@@ -129,7 +167,9 @@ export class DownloadsService {
   /** Whether one of these photos has its original in storage (stops at the first). */
   private async anyOriginalStored(photos: Photo[]): Promise<boolean> {
     for (let i = 0; i < photos.length; i += STORAGE_CHECKS_IN_FLIGHT) {
-      const found = await Promise.all(photos.slice(i, i + STORAGE_CHECKS_IN_FLIGHT).map((p) => this.store.exists(p.originalKey)));
+      const found = await Promise.all(
+        photos.slice(i, i + STORAGE_CHECKS_IN_FLIGHT).map((p) => this.store.exists(p.originalKey)),
+      );
       if (found.includes(true)) return true;
     }
     return false;
@@ -141,13 +181,27 @@ export class DownloadsService {
   }
 
   /** Checks each candidate's original in storage and signs a link for those that are there. */
-  private async answer(candidates: Candidate[], total: number, request: PageRequest, identifier: string | null): Promise<OriginalDownloads> {
-    const outcomes = await mapLimited(candidates, STORAGE_CHECKS_IN_FLIGHT, async (c): Promise<PresignedUrl | FailedUrl> => {
-      if (!('photo' in c)) return c;
-      const { photo } = c;
-      if (!(await this.store.exists(photo.originalKey))) return { imageId: c.imageId, error: 'The original is missing from storage', path: photo.originalKey };
-      return { imageId: c.imageId, url: await this.store.presignedDownload(photo.originalKey, photo.originalFileName), fileName: photo.originalFileName };
-    });
+  private async answer(
+    candidates: Candidate[],
+    total: number,
+    request: PageRequest,
+    identifier: string | null,
+  ): Promise<OriginalDownloads> {
+    const outcomes = await mapLimited(
+      candidates,
+      STORAGE_CHECKS_IN_FLIGHT,
+      async (c): Promise<PresignedUrl | FailedUrl> => {
+        if (!('photo' in c)) return c;
+        const { photo } = c;
+        if (!(await this.store.exists(photo.originalKey)))
+          return { imageId: c.imageId, error: 'The original is missing from storage', path: photo.originalKey };
+        return {
+          imageId: c.imageId,
+          url: await this.store.presignedDownload(photo.originalKey, photo.originalFileName),
+          fileName: photo.originalFileName,
+        };
+      },
+    );
     const presignedUrls = outcomes.filter((o): o is PresignedUrl => 'url' in o);
     const failedUrls = outcomes.filter((o): o is FailedUrl => 'error' in o);
     return {
@@ -169,14 +223,17 @@ function candidate(imageId: string, photo: Photo | undefined): Candidate {
 }
 
 function requireString(identifier: unknown, what: string): string {
-  if (identifier === undefined || identifier === null) throw new AppError('BAD_REQUEST', `identifier is required: ${what}`);
-  if (typeof identifier !== 'string') throw new AppError('BAD_REQUEST', `identifier must be a string for this method: ${what}`);
+  if (identifier === undefined || identifier === null)
+    throw new AppError('BAD_REQUEST', `identifier is required: ${what}`);
+  if (typeof identifier !== 'string')
+    throw new AppError('BAD_REQUEST', `identifier must be a string for this method: ${what}`);
   if (identifier.trim() === '') throw new AppError('BAD_REQUEST', 'identifier must not be empty');
   return identifier;
 }
 
 function requireStringList(identifier: unknown): string[] {
-  if (identifier === undefined || identifier === null) throw new AppError('BAD_REQUEST', 'identifier is required: a list of image ids');
+  if (identifier === undefined || identifier === null)
+    throw new AppError('BAD_REQUEST', 'identifier is required: a list of image ids');
   if (!Array.isArray(identifier) || identifier.some((v) => typeof v !== 'string')) {
     throw new AppError('BAD_REQUEST', 'identifier must be an array of image id strings for method image_ids');
   }

@@ -22,6 +22,7 @@ export class OriginalDownloadsType {
   @Field(() => Int, { description: 'Images the request selects, over all pages.' }) totalImages!: number;
   @Field(() => Int, { description: 'Links on this page.' }) successfulCount!: number;
   @Field(() => Int, { description: 'Failures on this page.' }) failedCount!: number;
-  @Field(() => String, { nullable: true, description: 'The identifier as sent; null when it was a list.' }) identifier!: string | null;
+  @Field(() => String, { nullable: true, description: 'The identifier as sent; null when it was a list.' })
+  identifier!: string | null;
   @Field(() => PageInfoType) pageInfo!: PageInfoType;
 }

@@ -25,7 +25,19 @@ export interface PhotoView {
 /** What a view needs of a photo: the entity, or a row read without hydrating one (the gallery). */
 export type PhotoFields = Pick<
   Photo,
-  'id' | 'largeKey' | 'thumbnailKey' | 'largeWidth' | 'largeHeight' | 'width' | 'height' | 'capturedAt' | 'photographerName' | 'originalFileName' | 'source' | 'originalKey' | 'externalUrl'
+  | 'id'
+  | 'largeKey'
+  | 'thumbnailKey'
+  | 'largeWidth'
+  | 'largeHeight'
+  | 'width'
+  | 'height'
+  | 'capturedAt'
+  | 'photographerName'
+  | 'originalFileName'
+  | 'source'
+  | 'originalKey'
+  | 'externalUrl'
 > & { event: { id: number } };
 
 /** How a published photo is shown: preview URLs on the media host, never the original. */

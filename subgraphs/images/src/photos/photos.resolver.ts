@@ -11,12 +11,10 @@ export class PhotosResolver {
 
   constructor(private readonly service: PhotosService) {}
 
-  @Query(() => PhotoPageType, { description: 'All published photos of the event by capture time (untimed last); page size 32, at most 100.' })
-  photos(
-    @Ctx() ctx: SubgraphContext,
-    @Args() { orgId, eventId }: OrgEventArgs,
-    @Args() { page, pageSize }: PageArgs,
-  ) {
+  @Query(() => PhotoPageType, {
+    description: 'All published photos of the event by capture time (untimed last); page size 32, at most 100.',
+  })
+  photos(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs, @Args() { page, pageSize }: PageArgs) {
     return this.service.gallery(ctx.principal, orgId, eventId, page, pageSize);
   }
 

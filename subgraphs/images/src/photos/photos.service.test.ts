@@ -1,7 +1,17 @@
-import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository } from '@em/core/testing';
+import {
+  apiKeyPrincipal,
+  InMemoryEventsRepository,
+  InMemoryObjectStore,
+  InMemoryPhotosRepository,
+} from '@em/core/testing';
 import { PhotosService } from './photos.service';
 
-const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000004'];
+const ids = [
+  '00000000-0000-4000-8000-000000000001',
+  '00000000-0000-4000-8000-000000000002',
+  '00000000-0000-4000-8000-000000000003',
+  '00000000-0000-4000-8000-000000000004',
+];
 const at = (s: number) => new Date(Date.UTC(2026, 5, 1, 9, 0, s));
 const published = at(0);
 
@@ -25,7 +35,11 @@ describe('PhotosService', () => {
     const page = await service.gallery(apiKeyPrincipal(1), 1, 5);
     expect(page.items.map((p) => p.id)).toEqual([ids[1], ids[0], ids[2], ids[3]]);
     expect(page.pageInfo).toMatchObject({ total: 4, currentPage: 1, totalPages: 1 });
-    expect(page.items[0]).toMatchObject({ originalUrl: null, largeUrl: 'https://media.test/large.jpg', meta: { photoTimestamp: at(5).getTime() / 1000 } });
+    expect(page.items[0]).toMatchObject({
+      originalUrl: null,
+      largeUrl: 'https://media.test/large.jpg',
+      meta: { photoTimestamp: at(5).getTime() / 1000 },
+    });
   });
 
   it('answers a page past the end with no items and the real total', async () => {
@@ -49,7 +63,8 @@ describe('PhotosService', () => {
     photos.add({ id: ids[1], eventId: 5, publishedAt: null });
     photos.add({ id: ids[2], eventId: 6, publishedAt: published });
     expect((await service.details(apiKeyPrincipal(1), 1, 5, ids[0].toUpperCase())).id).toBe(ids[0]);
-    for (const id of [ids[1], ids[2], 'not-a-uuid']) await expect(service.details(apiKeyPrincipal(1), 1, 5, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    for (const id of [ids[1], ids[2], 'not-a-uuid'])
+      await expect(service.details(apiKeyPrincipal(1), 1, 5, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('byIds (federation): in the order asked, null for unpublished photos and photos of organisations the caller may not read', async () => {

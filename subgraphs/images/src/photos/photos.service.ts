@@ -1,5 +1,12 @@
 import { AppError, isUuid, Page, PAGE_LIMITS, pageInfo, Principal, resolvePage } from '@em/core';
-import { accessOnly, canReadEvent, EventsRepository, GalleryRow, guardOperation, PhotosRepository } from '@em/core/data';
+import {
+  accessOnly,
+  canReadEvent,
+  EventsRepository,
+  GalleryRow,
+  guardOperation,
+  PhotosRepository,
+} from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { PhotoFields, photoView, PhotoView } from './photo-view';
 
@@ -30,7 +37,13 @@ export class PhotosService {
   ) {}
 
   /** Every published photo of the event (no visibility flags are honoured). */
-  async gallery(principal: Principal, orgId: number, eventId: number, page?: number | null, pageSize?: number | null): Promise<Page<PhotoView>> {
+  async gallery(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<Page<PhotoView>> {
     await guardOperation(accessOnly(this.events), principal, 'photos', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     const { total, rows } = await this.photos.galleryPage(eventId, request);

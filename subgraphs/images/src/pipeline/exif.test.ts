@@ -23,16 +23,25 @@ describe('EXIF capture time', () => {
     const base = sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } });
     const withOffset = await base
       .clone()
-      .withExif({ IFD0: { Make: 'TestCam' }, IFD2: { DateTimeOriginal: '2026:05:17 09:30:00', OffsetTimeOriginal: '+02:00' } })
+      .withExif({
+        IFD0: { Make: 'TestCam' },
+        IFD2: { DateTimeOriginal: '2026:05:17 09:30:00', OffsetTimeOriginal: '+02:00' },
+      })
       .jpeg()
       .toBuffer();
-    const withoutOffset = await base.clone().withExif({ IFD2: { DateTimeOriginal: '2026:05:17 09:30:00' } }).jpeg().toBuffer();
+    const withoutOffset = await base
+      .clone()
+      .withExif({ IFD2: { DateTimeOriginal: '2026:05:17 09:30:00' } })
+      .jpeg()
+      .toBuffer();
     const none = await base.clone().jpeg().toBuffer();
 
     const a = await readExif(withOffset, 'America/New_York');
     expect(a.capturedAt?.toISOString()).toBe('2026-05-17T07:30:00.000Z');
     expect(a.cameraMake).toBe('TestCam');
-    expect((await readExif(withoutOffset, 'America/New_York')).capturedAt?.toISOString()).toBe('2026-05-17T13:30:00.000Z');
+    expect((await readExif(withoutOffset, 'America/New_York')).capturedAt?.toISOString()).toBe(
+      '2026-05-17T13:30:00.000Z',
+    );
     expect((await readExif(none, 'UTC')).capturedAt).toBeNull();
   });
 });

@@ -56,18 +56,30 @@ export function parseExifOffset(value: unknown): number | null {
 export async function readExif(image: Buffer, eventTimeZone: string): Promise<PhotoExif> {
   let tags: Record<string, unknown> | undefined;
   try {
-    tags = await exifr.parse(image, {
+    tags = (await exifr.parse(image, {
       reviveValues: false,
-      pick: ['DateTimeOriginal', 'CreateDate', 'OffsetTimeOriginal', 'OffsetTimeDigitized', 'OffsetTime', 'Make', 'Artist'],
-    }) as Record<string, unknown> | undefined;
+      pick: [
+        'DateTimeOriginal',
+        'CreateDate',
+        'OffsetTimeOriginal',
+        'OffsetTimeDigitized',
+        'OffsetTime',
+        'Make',
+        'Artist',
+      ],
+    })) as Record<string, unknown> | undefined;
   } catch {
     tags = undefined;
   }
   if (!tags) return { capturedAt: null, cameraMake: null, artist: null };
   const wall = parseExifDateTime(tags.DateTimeOriginal) ?? parseExifDateTime(tags.CreateDate);
-  const offset = parseExifOffset(tags.OffsetTimeOriginal) ?? parseExifOffset(tags.OffsetTimeDigitized) ?? parseExifOffset(tags.OffsetTime);
+  const offset =
+    parseExifOffset(tags.OffsetTimeOriginal) ??
+    parseExifOffset(tags.OffsetTimeDigitized) ??
+    parseExifOffset(tags.OffsetTime);
   let capturedAt: Date | null = null;
-  if (wall) capturedAt = offset !== null ? new Date(wall.getTime() - offset * 60000) : wallClockToUtc(wall, eventTimeZone);
+  if (wall)
+    capturedAt = offset !== null ? new Date(wall.getTime() - offset * 60000) : wallClockToUtc(wall, eventTimeZone);
   const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
   return { capturedAt, cameraMake: text(tags.Make), artist: text(tags.Artist) };
 }

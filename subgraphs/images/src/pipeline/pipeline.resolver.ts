@@ -13,7 +13,8 @@ export class PipelineResolver {
   }
 
   @Mutation(() => ImportReportType, {
-    description: "Imports uploaded files, or else the photos in the event's inbox (inbox/<eventId>/ in the bucket, all or the given keys).",
+    description:
+      "Imports uploaded files, or else the photos in the event's inbox (inbox/<eventId>/ in the bucket, all or the given keys).",
   })
   async importPhotos(
     @Ctx() ctx: SubgraphContext,
@@ -23,7 +24,13 @@ export class PipelineResolver {
     @Arg('photographerName', () => String, { nullable: true }) photographerName?: string,
   ) {
     const report = files?.length
-      ? await this.service.importUploads(ctx.principal, orgId, eventId, files.map((f) => () => readUpload(f)), photographerName ?? null)
+      ? await this.service.importUploads(
+          ctx.principal,
+          orgId,
+          eventId,
+          files.map((f) => () => readUpload(f)),
+          photographerName ?? null,
+        )
       : await this.service.importInbox(ctx.principal, orgId, eventId, keys);
     return {
       ...report,
@@ -36,7 +43,9 @@ export class PipelineResolver {
     };
   }
 
-  @Mutation(() => ProcessReportType, { description: 'Queues imported photos (and failed ones with retryFailed) for processing.' })
+  @Mutation(() => ProcessReportType, {
+    description: 'Queues imported photos (and failed ones with retryFailed) for processing.',
+  })
   processPhotos(
     @Ctx() ctx: SubgraphContext,
     @Args() { orgId, eventId }: OrgEventArgs,
@@ -45,7 +54,9 @@ export class PipelineResolver {
     return this.service.process(ctx.principal, orgId, eventId, retryFailed ?? false);
   }
 
-  @Mutation(() => GoLiveReportType, { description: 'Publishes processed photos; later ones are published as they finish.' })
+  @Mutation(() => GoLiveReportType, {
+    description: 'Publishes processed photos; later ones are published as they finish.',
+  })
   async goLive(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs) {
     const { published, wentLiveAt } = await this.service.goLive(ctx.principal, orgId, eventId);
     return { published, isLive: true, wentLiveAt };

@@ -1,9 +1,18 @@
-import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository, RecordingJobProducer } from '@em/core/testing';
+import {
+  apiKeyPrincipal,
+  InMemoryEventsRepository,
+  InMemoryObjectStore,
+  InMemoryPhotosRepository,
+  RecordingJobProducer,
+} from '@em/core/testing';
 import sharp from 'sharp';
 import { PipelineService } from './pipeline.service';
 import { ContentVersions } from '@em/core';
 
-const jpeg = (r: number) => sharp({ create: { width: 32, height: 24, channels: 3, background: { r, g: 10, b: 10 } } }).jpeg().toBuffer();
+const jpeg = (r: number) =>
+  sharp({ create: { width: 32, height: 24, channels: 3, background: { r, g: 10, b: 10 } } })
+    .jpeg()
+    .toBuffer();
 
 function setup() {
   const events = new InMemoryEventsRepository();
@@ -21,19 +30,36 @@ describe('PipelineService', () => {
   it('imports a photo once: the original is stored under its key, the same content again is a duplicate of it', async () => {
     const { event, photos, store, service } = setup();
     const file = await jpeg(200);
-    const first = await service.importFile(event, file, { fileName: 'dir/IMG_1.jpg', source: 'upload', photographerName: 'Ann' });
+    const first = await service.importFile(event, file, {
+      fileName: 'dir/IMG_1.jpg',
+      source: 'upload',
+      photographerName: 'Ann',
+    });
     expect(first.status).toBe('imported');
     const id = (first as { imageId: string }).imageId;
     const row = photos.rows.get(id)!;
-    expect(row).toMatchObject({ status: 'imported', originalFileName: 'IMG_1.jpg', width: 32, height: 24, photographerName: 'Ann', originalKey: `originals/5/${id}.jpg` });
+    expect(row).toMatchObject({
+      status: 'imported',
+      originalFileName: 'IMG_1.jpg',
+      width: 32,
+      height: 24,
+      photographerName: 'Ann',
+      originalKey: `originals/5/${id}.jpg`,
+    });
     expect(store.objects.has(row.originalKey)).toBe(true);
-    expect(await service.importFile(event, file, { fileName: 'again.jpg', source: 'upload' })).toEqual({ status: 'duplicate', imageId: id });
+    expect(await service.importFile(event, file, { fileName: 'again.jpg', source: 'upload' })).toEqual({
+      status: 'duplicate',
+      imageId: id,
+    });
     expect(photos.rows.size).toBe(1);
   });
 
   it('rejects a file that is not a photo, with the reason, and stores nothing', async () => {
     const { event, photos, store, service } = setup();
-    const outcome = await service.importFile(event, Buffer.from('not an image'), { fileName: 'notes.txt', source: 'upload' });
+    const outcome = await service.importFile(event, Buffer.from('not an image'), {
+      fileName: 'notes.txt',
+      source: 'upload',
+    });
     expect(outcome).toMatchObject({ status: 'rejected', reason: expect.any(String) });
     expect(photos.rows.size).toBe(0);
     expect(store.objects.size).toBe(0);
@@ -53,7 +79,9 @@ describe('PipelineService', () => {
     for (const key of ['inbox/5/%2e%2e/6/x.jpg', 'inbox/5/%252E%252E/x.jpg', 'inbox/5//x.jpg', 'inbox/5/a%5cb.jpg']) {
       await expect(service.importInbox(me, 1, 5, [key])).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     }
-    expect((await service.importInbox(me, 1, 5, ['inbox/5/gone.jpg'])).files).toEqual([{ key: 'inbox/5/gone.jpg', outcome: { status: 'rejected', reason: 'no such file in the inbox' } }]);
+    expect((await service.importInbox(me, 1, 5, ['inbox/5/gone.jpg'])).files).toEqual([
+      { key: 'inbox/5/gone.jpg', outcome: { status: 'rejected', reason: 'no such file in the inbox' } },
+    ]);
   });
 
   it('process queues imported (and still queued) photos with a job each; failed ones only on retry, their errors cleared', async () => {
@@ -63,7 +91,12 @@ describe('PipelineService', () => {
     photos.add({ id: 'f', eventId: 5, status: 'failed', stepErrors: { previews: 'broken' } });
     photos.add({ id: 'p', eventId: 5, status: 'processed' });
     expect(await service.process(me, 1, 5)).toEqual({ queued: 2 });
-    expect(jobs.of('photos').map((j) => j.photoId).sort()).toEqual(['i', 'q']);
+    expect(
+      jobs
+        .of('photos')
+        .map((j) => j.photoId)
+        .sort(),
+    ).toEqual(['i', 'q']);
     expect(photos.rows.get('f')!.status).toBe('failed');
     expect(await service.process(me, 1, 5, true)).toEqual({ queued: 3 });
     expect(photos.rows.get('f')).toMatchObject({ status: 'queued', stepErrors: null });
@@ -77,7 +110,11 @@ describe('PipelineService', () => {
     photos.add({ id: 'p', eventId: 5, status: 'processing' });
     expect(await service.queueImported(5, ['a', 'p', 'unknown'])).toBe(1);
     expect(jobs.of('photos').map((j) => j.photoId)).toEqual(['a']);
-    expect([photos.rows.get('a')!.status, photos.rows.get('b')!.status, photos.rows.get('p')!.status]).toEqual(['queued', 'imported', 'processing']);
+    expect([photos.rows.get('a')!.status, photos.rows.get('b')!.status, photos.rows.get('p')!.status]).toEqual([
+      'queued',
+      'imported',
+      'processing',
+    ]);
     // Another event's photo is never queued through this one.
     photos.add({ id: 'x', eventId: 6, status: 'imported' });
     expect(await service.queueImported(5, ['x'])).toBe(0);
@@ -108,13 +145,28 @@ describe('PipelineService', () => {
     photos.add({ eventId: 5, status: 'failed', stepErrors: { previews: 'unreadable' } });
     photos.add({ eventId: 5, status: 'failed', stepErrors: { previews: 'unreadable' } });
     const status = await service.status(me, 1, 5);
-    expect(status).toMatchObject({ isLive: false, total: 4, imported: 1, processed: 1, failed: 2, live: 1, progress: 0.75, failures: [{ reason: 'unreadable', count: 2 }] });
+    expect(status).toMatchObject({
+      isLive: false,
+      total: 4,
+      imported: 1,
+      processed: 1,
+      failed: 2,
+      live: 1,
+      progress: 0.75,
+      failures: [{ reason: 'unreadable', count: 2 }],
+    });
     expect((await setup().service.status(me, 1, 5)).progress).toBe(1);
   });
 
   it('the pipeline writes need write access: an account token without events:write is 403', async () => {
     const { service } = setup();
-    const reader = { kind: 'account' as const, orgId: null, accountId: 1, orgRoles: { 1: 'user' as const }, scopes: ['events:read'] };
+    const reader = {
+      kind: 'account' as const,
+      orgId: null,
+      accountId: 1,
+      orgRoles: { 1: 'user' as const },
+      scopes: ['events:read'],
+    };
     await expect(service.process(reader, 1, 5)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(service.goLive(reader, 1, 5)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });

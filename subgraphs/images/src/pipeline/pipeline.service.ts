@@ -115,15 +115,25 @@ export class PipelineService {
    * given keys of it. Imported and duplicate files leave the inbox; rejected ones stay, with
    * their reason in the report.
    */
-  async importInbox(principal: Principal, orgId: number, eventId: number, keys?: string[] | null): Promise<ImportReport> {
+  async importInbox(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    keys?: string[] | null,
+  ): Promise<ImportReport> {
     const event = await guardOperation(this.events, principal, 'importPhotos', orgId, eventId);
     const prefix = objectKeys.inbox(eventId);
     let wanted: string[];
     if (keys && keys.length) {
-      const outside = keys.filter((k) => typeof k !== 'string' || !k.startsWith(prefix) || unsafeObjectKeyReason(k) !== null);
+      const outside = keys.filter(
+        (k) => typeof k !== 'string' || !k.startsWith(prefix) || unsafeObjectKeyReason(k) !== null,
+      );
       if (outside.length) {
         const shown = outside.slice(0, 3).map((k) => JSON.stringify(String(k).slice(0, 200)));
-        throw new AppError('BAD_REQUEST', `keys must name files in the event's inbox ${prefix} (no "."/".." or empty segments, encoded or not): ${shown.join(', ')}`);
+        throw new AppError(
+          'BAD_REQUEST',
+          `keys must name files in the event's inbox ${prefix} (no "."/".." or empty segments, encoded or not): ${shown.join(', ')}`,
+        );
       }
       wanted = [...new Set(keys)];
     } else {
@@ -139,7 +149,8 @@ export class PipelineService {
         outcome = await this.importFile(event, file, { fileName: key.slice(prefix.length), source: 'inbox' });
       } catch (err) {
         const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-        if (status === 404 || (err as Error).name === 'NoSuchKey') outcome = { status: 'rejected', reason: 'no such file in the inbox' };
+        if (status === 404 || (err as Error).name === 'NoSuchKey')
+          outcome = { status: 'rejected', reason: 'no such file in the inbox' };
         else throw err;
       }
       if (outcome.status !== 'rejected') await this.store.delete(key);
@@ -163,14 +174,23 @@ export class PipelineService {
     const report: ImportReport = { imported: 0, duplicates: 0, rejected: 0, files: [] };
     for (const read of files) {
       const file = await read();
-      const outcome = await this.importFile(event, file.content, { fileName: file.fileName, source: 'upload', photographerName });
+      const outcome = await this.importFile(event, file.content, {
+        fileName: file.fileName,
+        source: 'upload',
+        photographerName,
+      });
       tally(report, file.fileName, outcome);
     }
     return report;
   }
 
   /** Queues every imported photo (and, on request, the failed ones again) for processing. */
-  async process(principal: Principal, orgId: number, eventId: number, retryFailed = false): Promise<{ queued: number }> {
+  async process(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    retryFailed = false,
+  ): Promise<{ queued: number }> {
     await guardOperation(this.events, principal, 'processPhotos', orgId, eventId);
     return { queued: await this.queuePending(eventId, retryFailed, principal.requestId) };
   }
@@ -214,8 +234,14 @@ export class PipelineService {
   /** Where processing stands, for trusted callers (the CLI and the demo seed) waiting on it. */
   async progress(eventId: number): Promise<{ total: number; open: number; failed: number; live: number }> {
     const rows = await this.photos.tallyByStatus(eventId);
-    const count = (statuses: PhotoStatus[]) => rows.filter((r) => statuses.includes(r.status)).reduce((n, r) => n + r.count, 0);
-    return { total: count(['imported', 'queued', 'processing', 'processed', 'failed']), open: count(['imported', 'queued', 'processing']), failed: count(['failed']), live: rows.reduce((n, r) => n + r.live, 0) };
+    const count = (statuses: PhotoStatus[]) =>
+      rows.filter((r) => statuses.includes(r.status)).reduce((n, r) => n + r.count, 0);
+    return {
+      total: count(['imported', 'queued', 'processing', 'processed', 'failed']),
+      open: count(['imported', 'queued', 'processing']),
+      failed: count(['failed']),
+      live: rows.reduce((n, r) => n + r.live, 0),
+    };
   }
 
   async status(principal: Principal, orgId: number, eventId: number): Promise<PipelineStatus> {

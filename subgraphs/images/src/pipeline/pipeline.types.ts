@@ -50,4 +50,3 @@ export class GoLiveReportType {
   @Field() isLive!: boolean;
   @Field(() => GraphQLISODateTime) wentLiveAt!: Date;
 }
-

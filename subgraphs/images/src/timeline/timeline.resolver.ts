@@ -13,7 +13,9 @@ export class TimelineResolver {
     return this.service.days(ctx.principal, orgId, eventId);
   }
 
-  @Query(() => PhotoPageType, { description: 'Photos captured in [from, to) (Unix epoch seconds), ascending by capture time.' })
+  @Query(() => PhotoPageType, {
+    description: 'Photos captured in [from, to) (Unix epoch seconds), ascending by capture time.',
+  })
   timelinePhotos(
     @Ctx() ctx: SubgraphContext,
     @Args() { orgId, eventId }: OrgEventArgs,

@@ -1,4 +1,9 @@
-import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryObjectStore, InMemoryPhotosRepository } from '@em/core/testing';
+import {
+  apiKeyPrincipal,
+  InMemoryEventsRepository,
+  InMemoryObjectStore,
+  InMemoryPhotosRepository,
+} from '@em/core/testing';
 import { TimelineService } from './timeline.service';
 
 const t = (iso: string) => new Date(iso);
@@ -22,13 +27,26 @@ function setup() {
 describe('TimelineService', () => {
   it('counts timed, published photos per UTC day and hour', async () => {
     expect(await setup().days(apiKeyPrincipal(1), 1, 5)).toEqual([
-      { date: '2026-06-01', total: 3, hours: [{ hour: 9, count: 2 }, { hour: 11, count: 1 }] },
+      {
+        date: '2026-06-01',
+        total: 3,
+        hours: [
+          { hour: 9, count: 2 },
+          { hour: 11, count: 1 },
+        ],
+      },
       { date: '2026-06-02', total: 1, hours: [{ hour: 8, count: 1 }] },
     ]);
   });
 
   it('lists published photos captured in [from, to), by capture time', async () => {
-    const page = await setup().window(apiKeyPrincipal(1), 1, 5, epoch('2026-06-01T09:00:00Z'), epoch('2026-06-01T11:00:00Z'));
+    const page = await setup().window(
+      apiKeyPrincipal(1),
+      1,
+      5,
+      epoch('2026-06-01T09:00:00Z'),
+      epoch('2026-06-01T11:00:00Z'),
+    );
     expect(page.items.map((p) => p.id)).toEqual(['a', 'b']);
     expect(page.pageInfo.total).toBe(2);
   });

@@ -11,8 +11,10 @@ export interface TimelineDay {
 
 /** An epoch-seconds bound of the window: an integer that a date can hold, else 422. */
 function epochBound(name: string, value: number | null | undefined): Date {
-  if (value === null || value === undefined) throw new AppError('UNPROCESSABLE', `${name} is required (Unix epoch seconds)`);
-  if (!Number.isSafeInteger(value)) throw new AppError('UNPROCESSABLE', `${name} must be an integer (Unix epoch seconds)`);
+  if (value === null || value === undefined)
+    throw new AppError('UNPROCESSABLE', `${name} is required (Unix epoch seconds)`);
+  if (!Number.isSafeInteger(value))
+    throw new AppError('UNPROCESSABLE', `${name} must be an integer (Unix epoch seconds)`);
   const date = new Date(value * 1000);
   if (Number.isNaN(date.getTime())) throw new AppError('UNPROCESSABLE', `${name} is out of range`);
   return date;

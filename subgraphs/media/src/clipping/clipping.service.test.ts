@@ -22,7 +22,10 @@ class FakeEmbedder {
   }
   async embed() {
     this.embedded++;
-    return { descriptors: { chip: new Float32Array(128).fill(0.2), box: new Float32Array(128).fill(0.3) }, facesFound: 1 };
+    return {
+      descriptors: { chip: new Float32Array(128).fill(0.2), box: new Float32Array(128).fill(0.3) },
+      facesFound: 1,
+    };
   }
 }
 
@@ -49,13 +52,24 @@ function setup() {
   const index = new FakeFaceIndex();
   const jobs = new RecordingJobProducer();
   const redis = new RecordingPublisher();
-  const service = new ClippingService(events, requests, searches, videos, store.asStore, embedder, index, jobs, redis.asRedis);
+  const service = new ClippingService(
+    events,
+    requests,
+    searches,
+    videos,
+    store.asStore,
+    embedder,
+    index,
+    jobs,
+    redis.asRedis,
+  );
   const indexed = videos.add({ eventId: 5, sourceKey: 'finish', status: 'indexed' });
   const pending = videos.add({ eventId: 5, sourceKey: 'start', status: 'indexing' });
   return { videos, requests, searches, store, embedder, index, jobs, redis, service, indexed, pending };
 }
 
-const start = (s: ReturnType<typeof setup>, input: Parameters<ClippingService['start']>[3]) => s.service.start(apiKeyPrincipal(1), 1, 5, input);
+const start = (s: ReturnType<typeof setup>, input: Parameters<ClippingService['start']>[3]) =>
+  s.service.start(apiKeyPrincipal(1), 1, 5, input);
 
 describe('ClippingService', () => {
   it('a selfie seen in indexed videos: processing, matched frames per video in order, a clip job, the status announced', async () => {
@@ -67,8 +81,14 @@ describe('ClippingService', () => {
     ];
     expect(await start(s, { selfie, requestId: REQUEST_ID })).toEqual({ requestId: REQUEST_ID, status: 'processing' });
     const row = (await s.requests.find({ eventId: 5, requestId: REQUEST_ID }))!;
-    expect(row).toMatchObject({ status: 'processing', generation: 1, matches: [{ videoId: s.indexed.id, times: [2, 12.5] }] });
-    expect(s.jobs.of('clips')).toEqual([{ eventId: 5, requestId: REQUEST_ID, generation: 1, httpRequestId: 'req-test' }]);
+    expect(row).toMatchObject({
+      status: 'processing',
+      generation: 1,
+      matches: [{ videoId: s.indexed.id, times: [2, 12.5] }],
+    });
+    expect(s.jobs.of('clips')).toEqual([
+      { eventId: 5, requestId: REQUEST_ID, generation: 1, httpRequestId: 'req-test' },
+    ]);
     expect(s.redis.statuses()).toEqual(['processing']);
   });
 
@@ -78,15 +98,26 @@ describe('ClippingService', () => {
     expect(s.jobs.queued).toEqual([]);
   });
 
-  it('a request_id of a face search without a selfie reuses that search\'s descriptor; without either it is 400', async () => {
+  it("a request_id of a face search without a selfie reuses that search's descriptor; without either it is 400", async () => {
     const s = setup();
-    await s.searches.insertIfAbsent({ requestId: REQUEST_ID, orgId: 1, eventId: 5, apiKeyId: 1, confidenceThreshold: 62, matches: [], facesFound: 1, embedding: descriptorToBuffer(new Float32Array(128)) });
+    await s.searches.insertIfAbsent({
+      requestId: REQUEST_ID,
+      orgId: 1,
+      eventId: 5,
+      apiKeyId: 1,
+      confidenceThreshold: 62,
+      matches: [],
+      facesFound: 1,
+      embedding: descriptorToBuffer(new Float32Array(128)),
+    });
     s.index.hits = [{ ref: `${s.indexed.id}@1`, distance: 0.2 }];
     expect((await start(s, { selfie: null, requestId: REQUEST_ID })).status).toBe('processing');
     expect(s.embedder.embedded).toBe(0);
     // A search stored before descriptor version 4 holds a box descriptor only: never compared with version 4 faces.
     expect(s.index.queries).toEqual([{ chip: null, box: new Float32Array(128) }]);
-    await expect(start(s, { selfie: null, requestId: '0b7e1c52-4a36-4d0e-9b59-000000000000' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(start(s, { selfie: null, requestId: '0b7e1c52-4a36-4d0e-9b59-000000000000' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     await expect(start(s, { selfie: null })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
@@ -94,7 +125,9 @@ describe('ClippingService', () => {
     const s = setup();
     const both = { chip: new Float32Array(128).fill(0.2), box: new Float32Array(128).fill(0.3) };
     await start(s, { selfie, requestId: REQUEST_ID });
-    expect((await s.requests.find({ eventId: 5, requestId: REQUEST_ID }))!.embedding).toEqual(selfieDescriptorsToBuffer(both));
+    expect((await s.requests.find({ eventId: 5, requestId: REQUEST_ID }))!.embedding).toEqual(
+      selfieDescriptorsToBuffer(both),
+    );
     await start(s, { selfie: null, requestId: REQUEST_ID, forceRecreate: true });
     expect(s.index.queries).toEqual([both, both]);
   });
@@ -102,11 +135,17 @@ describe('ClippingService', () => {
   it('a repeat without a selfie answers the request as it is; force_recreate starts the next generation (not while processing)', async () => {
     const s = setup();
     await start(s, { selfie, requestId: REQUEST_ID });
-    expect(await start(s, { selfie: null, requestId: REQUEST_ID })).toEqual({ requestId: REQUEST_ID, status: 'no_matches' });
+    expect(await start(s, { selfie: null, requestId: REQUEST_ID })).toEqual({
+      requestId: REQUEST_ID,
+      status: 'no_matches',
+    });
     s.index.hits = [{ ref: `${s.indexed.id}@1`, distance: 0.2 }];
     expect((await start(s, { selfie: null, requestId: REQUEST_ID, forceRecreate: true })).status).toBe('processing');
     expect((await s.requests.find({ eventId: 5, requestId: REQUEST_ID }))!.generation).toBe(2);
-    expect(await start(s, { selfie: null, requestId: REQUEST_ID, forceRecreate: true })).toEqual({ requestId: REQUEST_ID, status: 'processing' });
+    expect(await start(s, { selfie: null, requestId: REQUEST_ID, forceRecreate: true })).toEqual({
+      requestId: REQUEST_ID,
+      status: 'processing',
+    });
     expect(s.jobs.of('clips')).toHaveLength(1);
   });
 
@@ -115,7 +154,10 @@ describe('ClippingService', () => {
     s.index.hits = [{ ref: `${s.indexed.id}@1`, distance: 0.2 }];
     s.jobs.failNext = true;
     expect((await start(s, { selfie, requestId: REQUEST_ID })).status).toBe('failed');
-    expect(await s.requests.find({ eventId: 5, requestId: REQUEST_ID })).toMatchObject({ status: 'failed', error: 'The clip job could not be queued' });
+    expect(await s.requests.find({ eventId: 5, requestId: REQUEST_ID })).toMatchObject({
+      status: 'failed',
+      error: 'The clip job could not be queued',
+    });
     expect(s.redis.statuses()).toEqual(['failed']);
   });
 
@@ -124,13 +166,40 @@ describe('ClippingService', () => {
     await start(s, { selfie, requestId: REQUEST_ID });
     const row = (await s.requests.find({ eventId: 5, requestId: REQUEST_ID }))!;
     row.status = 'completed';
-    await s.requests.addClip({ id: 'c1', eventId: 5, requestId: REQUEST_ID, videoId: s.indexed.id, startSeconds: 61, endSeconds: 70, storageKey: 'public/5/clips/c1.mp4', expiresAt: null });
-    await s.requests.addClip({ id: 'c2', eventId: 5, requestId: REQUEST_ID, videoId: s.indexed.id, startSeconds: 90, endSeconds: 95, storageKey: 'public/5/clips/c2.mp4', expiresAt: new Date(Date.now() - 1000) });
+    await s.requests.addClip({
+      id: 'c1',
+      eventId: 5,
+      requestId: REQUEST_ID,
+      videoId: s.indexed.id,
+      startSeconds: 61,
+      endSeconds: 70,
+      storageKey: 'public/5/clips/c1.mp4',
+      expiresAt: null,
+    });
+    await s.requests.addClip({
+      id: 'c2',
+      eventId: 5,
+      requestId: REQUEST_ID,
+      videoId: s.indexed.id,
+      startSeconds: 90,
+      endSeconds: 95,
+      storageKey: 'public/5/clips/c2.mp4',
+      expiresAt: new Date(Date.now() - 1000),
+    });
     const result = await s.service.read(apiKeyPrincipal(1), 1, 5, REQUEST_ID);
     expect(result.videos).toEqual([
-      expect.objectContaining({ uuid: 'c1', sourceVideoKey: 'finish', startTime: '00:01:01', downloadStatus: 'ready', videoUrl: 'https://media.test/public/5/clips/c1.mp4', downloadUrl: expect.stringContaining('finish-000101.mp4') }),
+      expect.objectContaining({
+        uuid: 'c1',
+        sourceVideoKey: 'finish',
+        startTime: '00:01:01',
+        downloadStatus: 'ready',
+        videoUrl: 'https://media.test/public/5/clips/c1.mp4',
+        downloadUrl: expect.stringContaining('finish-000101.mp4'),
+      }),
       expect.objectContaining({ uuid: 'c2', downloadStatus: 'expired', videoUrl: null, downloadUrl: null }),
     ]);
-    await expect(s.service.read(apiKeyPrincipal(1), 1, 5, '0b7e1c52-4a36-4d0e-9b59-000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      s.service.read(apiKeyPrincipal(1), 1, 5, '0b7e1c52-4a36-4d0e-9b59-000000000000'),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

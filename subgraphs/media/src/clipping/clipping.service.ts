@@ -1,11 +1,4 @@
-import {
-  AppError,
-  parseRequestId,
-  requireRequestId,
-  newId,
-  Principal,
-  publishClipStatus,
-} from '@em/core';
+import { AppError, parseRequestId, requireRequestId, newId, Principal, publishClipStatus } from '@em/core';
 import {
   ClipError,
   ClipRequestsRepository,
@@ -81,10 +74,16 @@ export class ClippingService {
     private readonly redis: Redis,
   ) {}
 
-  async start(principal: Principal, orgId: number, eventId: number, input: StartClipping): Promise<{ requestId: string; status: ClipRequestStatus }> {
+  async start(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    input: StartClipping,
+  ): Promise<{ requestId: string; status: ClipRequestStatus }> {
     const event = await guardOperation(this.events, principal, 'startVideoClipping', orgId, eventId);
     const given = input.requestId?.trim() ? requireRequestId(input.requestId) : null;
-    if (!input.selfie && !given) throw new AppError('BAD_REQUEST', 'Send a selfie file, a request_id of an earlier face search, or both');
+    if (!input.selfie && !given)
+      throw new AppError('BAD_REQUEST', 'Send a selfie file, a request_id of an earlier face search, or both');
     const requestId = given ?? newId();
     // A request_id names a request of this event only: one of another event is no concern here.
     const existing = await this.requests.find({ eventId, requestId });
@@ -92,14 +91,19 @@ export class ClippingService {
     let descriptors: SelfieDescriptors | null;
     if (input.selfie) {
       const file = await input.selfie();
-      descriptors = (await this.embedder.embed(await this.embedder.prepare(file), { boxDescriptor: this.index.mayHoldBoxFaces(eventId) })).descriptors;
+      descriptors = (
+        await this.embedder.embed(await this.embedder.prepare(file), {
+          boxDescriptor: this.index.mayHoldBoxFaces(eventId),
+        })
+      ).descriptors;
     } else if (existing) {
       // Idempotent: a repeat without a new selfie answers the request as it is, unless recreating.
       if (!input.forceRecreate || existing.status === 'processing') return { requestId, status: existing.status };
       descriptors = bufferToSelfieDescriptors(existing.embedding);
     } else {
       const search = await this.searches.find(eventId, requestId);
-      if (!search || search.orgId !== orgId) throw new AppError('BAD_REQUEST', 'No face search ran with this request_id in this event; send a selfie file');
+      if (!search || search.orgId !== orgId)
+        throw new AppError('BAD_REQUEST', 'No face search ran with this request_id in this event; send a selfie file');
       descriptors = bufferToSelfieDescriptors(search.embedding);
     }
 
@@ -120,8 +124,16 @@ export class ClippingService {
       try {
         await this.jobs.enqueue('clips', { eventId, requestId, generation, httpRequestId: principal.requestId });
       } catch (err) {
-        await this.requests.finish({ eventId, requestId }, generation, { status: 'failed', error: 'The clip job could not be queued' });
-        await publishClipStatus(this.redis, { requestId, eventId, status: 'failed', error: 'The clip job could not be queued' });
+        await this.requests.finish({ eventId, requestId }, generation, {
+          status: 'failed',
+          error: 'The clip job could not be queued',
+        });
+        await publishClipStatus(this.redis, {
+          requestId,
+          eventId,
+          status: 'failed',
+          error: 'The clip job could not be queued',
+        });
         return { requestId, status: 'failed' };
       }
     }
@@ -160,7 +172,13 @@ export class ClippingService {
         };
       }),
     );
-    return { requestId: request.requestId, status: request.status, videos, error: request.error ?? null, clipErrors: request.clipErrors };
+    return {
+      requestId: request.requestId,
+      status: request.status,
+      videos,
+      error: request.error ?? null,
+      clipErrors: request.clipErrors,
+    };
   }
 
   /** Frames of the event's indexed videos where the selfie person appears, per video. */

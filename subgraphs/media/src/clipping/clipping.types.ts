@@ -3,14 +3,23 @@ import { Field, Float, ObjectType } from 'type-graphql';
 @ObjectType('VideoClip')
 export class VideoClipType {
   @Field() uuid!: string;
-  @Field(() => String, { nullable: true, description: 'Public MP4 on the media host; null once the clip expired (recreate with forceRecreate).' }) videoUrl!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Public MP4 on the media host; null once the clip expired (recreate with forceRecreate).',
+  })
+  videoUrl!: string | null;
   @Field(() => String, { nullable: true }) sourceVideoKey!: string | null;
   @Field(() => String, { nullable: true, description: 'HH:MM:SS in the source video.' }) startTime!: string | null;
   @Field(() => String, { nullable: true }) endTime!: string | null;
   @Field(() => Float) startSeconds!: number;
   @Field(() => Float) endSeconds!: number;
-  @Field(() => String, { nullable: true, description: 'Presigned download (attachment); null unless downloadStatus is ready.' }) downloadUrl!: string | null;
-  @Field({ description: 'ready, expired (past the event clip retention; recreate with forceRecreate) or deleted.' }) downloadStatus!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Presigned download (attachment); null unless downloadStatus is ready.',
+  })
+  downloadUrl!: string | null;
+  @Field({ description: 'ready, expired (past the event clip retention; recreate with forceRecreate) or deleted.' })
+  downloadStatus!: string;
 }
 
 @ObjectType('ClipError')

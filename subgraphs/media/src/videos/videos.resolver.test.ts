@@ -1,4 +1,10 @@
-import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryObjectStore, InMemoryVideosRepository, RecordingJobProducer } from '@em/core/testing';
+import {
+  apiKeyPrincipal,
+  InMemoryEventsRepository,
+  InMemoryObjectStore,
+  InMemoryVideosRepository,
+  RecordingJobProducer,
+} from '@em/core/testing';
 import type { FileUpload, SubgraphContext } from '@em/subgraph-kit';
 import { Readable } from 'node:stream';
 import { VideosResolver } from './videos.resolver';
@@ -8,7 +14,9 @@ function resolverWithEvent() {
   const events = new InMemoryEventsRepository();
   events.add({ id: 5, orgId: 1, videoSearch: true });
   const store = new InMemoryObjectStore();
-  return new VideosResolver(new VideosService(events, new InMemoryVideosRepository(events), store.asStore, new RecordingJobProducer()));
+  return new VideosResolver(
+    new VideosService(events, new InMemoryVideosRepository(events), store.asStore, new RecordingJobProducer()),
+  );
 }
 
 /** An upload that records whether anything opened it. */
@@ -31,14 +39,18 @@ describe('VideosResolver.addEventVideo', () => {
   it("checks the caller before it opens the file: another organisation's key is FORBIDDEN, nothing read or written", async () => {
     const { opened, upload } = watchedUpload();
     const ctx = { principal: apiKeyPrincipal(2) } as SubgraphContext;
-    await expect(resolverWithEvent().addEventVideo(ctx, { orgId: 1, eventId: 5 }, upload)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(resolverWithEvent().addEventVideo(ctx, { orgId: 1, eventId: 5 }, upload)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
     expect(opened.value).toBe(false);
   });
 
   it('reads the file once the caller may add videos (a file that is not a video is then a 400)', async () => {
     const { opened, upload } = watchedUpload();
     const ctx = { principal: apiKeyPrincipal(1) } as SubgraphContext;
-    await expect(resolverWithEvent().addEventVideo(ctx, { orgId: 1, eventId: 5 }, upload)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(resolverWithEvent().addEventVideo(ctx, { orgId: 1, eventId: 5 }, upload)).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     expect(opened.value).toBe(true);
   });
 });

@@ -13,12 +13,18 @@ export class VideosResolver {
     return this.service.list(ctx.principal, orgId, eventId);
   }
 
-  @Mutation(() => EventVideoType, { description: 'Adds a video to the event (organisers); the ml-worker indexes its faces.' })
+  @Mutation(() => EventVideoType, {
+    description: 'Adds a video to the event (organisers); the ml-worker indexes its faces.',
+  })
   async addEventVideo(
     @Ctx() ctx: SubgraphContext,
     @Args() { orgId, eventId }: OrgEventArgs,
     @Arg('file', () => GraphQLUpload, { nullable: true }) file?: Promise<FileUpload> | null,
-    @Arg('sourceKey', () => String, { nullable: true, description: 'Names the source in clips (source_video_key); default: the file name.' }) sourceKey?: string | null,
+    @Arg('sourceKey', () => String, {
+      nullable: true,
+      description: 'Names the source in clips (source_video_key); default: the file name.',
+    })
+    sourceKey?: string | null,
   ) {
     // The caller is checked before the file is read or written anywhere.
     const event = await this.service.guardAdd(ctx.principal, orgId, eventId);

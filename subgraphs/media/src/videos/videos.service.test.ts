@@ -1,4 +1,11 @@
-import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryObjectStore, InMemoryVideosRepository, RecordingJobProducer, writeTestVideo } from '@em/core/testing';
+import {
+  apiKeyPrincipal,
+  InMemoryEventsRepository,
+  InMemoryObjectStore,
+  InMemoryVideosRepository,
+  RecordingJobProducer,
+  writeTestVideo,
+} from '@em/core/testing';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,8 +43,12 @@ describe('VideosService', () => {
   it('a second video with the same source key is 409; a file that is not a video is 400; nothing stored for either', async () => {
     const { store, jobs, service } = setup();
     await service.add(apiKeyPrincipal(1), 1, 5, clip, 'a.mp4', 'cam-1');
-    await expect(service.add(apiKeyPrincipal(1), 1, 5, clip, 'b.mp4', ' cam-1 ')).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(service.add(apiKeyPrincipal(1), 1, 5, junk, 'junk.mp4')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(service.add(apiKeyPrincipal(1), 1, 5, clip, 'b.mp4', ' cam-1 ')).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    await expect(service.add(apiKeyPrincipal(1), 1, 5, junk, 'junk.mp4')).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     expect(store.objects.size).toBe(1);
     expect(jobs.queued).toHaveLength(1);
   });
@@ -47,6 +58,9 @@ describe('VideosService', () => {
     videos.add({ eventId: 5, sourceKey: 'first' });
     videos.add({ eventId: 5, sourceKey: 'second', status: 'indexed' });
     videos.add({ eventId: 6, sourceKey: 'elsewhere' });
-    expect((await service.list(apiKeyPrincipal(1), 1, 5)).map((v) => [v.sourceKey, v.status])).toEqual([['first', 'uploaded'], ['second', 'indexed']]);
+    expect((await service.list(apiKeyPrincipal(1), 1, 5)).map((v) => [v.sourceKey, v.status])).toEqual([
+      ['first', 'uploaded'],
+      ['second', 'indexed'],
+    ]);
   });
 });

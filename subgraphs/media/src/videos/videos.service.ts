@@ -36,7 +36,14 @@ export class VideosService {
    * readable video), stored, and queued for indexing. `sourceKey` names the source in clips
    * (default: the file name without extension) and is unique in the event (409).
    */
-  async add(principal: Principal, orgId: number, eventId: number, file: string, fileName: string, sourceKey?: string | null): Promise<EventVideoType> {
+  async add(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    file: string,
+    fileName: string,
+    sourceKey?: string | null,
+  ): Promise<EventVideoType> {
     const event = await this.guardAdd(principal, orgId, eventId);
     return this.addToEvent(event, file, fileName, sourceKey, principal.requestId);
   }
@@ -47,15 +54,28 @@ export class VideosService {
   }
 
   /** The same for trusted callers (the CLI), without a principal. */
-  async addToEvent(event: Event, file: string, fileName: string, sourceKey?: string | null, httpRequestId?: string): Promise<EventVideoType> {
+  async addToEvent(
+    event: Event,
+    file: string,
+    fileName: string,
+    sourceKey?: string | null,
+    httpRequestId?: string,
+  ): Promise<EventVideoType> {
     await probeVideo(file);
     const key = (sourceKey ?? path.parse(fileName).name).trim().slice(0, 200);
     if (!key) throw new AppError('BAD_REQUEST', 'The video needs a source key');
-    if (await this.videos.hasSourceKey(event.id, key)) throw new AppError('CONFLICT', `The event already has a video with source key "${key}"`);
+    if (await this.videos.hasSourceKey(event.id, key))
+      throw new AppError('CONFLICT', `The event already has a video with source key "${key}"`);
     const id = newId();
     const storageKey = objectKeys.video(event.id, id, path.extname(fileName).toLowerCase() || '.mp4');
     await this.store.putFile(storageKey, file, 'video/mp4');
-    const video = await this.videos.insert({ id, eventId: event.id, sourceKey: key, storageKey, originalFileName: fileName });
+    const video = await this.videos.insert({
+      id,
+      eventId: event.id,
+      sourceKey: key,
+      storageKey,
+      originalFileName: fileName,
+    });
     await this.jobs.enqueue('videos', { videoId: video.id, httpRequestId });
     return toView(video);
   }

@@ -13,7 +13,9 @@ export class BibSearchResultType {
 export class BibSearchResolver {
   constructor(private readonly service: BibSearchService) {}
 
-  @Query(() => BibSearchResultType, { description: 'Photos showing a BIB number (case-insensitive); needs the bib_search flag.' })
+  @Query(() => BibSearchResultType, {
+    description: 'Photos showing a BIB number (case-insensitive); needs the bib_search flag.',
+  })
   bibSearch(
     @Ctx() ctx: SubgraphContext,
     @Args() { orgId, eventId }: OrgEventArgs,

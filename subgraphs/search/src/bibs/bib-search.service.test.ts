@@ -24,7 +24,10 @@ describe('BibSearchService', () => {
 
   it('a BIB nobody wore is an empty page; an event without BIB search is 403', async () => {
     const { service } = setup();
-    expect(await service.search(apiKeyPrincipal(1), 1, 5, '404')).toMatchObject({ items: [], pageInfo: { total: 0, currentPage: 0 } });
+    expect(await service.search(apiKeyPrincipal(1), 1, 5, '404')).toMatchObject({
+      items: [],
+      pageInfo: { total: 0, currentPage: 0 },
+    });
     await expect(service.search(apiKeyPrincipal(1), 1, 6, '1')).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });

@@ -8,7 +8,14 @@ export class BibSearchService {
   ) {}
 
   /** Published photos on which `bib` was read (case-insensitive), in gallery order. */
-  async search(principal: Principal, orgId: number, eventId: number, bib: string, page?: number | null, pageSize?: number | null): Promise<Page<{ id: string }>> {
+  async search(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    bib: string,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<Page<{ id: string }>> {
     await guardOperation(accessOnly(this.events), principal, 'bibSearch', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     const { total, ids } = await this.photos.publishedWithBib(eventId, bib, request);

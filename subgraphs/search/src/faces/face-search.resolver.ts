@@ -1,5 +1,13 @@
 import { AppError } from '@em/core';
-import { FileUpload, GraphQLUpload, OrgArgs, OrgEventArgs, PageArgs, readUpload, SubgraphContext } from '@em/subgraph-kit';
+import {
+  FileUpload,
+  GraphQLUpload,
+  OrgArgs,
+  OrgEventArgs,
+  PageArgs,
+  readUpload,
+  SubgraphContext,
+} from '@em/subgraph-kit';
 import { Arg, Args, Ctx, GraphQLISODateTime, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { FaceSearchPage, FaceSearchService } from './face-search.service';
 import { FaceSearchResultType, FaceSearchUsageType } from './face-search.types';
@@ -14,12 +22,17 @@ export class FaceSearchResolver {
   constructor(private readonly service: FaceSearchService) {}
 
   @Mutation(() => FaceSearchResultType, {
-    description: 'Selfie search (needs selfie_search). A requestId that already has a result returns it without matching again (not billed).',
+    description:
+      'Selfie search (needs selfie_search). A requestId that already has a result returns it without matching again (not billed).',
   })
   async searchFaces(
     @Ctx() ctx: SubgraphContext,
     @Args() { orgId, eventId }: OrgEventArgs,
-    @Arg('file', () => GraphQLUpload, { nullable: true, description: 'The selfie: JPEG or PNG (WebP, HEIF also work).' }) file: Promise<FileUpload> | null | undefined,
+    @Arg('file', () => GraphQLUpload, {
+      nullable: true,
+      description: 'The selfie: JPEG or PNG (WebP, HEIF also work).',
+    })
+    file: Promise<FileUpload> | null | undefined,
     @Arg('requestId', () => String, { nullable: true }) requestId: string | null | undefined,
     @Args() { page, pageSize }: PageArgs,
   ) {
@@ -40,7 +53,9 @@ export class FaceSearchResolver {
     return asResult(await this.service.cached(ctx.principal, orgId, eventId, requestId, page, pageSize));
   }
 
-  @Query(() => FaceSearchUsageType, { description: 'Billable face searches of the organisation (optionally one event, a window [from, to)).' })
+  @Query(() => FaceSearchUsageType, {
+    description: 'Billable face searches of the organisation (optionally one event, a window [from, to)).',
+  })
   faceSearchUsage(
     @Ctx() ctx: SubgraphContext,
     @Args() { orgId }: OrgArgs,

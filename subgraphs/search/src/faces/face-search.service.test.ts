@@ -1,6 +1,11 @@
 import { FaceHit } from '@em/core/data';
 import { DEFAULT_MATCH_PERCENT, selfieDescriptorsToBuffer, similarityPercent } from '@em/core/media';
-import { apiKeyPrincipal, InMemoryEventsRepository, InMemoryFaceSearchesRepository, InMemoryPhotosRepository } from '@em/core/testing';
+import {
+  apiKeyPrincipal,
+  InMemoryEventsRepository,
+  InMemoryFaceSearchesRepository,
+  InMemoryPhotosRepository,
+} from '@em/core/testing';
 import { FaceSearchService } from './face-search.service';
 
 const REQUEST_ID = '0b7e1c52-4a36-4d0e-9b59-3f1f4b8a2d11';
@@ -21,7 +26,10 @@ class FakeEmbedder {
     this.embedded++;
     this.boxAsked.push(opts.boxDescriptor !== false);
     const box = opts.boxDescriptor !== false && this.descriptor ? this.descriptor.map((v) => v + 0.1) : null;
-    return { descriptors: this.descriptor ? { chip: this.descriptor, box } : null, facesFound: this.descriptor ? 1 : 0 };
+    return {
+      descriptors: this.descriptor ? { chip: this.descriptor, box } : null,
+      facesFound: this.descriptor ? 1 : 0,
+    };
   }
 }
 
@@ -63,14 +71,24 @@ describe('FaceSearchService', () => {
   it('matches published photos best first, stores the search under its request_id and reports the threshold it applied (the default)', async () => {
     const { searches, service, index } = setup();
     const page = await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID);
-    expect(page).toMatchObject({ requestId: REQUEST_ID, cached: false, confidencePercentage: DEFAULT_MATCH_PERCENT, facesFound: 1 });
+    expect(page).toMatchObject({
+      requestId: REQUEST_ID,
+      cached: false,
+      confidencePercentage: DEFAULT_MATCH_PERCENT,
+      facesFound: 1,
+    });
     expect(page.items.map((m) => m.photoId)).toEqual(['p1', 'p2']);
     expect(page.items[0].confidence).toBe(similarityPercent(0.2));
     expect(index.maxDistance).toBeLessThan(0.75);
-    expect(searches.get(5, REQUEST_ID)).toMatchObject({ confidenceThreshold: DEFAULT_MATCH_PERCENT, billable: true, cacheHits: 0, apiKeyId: 1 });
+    expect(searches.get(5, REQUEST_ID)).toMatchObject({
+      confidenceThreshold: DEFAULT_MATCH_PERCENT,
+      billable: true,
+      cacheHits: 0,
+      apiKeyId: 1,
+    });
   });
 
-  it('asks for the selfie\'s box-family descriptor only while the event may hold faces stored before version 4, and stores what it matched with', async () => {
+  it("asks for the selfie's box-family descriptor only while the event may hold faces stored before version 4, and stores what it matched with", async () => {
     const { searches, service, index, embedder } = setup();
     await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID);
     const both = { chip: embedder.descriptor!, box: embedder.descriptor!.map((v) => v + 0.1) };
@@ -98,7 +116,10 @@ describe('FaceSearchService', () => {
     expect(retry).toMatchObject({ cached: true, confidencePercentage: DEFAULT_MATCH_PERCENT, items: first.items });
     expect(searches.get(5, REQUEST_ID)!.cacheHits).toBe(1);
     expect(await service.usage(apiKeyPrincipal(1), 1)).toEqual({ billableSearches: 1, cachedRetries: 1 });
-    expect(await service.usage(apiKeyPrincipal(1), 1, null, null, 6)).toEqual({ billableSearches: 0, cachedRetries: 0 });
+    expect(await service.usage(apiKeyPrincipal(1), 1, null, null, 6)).toEqual({
+      billableSearches: 0,
+      cachedRetries: 0,
+    });
     // Another organisation's key reads nothing of this one's usage.
     await expect(service.usage(apiKeyPrincipal(2), 1)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
@@ -124,12 +145,17 @@ describe('FaceSearchService', () => {
     const { searches, service } = setup();
     await expect(service.cached(apiKeyPrincipal(1), 1, 5, REQUEST_ID)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(service.cached(apiKeyPrincipal(1), 1, 5, 'x')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(service.search(apiKeyPrincipal(1), 1, 5, async () => Buffer.alloc(0), REQUEST_ID)).rejects.toBeDefined();
+    await expect(
+      service.search(apiKeyPrincipal(1), 1, 5, async () => Buffer.alloc(0), REQUEST_ID),
+    ).rejects.toBeDefined();
     expect(searches.rows.size).toBe(0);
   });
 
   it('keeps at most maxPhotos matches', async () => {
     const { service } = setup(10, 2);
-    expect((await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID)).items.map((m) => m.photoId)).toEqual(['p1', 'p2']);
+    expect((await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID)).items.map((m) => m.photoId)).toEqual([
+      'p1',
+      'p2',
+    ]);
   });
 });

@@ -94,34 +94,68 @@ export class FaceSearchService {
     const prepared = await this.embedder.prepare(file);
     timer.lap('prepare');
     // The box family's descriptor only while the event may hold faces stored before version 4 (~50 ms of CPU less per selfie).
-    const { descriptors, facesFound, timing } = await this.embedder.embed(prepared, { boxDescriptor: this.index.mayHoldBoxFaces(event.id) });
+    const { descriptors, facesFound, timing } = await this.embedder.embed(prepared, {
+      boxDescriptor: this.index.mayHoldBoxFaces(event.id),
+    });
     timer.lap('embed');
-    if (timing) for (const [stage, ms] of Object.entries(timing) as Array<[string, number]>) timer.add(`embed.${stage.replace(/Ms$/, '')}`, ms);
+    if (timing)
+      for (const [stage, ms] of Object.entries(timing) as Array<[string, number]>)
+        timer.add(`embed.${stage.replace(/Ms$/, '')}`, ms);
     const threshold = appliedMatchPercent(event.confidenceThreshold);
     const matches = descriptors ? await this.match(event, descriptors, threshold, timer) : [];
-    const search = { requestId: id, orgId, eventId, confidenceThreshold: threshold, matches, facesFound, embedding: descriptors ? selfieDescriptorsToBuffer(descriptors) : null };
+    const search = {
+      requestId: id,
+      orgId,
+      eventId,
+      confidenceThreshold: threshold,
+      matches,
+      facesFound,
+      embedding: descriptors ? selfieDescriptorsToBuffer(descriptors) : null,
+    };
     // A concurrent request with the same id stored first: answer as its retry.
-    if (!(await this.searches.insertIfAbsent({ ...search, apiKeyId: principal.apiKeyId ?? null }))) return this.retry((await this.searches.find(eventId, id))!, request);
+    if (!(await this.searches.insertIfAbsent({ ...search, apiKeyId: principal.apiKeyId ?? null })))
+      return this.retry((await this.searches.find(eventId, id))!, request);
     timer.lap('store');
     // The matches were filtered by publication a moment ago: not read again.
     const answer = await this.page(search, request, false, matches);
-    this.logger?.info({ requestId: id, eventId, matches: matches.length, totalMs: timer.totalMs, stages: timer.stages }, 'selfie search timing');
+    this.logger?.info(
+      { requestId: id, eventId, matches: matches.length, totalMs: timer.totalMs, stages: timer.stages },
+      'selfie search timing',
+    );
     return answer;
   }
 
   /** A stored search by request_id (never matched again); 404 when unknown to this event. */
-  async cached(principal: Principal, orgId: number, eventId: number, requestId: string, page?: number | null, pageSize?: number | null): Promise<FaceSearchPage> {
+  async cached(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    requestId: string,
+    page?: number | null,
+    pageSize?: number | null,
+  ): Promise<FaceSearchPage> {
     await guardOperation(this.events, principal, 'faceSearch', orgId, eventId);
     const request = resolvePage(page, pageSize, PAGE_LIMITS.photos);
     const stored = await this.searches.find(eventId, requireRequestId(requestId));
-    if (!stored || stored.orgId !== orgId) throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
+    if (!stored || stored.orgId !== orgId)
+      throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
     return this.page(stored, request, true);
   }
 
   /** Billable searches (first runs) and free cached retries of an organisation, optionally in a time window. */
-  async usage(principal: Principal, orgId: number, from?: Date | null, to?: Date | null, eventId?: number | null): Promise<FaceSearchUsage> {
+  async usage(
+    principal: Principal,
+    orgId: number,
+    from?: Date | null,
+    to?: Date | null,
+    eventId?: number | null,
+  ): Promise<FaceSearchUsage> {
     guardOrganisationOperation(principal, 'faceSearchUsage', orgId);
-    const row = await this.searches.usage(orgId, { eventId, from: dateArgument('from', from), to: dateArgument('to', to) });
+    const row = await this.searches.usage(orgId, {
+      eventId,
+      from: dateArgument('from', from),
+      to: dateArgument('to', to),
+    });
     return { billableSearches: row.billable, cachedRetries: row.retries };
   }
 
@@ -136,12 +170,20 @@ export class FaceSearchService {
   }
 
   /** Photos of the event with a face above the threshold, best first (ties: photo id), at most maxPhotos. */
-  private async match(event: Event, descriptors: SelfieDescriptors, thresholdPercent: number, timer: StageTimer): Promise<FaceMatch[]> {
+  private async match(
+    event: Event,
+    descriptors: SelfieDescriptors,
+    thresholdPercent: number,
+    timer: StageTimer,
+  ): Promise<FaceMatch[]> {
     const maxDistance = percentToDistance(thresholdPercent);
     const found = await this.index.search(event.id, descriptors, maxDistance, this.maxPhotos * FACES_PER_PHOTO);
     timer.lap('index');
     if (found.length === 0) return [];
-    const visible = await this.photos.publishedAmong(found.map((f) => f.ref), event.id);
+    const visible = await this.photos.publishedAmong(
+      found.map((f) => f.ref),
+      event.id,
+    );
     timer.lap('published');
     return found
       .filter((f) => visible.has(f.ref))
@@ -151,7 +193,12 @@ export class FaceSearchService {
   }
 
   /** One page of a stored result; photos unpublished or deleted since are left out. */
-  private async page(stored: StoredFaceSearch, request: PageRequest, cached: boolean, visible?: FaceMatch[]): Promise<FaceSearchPage> {
+  private async page(
+    stored: StoredFaceSearch,
+    request: PageRequest,
+    cached: boolean,
+    visible?: FaceMatch[],
+  ): Promise<FaceSearchPage> {
     const matches = visible ?? (await visibleMatches(this.photos, stored));
     return {
       requestId: stored.requestId,

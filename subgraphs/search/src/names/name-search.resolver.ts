@@ -2,7 +2,10 @@ import { OrgEventArgs, SubgraphContext } from '@em/subgraph-kit';
 import { Arg, Args, Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { NameSearchService } from './name-search.service';
 
-@ObjectType('NameSearchMatch', { description: 'A participant of the start list whose name matches, with their bib and how many published photos show it.' })
+@ObjectType('NameSearchMatch', {
+  description:
+    'A participant of the start list whose name matches, with their bib and how many published photos show it.',
+})
 export class NameSearchMatchType {
   @Field() bib!: string;
   @Field() name!: string;

@@ -17,9 +17,14 @@ export class NameSearchService {
   async search(principal: Principal, orgId: number, eventId: number, query: string): Promise<NameMatch[]> {
     await guardOperation(accessOnly(this.events), principal, 'searchByName', orgId, eventId);
     const letters = query.replace(/[^\p{L}\p{N}]/gu, '');
-    if (query.length > NAME_SEARCH_MAX_CHARS) throw new AppError('BAD_USER_INPUT', `A name search is at most ${NAME_SEARCH_MAX_CHARS} characters`, { field: 'query' });
+    if (query.length > NAME_SEARCH_MAX_CHARS)
+      throw new AppError('BAD_USER_INPUT', `A name search is at most ${NAME_SEARCH_MAX_CHARS} characters`, {
+        field: 'query',
+      });
     if (letters.length < NAME_SEARCH_MIN_CHARS) {
-      throw new AppError('BAD_USER_INPUT', `Type at least ${NAME_SEARCH_MIN_CHARS} letters of the name`, { field: 'query' });
+      throw new AppError('BAD_USER_INPUT', `Type at least ${NAME_SEARCH_MIN_CHARS} letters of the name`, {
+        field: 'query',
+      });
     }
     return this.startLists.searchByName(eventId, query, NAME_SEARCH_MAX_RESULTS);
   }
