@@ -188,7 +188,15 @@ export const ROUTES: RouteDef[] = [
     summary: 'BIB search',
     response: 'Images',
     operation: op.BibSearchDocument,
-    variables: { ...orgEvent, bib: pathString('bib', 'bib', 'BIB number, case-insensitive.'), ...paging },
+    variables: {
+      ...orgEvent,
+      bib: pathString(
+        'bib',
+        'bib',
+        'BIB number, case-insensitive. When the event has a start list, only numbers on it are stored as bibs.',
+      ),
+      ...paging,
+    },
     data: (r) => map.imagePage(r.bibSearch),
   }),
   route({

@@ -1,4 +1,5 @@
-import { generateApiKey } from '@em/core';
+import { generateApiKey, loadConfig } from '@em/core';
+import { ObjectStore } from '@em/core/storage';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -75,9 +76,13 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       [orgId, 'participant page', browser.displayPrefix, browser.keyHash, ['localhost']],
     );
     const [{ bib }] = (await db.query('select bib from photo_bibs where event_id = $1 limit 1', [eventId])).rows;
-    const ids = (await db.query('select id from photos where event_id = $1 limit 200', [eventId])).rows.map(
-      (r) => r.id as string,
-    );
+    const downloadable = (
+      await db.query('select id, original_key from photos where event_id = $1 limit 200', [eventId])
+    ).rows as Array<{ id: string; original_key: string }>;
+    // The seeded rows have no objects: the photos participants download get a small original, as a real one would.
+    const store = new ObjectStore(loadConfig({ ...process.env, ...platform.env }));
+    for (const photo of downloadable) await store.put(photo.original_key, selfies[0], 'image/jpeg');
+    const ids = downloadable.map((r) => r.id);
     const api = `${platform.restUrl}/api/v1/ext/${orgId}/event/${eventId}`;
     const pageHtml = await (await fetch(`${platform.restUrl}/events/${orgId}/${eventId}`)).text();
     const script = /src="([^"]+\.js)"/.exec(pageHtml)?.[1];
