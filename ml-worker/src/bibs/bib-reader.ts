@@ -44,6 +44,10 @@ export interface BibReaderOptions {
   maxSide: number;
   /** Weigh each number on the bounds of its ink, not the detector's box (numberCorners). */
   inkBoxes: boolean;
+  /** Look again at the largest scale at the smaller people on whom no number was read (planSecondLook; needs crops). */
+  secondLook: boolean;
+  /** Each level line is read widened by this share of its height on either side (paddedLineRegion); 0: as cut. */
+  linePadding: number;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -54,6 +58,8 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   torso: DEFAULT_TORSO_RULES,
   maxSide: OCR_MAX_SIDE,
   inkBoxes: true,
+  secondLook: true,
+  linePadding: 0.25,
 };
 
 /**
@@ -174,7 +180,7 @@ export class BibReader implements BibReading {
         ? planTextCrops(people, pixels.width, pixels.height, this.options.torso, this.options.textCrops)
         : [{ x: 0, y: 0, width: pixels.width, height: pixels.height, scale: 1 }];
     const ocr: TextOcr = {
-      detect: (crop, scale) => detectTextLines(detection, splitIntoLines, crop, scale),
+      detect: (crop, scale) => detectTextLines(detection, splitIntoLines, crop, scale, this.options.linePadding),
       recognise: (line) =>
         recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
     };
@@ -186,6 +192,7 @@ export class BibReader implements BibReading {
       this.options.rules,
       this.options.torso,
       this.options.inkBoxes,
+      this.options.crops && this.options.secondLook ? this.options.textCrops : null,
     );
     return { boxes, people };
   }

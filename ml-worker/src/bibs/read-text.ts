@@ -1,8 +1,16 @@
 import { BibRules, BoxGeometry, printedLikeABib, TextBox } from './extract';
-import { PersonBox, placedLikeABib, TorsoRules } from './torso-gate';
+import { onATorso, PersonBox, placedLikeABib, TorsoRules } from './torso-gate';
 import { numberCorners, numberGeometry, printGeometry, Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
-import { cropRgba, FoundText, readOnce, TextCrop, touchesInnerEdge } from './text-crops';
+import {
+  cropRgba,
+  FoundText,
+  planSecondLook,
+  readOnce,
+  TextCrop,
+  TextCropOptions,
+  touchesInnerEdge,
+} from './text-crops';
 import type { TextLine } from './text-detection';
 
 /** The OCR models as the reader runs them: text lines of an image at a scale, and one line read. */
@@ -15,7 +23,8 @@ export interface TextOcr {
  * The text boxes of the crops printed as a bib is (dark on a lighter patch) and, with `people`, lying
  * on someone's torso, each read once. Recognition (the costly part per box) runs only for boxes
  * the gates accept, once per printed text however many crops see it (readOnce), and the glyph pass
- * only for what reads as a number.
+ * only for what reads as a number. With `secondLook` (the crop options), the people on whom no number
+ * was read are looked at again at the largest scale (`planSecondLook`); only text new to that pass is read.
  */
 export async function readTextBoxes(
   ocr: TextOcr,
@@ -25,8 +34,36 @@ export async function readTextBoxes(
   rules: BibRules,
   torso: TorsoRules,
   inkBoxes = true,
+  secondLook: TextCropOptions | null = null,
 ): Promise<TextBox[]> {
-  const found: Array<FoundText & { line: TextLine; geometry: BoxGeometry }> = [];
+  const found = await findPrinted(ocr, pixels, crops, people, rules, torso, inkBoxes);
+  const boxes = await recognise(ocr, pixels, readOnce(found, pixels.width, pixels.height));
+  if (!people || !secondLook) return boxes;
+  const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
+  const hasNumber = (person: PersonBox) => numbers.some((g) => onATorso(g, [person], torso));
+  const looks = planSecondLook(people, hasNumber, pixels.width, pixels.height, torso, secondLook);
+  if (!looks.length) return boxes;
+  // Text the first pass found already (read or not) is not read again.
+  const again = await findPrinted(ocr, pixels, looks, people, rules, torso, inkBoxes);
+  const fresh = readOnce(again, pixels.width, pixels.height).filter(
+    (f) => !found.some((k) => sameText(k.corners, f.corners)),
+  );
+  return [...boxes, ...(await recognise(ocr, pixels, fresh))];
+}
+
+type Printed = FoundText & { line: TextLine; geometry: BoxGeometry };
+
+/** The text lines of the crops printed as a bib is and, with `people`, on someone's torso. */
+async function findPrinted(
+  ocr: TextOcr,
+  pixels: Rgba,
+  crops: TextCrop[],
+  people: PersonBox[] | null,
+  rules: BibRules,
+  torso: TorsoRules,
+  inkBoxes: boolean,
+): Promise<Printed[]> {
+  const found: Printed[] = [];
   for (const crop of crops) {
     const whole = crop.width === pixels.width && crop.height === pixels.height;
     for (const line of await ocr.detect(whole ? pixels : cropRgba(pixels, crop), crop.scale)) {
@@ -38,8 +75,12 @@ export async function readTextBoxes(
       found.push({ line, corners, crop, geometry });
     }
   }
+  return found;
+}
+
+async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<TextBox[]> {
   const boxes: TextBox[] = [];
-  for (const { line, geometry } of readOnce(found, pixels.width, pixels.height)) {
+  for (const { line, geometry } of found) {
     const result = await ocr.recognise(line);
     // Glyph heights and ground reach weigh numbers only (bibEvidence).
     if (result)
@@ -51,4 +92,18 @@ export async function readTextBoxes(
       });
   }
   return boxes;
+}
+
+/** Two text boxes overlapping by more than half their union: the same text. */
+function sameText(a: number[][], b: number[][]): boolean {
+  const bounds = (c: number[][]) => {
+    const xs = c.map((p) => p[0]);
+    const ys = c.map((p) => p[1]);
+    return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+  };
+  const [p, q] = [bounds(a), bounds(b)];
+  const inter =
+    Math.max(0, Math.min(p.x1, q.x1) - Math.max(p.x0, q.x0)) * Math.max(0, Math.min(p.y1, q.y1) - Math.max(p.y0, q.y0));
+  const area = (r: typeof p) => (r.x1 - r.x0) * (r.y1 - r.y0);
+  return inter > 0.5 * (area(p) + area(q) - inter);
 }

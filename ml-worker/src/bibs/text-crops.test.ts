@@ -1,5 +1,12 @@
 import { DEFAULT_TORSO_RULES, torsoRegion } from './torso-gate';
-import { cropRgba, DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, readOnce, touchesInnerEdge } from './text-crops';
+import {
+  cropRgba,
+  DEFAULT_TEXT_CROP_OPTIONS,
+  planSecondLook,
+  planTextCrops,
+  readOnce,
+  touchesInnerEdge,
+} from './text-crops';
 
 const W = 2000;
 const H = 1000;
@@ -90,6 +97,36 @@ describe('planTextCrops', () => {
     const [crop] = planTextCrops([{ x: -0.05, y: 0.3, width: 0.2, height: 0.75, score: 0.9 }], W, H);
     expect(crop.x).toBe(0);
     expect(crop.y + crop.height).toBeLessThanOrEqual(H);
+  });
+});
+
+describe('planSecondLook (people on whom the first pass read no number)', () => {
+  const { maxScale } = DEFAULT_TEXT_CROP_OPTIONS;
+  const near = person(0.05, 0.05, 0.9);
+  const far = person(0.6, 0.3, 0.3); // 300 px tall: read at 1x at first, behind someone twice as tall
+  const nobodyRead = () => false;
+
+  it('looks again at the largest scale at a far person the first pass did not enlarge', () => {
+    expect(planTextCrops([near, far], W, H).find((c) => c.x > 1000)?.scale).toBe(1);
+    const looks = planSecondLook([near, far], nobodyRead, W, H);
+    expect(looks).toHaveLength(1);
+    expect(looks[0].scale).toBe(maxScale);
+    const t = torsoRegion(far, DEFAULT_TORSO_RULES, W / H);
+    expect(looks[0].x).toBeLessThanOrEqual(t.x0 * W);
+    expect(looks[0].x + looks[0].width).toBeGreaterThanOrEqual(t.x1 * W);
+  });
+
+  it('does not look again at someone a number was read on, nor at a near person whose bib was seen at full size', () => {
+    expect(planSecondLook([near, far], (p) => p === far, W, H)).toEqual([]);
+    expect(planSecondLook([near], nobodyRead, W, H)).toEqual([]);
+  });
+
+  it('does not look again at a person already read at the largest scale, nor at one too small to carry a bib', () => {
+    const small = person(0.6, 0.3, 0.2); // alone, in front: enlarged at once to the largest scale
+    expect(planTextCrops([small], W, H)[0].scale).toBe(maxScale);
+    expect(planSecondLook([small], nobodyRead, W, H)).toEqual([]);
+    const tiny = person(0.8, 0.5, 0.05); // 50 px tall: a bib of 2-4 px
+    expect(planSecondLook([near, tiny], nobodyRead, W, H)).toEqual([]);
   });
 });
 

@@ -67,43 +67,11 @@ const overlap = (a: Rect, b: Rect) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 
 const clampScale = (s: number, o: TextCropOptions, max = o.maxScale) => Math.min(max, Math.max(o.minScale, s));
 
 /**
- * Where to look for bibs on a `width` x `height` image, given the people found on it: each
- * trusted person's torso region with a margin (the torso gate accepts nothing else), at the scale
- * that brings the bib the person's height implies to `textHeight` (a near runner is read
- * smaller, a far one at full resolution). Overlapping crops are merged, at the larger of their
- * scales, when the merged crop costs the detector no more than the two apart; crops that still
- * overlap each see whole the bibs of their own people (see `touchesInnerEdge`). With nobody on
- * the photo, the whole frame at the scale of a close-up bib (the only text the gate then accepts).
+ * Overlapping crops merged, at the larger of their scales, when the merged crop costs the detector no
+ * more than the two apart.
  */
-export function planTextCrops(
-  people: PersonBox[],
-  width: number,
-  height: number,
-  torso: TorsoRules = DEFAULT_TORSO_RULES,
-  options: TextCropOptions = DEFAULT_TEXT_CROP_OPTIONS,
-): TextCrop[] {
-  const aspect = width / height;
-  const trusted = people.filter((p) => p.score >= torso.minPersonScore);
-  const tallest = Math.max(0, ...trusted.map((p) => torsoRegion(p, torso, aspect).personHeight));
-  let rects: Rect[] = trusted
-    .map((p) => {
-      const t = torsoRegion(p, torso, aspect);
-      const maxScale =
-        t.personHeight >= options.enlargeShare * tallest ? options.maxScale : Math.min(1, options.maxScale);
-      const scale = clampScale(options.textHeight / (options.bibShare * t.personHeight * height), options, maxScale);
-      return {
-        x0: Math.max(0, (t.x0 - options.marginX * p.width) * width),
-        x1: Math.min(width, (t.x1 + options.marginX * p.width) * width),
-        y0: Math.max(0, (t.y0 - options.marginY * t.personHeight) * height),
-        y1: Math.min(height, (t.y1 + options.marginY * t.personHeight) * height),
-        scale,
-      };
-    })
-    .filter((r) => r.x1 - r.x0 >= 16 && r.y1 - r.y0 >= 16);
-  if (!rects.length) {
-    const scale = clampScale(options.textHeight / (torso.closeUpHeight * height), options);
-    return [{ x: 0, y: 0, width, height, scale }];
-  }
+function mergeCrops(crops: Rect[]): Rect[] {
+  let rects = [...crops];
   for (let merged = true; merged;) {
     merged = false;
     for (let i = 0; i < rects.length && !merged; i++) {
@@ -125,11 +93,111 @@ export function planTextCrops(
       }
     }
   }
-  return rects.map((r) => {
+  return rects;
+}
+
+const wholePixels = (rects: Rect[]): TextCrop[] =>
+  rects.map((r) => {
     const x = Math.floor(r.x0);
     const y = Math.floor(r.y0);
     return { x, y, width: Math.ceil(r.x1) - x, height: Math.ceil(r.y1) - y, scale: r.scale };
   });
+
+const bigEnough = (r: Rect) => r.x1 - r.x0 >= 16 && r.y1 - r.y0 >= 16;
+
+/** A person's torso region with the crop margins, in pixels of the image, at `scale`. */
+function torsoRect(
+  p: PersonBox,
+  width: number,
+  height: number,
+  torso: TorsoRules,
+  options: TextCropOptions,
+  scale: number,
+): Rect {
+  const t = torsoRegion(p, torso, width / height);
+  return {
+    x0: Math.max(0, (t.x0 - options.marginX * p.width) * width),
+    x1: Math.min(width, (t.x1 + options.marginX * p.width) * width),
+    y0: Math.max(0, (t.y0 - options.marginY * t.personHeight) * height),
+    y1: Math.min(height, (t.y1 + options.marginY * t.personHeight) * height),
+    scale,
+  };
+}
+
+/**
+ * The scale that brings the bib a person's height implies to `textHeight`, enlarged up to `maxScale`
+ * only for people at least `enlargeShare` of the tallest one's height (the others at most 1).
+ */
+function firstScale(
+  p: PersonBox,
+  trusted: PersonBox[],
+  height: number,
+  torso: TorsoRules,
+  options: TextCropOptions,
+  aspect: number,
+): number {
+  const tallest = Math.max(0, ...trusted.map((q) => torsoRegion(q, torso, aspect).personHeight));
+  const personHeight = torsoRegion(p, torso, aspect).personHeight;
+  const maxScale = personHeight >= options.enlargeShare * tallest ? options.maxScale : Math.min(1, options.maxScale);
+  return clampScale(options.textHeight / (options.bibShare * personHeight * height), options, maxScale);
+}
+
+/**
+ * Where to look for bibs on a `width` x `height` image, given the people found on it: each
+ * trusted person's torso region with a margin (the torso gate accepts nothing else), at the scale
+ * that brings the bib the person's height implies to `textHeight` (a near runner is read
+ * smaller, a far one at full resolution). Overlapping crops are merged, at the larger of their
+ * scales, when the merged crop costs the detector no more than the two apart; crops that still
+ * overlap each see whole the bibs of their own people (see `touchesInnerEdge`). With nobody on
+ * the photo, the whole frame at the scale of a close-up bib (the only text the gate then accepts).
+ */
+export function planTextCrops(
+  people: PersonBox[],
+  width: number,
+  height: number,
+  torso: TorsoRules = DEFAULT_TORSO_RULES,
+  options: TextCropOptions = DEFAULT_TEXT_CROP_OPTIONS,
+): TextCrop[] {
+  const aspect = width / height;
+  const trusted = people.filter((p) => p.score >= torso.minPersonScore);
+  const rects: Rect[] = trusted
+    .map((p) => torsoRect(p, width, height, torso, options, firstScale(p, trusted, height, torso, options, aspect)))
+    .filter(bigEnough);
+  if (!rects.length) {
+    const scale = clampScale(options.textHeight / (torso.closeUpHeight * height), options);
+    return [{ x: 0, y: 0, width, height, scale }];
+  }
+  return wholePixels(mergeCrops(rects));
+}
+
+/**
+ * Where to look again, at the largest scale, after a first pass (`planTextCrops`) read no number on
+ * some people: each trusted person with no number on their torso (`hasNumber`) whose implied bib is
+ * under `textHeight` at the photo's own pixels (the first pass may have seen it too small, or not
+ * enlarged it as it stood behind: first scale under `maxScale`) and at least `textHeight` / (2 x `maxScale`) pixels (a bib up to twice
+ * the implied one, at the largest scale, reaches `textHeight`; smaller people carry nothing to read).
+ * Near people, whose bibs the first pass saw at full size, are not looked at again: where it costs most,
+ * a second look would find least.
+ */
+export function planSecondLook(
+  people: PersonBox[],
+  hasNumber: (person: PersonBox) => boolean,
+  width: number,
+  height: number,
+  torso: TorsoRules = DEFAULT_TORSO_RULES,
+  options: TextCropOptions = DEFAULT_TEXT_CROP_OPTIONS,
+): TextCrop[] {
+  const aspect = width / height;
+  const trusted = people.filter((p) => p.score >= torso.minPersonScore);
+  const rects = trusted
+    .filter((p) => !hasNumber(p) && firstScale(p, trusted, height, torso, options, aspect) < options.maxScale)
+    .filter((p) => {
+      const impliedBib = options.bibShare * torsoRegion(p, torso, aspect).personHeight * height;
+      return impliedBib < options.textHeight && impliedBib >= options.textHeight / (2 * options.maxScale);
+    })
+    .map((p) => torsoRect(p, width, height, torso, options, options.maxScale))
+    .filter(bigEnough);
+  return wholePixels(mergeCrops(rects));
 }
 
 /**

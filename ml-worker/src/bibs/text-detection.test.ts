@@ -1,4 +1,4 @@
-import { DetectionModel, detectorFrame, detectTextLines, textMask } from './text-detection';
+import { DetectionModel, detectorFrame, detectTextLines, paddedLineRegion, textMask } from './text-detection';
 
 describe('detectorFrame', () => {
   it('scales the image and centres it in a frame of multiples of 32, as the library letterboxes', () => {
@@ -61,5 +61,33 @@ describe('detectTextLines', () => {
     expect({ width: mask.width, height: mask.height }).toEqual({ width: 50, height: 30 });
     expect(mask.data.every((v) => v === 255)).toBe(true);
     expect(source).toBe(image);
+  });
+});
+
+describe('paddedLineRegion (a level line is read with the ground beside it: a thin leading "1" cut by the box)', () => {
+  const level = [
+    [100, 50],
+    [160, 50],
+    [160, 70],
+    [100, 70],
+  ];
+
+  it('widens a level box by the padding times its height on both sides, not up or down', () => {
+    expect(paddedLineRegion(level, 400, 300, 0.25)).toEqual({ x: 95, y: 50, width: 70, height: 20 });
+    expect(paddedLineRegion(level, 400, 300, 0.5)).toEqual({ x: 90, y: 50, width: 80, height: 20 });
+  });
+
+  it('stays inside the image', () => {
+    expect(paddedLineRegion(level, 162, 300, 0.5)).toEqual({ x: 90, y: 50, width: 72, height: 20 });
+  });
+
+  it('leaves a slanted line to the deskewed cut', () => {
+    const slanted = [
+      [100, 50],
+      [160, 62],
+      [156, 82],
+      [96, 70],
+    ];
+    expect(paddedLineRegion(slanted, 400, 300, 0.25)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { openImage } from '@em/core/media';
 import type { Rgba } from './box-geometry';
+import { cropRgba, Region } from './text-crops';
 
 /** A line of text the detector found: its four corners and its pixels, cut (deskewed) for recognition. */
 export interface TextLine {
@@ -33,11 +34,60 @@ export async function detectTextLines(
   split: SplitIntoLines,
   image: Rgba,
   scale: number,
+  linePadding = 0,
 ): Promise<TextLine[]> {
   const frame = detectorFrame(image.width, image.height, scale);
   const input = await frameRgba(image, frame);
   const output = await model.runModel({ modelData: model.imageToInput(input, {}) });
-  return split(textMask(output.data, frame), image);
+  const lines = await split(textMask(output.data, frame), image);
+  if (linePadding <= 0) return lines;
+  return lines.map((line) => {
+    const region = paddedLineRegion(line.box, image.width, image.height, linePadding);
+    return region ? { ...line, image: lineImage(cropRgba(image, region)) } : line;
+  });
+}
+
+/** Slope of a line's top edge above which it is cut as the library cuts it (deskewed), not padded. */
+const MAX_PADDED_SLOPE = 0.1;
+
+/**
+ * The rectangle to read a level line from: its box widened by `padding` x its height on the left and
+ * right, within the image. The detector's box can end inside a thin first or last glyph (a leading
+ * "1" cut in half reads as nothing); the recogniser reads the ground beside a number as nothing.
+ * Null for a slanted line (the library's deskewed cut reads it better).
+ */
+export function paddedLineRegion(box: number[][], width: number, height: number, padding: number): Region | null {
+  const xs = box.map((p) => p[0]);
+  const ys = box.map((p) => p[1]);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const [topLeft, topRight] = [...box]
+    .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+    .slice(0, 2)
+    .sort((a, b) => a[0] - b[0]);
+  const run = topRight[0] - topLeft[0];
+  if (run <= 0 || Math.abs(topRight[1] - topLeft[1]) / run > MAX_PADDED_SLOPE) return null;
+  const pad = padding * (y1 - y0);
+  const left = Math.max(0, Math.floor(x0 - pad));
+  const top = Math.max(0, Math.floor(y0));
+  const right = Math.min(width, Math.ceil(x1 + pad));
+  const bottom = Math.min(height, Math.ceil(y1));
+  if (right - left < 2 || bottom - top < 2) return null;
+  return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+/** A line's pixels as the recogniser takes them (`resize` to its input height, as the library's image does). */
+function lineImage(pixels: Rgba) {
+  return {
+    ...pixels,
+    async resize({ height }: { height: number }): Promise<Rgba> {
+      const raw = Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.byteLength);
+      const { data, info } = await openImage(raw, { raw: { width: pixels.width, height: pixels.height, channels: 4 } })
+        .resize({ height })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return { data, width: info.width, height: info.height };
+    },
+  };
 }
 
 /** Where the scaled image lies in the detector's input: `width` x `height` at (`left`, `top`) of a `frameWidth` x `frameHeight` frame. */
