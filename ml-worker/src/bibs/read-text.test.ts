@@ -1,5 +1,6 @@
 import { DEFAULT_BIB_RULES } from './extract';
 import { DEFAULT_TORSO_RULES } from './torso-gate';
+import { DEFAULT_TEXT_CROP_OPTIONS, planSecondLook, planTextCrops } from './text-crops';
 import type { Rgba } from './box-geometry';
 import { readTextBoxes, TextOcr } from './read-text';
 import type { TextLine } from './text-detection';
@@ -67,5 +68,61 @@ describe('readTextBoxes', () => {
     expect(boxes).toHaveLength(1);
     expect(boxes[0].geometry?.glyphHeights).toBeUndefined();
     expect(boxes[0].geometry?.groundReach).toBeUndefined();
+  });
+});
+
+describe('readTextBoxes, second look', () => {
+  // A runner far behind (the number at x 470-570 on their torso) and a taller one in front, at the left.
+  const far = { x: 0.42, y: 0.2, width: 0.2, height: 0.47, score: 0.8 };
+  const near = { x: 0.02, y: 0, width: 0.3, height: 0.95, score: 0.8 };
+  const people = [near, far];
+  const first = planTextCrops(people, W, H);
+  const look = planSecondLook(people, () => false, W, H).find((c) => c.x < 470 && c.x + c.width > 570)!;
+
+  /** A detector that finds the small number only at `foundFrom` scale and above, in the crop around it. */
+  function ocr(foundFrom: number): TextOcr & { recognised: number; scales: number[] } {
+    const fake = {
+      recognised: 0,
+      scales: [] as number[],
+      detect: async (image: Rgba, scale: number) => {
+        fake.scales.push(scale);
+        const crop = [...first, look].find((c) => c.width === image.width && c.height === image.height && c.x < 470);
+        if (!crop || scale < foundFrom) return [];
+        return [{ box: box(468 - crop.x, 300 - crop.y, 572 - crop.x, 340 - crop.y) }];
+      },
+      recognise: async () => {
+        fake.recognised++;
+        return { text: '123', mean: 0.99, chars: [0.99, 0.99, 0.99] };
+      },
+    };
+    return fake;
+  }
+  const read = (fake: TextOcr, secondLook = true) =>
+    readTextBoxes(
+      fake,
+      photo(),
+      first,
+      people,
+      DEFAULT_BIB_RULES,
+      DEFAULT_TORSO_RULES,
+      true,
+      secondLook ? DEFAULT_TEXT_CROP_OPTIONS : null,
+    );
+
+  it('finds a small number the first pass missed by looking again at the largest scale', async () => {
+    expect(look).toBeDefined();
+    expect(first.find((c) => c.x < 470 && c.x + c.width > 570)?.scale).toBe(1);
+    const fake = ocr(DEFAULT_TEXT_CROP_OPTIONS.maxScale);
+    const boxes = await read(fake);
+    expect(boxes.map((b) => b.text)).toEqual(['123']);
+    expect(fake.scales).toContain(DEFAULT_TEXT_CROP_OPTIONS.maxScale);
+    expect(await read(ocr(DEFAULT_TEXT_CROP_OPTIONS.maxScale), false)).toEqual([]);
+  });
+
+  it('does not read again a number the first pass read', async () => {
+    const fake = ocr(1);
+    const boxes = await read(fake);
+    expect(boxes).toHaveLength(1);
+    expect(fake.recognised).toBe(1);
   });
 });

@@ -201,6 +201,22 @@ const DECISIONS: Decision[] = [
 const [, BEFORE, AFTER] = DECISIONS;
 
 /** `npm run bench -- bib-precision`: P/R/F1 per category and on the held-out half, before and after the bib score, on one OCR pass. */
+/**
+ * The harder set read by the reader of main before the second look and the widened lines, then as now, in one
+ * run; `BENCH_BIB_NOW_ONLY=1` for the current reader alone.
+ */
+export async function bibPrecisionBench(rows: BenchRow[], reader: BibReader, fixtures: string): Promise<void> {
+  const variants = [
+    { label: 'before (one look, lines as cut)', options: { secondLook: false, linePadding: 0 } },
+    { label: 'now', options: {} },
+  ];
+  for (const { label, options } of process.env.BENCH_BIB_NOW_ONLY ? variants.slice(-1) : variants) {
+    const own: BenchRow[] = [];
+    await bibPrecision(own, reader.withOptions(options), fixtures);
+    rows.push(...own.map((row) => ({ ...row, figure: `${row.figure}, ${label}` })));
+  }
+}
+
 export async function bibPrecision(rows: BenchRow[], reader: BibReader, fixtures: string): Promise<void> {
   const photos = await readHarderSet(reader, fixtures);
   if (!photos.length) {

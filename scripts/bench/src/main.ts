@@ -4,7 +4,7 @@ import { BibReader, FaceAnalyzer, PersonDetector, PHOTO_FACE_OPTIONS } from '@em
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chipCost, searchLatency, selfieAccuracy } from './face-search';
-import { bibPrecision } from './bib-precision';
+import { bibPrecisionBench } from './bib-precision';
 import { bibRacesBench } from './bib-races';
 import { turnedVideoBench } from './video-turned';
 import { bibAccuracy, facesOnGroups, racePhotos, STEPS_BEFORE, throughput, withWasmConcat } from './photo-pipeline';
@@ -26,7 +26,7 @@ const FIXTURES = path.join(REPO_ROOT, '..', 'shared', 'fixtures');
 const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<void>> = {
   bibs: async (rows, models) => bibAccuracy(rows, await models.reader(), FIXTURES),
   'bib-races': async (rows, models) => bibRacesBench(rows, await models.reader(), FIXTURES),
-  'bib-precision': async (rows, models) => bibPrecision(rows, await models.reader(), FIXTURES),
+  'bib-precision': async (rows, models) => bibPrecisionBench(rows, await models.reader(), FIXTURES),
   'photo-pipeline': async (rows, models) => {
     // One after the other: both initialise the same tfjs backend in this thread.
     const reader = await models.reader();
