@@ -44,7 +44,10 @@ export interface BibReaderOptions {
   maxSide: number;
   /** Weigh each number on the bounds of its ink, not the detector's box (numberCorners). */
   inkBoxes: boolean;
-  /** Look again at the largest scale at the smaller people on whom no number was read (planSecondLook; needs crops). */
+  /**
+   * Look again at the largest scale at the smaller people on whom no number was read (planSecondLook; needs
+   * crops). Off: on the dev race it cost more CPU than the whole first pass for one bib more (docs/benchmarks.md).
+   */
   secondLook: boolean;
   /** Each level line is read widened by this share of its height on either side (paddedLineRegion); 0: as cut. */
   linePadding: number;
@@ -58,7 +61,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   torso: DEFAULT_TORSO_RULES,
   maxSide: OCR_MAX_SIDE,
   inkBoxes: true,
-  secondLook: true,
+  secondLook: false,
   linePadding: 0.25,
 };
 

@@ -187,15 +187,24 @@ const add = (a: Counts, b: Counts): Counts => ({
  * each new reader rule alone, and as now. The variant is chosen leave-one-race-out too (`chooseReader`).
  */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
-  { label: 'before (main of 2026-11-27 22:30)', options: { secondLook: false, linePadding: 0 } },
-  { label: 'look (second look, lines as cut)', options: { linePadding: 0 } },
-  { label: 'pad50 (second look, lines widened by 0.5 heights)', options: { linePadding: 0.5 } },
-  { label: 'now (second look, lines widened by 0.25 heights)', options: {} },
+  {
+    label: 'before (main of 2026-11-27 22:30: one look, lines as cut)',
+    options: { secondLook: false, linePadding: 0 },
+  },
+  { label: 'look (second look, lines as cut)', options: { secondLook: true, linePadding: 0 } },
+  { label: 'pad50 (one look, lines widened by 0.5 heights)', options: { secondLook: false, linePadding: 0.5 } },
+  { label: 'now (as shipped)', options: {} },
 ];
 
-/** Every variant in one run (CPU figures comparable), `BENCH_BIB_NOW_ONLY=1` for the current reader alone. */
+/**
+ * Every variant in one run (CPU figures comparable); `BENCH_BIB_NOW_ONLY=1` for the current reader alone,
+ * `BENCH_BIB_VARIANTS=before,now` for those variants (first word of the label).
+ */
 export async function bibRacesBench(rows: BenchRow[], reader: BibReader, fixtures: string): Promise<void> {
-  const variants = process.env.BENCH_BIB_NOW_ONLY ? VARIANTS.slice(-1) : VARIANTS;
+  const picked = process.env.BENCH_BIB_VARIANTS?.split(',');
+  const variants = process.env.BENCH_BIB_NOW_ONLY
+    ? VARIANTS.slice(-1)
+    : VARIANTS.filter((v) => !picked || picked.includes(v.label.split(' ')[0]));
   const reads: Array<{ label: string; read: Map<string, ReadPhoto[]>; rules: BibRules }> = [];
   for (const { label, options } of variants) {
     const variant = reader.withOptions(options);
