@@ -46,7 +46,7 @@ export interface BibReaderOptions {
   inkBoxes: boolean;
   /**
    * Look again at the largest scale at the smaller people on whom no number was read (planSecondLook; needs
-   * crops). Off: on the dev race it cost more CPU than the whole first pass for one bib more (docs/benchmarks.md).
+   * crops). Off by default: on large photos its CPU outweighed the bibs it found (docs/benchmarks.md).
    */
   secondLook: boolean;
   /** Each level line is read widened by this share of its height on either side (paddedLineRegion); 0: as cut. */
