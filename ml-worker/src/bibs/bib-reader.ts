@@ -49,7 +49,11 @@ export interface BibReaderOptions {
    * crops). Off by default: on large photos its CPU outweighed the bibs it found (docs/benchmarks.md).
    */
   secondLook: boolean;
-  /** Each level line is read widened by this share of its height on either side (paddedLineRegion); 0: as cut. */
+  /**
+   * Each level line is read widened by this share of its height on either side (paddedLineRegion); 0: as cut.
+   * Off by default: it completes numbers whose first digit the box cut, but reads a sheet's edge as a "1" too,
+   * and it did not hold leave-one-race-out (docs/benchmarks.md).
+   */
   linePadding: number;
 }
 
@@ -62,7 +66,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   maxSide: OCR_MAX_SIDE,
   inkBoxes: true,
   secondLook: false,
-  linePadding: 0.25,
+  linePadding: 0,
 };
 
 /**
