@@ -202,12 +202,13 @@ const [, BEFORE, AFTER] = DECISIONS;
 
 /** `npm run bench -- bib-precision`: P/R/F1 per category and on the held-out half, before and after the bib score, on one OCR pass. */
 /**
- * The harder set read by the reader of main before the second look and the widened lines, then as now, in one
- * run; `BENCH_BIB_NOW_ONLY=1` for the current reader alone.
+ * The harder set read by the reader of main before the second look and the widened lines, with lines widened,
+ * and as now, in one run; `BENCH_BIB_NOW_ONLY=1` for the current reader alone.
  */
 export async function bibPrecisionBench(rows: BenchRow[], reader: BibReader, fixtures: string): Promise<void> {
   const variants = [
     { label: 'before (one look, lines as cut)', options: { secondLook: false, linePadding: 0 } },
+    { label: 'lines widened by 0.25 heights', options: { linePadding: 0.25 } },
     { label: 'now', options: {} },
   ];
   for (const { label, options } of process.env.BENCH_BIB_NOW_ONLY ? variants.slice(-1) : variants) {

@@ -193,6 +193,7 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
   },
   { label: 'look (second look, lines as cut)', options: { secondLook: true, linePadding: 0 } },
   { label: 'pad50 (one look, lines widened by 0.5 heights)', options: { secondLook: false, linePadding: 0.5 } },
+  { label: 'pad25 (one look, lines widened by 0.25 heights)', options: { secondLook: false, linePadding: 0.25 } },
   { label: 'now (as shipped)', options: {} },
 ];
 
