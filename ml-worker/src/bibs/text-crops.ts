@@ -172,12 +172,12 @@ export function planTextCrops(
 
 /**
  * Where to look again, at the largest scale, after a first pass (`planTextCrops`) read no number on
- * some people: each trusted person with no number on their torso (`hasNumber`) whose implied bib is
- * under `textHeight` at the photo's own pixels (the first pass may have seen it too small, or not
- * enlarged it as it stood behind: first scale under `maxScale`) and at least `textHeight` / (2 x `maxScale`) pixels (a bib up to twice
- * the implied one, at the largest scale, reaches `textHeight`; smaller people carry nothing to read).
- * Near people, whose bibs the first pass saw at full size, are not looked at again: where it costs most,
- * a second look would find least.
+ * some people: each trusted person with no number on their torso (`hasNumber`), seen by the first pass
+ * under `maxScale` (too small, or not enlarged as they stood behind), whose implied bib is under
+ * `textHeight` at the photo's own pixels and at least `textHeight` / (2 x `maxScale`) pixels (a bib up to
+ * twice the implied one then reaches `textHeight`; smaller people carry nothing to read). Near people,
+ * whose bibs the first pass saw at full size, are not looked at again: where it costs most, a second
+ * look would find least.
  */
 export function planSecondLook(
   people: PersonBox[],
