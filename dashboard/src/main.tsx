@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { gql, loadSession, Session, signIn, signOut } from './api';
 import { DeveloperZone } from './developer';
+import { EventNav } from './event-nav';
 import { EventsPage } from './events';
 import { MembersPage } from './members';
 import { PhotosPage } from './photos';
@@ -106,6 +107,9 @@ function App() {
         <button onClick={() => void signOut()}>Sign out</button>
       </header>
       <main class="page">
+        {org && 'eventId' in route && (
+          <EventNav orgId={org.id} eventId={route.eventId} current={route.page.slice('event-'.length)} />
+        )}
         {!org ? (
           <p>Your account is not a member of any organisation yet. Ask an admin to invite you.</p>
         ) : route.page === 'developer' ? (

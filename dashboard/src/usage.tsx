@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, downloadText, gql } from './api';
 import {
   METRICS,
@@ -30,8 +30,17 @@ function UsageChart({ report }: { report: Report }) {
   const group = 56;
   const bar = 10;
   const height = 160;
+  const box = useRef<HTMLDivElement>(null);
+  // The latest months matter most: on a narrow screen the chart opens scrolled to its end.
+  useEffect(() => box.current?.scrollTo({ left: box.current.scrollWidth }), [report]);
   return (
-    <div class="chart" tabIndex={0} role="region" aria-label="Usage chart (scrolls sideways on a small screen)">
+    <div
+      ref={box}
+      class="chart"
+      tabIndex={0}
+      role="region"
+      aria-label="Usage chart (scrolls sideways on a small screen)"
+    >
       <svg
         width={report.months.length * group}
         height={height + 24}

@@ -98,10 +98,8 @@ export function VideosPage({ orgId, eventId }: { orgId: number; eventId: number 
               <li key={i} data-state={u.state}>
                 <span class="file-name">{u.name}</span>
                 <progress max={1} value={u.progress} aria-label={`Upload of ${u.name}`} />
-                <span class="file-state">
-                  {u.state}
-                  {u.reason ? `: ${u.reason}` : ''}
-                </span>
+                <span class="file-state">{u.state}</span>
+                {u.reason && <span class="file-reason">{u.reason}</span>}
               </li>
             ))}
           </ul>
