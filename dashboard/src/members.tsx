@@ -21,6 +21,8 @@ export function MembersPage({ org }: { org: { id: number; name: string; role: st
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('user');
   const [removing, setRemoving] = useState<number | null>(null);
+  // Roles chosen but not saved yet: a select changes on arrow keys, so a role changes only with its button.
+  const [drafts, setDrafts] = useState<Record<number, string>>({});
 
   const load = () =>
     gql<{ members: Member[] }>(`query($orgId: Int!) { members(orgId: $orgId) { ${MEMBER_FIELDS} } }`, {
@@ -64,12 +66,17 @@ export function MembersPage({ org }: { org: { id: number; name: string; role: st
 
   const setMemberRole = (m: Member, wanted: string) =>
     change(async () => {
-      await gql<unknown>(
-        `mutation($orgId: Int!, $accountId: Int!, $role: String!) {
-          setMemberRole(orgId: $orgId, accountId: $accountId, role: $role) { accountId } }`,
-        { orgId: org.id, accountId: m.accountId, role: wanted },
-      );
-      return `${m.email} is ${wanted} now.`;
+      try {
+        await gql<unknown>(
+          `mutation($orgId: Int!, $accountId: Int!, $role: String!) {
+            setMemberRole(orgId: $orgId, accountId: $accountId, role: $role) { accountId } }`,
+          { orgId: org.id, accountId: m.accountId, role: wanted },
+        );
+        return `${m.email} is ${wanted} now.`;
+      } finally {
+        // Saved or refused, the select shows the role the server holds again.
+        setDrafts((d) => Object.fromEntries(Object.entries(d).filter(([id]) => Number(id) !== m.accountId)));
+      }
     });
 
   const remove = (m: Member) =>
@@ -119,8 +126,8 @@ export function MembersPage({ org }: { org: { id: number; name: string; role: st
         />
         <label for="invite-role">Role</label>
         <select id="invite-role" value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
-          <option value="user">user: sees and works on events</option>
-          <option value="admin">admin: also members, usage and API keys</option>
+          <option value="user">user: reads the events and photos</option>
+          <option value="admin">admin: runs events, members, usage, API keys</option>
         </select>
         <button class="primary" type="submit">
           Invite
@@ -146,17 +153,26 @@ export function MembersPage({ org }: { org: { id: number; name: string; role: st
                 <tr key={m.accountId} data-testid="member-row">
                   <td data-label="E-mail">{m.email}</td>
                   <td data-label="Role">
-                    <select
-                      aria-label={`Role of ${m.email}`}
-                      value={m.role}
-                      onChange={(e) => void setMemberRole(m, (e.target as HTMLSelectElement).value)}
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
+                    <span class="role-edit">
+                      <select
+                        aria-label={`Role of ${m.email}`}
+                        value={drafts[m.accountId] ?? m.role}
+                        onChange={(e) =>
+                          setDrafts((d) => ({ ...d, [m.accountId]: (e.target as HTMLSelectElement).value }))
+                        }
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                      {drafts[m.accountId] !== undefined && drafts[m.accountId] !== m.role && (
+                        <button onClick={() => void setMemberRole(m, drafts[m.accountId])}>
+                          Save role<span class="visually-hidden"> of {m.email}</span>
+                        </button>
+                      )}
+                    </span>
                   </td>
                   <td data-label="Status">
                     <span class={`status status-${m.status}`}>{m.status}</span>

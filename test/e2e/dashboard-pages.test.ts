@@ -108,12 +108,14 @@ describe('the dashboard pages for members, usage, videos and the start list', ()
     await expectText(rowOf(page, 'new.helper@demo.example').locator('.status'), 'pending');
 
     await page.getByLabel('Role of new.helper@demo.example').selectOption('admin');
+    await page.getByRole('button', { name: 'Save role of new.helper@demo.example' }).click();
     await expectText(page.locator('.ok'), 'new.helper@demo.example is admin now.');
     await page.reload();
     expect(await memberShown(page, 'new.helper@demo.example')).toEqual({ role: 'admin', status: 'pending' });
 
     // The pending admin does not count: the organiser is still the last active admin.
     await page.getByLabel('Role of organiser@demo.example').selectOption('user');
+    await page.getByRole('button', { name: 'Save role of organiser@demo.example' }).press('Enter');
     await expectText(page.locator('.error'), /last admin of the organisation/);
     expect(await page.getByLabel('Role of organiser@demo.example').inputValue()).toBe('admin');
     await page.getByRole('button', { name: 'Remove organiser@demo.example' }).click();
