@@ -26,6 +26,10 @@ export class LruMap<K, V> {
     for (const [key, value] of this.entries) if (predicate(value)) this.entries.delete(key);
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -15,6 +15,8 @@ export class ApiError extends Error {
     message: string,
     readonly code?: string,
     readonly field?: string,
+    /** The error's other extensions (a start list's `lines`, for instance). */
+    readonly extensions: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -48,7 +50,7 @@ export async function signOut(): Promise<void> {
 
 interface GraphQLAnswer<T> {
   data?: T;
-  errors?: Array<{ message: string; extensions?: { code?: string; field?: string } }>;
+  errors?: Array<{ message: string; extensions?: { code?: string; field?: string; [key: string]: unknown } }>;
 }
 
 function unwrap<T>(status: number, body: GraphQLAnswer<T>): T {
@@ -57,11 +59,13 @@ function unwrap<T>(status: number, body: GraphQLAnswer<T>): T {
     throw new ApiError('Your session has ended: signing in again');
   }
   const error = body.errors?.[0];
+  if (status === 413 && !error) throw new ApiError('The file is larger than the server accepts', 'PAYLOAD_TOO_LARGE');
   if (error || !body.data)
     throw new ApiError(
       error?.message ?? `The request failed (${status})`,
       error?.extensions?.code,
       error?.extensions?.field,
+      error?.extensions ?? {},
     );
   return body.data;
 }
@@ -79,7 +83,7 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
 
 /**
  * A GraphQL multipart upload of one file (the spec of graphql-multipart-request), with upload
- * progress: XMLHttpRequest reports it, fetch does not.
+ * progress: XMLHttpRequest reports it, fetch does not. `asList`: the variable is `[Upload!]`, not `Upload`.
  */
 export function gqlUpload<T>(
   query: string,
@@ -87,10 +91,12 @@ export function gqlUpload<T>(
   fileVariable: string,
   file: File,
   onProgress: (fraction: number) => void,
+  asList = true,
 ): Promise<T> {
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVariable]: [null] } }));
-  form.append('map', JSON.stringify({ 0: [`variables.${fileVariable}.0`] }));
+  const placeholder = asList ? [null] : null;
+  form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVariable]: placeholder } }));
+  form.append('map', JSON.stringify({ 0: [`variables.${fileVariable}${asList ? '.0' : ''}`] }));
   form.append('0', file, file.name);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -107,4 +113,17 @@ export function gqlUpload<T>(
     };
     xhr.send(form);
   });
+}
+
+/** Saves text as a file the browser downloads (built in the page: no server round trip, no inline script). */
+export function downloadText(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // The download has started once click() returns; the URL is released after it has been read.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

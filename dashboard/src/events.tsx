@@ -127,6 +127,18 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
                     >
                       Review<span class="visually-hidden"> of {e.name}</span>
                     </a>
+                    <a
+                      href={`/dashboard/events/${e.id}/videos`}
+                      onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/videos`)}
+                    >
+                      Videos<span class="visually-hidden"> of {e.name}</span>
+                    </a>
+                    <a
+                      href={`/dashboard/events/${e.id}/start-list`}
+                      onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/start-list`)}
+                    >
+                      Start list<span class="visually-hidden"> of {e.name}</span>
+                    </a>
                   </td>
                 </tr>
               ))}

@@ -2,11 +2,16 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { gql, loadSession, Session, signIn, signOut } from './api';
 import { DeveloperZone } from './developer';
+import { EventNav } from './event-nav';
 import { EventsPage } from './events';
+import { MembersPage } from './members';
 import { PhotosPage } from './photos';
 import { ReviewPage } from './review';
 import { onLink, useRoute } from './route';
 import { SettingsPage } from './settings';
+import { StartListPage } from './start-list';
+import { UsagePage } from './usage';
+import { VideosPage } from './videos';
 import './styles.css';
 
 interface Organisation {
@@ -75,6 +80,8 @@ function App() {
         <strong class="brand">Dashboard</strong>
         <nav aria-label="Main">
           {link('/dashboard/events', 'Events', route.page.startsWith('event'))}
+          {link('/dashboard/members', 'Members', route.page === 'members')}
+          {link('/dashboard/usage', 'Usage', route.page === 'usage')}
           {link('/dashboard/developer', 'Developer Zone', route.page === 'developer')}
         </nav>
         {orgs && orgs.length > 1 && (
@@ -100,10 +107,21 @@ function App() {
         <button onClick={() => void signOut()}>Sign out</button>
       </header>
       <main class="page">
+        {org && 'eventId' in route && (
+          <EventNav orgId={org.id} eventId={route.eventId} current={route.page.slice('event-'.length)} />
+        )}
         {!org ? (
           <p>Your account is not a member of any organisation yet. Ask an admin to invite you.</p>
         ) : route.page === 'developer' ? (
           <DeveloperZone org={org} />
+        ) : route.page === 'members' ? (
+          <MembersPage org={org} />
+        ) : route.page === 'usage' ? (
+          <UsagePage org={org} />
+        ) : route.page === 'event-videos' ? (
+          <VideosPage orgId={org.id} eventId={route.eventId} />
+        ) : route.page === 'event-start-list' ? (
+          <StartListPage orgId={org.id} eventId={route.eventId} />
         ) : route.page === 'event-settings' ? (
           <SettingsPage orgId={org.id} eventId={route.eventId} />
         ) : route.page === 'event-photos' ? (

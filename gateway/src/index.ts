@@ -3,7 +3,6 @@
 export { ApiKeyLookup } from './auth/api-key-cache';
 export { Authenticator } from './auth/authenticator';
 export { FailedAuthThrottle } from './auth/failed-auth-throttle';
-export { listenForKeyChanges } from './auth/key-change-listener';
 export { graphqlBodyErrors } from './body-errors';
 export { OperationLimiter, operationLimitsOf } from './operations/operation-limits';
 export { requestContext } from './request-context';

@@ -10,6 +10,7 @@ import {
   connectRedis,
   createLogger,
   DEFAULT_TRUST_PROXY,
+  listenForKeyChanges,
   operatorEndpoint,
   RateLimiter,
   requirePrincipalSecret,
@@ -37,7 +38,6 @@ import { AddressInfo } from 'node:net';
 import { ApiKeyLookup } from './auth/api-key-cache';
 import { Authenticator } from './auth/authenticator';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle';
-import { listenForKeyChanges } from './auth/key-change-listener';
 import { graphqlBodyErrors } from './body-errors';
 import { OperationLimiter, operationLimitsOf } from './operations/operation-limits';
 import { requestContext } from './request-context';

@@ -1,5 +1,14 @@
 import { ApolloServerPlugin } from '@apollo/server';
-import { findOperationPolicy, Principal, RateClass, RateDecision, RateLimiter } from '@em/core';
+import {
+  findOperationPolicy,
+  Principal,
+  RateClass,
+  RateDecision,
+  RateLimiter,
+  rateLimitedMessage,
+  chargeGrant,
+  rateGrantOf,
+} from '@em/core';
 import { FieldNode, GraphQLError } from 'graphql';
 import { GatewayContext } from './context';
 import { FaceSearchRetries } from './face-search-retries';
@@ -62,32 +71,23 @@ export function rateLimitPlugin(limiter: RateLimiter, retries: FaceSearchRetries
   };
 }
 
-/**
- * Charges the caller's budget; for a browser key's visitor, then the key's shared ceiling, only
- * when the visitor's own budget allowed the call (a visitor refused spends nothing of the others').
- */
-export async function chargeCaller(
+/** Charges the caller's budget (RateLimiter.charge: a browser key's visitor, then the key's shared ceiling). */
+export function chargeCaller(
   limiter: RateLimiter,
   caller: Pick<GatewayContext, 'rateSubject' | 'sharedRateSubject' | 'readLimit'>,
   charge: Charge,
 ): Promise<RateDecision> {
-  const limit = charge.cls === 'read' && caller.readLimit ? caller.readLimit : limiter.defaultLimit(charge.cls);
-  const own = await limiter.consume(charge.cls, caller.rateSubject, limit, charge.units);
-  if (!own.allowed || !caller.sharedRateSubject) return own;
-  return limiter.consume(charge.cls, caller.sharedRateSubject, limiter.sharedLimit(charge.cls), charge.units);
+  return chargeGrant(limiter, charge.cls, rateGrantOf(limiter, charge.cls, caller), charge.units);
 }
 
 export function rateLimited(decision: RateDecision, cls: RateClass): GraphQLError {
-  return new GraphQLError(
-    `Rate limit exceeded (${decision.limit} ${cls === 'matching' ? 'face-matching calls' : 'calls'} per window); retry in ${decision.retryAfterSeconds} s`,
-    {
-      extensions: {
-        code: 'RATE_LIMITED',
-        retryAfterSeconds: decision.retryAfterSeconds,
-        http: { status: 429, headers: new Map([['retry-after', String(decision.retryAfterSeconds)]]) },
-      },
+  return new GraphQLError(rateLimitedMessage(decision, cls), {
+    extensions: {
+      code: 'RATE_LIMITED',
+      retryAfterSeconds: decision.retryAfterSeconds,
+      http: { status: 429, headers: new Map([['retry-after', String(decision.retryAfterSeconds)]]) },
     },
-  );
+  });
 }
 
 function organisationsOf(principal: Principal): number[] {

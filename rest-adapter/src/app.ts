@@ -21,6 +21,7 @@ import {
 } from './http/conditional';
 import { failure, success } from './http/envelope';
 import { MultipartBody, readMultipart } from './http/multipart';
+import type { ReadGrants } from './http/read-grants';
 import { participantPage, ParticipantPageOptions } from './http/participant-page';
 import type { dashboard } from './dashboard/bff';
 import { compilePath } from './http/router';
@@ -56,6 +57,8 @@ export interface AdapterOptions {
   contentVersions?: Pick<ContentVersionReader, 'current'>;
   /** Answers of `shared` routes kept per content version (absent: every read runs its operation). */
   sharedReads?: SharedReads;
+  /** Revalidations and kept answers of API keys authorised again without the gateway (absent: each asks it). */
+  readGrants?: ReadGrants;
   /** The organisation dashboard and its backend-for-frontend at `/dashboard/`; absent: not served. */
   dashboard?: ReturnType<typeof dashboard>;
 }
@@ -81,14 +84,8 @@ export function createRestHandler(opts: AdapterOptions) {
   const servePage = opts.participantPage ? participantPage(opts.participantPage) : null;
 
   /** The ETag of an answer that changes only with the event's content: its version, the route and its variables (the org among them). */
-  async function versionTag(
-    eventId: number,
-    route: RouteDef,
-    variables: Readonly<Record<string, unknown>>,
-  ): Promise<string | null> {
-    const version = await opts.contentVersions?.current(eventId);
-    return version ? entityTag(['event', opts.version, version, route.path, JSON.stringify(variables)]) : null;
-  }
+  const versionTag = (version: string, route: RouteDef, variables: Readonly<Record<string, unknown>>) =>
+    entityTag(['event', opts.version, version, route.path, JSON.stringify(variables)]);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The request target is split by hand: WHATWG URL parsing would read `//host/...` as a host.
@@ -167,19 +164,36 @@ export function createRestHandler(opts: AdapterOptions) {
         }
       }
       // The version is read before the operation: an answer is never tagged with a version newer than its content.
-      const etag =
-        route.validator === 'event' && ids.eventId !== null
-          ? await versionTag(ids.eventId, route, prepared.variables)
-          : null;
+      const eventId = route.validator === 'event' ? ids.eventId : null;
+      const version = eventId !== null ? await opts.contentVersions?.current(eventId) : null;
+      const etag = version ? versionTag(version, route, prepared.variables) : null;
+      // The caller still passes every check the operation would make (credential, rate limit, flags) before a 304.
+      const authorizeAgain = async () => {
+        const grant = opts.readGrants?.keyOf({
+          headers,
+          operation: hit.rootField,
+          ...ids,
+          eventId: eventId!,
+          version: version!,
+        });
+        if (grant && (await opts.readGrants!.charge(grant))) return;
+        if (!grant) return authorize();
+        const answer = await opts.gateway.executeForGrant(
+          AuthorizeDocument,
+          { operation: hit.rootField, ...ids },
+          headers,
+        );
+        throwOnError(answer.result);
+        if (answer.grant) opts.readGrants!.keep(grant, answer.grant);
+      };
       const current = etag && noneMatchHit(req.headers['if-none-match'], etag);
       if (current) {
-        // The caller still passes every check the operation would make (credential, rate limit, flags) before a 304.
-        await authorize();
+        await authorizeAgain();
         return sendNotModified(res, current);
       }
       const kept = etag && route.shared ? opts.sharedReads?.get(etag) : undefined;
       if (kept) {
-        await authorize();
+        await authorizeAgain();
         return sendCacheable(req, res, kept, etag);
       }
       const files = upload?.files.length ? upload.files : null;

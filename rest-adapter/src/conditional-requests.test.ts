@@ -1,20 +1,29 @@
-import { compileTrustProxy, createLogger, ServiceMetrics } from '@em/core';
+import { compileTrustProxy, createLogger, RateDecision, RateGrant, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { createRestHandler } from './app';
 import { SharedReads } from './http/conditional';
 import { GatewayClient, GraphQLResult } from './gateway-client';
+import { parseRateGrant, ReadGrants } from './http/read-grants';
 import { ROUTES } from './routes';
 
 /** The adapter in front of a fake gateway (timeline days of `hours` hours) and a content version as set. */
-async function adapter(opts: { authorize?: GraphQLResult; hours?: number } = {}) {
+async function adapter(opts: { authorize?: GraphQLResult; hours?: number; readGrants?: ReadGrants } = {}) {
   const calls: string[] = [];
-  const state = { version: 'v1' as string | null, authorize: opts.authorize ?? { data: { authorize: true } } };
+  const state = {
+    version: 'v1' as string | null,
+    authorize: opts.authorize ?? { data: { authorize: true } },
+    grant: { window: 60, subject: 'key:7', limit: 100 } as RateGrant | null,
+  };
   const days = [
     { date: '2026-05-01', total: 3, hours: Array.from({ length: opts.hours ?? 2 }, (_, hour) => ({ hour, count: 1 })) },
   ];
   const gateway = {
+    executeForGrant: async (query: string) => {
+      calls.push(`${/\{\s*(\w+)/.exec(query)![1]} (grant)`);
+      return { result: state.authorize, grant: state.grant };
+    },
     execute: async (query: string) => {
       const field = /\{\s*(\w+)/.exec(query)![1];
       calls.push(field);
@@ -75,6 +84,7 @@ async function adapter(opts: { authorize?: GraphQLResult; hours?: number } = {})
       trustProxy: compileTrustProxy('loopback'),
       contentVersions: { current: async () => state.version },
       sharedReads: new SharedReads(),
+      readGrants: opts.readGrants,
     }),
   );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -259,5 +269,134 @@ describe('conditional GETs', () => {
     } finally {
       await a.close();
     }
+  });
+});
+
+describe('read grants: revalidations of a key the gateway just authorised', () => {
+  /** A limiter that counts what it is charged and allows `budget` calls. */
+  function limiter(budget: number) {
+    const charged: Array<{ subject: string; limit: number }> = [];
+    return {
+      charged,
+      consume: async (_cls: string, subject: string, limit: number): Promise<RateDecision> => {
+        charged.push({ subject, limit });
+        const allowed = charged.length <= budget;
+        return { allowed, limit: budget, remaining: Math.max(0, budget - charged.length), retryAfterSeconds: 9 };
+      },
+    };
+  }
+
+  it('asks the gateway once, then answers 304 and kept answers alone, charging the same budget each time', async () => {
+    const budget = limiter(100);
+    const a = await adapter({ readGrants: new ReadGrants(budget, 10_000) });
+    try {
+      const first = await get(`${a.url}/timeline/days`, key);
+      a.calls.length = 0;
+      for (let i = 0; i < 3; i++)
+        expect((await get(`${a.url}/timeline/days`, { ...key, 'if-none-match': first.headers.etag! })).status).toBe(
+          304,
+        );
+      expect((await get(`${a.url}/timeline/days`, key)).status).toBe(200);
+      expect(a.calls).toEqual(['authorize (grant)']);
+      expect(budget.charged).toEqual(Array(3).fill({ subject: 'key:7', limit: 100 }));
+
+      // Another caller (host, client address) or another key is asked for again.
+      await get(`${a.url}/timeline/days`, { ...key, origin: 'https://other.example' });
+      await get(`${a.url}/timeline/days`, { 'x-api-key': 'other' });
+      expect(a.calls).toEqual(['authorize (grant)', 'authorize (grant)', 'authorize (grant)']);
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('asks again after a new content version, a key change, the lifetime, and never keeps a refusal', async () => {
+    let now = 0;
+    const grants = new ReadGrants(limiter(100), 10_000, 100, () => now);
+    const a = await adapter({ readGrants: grants });
+    try {
+      const tagOfVersion = async () => (await get(`${a.url}/timeline/days`, key)).headers.etag!;
+      let etag = await tagOfVersion();
+      const revalidate = () => get(`${a.url}/timeline/days`, { ...key, 'if-none-match': etag });
+      await revalidate();
+      a.calls.length = 0;
+      expect((await revalidate()).status).toBe(304);
+      expect(a.calls).toEqual([]);
+
+      a.state.version = 'v2'; // a flag, a setting, the event archived: a new fact
+      etag = await tagOfVersion();
+      a.calls.length = 0;
+      expect((await revalidate()).status).toBe(304);
+      expect(a.calls).toEqual(['authorize (grant)']);
+
+      a.calls.length = 0;
+      grants.forgetAll(); // a key was deactivated somewhere
+      a.state.authorize = { errors: [{ message: 'The API key is inactive', extensions: { code: 'FORBIDDEN' } }] };
+      expect((await revalidate()).status).toBe(403);
+      expect((await revalidate()).status).toBe(403);
+      expect(a.calls).toEqual(['authorize (grant)', 'authorize (grant)']);
+
+      a.state.authorize = { data: { authorize: true } };
+      expect((await revalidate()).status).toBe(304);
+      now += 10_001;
+      a.calls.length = 0;
+      expect((await revalidate()).status).toBe(304);
+      expect(a.calls).toEqual(['authorize (grant)']);
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('a spent budget is the 429 the gateway gives; a bearer token and a missing grant always ask the gateway', async () => {
+    const a = await adapter({ readGrants: new ReadGrants(limiter(1), 10_000) });
+    try {
+      const { headers } = await get(`${a.url}/timeline/days`, key);
+      const revalidate = (h: Record<string, string>) =>
+        get(`${a.url}/timeline/days`, { ...h, 'if-none-match': headers.etag! });
+      expect((await revalidate(key)).status).toBe(304); // the gateway's check, grant kept
+      expect((await revalidate(key)).status).toBe(304); // charged here: 1 of 1
+      const limited = await revalidate(key);
+      expect(limited.status).toBe(429);
+      expect(limited.headers['retry-after']).toBe('9');
+      expect(JSON.parse(limited.body.toString()).message).toBe(
+        'Rate limit exceeded (1 calls per window); retry in 9 s',
+      );
+
+      a.calls.length = 0;
+      const bearer = { authorization: 'Bearer t' };
+      await get(`${a.url}/timeline/days`, bearer);
+      await revalidate(bearer);
+      await revalidate(bearer);
+      expect(a.calls).toEqual(['authorize', 'authorize', 'authorize']); // a kept answer, then two revalidations
+
+      a.state.grant = null; // a gateway that does not give one
+      a.calls.length = 0;
+      await revalidate({ 'x-api-key': 'k2' });
+      await revalidate({ 'x-api-key': 'k2' });
+      expect(a.calls).toEqual(['authorize (grant)', 'authorize (grant)']);
+    } finally {
+      await a.close();
+    }
+  });
+});
+
+describe('parseRateGrant', () => {
+  it('takes only what the gateway writes', () => {
+    const grant = {
+      window: 60,
+      subject: 'key:1:client:10.0.0.0/24',
+      limit: 600,
+      shared: { subject: 'key:1', limit: 6000 },
+    };
+    expect(parseRateGrant(JSON.stringify(grant))).toEqual(grant);
+    for (const bad of [
+      undefined,
+      'not json',
+      '{"window":60,"subject":"s"}',
+      '{"window":0,"subject":"s","limit":1}',
+      '{"window":60,"subject":"s","limit":-1}',
+      '{"window":60,"subject":"s","limit":1,"shared":{"subject":5,"limit":1}}',
+      `{"window":60,"subject":"${'x'.repeat(2000)}","limit":1}`,
+    ])
+      expect(parseRateGrant(bad)).toBeNull();
   });
 });

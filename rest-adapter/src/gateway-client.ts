@@ -1,4 +1,5 @@
-import { AppError, postMultipart } from '@em/core';
+import { AppError, postMultipart, RATE_GRANT_HEADER, RateGrant } from '@em/core';
+import { parseRateGrant } from './http/read-grants';
 import { Pool } from 'undici';
 import type { TypedDocumentString } from './generated/graphql';
 
@@ -26,12 +27,27 @@ export class GatewayClient {
     variables: TVariables,
     headers: Record<string, string>,
   ): Promise<GraphQLResult<TResult>> {
+    return (await this.executeForGrant(document, variables, headers, false)).result;
+  }
+
+  /** As `execute`, and with `askGrant` the caller's read budget the gateway tells (RATE_GRANT_HEADER), if it does. */
+  async executeForGrant<TResult, TVariables>(
+    document: TypedDocumentString<TResult, TVariables>,
+    variables: TVariables,
+    headers: Record<string, string>,
+    askGrant = true,
+  ): Promise<{ result: GraphQLResult<TResult>; grant: RateGrant | null }> {
     let response;
     try {
       response = await this.pool.request({
         method: 'POST',
         path: this.path,
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...headers,
+          ...(askGrant ? { [RATE_GRANT_HEADER]: 'read' } : {}),
+        },
         body: JSON.stringify({ query: document.toString(), variables }),
       });
     } catch {
@@ -40,7 +56,8 @@ export class GatewayClient {
     const text = await response.body.text();
     try {
       // The gateway serves the schema the document's types were generated from.
-      return JSON.parse(text) as GraphQLResult<TResult>;
+      const result = JSON.parse(text) as GraphQLResult<TResult>;
+      return { result, grant: askGrant ? parseRateGrant(response.headers[RATE_GRANT_HEADER]) : null };
     } catch {
       throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable');
     }

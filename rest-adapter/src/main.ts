@@ -6,6 +6,8 @@ import {
   createLogger,
   dashboardUrl,
   DEFAULT_TRUST_PROXY,
+  listenForKeyChanges,
+  RateLimiter,
   serveOperatorPort,
   ServiceMetrics,
 } from '@em/core';
@@ -16,6 +18,7 @@ import { dashboard, dashboardDistDir } from './dashboard/bff';
 import { OidcClient } from './dashboard/oidc-client';
 import { SessionStore } from './dashboard/session-store';
 import { SharedReads } from './http/conditional';
+import { ReadGrants } from './http/read-grants';
 import { GatewayClient } from './gateway-client';
 import { continueOnlyWithCredentials } from './http/expect-continue';
 import { webDistDir } from './http/participant-page';
@@ -29,6 +32,16 @@ const trustProxy = compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.rest
 // Fail-fast: while Redis is down, answers go out without an ETag rather than wait for it.
 const versionsRedis = connectRedis(cfg.REDIS_URL, { failFast: true });
 versionsRedis.on('error', () => undefined);
+// A revalidation of a key the gateway authorised moments ago is answered here, charged to the same budget.
+const readGrants = new ReadGrants(
+  new RateLimiter(versionsRedis, cfg, (err) => logger.warn({ err }, 'rate limiter unavailable')),
+  cfg.API_KEY_CACHE_SECONDS * 1000,
+);
+const keyChanges = listenForKeyChanges(
+  cfg.REDIS_URL,
+  { keyChanged: () => readGrants.forgetAll(), resync: () => readGrants.forgetAll() },
+  logger,
+);
 const dashboardPublicUrl = dashboardUrl(cfg);
 // Sign-in needs the client secret; without it the dashboard's pages say how to configure it.
 const sessionsRedis = cfg.DASHBOARD_CLIENT_SECRET ? connectRedis(cfg.REDIS_URL) : null;
@@ -59,6 +72,7 @@ const handler = createRestHandler({
   participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
   contentVersions: new ContentVersionReader(versionsRedis),
   sharedReads: new SharedReads(),
+  readGrants,
   dashboard: dashboard({
     publicUrl: dashboardPublicUrl,
     distDir: dashboardDistDir(),
@@ -102,7 +116,7 @@ const shutdown = () => {
   server.close(
     () =>
       void Promise.all([gateway.close(), sessionsRedis?.quit()]).finally(
-        () => (versionsRedis.disconnect(), process.exit(0)),
+        () => (keyChanges.close(), versionsRedis.disconnect(), process.exit(0)),
       ),
   );
   server.closeIdleConnections();

@@ -30,7 +30,10 @@ export async function linkAccount(directory: AccountDirectory, claims: TokenClai
         "The token's e-mail is not verified (email_verified): an account is linked by a verified e-mail only",
       );
     }
-    account = await directory.accounts.linkSubjectByEmail(claims.email, claims.subject);
+    account =
+      (await directory.accounts.linkSubjectByEmail(claims.email, claims.subject)) ??
+      // A concurrent first request with the same token may have linked the account a moment ago.
+      (await directory.accounts.findBySubject(claims.subject));
     if (account?.active) await directory.memberships.activatePending(account.id);
   }
   if (!account) throw new AppError('FORBIDDEN', 'No account is linked to this token');

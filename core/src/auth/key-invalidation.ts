@@ -1,4 +1,6 @@
 import IORedis, { Redis } from 'ioredis';
+import type { Logger } from '../logger';
+import { connectRedis } from '../redis';
 
 /** Redis pub/sub channel on which a deactivated, reactivated or deleted key's id is announced. */
 export const API_KEY_INVALIDATION_CHANNEL = 'em:api-keys:invalidated';
@@ -44,4 +46,33 @@ export function keyInvalidationNotifier(
       redis?.disconnect();
     },
   };
+}
+
+export interface KeyChangeHandlers {
+  /** A key was deactivated, reactivated or deleted. */
+  keyChanged(keyId: number): void;
+  /** Announcements may have been missed (Redis reconnected): forget every cached key. */
+  resync(): void;
+}
+
+/**
+ * Listens on Redis for the key changes the events subgraph and the CLI announce, so a
+ * deactivated key stops working at once (the gateway's key cache, the REST adapter's read grants) instead of after API_KEY_CACHE_SECONDS.
+ */
+export function listenForKeyChanges(redisUrl: string, handlers: KeyChangeHandlers, logger: Logger): { close(): void } {
+  const subscriber = connectRedis(redisUrl);
+  let subscribedBefore = false;
+  subscriber.on('error', (err) => logger.warn({ err: err.message }, 'key change listener: redis unavailable'));
+  subscriber.on('ready', () => {
+    if (subscribedBefore) handlers.resync();
+    subscribedBefore = true;
+  });
+  subscriber.on('message', (channel: string, message: string) => {
+    const keyId = Number(message);
+    if (channel === API_KEY_INVALIDATION_CHANNEL && Number.isSafeInteger(keyId)) handlers.keyChanged(keyId);
+  });
+  void subscriber
+    .subscribe(API_KEY_INVALIDATION_CHANNEL)
+    .catch((err: Error) => logger.warn({ err: err.message }, 'key change listener: subscribe failed'));
+  return { close: () => subscriber.disconnect() };
 }

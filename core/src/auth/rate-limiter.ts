@@ -2,6 +2,22 @@ import type { Redis } from 'ioredis';
 import { Config } from '../config';
 import type { RateClass } from '../operation-policy';
 
+/**
+ * Whom a call is charged to and how much each may spend: the caller's own budget and, for a
+ * browser key's visitor, the key's shared ceiling (charged only when the own budget allowed the
+ * call). The gateway decides it per credential; the REST adapter reuses it for revalidations.
+ */
+/** Asked (value `read`) and answered (the grant's JSON) between the REST adapter and the gateway. */
+export const RATE_GRANT_HEADER = 'x-em-rate-grant';
+
+export interface RateGrant {
+  /** The window the counters are kept in, seconds. */
+  window: number;
+  subject: string;
+  limit: number;
+  shared?: { subject: string; limit: number };
+}
+
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -45,6 +61,11 @@ export class RateLimiter {
     );
   }
 
+  /** The window counters are kept in, seconds. */
+  get window(): number {
+    return this.cfg.RATE_LIMIT_WINDOW_SECONDS;
+  }
+
   /** Charges `units` calls (an operation with several face-matching fields costs one each). */
   async consume(
     cls: RateClass,
@@ -52,8 +73,8 @@ export class RateLimiter {
     limit = this.defaultLimit(cls),
     units = 1,
     now = Date.now(),
+    window = this.cfg.RATE_LIMIT_WINDOW_SECONDS,
   ): Promise<RateDecision> {
-    const window = this.cfg.RATE_LIMIT_WINDOW_SECONDS;
     const nowSeconds = now / 1000;
     const windowIndex = Math.floor(nowSeconds / window);
     const retryAfterSeconds = Math.max(1, Math.ceil((windowIndex + 1) * window - nowSeconds));
@@ -66,4 +87,40 @@ export class RateLimiter {
       return { allowed: true, limit, remaining: limit, retryAfterSeconds: 0 };
     }
   }
+}
+
+/** What a refused call is told (the gateway's GraphQL error and the REST adapter's 429 say the same). */
+export function rateLimitedMessage(decision: RateDecision, cls: RateClass): string {
+  const calls = cls === 'matching' ? 'face-matching calls' : 'calls';
+  return `Rate limit exceeded (${decision.limit} ${calls} per window); retry in ${decision.retryAfterSeconds} s`;
+}
+
+/** The grant of a caller for one class: its own limit (a key's read limit, else the default) and a browser key's shared one. */
+export function rateGrantOf(
+  limiter: Pick<RateLimiter, 'defaultLimit' | 'sharedLimit' | 'window'>,
+  cls: RateClass,
+  caller: { rateSubject: string; sharedRateSubject?: string; readLimit?: number },
+): RateGrant {
+  const limit = cls === 'read' && caller.readLimit ? caller.readLimit : limiter.defaultLimit(cls);
+  return {
+    window: limiter.window,
+    subject: caller.rateSubject,
+    limit,
+    ...(caller.sharedRateSubject
+      ? { shared: { subject: caller.sharedRateSubject, limit: limiter.sharedLimit(cls) } }
+      : {}),
+  };
+}
+
+/** Charges a grant: the own budget, then the shared one only when the own allowed the call (a visitor refused spends nothing of the others'). */
+export async function chargeGrant(
+  limiter: Pick<RateLimiter, 'consume'>,
+  cls: RateClass,
+  grant: RateGrant,
+  units = 1,
+): Promise<RateDecision> {
+  const now = Date.now();
+  const own = await limiter.consume(cls, grant.subject, grant.limit, units, now, grant.window);
+  if (!own.allowed || !grant.shared) return own;
+  return limiter.consume(cls, grant.shared.subject, grant.shared.limit, units, now, grant.window);
 }

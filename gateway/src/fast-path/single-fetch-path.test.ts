@@ -43,6 +43,7 @@ function setup(opts: { subgraph?: RawSubgraphResponse; decision?: Partial<RateDe
     operations: limits,
     limiter: {
       defaultLimit: () => 100,
+      window: 60,
       consume: async () => {
         calls.charges++;
         return { allowed: true, limit: 100, remaining: 99, retryAfterSeconds: 0, ...opts.decision };
@@ -113,6 +114,18 @@ describe('singleFetchPath', () => {
       operationName: 'AllPhotos__images__0',
       variables: { orgId: 1, eventId: 2 },
     });
+  });
+
+  it("tells an API key's read budget only when asked (the REST adapter charges revalidations with it)", async () => {
+    const asked = await post(setup().handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }), {
+      'x-em-rate-grant': 'read',
+    });
+    expect(JSON.parse(asked.headers.get('x-em-rate-grant')!)).toEqual({ window: 60, subject: 'key:1', limit: 100 });
+    const unasked = await post(
+      setup().handler,
+      JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }),
+    );
+    expect(unasked.headers.get('x-em-rate-grant')).toBeNull();
   });
 
   it('forwards a compiled subgraph answer marked data-only as it is, and reads an unmarked one (whose extensions Apollo drops)', async () => {

@@ -1,4 +1,12 @@
-import { clientAddress, Logger, PRINCIPAL_HEADER, ServiceMetrics, TrustProxy } from '@em/core';
+import {
+  clientAddress,
+  Logger,
+  PRINCIPAL_HEADER,
+  RATE_GRANT_HEADER,
+  rateGrantOf,
+  ServiceMetrics,
+  TrustProxy,
+} from '@em/core';
 import { DATA_ONLY_HEADER, isPlainJsonPost, readJsonBody } from '@em/subgraph-kit';
 import { getVariableValues } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -129,7 +137,14 @@ async function serve(
   done('ok');
   opts.logger.debug({ requestId, operation: plan.label, status: 'ok', ms: Date.now() - started }, 'operation');
   const text = response.body.endsWith('\n') ? response.body : `${response.body}\n`;
-  res.writeHead(200, { 'cache-control': 'no-store', ...JSON_HEADERS, 'content-length': Buffer.byteLength(text) });
+  const grant = header(req, RATE_GRANT_HEADER) === 'read' && context.principal.kind === 'api_key';
+  res.writeHead(200, {
+    'cache-control': 'no-store',
+    ...JSON_HEADERS,
+    'content-length': Buffer.byteLength(text),
+    // The caller's own read budget, asked by the REST adapter to charge revalidations it answers alone.
+    ...(grant ? { [RATE_GRANT_HEADER]: JSON.stringify(rateGrantOf(opts.context.limiter, 'read', context)) } : {}),
+  });
   res.end(text);
 }
 

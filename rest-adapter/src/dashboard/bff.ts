@@ -9,8 +9,10 @@ import { SessionStore } from './session-store';
 import { randomBytes } from 'node:crypto';
 
 /** Pages of the dashboard (the page routes itself); each answers the same index.html. */
-const PAGE_PATH =
-  /^\/dashboard(?:\/(?:events(?:\/\d{1,9}(?:\/(?:settings|photos|review))?)?|developer|members|signed-out)?)?\/?$/;
+const EVENT_PAGES = 'settings|photos|review|videos|start-list';
+const PAGE_PATH = new RegExp(
+  `^/dashboard(?:/(?:events(?:/\\d{1,9}(?:/(?:${EVENT_PAGES}))?)?|developer|members|usage|signed-out)?)?/?$`,
+);
 const ASSET_PATH = /^\/dashboard\/assets\/([\w-]+\.(js|css))$/;
 const ASSET_TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const LOGIN_TTL_SECONDS = 600;

@@ -17,27 +17,43 @@ export interface SecondGateway {
  */
 export async function startSecondGateway(env: Record<string, string>): Promise<SecondGateway> {
   const port = await freePort();
-  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'em-gw2-')), 'gateway.log');
+  const base = await spawnService(
+    'gateway',
+    { GATEWAY_PORT: String(port), ...env },
+    `http://127.0.0.1:${port}/health/live`,
+  );
+  return { url: `${base.origin}/graphql`, stop: () => base.stop() };
+}
+
+/** Another REST adapter in front of `gatewayUrl` (a second gateway with a key cache), with its own settings. */
+export async function startSecondRestAdapter(gatewayUrl: string, env: Record<string, string>): Promise<SecondGateway> {
+  const [port, operatorPort] = [await freePort(), await freePort()];
+  const service = await spawnService(
+    'rest-adapter',
+    { REST_PORT: String(port), REST_OPERATOR_PORT: String(operatorPort), GATEWAY_URL: gatewayUrl, ...env },
+    `http://127.0.0.1:${operatorPort}/health/live`,
+  );
+  return { url: `http://127.0.0.1:${port}`, stop: () => service.stop() };
+}
+
+async function spawnService(
+  name: 'gateway' | 'rest-adapter',
+  env: Record<string, string>,
+  liveUrl: string,
+): Promise<{ origin: string; stop(): Promise<void> }> {
+  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), `em-${name}2-`)), `${name}.log`);
   const log = createWriteStream(logFile);
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'gateway/dist/main.js')], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      ...info.env,
-      LOG_LEVEL: 'warn',
-      GATEWAY_PORT: String(port),
-      ...env,
-    },
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, `${name}/dist/main.js`)], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...info.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
-  const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the second gateway exited (${child.exitCode}); see ${logFile}`);
-    if (Date.now() > deadline) throw new Error(`the second gateway did not start; see ${logFile}`);
-    const live = await fetch(`${base}/health/live`).then(
+    if (child.exitCode !== null) throw new Error(`the second ${name} exited (${child.exitCode}); see ${logFile}`);
+    if (Date.now() > deadline) throw new Error(`the second ${name} did not start; see ${logFile}`);
+    const live = await fetch(liveUrl).then(
       (r) => r.ok,
       () => false,
     );
@@ -45,7 +61,7 @@ export async function startSecondGateway(env: Record<string, string>): Promise<S
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
-    url: `${base}/graphql`,
+    origin: new URL(liveUrl).origin,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

@@ -42,66 +42,77 @@ export async function startInfrastructure(opts: {
   };
 
   try {
-    if (env.DATABASE_URL) out.DATABASE_URL = env.DATABASE_URL;
-    else {
-      const pg = await startEmbeddedPostgres({
-        dataDir: opts.dataDir,
-        port: ports.postgres,
-        database: 'eventmedia',
-        password: secrets.postgresPassword,
-        log: (l) => opts.log(`[postgres] ${l}`),
-      });
-      stops.push(() => pg.stop());
-      embedded.push(`Postgres on 127.0.0.1:${ports.postgres}`);
-      out.DATABASE_URL = pg.url;
-    }
-
-    if (env.REDIS_URL) out.REDIS_URL = env.REDIS_URL;
-    else {
-      const redis = await startEmbeddedRedis({
-        dataDir: opts.dataDir,
-        port: ports.redis,
-        password: secrets.redisPassword,
-        log: (l) => opts.log(`[redis] ${l}`),
-      });
-      stops.push(() => redis.stop());
-      embedded.push(`Redis on 127.0.0.1:${ports.redis}`);
-      out.REDIS_URL = redis.url;
-    }
-
-    if (env.S3_ENDPOINT) {
-      for (const k of [
-        'S3_ENDPOINT',
-        'S3_REGION',
-        'S3_ACCESS_KEY_ID',
-        'S3_SECRET_ACCESS_KEY',
-        'S3_BUCKET',
-        'S3_FORCE_PATH_STYLE',
-        'MEDIA_URL',
-      ]) {
-        if (env[k]) out[k] = env[k]!;
-      }
-    } else {
-      const bucket = env.S3_BUCKET || 'event-media';
-      const s3 = await startEmbeddedS3({
-        dataDir: opts.dataDir,
-        port: ports.s3,
-        bucket,
-        credentials: { accessKeyId: secrets.s3AccessKeyId, secretAccessKey: secrets.s3SecretAccessKey },
-        publicPrefix: objectKeys.publicPrefix,
-      });
-      stops.push(() => s3.stop());
-      embedded.push(`S3 (and media host) on ${s3.endpoint}`);
-      Object.assign(out, {
-        S3_ENDPOINT: s3.endpoint,
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: secrets.s3AccessKeyId,
-        S3_SECRET_ACCESS_KEY: secrets.s3SecretAccessKey,
-        S3_BUCKET: bucket,
-        S3_FORCE_PATH_STYLE: 'true',
-      });
-      if (env.MEDIA_URL) out.MEDIA_URL = env.MEDIA_URL;
-    }
+    // Postgres, Redis and S3 need nothing of each other: started together (a restart waits for the slowest, not the sum).
+    const started = await Promise.allSettled([
+      (async () => {
+        if (env.DATABASE_URL) out.DATABASE_URL = env.DATABASE_URL;
+        else {
+          const pg = await startEmbeddedPostgres({
+            dataDir: opts.dataDir,
+            port: ports.postgres,
+            database: 'eventmedia',
+            password: secrets.postgresPassword,
+            log: (l) => opts.log(`[postgres] ${l}`),
+          });
+          stops.push(() => pg.stop());
+          embedded.push(`Postgres on 127.0.0.1:${ports.postgres}`);
+          out.DATABASE_URL = pg.url;
+        }
+      })(),
+      (async () => {
+        if (env.REDIS_URL) out.REDIS_URL = env.REDIS_URL;
+        else {
+          const redis = await startEmbeddedRedis({
+            dataDir: opts.dataDir,
+            port: ports.redis,
+            password: secrets.redisPassword,
+            log: (l) => opts.log(`[redis] ${l}`),
+          });
+          stops.push(() => redis.stop());
+          embedded.push(`Redis on 127.0.0.1:${ports.redis}`);
+          out.REDIS_URL = redis.url;
+        }
+      })(),
+      (async () => {
+        if (env.S3_ENDPOINT) {
+          for (const k of [
+            'S3_ENDPOINT',
+            'S3_REGION',
+            'S3_ACCESS_KEY_ID',
+            'S3_SECRET_ACCESS_KEY',
+            'S3_BUCKET',
+            'S3_FORCE_PATH_STYLE',
+            'MEDIA_URL',
+          ]) {
+            if (env[k]) out[k] = env[k]!;
+          }
+        } else {
+          const bucket = env.S3_BUCKET || 'event-media';
+          const s3 = await startEmbeddedS3({
+            dataDir: opts.dataDir,
+            port: ports.s3,
+            bucket,
+            credentials: { accessKeyId: secrets.s3AccessKeyId, secretAccessKey: secrets.s3SecretAccessKey },
+            publicPrefix: objectKeys.publicPrefix,
+          });
+          stops.push(() => s3.stop());
+          embedded.push(`S3 (and media host) on ${s3.endpoint}`);
+          Object.assign(out, {
+            S3_ENDPOINT: s3.endpoint,
+            S3_REGION: 'us-east-1',
+            S3_ACCESS_KEY_ID: secrets.s3AccessKeyId,
+            S3_SECRET_ACCESS_KEY: secrets.s3SecretAccessKey,
+            S3_BUCKET: bucket,
+            S3_FORCE_PATH_STYLE: 'true',
+          });
+          if (env.MEDIA_URL) out.MEDIA_URL = env.MEDIA_URL;
+        }
+      })(),
+    ]);
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const listed = ['Postgres', 'Redis', 'S3'];
+    embedded.sort((a, b) => listed.findIndex((n) => a.startsWith(n)) - listed.findIndex((n) => b.startsWith(n)));
 
     if (!env.OAUTH_JWKS_URL && !env.OAUTH_JWKS_FILE) {
       const issuer = await ensureEmbeddedIssuer(opts.dataDir);

@@ -7,20 +7,18 @@ export interface ServiceDef {
   entry: string;
   /** The env variable of its operator port (/metrics and /health): the service's own port, or a separate one (the ml-worker's, the REST adapter's). */
   portVar?: string;
-  /** Not waited for: the services after it start at once, and `ServiceGroup.readyInBackground` tells when it is ready. */
+  /** Started once the foreground services answer, and not waited for: `ServiceGroup.readyInBackground` tells when it is ready. */
   background?: boolean;
   /** Runs only when this says so (the embedded identity provider: only when no provider is configured). */
   when?: (env: Record<string, string>) => boolean;
 }
 
-/** Every process of the platform, in start order: subgraphs, worker, gateway, REST adapter. */
+/** Every process of the platform: the foreground ones start together, the background ones after them. */
 export const SERVICES: ServiceDef[] = [
   { name: 'events', entry: 'subgraphs/events/dist/main.js', portVar: 'EVENTS_PORT' },
   { name: 'images', entry: 'subgraphs/images/dist/main.js', portVar: 'IMAGES_PORT' },
   { name: 'search', entry: 'subgraphs/search/dist/main.js', portVar: 'SEARCH_PORT' },
   { name: 'media', entry: 'subgraphs/media/dist/main.js', portVar: 'MEDIA_PORT' },
-  // Its models take tens of seconds to load: reads and searches that need none are served meanwhile.
-  { name: 'ml-worker', entry: 'ml-worker/dist/main.js', portVar: 'ML_WORKER_PORT', background: true },
   { name: 'gateway', entry: 'gateway/dist/main.js', portVar: 'GATEWAY_PORT' },
   { name: 'rest-adapter', entry: 'rest-adapter/dist/main.js', portVar: 'REST_OPERATOR_PORT' },
   {
@@ -29,6 +27,8 @@ export const SERVICES: ServiceDef[] = [
     portVar: 'IDENTITY_PORT',
     when: (env) => !!env.IDENTITY_COOKIE_SECRET,
   },
+  // Its models take tens of seconds to load: reads and searches that need none are served meanwhile.
+  { name: 'ml-worker', entry: 'ml-worker/dist/main.js', portVar: 'ML_WORKER_PORT', background: true },
 ];
 
 /** How long a background service may take to become ready (a cold model load on a slow machine). */
@@ -83,8 +83,10 @@ function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
 }
 
 /**
- * Starts the services as child processes with `env`, each waited for until its /health answers.
- * `onOutput` receives every line a service prints.
+ * Starts the services as child processes with `env`: every foreground service at once (they need
+ * nothing of each other to listen: the gateway reads the composed schema from its file), waited for
+ * until each /health answers; then the background ones, whose model load would otherwise take the
+ * cores the read path needs to come up. `onOutput` receives every line a service prints.
  */
 export async function startServices(opts: {
   env: Record<string, string>;
@@ -93,7 +95,6 @@ export async function startServices(opts: {
   timeoutMs?: number;
 }): Promise<ServiceGroup> {
   const running: RunningService[] = [];
-  const background: Array<Promise<void>> = [];
   const group: ServiceGroup = {
     services: running,
     readyInBackground: Promise.resolve(),
@@ -101,30 +102,41 @@ export async function startServices(opts: {
       await Promise.all([...running].reverse().map((s) => stopChild(s.child)));
     },
   };
-  try {
-    for (const def of SERVICES.filter(
-      (s) => (!opts.only || opts.only.includes(s.name)) && (!s.when || s.when(opts.env)),
-    )) {
-      const child = spawn(process.execPath, [path.join(REPO_ROOT, def.entry)], {
-        env: { ...process.env, ...opts.env, TZ: 'UTC' },
-        stdio: ['ignore', 'pipe', 'pipe'],
+  const spawnService = (def: ServiceDef): RunningService => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, def.entry)], {
+      env: { ...process.env, ...opts.env, TZ: 'UTC' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const service = { def, child };
+    running.push(service);
+    for (const stream of [child.stdout, child.stderr]) {
+      let buffered = '';
+      stream.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) if (line.trim()) opts.onOutput(def.name, line);
       });
-      const service = { def, child };
-      running.push(service);
-      for (const stream of [child.stdout, child.stderr]) {
-        let buffered = '';
-        stream.on('data', (chunk: Buffer) => {
-          buffered += chunk.toString();
-          const lines = buffered.split('\n');
-          buffered = lines.pop() ?? '';
-          for (const line of lines) if (line.trim()) opts.onOutput(def.name, line);
-        });
-      }
-      if (!def.portVar) continue;
-      const port = Number(opts.env[def.portVar]);
-      if (def.background) background.push(waitForHealth(service, port, BACKGROUND_READY_MS, '/health/ready'));
-      else await waitForHealth(service, port, opts.timeoutMs ?? SERVICE_START_TIMEOUT_MS);
     }
+    return service;
+  };
+  const port = (def: ServiceDef) => Number(opts.env[def.portVar!]);
+  const wanted = SERVICES.filter((s) => (!opts.only || opts.only.includes(s.name)) && (!s.when || s.when(opts.env)));
+  try {
+    const foreground = wanted.filter((def) => !def.background).map((def) => ({ def, service: spawnService(def) }));
+    await Promise.all(
+      foreground
+        .filter(({ def }) => def.portVar)
+        .map(({ def, service }) => waitForHealth(service, port(def), opts.timeoutMs ?? SERVICE_START_TIMEOUT_MS)),
+    );
+    const background = wanted
+      .filter((def) => def.background)
+      .map((def) => {
+        const service = spawnService(def);
+        return def.portVar
+          ? waitForHealth(service, port(def), BACKGROUND_READY_MS, '/health/ready')
+          : Promise.resolve();
+      });
     group.readyInBackground = Promise.all(background).then(() => undefined);
     // Observed by whoever awaits it; unobserved, a failure must not end the process.
     group.readyInBackground.catch(() => undefined);

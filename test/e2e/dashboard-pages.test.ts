@@ -1,0 +1,255 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ffmpegPath } from '@em/core/media';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { ensureChromium, expectText, seriousA11yViolations } from './support/browser';
+import { readPlatformInfo, spawnPlatform, SpawnedPlatform } from './support/spawn-platform';
+
+/**
+ * The dashboard's members, usage, videos and start list pages in Debian's chromium, as the demo
+ * organiser uses them (and as a member with the `user` role sees them), on a platform of their own.
+ */
+const OUT = path.join(__dirname, '..', 'output', 'dashboard-pages');
+const REPO_ROOT = path.resolve(__dirname, '../..');
+const PHONE = { width: 390, height: 844 };
+
+let platform: SpawnedPlatform;
+let info: ReturnType<typeof readPlatformInfo> & { demo: { organiserPassword: string } };
+let dashboardUrl: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let dir: string;
+
+function cli(...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args],
+      { env: { ...process.env, ...info.env } },
+      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)),
+    ),
+  );
+}
+
+/** axe finds no serious violation, then the page is saved at desktop width and at a phone's. */
+async function screenshots(name: string, url: string, ready: (p: Page) => Promise<void>) {
+  await page.waitForLoadState('networkidle');
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await page.screenshot({ path: path.join(OUT, `${name}-desktop.png`), fullPage: true });
+  const phone = await browser.newContext({
+    viewport: PHONE,
+    isMobile: true,
+    hasTouch: true,
+    storageState: await context.storageState(),
+  });
+  const p = await phone.newPage();
+  await p.goto(url);
+  await ready(p);
+  await p.waitForLoadState('networkidle');
+  expect(await seriousA11yViolations(p)).toEqual([]);
+  // Nothing wider than the phone's screen but what scrolls inside its own box (the chart).
+  expect(await p.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+  await p.screenshot({ path: path.join(OUT, `${name}-phone.png`), fullPage: true });
+  await phone.close();
+}
+
+async function signIn(p: Page, email: string, password: string) {
+  await p.goto(dashboardUrl);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.waitForURL(/\/interaction\//);
+  await p.locator('#email').fill(email);
+  await p.locator('#password').fill(password);
+  await p.locator('button[type=submit]').click();
+  await p.waitForURL(/\/dashboard\/(events)?$/);
+}
+
+const rowOf = (p: Page, email: string) => p.locator('[data-testid=member-row]', { hasText: email });
+/** A member's role (the value of its select) and status, as the row shows them. */
+const memberShown = async (p: Page, email: string) => ({
+  role: await p.getByLabel(`Role of ${email}`).inputValue(),
+  status: (await rowOf(p, email).locator('.status').textContent())?.trim(),
+});
+
+beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
+  dir = mkdtempSync(path.join(tmpdir(), 'em-dashboard-pages-'));
+  platform = await spawnPlatform({ prefix: 'em-dashboard-pages-' });
+  info = readPlatformInfo(platform) as typeof info;
+  dashboardUrl = `${info.restUrl.replace('127.0.0.1', 'localhost')}/dashboard/`;
+  browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+  page = await context.newPage();
+  await signIn(page, 'organiser@demo.example', info.demo.organiserPassword);
+}, 900_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+describe('the dashboard pages for members, usage, videos and the start list', () => {
+  it('invites a member (pending), changes their role, removes them; the last admin stays', async () => {
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.waitForURL(/\/dashboard\/members$/);
+    await expectText(page.locator('h1'), 'Members of Demo Running Club');
+    await expectText(rowOf(page, 'organiser@demo.example').locator('.status'), 'active');
+    expect(await memberShown(page, 'organiser@demo.example')).toEqual({ role: 'admin', status: 'active' });
+
+    await page.locator('#invite-email').fill('New.Helper@demo.example');
+    await page.locator('#invite-role').selectOption('user');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await expectText(
+      page.locator('.ok'),
+      /new\.helper@demo\.example invited as user: pending until they first sign in/,
+    );
+    await expectText(rowOf(page, 'new.helper@demo.example').locator('.status'), 'pending');
+
+    await page.getByLabel('Role of new.helper@demo.example').selectOption('admin');
+    await page.getByRole('button', { name: 'Save role of new.helper@demo.example' }).click();
+    await expectText(page.locator('.ok'), 'new.helper@demo.example is admin now.');
+    await page.reload();
+    expect(await memberShown(page, 'new.helper@demo.example')).toEqual({ role: 'admin', status: 'pending' });
+
+    // The pending admin does not count: the organiser is still the last active admin.
+    await page.getByLabel('Role of organiser@demo.example').selectOption('user');
+    await page.getByRole('button', { name: 'Save role of organiser@demo.example' }).press('Enter');
+    await expectText(page.locator('.error'), /last admin of the organisation/);
+    expect(await page.getByLabel('Role of organiser@demo.example').inputValue()).toBe('admin');
+    await page.getByRole('button', { name: 'Remove organiser@demo.example' }).click();
+    await page.getByRole('button', { name: 'Yes, remove' }).click();
+    await expectText(page.locator('.error'), /last admin of the organisation/);
+    expect(await memberShown(page, 'organiser@demo.example')).toEqual({ role: 'admin', status: 'active' });
+
+    await page.getByRole('button', { name: 'Remove new.helper@demo.example' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await rowOf(page, 'new.helper@demo.example').count()).toBe(1);
+    await page.getByRole('button', { name: 'Remove new.helper@demo.example' }).click();
+    await page.getByRole('button', { name: 'Yes, remove' }).click();
+    await expectText(page.locator('.ok'), 'new.helper@demo.example removed from Demo Running Club.');
+    expect(await rowOf(page, 'new.helper@demo.example').count()).toBe(0);
+
+    await page.locator('#invite-email').fill('viewer@demo.example');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await expectText(rowOf(page, 'viewer@demo.example').locator('.status'), 'pending');
+    await screenshots('members', `${dashboardUrl}members`, (p) =>
+      expectText(rowOf(p, 'viewer@demo.example').locator('.status'), 'pending'),
+    );
+  });
+
+  it('shows a member with the user role that members and usage are for admins only', async () => {
+    const out = await cli('set-password', '--email', 'viewer@demo.example');
+    const link = /https?:\/\/\S+\/set-password\?token=\S+/.exec(out)![0];
+    const other = await browser.newContext();
+    const p = await other.newPage();
+    await p.goto(link);
+    await p.locator('#password').fill('the viewer password');
+    await p.getByRole('button', { name: 'Set password' }).click();
+    await expectText(p.locator('h1'), 'Password set');
+    await signIn(p, 'viewer@demo.example', 'the viewer password');
+    await p.goto(`${dashboardUrl}members`);
+    await expectText(p.locator('main p'), /^Admins only/);
+    expect(await p.locator('#invite-email').count()).toBe(0);
+    await p.goto(`${dashboardUrl}usage`);
+    await expectText(p.locator('main p'), /^Admins only/);
+    await other.close();
+  });
+
+  it('uploads a small video with progress and shows its indexing status', async () => {
+    const video = path.join(dir, 'gate-camera.mp4');
+    execFileSync(ffmpegPath(), [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '2'],
+      ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', video],
+    ]);
+    await page.goto(`${dashboardUrl}events`);
+    await page.getByRole('link', { name: `Videos of Demo City 10K` }).click();
+    await page.waitForURL(new RegExp(`/dashboard/events/${info.demo.eventId}/videos$`));
+    await page.locator('#video-files').setInputFiles(video);
+    await expectText(page.locator('.files li .file-state'), 'added', 60_000);
+    expect(await page.locator('.files li progress').getAttribute('value')).toBe('1');
+    const row = page.locator('[data-testid=video-row]', { hasText: 'gate-camera.mp4' });
+    await expectText(row.locator('[data-testid=video-status]'), /^(uploaded|indexing|indexed)$/);
+    await expectText(row.locator('[data-testid=video-status]'), 'indexed', 300_000);
+    await expectText(row, /0:02/);
+
+    // A file that is not a video is refused with the reason, and nothing is listed for it.
+    const notVideo = path.join(dir, 'notes.mp4');
+    writeFileSync(notVideo, 'these are not the frames you are looking for');
+    await page.locator('#video-files').setInputFiles(notVideo);
+    await expectText(page.locator('.files li .file-state').nth(1), 'failed');
+    await expectText(page.locator('.files li .file-reason'), /not a readable video/);
+    expect(await page.locator('[data-testid=video-row]', { hasText: 'notes.mp4' }).count()).toBe(0);
+    await screenshots('videos', page.url(), (p) => expectText(p.locator('[data-testid=video-status]').first(), /\w/));
+  });
+
+  it("shows the seeded event's usage in the table and downloads it as CSV", async () => {
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.waitForURL(/\/dashboard\/usage$/);
+    const month = new Date().toISOString().slice(0, 7);
+    const row = page.locator('[data-testid=usage-table] tbody tr', { hasText: 'Demo City 10K' });
+    await expectText(row, new RegExp(`^${month}Demo City 10K`));
+    const cells = await row.locator('td').allTextContents();
+    expect(Number(cells[3])).toBeGreaterThan(0); // the demo's processed photos
+    expect(Number(cells[4])).toBeGreaterThanOrEqual(1); // the video uploaded above, at least
+    expect(await page.locator('.chart svg rect').count()).toBe(12 * 4);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
+    expect(csv[0]).toBe('month,event_id,event,face_searches_billed,photos_processed,videos_indexed,clips_made');
+    expect(csv).toContain(`${month},${info.demo.eventId},Demo City 10K,${cells.slice(2).join(',')}`);
+    expect(csv).toHaveLength((await page.locator('[data-testid=usage-table] tbody tr').count()) + 2);
+
+    // A window with nothing in it, then a backwards one refused in the page.
+    await page.locator('#usage-from').fill('2001-01');
+    await page.locator('#usage-to').fill('2001-03');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expectText(page.locator('main section > p'), 'No usage in these months.');
+    expect(await page.locator('.chart svg rect').count()).toBe(3 * 4);
+    await page.locator('#usage-from').fill('2001-04');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expectText(page.locator('.error'), 'From must not be after To.');
+    await page.reload();
+    await expectText(row, new RegExp(`^${month}`));
+    await screenshots('usage', page.url(), (p) =>
+      expectText(p.locator('[data-testid=usage-table] tbody tr').first(), /\d/),
+    );
+  });
+
+  it('imports a start list with a bad line: the line error is shown, then the valid lines with skipInvalid', async () => {
+    const csv = path.join(dir, 'start-list.csv');
+    writeFileSync(csv, 'bib,name,team\n9901,Ada Lovelace,"Analytical, Engines"\n,Nobody,\n9902,Grace Hopper,\n');
+    await page.goto(`${dashboardUrl}events`);
+    await page.getByRole('link', { name: 'Start list of Demo City 10K' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/events/${info.demo.eventId}/start-list$`));
+    await expectText(page.locator('.event-nav strong'), 'Demo City 10K');
+    expect(await page.locator('.event-nav [aria-current=page]').textContent()).toBe('Start list');
+    await page.locator('#start-list-file').setInputFiles(csv);
+    await page.getByRole('button', { name: 'Import' }).click();
+    await expectText(page.locator('.error p'), /1 line of the start list is invalid; nothing was stored/);
+    await expectText(page.locator('.error [data-testid=line-errors] tbody tr'), /^3\s*empty bib$/);
+
+    await page.getByLabel('Skip invalid lines (otherwise one invalid line stores nothing)').check();
+    await page.getByRole('button', { name: 'Import' }).click();
+    await expectText(
+      page.locator('[data-testid=import-outcome]'),
+      /^Imported 2 participants; the start list has \d+ now\.$/,
+    );
+    await expectText(page.locator('.ok [data-testid=line-errors] tbody tr'), /^3\s*empty bib$/);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download the start list (CSV)' }).click(),
+    ]);
+    const exported = readFileSync(await download.path(), 'utf8');
+    expect(exported.split('\n')[0]).toBe('bib,first_name,last_name,name,category,team');
+    expect(exported).toContain('9901,,,Ada Lovelace,,"Analytical, Engines"');
+    expect(exported).toContain('9902,,,Grace Hopper,,');
+    await screenshots('start-list', page.url(), (p) => expectText(p.locator('h1'), 'Start list'));
+  });
+});
