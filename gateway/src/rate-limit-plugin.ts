@@ -1,5 +1,5 @@
 import { ApolloServerPlugin } from '@apollo/server';
-import { findOperationPolicy, Principal, RateClass, RateDecision, RateLimiter } from '@em/core';
+import { findOperationPolicy, RateClass, RateDecision, RateLimiter } from '@em/core';
 import { FieldNode, GraphQLError } from 'graphql';
 import { GatewayContext } from './context';
 import { FaceSearchRetries } from './face-search-retries';
@@ -48,8 +48,12 @@ export function rateLimitPlugin(limiter: RateLimiter, retries: FaceSearchRetries
             return;
           }
           const fields = rootFieldsOf(operation, fragmentsOf(document));
-          const orgIds = organisationsOf(contextValue.principal);
-          const charge = await chargeOf(fields, (field) => retries.isCachedRetry(field, request.variables, orgIds));
+          const caller = {
+            principal: contextValue.principal,
+            token: contextValue.principalToken,
+            requestId: contextValue.requestId,
+          };
+          const charge = await chargeOf(fields, (field) => retries.isCachedRetry(field, request.variables, caller));
           const decision = await chargeCaller(limiter, contextValue, charge);
           if (!decision.allowed) throw rateLimited(decision, charge.cls);
         },
@@ -88,9 +92,4 @@ export function rateLimited(decision: RateDecision, cls: RateClass): GraphQLErro
       },
     },
   );
-}
-
-function organisationsOf(principal: Principal): number[] {
-  if (principal.orgId !== null) return [principal.orgId];
-  return Object.keys(principal.orgRoles ?? {}).map(Number);
 }
