@@ -79,9 +79,7 @@ async function main() {
   const supergraphSdl = readFileSync(cfg.SUPERGRAPH_PATH, 'utf8');
   const apiSchema = Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
   const operations = new OperationLimiter(apiSchema, operationLimitsOf(cfg));
-  const limiter = new RateLimiter(redis, cfg, (err) =>
-    logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; letting calls through'),
-  );
+  const limiter = rateLimiter(cfg, redis);
   const retries = new FaceSearchRetries(storedFaceSearchCheck(askSubgraph, cfg.subgraphUrls.search));
   const apollo = await startApollo(cfg, supergraphSdl, subgraphs, [rateLimitPlugin(limiter, retries), metrics]);
   const authorizeUploads = uploadAuthorizer(cfg.subgraphUrls.events, (url, init) => subgraphs.request(url, init));
@@ -93,13 +91,7 @@ async function main() {
   const plans = SingleFetchPlans.fromSupergraphSdl(supergraphSdl, operations);
   const server = await listen(cfg, { app, context, plans, subgraphs, trustProxy, metrics });
   const clientAddressOf = (request: IncomingMessage) => clientAddress(request, trustProxy);
-  const subscriptions = serveSubscriptions(server, subscriptionSchema, {
-    clientAddress: clientAddressOf,
-    authenticator,
-    failedAuth,
-    operations,
-    logger,
-  });
+  const subscriptions = serveSubscriptions(server, subscriptionSchema, { ...context, clientAddress: clientAddressOf });
   const keyChanges = followKeyChanges(cfg, keys, subscriptions);
   stopOnSignals(async () => {
     await subscriptions.close();
@@ -131,6 +123,13 @@ function authentication(cfg: Config, orm: Orm, redis: Redis) {
     logger.warn({ err: (err as Error).message }, 'failed-auth throttle unavailable; letting calls through'),
   );
   return { keys, authenticator, failedAuth };
+}
+
+/** Per-credential budgets in Redis; when Redis fails, calls go through rather than fail. */
+function rateLimiter(cfg: Config, redis: Redis) {
+  return new RateLimiter(redis, cfg, (err) =>
+    logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; letting calls through'),
+  );
 }
 
 /** Apollo Gateway over the supergraph, calling subgraphs with the caller's signed principal (files included). */

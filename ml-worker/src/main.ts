@@ -57,13 +57,7 @@ async function main() {
   await Promise.all([faces.load(), bibs.load(), selfiesStarted]);
   const rows = { photos: new SqlPhotosRepository(orm), videos: new SqlVideosRepository(orm) };
   const handlers = jobHandlers(cfg, orm, rows, { store, redis, faces, bibs, metrics });
-  const { workers } = selfies;
-  const others = startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger, { photos: cfg.PHOTO_CONCURRENCY }, [
-    'selfies',
-  ]);
-  workers.push(...others);
-  if (!selfies.threads.running) selfies.serveHere();
-  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  const workers = await serveQueues(cfg, handlers, selfies);
   operator.observe(workers);
   await jobs.scheduleRepeatingJobs(cfg);
   describeOlderFacesAgain(rows, jobs);
@@ -133,6 +127,16 @@ function selfieServing(cfg: Config, faces: FaceAnalyzer) {
   };
   const threads = SelfieThreads.servingQueue(faces, logger, cfg.SELFIE_THREADS, { redisUrl: cfg.REDIS_URL }, serveHere);
   return { workers, serveHere, threads };
+}
+
+/** A worker per queue (the selfie queue here only while no selfie thread serves it), once all are ready. */
+async function serveQueues(cfg: Config, handlers: JobHandlers, selfies: ReturnType<typeof selfieServing>) {
+  const { workers } = selfies;
+  const redis = () => connectRedis(cfg.REDIS_URL);
+  workers.push(...startWorkers(handlers, redis, logger, { photos: cfg.PHOTO_CONCURRENCY }, ['selfies']));
+  if (!selfies.threads.running) selfies.serveHere();
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  return workers;
 }
 
 /** What each queue's jobs run, and what a job's last failure records. */
