@@ -60,7 +60,11 @@ describe("the gateway's internal fields are out of the API", () => {
         { o: orgId, e: eventId, r: requestId },
       ],
     ] as const;
-    const credentials = [{ 'x-api-key': browserKey }, { 'x-api-key': key }, { authorization: `Bearer ${token}` }];
+    const credentials: Array<Record<string, string>> = [
+      { 'x-api-key': browserKey },
+      { 'x-api-key': key },
+      { authorization: `Bearer ${token}` },
+    ];
     for (const [query, variables] of internal) {
       for (const credential of credentials) {
         const res = await fetch(info.gatewayUrl, {
