@@ -21,6 +21,12 @@ export interface Principal {
   requestId?: string;
 }
 
+/** The organisations a principal acts for: an API key's own, or an account's memberships. */
+export function principalOrganisations(principal: Principal): number[] {
+  if (principal.orgId !== null) return [principal.orgId];
+  return Object.keys(principal.orgRoles ?? {}).map(Number);
+}
+
 export const PRINCIPAL_HEADER = 'x-principal';
 
 interface SignedPayload extends Principal {

@@ -1,5 +1,5 @@
 import { ApolloGateway } from '@apollo/gateway';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import {
@@ -7,6 +7,7 @@ import {
   clientAddress,
   compileTrustProxy,
   config,
+  Config,
   connectRedis,
   createLogger,
   DEFAULT_TRUST_PROXY,
@@ -21,18 +22,16 @@ import {
 import {
   linkAccount,
   openDatabase,
+  Orm,
   SqlAccountsRepository,
   SqlApiKeysRepository,
-  SqlClipRequestsRepository,
-  SqlEventsRepository,
-  SqlFaceSearchesRepository,
   SqlMembershipsRepository,
 } from '@em/core/data';
 import express from 'express';
 import { Supergraph } from '@apollo/federation-internals';
-import { printSchema } from 'graphql';
+import { GraphQLSchema, printSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { ApiKeyLookup } from './auth/api-key-cache';
@@ -40,39 +39,75 @@ import { Authenticator } from './auth/authenticator';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle';
 import { graphqlBodyErrors } from './body-errors';
 import { OperationLimiter, operationLimitsOf } from './operations/operation-limits';
-import { requestContext } from './request-context';
+import { requestContext, RequestContextDeps } from './request-context';
 import { GatewayContext } from './context';
 import { PrincipalForwardingDataSource } from './data-source';
 import { formatGatewayError } from './errors';
-import { FaceSearchRetries } from './face-search-retries';
+import { FaceSearchRetries, storedFaceSearchCheck } from './face-search-retries';
 import { ClipStatusFeed } from './subscriptions/clip-status-feed';
 import { clipStatusSchema } from './subscriptions/clip-status-subscription';
+import { currentClipStatusFromMedia } from './subscriptions/current-clip-status';
 import { serveSubscriptions } from './subscriptions/server';
 import { EXAMPLE_OPERATIONS, landingPage } from './landing-page';
 import { rateLimitPlugin } from './rate-limit-plugin';
 import { SubgraphFetcher } from './subgraph-fetcher';
+import { subgraphQuery, SubgraphQuery } from './subgraph-query';
 import { singleFetchPath } from './fast-path/single-fetch-path';
 import { SingleFetchPlans } from './fast-path/single-fetch-plans';
 import { uploadAuthorizer } from './uploads/authorize-uploads';
 import { closeRefusedUploads } from './uploads/close-refused-uploads';
 import { uploadAwareFetch } from './uploads/upload-relay';
 import { graphqlUploadExpress } from 'graphql-upload-minimal';
+import type { Redis } from 'ioredis';
 import { operationObserver } from '@em/subgraph-kit';
 
 const logger = createLogger('gateway');
 
+/** The caller's principal as the subgraphs get it: signed with the shared secret, short-lived. */
+type PrincipalSigning = { secret: string; ttlSeconds: number };
+
 async function main() {
   const cfg = config();
-  const principalSecret = requirePrincipalSecret(cfg, 'gateway');
+  const signing = { secret: requirePrincipalSecret(cfg, 'gateway'), ttlSeconds: cfg.PRINCIPAL_TTL_SECONDS };
   const orm = await openDatabase(cfg);
   const redis = connectRedis(cfg.REDIS_URL, { failFast: true });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis unavailable'));
-  const limiter = new RateLimiter(redis, cfg, (err) =>
-    logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; letting calls through'),
-  );
-  const verifier = new TokenVerifier(cfg);
   const metrics = new ServiceMetrics('gateway');
+  const subgraphs = new SubgraphFetcher();
+  const askSubgraph = subgraphQuery((url, init) => subgraphs.request(url, init));
+  const { keys, authenticator, failedAuth } = authentication(cfg, orm, redis);
+  const supergraphSdl = readFileSync(cfg.SUPERGRAPH_PATH, 'utf8');
+  const apiSchema = Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
+  const operations = new OperationLimiter(apiSchema, operationLimitsOf(cfg));
+  const limiter = rateLimiter(cfg, redis);
+  const retries = new FaceSearchRetries(storedFaceSearchCheck(askSubgraph, cfg.subgraphUrls.search));
+  const apollo = await startApollo(cfg, supergraphSdl, subgraphs, [rateLimitPlugin(limiter, retries), metrics]);
+  const authorizeUploads = uploadAuthorizer(cfg.subgraphUrls.events, (url, init) => subgraphs.request(url, init));
+  const context = { authenticator, failedAuth, operations, limiter, principal: signing, logger, authorizeUploads };
   const feed = new ClipStatusFeed(cfg.REDIS_URL, logger);
+  const subscriptionSchema = clipStatusSchema(clipStatusOf(askSubgraph, cfg, signing), feed);
+  const trustProxy = compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.gateway);
+  const app = expressApp(cfg, { apollo, context, trustProxy, metrics, apiSchema, subscriptionSchema, orm, redis });
+  const plans = SingleFetchPlans.fromSupergraphSdl(supergraphSdl, operations);
+  const server = await listen(cfg, { app, context, plans, subgraphs, trustProxy, metrics });
+  const clientAddressOf = (request: IncomingMessage) => clientAddress(request, trustProxy);
+  const subscriptions = serveSubscriptions(server, subscriptionSchema, { ...context, clientAddress: clientAddressOf });
+  const keyChanges = followKeyChanges(cfg, keys, subscriptions);
+  stopOnSignals(async () => {
+    await subscriptions.close();
+    keyChanges.close();
+    feed.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await apollo.stop();
+    await subgraphs.close();
+    redis.disconnect();
+    await orm.close();
+  });
+}
+
+/** Who calls: API keys (cached) and bearer tokens linked to accounts, failed attempts throttled per address. */
+function authentication(cfg: Config, orm: Orm, redis: Redis) {
+  const verifier = new TokenVerifier(cfg);
   const keys = new ApiKeyLookup(new SqlApiKeysRepository(() => orm.em.fork()), cfg.API_KEY_CACHE_SECONDS);
   const authenticator = new Authenticator(keys, {
     verify: (token) => verifier.verify(token),
@@ -87,11 +122,23 @@ async function main() {
   const failedAuth = new FailedAuthThrottle(redis, cfg, (err) =>
     logger.warn({ err: (err as Error).message }, 'failed-auth throttle unavailable; letting calls through'),
   );
-  const supergraphSdl = readFileSync(cfg.SUPERGRAPH_PATH, 'utf8');
-  const apiSchema = Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
-  const operations = new OperationLimiter(apiSchema, operationLimitsOf(cfg));
+  return { keys, authenticator, failedAuth };
+}
 
-  const subgraphs = new SubgraphFetcher();
+/** Per-credential budgets in Redis; when Redis fails, calls go through rather than fail. */
+function rateLimiter(cfg: Config, redis: Redis) {
+  return new RateLimiter(redis, cfg, (err) =>
+    logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; letting calls through'),
+  );
+}
+
+/** Apollo Gateway over the supergraph, calling subgraphs with the caller's signed principal (files included). */
+async function startApollo(
+  cfg: Config,
+  supergraphSdl: string,
+  subgraphs: SubgraphFetcher,
+  [rateLimits, metrics]: [ApolloServerPlugin<GatewayContext>, ServiceMetrics],
+): Promise<ApolloServer<GatewayContext>> {
   const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name }) =>
@@ -107,22 +154,35 @@ async function main() {
     introspection: true,
     csrfPrevention: false,
     stopOnTerminationSignals: false,
-    plugins: [
-      ApolloServerPluginLandingPageDisabled(),
-      rateLimitPlugin(limiter, new FaceSearchRetries(new SqlFaceSearchesRepository(orm))),
-      operationObserver(metrics, logger),
-    ],
+    plugins: [ApolloServerPluginLandingPageDisabled(), rateLimits, operationObserver(metrics, logger)],
   });
   await apollo.start();
+  return apollo;
+}
 
-  const authorizeUploads = uploadAuthorizer(cfg.subgraphUrls.events, (url, init) => subgraphs.request(url, init));
-  const principal = { secret: principalSecret, ttlSeconds: cfg.PRINCIPAL_TTL_SECONDS };
-  const contextDeps = { authenticator, failedAuth, operations, limiter, principal, logger, authorizeUploads };
+/** The subscription's first answer comes from the media subgraph, which owns the clipping requests. */
+function clipStatusOf(askSubgraph: SubgraphQuery, cfg: Config, signing: PrincipalSigning) {
+  return currentClipStatusFromMedia(askSubgraph, cfg.subgraphUrls.media, signing);
+}
+
+interface ExpressParts {
+  apollo: ApolloServer<GatewayContext>;
+  context: RequestContextDeps;
+  trustProxy: ReturnType<typeof compileTrustProxy>;
+  metrics: ServiceMetrics;
+  apiSchema: GraphQLSchema;
+  subscriptionSchema: GraphQLSchema;
+  orm: Orm;
+  redis: Redis;
+}
+
+/** Health and metrics, the offline sandbox and SDLs for browsers, then `/graphql` through Apollo. */
+function expressApp(cfg: Config, parts: ExpressParts) {
+  const { apollo, context, trustProxy, metrics, apiSchema, subscriptionSchema, orm, redis } = parts;
   const app = express();
   app.disable('x-powered-by');
   // Answers are per caller and never revalidated: no ETag hash over every body.
   app.set('etag', false);
-  const trustProxy = compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.gateway);
   app.set('trust proxy', trustProxy);
   app.get(['/health', '/health/live', '/health/ready', '/metrics'], async (req, res) => {
     const answer = (await operatorEndpoint(req.path, metrics, [checks.postgres(orm), checks.redis(redis)]))!;
@@ -130,12 +190,9 @@ async function main() {
   });
   // Browsers get a small offline sandbox and the SDLs; API calls go on to Apollo below.
   const apiSdl = printSchema(apiSchema);
-  const subscriptionSchema = clipStatusSchema(new SqlEventsRepository(orm), new SqlClipRequestsRepository(orm), feed);
+  const subscriptionSdl = printSchema(subscriptionSchema);
   app.get('/graphql/schema.graphql', (_req, res) => void res.type('text/plain').send(apiSdl));
-  app.get(
-    '/graphql/subscriptions.graphql',
-    (_req, res) => void res.type('text/plain').send(printSchema(subscriptionSchema)),
-  );
+  app.get('/graphql/subscriptions.graphql', (_req, res) => void res.type('text/plain').send(subscriptionSdl));
   app.get('/graphql', (req, res, next) =>
     req.accepts(['application/json', 'text/html']) === 'text/html'
       ? void res.type('html').send(landingPage(EXAMPLE_OPERATIONS))
@@ -150,14 +207,25 @@ async function main() {
       maxFiles: cfg.UPLOAD_MAX_FILES,
       maxFieldSize: cfg.GRAPHQL_MAX_BODY_BYTES,
     }),
-    expressMiddleware(apollo, { context: requestContext(contextDeps) }),
+    expressMiddleware(apollo, { context: requestContext(context) }),
     graphqlBodyErrors(cfg.GRAPHQL_MAX_BODY_BYTES),
   );
+  return app;
+}
 
-  // Queries answered by one subgraph skip Apollo's pipeline (fast-path/); everything else reaches express and Apollo.
-  const plans = SingleFetchPlans.fromSupergraphSdl(supergraphSdl, operations);
+interface ListenParts {
+  app: express.Express;
+  context: RequestContextDeps;
+  plans: SingleFetchPlans;
+  subgraphs: SubgraphFetcher;
+  trustProxy: ReturnType<typeof compileTrustProxy>;
+  metrics: ServiceMetrics;
+}
+
+/** The HTTP server: queries answered by one subgraph skip Apollo's pipeline (fast-path/), the rest reach express. */
+async function listen(cfg: Config, { app, context, plans, subgraphs, trustProxy, metrics }: ListenParts) {
   const fastPath = {
-    context: contextDeps,
+    context,
     plans,
     subgraphUrls: cfg.subgraphUrls,
     subgraphs,
@@ -166,19 +234,20 @@ async function main() {
     logger,
     bodyLimitBytes: cfg.GRAPHQL_MAX_BODY_BYTES,
   };
-  const server = createServer(singleFetchPath(fastPath, app)).listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
+  const server: Server = createServer(singleFetchPath(fastPath, app)).listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.keepAliveTimeout = 65_000;
-  const clientAddressOf = (request: IncomingMessage) => clientAddress(request, trustProxy);
-  const subscriptions = serveSubscriptions(server, subscriptionSchema, {
-    clientAddress: clientAddressOf,
-    authenticator,
-    failedAuth,
-    operations,
-    logger,
-  });
-  // Deactivated or deleted keys (announced by the events subgraph and the CLI) stop working at once.
-  const keyChanges = listenForKeyChanges(
+  logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
+  return server;
+}
+
+/** Deactivated or deleted keys (announced by the events subgraph and the CLI) stop working at once. */
+function followKeyChanges(
+  cfg: Config,
+  keys: ApiKeyLookup,
+  subscriptions: { recheckKey(keyId: number): Promise<void> },
+) {
+  return listenForKeyChanges(
     cfg.REDIS_URL,
     {
       keyChanged: (keyId) => {
@@ -189,17 +258,11 @@ async function main() {
     },
     logger,
   );
-  logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
+}
 
+function stopOnSignals(stop: () => Promise<void>) {
   const shutdown = async () => {
-    await subscriptions.close();
-    keyChanges.close();
-    feed.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await apollo.stop();
-    await subgraphs.close();
-    redis.disconnect();
-    await orm.close();
+    await stop();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown());

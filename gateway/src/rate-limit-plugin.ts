@@ -1,13 +1,12 @@
 import { ApolloServerPlugin } from '@apollo/server';
 import {
+  chargeGrant,
   findOperationPolicy,
-  Principal,
   RateClass,
   RateDecision,
   RateLimiter,
-  rateLimitedMessage,
-  chargeGrant,
   rateGrantOf,
+  rateLimitedMessage,
 } from '@em/core';
 import { FieldNode, GraphQLError } from 'graphql';
 import { GatewayContext } from './context';
@@ -57,8 +56,12 @@ export function rateLimitPlugin(limiter: RateLimiter, retries: FaceSearchRetries
             return;
           }
           const fields = rootFieldsOf(operation, fragmentsOf(document));
-          const orgIds = organisationsOf(contextValue.principal);
-          const charge = await chargeOf(fields, (field) => retries.isCachedRetry(field, request.variables, orgIds));
+          const caller = {
+            principal: contextValue.principal,
+            token: contextValue.principalToken,
+            requestId: contextValue.requestId,
+          };
+          const charge = await chargeOf(fields, (field) => retries.isCachedRetry(field, request.variables, caller));
           const decision = await chargeCaller(limiter, contextValue, charge);
           if (!decision.allowed) throw rateLimited(decision, charge.cls);
         },
@@ -88,9 +91,4 @@ export function rateLimited(decision: RateDecision, cls: RateClass): GraphQLErro
       http: { status: 429, headers: new Map([['retry-after', String(decision.retryAfterSeconds)]]) },
     },
   });
-}
-
-function organisationsOf(principal: Principal): number[] {
-  if (principal.orgId !== null) return [principal.orgId];
-  return Object.keys(principal.orgRoles ?? {}).map(Number);
 }

@@ -2,6 +2,7 @@ import {
   compileTrustProxy,
   DEFAULT_TRUST_PROXY,
   config,
+  Config,
   connectRedis,
   createLogger,
   dashboardUrl,
@@ -9,7 +10,7 @@ import {
   embeddedIssuerFiles,
   readPrivateKey,
 } from '@em/core';
-import { openDatabase, SqlAccountsRepository, SqlLocalCredentialsRepository } from '@em/core/data';
+import { openDatabase, Orm, SqlAccountsRepository, SqlLocalCredentialsRepository } from '@em/core/data';
 import { exportJWK, importPKCS8 } from 'jose';
 import http from 'node:http';
 import { LocalAccountsService } from './accounts/local-accounts.service';
@@ -18,6 +19,8 @@ import { identityHandler } from './http/server';
 import { createProvider } from './provider/provider';
 
 const logger = createLogger('identity');
+
+type Redis = ReturnType<typeof connectRedis>;
 
 async function main() {
   const cfg = config();
@@ -28,45 +31,17 @@ async function main() {
   }
   const orm = await openDatabase(cfg);
   const redis = connectRedis(cfg.REDIS_URL);
-  const accounts = new LocalAccountsService(
-    new SqlAccountsRepository(() => orm.em.fork()),
-    new SqlLocalCredentialsRepository(() => orm.em.fork()),
-    new SignInThrottle(new RedisFailureCounter(redis), {
-      perAccount: cfg.SIGN_IN_MAX_FAILURES,
-      perAddress: cfg.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
-      windowSeconds: cfg.SIGN_IN_FAILURE_WINDOW_SECONDS,
-    }),
-    { setPasswordLinkHours: cfg.SET_PASSWORD_LINK_HOURS },
-  );
-  // The embedded issuer's key: the gateway already verifies with its public half (OAUTH_JWKS_FILE).
-  const privateKey = await importPKCS8(readPrivateKey(embeddedIssuerFiles(cfg.DATA_DIR)), 'RS256', {
-    extractable: true,
-  });
-  const signingKey = { ...(await exportJWK(privateKey)), kid: 'embedded-1', alg: 'RS256', use: 'sig' };
-  const dashboard = dashboardUrl(cfg);
+  const accounts = localAccounts(cfg, orm, redis);
   const issuer = embeddedIdentityIssuer(cfg);
-  const provider = await createProvider({
-    issuer,
-    audience: cfg.OAUTH_AUDIENCE,
-    signingKey,
-    cookieSecret: cfg.IDENTITY_COOKIE_SECRET,
-    dashboard: {
-      clientId: cfg.DASHBOARD_CLIENT_ID,
-      clientSecret: cfg.DASHBOARD_CLIENT_SECRET,
-      redirectUri: `${dashboard}callback`,
-      postLogoutRedirectUri: `${dashboard}signed-out`,
-    },
-    accounts,
-    redis,
-    accessTokenSeconds: 3600,
-  });
+  const secrets = { client: cfg.DASHBOARD_CLIENT_SECRET, cookie: cfg.IDENTITY_COOKIE_SECRET };
+  const provider = await openIdProvider(cfg, { issuer, secrets, accounts, redis });
   const server = http.createServer(
     identityHandler({
       provider,
       accounts,
       trustProxy: compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter),
       logger,
-      dashboardUrl: dashboard,
+      dashboardUrl: dashboardUrl(cfg),
     }),
   );
   server.on('error', (err) => {
@@ -82,6 +57,49 @@ async function main() {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+}
+
+/** Local accounts: scrypt passwords, set-password links, sign-in failures counted in Redis. */
+function localAccounts(cfg: Config, orm: Orm, redis: Redis) {
+  return new LocalAccountsService(
+    new SqlAccountsRepository(() => orm.em.fork()),
+    new SqlLocalCredentialsRepository(() => orm.em.fork()),
+    new SignInThrottle(new RedisFailureCounter(redis), {
+      perAccount: cfg.SIGN_IN_MAX_FAILURES,
+      perAddress: cfg.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: cfg.SIGN_IN_FAILURE_WINDOW_SECONDS,
+    }),
+    { setPasswordLinkHours: cfg.SET_PASSWORD_LINK_HOURS },
+  );
+}
+
+/** The OpenID provider with the dashboard as its one client. */
+async function openIdProvider(
+  cfg: Config,
+  parts: { issuer: string; secrets: { client: string; cookie: string }; accounts: LocalAccountsService; redis: Redis },
+) {
+  const { issuer, secrets, accounts, redis } = parts;
+  // The embedded issuer's key: the gateway already verifies with its public half (OAUTH_JWKS_FILE).
+  const privateKey = await importPKCS8(readPrivateKey(embeddedIssuerFiles(cfg.DATA_DIR)), 'RS256', {
+    extractable: true,
+  });
+  const signingKey = { ...(await exportJWK(privateKey)), kid: 'embedded-1', alg: 'RS256', use: 'sig' };
+  const dashboard = dashboardUrl(cfg);
+  return createProvider({
+    issuer,
+    audience: cfg.OAUTH_AUDIENCE,
+    signingKey,
+    cookieSecret: secrets.cookie,
+    dashboard: {
+      clientId: cfg.DASHBOARD_CLIENT_ID,
+      clientSecret: secrets.client,
+      redirectUri: `${dashboard}callback`,
+      postLogoutRedirectUri: `${dashboard}signed-out`,
+    },
+    accounts,
+    redis,
+    accessTokenSeconds: 3600,
+  });
 }
 
 main().catch((err) => {

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { checks, config, connectRedis, ContentVersions, createLogger, ServiceMetrics } from '@em/core';
+import { checks, config, Config, connectRedis, ContentVersions, createLogger, ServiceMetrics } from '@em/core';
 import {
   openDatabase,
+  Orm,
   SqlClipRequestsRepository,
   SqlEventsRepository,
   SqlStartListRepository,
@@ -30,19 +31,67 @@ import type { Worker } from 'bullmq';
 
 const logger = createLogger('ml-worker');
 
+type Redis = ReturnType<typeof connectRedis>;
+
 /** The ML worker: a BullMQ worker per queue of core's job registry, plus HTTP for metrics and health. */
 async function main() {
   const cfg = config();
   const orm = await openDatabase(cfg);
   const store = new ObjectStore(cfg);
   const redis = connectRedis(cfg.REDIS_URL);
-  const revisions = new FaceIndexRevisions(redis);
   const jobs = new JobQueues(cfg.REDIS_URL);
+  const metrics = new ServiceMetrics('ml-worker');
   // The operator port opens before the models load (tens of seconds): the worker is live at once,
   // and ready (`models` ok) only once its queues are served.
-  let modelsLoaded = false;
-  const metrics = new ServiceMetrics('ml-worker');
-  const operator = serveOperatorEndpoints({
+  const readiness = { modelsLoaded: false };
+  const operator = openOperatorPort(cfg, { orm, redis, store, jobs, metrics, readiness });
+  const faces = new FaceAnalyzer();
+  const selfies = selfieServing(cfg, faces);
+  const selfiesStarted = selfies.threads.start();
+  // Then this thread, and every thread it starts from now on (OCR, video parts), may run photo and
+  // video work at a lower priority than the selfie threads started above (ML_BACKGROUND_NICE, off by default).
+  const backgroundNice = lowerThreadPriority(cfg.ML_BACKGROUND_NICE);
+  // PHOTO_CONCURRENCY photos at once, each with its own OCR thread (even one: the thread's person
+  // detector has its own tfjs, which the face models' must not share while both initialise).
+  const bibs = new BibReaderPool(cfg.PHOTO_CONCURRENCY);
+  await Promise.all([faces.load(), bibs.load(), selfiesStarted]);
+  const rows = { photos: new SqlPhotosRepository(orm), videos: new SqlVideosRepository(orm) };
+  const handlers = jobHandlers(cfg, orm, rows, { store, redis, faces, bibs, metrics });
+  const workers = await serveQueues(cfg, handlers, selfies);
+  operator.observe(workers);
+  await jobs.scheduleRepeatingJobs(cfg);
+  describeOlderFacesAgain(rows, jobs);
+  readiness.modelsLoaded = true;
+  const selfieThreads = selfies.threads.running;
+  logger.info(
+    { queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads, backgroundNice },
+    'ml-worker ready',
+  );
+  stopOnSignals(async () => {
+    operator.server.close();
+    await Promise.all(workers.map((w) => w.close()));
+    await selfies.threads.close();
+    await bibs.close();
+    await jobs.close();
+    redis.disconnect();
+    await orm.close();
+  });
+}
+
+/** `/metrics` and `/health/*` on the operator port; `models` is ready once the queues are served. */
+function openOperatorPort(
+  cfg: Config,
+  parts: {
+    orm: Orm;
+    redis: Redis;
+    store: ObjectStore;
+    jobs: JobQueues;
+    metrics: ServiceMetrics;
+    readiness: { modelsLoaded: boolean };
+  },
+) {
+  const { orm, redis, store, jobs, metrics, readiness } = parts;
+  return serveOperatorEndpoints({
     port: cfg.ML_WORKER_PORT,
     host: cfg.LISTEN_HOST,
     metrics,
@@ -53,60 +102,69 @@ async function main() {
       {
         name: 'models',
         check: async () => {
-          if (!modelsLoaded) throw new Error('loading');
+          if (!readiness.modelsLoaded) throw new Error('loading');
         },
       },
     ],
     queues: QUEUE_NAMES.map((name) => jobs.queue(name)),
   });
-  const faces = new FaceAnalyzer();
-  // Selfies are embedded on their own threads with their own models, each taking selfie jobs from
-  // Redis itself: they never wait behind a photo, nor for this thread. When the last thread is lost,
-  // this thread serves the selfie queue (its analyzer puts selfies ahead of photo work).
+}
+
+/**
+ * Selfies are embedded on their own threads with their own models, each taking selfie jobs from
+ * Redis itself: they never wait behind a photo, nor for this thread. When the last thread is lost,
+ * this thread serves the selfie queue (its analyzer puts selfies ahead of photo work).
+ */
+function selfieServing(cfg: Config, faces: FaceAnalyzer) {
   const workers: Worker[] = [];
   let selfiesHere = false;
-  const serveSelfiesHere = () => {
+  const serveHere = () => {
     if (selfiesHere) return;
     selfiesHere = true;
     workers.push(
       startWorker('selfies', { run: (job) => embedSelfie(faces, job) }, connectRedis(cfg.REDIS_URL), logger),
     );
   };
-  const selfies = SelfieThreads.servingQueue(
-    faces,
-    logger,
-    cfg.SELFIE_THREADS,
-    { redisUrl: cfg.REDIS_URL },
-    serveSelfiesHere,
-  );
-  const selfiesStarted = selfies.start();
-  // Then this thread, and every thread it starts from now on (OCR, video parts), may run photo and
-  // video work at a lower priority than the selfie threads started above (ML_BACKGROUND_NICE, off by default).
-  const backgroundNice = lowerThreadPriority(cfg.ML_BACKGROUND_NICE);
-  // PHOTO_CONCURRENCY photos at once, each with its own OCR thread (even one: the thread's person
-  // detector has its own tfjs, which the face models' must not share while both initialise).
-  const bibs = new BibReaderPool(cfg.PHOTO_CONCURRENCY);
-  await Promise.all([faces.load(), bibs.load(), selfiesStarted]);
-  const videoRows = new SqlVideosRepository(orm);
-  const photoRows = new SqlPhotosRepository(orm);
+  const threads = SelfieThreads.servingQueue(faces, logger, cfg.SELFIE_THREADS, { redisUrl: cfg.REDIS_URL }, serveHere);
+  return { workers, serveHere, threads };
+}
+
+/** A worker per queue (the selfie queue here only while no selfie thread serves it), once all are ready. */
+async function serveQueues(cfg: Config, handlers: JobHandlers, selfies: ReturnType<typeof selfieServing>) {
+  const { workers } = selfies;
+  const redis = () => connectRedis(cfg.REDIS_URL);
+  workers.push(...startWorkers(handlers, redis, logger, { photos: cfg.PHOTO_CONCURRENCY }, ['selfies']));
+  if (!selfies.threads.running) selfies.serveHere();
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  return workers;
+}
+
+/** What each queue's jobs run, and what a job's last failure records. */
+function jobHandlers(
+  cfg: Config,
+  orm: Orm,
+  rows: { photos: SqlPhotosRepository; videos: SqlVideosRepository },
+  parts: { store: ObjectStore; redis: Redis; faces: FaceAnalyzer; bibs: BibReaderPool; metrics: ServiceMetrics },
+): JobHandlers {
+  const { store, redis, faces, bibs, metrics } = parts;
+  const revisions = new FaceIndexRevisions(redis);
   const clipRequests = new SqlClipRequestsRepository(orm);
   const eventRows = new SqlEventsRepository(orm);
-  const startLists = new SqlStartListRepository(orm);
   const versions = new ContentVersions(eventRows, redis, logger);
   const photos = new PhotoProcessor(
-    photoRows,
+    rows.photos,
     eventRows,
     store,
     faces,
     bibs,
     revisions,
     logger,
-    startLists,
+    new SqlStartListRepository(orm),
     versions,
     photoStepHistogram(metrics.registry),
   );
   const videos = new VideoIndexer(
-    videoRows,
+    rows.videos,
     store,
     faces,
     revisions,
@@ -114,7 +172,7 @@ async function main() {
     () => VideoPartThread.start(logger),
     cfg.VIDEO_INDEX_PARTS,
   );
-  const clips = new ClipCutter(clipRequests, videoRows, store, redis, logger);
+  const clips = new ClipCutter(clipRequests, rows.videos, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);
   const deleter = new EventDeleter(
     new SqlEventsRepository(orm),
@@ -122,8 +180,7 @@ async function main() {
     store,
     logger,
   );
-
-  const handlers: JobHandlers = {
+  return {
     photos: {
       run: (job) => photos.process(job.photoId),
       onFinalFailure: {
@@ -131,7 +188,7 @@ async function main() {
         record: (job, reason) => photos.markFailed(job.photoId, reason),
       },
     },
-    // Served by the selfie threads (serveSelfiesHere when none runs).
+    // Served by the selfie threads (serveHere when none runs).
     selfies: { run: (job) => embedSelfie(faces, job) },
     videos: {
       run: (job) => videos.index(job.videoId),
@@ -150,18 +207,14 @@ async function main() {
     clipRetention: { run: () => retention.sweep() },
     eventDeletion: { run: (job, progress) => deleter.run(job, progress) },
   };
-  workers.push(
-    ...startWorkers(handlers, () => connectRedis(cfg.REDIS_URL), logger, { photos: cfg.PHOTO_CONCURRENCY }, [
-      'selfies',
-    ]),
-  );
-  if (!selfies.running) serveSelfiesHere();
-  await Promise.all(workers.map((w) => w.waitUntilReady()));
-  operator.observe(workers);
-  await jobs.scheduleRepeatingJobs(cfg);
-  // Faces described by an older descriptor version (an upgrade) are described again, in the
-  // background: idempotent, so every start (of every worker) may run it; see queueReembedding.
-  void queueReembedding({ photos: photoRows, videos: videoRows }, jobs).then(
+}
+
+/**
+ * Faces described by an older descriptor version (an upgrade) are described again, in the
+ * background: idempotent, so every start (of every worker) may run it; see queueReembedding.
+ */
+function describeOlderFacesAgain(rows: { photos: SqlPhotosRepository; videos: SqlVideosRepository }, jobs: JobQueues) {
+  void queueReembedding(rows, jobs).then(
     (queued) =>
       queued.events
         ? logger.info(queued, 'faces of an older descriptor version queued to be described again')
@@ -172,20 +225,11 @@ async function main() {
         'queueing faces of an older descriptor version failed; the next start tries again',
       ),
   );
-  modelsLoaded = true;
-  logger.info(
-    { queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads: selfies.running, backgroundNice },
-    'ml-worker ready',
-  );
+}
 
+function stopOnSignals(stop: () => Promise<void>) {
   const shutdown = async () => {
-    operator.server.close();
-    await Promise.all(workers.map((w) => w.close()));
-    await selfies.close();
-    if (bibs instanceof BibReaderPool) await bibs.close();
-    await jobs.close();
-    redis.disconnect();
-    await orm.close();
+    await stop();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown());

@@ -74,169 +74,277 @@ export interface AdapterOptions {
  * its 401/403 rather than the validation error.
  */
 export function createRestHandler(opts: AdapterOptions) {
-  const compile = (routes: RouteDef[]) =>
-    routes.map((route) => ({ route, rootField: rootFieldOf(route), path: compilePath(route.path) }));
-  const tables = [
-    { prefix: API_PREFIX, compiled: compile(opts.routes) },
-    { prefix: PAGE_API_PREFIX, compiled: compile(opts.pageRoutes ?? []) },
-  ];
+  const tables = routeTables(opts);
   const openApi = buildOpenApiDocument(opts.routes, opts.version);
   const servePage = opts.participantPage ? participantPage(opts.participantPage) : null;
 
-  /** The ETag of an answer that changes only with the event's content: its version, the route and its variables (the org among them). */
-  const versionTag = (version: string, route: RouteDef, variables: Readonly<Record<string, unknown>>) =>
-    entityTag(['event', opts.version, version, route.path, JSON.stringify(variables)]);
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // The request target is split by hand: WHATWG URL parsing would read `//host/...` as a host.
-    const target = req.url ?? '/';
-    const queryAt = target.indexOf('?');
-    const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
-    const searchParams = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
-    const method = (req.method ?? 'GET').toUpperCase();
+    const target = requestTarget(req);
+    const { pathname, searchParams, method } = target;
     if (method === 'GET' && (await serveDocs(pathname, openApi, res))) return;
     if (opts.dashboard && (await opts.dashboard(req, res, pathname, searchParams))) return;
     if (servePage && (await servePage(pathname, method, res))) return;
-    const table = tables.find((t) => pathname.startsWith(`${t.prefix}/`));
-    if (!table) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
-    const path = pathname.slice(table.prefix.length);
-
-    const candidates = table.compiled.map((c) => ({ ...c, params: c.path.match(path) })).filter((c) => c.params);
-    if (candidates.length === 0) return failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
-    const hit = candidates.find((c) => c.route.method === method || (method === 'HEAD' && c.route.method === 'GET'));
-    if (!hit) {
-      const allow = [...new Set(candidates.map((c) => c.route.method))].join(', ');
-      req.resume();
-      return failure(res, 405, `Method ${method} is not allowed here; use ${allow}`, { allow });
-    }
-
-    const { route } = hit;
-    const params = hit.params!;
-    const done = opts.metrics.startRequest(`${route.method} ${route.path}`);
-    res.on('finish', () => done(res.statusCode));
-    const requestId = requestIdOf(req);
-    res.setHeader('x-request-id', requestId);
-    const headers = forwardedHeaders(req, requestId, opts.trustProxy);
-    if (!headers['x-api-key'] && !headers.authorization)
-      throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
-
-    // The ids of the path, for `authorize`; an invalid one is checked without them, then refused.
-    let pathError: Error | undefined;
-    const pathId = (name: string) => {
-      try {
-        return (
-          (route.variables[name]?.({ params, query: searchParams, body: undefined }) as number | undefined) ?? null
-        );
-      } catch (err) {
-        pathError ??= err instanceof Error ? err : new AppError('BAD_REQUEST', String(err));
-        return null;
-      }
-    };
-    const ids = { orgId: pathId('orgId'), eventId: pathId('eventId') };
-    // The gateway's check of a caller for a route, without its work (see `authorize` in the events subgraph).
-    const authorize = async () =>
-      throwOnError(await opts.gateway.execute(AuthorizeDocument, { operation: hit.rootField, ...ids }, headers));
-
-    const contentType = req.headers['content-type'] ?? '';
-    const uploading = Boolean(route.uploads) && /^multipart\/form-data/i.test(contentType);
-    let upload: MultipartBody | undefined;
-    try {
-      let prepared: PreparedOperation;
-      if (uploading) {
-        await authorize();
-        if (pathError) throw pathError;
-        const { fields, single, selfie } = route.uploads!;
-        upload = await readMultipart(req, {
-          maxFileBytes: selfie ? opts.uploadLimits.selfieMaxBytes : opts.uploadLimits.maxFileBytes,
-          maxFiles: opts.uploadLimits.maxFiles,
-          fileFields: fields,
-          oneFile: single,
-        });
-        prepared = route.prepare({ params, query: searchParams, body: upload.fields });
-      } else {
-        try {
-          const raw = await readBody(req, opts.bodyLimitBytes);
-          const body = route.method === 'POST' ? parseJsonBody(raw, contentType) : undefined;
-          prepared = route.prepare({ params, query: searchParams, body });
-        } catch (err) {
-          if (err instanceof AppError && err.status < 500) await authorize();
-          throw err;
-        }
-      }
-      // The version is read before the operation: an answer is never tagged with a version newer than its content.
-      const eventId = route.validator === 'event' ? ids.eventId : null;
-      const version = eventId !== null ? await opts.contentVersions?.current(eventId) : null;
-      const etag = version ? versionTag(version, route, prepared.variables) : null;
-      // The caller still passes every check the operation would make (credential, rate limit, flags) before a 304.
-      const authorizeAgain = async () => {
-        const grant = opts.readGrants?.keyOf({
-          headers,
-          operation: hit.rootField,
-          ...ids,
-          eventId: eventId!,
-          version: version!,
-        });
-        if (grant && (await opts.readGrants!.charge(grant))) return;
-        if (!grant) return authorize();
-        const answer = await opts.gateway.executeForGrant(
-          AuthorizeDocument,
-          { operation: hit.rootField, ...ids },
-          headers,
-        );
-        throwOnError(answer.result);
-        if (answer.grant) opts.readGrants!.keep(grant, answer.grant);
-      };
-      const current = etag && noneMatchHit(req.headers['if-none-match'], etag);
-      if (current) {
-        await authorizeAgain();
-        return sendNotModified(res, current);
-      }
-      const kept = etag && route.shared ? opts.sharedReads?.get(etag) : undefined;
-      if (kept) {
-        await authorizeAgain();
-        return sendCacheable(req, res, kept, etag);
-      }
-      const files = upload?.files.length ? upload.files : null;
-      const run: OperationRunner = async (document, variables) => {
-        const result = files
-          ? await opts.gateway.executeWithFiles(document, variables, route.uploads!, files, headers)
-          : await opts.gateway.execute(document, variables, headers);
-        return throwOnError(result, (errors) =>
-          opts.logger.error({ requestId, errors, route: route.path }, 'operation failed'),
-        );
-      };
-      const data = await prepared.answer(run);
-      if (!route.validator) return success(res, `${route.summary}: ok`, data);
-      const envelope = { responseType: 'success' as const, message: `${route.summary}: ok`, data };
-      if (route.validator === 'event') {
-        const answer = PreparedAnswer.of(envelope);
-        if (etag && route.shared) opts.sharedReads?.set(etag, answer);
-        return sendCacheable(req, res, answer, etag);
-      }
-      const bodyTag = entityTag(['body', opts.version, JSON.stringify(envelope)]);
-      const unchanged = noneMatchHit(req.headers['if-none-match'], bodyTag);
-      return unchanged ? sendNotModified(res, unchanged) : sendCacheable(req, res, envelope, bodyTag);
-    } finally {
-      await upload?.cleanup();
-    }
+    const hit = matchRoute(tables, req, res, target);
+    if (hit) await answerRoute(opts, req, res, beginCall(opts, req, res, hit, searchParams));
   }
 
   return (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((err) => {
-      if (err instanceof AppError) {
-        const retryAfter = err.details?.retryAfterSeconds;
-        return refuse(
-          req,
-          res,
-          err.status,
-          err.message,
-          retryAfter ? { 'retry-after': String(Number(retryAfter)) } : {},
-        );
-      }
-      opts.logger.error({ err }, 'unexpected adapter failure');
-      refuse(req, res, 500, 'Internal error');
-    });
+    handle(req, res).catch((err) => answerFailure(opts, req, res, err));
   };
+}
+
+interface CompiledRoute {
+  route: RouteDef;
+  rootField: string;
+  path: ReturnType<typeof compilePath>;
+}
+
+/** The spec's routes under API_PREFIX and the participant page's under PAGE_API_PREFIX. */
+function routeTables(opts: AdapterOptions): Array<{ prefix: string; compiled: CompiledRoute[] }> {
+  const compile = (routes: RouteDef[]) =>
+    routes.map((route) => ({ route, rootField: rootFieldOf(route), path: compilePath(route.path) }));
+  return [
+    { prefix: API_PREFIX, compiled: compile(opts.routes) },
+    { prefix: PAGE_API_PREFIX, compiled: compile(opts.pageRoutes ?? []) },
+  ];
+}
+
+interface RequestTarget {
+  pathname: string;
+  searchParams: URLSearchParams;
+  method: string;
+}
+
+/** The request target, split by hand: WHATWG URL parsing would read `//host/...` as a host. */
+function requestTarget(req: IncomingMessage): RequestTarget {
+  const target = req.url ?? '/';
+  const queryAt = target.indexOf('?');
+  return {
+    pathname: queryAt < 0 ? target : target.slice(0, queryAt),
+    searchParams: new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1)),
+    method: (req.method ?? 'GET').toUpperCase(),
+  };
+}
+
+type RouteHit = CompiledRoute & { params: Record<string, string> };
+
+/** The route of the request; answers 404 (no such path) or 405 (another method) itself and gives undefined. */
+function matchRoute(
+  tables: Array<{ prefix: string; compiled: CompiledRoute[] }>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { pathname, method }: RequestTarget,
+): RouteHit | undefined {
+  const table = tables.find((t) => pathname.startsWith(`${t.prefix}/`));
+  if (!table) return void failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
+  const path = pathname.slice(table.prefix.length);
+  const candidates = table.compiled.map((c) => ({ ...c, params: c.path.match(path) })).filter((c) => c.params);
+  if (candidates.length === 0) return void failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
+  const hit = candidates.find((c) => c.route.method === method || (method === 'HEAD' && c.route.method === 'GET'));
+  if (!hit) {
+    const allow = [...new Set(candidates.map((c) => c.route.method))].join(', ');
+    req.resume();
+    return void failure(res, 405, `Method ${method} is not allowed here; use ${allow}`, { allow });
+  }
+  return { ...hit, params: hit.params! };
+}
+
+/** A matched call: its route, ids, forwarded headers and the gateway's check of the caller for it. */
+interface RouteCall {
+  route: RouteDef;
+  params: Record<string, string>;
+  searchParams: URLSearchParams;
+  requestId: string;
+  headers: Record<string, string>;
+  ids: { orgId: number | null; eventId: number | null };
+  /** An invalid id of the path, refused once the caller is authorised. */
+  pathError: () => Error | undefined;
+  authorize: () => Promise<unknown>;
+  /** The root field the gateway authorises the caller for. */
+  operation: string;
+}
+
+/** Metrics and request id first, then no credentials is a 401 before anything is read. */
+function beginCall(
+  opts: AdapterOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  hit: RouteHit,
+  searchParams: URLSearchParams,
+): RouteCall {
+  const { route, params } = hit;
+  const done = opts.metrics.startRequest(`${route.method} ${route.path}`);
+  res.on('finish', () => done(res.statusCode));
+  const requestId = requestIdOf(req);
+  res.setHeader('x-request-id', requestId);
+  const headers = forwardedHeaders(req, requestId, opts.trustProxy);
+  if (!headers['x-api-key'] && !headers.authorization)
+    throw new AppError('UNAUTHENTICATED', 'Credentials are missing: send the X-API-Key header');
+
+  // The ids of the path, for `authorize`; an invalid one is checked without them, then refused.
+  let pathError: Error | undefined;
+  const pathId = (name: string) => {
+    try {
+      return (route.variables[name]?.({ params, query: searchParams, body: undefined }) as number | undefined) ?? null;
+    } catch (err) {
+      pathError ??= err instanceof Error ? err : new AppError('BAD_REQUEST', String(err));
+      return null;
+    }
+  };
+  const ids = { orgId: pathId('orgId'), eventId: pathId('eventId') };
+  // The gateway's check of a caller for a route, without its work (see `authorize` in the events subgraph).
+  const authorize = async () =>
+    throwOnError(await opts.gateway.execute(AuthorizeDocument, { operation: hit.rootField, ...ids }, headers));
+  return {
+    route,
+    params,
+    searchParams,
+    requestId,
+    headers,
+    ids,
+    pathError: () => pathError,
+    authorize,
+    operation: hit.rootField,
+  };
+}
+
+/** Reads the call's input (an upload only once authorised), answers from a validator or a kept read, else runs it. */
+async function answerRoute(opts: AdapterOptions, req: IncomingMessage, res: ServerResponse, call: RouteCall) {
+  const { route, ids } = call;
+  let upload: MultipartBody | undefined;
+  try {
+    let prepared: PreparedOperation;
+    ({ prepared, upload } = await prepareOperation(opts, req, call));
+    // The version is read before the operation: an answer is never tagged with a version newer than its content.
+    const version =
+      route.validator === 'event' && ids.eventId !== null ? await opts.contentVersions?.current(ids.eventId) : null;
+    const etag = version ? versionTag(opts, version, route, prepared.variables) : null;
+    const current = etag && noneMatchHit(req.headers['if-none-match'], etag);
+    if (current) {
+      // The caller still passes every check the operation would make (credential, rate limit, flags) before a 304.
+      await authorizeAgain(opts, call, version!);
+      return sendNotModified(res, current);
+    }
+    const kept = etag && route.shared ? opts.sharedReads?.get(etag) : undefined;
+    if (kept) {
+      await authorizeAgain(opts, call, version!);
+      return sendCacheable(req, res, kept, etag);
+    }
+    const data = await prepared.answer(operationRunner(opts, call, upload?.files.length ? upload.files : null));
+    sendAnswer(opts, req, res, route, data, etag);
+  } finally {
+    await upload?.cleanup();
+  }
+}
+
+/**
+ * The call's operation from its input: an upload is read only after the gateway authorised the caller, and
+ * streamed to disk; a request that fails locally (400/413/415/422) is authorised first, so a bad credential
+ * gets its 401/403 rather than the validation error.
+ */
+async function prepareOperation(
+  opts: AdapterOptions,
+  req: IncomingMessage,
+  { route, params, searchParams, authorize, pathError }: RouteCall,
+): Promise<{ prepared: PreparedOperation; upload?: MultipartBody }> {
+  const contentType = req.headers['content-type'] ?? '';
+  if (route.uploads && /^multipart\/form-data/i.test(contentType)) {
+    await authorize();
+    const invalidPath = pathError();
+    if (invalidPath) throw invalidPath;
+    const { fields, single, selfie } = route.uploads;
+    const upload = await readMultipart(req, {
+      maxFileBytes: selfie ? opts.uploadLimits.selfieMaxBytes : opts.uploadLimits.maxFileBytes,
+      maxFiles: opts.uploadLimits.maxFiles,
+      fileFields: fields,
+      oneFile: single,
+    });
+    try {
+      return { prepared: route.prepare({ params, query: searchParams, body: upload.fields }), upload };
+    } catch (err) {
+      await upload.cleanup();
+      throw err;
+    }
+  }
+  try {
+    const raw = await readBody(req, opts.bodyLimitBytes);
+    const body = route.method === 'POST' ? parseJsonBody(raw, contentType) : undefined;
+    return { prepared: route.prepare({ params, query: searchParams, body }) };
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) await authorize();
+    throw err;
+  }
+}
+
+/** Runs the call's GraphQL operations on the gateway (with its files, if any); an internal error is logged. */
+function operationRunner(
+  opts: AdapterOptions,
+  { route, headers, requestId }: RouteCall,
+  files: MultipartBody['files'] | null,
+): OperationRunner {
+  return async (document, variables) => {
+    const result = files
+      ? await opts.gateway.executeWithFiles(document, variables, route.uploads!, files, headers)
+      : await opts.gateway.execute(document, variables, headers);
+    return throwOnError(result, (errors) =>
+      opts.logger.error({ requestId, errors, route: route.path }, 'operation failed'),
+    );
+  };
+}
+
+/** The envelope: tagged by the content version (kept when shared), by its body, or not at all. */
+function sendAnswer(
+  opts: AdapterOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: RouteDef,
+  data: unknown,
+  etag: string | null,
+): void {
+  if (!route.validator) return success(res, `${route.summary}: ok`, data);
+  const envelope = { responseType: 'success' as const, message: `${route.summary}: ok`, data };
+  if (route.validator === 'event') {
+    const answer = PreparedAnswer.of(envelope);
+    if (etag && route.shared) opts.sharedReads?.set(etag, answer);
+    return sendCacheable(req, res, answer, etag);
+  }
+  const bodyTag = entityTag(['body', opts.version, JSON.stringify(envelope)]);
+  const unchanged = noneMatchHit(req.headers['if-none-match'], bodyTag);
+  return unchanged ? sendNotModified(res, unchanged) : sendCacheable(req, res, envelope, bodyTag);
+}
+
+/** The ETag of an answer that changes only with the event's content: its version, the route and its variables (the org among them). */
+function versionTag(
+  opts: AdapterOptions,
+  version: string,
+  route: RouteDef,
+  variables: Readonly<Record<string, unknown>>,
+): string {
+  return entityTag(['event', opts.version, version, route.path, JSON.stringify(variables)]);
+}
+
+/**
+ * The gateway's check again, for a 304 or a kept answer: answered here for an API key the gateway granted this
+ * read of this event version moments ago (ReadGrants, still charged to its budget), else asked of the gateway.
+ */
+async function authorizeAgain(opts: AdapterOptions, call: RouteCall, version: string): Promise<void> {
+  const { ids, headers, operation } = call;
+  const grant = opts.readGrants?.keyOf({ headers, operation, ...ids, eventId: ids.eventId!, version });
+  if (!grant) return void (await call.authorize());
+  if (await opts.readGrants!.charge(grant)) return;
+  const answer = await opts.gateway.executeForGrant(AuthorizeDocument, { operation, ...ids }, headers);
+  throwOnError(answer.result);
+  if (answer.grant) opts.readGrants!.keep(grant, answer.grant);
+}
+
+/** An AppError in the envelope with its status (and Retry-After); anything else is logged and a 500. */
+function answerFailure(opts: AdapterOptions, req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (err instanceof AppError) {
+    const retryAfter = err.details?.retryAfterSeconds;
+    return refuse(req, res, err.status, err.message, retryAfter ? { 'retry-after': String(Number(retryAfter)) } : {});
+  }
+  opts.logger.error({ err }, 'unexpected adapter failure');
+  refuse(req, res, 500, 'Internal error');
 }
 
 /** The operation's data, or its first error as an AppError (an internal one reported to `onInternal`). */

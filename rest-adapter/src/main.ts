@@ -1,6 +1,7 @@
 import {
   compileTrustProxy,
   config,
+  Config,
   connectRedis,
   ContentVersionReader,
   createLogger,
@@ -10,6 +11,7 @@ import {
   RateLimiter,
   serveOperatorPort,
   ServiceMetrics,
+  TrustProxy,
 } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -24,57 +26,82 @@ import { continueOnlyWithCredentials } from './http/expect-continue';
 import { webDistDir } from './http/participant-page';
 import { PAGE_ROUTES, ROUTES } from './routes';
 
+type Redis = ReturnType<typeof connectRedis>;
+
 const logger = createLogger('rest-adapter');
-const cfg = config();
-const gateway = new GatewayClient(cfg.GATEWAY_URL);
-const metrics = new ServiceMetrics('rest-adapter');
-const trustProxy = compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter);
-// Fail-fast: while Redis is down, answers go out without an ETag rather than wait for it.
-const versionsRedis = connectRedis(cfg.REDIS_URL, { failFast: true });
-versionsRedis.on('error', () => undefined);
-// A revalidation of a key the gateway authorised moments ago is answered here, charged to the same budget.
-const readGrants = new ReadGrants(
-  new RateLimiter(versionsRedis, cfg, (err) => logger.warn({ err }, 'rate limiter unavailable')),
-  cfg.API_KEY_CACHE_SECONDS * 1000,
-);
-const keyChanges = listenForKeyChanges(
-  cfg.REDIS_URL,
-  { keyChanged: () => readGrants.forgetAll(), resync: () => readGrants.forgetAll() },
-  logger,
-);
-const dashboardPublicUrl = dashboardUrl(cfg);
-// Sign-in needs the client secret; without it the dashboard's pages say how to configure it.
-const sessionsRedis = cfg.DASHBOARD_CLIENT_SECRET ? connectRedis(cfg.REDIS_URL) : null;
-const oidc = cfg.DASHBOARD_CLIENT_SECRET
-  ? new OidcClient({
-      issuer: cfg.OAUTH_ISSUER,
-      clientId: cfg.DASHBOARD_CLIENT_ID,
-      clientSecret: cfg.DASHBOARD_CLIENT_SECRET,
-      redirectUri: `${dashboardPublicUrl}callback`,
-      postLogoutRedirectUri: `${dashboardPublicUrl}signed-out`,
-      scopes: cfg.DASHBOARD_SCOPES,
-    })
-  : null;
-const handler = createRestHandler({
-  routes: ROUTES,
-  pageRoutes: PAGE_ROUTES,
-  gateway,
-  bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
-  uploadLimits: {
-    maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES,
-    maxFiles: cfg.UPLOAD_MAX_FILES,
-    selfieMaxBytes: cfg.SELFIE_MAX_BYTES,
-  },
-  logger,
-  version: process.env.npm_package_version ?? '1.0.0',
-  metrics,
-  trustProxy,
-  participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
-  contentVersions: new ContentVersionReader(versionsRedis),
-  sharedReads: new SharedReads(),
-  readGrants,
-  dashboard: dashboard({
-    publicUrl: dashboardPublicUrl,
+
+function main() {
+  const cfg = config();
+  const gateway = new GatewayClient(cfg.GATEWAY_URL);
+  const metrics = new ServiceMetrics('rest-adapter');
+  const trustProxy = compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter);
+  // Fail-fast: while Redis is down, answers go out without an ETag rather than wait for it.
+  const versionsRedis = connectRedis(cfg.REDIS_URL, { failFast: true });
+  versionsRedis.on('error', () => undefined);
+  // Sign-in needs the client secret; without it the dashboard's pages say how to configure it.
+  const sessionsRedis = cfg.DASHBOARD_CLIENT_SECRET ? connectRedis(cfg.REDIS_URL) : null;
+  const handler = createRestHandler({
+    routes: ROUTES,
+    pageRoutes: PAGE_ROUTES,
+    gateway,
+    bodyLimitBytes: cfg.REST_BODY_LIMIT_BYTES,
+    uploadLimits: {
+      maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES,
+      maxFiles: cfg.UPLOAD_MAX_FILES,
+      selfieMaxBytes: cfg.SELFIE_MAX_BYTES,
+    },
+    logger,
+    version: process.env.npm_package_version ?? '1.0.0',
+    metrics,
+    trustProxy,
+    participantPage: { distDir: webDistDir(), mediaUrl: cfg.MEDIA_URL },
+    contentVersions: new ContentVersionReader(versionsRedis),
+    sharedReads: new SharedReads(),
+    readGrants: readGrants(cfg, versionsRedis),
+    dashboard: organisationDashboard(cfg, sessionsRedis, trustProxy),
+  });
+  const { server, operator } = listen(cfg, handler, { metrics, gateway });
+  const shutdown = () => {
+    operator.close();
+    server.close(
+      () =>
+        void Promise.all([gateway.close(), sessionsRedis?.quit()]).finally(
+          () => (versionsRedis.disconnect(), process.exit(0)),
+        ),
+    );
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+/** Revalidations of a key the gateway authorised moments ago, answered here and charged to the same budget. */
+function readGrants(cfg: Config, redis: Redis): ReadGrants {
+  const grants = new ReadGrants(
+    new RateLimiter(redis, cfg, (err) => logger.warn({ err }, 'rate limiter unavailable')),
+    cfg.API_KEY_CACHE_SECONDS * 1000,
+  );
+  // A key deactivated or deleted anywhere (or announcements missed while Redis was away): every grant is asked again.
+  const forget = () => grants.forgetAll();
+  listenForKeyChanges(cfg.REDIS_URL, { keyChanged: forget, resync: forget }, logger);
+  return grants;
+}
+
+/** The dashboard and its backend-for-frontend; sign-in only with the client secret (and a session store). */
+function organisationDashboard(cfg: Config, sessionsRedis: Redis | null, trustProxy: TrustProxy) {
+  const publicUrl = dashboardUrl(cfg);
+  const oidc = cfg.DASHBOARD_CLIENT_SECRET
+    ? new OidcClient({
+        issuer: cfg.OAUTH_ISSUER,
+        clientId: cfg.DASHBOARD_CLIENT_ID,
+        clientSecret: cfg.DASHBOARD_CLIENT_SECRET,
+        redirectUri: `${publicUrl}callback`,
+        postLogoutRedirectUri: `${publicUrl}signed-out`,
+        scopes: cfg.DASHBOARD_SCOPES,
+      })
+    : null;
+  return dashboard({
+    publicUrl,
     distDir: dashboardDistDir(),
     mediaUrl: cfg.MEDIA_URL,
     gatewayUrl: cfg.GATEWAY_URL,
@@ -84,42 +111,38 @@ const handler = createRestHandler({
     maxUploadBytes: cfg.UPLOAD_MAX_FILE_BYTES,
     trustProxy,
     logger,
-  }),
-});
-const server = http.createServer(handler);
-server.on('checkContinue', continueOnlyWithCredentials(handler));
-server.keepAliveTimeout = 65_000;
-server.requestTimeout = 120_000;
-// /metrics and /health/* on their own port of the internal interface, never on the public one.
-const operator = serveOperatorPort({
-  port: cfg.REST_OPERATOR_PORT,
-  host: cfg.LISTEN_HOST,
-  metrics,
-  checks: [{ name: 'gateway', check: () => gateway.ready() }],
-});
-
-server.listen(cfg.REST_PORT, cfg.REST_HOST, () => {
-  logger.info(
-    { port: (server.address() as AddressInfo).port, operatorPort: cfg.REST_OPERATOR_PORT },
-    'REST adapter listening',
-  );
-});
-for (const s of [server, operator]) {
-  s.on('error', (err) => {
-    logger.fatal({ err }, 'failed to start');
-    process.exit(1);
   });
 }
 
-const shutdown = () => {
-  operator.close();
-  server.close(
-    () =>
-      void Promise.all([gateway.close(), sessionsRedis?.quit()]).finally(
-        () => (keyChanges.close(), versionsRedis.disconnect(), process.exit(0)),
-      ),
-  );
-  server.closeIdleConnections();
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+/** The public port, and /metrics and /health/* on their own port of the internal interface, never on the public one. */
+function listen(
+  cfg: Config,
+  handler: http.RequestListener,
+  { metrics, gateway }: { metrics: ServiceMetrics; gateway: GatewayClient },
+) {
+  const server = http.createServer(handler);
+  server.on('checkContinue', continueOnlyWithCredentials(handler));
+  server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 120_000;
+  const operator = serveOperatorPort({
+    port: cfg.REST_OPERATOR_PORT,
+    host: cfg.LISTEN_HOST,
+    metrics,
+    checks: [{ name: 'gateway', check: () => gateway.ready() }],
+  });
+  server.listen(cfg.REST_PORT, cfg.REST_HOST, () => {
+    logger.info(
+      { port: (server.address() as AddressInfo).port, operatorPort: cfg.REST_OPERATOR_PORT },
+      'REST adapter listening',
+    );
+  });
+  for (const s of [server, operator]) {
+    s.on('error', (err) => {
+      logger.fatal({ err }, 'failed to start');
+      process.exit(1);
+    });
+  }
+  return { server, operator };
+}
+
+main();

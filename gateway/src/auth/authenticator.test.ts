@@ -6,12 +6,23 @@ function lookup(records: Record<string, KeyRecord>): ApiKeyLookup {
   return { find: async (raw: string) => records[raw] ?? null, touch: () => undefined } as unknown as ApiKeyLookup;
 }
 
-const keys = {
-  emk_good_key_123: { id: 1, orgId: 7, active: true, allowedHosts: [], rateLimit: 5 },
-  emk_inactive_key: { id: 2, orgId: 7, active: false, allowedHosts: [], rateLimit: null },
-  emk_site_bound_1: { id: 3, orgId: 7, active: true, allowedHosts: ['photos.example.org'], rateLimit: null },
-  emk_browser_key1: { id: 4, orgId: 7, active: true, allowedHosts: [], rateLimit: null, readOnly: true },
-  emk_event_key_12: {
+/** A key record: active, any host, no limit, a server key of organisation 7 unless said otherwise. */
+const record = (fields: Partial<KeyRecord> & Pick<KeyRecord, 'id'>): KeyRecord => ({
+  orgId: 7,
+  active: true,
+  allowedHosts: [],
+  rateLimit: null,
+  readOnly: false,
+  eventIds: null,
+  ...fields,
+});
+
+const keys: Record<string, KeyRecord> = {
+  emk_good_key_123: record({ id: 1, orgId: 7, active: true, allowedHosts: [], rateLimit: 5 }),
+  emk_inactive_key: record({ id: 2, orgId: 7, active: false, allowedHosts: [], rateLimit: null }),
+  emk_site_bound_1: record({ id: 3, orgId: 7, active: true, allowedHosts: ['photos.example.org'], rateLimit: null }),
+  emk_browser_key1: record({ id: 4, orgId: 7, active: true, allowedHosts: [], rateLimit: null, readOnly: true }),
+  emk_event_key_12: record({
     id: 5,
     orgId: 7,
     active: true,
@@ -19,12 +30,12 @@ const keys = {
     rateLimit: null,
     readOnly: true,
     eventIds: [42],
-  },
+  }),
 };
 const tokens: AccountTokens = {
   verify: async (token) => {
     if (token !== 'good.token.value') throw new AppError('UNAUTHENTICATED', 'bad token');
-    return { subject: 'sub-1', email: 'a@example.org', scopes: ['events:read'] };
+    return { subject: 'sub-1', email: 'a@example.org', emailVerified: true, scopes: ['events:read'] };
   },
   link: async () => ({ accountId: 11, orgRoles: { 7: 'admin' }, platformAdmin: false }),
 };

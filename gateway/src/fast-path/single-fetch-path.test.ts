@@ -181,7 +181,7 @@ describe('singleFetchPath', () => {
   it('parses and plans nothing for a caller it refuses', async () => {
     const planOf = jest.spyOn(plans, 'planOf');
     try {
-      const refused = setup({ authError: new AppError('UNAUTHORIZED', 'An API key is required') });
+      const refused = setup({ authError: new AppError('UNAUTHENTICATED', 'An API key is required') });
       const unseen = `query Unseen($orgId: Int!, $eventId: Int!) { photos(orgId: $orgId, eventId: $eventId) { items { id } } }`;
       expect(
         (await post(refused.handler, JSON.stringify({ query: unseen, variables: { orgId: 1, eventId: 2 } }))).status,

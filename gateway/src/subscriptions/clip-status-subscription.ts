@@ -1,5 +1,4 @@
 import { AppError, ClipStatusEvent, isTerminalClipStatus, parseRequestId, Principal } from '@em/core';
-import { ClipRequestsRepository, ClipRequestStatus, EventsRepository, guardOperation } from '@em/core/data';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { makeSubscriptionSchema } from './schema';
 import { ClipStatusFeed } from './clip-status-feed';
@@ -8,53 +7,49 @@ export interface SubscriptionContext {
   principal: Principal;
 }
 
+export interface ClipStatusArgs {
+  orgId: number;
+  eventId: number;
+  requestId: string;
+}
+
+/**
+ * A clipping request's status now, as the media subgraph (which owns the requests) answers it after its guard;
+ * throws the AppError of a refused caller or an unknown request.
+ */
+export type CurrentClipStatus = (principal: Principal, args: ClipStatusArgs) => Promise<ClipStatusEvent>;
+
 /**
  * `clipStatus(orgId, eventId, requestId)`: the request's current status at once, then every
  * transition, ending after the terminal one. Authorised like the read query (organisation, event,
- * video flags); the request must be of that event.
+ * video flags: the media subgraph's guard); the request must be of that event.
  */
-export function clipStatusSchema(
-  events: EventsRepository,
-  requests: ClipRequestsRepository,
-  feed: ClipStatusFeed,
-): GraphQLSchema {
-  return makeSubscriptionSchema(async function* clipStatus(
-    args: { orgId: number; eventId: number; requestId: string },
-    ctx: SubscriptionContext,
-  ) {
-    try {
-      await guardOperation(events, ctx.principal, 'clipStatus', args.orgId, args.eventId);
-    } catch (err) {
-      if (err instanceof AppError) throw new GraphQLError(err.message, { extensions: { code: err.code } });
-      throw err;
-    }
+export function clipStatusSchema(currentStatus: CurrentClipStatus, feed: ClipStatusFeed): GraphQLSchema {
+  return makeSubscriptionSchema(async function* clipStatus(args: ClipStatusArgs, ctx: SubscriptionContext) {
     const requestId = parseRequestId(args.requestId);
-    const notFound = () =>
-      new GraphQLError('No video clipping request with this request_id for this event', {
-        extensions: { code: 'NOT_FOUND' },
-      });
-    if (requestId === null) throw notFound();
     const queue: ClipStatusEvent[] = [];
     let wake: (() => void) | null = null;
-    const stop = await feed.listen(requestId, (event) => {
-      // The channel is per request_id, which another event may use too.
-      if (event.eventId !== args.eventId) return;
-      queue.push(event);
-      wake?.();
-    });
+    // Listening starts before the status is read, so no transition falls between; nothing is sent before the guard.
+    const stop =
+      requestId === null
+        ? () => {}
+        : await feed.listen(requestId, (event) => {
+            // The channel is per request_id, which another event may use too.
+            if (event.eventId !== args.eventId) return;
+            queue.push(event);
+            wake?.();
+          });
     try {
-      const request = await requests.find({ eventId: args.eventId, requestId });
-      if (!request) throw notFound();
-      const current: ClipStatusEvent = {
-        requestId,
-        eventId: args.eventId,
-        status: request.status,
-        error: request.error ?? null,
-        at: request.updatedAt.toISOString(),
-      };
+      let current: ClipStatusEvent;
+      try {
+        current = await currentStatus(ctx.principal, args);
+      } catch (err) {
+        if (err instanceof AppError) throw new GraphQLError(err.message, { extensions: { code: err.code } });
+        throw err;
+      }
       yield { clipStatus: current };
       if (isTerminalClipStatus(current.status)) return;
-      let last: ClipRequestStatus = current.status;
+      let last: ClipStatusEvent['status'] = current.status;
       for (;;) {
         while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
         const event = queue.shift()!;

@@ -1,16 +1,11 @@
 import { AppError, findOperationPolicy, normaliseErrorCode, PRINCIPAL_HEADER } from '@em/core';
 import { FieldNode, Kind, parse, ValueNode } from 'graphql';
 import { fragmentsOf, rootFieldsOf, selectedOperation } from '../operations/root-fields';
+import { SubgraphRequest } from '../subgraph-query';
 
 /** The events subgraph's check of a caller for a root field, without its work. */
 const AUTHORIZE =
   'query Authorize($operation: String!, $orgId: Int, $eventId: Int) { authorize(operation: $operation, orgId: $orgId, eventId: $eventId) }';
-
-/** Posts a GraphQL request to a subgraph and gives back its raw answer (the gateway's SubgraphFetcher). */
-export type SubgraphRequest = (
-  url: string,
-  init: { method: string; headers: Record<string, string>; body: string },
-) => Promise<{ status: number; body: string }>;
 
 /** A multipart request's operations field, as graphql-upload parsed it (files still unread). */
 export interface MultipartOperation {

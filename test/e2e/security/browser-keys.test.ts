@@ -42,6 +42,49 @@ describe('#4 a read-only (browser) key sees no organiser views', () => {
   });
 });
 
+describe("the gateway's internal fields are out of the API", () => {
+  afterAll(closeDb);
+
+  it('a browser key, a server key and an admin token all get 400 for storedFaceSearch and currentClipStatus', async () => {
+    const { orgId, key } = await fixtures.organisation();
+    const eventId = await fixtures.event(orgId, { status: 'active', videoSearch: true, videoSelfieClipping: true });
+    const browserKey = await fixtures.apiKey(orgId, { readOnly: true });
+    const email = `admin-${randomUUID()}@example.org`;
+    await account(email, [[orgId, 'admin']]);
+    const token = await accessToken({ subject: `s-${randomUUID()}`, email, scopes: ['events:read', 'events:write'] });
+    const requestId = randomUUID();
+    const internal = [
+      ['query($e: Int!, $r: String!) { storedFaceSearch(eventId: $e, requestId: $r) }', { e: eventId, r: requestId }],
+      [
+        'query($o: Int!, $e: Int!, $r: String!) { currentClipStatus(orgId: $o, eventId: $e, requestId: $r) { status } }',
+        { o: orgId, e: eventId, r: requestId },
+      ],
+    ] as const;
+    const credentials: Array<Record<string, string>> = [
+      { 'x-api-key': browserKey },
+      { 'x-api-key': key },
+      { authorization: `Bearer ${token}` },
+    ];
+    for (const [query, variables] of internal) {
+      for (const credential of credentials) {
+        const res = await fetch(info.gatewayUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...credential },
+          body: JSON.stringify({ query, variables }),
+        });
+        const body = (await res.json()) as {
+          data?: unknown;
+          errors?: Array<{ message?: string; extensions?: { code?: string } }>;
+        };
+        expect(res.status).toBe(400);
+        expect(body.data ?? null).toBeNull();
+        expect(body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+        expect(body.errors?.[0]?.message).toMatch(/^Cannot query field "(storedFaceSearch|currentClipStatus)"/);
+      }
+    }
+  });
+});
+
 const CLI = path.resolve(__dirname, '../../../scripts/cli/dist/cli.js');
 
 /** The organiser CLI against the test platform (`npm run cli -- ...`). */

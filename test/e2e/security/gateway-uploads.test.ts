@@ -1,12 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { servicePid } from '../support/spawn-platform';
 import { closeDb, fixtures, info } from '../support/platform';
+import { fieldPart, filePartHead, MB, StreamedAnswer, streamMultipart, zeroes } from '../support/multipart-stream';
 
 const gateway = new URL(info.gatewayUrl);
-const MB = 1024 * 1024;
 const BOUNDARY = 'sec-gateway-upload-boundary';
 const IMPORT =
   'mutation($o: Int!, $e: Int!, $f: [Upload!]) { importPhotos(orgId: $o, eventId: $e, files: $f) { imported rejected } }';
@@ -23,12 +22,7 @@ function rss(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
 }
 
-interface Answer {
-  status: number;
-  body: any;
-  elapsedMs: number;
-  sentBytes: number;
-}
+type Answer = StreamedAnswer;
 
 /**
  * A GraphQL multipart request (operations, map, then `files` parts of `fileBytes` zero bytes each)
@@ -45,70 +39,22 @@ function gatewayUpload(opts: {
   fileBytes: number;
   stallAfterHead?: boolean;
 }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    let sentBytes = 0;
-    let answered = false;
-    const headers = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'x-api-key': opts.key };
-    const req = http.request({
-      host: gateway.hostname,
-      port: gateway.port,
-      path: gateway.pathname,
-      method: 'POST',
-      headers,
-    });
-    req.on('response', (res) => {
-      answered = true;
-      const elapsedMs = Date.now() - started;
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        req.destroy();
-        let body: any = Buffer.concat(parts).toString();
-        try {
-          body = JSON.parse(body);
-        } catch {
-          // left as text
-        }
-        resolve({ status: res.statusCode!, body, elapsedMs, sentBytes });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    const indexes = [...Array(opts.files).keys()];
-    const variables = { o: opts.orgId, e: opts.eventId, f: opts.single ? null : indexes.map(() => null) };
-    const map = Object.fromEntries(indexes.map((i) => [String(i), [opts.single ? 'variables.f' : `variables.f.${i}`]]));
-    const field = (name: string, value: string) =>
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-    const chunk = Buffer.alloc(MB);
-    async function* parts() {
-      yield field('operations', JSON.stringify({ query: opts.query, variables }));
-      yield field('map', JSON.stringify(map));
-      for (const i of indexes) {
-        yield `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${i}"; filename="big-${i}.mp4"\r\nContent-Type: video/mp4\r\n\r\n`;
-        if (opts.stallAfterHead) return;
-        for (let left = opts.fileBytes; left > 0; left -= MB) yield left >= MB ? chunk : chunk.subarray(0, left);
-        yield '\r\n';
-      }
-      yield `--${BOUNDARY}--\r\n`;
+  const indexes = [...Array(opts.files).keys()];
+  const variables = { o: opts.orgId, e: opts.eventId, f: opts.single ? null : indexes.map(() => null) };
+  const map = Object.fromEntries(indexes.map((i) => [String(i), [opts.single ? 'variables.f' : `variables.f.${i}`]]));
+  function* parts() {
+    yield fieldPart(BOUNDARY, 'operations', JSON.stringify({ query: opts.query, variables }));
+    yield fieldPart(BOUNDARY, 'map', JSON.stringify(map));
+    for (const i of indexes) {
+      yield filePartHead(BOUNDARY, String(i), `big-${i}.mp4`, 'video/mp4');
+      if (opts.stallAfterHead) return;
+      yield* zeroes(opts.fileBytes);
+      yield '\r\n';
     }
-    (async () => {
-      for await (const data of parts()) {
-        if (answered || req.destroyed) return;
-        sentBytes += Buffer.byteLength(data);
-        if (!req.write(data)) {
-          await new Promise<void>((r) => {
-            const done = () => (req.off('drain', done), req.off('close', done), r());
-            req.on('drain', done);
-            req.on('close', done);
-          });
-        }
-      }
-      if (!opts.stallAfterHead && !answered) req.end();
-    })().catch(() => undefined);
-  });
+    yield `--${BOUNDARY}--\r\n`;
+  }
+  const headers = { 'x-api-key': opts.key };
+  return streamMultipart({ url: gateway, boundary: BOUNDARY, headers, parts: parts(), end: !opts.stallAfterHead });
 }
 
 /** Samples a process's resident set every 50 ms while `work` runs; the largest growth over the start. */

@@ -1,15 +1,14 @@
 import { jobIdOf, JobQueues } from '@em/core/jobs';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { servicePid } from '../support/spawn-platform';
 import { api, cfg, closeDb, expectError, expectSuccess, fixtures, info } from '../support/platform';
+import { filePartHead, MB, StreamedAnswer, streamMultipart, zeroes } from '../support/multipart-stream';
 
 const ports: Record<string, number> = JSON.parse(process.env.E2E_PORTS!);
 const rest = new URL(info.restUrl);
-const MB = 1024 * 1024;
 const BOUNDARY = 'sec-upload-boundary';
 
 function adapterPid(): number {
@@ -24,15 +23,6 @@ function peakRss(pid: number): number {
   return Number(kb) * 1024;
 }
 
-interface StreamedAnswer {
-  status: number;
-  body: any;
-  /** From the request's start to the response's headers. */
-  elapsedMs: number;
-  /** Body bytes written before the answer came. */
-  sentBytes: number;
-}
-
 /**
  * A multipart upload of `files` files of `fileBytes` zero bytes each, streamed (never built in
  * memory) with chunked encoding; it stops writing the moment the answer arrives. `stallAfterHead`
@@ -42,66 +32,21 @@ function streamUpload(
   urlPath: string,
   opts: { key?: string; files: number; fileBytes: number; stallAfterHead?: boolean; field?: string },
 ): Promise<StreamedAnswer> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    let sentBytes = 0;
-    let answered = false;
-    const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
-    if (opts.key) headers['x-api-key'] = opts.key;
-    const req = http.request({
-      host: rest.hostname,
-      port: rest.port,
-      path: `/api/v1/ext${urlPath}`,
-      method: 'POST',
-      headers,
-    });
-    const chunk = Buffer.alloc(MB);
-    req.on('response', (res) => {
-      answered = true;
-      const elapsedMs = Date.now() - started;
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        req.destroy();
-        let body: any = Buffer.concat(parts).toString();
-        try {
-          body = JSON.parse(body);
-        } catch {
-          // left as text
-        }
-        resolve({ status: res.statusCode!, body, elapsedMs, sentBytes });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    const write = (data: Buffer | string) => {
-      sentBytes += Buffer.byteLength(data);
-      return req.write(data);
-    };
-    async function* parts() {
-      for (let i = 0; i < opts.files; i++) {
-        yield `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${opts.field ?? 'files'}"; filename="big-${i}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
-        if (opts.stallAfterHead) return;
-        for (let left = opts.fileBytes; left > 0; left -= MB) yield left >= MB ? chunk : chunk.subarray(0, left);
-        yield '\r\n';
-      }
-      yield `--${BOUNDARY}--\r\n`;
+  function* parts() {
+    for (let i = 0; i < opts.files; i++) {
+      yield filePartHead(BOUNDARY, opts.field ?? 'files', `big-${i}.jpg`, 'image/jpeg');
+      if (opts.stallAfterHead) return;
+      yield* zeroes(opts.fileBytes);
+      yield '\r\n';
     }
-    (async () => {
-      for await (const data of parts()) {
-        if (answered || req.destroyed) return;
-        if (!write(data)) {
-          await new Promise<void>((r) => {
-            const done = () => (req.off('drain', done), req.off('close', done), r());
-            req.on('drain', done);
-            req.on('close', done);
-          });
-        }
-      }
-      if (!opts.stallAfterHead && !answered) req.end();
-    })().catch(() => undefined);
+    yield `--${BOUNDARY}--\r\n`;
+  }
+  return streamMultipart({
+    url: new URL(`/api/v1/ext${urlPath}`, rest),
+    boundary: BOUNDARY,
+    headers: opts.key ? { 'x-api-key': opts.key } : {},
+    parts: parts(),
+    end: !opts.stallAfterHead,
   });
 }
 

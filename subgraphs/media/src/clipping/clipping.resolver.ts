@@ -1,7 +1,7 @@
 import { FileUpload, GraphQLUpload, OrgEventArgs, readUpload, SubgraphContext } from '@em/subgraph-kit';
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, Mutation, Query, Resolver } from 'type-graphql';
 import { ClippingService } from './clipping.service';
-import { VideoClippingStartType, VideoClippingType } from './clipping.types';
+import { CurrentClipStatusType, VideoClippingStartType, VideoClippingType } from './clipping.types';
 
 @Resolver()
 export class ClippingResolver {
@@ -33,5 +33,18 @@ export class ClippingResolver {
     @Arg('requestId') requestId: string,
   ) {
     return this.service.read(ctx.principal, orgId, eventId, requestId);
+  }
+
+  // Internal: @inaccessible keeps it out of the API, so only the gateway (signing the principal) reaches it.
+  @Directive('@inaccessible')
+  @Query(() => CurrentClipStatusType, {
+    description: "A request's status now, for the gateway's clipStatus subscription (guarded like it).",
+  })
+  currentClipStatus(
+    @Ctx() ctx: SubgraphContext,
+    @Args() { orgId, eventId }: OrgEventArgs,
+    @Arg('requestId') requestId: string,
+  ) {
+    return this.service.currentStatus(ctx.principal, orgId, eventId, requestId);
   }
 }

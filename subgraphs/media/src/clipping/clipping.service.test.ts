@@ -161,6 +161,21 @@ describe('ClippingService', () => {
     expect(s.redis.statuses()).toEqual(['failed']);
   });
 
+  it("gives the subscription a request's status now, guarded like it; an unknown or malformed request_id is 404", async () => {
+    const s = setup();
+    s.index.hits = [{ ref: `${s.indexed.id}@2`, distance: 0.2 }];
+    await start(s, { selfie, requestId: REQUEST_ID });
+    const current = await s.service.currentStatus(apiKeyPrincipal(1), 1, 5, REQUEST_ID.toUpperCase());
+    expect(current).toMatchObject({ requestId: REQUEST_ID, eventId: 5, status: 'processing', error: null });
+    expect(new Date(current.at).toISOString()).toBe(current.at);
+    await expect(s.service.currentStatus(apiKeyPrincipal(2), 1, 5, REQUEST_ID)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    const unknown = s.service.currentStatus(apiKeyPrincipal(1), 1, 5, '0b7e1c52-4a36-4d0e-9b59-000000000000');
+    await expect(unknown).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(s.service.currentStatus(apiKeyPrincipal(1), 1, 5, 'x')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('reads a completed request with its clips: links while ready, none once expired; unknown request_id is 404', async () => {
     const s = setup();
     await start(s, { selfie, requestId: REQUEST_ID });

@@ -1,4 +1,12 @@
-import { AppError, parseRequestId, requireRequestId, newId, Principal, publishClipStatus } from '@em/core';
+import {
+  AppError,
+  ClipStatusEvent,
+  parseRequestId,
+  requireRequestId,
+  newId,
+  Principal,
+  publishClipStatus,
+} from '@em/core';
 import {
   ClipError,
   ClipRequestsRepository,
@@ -51,6 +59,8 @@ export interface StartClipping {
   requestId?: string | null;
   forceRecreate?: boolean | null;
 }
+
+const CLIP_REQUEST_NOT_FOUND = 'No video clipping request with this request_id for this event';
 
 /** Most matched frames a request keeps (best first); plenty for hours of video at 2 fps. */
 const MAX_MATCHED_FRAMES = 20_000;
@@ -146,12 +156,35 @@ export class ClippingService {
     return this.result(orgId, eventId, requestId);
   }
 
+  /**
+   * A request's status now, guarded like the gateway's clipStatus subscription that asks for it before following
+   * the request's transitions on Redis.
+   */
+  async currentStatus(
+    principal: Principal,
+    orgId: number,
+    eventId: number,
+    requestId: string,
+  ): Promise<ClipStatusEvent> {
+    await guardOperation(this.events, principal, 'clipStatus', orgId, eventId);
+    const id = parseRequestId(requestId);
+    const request = id !== null ? await this.requests.find({ eventId, requestId: id }) : null;
+    if (id === null || !request) throw new AppError('NOT_FOUND', CLIP_REQUEST_NOT_FOUND);
+    return {
+      requestId: id,
+      eventId,
+      status: request.status,
+      error: request.error ?? null,
+      at: request.updatedAt.toISOString(),
+    };
+  }
+
   /** The record of a request of this event (404 otherwise), with its clips once completed. */
   async result(orgId: number, eventId: number, requestId: string): Promise<ClippingResult> {
     const id = parseRequestId(requestId);
     const request = id !== null ? await this.requests.find({ eventId, requestId: id }) : null;
     if (!request || (request.organisation && request.organisation.id !== orgId)) {
-      throw new AppError('NOT_FOUND', 'No video clipping request with this request_id for this event');
+      throw new AppError('NOT_FOUND', CLIP_REQUEST_NOT_FOUND);
     }
     const clips = request.status === 'completed' ? await this.requests.clipsOf(eventId, request.requestId) : [];
     const now = Date.now();

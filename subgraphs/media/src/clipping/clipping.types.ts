@@ -1,4 +1,4 @@
-import { Field, Float, ObjectType } from 'type-graphql';
+import { Directive, Field, Float, Int, ObjectType } from 'type-graphql';
 
 @ObjectType('VideoClip')
 export class VideoClipType {
@@ -42,4 +42,15 @@ export class VideoClippingType {
 export class VideoClippingStartType {
   @Field() requestId!: string;
   @Field({ description: 'processing, or no_matches at once.' }) status!: string;
+}
+
+/** Internal (the gateway's clipStatus subscription reads it first): not part of the API. */
+@Directive('@inaccessible')
+@ObjectType('CurrentClipStatus')
+export class CurrentClipStatusType {
+  @Field() requestId!: string;
+  @Field(() => Int) eventId!: number;
+  @Field({ description: 'processing, completed, no_matches, no_segments, clip_failed or failed.' }) status!: string;
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field({ description: 'ISO time of the last transition.' }) at!: string;
 }

@@ -8,7 +8,7 @@ import {
   readUpload,
   SubgraphContext,
 } from '@em/subgraph-kit';
-import { Arg, Args, Ctx, GraphQLISODateTime, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Directive, GraphQLISODateTime, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { FaceSearchPage, FaceSearchService } from './face-search.service';
 import { FaceSearchResultType, FaceSearchUsageType } from './face-search.types';
 
@@ -64,5 +64,19 @@ export class FaceSearchResolver {
     @Arg('to', () => GraphQLISODateTime, { nullable: true }) to?: Date | null,
   ) {
     return this.service.usage(ctx.principal, orgId, from, to, eventId);
+  }
+
+  // Internal: @inaccessible keeps it out of the API, so only the gateway (signing the principal) reaches it.
+  @Directive('@inaccessible')
+  @Query(() => Boolean, {
+    description:
+      "The gateway's check before charging a searchFaces call: a stored request_id of the caller's organisation.",
+  })
+  storedFaceSearch(
+    @Ctx() ctx: SubgraphContext,
+    @Arg('eventId', () => Int) eventId: number,
+    @Arg('requestId') requestId: string,
+  ) {
+    return this.service.isStoredForCaller(ctx.principal, eventId, requestId);
   }
 }

@@ -151,6 +151,17 @@ describe('FaceSearchService', () => {
     expect(searches.rows.size).toBe(0);
   });
 
+  it("answers the gateway whether a request_id is stored for the caller's organisation in that event", async () => {
+    const { service } = setup();
+    await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID);
+    expect(await service.isStoredForCaller(apiKeyPrincipal(1), 5, REQUEST_ID.toUpperCase())).toBe(true);
+    // Another organisation, another event, an unknown or malformed id: not stored, and never an error.
+    expect(await service.isStoredForCaller(apiKeyPrincipal(2), 5, REQUEST_ID)).toBe(false);
+    expect(await service.isStoredForCaller(apiKeyPrincipal(1), 6, REQUEST_ID)).toBe(false);
+    expect(await service.isStoredForCaller(apiKeyPrincipal(1), 5, '0b7e1c52-4a36-4d0e-9b59-000000000000')).toBe(false);
+    expect(await service.isStoredForCaller(apiKeyPrincipal(1), 5, 'not-a-uuid')).toBe(false);
+  });
+
   it('keeps at most maxPhotos matches', async () => {
     const { service } = setup(10, 2);
     expect((await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID)).items.map((m) => m.photoId)).toEqual([

@@ -2,6 +2,8 @@ import {
   AppError,
   dateArgument,
   Logger,
+  parseRequestId,
+  principalOrganisations,
   requireRequestId,
   newId,
   Page,
@@ -140,6 +142,18 @@ export class FaceSearchService {
     if (!stored || stored.orgId !== orgId)
       throw new AppError('NOT_FOUND', 'No face search with this request_id for this event');
     return this.page(stored, request, true);
+  }
+
+  /**
+   * Whether the caller's organisation has a stored search with this request_id in the event: the gateway asks it
+   * before charging a searchFaces call, whose retry is a read. No guard: it answers only for the caller's own
+   * organisations, and an unusable id is simply not stored.
+   */
+  async isStoredForCaller(principal: Principal, eventId: number, requestId: string): Promise<boolean> {
+    const id = parseRequestId(requestId);
+    const orgIds = principalOrganisations(principal);
+    if (id === null || !Number.isSafeInteger(eventId) || orgIds.length === 0) return false;
+    return this.searches.existsForOrganisations(eventId, id, orgIds);
   }
 
   /** Billable searches (first runs) and free cached retries of an organisation, optionally in a time window. */
