@@ -1,5 +1,4 @@
 // @em/core/media: imaging (sharp), EXIF, video (ffmpeg) and faces (the BIB rules live in the ml-worker).
-export * from './imaging/photo-pixels';
 export * from './imaging/formats';
 export * from './imaging/pixel-limit';
 export * from './faces/embedding';

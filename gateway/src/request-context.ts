@@ -1,13 +1,6 @@
-import {
-  AppError,
-  hostFromUrlHeader,
-  jsonDepthExceeds,
-  Logger,
-  MAX_JSON_DEPTH,
-  RateLimiter,
-  signPrincipal,
-} from '@em/core';
+import { AppError, jsonDepthExceeds, Logger, MAX_JSON_DEPTH, RateLimiter, signPrincipal } from '@em/core';
 import type { Request, Response } from 'express';
+import { hostFromUrlHeader } from './auth/host-allowlist';
 import { GraphQLError } from 'graphql';
 import { Authenticator } from './auth/authenticator';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle';

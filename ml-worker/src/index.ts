@@ -16,6 +16,8 @@ export type { Previews, RenderedImage } from './photos/previews';
 export { chipTransform, CHIP_PADDING, meanFaceOnChip, sampleChip } from './faces/face-chip';
 export { PHOTO_FACE_OPTIONS, SELFIE_FACE_OPTIONS, VIDEO_FACE_OPTIONS } from './faces/face-options';
 export type { DetectedFace, FaceAnalyzerOptions, SelfieFace } from './faces/face-options';
+export { boundedPixels, decodePhoto, fromPixels, withAlpha } from './photos/photo-pixels';
+export type { RgbPixels } from './photos/photo-pixels';
 export { BibReaderPool } from './bibs/bib-reader-pool';
 export type { BibPhotoReading, BibReading } from './bibs/bib-reader-pool';
 export { VideoFaceFinder } from './videos/video-faces';

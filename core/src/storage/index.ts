@@ -1,3 +1,2 @@
 // @em/core/storage: the S3 object store (AWS SDK).
 export * from './object-store';
-export * from './object-key-safety';

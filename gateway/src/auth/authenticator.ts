@@ -1,4 +1,5 @@
-import { AppError, CallerHost, clientNetwork, isHostAllowed, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
+import { AppError, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
+import { CallerHost, clientNetwork, isHostAllowed } from './host-allowlist';
 import { LinkedAccount } from '@em/core/data';
 import { ApiKeyLookup } from './api-key-cache';
 

@@ -1,4 +1,5 @@
-import { AppError, CallerHost, hostFromUrlHeader, Logger, newId, Principal } from '@em/core';
+import { AppError, Logger, newId, Principal } from '@em/core';
+import { CallerHost, hostFromUrlHeader } from '../auth/host-allowlist';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';

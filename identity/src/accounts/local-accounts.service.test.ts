@@ -1,4 +1,4 @@
-import { hashPassword, verifyPassword } from '@em/core';
+import { hashPassword, verifyPassword } from './passwords';
 import { InMemoryAccountsRepository, InMemoryLocalCredentialsRepository } from '@em/core/testing';
 import { LocalAccountsService, setPasswordLink } from './local-accounts.service';
 import { MemoryFailureCounter, SignInThrottle } from './sign-in-throttle';

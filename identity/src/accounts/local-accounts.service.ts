@@ -1,4 +1,5 @@
-import { AppError, decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '@em/core';
+import { AppError } from '@em/core';
+import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from './passwords';
 import type { AccountsRepository, LocalCredentialsRepository } from '@em/core/data';
 import { createHash, randomBytes } from 'node:crypto';
 import { SignInThrottle } from './sign-in-throttle';

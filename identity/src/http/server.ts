@@ -1,4 +1,5 @@
-import { AppError, clientAddress, Logger, PASSWORD_MIN_LENGTH, TrustProxy } from '@em/core';
+import { AppError, clientAddress, Logger, TrustProxy } from '@em/core';
+import { PASSWORD_MIN_LENGTH } from '../accounts/passwords';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { LocalAccountsService } from '../accounts/local-accounts.service';

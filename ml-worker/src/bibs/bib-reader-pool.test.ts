@@ -1,6 +1,6 @@
 import path from 'node:path';
 import sharp from 'sharp';
-import { decodePhoto } from '@em/core/media';
+import { decodePhoto } from '../photos/photo-pixels';
 import { OCR_MAX_SIDE } from './bib-reader';
 import { BibReaderPool } from './bib-reader-pool';
 

@@ -1,4 +1,4 @@
-import { RgbPixels } from '@em/core/media';
+import { RgbPixels } from '../photos/photo-pixels';
 import { BibRead, BibRules, DEFAULT_BIB_RULES, readBibs, TextBox } from './extract';
 import { PersonBox } from './torso-gate';
 import path from 'node:path';

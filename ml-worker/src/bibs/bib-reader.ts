@@ -1,4 +1,5 @@
-import { boundedPixels, openImage, RgbPixels, withAlpha } from '@em/core/media';
+import { openImage } from '@em/core/media';
+import { boundedPixels, RgbPixels, withAlpha } from '../photos/photo-pixels';
 import { BibRules, DEFAULT_BIB_RULES, TextBox } from './extract';
 import { DEFAULT_TORSO_RULES, PersonBox, TorsoRules } from './torso-gate';
 import path from 'node:path';

@@ -3,13 +3,12 @@ import {
   BOX_DESCRIPTOR_VERSION,
   BOX_SECOND_DETECTOR_DESCRIPTOR_VERSION,
   boundedCopy,
-  boundedPixels,
   FACE_DESCRIPTOR_VERSION,
   FaceDescriptorVersion,
   openImage,
-  RgbPixels,
   SECOND_DETECTOR_DESCRIPTOR_VERSION,
 } from '@em/core/media';
+import { boundedPixels, RgbPixels } from '../photos/photo-pixels';
 import { faceQuality, landmarkSignals } from './face-quality';
 import { FaceBox } from '../videos/face-tracks';
 import { PersonBox } from '../bibs/torso-gate';

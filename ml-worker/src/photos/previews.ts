@@ -1,5 +1,6 @@
 import type { JpegOptions, Sharp } from 'sharp';
-import { boundedPixels, decodePhoto, fromPixels, openImage, RgbPixels } from '@em/core/media';
+import { openImage } from '@em/core/media';
+import { boundedPixels, decodePhoto, fromPixels, RgbPixels } from './photo-pixels';
 
 export interface RenderedImage {
   buffer: Buffer;

@@ -1,7 +1,8 @@
 import { BibRead, clientMessage, ContentVersions, judgeBibRead, Logger, startListFor } from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors, StartListRepository } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
-import { CORRUPT_IMAGE, decodePhoto, descriptorToBuffer, FaceIndexRevisions, probeImage } from '@em/core/media';
+import { CORRUPT_IMAGE, descriptorToBuffer, FaceIndexRevisions, probeImage } from '@em/core/media';
+import { decodePhoto } from './photo-pixels';
 import { PersonBox } from '../bibs/torso-gate';
 import { faceQuality } from '../faces/face-quality';
 import { displayedSize, renderPreviewsOf } from './previews';

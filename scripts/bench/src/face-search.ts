@@ -9,7 +9,6 @@ import {
   openImage,
   percentToDistance,
   QUALITY_DISTANCE_BONUS,
-  RgbPixels,
   SECOND_DETECTOR_DESCRIPTOR_VERSION,
 } from '@em/core/media';
 import {
@@ -23,6 +22,7 @@ import {
   PersonBox,
   PersonDetector,
   PHOTO_FACE_OPTIONS,
+  RgbPixels,
   sampleChip,
 } from '@em/ml-worker';
 import { faceQuality, renderPreviews } from '@em/ml-worker';

@@ -1,4 +1,5 @@
-import { decodePhoto, openImage, probeImage, RgbPixels } from '@em/core/media';
+import { openImage, probeImage } from '@em/core/media';
+import { decodePhoto, RgbPixels } from '@em/ml-worker';
 import {
   BibReader,
   BibReaderOptions,

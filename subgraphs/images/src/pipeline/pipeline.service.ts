@@ -1,6 +1,7 @@
 import { AppError, ContentVersions, newId, Principal } from '@em/core';
 import { Event, EventsRepository, guardOperation, PhotosRepository, PhotoStatus } from '@em/core/data';
-import { ObjectStore, objectKeys, unsafeObjectKeyReason } from '@em/core/storage';
+import { ObjectStore, objectKeys } from '@em/core/storage';
+import { unsafeObjectKeyReason } from './object-key-safety';
 import { JobProducer } from '@em/core/jobs';
 import { probeImage } from '@em/core/media';
 import { readExif } from './exif';

@@ -1,4 +1,4 @@
-import { openImage } from './pixel-limit';
+import { openImage } from '@em/core/media';
 
 /** Decoded pixels: oriented as the photo is seen, sRGB, 3 channels (R, G, B), row by row. */
 export interface RgbPixels {
