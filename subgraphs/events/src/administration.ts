@@ -1,6 +1,6 @@
 import { auditActor, ContentVersionMirror, ContentVersions, Principal, rejudgeEventReads } from '@em/core';
+import { ApiKeyService } from './api-keys/api-key-service';
 import {
-  ApiKeyService,
   EntityManagerSource,
   SqlAccountsRepository,
   SqlApiKeysRepository,

@@ -1,5 +1,5 @@
 import { hashApiKey } from '@em/core';
-import { ApiKeyService } from '@em/core/data';
+import { ApiKeyService } from './api-key-service';
 import { InMemoryApiKeysRepository, InMemoryEventsRepository, InMemoryOrganisationsRepository } from '@em/core/testing';
 import { callers } from '../test-principals';
 import { ApiKeysService } from './api-keys.service';

@@ -1,5 +1,6 @@
 import { Principal } from '@em/core';
-import { ApiKeyInput, ApiKeyRecord, ApiKeyService, guardOrganisationOperation } from '@em/core/data';
+import { ApiKeyRecord, guardOrganisationOperation } from '@em/core/data';
+import { ApiKeyInput, ApiKeyService } from './api-key-service';
 
 export type ApiKeyView = Omit<ApiKeyRecord, 'orgId'>;
 

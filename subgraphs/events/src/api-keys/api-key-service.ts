@@ -1,9 +1,6 @@
 import { isIP } from 'node:net';
-import { AppError } from '../errors';
-import type { ApiKeyRecord, ApiKeysRepository } from '../repositories/api-keys.repository';
-import type { EventsRepository } from '../repositories/events.repository';
-import type { OrganisationsRepository } from '../repositories/organisations.repository';
-import { generateApiKey } from './api-keys';
+import { AppError, generateApiKey } from '@em/core';
+import type { ApiKeyRecord, ApiKeysRepository, EventsRepository, OrganisationsRepository } from '@em/core/data';
 
 export interface ApiKeyInput {
   name: string;
