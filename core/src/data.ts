@@ -5,7 +5,6 @@ export * from './db/orm';
 // Services guard through the operation policy (operation-guard); only the federation test is exported.
 export { accessOnly, assertPlatformAdmin, canReadEvent, canReadOrganisation, isEventScoped } from './guard';
 export * from './operation-guard';
-export * from './auth/account-directory';
 export * from './search/visible-matches';
 export * from './faces/face-index-cache';
 export * from './repositories';

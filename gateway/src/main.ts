@@ -20,7 +20,6 @@ import {
   TokenVerifier,
 } from '@em/core';
 import {
-  linkAccount,
   openDatabase,
   Orm,
   SqlAccountsRepository,
@@ -28,6 +27,7 @@ import {
   SqlMembershipsRepository,
 } from '@em/core/data';
 import express from 'express';
+import { linkAccount } from './auth/account-directory';
 import { Supergraph } from '@apollo/federation-internals';
 import { GraphQLSchema, printSchema } from 'graphql';
 import { readFileSync } from 'node:fs';

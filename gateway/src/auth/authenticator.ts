@@ -1,6 +1,6 @@
 import { AppError, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
+import { LinkedAccount } from './account-directory';
 import { CallerHost, clientNetwork, isHostAllowed } from './host-allowlist';
-import { LinkedAccount } from '@em/core/data';
 import { ApiKeyLookup } from './api-key-cache';
 
 export interface Credentials {

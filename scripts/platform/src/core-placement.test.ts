@@ -22,10 +22,6 @@ const ENTRIES: Record<string, string> = {
  * statement of a table lives in core/src/repositories, whichever service runs it).
  */
 const RULE_HOMES = /^(testing\.ts|repositories\/|test-support\/)/;
-/** Modules used by one service that still sit in core, each with where it goes (moves pending). */
-const MOVING_OUT: Record<string, string> = {
-  'auth/account-directory.ts': 'gateway only: moves to gateway/src/auth',
-};
 
 function* files(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
@@ -165,17 +161,8 @@ describe('what core holds', () => {
   it('every core module is used by two or more workspaces (the bench and tests not counted)', () => {
     const lonely = [...files(CORE_SRC)]
       .map((file) => path.relative(CORE_SRC, file))
-      .filter(
-        (key) => !isEntry(key) && !RULE_HOMES.test(key) && !(key in MOVING_OUT) && (users.get(key)?.size ?? 0) < 2,
-      )
+      .filter((key) => !isEntry(key) && !RULE_HOMES.test(key) && (users.get(key)?.size ?? 0) < 2)
       .map((key) => `${key}: ${[...(users.get(key) ?? [])].join(', ') || 'nobody'}`);
     expect(lonely).toEqual([]);
-  });
-
-  it('names only modules that still need moving', () => {
-    const moved = Object.keys(MOVING_OUT).filter(
-      (key) => existsSync(path.join(CORE_SRC, key)) && (users.get(key)?.size ?? 0) >= 2,
-    );
-    expect(moved).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import { linkAccount } from '@em/core/data';
 import {
   InMemoryAccountsRepository,
   InMemoryMembershipsRepository,
@@ -19,7 +18,7 @@ async function setup() {
   return { zeta, alpha, account, accounts, memberships, service: new AccountService({ accounts, memberships }) };
 }
 
-describe('AccountService and linkAccount', () => {
+describe('AccountService', () => {
   it('shows the account and its active organisations by name; API keys get 403', async () => {
     const { account, zeta, service } = await setup();
     const principal = { ...callers.user(zeta.id), accountId: account.id, scopes: ['events:write', 'events:read'] };
@@ -29,25 +28,5 @@ describe('AccountService and linkAccount', () => {
       organisations: [{ orgId: zeta.id, name: 'Zeta', slug: 'zeta', role: 'user' }],
     });
     await expect(service.current(callers.key(zeta.id))).rejects.toMatchObject({ code: 'FORBIDDEN' });
-  });
-
-  it('accepts pending invitations at the first sign-in (a verified e-mail links the subject)', async () => {
-    const { accounts, memberships, alpha, zeta } = await setup();
-    await expect(
-      linkAccount(
-        { accounts, memberships },
-        { subject: 's1', email: 'runner@example.org', emailVerified: false, scopes: [] },
-      ),
-    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    const linked = await linkAccount(
-      { accounts, memberships },
-      { subject: 's1', email: 'runner@example.org', emailVerified: true, scopes: [] },
-    );
-    expect(linked).toEqual({
-      accountId: 1,
-      orgRoles: { [zeta.id]: 'user', [alpha.id]: 'admin' },
-      platformAdmin: false,
-    });
-    expect((await linkAccount({ accounts, memberships }, { subject: 's1', scopes: [] })).accountId).toBe(1);
   });
 });

@@ -1,6 +1,11 @@
-import { AccountRecord, AccountsRepository } from '../repositories/accounts.repository';
+import { TokenClaims } from '@em/core';
+import { AccountRecord, AccountsRepository } from '@em/core/data';
+import {
+  InMemoryAccountsRepository,
+  InMemoryMembershipsRepository,
+  InMemoryOrganisationsRepository,
+} from '@em/core/testing';
 import { AccountDirectory, linkAccount } from './account-directory';
-import { TokenClaims } from './tokens';
 
 const claims = { subject: 'sub-1', email: 'viewer@example.com', emailVerified: true } as TokenClaims;
 const account: AccountRecord = {
@@ -50,5 +55,34 @@ describe('linking a token to its account on the first sign-in', () => {
     const { directory: d } = directory(false);
     d.accounts.linkSubjectByEmail = jest.fn(async () => null);
     await expect(linkAccount(d, stranger)).rejects.toThrow('No account is linked to this token');
+  });
+});
+
+describe('linkAccount with invitations', () => {
+  it('accepts pending invitations at the first sign-in (a verified e-mail links the subject)', async () => {
+    const organisations = new InMemoryOrganisationsRepository();
+    const accounts = new InMemoryAccountsRepository();
+    const memberships = new InMemoryMembershipsRepository(accounts, organisations);
+    const zeta = await organisations.create({ name: 'Zeta', slug: 'zeta' });
+    const alpha = await organisations.create({ name: 'Alpha', slug: 'alpha' });
+    const runner = accounts.add({ email: 'runner@example.org' });
+    await memberships.upsert(zeta.id, runner.id, 'user', 'active');
+    await memberships.upsert(alpha.id, runner.id, 'admin', 'pending');
+    await expect(
+      linkAccount(
+        { accounts, memberships },
+        { subject: 's1', email: 'runner@example.org', emailVerified: false, scopes: [] },
+      ),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const linked = await linkAccount(
+      { accounts, memberships },
+      { subject: 's1', email: 'runner@example.org', emailVerified: true, scopes: [] },
+    );
+    expect(linked).toEqual({
+      accountId: runner.id,
+      orgRoles: { [zeta.id]: 'user', [alpha.id]: 'admin' },
+      platformAdmin: false,
+    });
+    expect((await linkAccount({ accounts, memberships }, { subject: 's1', scopes: [] })).accountId).toBe(runner.id);
   });
 });

@@ -1,7 +1,5 @@
-import { AppError } from '../errors';
-import type { AccountsRepository } from '../repositories/accounts.repository';
-import type { MembershipsRepository } from '../repositories/memberships.repository';
-import { TokenClaims } from './tokens';
+import { AppError, TokenClaims } from '@em/core';
+import type { AccountsRepository, MembershipsRepository } from '@em/core/data';
 
 export interface LinkedAccount {
   accountId: number;
