@@ -1,6 +1,7 @@
 import { REPO_ROOT } from '@em/core';
 import { BibReaderPool, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
-import { freePort, Platform, startPlatform } from '@em/platform';
+import { Platform, startPlatform } from '@em/platform';
+import { freePlatformPorts } from './platform-ports';
 import { spawn } from 'node:child_process';
 import {
   existsSync,
@@ -54,20 +55,7 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
     const sets = new Map<number, string>();
     for (const mp of SIZES_MP) sets.set(mp, await writeResized(sources, mp, path.join(work, `${mp}mp`)));
     console.error(`ingest: ${sources.length} photos at ${SIZES_MP.join(', ')} MP written; starting a platform`);
-    const ports = {
-      rest: 0,
-      gateway: 0,
-      events: 0,
-      images: 0,
-      search: 0,
-      media: 0,
-      mlWorker: 0,
-      restOperator: 0,
-      postgres: 0,
-      redis: 0,
-      s3: 0,
-    };
-    for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+    const ports = await freePlatformPorts();
     platform = await startPlatform({
       dataDir,
       ports,

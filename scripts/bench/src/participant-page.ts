@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, Page } from 'playwright-core';
-import { freePort, startPlatform } from '@em/platform';
+import { startPlatform } from '@em/platform';
+import { freePlatformPorts } from './platform-ports';
 import { BenchRow } from './table';
 
 // Browser globals of the function evaluated in the page (this program has no DOM types).
@@ -29,20 +30,7 @@ export async function participantPageBench(rows: BenchRow[]): Promise<void> {
     return;
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-page-'));
-  const ports = {
-    rest: 0,
-    gateway: 0,
-    events: 0,
-    images: 0,
-    search: 0,
-    media: 0,
-    mlWorker: 0,
-    restOperator: 0,
-    postgres: 0,
-    redis: 0,
-    s3: 0,
-  };
-  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+  const ports = await freePlatformPorts();
   const platform = await startPlatform({
     dataDir,
     ports,

@@ -6,7 +6,8 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
-import { freePort, Platform, startPlatform } from '@em/platform';
+import { Platform, startPlatform } from '@em/platform';
+import { freePlatformPorts } from './platform-ports';
 import { BenchRow } from './table';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -30,20 +31,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
  */
 export async function readPathBench(rows: BenchRow[]): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-platform-'));
-  const ports = {
-    rest: 0,
-    gateway: 0,
-    events: 0,
-    images: 0,
-    search: 0,
-    media: 0,
-    mlWorker: 0,
-    restOperator: 0,
-    postgres: 0,
-    redis: 0,
-    s3: 0,
-  };
-  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+  const ports = await freePlatformPorts();
   const options = {
     dataDir,
     ports,

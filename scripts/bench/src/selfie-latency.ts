@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadavg } from 'node:os';
 import { Pool } from 'pg';
-import { freePort, startPlatform, startServices } from '@em/platform';
+import { startPlatform, startServices } from '@em/platform';
+import { freePlatformPorts } from './platform-ports';
 import { BenchRow, ms } from './table';
 import { percentile, stageTable, TimedSearch } from './selfie-stages';
 import { concurrentSearches, ingestPhotos, latencies, PostSelfie, TimedPost, whileIngesting } from './selfie-load';
@@ -48,20 +49,7 @@ export async function selfieLatencyBench(rows: BenchRow[], faces: FaceAnalyzer, 
 
   console.error(`selfie-latency: ${known.length} selfie descriptors, starting a platform`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-selfie-'));
-  const ports = {
-    rest: 0,
-    gateway: 0,
-    events: 0,
-    images: 0,
-    search: 0,
-    media: 0,
-    mlWorker: 0,
-    restOperator: 0,
-    postgres: 0,
-    redis: 0,
-    s3: 0,
-  };
-  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+  const ports = await freePlatformPorts();
   // The search subgraph logs one 'selfie search timing' line per search (its stages), joined to the client's time by request_id.
   const serverTimings = new Map<string, { totalMs: number; stages: Record<string, number> }>();
   const platform = await startPlatform({

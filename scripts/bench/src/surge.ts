@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
-import { freePort, startPlatform } from '@em/platform';
+import { startPlatform } from '@em/platform';
+import { freePlatformPorts } from './platform-ports';
 import { infrastructureCpuSeconds, scrapeServices, seedLargeEvent } from './read-path';
 import { BenchRow } from './table';
 
@@ -41,20 +42,7 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
   const cores = availableParallelism();
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-surge-'));
-  const ports = {
-    rest: 0,
-    gateway: 0,
-    events: 0,
-    images: 0,
-    search: 0,
-    media: 0,
-    mlWorker: 0,
-    restOperator: 0,
-    postgres: 0,
-    redis: 0,
-    s3: 0,
-  };
-  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+  const ports = await freePlatformPorts();
   const options = {
     dataDir,
     ports,

@@ -1,0 +1,20 @@
+import { freePort } from '@em/platform';
+
+/** Free ports for every service and embedded server of a platform the bench starts (beside a running `npm start`). */
+export async function freePlatformPorts() {
+  const ports = {
+    rest: 0,
+    gateway: 0,
+    events: 0,
+    images: 0,
+    search: 0,
+    media: 0,
+    mlWorker: 0,
+    restOperator: 0,
+    postgres: 0,
+    redis: 0,
+    s3: 0,
+  };
+  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+  return ports;
+}
