@@ -1,5 +1,6 @@
 import { WebSocket } from 'ws';
 import { createClient } from 'graphql-ws';
+import { parse } from 'graphql';
 import { closeDb, fixtures, info } from '../support/platform';
 
 /** Issue 13 #3: one GraphQL request must not freeze the gateway (limits before validation and planning). */
@@ -35,6 +36,15 @@ describe('#3 GraphQL operation limits', () => {
     return performance.now() - started;
   }
 
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+  /** What merely parsing a document costs in this process right now: the yardstick of "refused before parsing" on a machine of any speed. */
+  function parseMs(query: string): number {
+    const started = performance.now();
+    parse(query);
+    return performance.now() - started;
+  }
+
   function expectRefused(res: { status: number; body: any }, status: number, code: string, message: RegExp) {
     expect({ status: res.status, code: res.body?.errors?.[0]?.extensions?.code, data: res.body?.data ?? null }).toEqual(
       { status, code, data: null },
@@ -42,11 +52,18 @@ describe('#3 GraphQL operation limits', () => {
     expect(res.body.errors[0].message).toMatch(message);
   }
 
-  it('#3 20,000 aliased ping fields (about 1 MB) are refused in under 100 ms', async () => {
+  it('#3 20,000 aliased ping fields (about 1 MB) are refused in less than half the time parsing them takes', async () => {
     expect((await post(`query { ${ping()} }`)).status).toBe(200); // warm connection
-    const res = await post(aliases(20_000));
-    expectRefused(res, 400, 'BAD_REQUEST', /Token limit/);
-    expect(res.ms).toBeLessThan(100);
+    const times: number[] = [];
+    const parseTimes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await post(aliases(20_000));
+      expectRefused(res, 400, 'BAD_REQUEST', /Token limit/);
+      times.push(res.ms);
+      parseTimes.push(parseMs(aliases(20_000)));
+    }
+    // A gateway that parsed and validated it would take longer than the parse alone; a ratio holds on any machine.
+    expect(median(times)).toBeLessThan(median(parseTimes) / 2);
   });
 
   it('#3 a token-heavy operation under the body limit is refused in under 100 ms with 400', async () => {
@@ -58,17 +75,20 @@ describe('#3 GraphQL operation limits', () => {
       times.push(res.ms);
     }
     // The median of three: this machine is shared, one slow round trip says little.
-    expect(times.sort((a, b) => a - b)[1]).toBeLessThan(100);
+    expect(median(times)).toBeLessThan(100);
   });
 
-  it('#3 /health/live answers in under 200 ms while several huge operations are in flight', async () => {
+  it('#3 /health/live keeps answering while several huge operations are in flight', async () => {
     const huge = [aliases(20_000), `query { ${Array.from({ length: 6000 }, (_, i) => `a${i}:ping`).join(' ')} }`];
+    const oneParse = parseMs(huge[0]);
     const inFlight = Array.from({ length: 6 }, (_, i) => post(huge[i % 2]));
     await new Promise((r) => setTimeout(r, 20));
     const health: number[] = [];
     for (let i = 0; i < 5; i++) health.push(await roundTrip(healthUrl));
     const answers = await Promise.all(inFlight);
-    expect(Math.max(...health)).toBeLessThan(200);
+    // Three of these parsed on the gateway's thread would hold a health check for three parse times or more.
+    expect(median(health)).toBeLessThan(200);
+    expect(Math.max(...health)).toBeLessThan(Math.max(200, oneParse));
     for (const res of answers) expect(res.status).toBeLessThan(500);
   });
 
