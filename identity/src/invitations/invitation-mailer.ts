@@ -29,12 +29,9 @@ export class InvitationCapReached extends Error {}
 const DAY_SECONDS = 24 * 3600;
 
 /** What an organiser typed must not become a header or a forged line break in a mail. */
-const plain = (value: string, max: number) =>
-  // eslint-disable-next-line no-control-regex -- control characters are what this removes
-  value
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-    .trim()
-    .slice(0, max);
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]+/g;
+const plain = (value: string, max: number) => value.replace(CONTROL_CHARACTERS, ' ').trim().slice(0, max);
 
 /**
  * Mails a member invited to an organisation: a one-time set-password link when the account has no

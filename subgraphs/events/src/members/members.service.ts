@@ -67,7 +67,7 @@ export class MembersService {
     const member = await this.repos.memberships.upsert(orgId, account.id, wanted, status);
     // A new member, or one who has not come yet, is told; a role change of an active member is not an invitation.
     const mailed = !!this.mail && existing?.status !== 'active';
-    if (mailed) await this.mail!.send({ orgId, organisationName: organisation.name, email: address, role: wanted });
+    if (mailed) await this.mail?.send({ orgId, organisationName: organisation.name, email: address, role: wanted });
     return { ...member, invitationMailed: mailed };
   }
 
