@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { Page } from 'playwright-core';
-import { CHROMIUM, gzippedKb, startPagePlatform } from './participant-page';
+import { chromiumMissing, gzippedKb, startPagePlatform } from './participant-page';
 import { BenchRow } from './table';
 
 // Browser globals of the function evaluated in the page (this program has no DOM types).
@@ -15,15 +14,7 @@ const ORGANISER = 'organiser@demo.example';
  * `npm start`'s platform and demo. From navigation to the events table with the demo event's photo count.
  */
 export async function dashboardPageBench(rows: BenchRow[]): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
-    rows.push({
-      figure: 'dashboard events page first render',
-      value: `not measured: no chromium at ${CHROMIUM}`,
-      target: '< 1 s',
-      how: 'apt-get install chromium, or set CHROMIUM_PATH',
-    });
-    return;
-  }
+  if (chromiumMissing(rows, 'dashboard events page first render')) return;
   const { platform, browser, stop } = await startPagePlatform();
   try {
     const dashboard = `${platform.restUrl.replace('127.0.0.1', 'localhost')}/dashboard/`;

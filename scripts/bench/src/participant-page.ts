@@ -10,7 +10,7 @@ import { BenchRow } from './table';
 // Browser globals of the function evaluated in the page (this program has no DOM types).
 declare const document: any, performance: any;
 
-export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const VISITS = 7;
 
 /**
@@ -20,15 +20,7 @@ const VISITS = 7;
  * visits, and the first visit after the platform started; the JS the page loads, gzipped.
  */
 export async function participantPageBench(rows: BenchRow[]): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
-    rows.push({
-      figure: 'participant page first render',
-      value: `not measured: no chromium at ${CHROMIUM}`,
-      target: '< 1 s',
-      how: 'apt-get install chromium, or set CHROMIUM_PATH',
-    });
-    return;
-  }
+  if (chromiumMissing(rows, 'participant page first render')) return;
   const { platform, browser, stop } = await startPagePlatform();
   try {
     const demo = platform.demo!;
@@ -86,6 +78,18 @@ export async function startPagePlatform() {
     rmSync(dataDir, { recursive: true, force: true });
   };
   return { platform, browser, stop };
+}
+
+/** Without chromium, a page's row says so (true) instead of a figure. */
+export function chromiumMissing(rows: BenchRow[], figure: string): boolean {
+  if (existsSync(CHROMIUM)) return false;
+  rows.push({
+    figure,
+    value: `not measured: no chromium at ${CHROMIUM}`,
+    target: '< 1 s',
+    how: 'apt-get install chromium, or set CHROMIUM_PATH',
+  });
+  return true;
 }
 
 /** The JS a page loaded, gzipped, in KB. */
