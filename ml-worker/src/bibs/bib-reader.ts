@@ -56,6 +56,11 @@ export interface BibReaderOptions {
    * and it did not hold leave-one-race-out (docs/benchmarks.md).
    */
   linePadding: number;
+  /**
+   * With linePadding: a widened read that differs is kept only when every glyph it gained beyond the box is a
+   * digit's (chooseWidenedRead: ground on both sides, at the digits' height), else the read as cut.
+   */
+  widenedGlyphCheck: boolean;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -68,6 +73,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   inkBoxes: true,
   secondLook: false,
   linePadding: 0,
+  widenedGlyphCheck: true,
 };
 
 /**
@@ -188,7 +194,15 @@ export class BibReader implements BibReading {
         ? planTextCrops(people, pixels.width, pixels.height, this.options.torso, this.options.textCrops)
         : [{ x: 0, y: 0, width: pixels.width, height: pixels.height, scale: 1 }];
     const ocr: TextOcr = {
-      detect: (crop, scale) => detectTextLines(detection, splitIntoLines, crop, scale, this.options.linePadding),
+      detect: (crop, scale) =>
+        detectTextLines(
+          detection,
+          splitIntoLines,
+          crop,
+          scale,
+          this.options.linePadding,
+          this.options.widenedGlyphCheck,
+        ),
       recognise: (line) =>
         recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
     };

@@ -192,8 +192,18 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
     options: { secondLook: false, linePadding: 0 },
   },
   { label: 'look (second look, lines as cut)', options: { secondLook: true, linePadding: 0 } },
-  { label: 'pad50 (one look, lines widened by 0.5 heights)', options: { secondLook: false, linePadding: 0.5 } },
-  { label: 'pad25 (one look, lines widened by 0.25 heights)', options: { secondLook: false, linePadding: 0.25 } },
+  {
+    label: 'pad50 (one look, lines widened by 0.5 heights, every widened read kept)',
+    options: { secondLook: false, linePadding: 0.5, widenedGlyphCheck: false },
+  },
+  {
+    label: 'pad25 (one look, lines widened by 0.25 heights, every widened read kept)',
+    options: { secondLook: false, linePadding: 0.25, widenedGlyphCheck: false },
+  },
+  {
+    label: 'edge25 (one look, lines widened by 0.25 heights, a gained glyph kept only when shaped as a digit)',
+    options: { secondLook: false, linePadding: 0.25, widenedGlyphCheck: true },
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
