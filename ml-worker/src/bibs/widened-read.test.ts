@@ -1,6 +1,6 @@
 import type { Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
-import { chooseWidenedRead, glyphsBeyondBox } from './widened-read';
+import { changedSides, chooseWidenedRead, glyphsBeyondBox } from './widened-read';
 
 const W = 120;
 const H = 60;
@@ -40,7 +40,7 @@ const longLine = (x: number) => (x >= 27 && x < 30 ? INK : null);
 
 describe('glyphsBeyondBox (a digit beyond a line box, told from a sheet edge)', () => {
   it('finds a leading "1" the box cut, with ground on both sides at the digits\' height: a digit', () => {
-    expect(glyphsBeyondBox(sheet(leadingOne), box, widened)).toEqual([{ x0: 27, x1: 32, digit: true }]);
+    expect(glyphsBeyondBox(sheet(leadingOne), box, widened)).toEqual([{ side: 'left', x0: 27, x1: 32, digit: true }]);
   });
 
   it("finds the sheet's edge, with no ground beyond it: not a digit", () => {
@@ -49,7 +49,7 @@ describe('glyphsBeyondBox (a digit beyond a line box, told from a sheet edge)', 
   });
 
   it("finds a straight line running past the digits' top and bottom: not a digit", () => {
-    expect(glyphsBeyondBox(sheet(longLine), box, widened)).toEqual([{ x0: 27, x1: 30, digit: false }]);
+    expect(glyphsBeyondBox(sheet(longLine), box, widened)).toEqual([{ side: 'left', x0: 27, x1: 30, digit: false }]);
   });
 
   it('finds nothing beyond a box that holds all the digits', () => {
@@ -91,5 +91,21 @@ describe('chooseWidenedRead', () => {
   it('keeps the read as cut when both read the same', () => {
     const narrow = reading('478');
     expect(chooseWidenedRead(narrow, reading('478'), sheet(sheetEdge), box, widened)).toBe(narrow);
+  });
+});
+
+describe('changedSides (where a widened read differs from the read as cut)', () => {
+  it('is the side of the digits gained, or of the first difference from either end', () => {
+    expect(changedSides('130', '1130')).toEqual(['left']);
+    expect(changedSides('82', '822')).toEqual(['right']);
+    expect(changedSides('727', '1777')).toEqual(['left']);
+    expect(changedSides('3', '33')).toEqual(['left', 'right']);
+  });
+
+  it('keeps the read as cut when a digit is gained on one side and the other side holds the edge', () => {
+    // A "1" on the left (a digit) and the sheet's edge on the right: only the left counts for 130 -> 1130.
+    const both = sheet((x, y) => leadingOne(x, y) ?? (x >= 96 ? INK : null));
+    expect(chooseWidenedRead(reading('130'), reading('1130'), both, box, widened)?.text).toBe('1130');
+    expect(chooseWidenedRead(reading('130'), reading('1301'), both, box, widened)?.text).toBe('130');
   });
 });
