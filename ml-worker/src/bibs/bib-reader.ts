@@ -52,8 +52,7 @@ export interface BibReaderOptions {
   secondLook: boolean;
   /**
    * Each level line is read widened by this share of its height on either side (paddedLineRegion); 0: as cut.
-   * Off by default: it completes numbers whose first digit the box cut, but reads a sheet's edge as a "1" too,
-   * and it did not hold leave-one-race-out (docs/benchmarks.md).
+   * It completes numbers whose first digit the box cut; with widenedGlyphCheck a sheet's edge is not read as a "1".
    */
   linePadding: number;
   /**
@@ -72,7 +71,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   maxSide: OCR_MAX_SIDE,
   inkBoxes: true,
   secondLook: false,
-  linePadding: 0,
+  linePadding: 0.25,
   widenedGlyphCheck: true,
 };
 

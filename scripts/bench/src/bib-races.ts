@@ -188,7 +188,7 @@ const add = (a: Counts, b: Counts): Counts => ({
  */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
   {
-    label: 'before (main of 2026-11-27 22:30: one look, lines as cut)',
+    label: 'before (main of 2026-11-28 02:00: one look, lines as cut)',
     options: { secondLook: false, linePadding: 0 },
   },
   { label: 'look (second look, lines as cut)', options: { secondLook: true, linePadding: 0 } },
@@ -201,10 +201,9 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
     options: { secondLook: false, linePadding: 0.25, widenedGlyphCheck: false },
   },
   {
-    label: 'edge25 (one look, lines widened by 0.25 heights, a gained glyph kept only when shaped as a digit)',
-    options: { secondLook: false, linePadding: 0.25, widenedGlyphCheck: true },
+    label: 'now (as shipped: lines widened by 0.25 heights, a gained glyph kept only when shaped as a digit)',
+    options: {},
   },
-  { label: 'now (as shipped)', options: {} },
 ];
 
 /**
