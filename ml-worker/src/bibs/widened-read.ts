@@ -4,9 +4,9 @@ import type { Region } from './text-crops';
 
 /** How far beside and above/below a line's box (share of its height) a glyph's ground is looked for. */
 const LOOK_BEYOND = 1;
-/** A glyph is at the digits' height when its ink ends within this share of their height of theirs. */
+/** A glyph is at the digits' height when its top and bottom are within this share of it of the digits'. */
 const HEIGHT_SLACK = 0.2;
-/** A digit is narrower than it is tall; an ink run wider than this share of the digits' height is no digit. */
+/** A digit is narrower than it is tall; a blob wider than this share of the digits' height is no digit. */
 const MAX_GLYPH_WIDTH = 0.9;
 /** A glyph crosses the line's middle rows (a box's top and bottom may hold the shirt around the sheet). */
 const MIDDLE_ROWS = 0.6;
