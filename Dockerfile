@@ -23,4 +23,4 @@ ENV NODE_ENV=production LISTEN_HOST=0.0.0.0 REST_HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app /app
 USER node
-CMD ["node", "gateway/dist/main.js"]
+CMD ["node", "gateway/dist/main.bundle.js"]

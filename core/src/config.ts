@@ -3,8 +3,8 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-/** The repository root (core/dist/config.js -> ../..). */
-export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+/** The repository root: core's folder's parent, found by package name so a bundled service finds it too. */
+export const REPO_ROOT = path.resolve(path.dirname(require.resolve('@em/core/package.json')), '..');
 
 /** Where the embedded default keeps its data, and the env file the launcher writes there. */
 export const DEFAULT_DATA_DIR = path.join(REPO_ROOT, '.data');

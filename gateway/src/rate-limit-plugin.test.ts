@@ -1,5 +1,5 @@
 import { FieldNode, OperationDefinitionNode, parse } from 'graphql';
-import { RateDecision } from '@em/core';
+import { RateDecision, RateGrant } from '@em/core';
 import { chargeCaller, chargeOf, rateLimitPlugin } from './rate-limit-plugin';
 import { fragmentsOf, rootFieldsOf } from './operations/root-fields';
 
@@ -43,7 +43,7 @@ describe('chargeOf', () => {
 
 describe('rateLimitPlugin with a charge the single-fetch path already took', () => {
   const plugin = rateLimitPlugin(
-    { consume: async () => Promise.reject(new Error('charged twice')), defaultLimit: () => 1 } as never,
+    { consumeGrant: async () => Promise.reject(new Error('charged twice')), defaultLimit: () => 1 } as never,
     {} as never,
   );
   const run = async (precharged: RateDecision) => {
@@ -78,6 +78,11 @@ describe('chargeCaller', () => {
         const count = (counts.get(key) ?? 0) + units;
         counts.set(key, count);
         return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), retryAfterSeconds: 7 };
+      },
+      // As RateLimiter.consumeGrant's script: the shared ceiling is charged only when the own budget allowed.
+      async consumeGrant(cls: string, grant: RateGrant, units = 1): Promise<RateDecision> {
+        const own = await this.consume(cls, grant.subject, grant.limit, units);
+        return !own.allowed || !grant.shared ? own : this.consume(cls, grant.shared.subject, grant.shared.limit, units);
       },
     };
   }

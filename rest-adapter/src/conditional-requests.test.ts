@@ -278,7 +278,7 @@ describe('read grants: revalidations of a key the gateway just authorised', () =
     const charged: Array<{ subject: string; limit: number }> = [];
     return {
       charged,
-      consume: async (_cls: string, subject: string, limit: number): Promise<RateDecision> => {
+      consumeGrant: async (_cls: string, { subject, limit }: RateGrant): Promise<RateDecision> => {
         charged.push({ subject, limit });
         const allowed = charged.length <= budget;
         return { allowed, limit: budget, remaining: Math.max(0, budget - charged.length), retryAfterSeconds: 9 };

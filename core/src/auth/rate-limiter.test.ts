@@ -60,12 +60,40 @@ describe('RateLimiter', () => {
     expect(await redis.ttl(keys[0])).toBeGreaterThan(55);
   });
 
+  it("charges a grant's own budget and its shared ceiling in one script; a visitor refused spends nothing of it", async () => {
+    const limiter = new RateLimiter(redis, limits);
+    const now = 1_800_000_000_000;
+    const grant = (visitor: string) => ({
+      window: 60,
+      subject: `key:5:client:${visitor}`,
+      limit: 2,
+      shared: { subject: 'key:5', limit: 3 },
+    });
+    const allowed = async (visitor: string) => (await limiter.consumeGrant('read', grant(visitor), 1, now)).allowed;
+    expect([await allowed('a'), await allowed('a'), await allowed('a')]).toEqual([true, true, false]);
+    const shared = (await redis.keys('rl:read:key:5:*')).filter((k) => !k.includes('client'));
+    expect(await redis.get(shared[0])).toBe('2');
+    expect(await redis.ttl(shared[0])).toBeGreaterThan(55);
+    // Another visitor has a budget of their own, until the key's ceiling is spent.
+    expect(await allowed('b')).toBe(true);
+    const refused = await limiter.consumeGrant('read', grant('c'), 1, now);
+    expect(refused.allowed).toBe(false);
+    expect(refused).toMatchObject({ limit: 3, remaining: 0 });
+    // A grant without a shared ceiling is its own budget alone.
+    expect((await limiter.consumeGrant('read', { window: 60, subject: 'key:6', limit: 1 }, 1, now)).allowed).toBe(true);
+    expect((await limiter.consumeGrant('read', { window: 60, subject: 'key:6', limit: 1 }, 1, now)).allowed).toBe(
+      false,
+    );
+  });
+
   it('lets calls through when Redis fails', async () => {
     const broken = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
     const errors: unknown[] = [];
     const limiter = new RateLimiter(broken, limits, (err) => errors.push(err));
     expect((await limiter.consume('read', 'key-4')).allowed).toBe(true);
-    expect(errors).toHaveLength(1);
+    const grant = { window: 60, subject: 'key-4', limit: 1, shared: { subject: 'key', limit: 1 } };
+    expect((await limiter.consumeGrant('read', grant)).allowed).toBe(true);
+    expect(errors).toHaveLength(2);
     broken.disconnect();
   });
 });

@@ -39,11 +39,17 @@ export class RateLimiter {
   ) {}
 
   /** One round trip per call (the read path's hot spot): increment, and give a new window its expiry. */
-  private counters(): Redis & { consumeWindow(key: string, units: number, ttlSeconds: number): Promise<number> } {
+  private counters(): Redis & {
+    consumeWindow(key: string, units: number, ttlSeconds: number): Promise<number>;
+    consumeWindows(own: string, shared: string, units: number, ttlSeconds: number, ownLimit: number): Promise<number[]>;
+  } {
     if (!('consumeWindow' in this.redis)) {
-      this.redis.defineCommand('consumeWindow', {
-        numberOfKeys: 1,
-        lua: "local count = redis.call('INCRBY', KEYS[1], ARGV[1]) if count == tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end return count",
+      this.redis.defineCommand('consumeWindow', { numberOfKeys: 1, lua: `${CHARGE_LUA} return charge(KEYS[1])` });
+      // The own budget, then the shared one only when the own allowed the call: both in one round trip.
+      this.redis.defineCommand('consumeWindows', {
+        numberOfKeys: 2,
+        lua: `${CHARGE_LUA} local own = charge(KEYS[1]) if own > tonumber(ARGV[3]) then return {own} end
+          return {own, charge(KEYS[2])}`,
       });
     }
     return this.redis as never;
@@ -75,18 +81,57 @@ export class RateLimiter {
     now = Date.now(),
     window = this.cfg.RATE_LIMIT_WINDOW_SECONDS,
   ): Promise<RateDecision> {
-    const nowSeconds = now / 1000;
-    const windowIndex = Math.floor(nowSeconds / window);
-    const retryAfterSeconds = Math.max(1, Math.ceil((windowIndex + 1) * window - nowSeconds));
-    const key = `rl:${cls}:${subject}:${windowIndex}`;
+    const { index, retryAfterSeconds } = windowOf(now, window);
     try {
-      const count = Number(await this.counters().consumeWindow(key, units, window + 1));
-      return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), retryAfterSeconds };
+      const count = Number(await this.counters().consumeWindow(`rl:${cls}:${subject}:${index}`, units, window + 1));
+      return decisionOf(count, limit, retryAfterSeconds);
     } catch (err) {
       this.onError(err);
       return { allowed: true, limit, remaining: limit, retryAfterSeconds: 0 };
     }
   }
+
+  /**
+   * Charges a grant: the own budget, then the shared one only when the own allowed the call (a
+   * visitor refused spends nothing of the others'), in one round trip to Redis.
+   */
+  async consumeGrant(cls: RateClass, grant: RateGrant, units = 1, now = Date.now()): Promise<RateDecision> {
+    if (!grant.shared) return this.consume(cls, grant.subject, grant.limit, units, now, grant.window);
+    const { index, retryAfterSeconds } = windowOf(now, grant.window);
+    const key = (subject: string) => `rl:${cls}:${subject}:${index}`;
+    try {
+      const [own, shared] = (
+        await this.counters().consumeWindows(
+          key(grant.subject),
+          key(grant.shared.subject),
+          units,
+          grant.window + 1,
+          grant.limit,
+        )
+      ).map(Number);
+      return shared === undefined
+        ? decisionOf(own, grant.limit, retryAfterSeconds)
+        : decisionOf(shared, grant.shared.limit, retryAfterSeconds);
+    } catch (err) {
+      this.onError(err);
+      return { allowed: true, limit: grant.limit, remaining: grant.limit, retryAfterSeconds: 0 };
+    }
+  }
+}
+
+/** Increments a window's counter by ARGV[1] and gives a new one its expiry (ARGV[2] seconds). */
+const CHARGE_LUA =
+  "local function charge(key) local count = redis.call('INCRBY', key, ARGV[1]) " +
+  "if count == tonumber(ARGV[1]) then redis.call('EXPIRE', key, ARGV[2]) end return count end";
+
+function windowOf(now: number, window: number): { index: number; retryAfterSeconds: number } {
+  const nowSeconds = now / 1000;
+  const index = Math.floor(nowSeconds / window);
+  return { index, retryAfterSeconds: Math.max(1, Math.ceil((index + 1) * window - nowSeconds)) };
+}
+
+function decisionOf(count: number, limit: number, retryAfterSeconds: number): RateDecision {
+  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), retryAfterSeconds };
 }
 
 /** What a refused call is told (the gateway's GraphQL error and the REST adapter's 429 say the same). */
@@ -112,15 +157,12 @@ export function rateGrantOf(
   };
 }
 
-/** Charges a grant: the own budget, then the shared one only when the own allowed the call (a visitor refused spends nothing of the others'). */
-export async function chargeGrant(
-  limiter: Pick<RateLimiter, 'consume'>,
+/** Charges a grant (RateLimiter.consumeGrant: the own budget, then the shared one, one round trip). */
+export function chargeGrant(
+  limiter: Pick<RateLimiter, 'consumeGrant'>,
   cls: RateClass,
   grant: RateGrant,
   units = 1,
 ): Promise<RateDecision> {
-  const now = Date.now();
-  const own = await limiter.consume(cls, grant.subject, grant.limit, units, now, grant.window);
-  if (!own.allowed || !grant.shared) return own;
-  return limiter.consume(cls, grant.shared.subject, grant.shared.limit, units, now, grant.window);
+  return limiter.consumeGrant(cls, grant, units);
 }

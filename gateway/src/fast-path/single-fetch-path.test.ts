@@ -44,7 +44,7 @@ function setup(opts: { subgraph?: RawSubgraphResponse; decision?: Partial<RateDe
     limiter: {
       defaultLimit: () => 100,
       window: 60,
-      consume: async () => {
+      consumeGrant: async () => {
         calls.charges++;
         return { allowed: true, limit: 100, remaining: 99, retryAfterSeconds: 0, ...opts.decision };
       },

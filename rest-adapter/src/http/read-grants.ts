@@ -24,7 +24,7 @@ export class ReadGrants {
   private readonly grants: LruMap<string, { grant: RateGrant; until: number }>;
 
   constructor(
-    private readonly limiter: Pick<RateLimiter, 'consume'>,
+    private readonly limiter: Pick<RateLimiter, 'consumeGrant'>,
     private readonly ttlMs: number,
     capacity = 20_000,
     private readonly now: () => number = Date.now,

@@ -177,7 +177,11 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       // Distinct pages, so that the full answers are not kept ones (a small event has fewer).
       const n = Math.min(150, totalPages);
       for (let i = 0; i < n; i++) await run(totalPages - i);
-      return { label, perRequest: sumCpu(before, await cpu()) / n };
+      const after = await cpu();
+      const byProcess = Object.keys(after)
+        .map((p) => `${p} ${(((after[p] - before[p]) / n) * 1000).toFixed(2)}`)
+        .join(', ');
+      return { label, perRequest: sumCpu(before, after) / n, byProcess };
     };
     const h = { 'x-api-key': browser.rawKey, origin: 'http://localhost', 'x-forwarded-for': '198.19.1.1' };
     const tags = new Map<number, string>();
@@ -249,7 +253,7 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       figure: 'gallery page CPU: full answer / kept answer / 304 revalidation',
       value: `${(full.perRequest * 1000).toFixed(2)} / ${(kept.perRequest * 1000).toFixed(2)} / ${(notModified.perRequest * 1000).toFixed(2)} ms; 304 = ${(notModified.perRequest / full.perRequest).toFixed(2)} of full`,
       target: '304 <= 0.1 of full',
-      how: '150 distinct pages each, sequential, browser key; CPU of every process and Postgres/Redis per request; kept = same pages again (SharedReads), 304 = If-None-Match (authorize only)',
+      how: `150 distinct pages each, sequential, browser key; CPU of every process and Postgres/Redis per request; kept = same pages again (SharedReads), 304 = If-None-Match (authorize only); ms per request by process: ${[full, kept, notModified].map((g) => `${g.label}: ${g.byProcess}`).join('; ')}`,
     });
 
     // The restart: time to the first gallery 200 and to the ml-worker ready, same start.

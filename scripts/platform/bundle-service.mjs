@@ -1,0 +1,43 @@
+// Bundles a service's compiled entry (dist/main.js) into one file, dist/main.bundle.js, with its
+// source map: a start resolves and reads one file instead of thousands (see docs/operations.md).
+// Run from a service's folder after tsc (its build script): node <repo>/scripts/platform/bundle-service.mjs [dist].
+import { build } from 'esbuild';
+import path from 'node:path';
+
+// Native addons and packages that find files next to their own sources at run time stay in node_modules;
+// the knex dialects of databases the platform does not use are never loaded.
+const EXTERNAL = [
+  'sharp',
+  'usearch',
+  'msgpackr-extract',
+  'pg-native',
+  'pg-query-stream',
+  'better-sqlite3',
+  'sqlite3',
+  'libsql',
+  'mysql',
+  'mysql2',
+  'mariadb',
+  'oracledb',
+  'tedious',
+  // Found at run time, where the package is installed (the participant page's and dashboard's files, the repo root).
+  '@em/core/package.json',
+  '@em/web/package.json',
+  '@em/dashboard/package.json',
+];
+
+const dist = path.resolve(process.argv[2] ?? 'dist');
+await build({
+  entryPoints: [path.join(dist, 'main.js')],
+  outfile: path.join(dist, 'main.bundle.js'),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  // Not minified: a stack trace's line in the bundle reads like the compiled file it came from. The map is for
+  // --enable-source-maps when needed (off by default: Node decodes it at start, ~2 s of CPU per service).
+  sourcemap: true,
+  sourcesContent: false,
+  external: EXTERNAL,
+  logLevel: 'warning',
+});
