@@ -99,6 +99,11 @@ export const OPERATION_POLICY = {
   videoClipping: read('event', { features: VIDEO_SELFIE }),
   clipStatus: read('event', { features: VIDEO_SELFIE }),
   importPhotos: write('event'),
+  // A browser's upload straight to the bucket is an import in steps: guarded like it.
+  startPhotoUpload: write('event'),
+  photoUploadParts: write('event'),
+  completePhotoUpload: write('event'),
+  abortPhotoUpload: write('event'),
   processPhotos: write('event'),
   goLive: write('event'),
   // The pipeline's progress is the organiser's view, guarded like its actions.

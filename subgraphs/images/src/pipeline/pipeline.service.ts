@@ -46,6 +46,8 @@ export interface PhotoSource {
   fileName: string;
   source: string;
   photographerName?: string | null;
+  /** The photo's id when the caller chose it beforehand (a browser upload names its photo at its start). */
+  photoId?: string;
 }
 
 function tally(report: ImportReport, key: string, outcome: ImportOutcome): void {
@@ -83,7 +85,7 @@ export class PipelineService {
     if (existing) return { status: 'duplicate', imageId: existing.id };
 
     const exif = await readExif(file, event.timeZone);
-    const id = newId();
+    const id = origin.photoId ?? newId();
     const photo = {
       id,
       eventId: event.id,
