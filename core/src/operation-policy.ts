@@ -98,6 +98,8 @@ export const OPERATION_POLICY = {
   startVideoClipping: read('event', { features: VIDEO_SELFIE, rate: 'matching' }),
   videoClipping: read('event', { features: VIDEO_SELFIE }),
   clipStatus: read('event', { features: VIDEO_SELFIE }),
+  // The dashboard follows its photos: guarded like pipelineStatus, which the gateway asks first.
+  photoStatus: write('event'),
   importPhotos: write('event'),
   // A browser's upload straight to the bucket is an import in steps: guarded like it.
   startPhotoUpload: write('event'),

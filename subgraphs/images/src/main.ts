@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { checks, connectRedis, ContentVersions } from '@em/core';
+import { checks, connectRedis, ContentVersions, photoStatusPublisher } from '@em/core';
 import {
   SqlAuditLogRepository,
   SqlEventsRepository,
@@ -32,7 +32,7 @@ runService('images', async ({ cfg, logger, orm, principalSecret }) => {
   const timeline = new TimelineResolver(new TimelineService(events, photoRows, store));
   const redis = connectRedis(cfg.REDIS_URL);
   const versions = new ContentVersions(events, redis, logger);
-  const pipelineService = new PipelineService(events, photoRows, store, jobs, versions);
+  const pipelineService = new PipelineService(events, photoRows, store, jobs, versions, photoStatusPublisher(redis));
   const pipeline = new PipelineResolver(pipelineService);
   const uploads = new PhotoUploadsResolver(
     new PhotoUploadsService(events, photoRows, store, pipelineService, {
