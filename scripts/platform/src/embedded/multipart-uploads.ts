@@ -90,7 +90,7 @@ export function multipartUploads(storeDirectory: string): MultipartUploads {
       const info = await stat(full).catch(() => null);
       if (info && info.mtimeMs < cutoff) {
         await rm(full, { recursive: true, force: true });
-        removed++;
+        if (entry.name.endsWith('._S3rver_object')) removed++;
       }
     }
     return removed;
