@@ -110,6 +110,20 @@ const schema = z.object({
     .min(1)
     .max(24 * 3600)
     .default(900),
+  /**
+   * Invitation e-mails of the embedded provider (a set-password link, or a note to sign in): an SMTP server as
+   * `smtp://user:password@host:587` (STARTTLS when the server offers it) or `smtps://…:465`; unset, nothing is mailed
+   * and the CLI prints the links.
+   */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((v) => /^smtps?:$/.test(new URL(v).protocol), 'SMTP_URL must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** The sender of invitation e-mails. */
+  MAIL_FROM: z.string().min(3).max(200).default('Event media <no-reply@localhost>'),
+  /** Invitation e-mails one organisation may send a day (its admins must not make the platform a spam relay). */
+  INVITATION_MAILS_PER_DAY: z.coerce.number().int().min(1).default(200),
   /** How long a set-password link (invitation, reset) works. */
   SET_PASSWORD_LINK_HOURS: z.coerce
     .number()
@@ -308,6 +322,10 @@ export function dashboardUrl(cfg: Pick<Config, 'DASHBOARD_URL' | 'REST_PORT'>): 
   const url = cfg.DASHBOARD_URL ?? `http://localhost:${cfg.REST_PORT}/dashboard/`;
   return url.endsWith('/') ? url : `${url}/`;
 }
+
+/** Invitations are mailed by the embedded provider: it runs (its cookie secret is set) and SMTP is configured. */
+export const invitationsMailed = (cfg: Pick<Config, 'SMTP_URL' | 'IDENTITY_COOKIE_SECRET'>) =>
+  !!cfg.SMTP_URL && !!cfg.IDENTITY_COOKIE_SECRET;
 
 /** The embedded OpenID provider's issuer (IDENTITY_ISSUER, else its port on localhost), without a trailing `/`. */
 export function embeddedIdentityIssuer(cfg: Pick<Config, 'IDENTITY_ISSUER' | 'IDENTITY_PORT'>): string {

@@ -50,17 +50,19 @@ export function MembersPage({ org }: { org: { id: number; name: string; role: st
   const invite = (e: Event) => {
     e.preventDefault();
     void change(async () => {
-      const d = await gql<{ inviteMember: Member }>(
+      const d = await gql<{ inviteMember: Member & { invitationMailed: boolean | null } }>(
         `mutation($orgId: Int!, $email: String!, $role: String!) {
-          inviteMember(orgId: $orgId, email: $email, role: $role) { ${MEMBER_FIELDS} } }`,
+          inviteMember(orgId: $orgId, email: $email, role: $role) { ${MEMBER_FIELDS} invitationMailed } }`,
         { orgId: org.id, email, role },
       );
       setEmail('');
       const m = d.inviteMember;
+      const told = m.invitationMailed ? ' An invitation e-mail is on its way to them.' : '';
       return m.status === 'pending'
-        ? `${m.email} invited as ${m.role}: pending until they first sign in. ` +
-            `Send them a set-password link (npm run cli -- set-password --email ${m.email}).`
-        : `${m.email} is a member now, as ${m.role}.`;
+        ? `${m.email} invited as ${m.role}: pending until they first sign in.` +
+            (told ||
+              ` Send them a set-password link (npm run cli -- set-password --email ${m.email}), or configure SMTP_URL.`)
+        : `${m.email} is a member now, as ${m.role}.${told}`;
     });
   };
 

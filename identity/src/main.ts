@@ -16,6 +16,7 @@ import http from 'node:http';
 import { LocalAccountsService } from './accounts/local-accounts.service';
 import { RedisFailureCounter, SignInThrottle } from './accounts/sign-in-throttle';
 import { identityHandler } from './http/server';
+import { startInvitationMailWorker } from './invitations/invitation-worker';
 import { createProvider } from './provider/provider';
 
 const logger = createLogger('identity');
@@ -35,6 +36,9 @@ async function main() {
   const issuer = embeddedIdentityIssuer(cfg);
   const secrets = { client: cfg.DASHBOARD_CLIENT_SECRET, cookie: cfg.IDENTITY_COOKIE_SECRET };
   const provider = await openIdProvider(cfg, { issuer, secrets, accounts, redis });
+  const mailWorker = cfg.SMTP_URL
+    ? startInvitationMailWorker(cfg, { accounts, redis, issuer, dashboardUrl: dashboardUrl(cfg), logger })
+    : null;
   const server = http.createServer(
     identityHandler({
       provider,
@@ -52,7 +56,9 @@ async function main() {
     logger.info({ port: cfg.IDENTITY_PORT, issuer }, 'identity provider listening'),
   );
   const shutdown = () => {
-    server.close(() => void Promise.all([orm.close(), redis.quit()]).finally(() => process.exit(0)));
+    server.close(
+      () => void Promise.all([orm.close(), redis.quit(), mailWorker?.close()]).finally(() => process.exit(0)),
+    );
     server.closeIdleConnections();
   };
   process.on('SIGTERM', shutdown);

@@ -1,5 +1,5 @@
 import { clientMessage, connectRedis, Logger } from '@em/core';
-import { JobPayload, JobResult, JOBS, QUEUE_NAMES, QueueName, TracedJob, workerOptions } from '@em/core/jobs';
+import { JobPayload, JobResult, JOBS, queuesOf, QueueName, QueuesOf, TracedJob, workerOptions } from '@em/core/jobs';
 import { Job, Worker } from 'bullmq';
 
 type Redis = ReturnType<typeof connectRedis>;
@@ -16,7 +16,7 @@ export interface JobHandler<Q extends QueueName> {
 }
 
 /** A handler for every queue of the registry: a queue without one is a compile error. */
-export type JobHandlers = { [Q in QueueName]: JobHandler<Q> };
+export type JobHandlers = { [Q in QueuesOf<'ml-worker'>]: JobHandler<Q> };
 
 /** A job that will not run again: its last attempt failed, or it threw an UnrecoverableError. */
 export const failedForGood = (job: Job, err: Error) =>
@@ -38,9 +38,9 @@ export function startWorkers(
   /** Queues served elsewhere (the selfie queue, by the selfie threads themselves). */
   except: QueueName[] = [],
 ): Worker[] {
-  return QUEUE_NAMES.filter((name) => !except.includes(name)).map((name) =>
-    startWorker(name, handlers[name] as JobHandler<typeof name>, connect(), logger, concurrency[name]),
-  );
+  return queuesOf('ml-worker')
+    .filter((name) => !except.includes(name))
+    .map((name) => startWorker(name, handlers[name] as JobHandler<typeof name>, connect(), logger, concurrency[name]));
 }
 
 /** One queue's Worker (a selfie thread runs the selfie queue's own). */

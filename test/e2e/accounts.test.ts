@@ -236,17 +236,17 @@ describe('rate limits', () => {
     const other = await fixtures.apiKey(orgId);
     await startOfNextWindow();
     const statuses: number[] = [];
-    let limitedResponse;
+    let limitedResponse: Awaited<ReturnType<typeof api>> | undefined;
     for (let i = 0; i < 5; i++) {
       const res = await api(`/${orgId}/events`, { key: limited });
       statuses.push(res.status);
       if (res.status === 429) limitedResponse = res;
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
-    expectError(limitedResponse, 429);
-    expect(Number(limitedResponse.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expectError(limitedResponse!, 429);
+    expect(Number(limitedResponse!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await api(`/${orgId}/events`, { key: other })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, Number(limitedResponse.headers.get('retry-after')) * 1000 + 50));
+    await new Promise((r) => setTimeout(r, Number(limitedResponse!.headers.get('retry-after')) * 1000 + 50));
     expect((await api(`/${orgId}/events`, { key: limited })).status).toBe(200);
   });
 

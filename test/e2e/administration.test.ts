@@ -221,7 +221,7 @@ describe('administration over GraphQL', () => {
           }),
         );
         form.append('map', JSON.stringify({ 0: ['variables.f'] }));
-        form.append('0', new Blob([content], { type: 'image/png' }), 'cover.png');
+        form.append('0', new Blob([new Uint8Array(content)], { type: 'image/png' }), 'cover.png');
         const res = await fetch(info.gatewayUrl, {
           method: 'POST',
           headers: { authorization: `Bearer ${credential}`, 'apollo-require-preflight': 'true' },

@@ -133,13 +133,13 @@ describe('bad input: generated malformed requests across every route', () => {
           if (cred === 'valid' || cred === 'both') headers['x-api-key'] = key;
           if (cred === 'garbage') headers['x-api-key'] = 'emk_not-a-real-key';
           if (cred === 'bearer-garbage' || cred === 'both') headers.authorization = 'Bearer abc.def.ghi';
-          let payload: string | Buffer | FormData | undefined;
+          let payload: string | Uint8Array<ArrayBuffer> | FormData | undefined;
           if (method !== 'GET' && b.kind === 'json') {
             headers['content-type'] = 'application/json';
             payload = b.text;
           } else if (method !== 'GET' && (b.kind === 'raw' || b.kind === 'bytes')) {
             headers['content-type'] = b.type;
-            payload = b.kind === 'raw' ? b.text : Buffer.from(b.bytes);
+            payload = b.kind === 'raw' ? b.text : new Uint8Array(b.bytes);
           } else if (method !== 'GET' && b.kind === 'multipart') {
             const form = new FormData();
             for (const [name, value] of Object.entries(b.fields)) form.append(name, value);

@@ -22,7 +22,7 @@ function racePhoto(bib: string, distractors: string[]): Promise<Buffer> {
 
 async function importProcessAndGoLive(base: string, key: string, files: Array<{ name: string; content: Buffer }>) {
   const form = new FormData();
-  for (const f of files) form.append('files', new Blob([f.content], { type: 'image/jpeg' }), f.name);
+  for (const f of files) form.append('files', new Blob([new Uint8Array(f.content)], { type: 'image/jpeg' }), f.name);
   const res = await fetch(`${API}${base}/pipeline/photos/import`, {
     method: 'POST',
     headers: { 'x-api-key': key },

@@ -1,10 +1,11 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffmpegPath } from '@em/core/media';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { ensureChromium, expectText, seriousA11yViolations } from './support/browser';
+import { startMailbox } from './support/mailbox';
 import { readPlatformInfo, spawnPlatform, SpawnedPlatform } from './support/spawn-platform';
 
 /**
@@ -12,7 +13,6 @@ import { readPlatformInfo, spawnPlatform, SpawnedPlatform } from './support/spaw
  * organiser uses them (and as a member with the `user` role sees them), on a platform of their own.
  */
 const OUT = path.join(__dirname, '..', 'output', 'dashboard-pages');
-const REPO_ROOT = path.resolve(__dirname, '../..');
 const PHONE = { width: 390, height: 844 };
 
 let platform: SpawnedPlatform;
@@ -22,17 +22,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let dir: string;
-
-function cli(...args: string[]): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(
-      process.execPath,
-      [path.join(REPO_ROOT, 'scripts/cli/dist/cli.js'), ...args],
-      { env: { ...process.env, ...info.env } },
-      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)),
-    ),
-  );
-}
+let mailbox: Awaited<ReturnType<typeof startMailbox>>;
 
 /** axe finds no serious violation, then the page is saved at desktop width and at a phone's. */
 async function screenshots(name: string, url: string, ready: (p: Page) => Promise<void>) {
@@ -76,7 +66,8 @@ const memberShown = async (p: Page, email: string) => ({
 beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   dir = mkdtempSync(path.join(tmpdir(), 'em-dashboard-pages-'));
-  platform = await spawnPlatform({ prefix: 'em-dashboard-pages-' });
+  mailbox = await startMailbox();
+  platform = await spawnPlatform({ prefix: 'em-dashboard-pages-', env: { SMTP_URL: mailbox.url } });
   info = readPlatformInfo(platform) as typeof info;
   dashboardUrl = `${info.restUrl.replace('127.0.0.1', 'localhost')}/dashboard/`;
   browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
@@ -88,6 +79,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await platform?.stop();
+  await mailbox?.close();
 });
 
 describe('the dashboard pages for members, usage, videos and the start list', () => {
@@ -103,8 +95,12 @@ describe('the dashboard pages for members, usage, videos and the start list', ()
     await page.getByRole('button', { name: 'Invite' }).click();
     await expectText(
       page.locator('.ok'),
-      /new\.helper@demo\.example invited as user: pending until they first sign in/,
+      /new\.helper@demo\.example invited as user: pending until they first sign in\. An invitation e-mail is on its way/,
     );
+    const invitation = await mailbox.mailTo('new.helper@demo.example');
+    expect(invitation.subject).toBe('Demo Running Club invited you to its event photos dashboard');
+    expect(invitation.text).toMatch(/^Demo Running Club invited you as a member\./);
+    expect(invitation.text).toMatch(/\/set-password\?token=[\w-]{20,}/);
     await expectText(rowOf(page, 'new.helper@demo.example').locator('.status'), 'pending');
 
     await page.getByLabel('Role of new.helper@demo.example').selectOption('admin');
@@ -140,9 +136,9 @@ describe('the dashboard pages for members, usage, videos and the start list', ()
     );
   });
 
-  it('shows a member with the user role that members and usage are for admins only', async () => {
-    const out = await cli('set-password', '--email', 'viewer@demo.example');
-    const link = /https?:\/\/\S+\/set-password\?token=\S+/.exec(out)![0];
+  it('lets an invited member set a password from the mailed link; members and usage are for admins only', async () => {
+    const mail = await mailbox.mailTo('viewer@demo.example');
+    const link = /https?:\/\/\S+\/set-password\?token=[\w-]+/.exec(mail.text)![0];
     const other = await browser.newContext();
     const p = await other.newPage();
     await p.goto(link);

@@ -363,7 +363,8 @@ describe('face index freshness', () => {
     files: Array<[string, Buffer]>,
   ): Promise<Map<string, string>> {
     const form = new FormData();
-    for (const [name, content] of files) form.append('files', new Blob([content], { type: 'image/jpeg' }), name);
+    for (const [name, content] of files)
+      form.append('files', new Blob([new Uint8Array(content)], { type: 'image/jpeg' }), name);
     const report = expectSuccess(await api(`${base}/pipeline/photos/import`, { key, method: 'POST', body: form }));
     expectSuccess(await api(`${base}/pipeline/photos/process`, { key, method: 'POST' }));
     await waitForPipeline(base, key);

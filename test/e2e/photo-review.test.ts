@@ -96,8 +96,8 @@ describe('photo review', () => {
     foreignAdmin = (await tokenOf([[foreignOrg, 'admin']])).token;
 
     const form = new FormData();
-    form.append('files', new Blob([await racePhoto('4817')], { type: 'image/jpeg' }), 'runner.jpg');
-    form.append('files', new Blob([await racePhoto(null)], { type: 'image/jpeg' }), 'empty.jpg');
+    form.append('files', new Blob([new Uint8Array(await racePhoto('4817'))], { type: 'image/jpeg' }), 'runner.jpg');
+    form.append('files', new Blob([new Uint8Array(await racePhoto(null))], { type: 'image/jpeg' }), 'empty.jpg');
     const res = await fetch(`${API}${base}/pipeline/photos/import`, {
       method: 'POST',
       headers: { 'x-api-key': key },

@@ -228,7 +228,7 @@ describe('photo import by multipart upload (REST -> gateway -> images subgraph)'
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     for (const f of files)
-      form.append(f.field ?? 'files', new Blob([f.content], { type: f.type ?? 'image/jpeg' }), f.name);
+      form.append(f.field ?? 'files', new Blob([new Uint8Array(f.content)], { type: f.type ?? 'image/jpeg' }), f.name);
     const { API } = await import('./support/platform');
     const res = await fetch(`${API}${base}/pipeline/photos/import`, {
       method: 'POST',

@@ -24,7 +24,11 @@ async function importCsv(
     JSON.stringify({ query: IMPORT, variables: { o: orgId, e: eventId, f: null, m: mode, s: skipInvalid ?? null } }),
   );
   form.append('map', JSON.stringify({ 0: ['variables.f'] }));
-  form.append('0', new Blob([csv], { type: 'text/csv' }), 'start-list.csv');
+  form.append(
+    '0',
+    new Blob([typeof csv === 'string' ? csv : new Uint8Array(csv)], { type: 'text/csv' }),
+    'start-list.csv',
+  );
   const res = await fetch(info.gatewayUrl, {
     method: 'POST',
     headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' },

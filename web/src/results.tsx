@@ -60,7 +60,7 @@ export function Results({ api, view, details, zone, clipsOn, onShowAll }: Props)
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const state = useRef({ id, loading: false, next: 1 });
+  const state = useRef<{ id: string; loading: boolean; next: number | null }>({ id, loading: false, next: 1 });
   const sentinel = useRef<HTMLDivElement>(null);
   const blocked = isBlocked(view, details);
 

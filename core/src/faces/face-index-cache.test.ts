@@ -67,7 +67,9 @@ describe('FaceIndexCache', () => {
   it('indexes video frames as <video id>@<seconds>', async () => {
     const videos = new InMemoryVideosRepository();
     const video = videos.add({ eventId: 5 });
-    await videos.addFaces(video.id, 5, [{ timeSeconds: 12.5, embedding: descriptorToBuffer(vector(0)), score: 1 }]);
+    await videos.addFaces(video.id, 5, [
+      { timeSeconds: 12.5, embedding: descriptorToBuffer(vector(0)), score: 1, descriptorVersion: 4, track: 0 },
+    ]);
     const cache = new FaceIndexCache('videos', videos, revisions().revisions, logger);
     expect((await cache.search(5, { chip: vector(0), box: null }, 0.5, 100)).map((h) => h.ref)).toEqual([
       `${video.id}@12.5`,

@@ -1,4 +1,4 @@
-import { jobIdOf, jobOptions, JOBS, QUEUE_NAMES, workerOptions } from './registry';
+import { jobIdOf, jobOptions, JOBS, QUEUE_NAMES, queuesOf, workerOptions } from './registry';
 
 describe('job registry', () => {
   it('keeps the queue and job names already in Redis (a rename would orphan queued jobs)', () => {
@@ -9,6 +9,7 @@ describe('job registry', () => {
       clips: ['video-clipping', 'cut-clips'],
       clipRetention: ['clip-retention', 'sweep-expired-clips'],
       eventDeletion: ['event-deletion', 'delete-event'],
+      invitationMail: ['invitation-mail', 'send-invitation'],
     });
   });
 
@@ -72,5 +73,22 @@ describe('job registry', () => {
     expect(QUEUE_NAMES.filter((q) => JOBS[q].repeat)).toEqual(['clipRetention']);
     expect(JOBS.clipRetention.repeat!.schedulerId).toBe('clip-retention-sweep');
     expect(JOBS.clipRetention.repeat!.everyMs({ CLIP_RETENTION_SWEEP_SECONDS: 300 })).toBe(300_000);
+  });
+
+  it('sends invitation mails from the identity provider, everything else from the ml-worker', () => {
+    expect(queuesOf('identity')).toEqual(['invitationMail']);
+    expect(queuesOf('ml-worker')).toEqual(QUEUE_NAMES.filter((q) => q !== 'invitationMail'));
+  });
+
+  it('mails one invitation per organisation and address within ten minutes, however often it is asked', () => {
+    const invite = { orgId: 3, organisationName: 'Run', email: 'a@example.com', role: 'user' };
+    expect(jobOptions('invitationMail', invite).deduplication).toEqual({
+      id: 'invitation-3-a@example.com',
+      ttl: 600_000,
+    });
+    expect(jobOptions('invitationMail', { ...invite, orgId: 4 }).deduplication?.id).not.toBe(
+      'invitation-3-a@example.com',
+    );
+    expect(jobOptions('photos', { photoId: 'p1' }).deduplication).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 /**
  * The job registry: every queue the platform uses, its job, payload and result, how often it is
  * tried, how the workers run it and how its job id is derived. Producers enqueue through
- * `JobQueues.enqueue`, the ml-worker builds one Worker per entry: nothing else names a queue.
+ * `JobQueues.enqueue`, the process an entry names (`worker`) builds its Worker: nothing else names a queue.
  */
 
 /** The id of the HTTP request that queued a job (`x-request-id`), carried into the worker's logs. */
@@ -59,23 +59,38 @@ export interface DeleteEventProgress {
   objectsDeleted: number;
 }
 
-/** The payload and result of each queue's job. */
+/** Tells a member invited to an organisation by e-mail: a set-password link, or a note to sign in. */
+export interface InvitationMailJob {
+  orgId: number;
+  organisationName: string;
+  email: string;
+  role: string;
+}
+
+/** The payload and result of each queue's job, and the process that runs it. */
 export interface JobTypes {
-  photos: { payload: ProcessPhotoJob; result: 'processed' | 'skipped' };
+  photos: { payload: ProcessPhotoJob; result: 'processed' | 'skipped'; worker: 'ml-worker' };
   /** Request/reply: a face search waits for its selfie's descriptor. */
-  selfies: { payload: EmbedSelfieJob; result: EmbedSelfieResult };
-  videos: { payload: IndexVideoJob; result: 'indexed' | 'skipped' };
+  selfies: { payload: EmbedSelfieJob; result: EmbedSelfieResult; worker: 'ml-worker' };
+  videos: { payload: IndexVideoJob; result: 'indexed' | 'skipped'; worker: 'ml-worker' };
   /** The result is the request's final status (a ClipRequestStatus) or 'skipped'. */
-  clips: { payload: CutClipsJob; result: string };
+  clips: { payload: CutClipsJob; result: string; worker: 'ml-worker' };
   /** Repeating: deletes clips past their event's retention from storage; the result is how many. */
-  clipRetention: { payload: Record<string, never>; result: number };
+  clipRetention: { payload: Record<string, never>; result: number; worker: 'ml-worker' };
   /** The result is the number of objects deleted, or 'skipped' for an event that is not marked deleted. */
-  eventDeletion: { payload: DeleteEventJob; result: DeleteEventProgress | 'skipped' };
+  eventDeletion: { payload: DeleteEventJob; result: DeleteEventProgress | 'skipped'; worker: 'ml-worker' };
+  /** The result says which mail went out. */
+  invitationMail: { payload: InvitationMailJob; result: 'set-password link' | 'sign-in note'; worker: 'identity' };
 }
 
 export type QueueName = keyof JobTypes;
 export type JobPayload<Q extends QueueName> = JobTypes[Q]['payload'];
 export type JobResult<Q extends QueueName> = JobTypes[Q]['result'];
+export type WorkerProcess = JobTypes[QueueName]['worker'];
+/** The queues one process runs. */
+export type QueuesOf<W extends WorkerProcess> = {
+  [Q in QueueName]: JobTypes[Q]['worker'] extends W ? Q : never;
+}[QueueName];
 
 export interface JobDefinition<Q extends QueueName> {
   /** The BullMQ queue name: part of the Redis keys, so renaming one orphans its queued jobs. */
@@ -87,6 +102,10 @@ export interface JobDefinition<Q extends QueueName> {
    * running is not queued twice. Without it, every enqueue is a new job (BullMQ's counter).
    */
   jobId?: (payload: JobPayload<Q>) => string;
+  /** At most one job per id within the time (BullMQ deduplication): asking again sooner does nothing. */
+  deduplicate?: { id: (payload: JobPayload<Q>) => string; seconds: number };
+  /** The process that runs the queue's jobs. */
+  worker: JobTypes[Q]['worker'];
   attempts: number;
   backoff?: BackoffOptions;
   removeOnComplete: JobsOptions['removeOnComplete'];
@@ -110,6 +129,7 @@ const LONG_LOCK_MS = 120_000;
 
 export const JOBS: { readonly [Q in QueueName]: JobDefinition<Q> } = {
   photos: {
+    worker: 'ml-worker',
     queue: 'photo-processing',
     job: 'process-photo',
     jobId: ({ photoId }) => `photo-${photoId}`,
@@ -120,6 +140,7 @@ export const JOBS: { readonly [Q in QueueName]: JobDefinition<Q> } = {
     lockDuration: DEFAULT_LOCK_MS,
   },
   selfies: {
+    worker: 'ml-worker',
     queue: 'selfie-embedding',
     job: 'embed-selfie',
     // One try, short-lived: the face search reads the reply at once (or gives up), and selfies are not kept.
@@ -130,6 +151,7 @@ export const JOBS: { readonly [Q in QueueName]: JobDefinition<Q> } = {
     lockDuration: DEFAULT_LOCK_MS,
   },
   videos: {
+    worker: 'ml-worker',
     queue: 'video-indexing',
     job: 'index-video',
     jobId: ({ videoId }) => `video-${videoId}`,
@@ -140,6 +162,7 @@ export const JOBS: { readonly [Q in QueueName]: JobDefinition<Q> } = {
     lockDuration: LONG_LOCK_MS,
   },
   clips: {
+    worker: 'ml-worker',
     queue: 'video-clipping',
     job: 'cut-clips',
     jobId: ({ eventId, requestId, generation }) => `clips-${eventId}-${requestId}-${generation}`,
@@ -150,6 +173,7 @@ export const JOBS: { readonly [Q in QueueName]: JobDefinition<Q> } = {
     lockDuration: LONG_LOCK_MS,
   },
   clipRetention: {
+    worker: 'ml-worker',
     queue: 'clip-retention',
     job: 'sweep-expired-clips',
     attempts: 1,
@@ -160,6 +184,7 @@ export const JOBS: { readonly [Q in QueueName]: JobDefinition<Q> } = {
     repeat: { schedulerId: 'clip-retention-sweep', everyMs: (cfg) => cfg.CLIP_RETENTION_SWEEP_SECONDS * 1000 },
   },
   eventDeletion: {
+    worker: 'ml-worker',
     queue: 'event-deletion',
     job: 'delete-event',
     // One deletion per event: asking again while it runs is a no-op; a failed one is queued afresh.
@@ -170,9 +195,25 @@ export const JOBS: { readonly [Q in QueueName]: JobDefinition<Q> } = {
     concurrency: 1,
     lockDuration: LONG_LOCK_MS,
   },
+  invitationMail: {
+    worker: 'identity',
+    queue: 'invitation-mail',
+    job: 'send-invitation',
+    // Inviting the same address again within ten minutes mails nobody twice.
+    deduplicate: { id: ({ orgId, email }) => `invitation-${orgId}-${email}`, seconds: 600 },
+    attempts: 6,
+    ...RETRY_WITH_BACKOFF,
+    ...KEEP_FINISHED,
+    concurrency: 1,
+    lockDuration: DEFAULT_LOCK_MS,
+  },
 };
 
 export const QUEUE_NAMES = Object.keys(JOBS) as QueueName[];
+
+/** The queues a process runs. */
+export const queuesOf = <W extends WorkerProcess>(worker: W) =>
+  QUEUE_NAMES.filter((name): name is QueuesOf<W> => JOBS[name].worker === worker);
 
 /** The id a job for this payload gets (undefined: a fresh id per job). */
 export function jobIdOf<Q extends QueueName>(queue: Q, payload: JobPayload<Q>): string | undefined {
@@ -181,9 +222,17 @@ export function jobIdOf<Q extends QueueName>(queue: Q, payload: JobPayload<Q>): 
 
 /** The options a job of this queue is added with. */
 export function jobOptions<Q extends QueueName>(queue: Q, payload?: JobPayload<Q>): JobsOptions {
-  const { attempts, backoff, removeOnComplete, removeOnFail } = JOBS[queue];
+  const { attempts, backoff, removeOnComplete, removeOnFail, deduplicate } = JOBS[queue] as JobDefinition<Q>;
   const jobId = payload && jobIdOf(queue, payload);
-  return { attempts, ...(backoff && { backoff }), removeOnComplete, removeOnFail, ...(jobId && { jobId }) };
+  const deduplication = payload && deduplicate && { id: deduplicate.id(payload), ttl: deduplicate.seconds * 1000 };
+  return {
+    attempts,
+    ...(backoff && { backoff }),
+    removeOnComplete,
+    removeOnFail,
+    ...(jobId && { jobId }),
+    ...(deduplication && { deduplication }),
+  };
 }
 
 /** How the ml-worker runs this queue's jobs. */

@@ -96,7 +96,7 @@ export interface PhotosRepository {
     eventId: number,
   ): Promise<{ originalKey: string; box: { x: number; y: number; width: number; height: number } } | null>;
   /** Faces of the event's photos with an id above `afterId`, by id (ref: the photo id). */
-  facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
+  facesAfter(eventId: number, afterId: string, limit: number, skipIds?: readonly string[]): Promise<FaceRow[]>;
   /** The large preview of the event's photo imported under this file name (the demo's cover). */
   largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null>;
   /** Ids of the event's photos with faces described by a descriptor version older than `version`. */

@@ -61,7 +61,7 @@ export interface VideosRepository {
   /** Marks a video not indexed yet failed with the reason. */
   markFailed(videoId: string, reason: string): Promise<void>;
   /** Faces of the event's video frames with an id above `afterId`, by id (ref: `<video id>@<seconds>`). */
-  facesAfter(eventId: number, afterId: string, limit: number): Promise<FaceRow[]>;
+  facesAfter(eventId: number, afterId: string, limit: number, skipIds?: readonly string[]): Promise<FaceRow[]>;
   /** Ids of the event's videos with faces described by a descriptor version older than `version`. */
   withFacesOlderThan(eventId: number, version: number): Promise<string[]>;
   /** Ids of the events (not being deleted) with video faces of a descriptor version older than `version`. */

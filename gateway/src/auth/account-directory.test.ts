@@ -83,6 +83,9 @@ describe('linkAccount with invitations', () => {
       orgRoles: { [zeta.id]: 'user', [alpha.id]: 'admin' },
       platformAdmin: false,
     });
-    expect((await linkAccount({ accounts, memberships }, { subject: 's1', scopes: [] })).accountId).toBe(runner.id);
+    expect(
+      (await linkAccount({ accounts, memberships }, { subject: 's1', email: null, emailVerified: false, scopes: [] }))
+        .accountId,
+    ).toBe(runner.id);
   });
 });

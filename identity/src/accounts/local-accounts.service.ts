@@ -87,6 +87,12 @@ export class LocalAccountsService {
     return { token, email, expiresAt };
   }
 
+  /** Whether the account of `email` has a password already (it signs in; an invitation needs no link). */
+  async hasPassword(rawEmail: string): Promise<boolean> {
+    const account = await this.accounts.findByEmail(rawEmail.trim().toLowerCase());
+    return !!account && !!(await this.credentials.find(account.id))?.passwordHash;
+  }
+
   /** The e-mail a set-password token is for, or null when it is unknown, used or expired. */
   async setPasswordTokenEmail(token: string): Promise<string | null> {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;

@@ -52,10 +52,14 @@ export interface BibReaderOptions {
   secondLook: boolean;
   /**
    * Each level line is read widened by this share of its height on either side (paddedLineRegion); 0: as cut.
-   * Off by default: it completes numbers whose first digit the box cut, but reads a sheet's edge as a "1" too,
-   * and it did not hold leave-one-race-out (docs/benchmarks.md).
+   * It completes numbers whose first digit the box cut; with widenedGlyphCheck a sheet's edge is not read as a "1".
    */
   linePadding: number;
+  /**
+   * With linePadding: a widened read that differs is kept only when every glyph it gained beyond the box is a
+   * digit's (chooseWidenedRead: ground on both sides, at the digits' height), else the read as cut.
+   */
+  widenedGlyphCheck: boolean;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -67,7 +71,8 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   maxSide: OCR_MAX_SIDE,
   inkBoxes: true,
   secondLook: false,
-  linePadding: 0,
+  linePadding: 0.25,
+  widenedGlyphCheck: true,
 };
 
 /**
@@ -188,7 +193,15 @@ export class BibReader implements BibReading {
         ? planTextCrops(people, pixels.width, pixels.height, this.options.torso, this.options.textCrops)
         : [{ x: 0, y: 0, width: pixels.width, height: pixels.height, scale: 1 }];
     const ocr: TextOcr = {
-      detect: (crop, scale) => detectTextLines(detection, splitIntoLines, crop, scale, this.options.linePadding),
+      detect: (crop, scale) =>
+        detectTextLines(
+          detection,
+          splitIntoLines,
+          crop,
+          scale,
+          this.options.linePadding,
+          this.options.widenedGlyphCheck,
+        ),
       recognise: (line) =>
         recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
     };

@@ -126,3 +126,29 @@ describe('readTextBoxes, second look', () => {
     expect(fake.recognised).toBe(1);
   });
 });
+
+describe('readTextBoxes, lines widened on either side', () => {
+  // In the crop at x 400: a box that ends inside the stroke at x 488-491 (a leading "1" it cut), or holds every stroke.
+  const crop = { x: 400, y: 0, width: 600, height: H, scale: 1 };
+  const widenedImage = { widened: true };
+  function ocr(x0: number, glyphCheck = true): TextOcr {
+    const region = { x: x0 - 12, y: 296, width: 174 + 12 - (x0 - 12), height: 48 };
+    return {
+      detect: async () => [{ box: box(x0, 296, 174, 344), widened: { image: widenedImage, region, glyphCheck } }],
+      recognise: async (line) => {
+        const text = line.image === widenedImage ? '123' : '23';
+        return { text, mean: 0.99, chars: [...text].map(() => 0.99) };
+      },
+    };
+  }
+  const read = (fake: TextOcr) => readTextBoxes(fake, photo(), [crop], null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+
+  it('keeps the widened read when the glyph it gained beyond the box is a stroke with ground on both sides', async () => {
+    expect((await read(ocr(90))).map((b) => b.text)).toEqual(['123']);
+  });
+
+  it('keeps the read as cut when the widened one differs with no glyph beyond the box', async () => {
+    expect((await read(ocr(66))).map((b) => b.text)).toEqual(['23']);
+    expect((await read(ocr(66, false))).map((b) => b.text)).toEqual(['123']);
+  });
+});

@@ -6,12 +6,14 @@ import {
   cropRgba,
   FoundText,
   planSecondLook,
+  Region,
   readOnce,
   TextCrop,
   TextCropOptions,
   touchesInnerEdge,
 } from './text-crops';
 import type { TextLine } from './text-detection';
+import { chooseWidenedRead } from './widened-read';
 
 /** The OCR models as the reader runs them: text lines of an image at a scale, and one line read. */
 export interface TextOcr {
@@ -80,8 +82,8 @@ async function findPrinted(
 
 async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<TextBox[]> {
   const boxes: TextBox[] = [];
-  for (const { line, geometry } of found) {
-    const result = await ocr.recognise(line);
+  for (const { line, geometry, crop } of found) {
+    const result = await readLine(ocr, pixels, line, crop);
     // Glyph heights and ground reach weigh numbers only (bibEvidence).
     if (result)
       boxes.push({
@@ -92,6 +94,17 @@ async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<
       });
   }
   return boxes;
+}
+
+/** A line read as cut or, widened, with what the widening gained kept only when it is a digit's glyph. */
+async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<LineReading | undefined> {
+  if (!line.widened) return ocr.recognise(line);
+  const { image, region, glyphCheck } = line.widened;
+  const wide = await ocr.recognise({ ...line, image });
+  if (!glyphCheck) return wide;
+  const narrow = await ocr.recognise(line);
+  const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
+  return chooseWidenedRead(narrow, wide, pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y });
 }
 
 /** Two text boxes overlapping by more than half their union: the same text. */

@@ -5,7 +5,17 @@ import { cropRgba, Region } from './text-crops';
 /** A line of text the detector found: its four corners and its pixels, cut (deskewed) for recognition. */
 export interface TextLine {
   box: number[][];
+  /** The line widened on either side (paddedLineRegion), to read beside its cut (chooseWidenedRead). */
+  widened?: WidenedLine;
   [key: string]: unknown;
+}
+
+export interface WidenedLine {
+  /** Its pixels, as the recogniser takes them. */
+  image: unknown;
+  region: Region;
+  /** Keep a widened read only when what it gained beyond the box is a digit's glyph; false: always keep it. */
+  glyphCheck: boolean;
 }
 
 /** The parts of PP-OCR's detection model (@gutenye/ocr-common's Detection) this runs. */
@@ -35,6 +45,7 @@ export async function detectTextLines(
   image: Rgba,
   scale: number,
   linePadding = 0,
+  glyphCheck = true,
 ): Promise<TextLine[]> {
   const frame = detectorFrame(image.width, image.height, scale);
   const input = await frameRgba(image, frame);
@@ -43,7 +54,7 @@ export async function detectTextLines(
   if (linePadding <= 0) return lines;
   return lines.map((line) => {
     const region = paddedLineRegion(line.box, image.width, image.height, linePadding);
-    return region ? { ...line, image: lineImage(cropRgba(image, region)) } : line;
+    return region ? { ...line, widened: { image: lineImage(cropRgba(image, region)), region, glyphCheck } } : line;
   });
 }
 

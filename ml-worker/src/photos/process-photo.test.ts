@@ -41,7 +41,7 @@ const logger = { info: () => undefined, warn: () => undefined, debug: () => unde
 const face = (x: number) => ({
   box: { x, y: 0.1, width: 0.2, height: 0.2 },
   score: 0.9,
-  descriptorVersion: 2,
+  descriptorVersion: 2 as const,
   signals: { yaw: 0.05, proportion: x === 0.5 ? 0.75 : 1, eyeDistancePx: 40, score: 0.9, contrast: 50, sharpness: 20 },
   descriptor: new Float32Array(128).fill(x),
 });

@@ -54,7 +54,7 @@ async function run(
 ) {
   const faces = new ScriptedFaces(script, unconfirmed);
   const finder = new VideoFaceFinder(faces, 64, 64, FPS);
-  const sightings = [];
+  const sightings: Awaited<ReturnType<VideoFaceFinder['finish']>> = [];
   for (let i = 0; i < seconds * FPS; i++) {
     const rgb = picture ? Buffer.from(picture(i / FPS)) : Buffer.alloc(4);
     rgb.writeFloatLE(i / FPS, 0);

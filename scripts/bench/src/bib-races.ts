@@ -188,13 +188,22 @@ const add = (a: Counts, b: Counts): Counts => ({
  */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
   {
-    label: 'before (main of 2026-11-27 22:30: one look, lines as cut)',
+    label: 'before (main of 2026-11-28 02:00: one look, lines as cut)',
     options: { secondLook: false, linePadding: 0 },
   },
   { label: 'look (second look, lines as cut)', options: { secondLook: true, linePadding: 0 } },
-  { label: 'pad50 (one look, lines widened by 0.5 heights)', options: { secondLook: false, linePadding: 0.5 } },
-  { label: 'pad25 (one look, lines widened by 0.25 heights)', options: { secondLook: false, linePadding: 0.25 } },
-  { label: 'now (as shipped)', options: {} },
+  {
+    label: 'pad50 (one look, lines widened by 0.5 heights, every widened read kept)',
+    options: { secondLook: false, linePadding: 0.5, widenedGlyphCheck: false },
+  },
+  {
+    label: 'pad25 (one look, lines widened by 0.25 heights, every widened read kept)',
+    options: { secondLook: false, linePadding: 0.25, widenedGlyphCheck: false },
+  },
+  {
+    label: 'now (as shipped: lines widened by 0.25 heights, a gained glyph kept only when shaped as a digit)',
+    options: {},
+  },
 ];
 
 /**

@@ -10,6 +10,7 @@ import { turnedVideoBench } from './video-turned';
 import { bibAccuracy, facesOnGroups, racePhotos, STEPS_BEFORE, throughput, withWasmConcat } from './photo-pipeline';
 import { ingestBench } from './ingest';
 import { participantPageBench } from './participant-page';
+import { dashboardPageBench } from './dashboard-page';
 import { readPathBench } from './read-path';
 import { selfieLatencyBench } from './selfie-latency';
 import { surgeBench } from './surge';
@@ -102,6 +103,7 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
   },
   'read-path': async (rows) => readPathBench(rows),
   'participant-page': async (rows) => participantPageBench(rows),
+  'dashboard-page': async (rows) => dashboardPageBench(rows),
   surge: async (rows) => surgeBench(rows, FIXTURES),
 };
 

@@ -20,25 +20,8 @@ const VISITS = 7;
  * visits, and the first visit after the platform started; the JS the page loads, gzipped.
  */
 export async function participantPageBench(rows: BenchRow[]): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
-    rows.push({
-      figure: 'participant page first render',
-      value: `not measured: no chromium at ${CHROMIUM}`,
-      target: '< 1 s',
-      how: 'apt-get install chromium, or set CHROMIUM_PATH',
-    });
-    return;
-  }
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-page-'));
-  const ports = await freePlatformPorts();
-  const platform = await startPlatform({
-    dataDir,
-    ports,
-    extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
-    log: () => undefined,
-    onServiceOutput: () => undefined,
-  });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  if (chromiumMissing(rows, 'participant page first render')) return;
+  const { platform, browser, stop } = await startPagePlatform();
   try {
     const demo = platform.demo!;
     // The demo browser key's allowlist holds `localhost`: the page is opened by that name.
@@ -65,7 +48,7 @@ export async function participantPageBench(rows: BenchRow[]): Promise<void> {
     const visits: number[] = [];
     for (let i = 0; i < VISITS; i++) visits.push(await visit());
     visits.sort((a, b) => a - b);
-    const jsKb = scripts.reduce((n, s) => n + gzipSync(s).length, 0) / 1024;
+    const jsKb = gzippedKb(scripts);
     rows.push({
       figure: 'participant page first render',
       value: `median ${visits[VISITS >> 1].toFixed(0)} ms, best ${visits[0].toFixed(0)} ms, worst ${visits[VISITS - 1].toFixed(0)} ms; first visit after start ${first.toFixed(0)} ms; JS ${jsKb.toFixed(1)} KB gzipped`,
@@ -73,11 +56,44 @@ export async function participantPageBench(rows: BenchRow[]): Promise<void> {
       how: `Debian chromium (playwright-core), 360 px, a fresh browser context per visit (nothing cached), ${VISITS} visits to the demo event of npm start's platform; from navigation to the heading shown and the first thumbnail decoded (performance.now() in the page)`,
     });
   } finally {
+    await stop();
+  }
+}
+
+/** `npm start`'s platform with its demo (production mode, quiet) on free ports, and Debian's chromium. */
+export async function startPagePlatform() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-page-'));
+  const ports = await freePlatformPorts();
+  const platform = await startPlatform({
+    dataDir,
+    ports,
+    extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    log: () => undefined,
+    onServiceOutput: () => undefined,
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const stop = async () => {
     await browser.close();
     await platform.stop();
     rmSync(dataDir, { recursive: true, force: true });
-  }
+  };
+  return { platform, browser, stop };
 }
+
+/** Without chromium, a page's row says so (true) instead of a figure. */
+export function chromiumMissing(rows: BenchRow[], figure: string): boolean {
+  if (existsSync(CHROMIUM)) return false;
+  rows.push({
+    figure,
+    value: `not measured: no chromium at ${CHROMIUM}`,
+    target: '< 1 s',
+    how: 'apt-get install chromium, or set CHROMIUM_PATH',
+  });
+  return true;
+}
+
+/** The JS a page loaded, gzipped, in KB. */
+export const gzippedKb = (scripts: Buffer[]) => scripts.reduce((n, s) => n + gzipSync(s).length, 0) / 1024;
 
 /** Milliseconds from navigation until the heading is there and the first thumbnail is decoded. */
 async function firstMeaningfulRender(page: Page): Promise<number> {

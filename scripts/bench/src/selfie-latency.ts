@@ -91,7 +91,7 @@ export async function selfieLatencyBench(rows: BenchRow[], faces: FaceAnalyzer, 
       async (selfie: Buffer) => {
         const url = `${platform.restUrl}/api/v1/ext/${orgId}/event/${event}/faces`;
         const form = new FormData();
-        form.append('file', new Blob([selfie], { type: 'image/png' }), 'selfie.png');
+        form.append('file', new Blob([new Uint8Array(selfie)], { type: 'image/png' }), 'selfie.png');
         const res = await fetch(url, { method: 'POST', headers: { 'x-api-key': key }, body: form });
         const body = (await res.json()) as {
           responseType: string;

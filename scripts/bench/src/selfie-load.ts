@@ -87,7 +87,8 @@ export async function whileIngesting<T>(
   };
   for (let i = 0; i < photos.length; i += 8) {
     const form = new FormData();
-    for (const p of photos.slice(i, i + 8)) form.append('files', new Blob([p.file], { type: 'image/jpeg' }), p.name);
+    for (const p of photos.slice(i, i + 8))
+      form.append('files', new Blob([new Uint8Array(p.file)], { type: 'image/jpeg' }), p.name);
     await call('POST', '/pipeline/photos/import', form);
   }
   const before = await call('GET', '/pipeline/photos/status');

@@ -56,6 +56,8 @@ export interface AdministrationDependencies {
   /** Where content versions are mirrored for readers (see ContentVersions); null only in tests without readers. */
   redis: ContentVersionMirror | null;
   onKeyChanged?: (keyId: number) => Promise<void>;
+  /** Invitations are mailed (SMTP configured with the embedded provider); the CLI prints its link instead. */
+  mailInvitations?: boolean;
 }
 
 /** The services of the events subgraph, on SQL repositories: wired once for the subgraph, the organiser CLI and the demo seed. */
@@ -84,7 +86,12 @@ export function administrationServices(deps: AdministrationDependencies) {
     events: new EventsService(repos.events, deps.store),
     eventAdmin: new EventAdminService(repos, new QueuedEventDeletions(deps.jobs), deps.store, versions),
     covers: new EventCoverService(repos.events, deps.store, versions),
-    members: new MembersService(repos),
+    members: new MembersService(
+      repos,
+      deps.mailInvitations
+        ? { send: async (invite) => void (await deps.jobs().enqueue('invitationMail', invite)) }
+        : null,
+    ),
     usage: new UsageService(repos.usage),
     apiKeys: new ApiKeysService(keyService),
     account: new AccountService(repos),

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { connectRedis, keyInvalidationNotifier } from '@em/core';
+import { connectRedis, invitationsMailed, keyInvalidationNotifier } from '@em/core';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
@@ -30,6 +30,7 @@ runService('events', async ({ cfg, logger, orm, principalSecret }) => {
     maxApiKeysPerOrganisation: cfg.MAX_API_KEYS_PER_ORG,
     redis: connectRedis(cfg.REDIS_URL),
     onKeyChanged: (keyId) => keyChanges.keyChanged(keyId),
+    mailInvitations: invitationsMailed(cfg),
   });
   const events = new EventsResolver(services.events);
   const container = resolverContainer(

@@ -66,7 +66,7 @@ function hugePng(width: number, height: number): Buffer {
 
 async function importUpload(base: string, key: string, name: string, content: Buffer) {
   const form = new FormData();
-  form.append('files', new Blob([content], { type: 'image/png' }), name);
+  form.append('files', new Blob([new Uint8Array(content)], { type: 'image/png' }), name);
   const res = await fetch(`${API}${base}/pipeline/photos/import`, {
     method: 'POST',
     headers: { 'x-api-key': key },
@@ -93,7 +93,7 @@ async function addVideo(
     }),
   );
   form.append('map', JSON.stringify({ 0: ['variables.f'] }));
-  form.append('0', new Blob([content], { type: 'video/mp4' }), fileName);
+  form.append('0', new Blob([new Uint8Array(content)], { type: 'video/mp4' }), fileName);
   const res = await fetch(info.gatewayUrl, {
     method: 'POST',
     headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' },

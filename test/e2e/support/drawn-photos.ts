@@ -17,7 +17,11 @@ export function drawnBibPhoto(
 export async function drawnPhotosForm(bibs: number[], size?: { width: number; height: number }): Promise<FormData> {
   const form = new FormData();
   for (const bib of bibs)
-    form.append('files', new Blob([await drawnBibPhoto(bib, size)], { type: 'image/jpeg' }), `runner-${bib}.jpg`);
+    form.append(
+      'files',
+      new Blob([new Uint8Array(await drawnBibPhoto(bib, size))], { type: 'image/jpeg' }),
+      `runner-${bib}.jpg`,
+    );
   return form;
 }
 

@@ -86,7 +86,7 @@ export function postForm(
 ): Promise<ApiResponse> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  if (file) form.append('file', new Blob([file], { type: 'image/jpeg' }), fileName);
+  if (file) form.append('file', new Blob([new Uint8Array(file)], { type: 'image/jpeg' }), fileName);
   return api(path, { key, method: 'POST', body: form });
 }
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { AccountsRepository, SqlAccountsRepository } from '../accounts.repository';
 import { ApiKeysRepository, NewApiKey, SqlApiKeysRepository } from '../api-keys.repository';
 import { newId } from '../../ids';
+import type { PageRequest } from '../../pagination';
 import { judgeBibRead } from '../../bibs/bib-read-rule';
 import { ClipRequestsRepository, SqlClipRequestsRepository } from '../clip-requests.repository';
 import { EventSettings, EventsRepository, SqlEventsRepository } from '../events.repository';
@@ -186,6 +187,12 @@ async function aPhoto(
 }
 
 const at = (iso: string) => new Date(iso);
+/** The page starting at `offset` (the repositories read offset and size; the page number is the API's). */
+const pageAt = (offset: number, pageSize: number): PageRequest => ({
+  page: Math.floor(offset / pageSize) + 1,
+  offset,
+  pageSize,
+});
 /** Whole reads with no start list, stored as the photo job stores them. */
 const wholeReads = (reads: Array<[string, number]>): ProcessedPhoto['bibs'] =>
   reads.map(([bib, confidence]) => {
@@ -203,10 +210,10 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
 
   it('gives an empty page and total 0 for an event without photos, and for a page past the end', async () => {
     const { eventId } = await anEvent(world);
-    expect(await world.photos.galleryPage(eventId, { offset: 0, pageSize: 10 })).toEqual({ total: 0, rows: [] });
+    expect(await world.photos.galleryPage(eventId, pageAt(0, 10))).toEqual({ total: 0, rows: [] });
     expect(await world.photos.publishedCount(eventId)).toBe(0);
     await aPhoto(world, eventId);
-    expect(await world.photos.galleryPage(eventId, { offset: 5, pageSize: 10 })).toEqual({ total: 1, rows: [] });
+    expect(await world.photos.galleryPage(eventId, pageAt(5, 10))).toEqual({ total: 1, rows: [] });
   });
 
   it('pages published photos in gallery order (capture time, untimed last, id), the same from either end', async () => {
@@ -230,11 +237,11 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
     expect(await world.photos.publishedCount(eventId)).toBe(7);
     // Every page position: pages near the start are read forwards, near the end backwards.
     for (let offset = 0; offset < 7; offset++) {
-      const page = await world.photos.galleryPage(eventId, { offset, pageSize: 3 });
+      const page = await world.photos.galleryPage(eventId, pageAt(offset, 3));
       expect(page.total).toBe(7);
       expect(page.rows.map((r) => r.id)).toEqual(expected.slice(offset, offset + 3));
     }
-    const [first] = (await world.photos.galleryPage(eventId, { offset: 0, pageSize: 1 })).rows;
+    const [first] = (await world.photos.galleryPage(eventId, pageAt(0, 1))).rows;
     expect(first).toMatchObject({ event_id: eventId, large_width: 1600, large_height: 1067, source: 'upload' });
     expect(Number(first.captured_at_ms)).toBe(at('2026-05-17T09:00:01Z').getTime());
   });
@@ -259,19 +266,19 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
       },
     );
     await aPhoto(world, eventId, {}, { bibs: wholeReads([['123', 0.9]]), publishAt: null });
-    expect(await world.photos.publishedWithBib(eventId, '123', { offset: 0, pageSize: 10 })).toEqual({
+    expect(await world.photos.publishedWithBib(eventId, '123', pageAt(0, 10))).toEqual({
       total: 2,
       ids: [a, b],
     });
-    expect(await world.photos.publishedWithBib(eventId, '123', { offset: 1, pageSize: 10 })).toEqual({
+    expect(await world.photos.publishedWithBib(eventId, '123', pageAt(1, 10))).toEqual({
       total: 2,
       ids: [b],
     });
-    expect(await world.photos.publishedWithBib(eventId, '999', { offset: 0, pageSize: 10 })).toEqual({
+    expect(await world.photos.publishedWithBib(eventId, '999', pageAt(0, 10))).toEqual({
       total: 0,
       ids: [],
     });
-    expect(await world.photos.publishedWithBib(eventId, '', { offset: 0, pageSize: 10 })).toEqual({
+    expect(await world.photos.publishedWithBib(eventId, '', pageAt(0, 10))).toEqual({
       total: 0,
       ids: [],
     });
@@ -319,14 +326,14 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
       eventId,
       at('2026-05-17T09:00:00Z'),
       at('2026-05-17T10:00:00Z'),
-      { offset: 0, pageSize: 1 },
+      pageAt(0, 1),
     );
     expect([window.total, window.photos.map((p) => p.id)]).toEqual([2, [early]]);
     const second = await world.photos.publishedCapturedBetween(
       eventId,
       at('2026-05-17T09:00:00Z'),
       at('2026-05-17T10:00:00Z'),
-      { offset: 1, pageSize: 1 },
+      pageAt(1, 1),
     );
     expect(second.photos.map((p) => p.id)).toEqual([later]);
     expect(await world.photos.countsByHour((await anEvent(world)).eventId)).toEqual([]);
@@ -402,8 +409,8 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
     await world.photos.saveProcessed(id, eventId, processed({ bibs: wholeReads([['6', 0.9]]), faces: [FACE] }));
     expect(await world.photos.withFacesOlderThan(eventId, 4)).toEqual([]);
     expect(await world.photos.eventsWithFacesOlderThan(4)).not.toContain(eventId);
-    expect((await world.photos.publishedWithBib(eventId, '5', { offset: 0, pageSize: 5 })).total).toBe(0);
-    expect((await world.photos.publishedWithBib(eventId, '6', { offset: 0, pageSize: 5 })).ids).toEqual([id]);
+    expect((await world.photos.publishedWithBib(eventId, '5', pageAt(0, 5))).total).toBe(0);
+    expect((await world.photos.publishedWithBib(eventId, '6', pageAt(0, 5))).ids).toEqual([id]);
     expect(await world.photos.largeKeyOfFile(eventId, 'cover.jpg')).toMatch(/^large\//);
     expect(await world.photos.largeKeyOfFile(eventId, 'missing.jpg')).toBeNull();
   });
@@ -450,7 +457,7 @@ describe.each(WORLDS)('PhotosRepository, the organiser review: %s', (_name, make
   beforeEach(() => {
     world = makeWorld();
   });
-  const page = { offset: 0, pageSize: 10 };
+  const page = pageAt(0, 10);
 
   it('hides a photo from every published read and keeps it unpublished until unhidden', async () => {
     const { eventId } = await anEvent(world);
@@ -625,7 +632,7 @@ describe.each(WORLDS)('FaceSearchesRepository: %s', (_name, makeWorld) => {
     eventId,
     apiKeyId: null,
     confidenceThreshold: 80,
-    matches: [{ photoId: newId(), similarity: 91.5 }] as NewFaceSearch['matches'],
+    matches: [{ photoId: newId(), confidence: 91.5 }],
     facesFound: 1,
     embedding: Buffer.alloc(512, 2),
   });
@@ -964,7 +971,13 @@ describe.each(WORLDS)('VideosRepository: %s', (_name, makeWorld) => {
     expect(await world.videos.findWithEvent(newId())).toBeNull();
     expect((await world.videos.findByIds([second.id, newId()])).map((v) => v.id)).toEqual([second.id]);
     expect(await world.videos.findByIds([])).toEqual([]);
-    await world.videos.markIndexed(second.id, { durationSeconds: 10, width: 1280, height: 720, sampleFps: 1 });
+    await world.videos.markIndexed(second.id, {
+      durationSeconds: 10,
+      width: 1280,
+      height: 720,
+      sampleFps: 1,
+      shotChanges: [],
+    });
     expect((await world.videos.findIndexed([first.id, second.id])).map((v) => v.id)).toEqual([second.id]);
     expect(await world.videos.findIndexed([])).toEqual([]);
   });
@@ -996,7 +1009,13 @@ describe.each(WORLDS)('VideosRepository: %s', (_name, makeWorld) => {
     await world.videos.markFailed(video.id, 'x'.repeat(600));
     const failed = await world.videos.findWithEvent(video.id);
     expect([failed?.status, failed?.error?.length]).toEqual(['failed', 500]);
-    await world.videos.markIndexed(video.id, { durationSeconds: 10, width: 1280, height: 720, sampleFps: 1 });
+    await world.videos.markIndexed(video.id, {
+      durationSeconds: 10,
+      width: 1280,
+      height: 720,
+      sampleFps: 1,
+      shotChanges: [],
+    });
     await world.videos.markFailed(video.id, 'late');
     expect((await world.videos.findWithEvent(video.id))?.status).toBe('indexed');
     await world.videos.markForReindexing(video.id);

@@ -9,4 +9,10 @@ export class MemberType {
   @Field({ description: 'admin or user.' }) role!: string;
   @Field({ description: 'active, or pending until the account first signs in.' }) status!: string;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      'On the answer to inviteMember: whether an invitation e-mail is on its way (SMTP configured). Null elsewhere.',
+  })
+  invitationMailed?: boolean | null;
 }

@@ -4,16 +4,22 @@ import {
   InMemoryOrganisationsRepository,
 } from '@em/core/testing';
 import { callers } from '../test-principals';
-import { MembersService } from './members.service';
+import { InvitationMail, MembersService } from './members.service';
 
-async function setup() {
+async function setup(mail: InvitationMail | null = null) {
   const organisations = new InMemoryOrganisationsRepository();
   const accounts = new InMemoryAccountsRepository();
   const memberships = new InMemoryMembershipsRepository(accounts, organisations);
   const org = await organisations.create({ name: 'Club', slug: 'club' });
   const admin = accounts.add({ email: 'admin@example.org', subject: 'sub-admin' });
   await memberships.upsert(org.id, admin.id, 'admin', 'active');
-  return { org, admin, accounts, memberships, service: new MembersService({ accounts, memberships, organisations }) };
+  return {
+    org,
+    admin,
+    accounts,
+    memberships,
+    service: new MembersService({ accounts, memberships, organisations }, mail),
+  };
 }
 
 describe('MembersService', () => {
@@ -34,6 +40,34 @@ describe('MembersService', () => {
       'new@example.org',
       'known@example.org',
     ]);
+  });
+
+  it('mails an invitation to a new or still pending member, not on a role change of an active one', async () => {
+    const sent: Parameters<InvitationMail['send']>[0][] = [];
+    const { org, admin, accounts, service } = await setup({ send: async (invite) => void sent.push(invite) });
+    expect(await service.invite(callers.admin(org.id, admin.id), org.id, 'New@Example.org', 'user')).toMatchObject({
+      invitationMailed: true,
+    });
+    await service.invite(callers.admin(org.id, admin.id), org.id, 'new@example.org', 'admin');
+    accounts.add({ email: 'known@example.org', subject: 'sub-known' });
+    await service.invite(callers.admin(org.id, admin.id), org.id, 'known@example.org', 'user');
+    await service.invite(callers.admin(org.id, admin.id), org.id, 'known@example.org', 'admin');
+    expect(await service.invite(callers.admin(org.id, admin.id), org.id, 'admin@example.org', 'admin')).toMatchObject({
+      invitationMailed: false,
+    });
+    expect(sent).toEqual([
+      { orgId: org.id, organisationName: 'Club', email: 'new@example.org', role: 'user' },
+      { orgId: org.id, organisationName: 'Club', email: 'new@example.org', role: 'admin' },
+      { orgId: org.id, organisationName: 'Club', email: 'known@example.org', role: 'user' },
+    ]);
+  });
+
+  it('mails nothing when the invitation is refused', async () => {
+    const sent: unknown[] = [];
+    const { org, admin, service } = await setup({ send: async (invite) => void sent.push(invite) });
+    await expect(service.invite(callers.admin(org.id, admin.id), org.id, 'not-an-address', 'user')).rejects.toThrow();
+    await expect(service.invite(callers.user(org.id), org.id, 'x@example.org', 'user')).rejects.toThrow();
+    expect(sent).toEqual([]);
   });
 
   it('validates the e-mail and role', async () => {

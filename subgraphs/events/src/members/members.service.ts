@@ -9,6 +9,11 @@ import {
 } from '@em/core/data';
 import { invalid } from '../events/event-settings';
 
+/** Tells an invited member (the embedded provider mails a set-password link); absent when nothing is mailed. */
+export interface InvitationMail {
+  send(invite: { orgId: number; organisationName: string; email: string; role: MembershipRole }): Promise<void>;
+}
+
 export interface MemberRepositories {
   accounts: Pick<AccountsRepository, 'findOrCreate' | 'findById'>;
   memberships: MembershipsRepository;
@@ -34,23 +39,36 @@ export function role(value: string): MembershipRole {
  * the account first signs in; an account that has signed in before is a member at once.
  */
 export class MembersService {
-  constructor(private readonly repos: MemberRepositories) {}
+  constructor(
+    private readonly repos: MemberRepositories,
+    private readonly mail: InvitationMail | null = null,
+  ) {}
 
   async list(principal: Principal, orgId: number): Promise<MemberRecord[]> {
     guardOrganisationOperation(principal, 'members', orgId);
     return this.repos.memberships.listForOrganisation(orgId);
   }
 
-  async invite(principal: Principal, orgId: number, emailAddress: string, memberRole: string): Promise<MemberRecord> {
+  async invite(
+    principal: Principal,
+    orgId: number,
+    emailAddress: string,
+    memberRole: string,
+  ): Promise<MemberRecord & { invitationMailed: boolean }> {
     guardOrganisationOperation(principal, 'inviteMember', orgId);
     const address = email(emailAddress);
     const wanted = role(memberRole);
-    if (!(await this.repos.organisations.findById(orgId))) throw new AppError('NOT_FOUND', 'Organisation not found');
+    const organisation = await this.repos.organisations.findById(orgId);
+    if (!organisation) throw new AppError('NOT_FOUND', 'Organisation not found');
     const account = await this.repos.accounts.findOrCreate(address);
     const existing = await this.repos.memberships.find(orgId, account.id);
     if (existing && existing.role === 'admin' && wanted !== 'admin') await this.keepAnAdmin(orgId, account.id);
     const status = existing?.status === 'active' || account.subject ? 'active' : 'pending';
-    return this.repos.memberships.upsert(orgId, account.id, wanted, status);
+    const member = await this.repos.memberships.upsert(orgId, account.id, wanted, status);
+    // A new member, or one who has not come yet, is told; a role change of an active member is not an invitation.
+    const mailed = !!this.mail && existing?.status !== 'active';
+    if (mailed) await this.mail?.send({ orgId, organisationName: organisation.name, email: address, role: wanted });
+    return { ...member, invitationMailed: mailed };
   }
 
   async setRole(principal: Principal, orgId: number, accountId: number, memberRole: string): Promise<MemberRecord> {

@@ -40,9 +40,9 @@ describe('PhotoReviewService', () => {
     const { photos, service, bumped, audit } = setup();
     photos.add({ id: ids[0], eventId: 5, publishedAt: published, bibs: ['123'] });
     await service.addBib(organiser(1), 1, 5, ids[0], ' 4 5 6 ');
-    expect((await photos.publishedWithBib(5, '456', { offset: 0, pageSize: 10 })).ids).toEqual([ids[0]]);
+    expect((await photos.publishedWithBib(5, '456', { page: 1, offset: 0, pageSize: 10 })).ids).toEqual([ids[0]]);
     await service.removeBib(organiser(1), 1, 5, ids[0], '123');
-    expect((await photos.publishedWithBib(5, '123', { offset: 0, pageSize: 10 })).ids).toEqual([]);
+    expect((await photos.publishedWithBib(5, '123', { page: 1, offset: 0, pageSize: 10 })).ids).toEqual([]);
     expect((await service.bibsOf([ids[0]])).map((b) => [b.bib, b.status, b.source])).toEqual([
       ['123', 'rejected', 'organiser'],
       ['456', 'accepted', 'organiser'],

@@ -1,0 +1,111 @@
+import type { Rgba } from './box-geometry';
+import type { LineReading } from './recognise-line';
+import { changedSides, chooseWidenedRead, glyphsBeyondBox } from './widened-read';
+
+const W = 120;
+const H = 60;
+const SHEET = 230;
+const INK = 30;
+
+/** A light sheet with three digits (strokes on rows 20-40, inside the box) and whatever `draw` adds. */
+function sheet(draw: (x: number, y: number) => number | null = () => null): Rgba {
+  const data = new Uint8Array(W * H * 4);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const digit = y >= 20 && y < 40 && [40, 55, 70].some((left) => x >= left && x < left + 5);
+      const v = draw(x, y) ?? (digit ? INK : SHEET);
+      data.set([v, v, v, 255], (y * W + x) * 4);
+    }
+  }
+  return { data, width: W, height: H };
+}
+
+// The detector's box: rows 18-42, from x 30 (it ends inside a leading "1" at x 27-31) to 90.
+const box = [
+  [30, 18],
+  [90, 18],
+  [90, 42],
+  [30, 42],
+];
+// The line read widened by 0.25 of its height on either side.
+const widened = { x: 24, y: 18, width: 72, height: 24 };
+const reading = (text: string): LineReading => ({ text, mean: 0.95, chars: [...text].map(() => 0.95) });
+
+/** A "1": a stroke at the digits' height with the sheet on both sides. */
+const leadingOne = (x: number, y: number) => (x >= 27 && x < 32 && y >= 20 && y < 40 ? INK : null);
+/** The sheet ends at x 28: the shirt beyond it is dark over every row, to the photo's side. */
+const sheetEdge = (x: number) => (x < 28 ? INK : null);
+/** A straight dark line with the sheet on both sides that runs far above and below the digits (a fold, a frame). */
+const longLine = (x: number) => (x >= 27 && x < 30 ? INK : null);
+
+describe('glyphsBeyondBox (a digit beyond a line box, told from a sheet edge)', () => {
+  it('finds a leading "1" the box cut, with ground on both sides at the digits\' height: a digit', () => {
+    expect(glyphsBeyondBox(sheet(leadingOne), box, widened)).toEqual([{ side: 'left', x0: 27, x1: 32, digit: true }]);
+  });
+
+  it("finds the sheet's edge, with no ground beyond it: not a digit", () => {
+    const [edge] = glyphsBeyondBox(sheet(sheetEdge), box, widened);
+    expect(edge.digit).toBe(false);
+  });
+
+  it("finds a straight line running past the digits' top and bottom: not a digit", () => {
+    expect(glyphsBeyondBox(sheet(longLine), box, widened)).toEqual([{ side: 'left', x0: 27, x1: 30, digit: false }]);
+  });
+
+  it('finds nothing beyond a box that holds all the digits', () => {
+    expect(glyphsBeyondBox(sheet(), box, widened)).toEqual([]);
+  });
+
+  it("takes a glyph touching the photo's side for an edge (no ground seen beyond it)", () => {
+    const atSide = (x: number, y: number) => (x < 4 && y >= 20 && y < 40 ? INK : null);
+    const nearSide = [
+      [6, 18],
+      [90, 18],
+      [90, 42],
+      [6, 42],
+    ];
+    const [glyph] = glyphsBeyondBox(sheet(atSide), nearSide, { x: 0, y: 18, width: 96, height: 24 });
+    expect(glyph).toMatchObject({ x0: 0, digit: false });
+  });
+});
+
+describe('chooseWidenedRead', () => {
+  it('takes the widened read when the digit it gained is a glyph (130 -> 1130)', () => {
+    expect(chooseWidenedRead(reading('130'), reading('1130'), sheet(leadingOne), box, widened)?.text).toBe('1130');
+  });
+
+  it('keeps the read as cut when the widened one read the sheet edge as a "1" (478, not 1478)', () => {
+    expect(chooseWidenedRead(reading('478'), reading('1478'), sheet(sheetEdge), box, widened)?.text).toBe('478');
+    expect(chooseWidenedRead(reading('478'), reading('1478'), sheet(longLine), box, widened)?.text).toBe('478');
+  });
+
+  it('keeps the read as cut when the widened one differs with no ink beyond the box to explain it', () => {
+    expect(chooseWidenedRead(reading('478'), reading('4780'), sheet(), box, widened)?.text).toBe('478');
+  });
+
+  it('reads the gained digit even when the box alone read nothing', () => {
+    expect(chooseWidenedRead(undefined, reading('1130'), sheet(leadingOne), box, widened)?.text).toBe('1130');
+    expect(chooseWidenedRead(undefined, reading('1478'), sheet(sheetEdge), box, widened)).toBeUndefined();
+  });
+
+  it('keeps the read as cut when both read the same', () => {
+    const narrow = reading('478');
+    expect(chooseWidenedRead(narrow, reading('478'), sheet(sheetEdge), box, widened)).toBe(narrow);
+  });
+});
+
+describe('changedSides (where a widened read differs from the read as cut)', () => {
+  it('is the side of the digits gained, or of the first difference from either end', () => {
+    expect(changedSides('130', '1130')).toEqual(['left']);
+    expect(changedSides('82', '822')).toEqual(['right']);
+    expect(changedSides('727', '1777')).toEqual(['left']);
+    expect(changedSides('3', '33')).toEqual(['left', 'right']);
+  });
+
+  it('keeps the read as cut when a digit is gained on one side and the other side holds the edge', () => {
+    // A "1" on the left (a digit) and the sheet's edge on the right: only the left counts for 130 -> 1130.
+    const both = sheet((x, y) => leadingOne(x, y) ?? (x >= 96 ? INK : null));
+    expect(chooseWidenedRead(reading('130'), reading('1130'), both, box, widened)?.text).toBe('1130');
+    expect(chooseWidenedRead(reading('130'), reading('1301'), both, box, widened)?.text).toBe('130');
+  });
+});

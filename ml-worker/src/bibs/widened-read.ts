@@ -1,0 +1,143 @@
+import { inkBlobs, Rgba } from './box-geometry';
+import type { LineReading } from './recognise-line';
+import type { Region } from './text-crops';
+
+/** How far beside and above/below a line's box (share of its height) a glyph's ground is looked for. */
+const LOOK_BEYOND = 1;
+/** A glyph is at the digits' height when its top and bottom are within this share of it of the digits'. */
+const HEIGHT_SLACK = 0.2;
+/** A digit is narrower than it is tall; a blob wider than this share of the digits' height is no digit. */
+const MAX_GLYPH_WIDTH = 0.9;
+/** A glyph crosses the line's middle rows (a box's top and bottom may hold the shirt around the sheet). */
+const MIDDLE_ROWS = 0.6;
+
+/** An axis-aligned rectangle, end exclusive. */
+interface Bounds {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * The read of a line widened on either side (paddedLineRegion) or as the detector cut it. A widened read
+ * that differs is kept only when the glyph it gained beyond the box, on each side where its text changed, is
+ * a digit: ink with ground all around it, at the digits' height. A sheet's edge is not one: the dark beyond
+ * it runs on to the end of the look (no ground beyond it), or it runs past the digits' top or bottom.
+ * `box` and `region` are in `image`'s pixels.
+ */
+export function chooseWidenedRead(
+  narrow: LineReading | undefined,
+  wide: LineReading | undefined,
+  image: Rgba,
+  box: number[][],
+  region: Region,
+): LineReading | undefined {
+  if (!wide || wide.text === narrow?.text) return narrow;
+  const glyphs = glyphsBeyondBox(image, box, region);
+  // With nothing read as cut, every glyph beyond the box is what the widening gained.
+  const sides = narrow ? changedSides(narrow.text, wide.text) : glyphs.map((g) => g.side);
+  const gained = sides.map((side) => glyphs.find((g) => g.side === side));
+  if (!gained.length || gained.some((g) => !g?.digit)) return narrow;
+  return wide;
+}
+
+/** The ends of a line's text a widened read changed: where it differs from the read as cut. */
+export function changedSides(narrow: string, wide: string): Array<'left' | 'right'> {
+  const [starts, ends] = [wide.startsWith(narrow), wide.endsWith(narrow)];
+  if (ends && !starts) return ['left'];
+  if (starts && !ends) return ['right'];
+  let [prefix, suffix] = [0, 0];
+  while (prefix < Math.min(narrow.length, wide.length) && narrow[prefix] === wide[prefix]) prefix++;
+  while (suffix < Math.min(narrow.length, wide.length) && narrow.at(-1 - suffix) === wide.at(-1 - suffix)) suffix++;
+  if (prefix < suffix) return ['left'];
+  if (suffix < prefix) return ['right'];
+  return ['left', 'right'];
+}
+
+/** The ink glyph nearest a line's box on one side, mostly beyond it, and whether it is shaped as a digit is. */
+export interface GainedGlyph {
+  side: 'left' | 'right';
+  x0: number;
+  x1: number;
+  digit: boolean;
+}
+
+/**
+ * On each side of the box, the ink blob nearest it that lies mostly beyond it, within the widened `region`
+ * and across the line's middle rows, judged as a digit or not. Ink is darker than the midpoint of the box's
+ * darkest and lightest tenths (a bib is dark print on a lighter patch: the print gate passed it).
+ */
+export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region): GainedGlyph[] {
+  const line = boundsOf(box, image);
+  const h = line.y1 - line.y0;
+  if (h < 3 || line.x1 - line.x0 < 3) return [];
+  const look: Bounds = {
+    x0: Math.max(0, Math.floor(line.x0 - LOOK_BEYOND * h)),
+    x1: Math.min(image.width, Math.ceil(line.x1 + LOOK_BEYOND * h)),
+    y0: Math.max(0, Math.floor(line.y0 - LOOK_BEYOND * h)),
+    y1: Math.min(image.height, Math.ceil(line.y1 + LOOK_BEYOND * h)),
+  };
+  const threshold = inkThreshold(image, line);
+  const middle = {
+    y0: line.y0 + Math.floor(((1 - MIDDLE_ROWS) / 2) * h),
+    y1: line.y1 - Math.floor(((1 - MIDDLE_ROWS) / 2) * h),
+  };
+  const blobs = inkBlobs(image, look.x0, look.y0, look.x1, look.y1, (i) => luminanceAt(image, i) < threshold)
+    .map((b) => ({
+      x0: b.left + look.x0,
+      x1: b.right + look.x0,
+      y0: b.top + look.y0,
+      y1: b.bottom + look.y0,
+      border: b.border,
+    }))
+    .filter((b) => b.y0 < middle.y1 && b.y1 > middle.y0);
+  const inside = blobs.filter((b) => !b.border && b.x0 >= line.x0 && b.x1 <= line.x1 && b.y1 - b.y0 >= h / 3);
+  const digits =
+    inside.length > 0
+      ? { y0: median(inside.map((b) => b.y0)), y1: median(inside.map((b) => b.y1)) }
+      : { y0: line.y0, y1: line.y1 };
+  const digitHeight = Math.max(1, digits.y1 - digits.y0);
+  const slack = HEIGHT_SLACK * digitHeight;
+  const judge = (side: 'left' | 'right', b: (typeof blobs)[number]): GainedGlyph => ({
+    side,
+    x0: b.x0,
+    x1: b.x1,
+    digit:
+      !b.border &&
+      b.x1 - b.x0 <= MAX_GLYPH_WIDTH * digitHeight &&
+      b.y0 >= digits.y0 - slack &&
+      b.y1 <= digits.y1 + slack &&
+      b.y1 - b.y0 >= digitHeight / 2,
+  });
+  const inRead = (b: (typeof blobs)[number]) => b.x1 > region.x && b.x0 < region.x + region.width;
+  const centre = (b: (typeof blobs)[number]) => (b.x0 + b.x1) / 2;
+  const left = blobs.filter((b) => centre(b) < line.x0 && inRead(b)).sort((a, b) => b.x1 - a.x1)[0];
+  const right = blobs.filter((b) => centre(b) > line.x1 && inRead(b)).sort((a, b) => a.x0 - b.x0)[0];
+  return [...(left ? [judge('left', left)] : []), ...(right ? [judge('right', right)] : [])];
+}
+
+function inkThreshold(image: Rgba, line: Bounds): number {
+  const values: number[] = [];
+  for (let y = line.y0; y < line.y1; y++)
+    for (let x = line.x0; x < line.x1; x++) values.push(luminanceAt(image, (y * image.width + x) * 4));
+  values.sort((a, b) => a - b);
+  const at = (q: number) => values[Math.min(values.length - 1, Math.floor(q * values.length))];
+  return (at(0.1) + at(0.9)) / 2;
+}
+
+function boundsOf(box: number[][], image: Rgba): Bounds {
+  const xs = box.map((p) => p[0]);
+  const ys = box.map((p) => p[1]);
+  return {
+    x0: Math.max(0, Math.floor(Math.min(...xs))),
+    x1: Math.min(image.width, Math.ceil(Math.max(...xs))),
+    y0: Math.max(0, Math.floor(Math.min(...ys))),
+    y1: Math.min(image.height, Math.ceil(Math.max(...ys))),
+  };
+}
+
+const luminanceAt = (image: Rgba, i: number) =>
+  0.299 * image.data[i] + 0.587 * image.data[i + 1] + 0.114 * image.data[i + 2];
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
