@@ -45,7 +45,7 @@ describe('photoStatus subscription', () => {
     expect((await stream.next()).value).toMatchObject({
       photoStatus: { photoId: 'a', status: 'failed', reason: 'corrupt or truncated image' },
     });
-    await stream.return(undefined);
+    await stream.return(undefined as never);
     expect(f.listeners.size).toBe(0);
   });
 });

@@ -44,7 +44,7 @@ describe('the embedded S3 for browser uploads', () => {
     const body = Buffer.alloc(1000, 7);
     const url = await store.presignedPut('uploads/1/a.jpg', body.length, 'image/jpeg', 60);
     const put = (b: Buffer, type: string) =>
-      fetch(url, { method: 'PUT', body: b, headers: { 'content-type': type, origin: DASHBOARD } });
+      fetch(url, { method: 'PUT', body: new Uint8Array(b), headers: { 'content-type': type, origin: DASHBOARD } });
     expect((await put(body, 'image/png')).status).toBe(403);
     expect((await put(body.subarray(1), 'image/jpeg')).status).toBe(403);
     const ok = await put(body, 'image/jpeg');
