@@ -131,6 +131,22 @@ export async function uploadPhoto(
   let saved = JSON.parse(localStorage.getItem(storageKey) ?? 'null') as SavedUpload | null;
   let missing: PartUrl[] = [];
   let stored = 0;
+  const complete = async (upload: SavedUpload): Promise<UploadOutcome> => {
+    try {
+      const { completePhotoUpload: done } = await gql<{ completePhotoUpload: UploadOutcome }>(COMPLETE, {
+        ...ids,
+        key: upload.key,
+        fileName: file.name,
+        multipartUploadId: upload.multipartUploadId,
+      });
+      localStorage.removeItem(storageKey);
+      return done;
+    } catch (err) {
+      // The API answered (a refusal is final); a dropped connection keeps the upload to complete later.
+      if (err instanceof ApiError && err.code) localStorage.removeItem(storageKey);
+      throw err;
+    }
+  };
 
   if (saved?.multipartUploadId) {
     try {
@@ -143,7 +159,15 @@ export async function uploadPhoto(
       if (!(err instanceof ApiError) || err.code !== 'NOT_FOUND') throw err;
       saved = null;
     }
-  } else saved = null;
+  } else if (saved) {
+    // A single PUT may have reached storage before the page went away: completing it tells.
+    try {
+      return await complete(saved);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'NOT_FOUND') throw err;
+      saved = null;
+    }
+  }
 
   let singleUrl: string | null = null;
   if (!saved) {
@@ -165,8 +189,8 @@ export async function uploadPhoto(
       partSize: started.partSize,
       startedAt: new Date().toISOString(),
     };
-    // Only an upload in parts can resume; a single PUT starts again, and storage drops the abandoned one.
-    if (saved.multipartUploadId) save(storageKey, saved);
+    // Kept until completed: after a reload the page lists it, and the same file chosen again resumes it.
+    save(storageKey, saved);
     singleUrl = started.url;
     missing = started.parts;
   }
@@ -180,20 +204,7 @@ export async function uploadPhoto(
       stored += part.size;
     }
   }
-  try {
-    const { completePhotoUpload: done } = await gql<{ completePhotoUpload: UploadOutcome }>(COMPLETE, {
-      ...ids,
-      key: saved.key,
-      fileName: file.name,
-      multipartUploadId: saved.multipartUploadId,
-    });
-    localStorage.removeItem(storageKey);
-    return done;
-  } catch (err) {
-    // The API answered (a refusal is final); a dropped connection keeps the upload to complete later.
-    if (err instanceof ApiError && err.code) localStorage.removeItem(storageKey);
-    throw err;
-  }
+  return complete(saved);
 }
 
 /** Every file of a drop, folders read through (hidden files such as .DS_Store left out). */

@@ -187,7 +187,11 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
             {unfinished.map(({ storageKey, upload: saved }) => (
               <li key={storageKey}>
                 <span class="file-name">{saved.name}</span>
-                <span>{Math.round(saved.size / 1024 / 1024)} MB</span>
+                <span>
+                  {saved.size < 1024 * 1024
+                    ? `${Math.ceil(saved.size / 1024)} KB`
+                    : `${Math.round(saved.size / 1024 / 1024)} MB`}
+                </span>
                 <button onClick={() => forget(storageKey, saved)} aria-label={`Forget the upload of ${saved.name}`}>
                   Forget
                 </button>
