@@ -162,6 +162,20 @@ const schema = z.object({
     .min(1024)
     .default(50 * 1024 * 1024),
   UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
+  /** Photos uploaded by a browser straight to the bucket: how long a presigned URL works. */
+  UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
+  /** A photo of this size or more goes up in parts of UPLOAD_PART_BYTES (S3's least part is 5 MiB). */
+  UPLOAD_MULTIPART_THRESHOLD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(5 * 1024 * 1024)
+    .default(16 * 1024 * 1024),
+  UPLOAD_PART_BYTES: z.coerce
+    .number()
+    .int()
+    .min(5 * 1024 * 1024)
+    .max(512 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
   /** Largest selfie accepted by face search and clipping (the spec recommends 5 MB; phones send more). */
   SELFIE_MAX_BYTES: z.coerce
     .number()

@@ -14,6 +14,7 @@ export * from './auth/token-issuer';
 export * from './auth/rate-limiter';
 export * from './auth/key-invalidation';
 export * from './video/clip-status';
+export * from './photos/photo-status';
 export * from './observability/metrics';
 export * from './observability/checks';
 export * from './operation-policy';

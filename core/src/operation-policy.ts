@@ -98,7 +98,14 @@ export const OPERATION_POLICY = {
   startVideoClipping: read('event', { features: VIDEO_SELFIE, rate: 'matching' }),
   videoClipping: read('event', { features: VIDEO_SELFIE }),
   clipStatus: read('event', { features: VIDEO_SELFIE }),
+  // The dashboard follows its photos: guarded like pipelineStatus, which the gateway asks first.
+  photoStatus: write('event'),
   importPhotos: write('event'),
+  // A browser's upload straight to the bucket is an import in steps: guarded like it.
+  startPhotoUpload: write('event'),
+  photoUploadParts: write('event'),
+  completePhotoUpload: write('event'),
+  abortPhotoUpload: write('event'),
   processPhotos: write('event'),
   goLive: write('event'),
   // The pipeline's progress is the organiser's view, guarded like its actions.

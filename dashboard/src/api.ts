@@ -127,3 +127,75 @@ export function downloadText(fileName: string, text: string, type = 'text/csv;ch
   // The download has started once click() returns; the URL is released after it has been read.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** A PUT that did not reach its end: the connection dropped, or storage answered an error. */
+export class StorageError extends Error {
+  constructor(
+    message: string,
+    /** 0 when the connection dropped (retry the same URL); else storage's HTTP status (403: the URL expired). */
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A PUT of bytes straight to object storage at a presigned URL (never through a Node process of
+ * ours), with progress; the page sends no cookie or CSRF token there. Resolves with the ETag.
+ */
+export function putToStorage(
+  url: string,
+  body: Blob,
+  contentType: string | null,
+  onProgress: (loaded: number) => void,
+): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    if (contentType) xhr.setRequestHeader('content-type', contentType);
+    xhr.upload.onprogress = (e) => onProgress(e.loaded);
+    const dropped = () => reject(new StorageError('The connection dropped during the upload', 0));
+    xhr.onerror = dropped;
+    xhr.onabort = dropped;
+    xhr.onload = () =>
+      xhr.status >= 200 && xhr.status < 300
+        ? resolve(xhr.getResponseHeader('etag'))
+        : reject(new StorageError(`Storage refused the upload (${xhr.status})`, xhr.status));
+    xhr.send(body);
+  });
+}
+
+/**
+ * A GraphQL subscription over graphql-ws (the graphql-transport-ws protocol) through the dashboard's
+ * server, which adds the session's token. `onData` gets each result's data; `onEnd` once the
+ * subscription ends (refused, or the connection closed). Returns a function that stops it.
+ */
+export function subscribe<T>(
+  query: string,
+  variables: Record<string, unknown>,
+  onData: (data: T) => void,
+  onEnd: () => void,
+): () => void {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${scheme}://${window.location.host}/dashboard/api/graphql`, 'graphql-transport-ws');
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    onEnd();
+  };
+  ws.onopen = () => ws.send(JSON.stringify({ type: 'connection_init' }));
+  ws.onmessage = (message: MessageEvent<string>) => {
+    const msg = JSON.parse(message.data) as { type: string; payload?: { data?: T } };
+    if (msg.type === 'connection_ack')
+      ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query, variables } }));
+    else if (msg.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
+    else if (msg.type === 'next' && msg.payload?.data) onData(msg.payload.data);
+    else if (msg.type === 'error' || msg.type === 'complete') end();
+  };
+  ws.onclose = end;
+  return () => {
+    ended = true;
+    ws.close();
+  };
+}

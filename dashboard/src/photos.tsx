@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { gql, gqlUpload } from './api';
+import { ApiError, gql, subscribe } from './api';
+import { droppedFiles, forgetUpload, SavedUpload, unfinishedUploads, uploadPhoto } from './photo-uploads';
 
 /** Files uploaded at once: enough to fill the line, few enough that each one progresses visibly. */
 const PARALLEL_UPLOADS = 4;
@@ -7,7 +8,8 @@ const PARALLEL_UPLOADS = 4;
 interface FileState {
   name: string;
   size: number;
-  progress: number;
+  /** Bytes stored so far. */
+  sent: number;
   state: 'waiting' | 'uploading' | 'imported' | 'duplicate' | 'rejected' | 'failed';
   reason?: string;
 }
@@ -24,24 +26,30 @@ interface Pipeline {
   failures: Array<{ reason: string; count: number }>;
 }
 
-interface ImportAnswer {
-  importPhotos: { files: Array<{ status: 'imported' | 'duplicate' | 'rejected'; reason: string | null }> };
+interface PhotoTransition {
+  photoId: string;
+  status: string;
+  reason: string | null;
 }
 
-const IMPORT = `mutation($orgId: Int!, $eventId: Int!, $files: [Upload!]) {
-  importPhotos(orgId: $orgId, eventId: $eventId, files: $files) { imported duplicates rejected files { status reason } } }`;
+const PHOTO_STATUS = `subscription($orgId: Int!, $eventId: Int!) {
+  photoStatus(orgId: $orgId, eventId: $eventId) { photoId status reason } }`;
 const STATUS = `query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) {
   total imported queued processing processed failed live isLive failures { reason count } } }`;
 
 /**
- * Uploads many photos, PARALLEL_UPLOADS at a time through GraphQL multipart (the API offers no
- * presigned upload), with per-file and total progress; then queues them and shows processing live.
+ * Uploads many photos (files or folders), PARALLEL_UPLOADS at a time straight to object storage at
+ * URLs the API signs, with per-file and total progress; uploads in parts survive a reload and resume
+ * when the same files are chosen again. Then shows processing.
  */
 export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number }) {
   const [files, setFiles] = useState<FileState[]>([]);
+  const [unfinished, setUnfinished] = useState(() => unfinishedUploads(eventId));
   const [pipeline, setPipeline] = useState<Pipeline | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  const [live, setLive] = useState(true);
+  const [failedPhotos, setFailedPhotos] = useState<PhotoTransition[]>([]);
   const ids = { orgId, eventId };
   const input = useRef<HTMLInputElement>(null);
 
@@ -51,8 +59,29 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
       .catch((err: Error) => setError(err.message));
   useEffect(() => {
     void refresh();
-    const timer = setInterval(() => void refresh(), 2000);
-    return () => clearInterval(timer);
+    // Counts are read again when a photo changes (the photoStatus subscription), at most twice a second;
+    // without the subscription (refused, or the connection lost) they are read every 5 s.
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    let poll: ReturnType<typeof setInterval> | null = null;
+    const soon = () => (pending ??= setTimeout(() => ((pending = null), void refresh()), 500));
+    const stop = subscribe<{ photoStatus: PhotoTransition }>(
+      PHOTO_STATUS,
+      ids,
+      ({ photoStatus }) => {
+        setLive(true);
+        if (photoStatus.status === 'failed') setFailedPhotos((f) => [...f.slice(-19), photoStatus]);
+        soon();
+      },
+      () => {
+        setLive(false);
+        poll ??= setInterval(() => void refresh(), 5000);
+      },
+    );
+    return () => {
+      stop();
+      if (pending) clearTimeout(pending);
+      if (poll) clearInterval(poll);
+    };
   }, [orgId, eventId]);
 
   async function upload(list: File[]) {
@@ -60,7 +89,7 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
     const start = files.length;
     setFiles((f) => [
       ...f,
-      ...list.map((file) => ({ name: file.name, size: file.size, progress: 0, state: 'waiting' as const })),
+      ...list.map((file) => ({ name: file.name, size: file.size, sent: 0, state: 'waiting' as const })),
     ]);
     const update = (i: number, patch: Partial<FileState>) =>
       setFiles((f) => f.map((s, j) => (j === start + i ? { ...s, ...patch } : s)));
@@ -70,32 +99,30 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
         const i = next++;
         update(i, { state: 'uploading' });
         try {
-          const d = await gqlUpload<ImportAnswer>(IMPORT, ids, 'files', list[i], (p) => update(i, { progress: p }));
-          const outcome = d.importPhotos.files[0];
-          update(i, { progress: 1, state: outcome?.status ?? 'imported', reason: outcome?.reason ?? undefined });
+          const outcome = await uploadPhoto(orgId, eventId, list[i], (sent) => update(i, { sent }));
+          update(i, { sent: list[i].size, state: outcome.status });
         } catch (err) {
-          update(i, { state: 'failed', reason: (err as Error).message });
+          // The API's refusal (not a photo, too large) is final; anything else may go better on a new try.
+          const refused = err instanceof ApiError && !!err.code;
+          update(i, { state: refused ? 'rejected' : 'failed', reason: (err as Error).message });
         }
+        setUnfinished(unfinishedUploads(eventId));
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_UPLOADS, list.length) }, worker));
-    try {
-      await gql<unknown>(
-        'mutation($orgId: Int!, $eventId: Int!) { processPhotos(orgId: $orgId, eventId: $eventId) { queued } }',
-        ids,
-      );
-    } catch (err) {
-      setError((err as Error).message);
-    }
+    setUnfinished(unfinishedUploads(eventId));
     await refresh();
   }
 
+  const forget = (storageKey: string, saved: SavedUpload) =>
+    void forgetUpload(orgId, storageKey, saved).then(() => setUnfinished(unfinishedUploads(eventId)));
   const action = (query: string) =>
     gql<unknown>(query, ids)
       .then(refresh)
       .catch((err: Error) => setError(err.message));
-  const sent = files.reduce((n, f) => n + f.size * f.progress, 0);
+  const sent = files.reduce((n, f) => n + f.sent, 0);
   const size = files.reduce((n, f) => n + f.size, 0);
+  const finished = files.filter((f) => f.state !== 'waiting' && f.state !== 'uploading').length;
   const open = pipeline ? pipeline.imported + pipeline.queued + pipeline.processing : 0;
 
   return (
@@ -116,12 +143,16 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
         onDrop={(e) => {
           e.preventDefault();
           setDragging(false);
-          void upload([...(e.dataTransfer?.files ?? [])]);
+          if (e.dataTransfer)
+            void droppedFiles(e.dataTransfer).then((list) => (list.length ? upload(list) : undefined));
         }}
       >
-        <p>Drop photos here, or</p>
+        <p>Drop photos or folders here, or</p>
         <label class="button primary" for="photo-files">
           Choose photos
+        </label>{' '}
+        <label class="button" for="photo-folder">
+          Choose a folder
         </label>
         <input
           id="photo-files"
@@ -136,19 +167,51 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
             if (chosen.length) void upload(chosen);
           }}
         />
+        <input
+          id="photo-folder"
+          class="visually-hidden"
+          type="file"
+          {...{ webkitdirectory: '' }}
+          onChange={(e) => {
+            const chosen = [...((e.target as HTMLInputElement).files ?? [])].filter((f) => !f.name.startsWith('.'));
+            (e.target as HTMLInputElement).value = '';
+            if (chosen.length) void upload(chosen);
+          }}
+        />
       </div>
+      {unfinished.length > 0 && (
+        <div class="card" data-testid="unfinished">
+          <h2>Unfinished uploads</h2>
+          <p>Choose the same files again to resume them where they stopped.</p>
+          <ul class="files" tabIndex={0} aria-label="Unfinished uploads">
+            {unfinished.map(({ storageKey, upload: saved }) => (
+              <li key={storageKey}>
+                <span class="file-name">{saved.name}</span>
+                <span>
+                  {saved.size < 1024 * 1024
+                    ? `${Math.ceil(saved.size / 1024)} KB`
+                    : `${Math.round(saved.size / 1024 / 1024)} MB`}
+                </span>
+                <button onClick={() => forget(storageKey, saved)} aria-label={`Forget the upload of ${saved.name}`}>
+                  Forget
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {files.length > 0 && (
         <div class="card">
           <h2>Upload</h2>
           <label for="total-progress">
-            Total: {files.filter((f) => f.progress === 1).length} of {files.length} files
+            Total: {finished} of {files.length} files
           </label>
           <progress id="total-progress" max={1} value={size ? sent / size : 0} />
-          <ul class="files">
+          <ul class="files" tabIndex={0} aria-label="Uploads">
             {files.map((f, i) => (
               <li key={i} data-state={f.state}>
                 <span class="file-name">{f.name}</span>
-                <progress max={1} value={f.progress} aria-label={`Upload of ${f.name}`} />
+                <progress max={f.size || 1} value={f.sent} aria-label={`Upload of ${f.name}`} />
                 <span class="file-state">
                   {f.state}
                   {f.reason ? `: ${f.reason}` : ''}
@@ -161,6 +224,9 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
       {pipeline && (
         <div class="card" aria-live="polite">
           <h2>Processing</h2>
+          <p class="hint" data-testid="status-mode">
+            {live ? 'Live: counts change as each photo moves on.' : 'Counts are read every few seconds.'}
+          </p>
           <dl class="counts">
             <div>
               <dt>Total</dt>
@@ -189,6 +255,15 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
           </dl>
           {pipeline.total > 0 && (
             <progress max={pipeline.total} value={pipeline.total - open} aria-label="Processing progress" />
+          )}
+          {failedPhotos.length > 0 && (
+            <ul data-testid="failed-photos">
+              {failedPhotos.map((f) => (
+                <li key={f.photoId}>
+                  Photo {f.photoId.slice(0, 8)} failed: {f.reason}
+                </li>
+              ))}
+            </ul>
           )}
           {pipeline.failures.length > 0 && (
             <ul>

@@ -46,6 +46,8 @@ import { formatGatewayError } from './errors';
 import { FaceSearchRetries, storedFaceSearchCheck } from './face-search-retries';
 import { ClipStatusFeed } from './subscriptions/clip-status-feed';
 import { clipStatusSchema } from './subscriptions/clip-status-subscription';
+import { PhotoStatusFeed } from './subscriptions/photo-status-feed';
+import { authorisePhotoStatusByImages, photoStatusStream } from './subscriptions/photo-status-subscription';
 import { currentClipStatusFromMedia } from './subscriptions/current-clip-status';
 import { serveSubscriptions } from './subscriptions/server';
 import { EXAMPLE_OPERATIONS, landingPage } from './landing-page';
@@ -85,7 +87,12 @@ async function main() {
   const authorizeUploads = uploadAuthorizer(cfg.subgraphUrls.events, (url, init) => subgraphs.request(url, init));
   const context = { authenticator, failedAuth, operations, limiter, principal: signing, logger, authorizeUploads };
   const feed = new ClipStatusFeed(cfg.REDIS_URL, logger);
-  const subscriptionSchema = clipStatusSchema(clipStatusOf(askSubgraph, cfg, signing), feed);
+  const photoFeed = new PhotoStatusFeed(cfg.REDIS_URL, logger);
+  const photoStatus = photoStatusStream(
+    authorisePhotoStatusByImages(askSubgraph, cfg.subgraphUrls.images, signing),
+    photoFeed,
+  );
+  const subscriptionSchema = clipStatusSchema(clipStatusOf(askSubgraph, cfg, signing), feed, photoStatus);
   const trustProxy = compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.gateway);
   const app = expressApp(cfg, { apollo, context, trustProxy, metrics, apiSchema, subscriptionSchema, orm, redis });
   const plans = SingleFetchPlans.fromSupergraphSdl(supergraphSdl, operations);
@@ -97,6 +104,7 @@ async function main() {
     await subscriptions.close();
     keyChanges.close();
     feed.close();
+    photoFeed.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await apollo.stop();
     await subgraphs.close();
@@ -234,7 +242,9 @@ async function listen(cfg: Config, { app, context, plans, subgraphs, trustProxy,
     logger,
     bodyLimitBytes: cfg.GRAPHQL_MAX_BODY_BYTES,
   };
-  const server: Server = createServer(singleFetchPath(fastPath, app)).listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
+  const server: Server = createServer(singleFetchPath(fastPath, app));
+  metrics.countRequestBodies(server);
+  server.listen(cfg.GATEWAY_PORT, cfg.LISTEN_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   server.keepAliveTimeout = 65_000;
   logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');

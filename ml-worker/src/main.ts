@@ -1,5 +1,14 @@
 import 'reflect-metadata';
-import { checks, config, Config, connectRedis, ContentVersions, createLogger, ServiceMetrics } from '@em/core';
+import {
+  checks,
+  config,
+  Config,
+  connectRedis,
+  ContentVersions,
+  createLogger,
+  photoStatusPublisher,
+  ServiceMetrics,
+} from '@em/core';
 import {
   openDatabase,
   Orm,
@@ -162,6 +171,7 @@ function jobHandlers(
     new SqlStartListRepository(orm),
     versions,
     photoStepHistogram(metrics.registry),
+    photoStatusPublisher(redis),
   );
   const videos = new VideoIndexer(
     rows.videos,

@@ -13,6 +13,7 @@ import {
   ServiceMetrics,
   TrustProxy,
 } from '@em/core';
+import type { Duplex } from 'node:stream';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
@@ -40,6 +41,7 @@ function main() {
   versionsRedis.on('error', () => undefined);
   // Sign-in needs the client secret; without it the dashboard's pages say how to configure it.
   const sessionsRedis = cfg.DASHBOARD_CLIENT_SECRET ? connectRedis(cfg.REDIS_URL) : null;
+  const dashboard = organisationDashboard(cfg, sessionsRedis, trustProxy);
   const handler = createRestHandler({
     routes: ROUTES,
     pageRoutes: PAGE_ROUTES,
@@ -58,9 +60,14 @@ function main() {
     contentVersions: new ContentVersionReader(versionsRedis),
     sharedReads: new SharedReads(),
     readGrants: readGrants(cfg, versionsRedis),
-    dashboard: organisationDashboard(cfg, sessionsRedis, trustProxy),
+    dashboard,
   });
   const { server, operator } = listen(cfg, handler, { metrics, gateway });
+  // The dashboard's subscriptions (graphql-ws) are the only WebSockets of the public port.
+  server.on(
+    'upgrade',
+    (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void dashboard.upgrade(req, socket, head),
+  );
   const shutdown = () => {
     operator.close();
     server.close(
@@ -104,6 +111,7 @@ function organisationDashboard(cfg: Config, sessionsRedis: Redis | null, trustPr
     publicUrl,
     distDir: dashboardDistDir(),
     mediaUrl: cfg.MEDIA_URL,
+    storageOrigin: storageOrigin(cfg),
     gatewayUrl: cfg.GATEWAY_URL,
     oidc,
     sessions: sessionsRedis && new SessionStore(sessionsRedis),
@@ -114,6 +122,13 @@ function organisationDashboard(cfg: Config, sessionsRedis: Redis | null, trustPr
   });
 }
 
+/** The origin presigned upload URLs name: the public S3 endpoint, with the bucket as host when not path-style. */
+function storageOrigin(cfg: Config): string {
+  const endpoint = new URL(cfg.S3_PUBLIC_ENDPOINT ?? cfg.S3_ENDPOINT);
+  if (!cfg.S3_FORCE_PATH_STYLE) endpoint.hostname = `${cfg.S3_BUCKET}.${endpoint.hostname}`;
+  return endpoint.origin;
+}
+
 /** The public port, and /metrics and /health/* on their own port of the internal interface, never on the public one. */
 function listen(
   cfg: Config,
@@ -121,6 +136,7 @@ function listen(
   { metrics, gateway }: { metrics: ServiceMetrics; gateway: GatewayClient },
 ) {
   const server = http.createServer(handler);
+  metrics.countRequestBodies(server);
   server.on('checkContinue', continueOnlyWithCredentials(handler));
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;

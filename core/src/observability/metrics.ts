@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /**
@@ -8,6 +9,7 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   readonly requestSeconds: Histogram<'name' | 'status'>;
   readonly requests: Counter<'name' | 'status'>;
+  readonly requestBodyBytes: Counter;
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
@@ -24,6 +26,19 @@ export class ServiceMetrics {
       help: 'Requests by REST route or GraphQL operation, and status',
       labelNames: ['name', 'status'],
       registers: [this.registry],
+    });
+    this.requestBodyBytes = new Counter({
+      name: 'em_request_body_bytes_total',
+      help: 'Bytes of request bodies received, by their Content-Length (a chunked body is not counted)',
+      registers: [this.registry],
+    });
+  }
+
+  /** Counts the body bytes every request to this server declares (read from the header: the body is not touched). */
+  countRequestBodies(server: Server): void {
+    server.on('request', (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const length = Number(req.headers['content-length']);
+      if (length > 0) this.requestBodyBytes.inc(length);
     });
   }
 

@@ -1,12 +1,17 @@
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
   CreateBucketCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -27,12 +32,23 @@ export const objectKeys = {
   clip: (eventId: number, requestId: string, clipId: string) => `public/${eventId}/clips/${requestId}/${clipId}.mp4`,
   /** Where an organiser drops files for the pipeline's import. */
   inbox: (eventId: number) => `inbox/${eventId}/`,
+  /** Where a browser uploads a photo straight to the bucket before it is imported (the server names it). */
+  upload: (eventId: number, uploadId: string, ext: string) => `uploads/${eventId}/${uploadId}${ext}`,
+  uploadsPrefix: 'uploads/',
   publicPrefix: 'public/',
 };
 
 /** The S3-compatible store: originals (private, presigned downloads) and previews (public, on the media host). */
 /** A key whose every segment encodeURIComponent leaves as it is (its unreserved characters, and `/` between segments). */
 const UNENCODED_KEY = /^[A-Za-z0-9\-_.!~*'()/]*$/;
+
+/** Headers a presigned upload binds besides the host: the browser cannot send another type or length. */
+const SIGNED_UPLOAD_HEADERS = new Set(['content-type', 'content-length']);
+
+function isNoSuchUpload(err: unknown): boolean {
+  const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return (err as Error).name === 'NoSuchUpload' || status === 404;
+}
 
 export class ObjectStore {
   readonly client: S3Client;
@@ -142,6 +158,109 @@ export class ObjectStore {
   publicUrl(key: string): string {
     // Most keys hold only characters encodeURIComponent keeps: no split and re-join for them (the gallery builds 64 per page).
     return `${this.cfg.MEDIA_URL}/${UNENCODED_KEY.test(key) ? key : key.split('/').map(encodeURIComponent).join('/')}`;
+  }
+
+  /**
+   * A presigned PUT a browser uploads one object with: bound to this key, this exact length and
+   * content type (both signed headers: another length or type fails the signature), for `ttlSeconds`.
+   */
+  async presignedPut(key: string, length: number, contentType: string, ttlSeconds: number): Promise<string> {
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ContentLength: length,
+      ContentType: contentType,
+    });
+    return getSignedUrl(this.presigner, command, { expiresIn: ttlSeconds, signableHeaders: SIGNED_UPLOAD_HEADERS });
+  }
+
+  /** Starts a multipart upload; returns its upload id. */
+  async startMultipart(key: string, contentType: string): Promise<string> {
+    const out = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
+    );
+    if (!out.UploadId) throw new Error('The object store returned no upload id');
+    return out.UploadId;
+  }
+
+  /** A presigned PUT of one part of a multipart upload, bound to its number and exact length. */
+  async presignedPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    length: number,
+    ttlSeconds: number,
+  ): Promise<string> {
+    const command = new UploadPartCommand({
+      Bucket: this.bucket,
+      Key: key,
+      UploadId: uploadId,
+      PartNumber: partNumber,
+      ContentLength: length,
+    });
+    return getSignedUrl(this.presigner, command, { expiresIn: ttlSeconds });
+  }
+
+  /** The parts stored so far, or null when the upload is unknown (completed, aborted or never started). */
+  async listParts(
+    key: string,
+    uploadId: string,
+  ): Promise<Array<{ partNumber: number; etag: string; size: number }> | null> {
+    const parts: Array<{ partNumber: number; etag: string; size: number }> = [];
+    let marker: string | undefined;
+    try {
+      do {
+        const page = await this.client.send(
+          new ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }),
+        );
+        for (const p of page.Parts ?? [])
+          if (p.PartNumber && p.ETag) parts.push({ partNumber: p.PartNumber, etag: p.ETag, size: p.Size ?? 0 });
+        marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+      } while (marker);
+    } catch (err) {
+      if (isNoSuchUpload(err)) return null;
+      throw err;
+    }
+    return parts;
+  }
+
+  /** Joins the listed parts into the object; false when the upload is unknown. */
+  async completeMultipart(key: string, uploadId: string, parts: Array<{ partNumber: number; etag: string }>) {
+    try {
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isNoSuchUpload(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Drops a multipart upload and its parts (an unknown one is already gone). */
+  async abortMultipart(key: string, uploadId: string): Promise<void> {
+    try {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+    } catch (err) {
+      if (!isNoSuchUpload(err)) throw err;
+    }
+  }
+
+  /** An object's size, or null when there is none. */
+  async size(key: string): Promise<number | null> {
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return out.ContentLength ?? 0;
+    } catch (err) {
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404) return null;
+      throw err;
+    }
   }
 
   /** A presigned GET that downloads under `fileName` and expires after the configured lifetime. */

@@ -24,7 +24,14 @@ export type CurrentClipStatus = (principal: Principal, args: ClipStatusArgs) => 
  * transition, ending after the terminal one. Authorised like the read query (organisation, event,
  * video flags: the media subgraph's guard); the request must be of that event.
  */
-export function clipStatusSchema(currentStatus: CurrentClipStatus, feed: ClipStatusFeed): GraphQLSchema {
+export function clipStatusSchema(
+  currentStatus: CurrentClipStatus,
+  feed: ClipStatusFeed,
+  photoStatus?: (
+    args: { orgId: number; eventId: number },
+    ctx: SubscriptionContext,
+  ) => AsyncGenerator<{ photoStatus: unknown }>,
+): GraphQLSchema {
   return makeSubscriptionSchema(async function* clipStatus(args: ClipStatusArgs, ctx: SubscriptionContext) {
     const requestId = parseRequestId(args.requestId);
     const queue: ClipStatusEvent[] = [];
@@ -62,5 +69,5 @@ export function clipStatusSchema(currentStatus: CurrentClipStatus, feed: ClipSta
     } finally {
       stop();
     }
-  });
+  }, photoStatus);
 }

@@ -1,4 +1,12 @@
-import { BibRead, clientMessage, ContentVersions, judgeBibRead, Logger, startListFor } from '@em/core';
+import {
+  AnnouncePhotoStatus,
+  BibRead,
+  clientMessage,
+  ContentVersions,
+  judgeBibRead,
+  Logger,
+  startListFor,
+} from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors, StartListRepository } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { CORRUPT_IMAGE, descriptorToBuffer, FaceIndexRevisions, probeImage } from '@em/core/media';
@@ -36,12 +44,14 @@ export class PhotoProcessor {
     private readonly startLists: Pick<StartListRepository, 'count' | 'bibsAmong' | 'containing'>,
     private readonly versions: Pick<ContentVersions, 'bumpContentVersion'>,
     private readonly steps: PhotoStepTimes = UNTIMED_STEPS,
+    private readonly announce: AnnouncePhotoStatus = async () => undefined,
   ) {}
 
   async process(photoId: string): Promise<'processed' | 'skipped'> {
     const photo = await this.photos.findWithEvent(photoId);
     if (!photo || photo.status === 'processed') return 'skipped';
     await this.photos.markProcessing(photoId);
+    await this.announce({ eventId: photo.event.id, photoId, status: 'processing', reason: null });
 
     const step = <T>(name: PhotoStep, work: () => Promise<T>) => timedStep(this.steps, name, work);
     const original = await step('fetch', () => this.store.getBuffer(photo.originalKey));
@@ -115,6 +125,7 @@ export class PhotoProcessor {
     });
     // Published now, or published before and processed again (its BIBs and faces may differ).
     if (live || photo.publishedAt) await this.versions.bumpContentVersion(eventId);
+    await this.announce({ eventId, photoId, status: 'processed', reason: null });
     this.logger.debug({ photoId, bibs: reads.length, faces: detected.length }, 'photo processed');
     return 'processed';
   }
@@ -127,6 +138,8 @@ export class PhotoProcessor {
   /** After the last attempt: the photo is failed, with the reason the organiser sees in the status. */
   async markFailed(photoId: string, reason: string): Promise<void> {
     await this.photos.markFailed(photoId, reason);
+    const photo = await this.photos.findWithEvent(photoId);
+    if (photo) await this.announce({ eventId: photo.event.id, photoId, status: 'failed', reason });
   }
 }
 

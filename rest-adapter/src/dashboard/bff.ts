@@ -1,6 +1,7 @@
 import { AppError, clientAddress, Logger, newId, TrustProxy } from '@em/core';
 import { readFile } from 'node:fs/promises';
-import { IncomingMessage, ServerResponse } from 'node:http';
+import http, { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { request } from 'undici';
@@ -25,6 +26,8 @@ export interface DashboardOptions {
   distDir: string;
   /** Where previews come from (MEDIA_URL). */
   mediaUrl: string;
+  /** The origin the browser uploads photos to (the bucket's, as presigned URLs name it). */
+  storageOrigin: string;
   gatewayUrl: string;
   /** Null when no client secret is configured: the dashboard answers 503 and explains. */
   oidc: OidcClient | null;
@@ -36,15 +39,15 @@ export interface DashboardOptions {
   logger: Logger;
 }
 
-/** The dashboard's CSP: the participant page's, its own origin for API calls, and no framing. */
-export function dashboardCsp(mediaUrl: string): string {
+/** The dashboard's CSP: the participant page's, its own origin for API calls and the bucket's for uploads, no framing. */
+export function dashboardCsp(mediaUrl: string, storageOrigin: string): string {
   const media = new URL(mediaUrl).origin;
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     `img-src 'self' blob: data: ${media}`,
-    "connect-src 'self'",
+    `connect-src 'self' ${new URL(storageOrigin).origin}`,
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
@@ -84,7 +87,7 @@ export function dashboard(opts: DashboardOptions) {
   const SESSION_COOKIE = secure ? '__Host-em_dashboard' : 'em_dashboard';
   const LOGIN_COOKIE = secure ? '__Host-em_dashboard_login' : 'em_dashboard_login';
   const cookiePath = secure ? '/' : '/dashboard';
-  const csp = dashboardCsp(opts.mediaUrl);
+  const csp = dashboardCsp(opts.mediaUrl, opts.storageOrigin);
   const gateway = new URL(opts.gatewayUrl);
   let html: Promise<Buffer> | null = null;
 
@@ -296,8 +299,61 @@ export function dashboard(opts: DashboardOptions) {
     });
   }
 
+  /**
+   * The page's graphql-ws subscriptions (`/dashboard/api/graphql`, WebSocket): passed to the gateway with the
+   * session's bearer token. A browser always names the Origin of a WebSocket: only ours is let in (no
+   * cross-site WebSocket hijacking; the Strict cookie would not come along either).
+   */
+  async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const refuse = (status: number, reason: string): void =>
+      void socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    socket.on('error', () => socket.destroy());
+    if ((req.url ?? '').split('?')[0] !== '/dashboard/api/graphql' || !opts.sessions) return refuse(404, 'Not Found');
+    if (req.headers.origin !== origin) return refuse(403, 'Forbidden');
+    const id = sessionId(req);
+    const session = id ? await opts.sessions.find(id) : null;
+    if (!session) return refuse(401, 'Unauthorized');
+    const forwarded: http.OutgoingHttpHeaders = {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      authorization: `Bearer ${session.accessToken}`,
+      'x-forwarded-for': clientAddress(req, opts.trustProxy),
+    };
+    for (const name of ['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol'])
+      if (req.headers[name]) forwarded[name] = req.headers[name];
+    const upstream = http.request({
+      host: gateway.hostname,
+      port: gateway.port,
+      path: gateway.pathname,
+      method: 'GET',
+      headers: forwarded,
+    });
+    upstream.on('upgrade', (answer, gatewaySocket, gatewayHead) => {
+      const lines = ['HTTP/1.1 101 Switching Protocols'];
+      for (let i = 0; i < answer.rawHeaders.length; i += 2)
+        lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (gatewayHead.length) socket.write(gatewayHead);
+      if (head.length) gatewaySocket.write(head);
+      gatewaySocket.on('error', () => socket.destroy());
+      socket.on('close', () => gatewaySocket.destroy());
+      gatewaySocket.pipe(socket).pipe(gatewaySocket);
+    });
+    upstream.on('response', (answer) => {
+      answer.resume();
+      refuse(answer.statusCode ?? 502, 'Refused');
+    });
+    upstream.on('error', () => refuse(502, 'Bad Gateway'));
+    upstream.end();
+  }
+
   /** Serves the dashboard's paths; false for any other path. */
-  return async function serve(
+  return Object.assign(serve, {
+    upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      upgrade(req, socket, head).catch(() => socket.destroy()),
+  });
+
+  async function serve(
     req: IncomingMessage,
     res: ServerResponse,
     pathname: string,
@@ -339,7 +395,7 @@ export function dashboard(opts: DashboardOptions) {
       }
     }
     return true;
-  };
+  }
 }
 
 /** The built dashboard of the `dashboard` workspace. */

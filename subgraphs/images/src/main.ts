@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { checks, connectRedis, ContentVersions } from '@em/core';
+import { checks, connectRedis, ContentVersions, photoStatusPublisher } from '@em/core';
 import {
   SqlAuditLogRepository,
   SqlEventsRepository,
@@ -19,6 +19,8 @@ import { PhotoReviewResolver } from './review/photo-review.resolver';
 import { PhotoReviewService } from './review/photo-review.service';
 import { TimelineResolver } from './timeline/timeline.resolver';
 import { TimelineService } from './timeline/timeline.service';
+import { PhotoUploadsResolver } from './uploads/photo-uploads.resolver';
+import { PhotoUploadsService } from './uploads/photo-uploads.service';
 import { buildImagesSchema } from './schema';
 
 runService('images', async ({ cfg, logger, orm, principalSecret }) => {
@@ -30,14 +32,26 @@ runService('images', async ({ cfg, logger, orm, principalSecret }) => {
   const timeline = new TimelineResolver(new TimelineService(events, photoRows, store));
   const redis = connectRedis(cfg.REDIS_URL);
   const versions = new ContentVersions(events, redis, logger);
-  const pipeline = new PipelineResolver(new PipelineService(events, photoRows, store, jobs, versions));
+  const pipelineService = new PipelineService(events, photoRows, store, jobs, versions, photoStatusPublisher(redis));
+  const pipeline = new PipelineResolver(pipelineService);
+  const uploads = new PhotoUploadsResolver(
+    new PhotoUploadsService(events, photoRows, store, pipelineService, {
+      maxFileBytes: cfg.UPLOAD_MAX_FILE_BYTES,
+      multipartThresholdBytes: cfg.UPLOAD_MULTIPART_THRESHOLD_BYTES,
+      partBytes: cfg.UPLOAD_PART_BYTES,
+      urlTtlSeconds: cfg.UPLOAD_URL_TTL_SECONDS,
+    }),
+  );
   const downloads = new DownloadsResolver(
     new DownloadsService(events, photoRows, new SqlFaceSearchesRepository(orm), store),
   );
   const review = new PhotoReviewResolver(
     new PhotoReviewService(events, photoRows, store, versions, new SqlAuditLogRepository(orm)),
   );
-  const schema = await buildImagesSchema(resolverContainer(photos, timeline, pipeline, downloads, review), photos);
+  const schema = await buildImagesSchema(
+    resolverContainer(photos, timeline, pipeline, downloads, review, uploads),
+    photos,
+  );
   const server = await startSubgraphServer({
     name: 'images',
     schema,

@@ -5,6 +5,7 @@ import { PhotosResolver } from './photos/photos.resolver';
 import { PipelineResolver } from './pipeline/pipeline.resolver';
 import { TimelineResolver } from './timeline/timeline.resolver';
 import { PhotoReviewResolver } from './review/photo-review.resolver';
+import { PhotoUploadsResolver } from './uploads/photo-uploads.resolver';
 
 export const RESOLVERS = [
   PhotosResolver,
@@ -12,6 +13,7 @@ export const RESOLVERS = [
   PipelineResolver,
   DownloadsResolver,
   PhotoReviewResolver,
+  PhotoUploadsResolver,
 ] as const;
 
 /** The images subgraph: photos, gallery, image details, the timeline, original downloads, the photo pipeline and the organiser's photo review. */

@@ -44,6 +44,53 @@ export class InMemoryObjectStore {
     return this.objects.has(key);
   }
 
+  /** Multipart uploads started and not completed or aborted: their key and parts by number. */
+  readonly multipart = new Map<string, { key: string; contentType: string; parts: Map<number, Buffer> }>();
+
+  async presignedPut(key: string, length: number, contentType: string, ttlSeconds: number): Promise<string> {
+    return `https://s3.test/${key}?length=${length}&type=${encodeURIComponent(contentType)}&expires=${ttlSeconds}`;
+  }
+
+  async startMultipart(key: string, contentType: string): Promise<string> {
+    const uploadId = `mp${this.multipart.size + 1}`;
+    this.multipart.set(uploadId, { key, contentType, parts: new Map() });
+    return uploadId;
+  }
+
+  async presignedPart(key: string, uploadId: string, partNumber: number, length: number): Promise<string> {
+    return `https://s3.test/${key}?uploadId=${uploadId}&partNumber=${partNumber}&length=${length}`;
+  }
+
+  /** What a browser's PUT to a part URL does. */
+  putPart(uploadId: string, partNumber: number, body: Buffer): void {
+    this.multipart.get(uploadId)!.parts.set(partNumber, body);
+  }
+
+  async listParts(key: string, uploadId: string) {
+    const upload = this.multipart.get(uploadId);
+    if (!upload || upload.key !== key) return null;
+    return [...upload.parts]
+      .sort(([a], [b]) => a - b)
+      .map(([partNumber, body]) => ({ partNumber, etag: `"etag${partNumber}"`, size: body.length }));
+  }
+
+  async completeMultipart(key: string, uploadId: string, parts: Array<{ partNumber: number }>): Promise<boolean> {
+    const upload = this.multipart.get(uploadId);
+    if (!upload || upload.key !== key) return false;
+    const body = Buffer.concat(parts.map((p) => upload.parts.get(p.partNumber)!));
+    this.objects.set(key, { body, contentType: upload.contentType });
+    this.multipart.delete(uploadId);
+    return true;
+  }
+
+  async abortMultipart(key: string, uploadId: string): Promise<void> {
+    if (this.multipart.get(uploadId)?.key === key) this.multipart.delete(uploadId);
+  }
+
+  async size(key: string): Promise<number | null> {
+    return this.objects.get(key)?.body.length ?? null;
+  }
+
   publicUrl(key: string): string {
     return `https://media.test/${key}`;
   }

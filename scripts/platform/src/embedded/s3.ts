@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { isPublicRead, parseObjectPath } from './object-path';
 import { Credentials, verifySigV4, VerifyResult } from './sigv4';
 import { PayloadLimits, receiveVerifiedPayload } from './verified-payload';
+import { corsConfiguration, multipartUploads } from './multipart-uploads';
 
 // s3rver ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -23,6 +24,10 @@ export interface EmbeddedS3Options {
   credentials: Credentials;
   /** Object keys under this prefix are publicly readable (GET/HEAD) without a signature: the media host. */
   publicPrefix: string;
+  /** Origins that may PUT from a browser (the dashboard's): the bucket's CORS rules. */
+  corsOrigins?: string[];
+  /** Objects under `prefix` and multipart uploads older than `maxAgeMs` are removed hourly (a lifecycle rule). */
+  abandonedUploads?: { prefix: string; maxAgeMs: number };
 }
 
 export interface EmbeddedS3 {
@@ -140,7 +145,7 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
     address: undefined,
     directory,
     silent: true,
-    configureBuckets: [{ name: opts.bucket }],
+    configureBuckets: [{ name: opts.bucket, configs: [corsConfiguration(opts.corsOrigins ?? [])] }],
   });
   await store.run();
   chmodSync(socketPath, 0o600);
@@ -149,10 +154,18 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
   rmSync(spoolDir, { recursive: true, force: true });
   mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
   const payloadLimits = { spoolDir, memoryBytes: 256 * 1024, maxBytes: 5 * 1024 ** 3 };
+  const uploads = multipartUploads(directory);
+  const sweep = opts.abandonedUploads;
+  const sweepAbandoned = () => void (sweep ? uploads.sweep(sweep.prefix, sweep.maxAgeMs).catch(() => undefined) : 0);
+  sweepAbandoned();
+  const sweeper = setInterval(sweepAbandoned, 3600_000);
+  sweeper.unref();
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
+    // A CORS preflight carries no credentials by definition: s3rver answers it from the bucket's CORS rules.
+    if (method === 'OPTIONS') return preflight(req, res, url);
     const verdict = verifySigV4({ method, url, headers: req.headers }, opts.credentials);
     if (!verdict.ok) return s3Error(res, verdict.status, verdict.code, verdict.message);
     const q = url.indexOf('?');
@@ -163,6 +176,9 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
     if (verdict.kind === 'anonymous' && !isPublicRead(method, target, queryNames, opts.bucket, opts.publicPrefix)) {
       return s3Error(res, 403, 'AccessDenied', 'Access Denied');
     }
+
+    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    if (verdict.kind !== 'anonymous' && (await uploads.handle(method, target.bucket, target.key, query, res))) return;
 
     const body = await checkedBody(req, verdict, payloadLimits);
     if (!body.ok) return s3Error(res, body.status, body.code, body.message);
@@ -177,6 +193,19 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
       else res.destroy();
     });
     body.stream.pipe(upstream);
+  };
+
+  const preflight = (req: http.IncomingMessage, res: http.ServerResponse, url: string) => {
+    if (!parseObjectPath(url.split('?')[0]).ok) return s3Error(res, 400, 'InvalidURI', 'Invalid path');
+    const headers: http.OutgoingHttpHeaders = { host: '127.0.0.1' };
+    for (const h of ['origin', 'access-control-request-method', 'access-control-request-headers'])
+      if (req.headers[h]) headers[h] = req.headers[h];
+    const upstream = http.request({ socketPath, method: 'OPTIONS', path: stripAuthQuery(url), headers }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      upRes.pipe(res);
+    });
+    upstream.on('error', () => s3Error(res, 503, 'ServiceUnavailable', 'The object store is not available'));
+    upstream.end();
   };
 
   const front = http.createServer((req, res) => {
@@ -196,6 +225,7 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
     endpoint: `http://127.0.0.1:${port}`,
     port,
     async stop() {
+      clearInterval(sweeper);
       const closed = new Promise<void>((resolve) => front.close(() => resolve()));
       front.closeAllConnections();
       await closed;

@@ -1,10 +1,23 @@
-import { DEFAULT_PORTS, embeddedIdentityIssuer, ensureEmbeddedIssuer } from '@em/core';
+import { dashboardUrl, DEFAULT_PORTS, embeddedIdentityIssuer, ensureEmbeddedIssuer } from '@em/core';
 import { objectKeys } from '@em/core/storage';
 import { startEmbeddedPostgres } from '../embedded/postgres';
 import { startEmbeddedRedis } from '../embedded/redis';
 import { startEmbeddedS3 } from '../embedded/s3';
 import { loadOrCreateSecrets } from './secrets';
 import { ensureSystemFfmpeg } from './system-ffmpeg';
+
+/** An upload not completed within this time is abandoned: its object and parts are removed (a lifecycle rule). */
+const ABANDONED_UPLOAD_HOURS = 24;
+
+/** The dashboard's origin, which uploads photos straight to the bucket (localhost and 127.0.0.1 both, when local). */
+function dashboardOrigins(env: NodeJS.ProcessEnv): string[] {
+  const origin = new URL(
+    dashboardUrl({ DASHBOARD_URL: env.DASHBOARD_URL, REST_PORT: Number(env.REST_PORT || DEFAULT_PORTS.rest) }),
+  ).origin;
+  const local = /^(https?:\/\/)(localhost|127\.0\.0\.1)(:\d+)?$/.exec(origin);
+  if (!local) return [origin];
+  return [`${local[1]}localhost${local[3] ?? ''}`, `${local[1]}127.0.0.1${local[3] ?? ''}`];
+}
 
 export interface InfrastructurePorts {
   postgres: number;
@@ -94,6 +107,8 @@ export async function startInfrastructure(opts: {
             bucket,
             credentials: { accessKeyId: secrets.s3AccessKeyId, secretAccessKey: secrets.s3SecretAccessKey },
             publicPrefix: objectKeys.publicPrefix,
+            corsOrigins: dashboardOrigins(env),
+            abandonedUploads: { prefix: objectKeys.uploadsPrefix, maxAgeMs: ABANDONED_UPLOAD_HOURS * 3600_000 },
           });
           stops.push(() => s3.stop());
           embedded.push(`S3 (and media host) on ${s3.endpoint}`);

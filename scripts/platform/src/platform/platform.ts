@@ -84,7 +84,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
   const infrastructure = await startInfrastructure({
     dataDir: opts.dataDir,
     ports: { postgres: p.postgres, redis: p.redis, s3: p.s3 },
-    env: { ...process.env, IDENTITY_PORT: String(p.identity) },
+    env: {
+      ...process.env,
+      IDENTITY_PORT: String(p.identity),
+      REST_PORT: String(p.rest),
+      ...(opts.extraEnv?.DASHBOARD_URL ? { DASHBOARD_URL: opts.extraEnv.DASHBOARD_URL } : {}),
+    },
     log: opts.log,
   });
   let orm: Orm | undefined;

@@ -1,4 +1,4 @@
-import { AppError, ContentVersions, newId, Principal } from '@em/core';
+import { AnnouncePhotoStatus, AppError, ContentVersions, newId, Principal } from '@em/core';
 import { Event, EventsRepository, guardOperation, PhotosRepository, PhotoStatus } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { unsafeObjectKeyReason } from './object-key-safety';
@@ -46,6 +46,8 @@ export interface PhotoSource {
   fileName: string;
   source: string;
   photographerName?: string | null;
+  /** The photo's id when the caller chose it beforehand (a browser upload names its photo at its start). */
+  photoId?: string;
 }
 
 function tally(report: ImportReport, key: string, outcome: ImportOutcome): void {
@@ -69,6 +71,7 @@ export class PipelineService {
     private readonly store: ObjectStore,
     private readonly jobs: JobProducer,
     private readonly versions: Pick<ContentVersions, 'bumpContentVersion'>,
+    private readonly announce: AnnouncePhotoStatus = async () => undefined,
   ) {}
 
   /**
@@ -83,7 +86,7 @@ export class PipelineService {
     if (existing) return { status: 'duplicate', imageId: existing.id };
 
     const exif = await readExif(file, event.timeZone);
-    const id = newId();
+    const id = origin.photoId ?? newId();
     const photo = {
       id,
       eventId: event.id,
@@ -203,7 +206,10 @@ export class PipelineService {
   async queuePending(eventId: number, retryFailed = false, httpRequestId?: string): Promise<number> {
     const statuses: PhotoStatus[] = retryFailed ? ['imported', 'queued', 'failed'] : ['imported', 'queued'];
     const ids = await this.photos.markQueued(eventId, statuses);
-    for (const photoId of ids) await this.jobs.enqueue('photos', { photoId, httpRequestId });
+    for (const photoId of ids) {
+      await this.jobs.enqueue('photos', { photoId, httpRequestId });
+      await this.announce({ eventId, photoId, status: 'queued', reason: null });
+    }
     return ids.length;
   }
 
@@ -213,7 +219,10 @@ export class PipelineService {
    */
   async queueImported(eventId: number, photoIds: string[]): Promise<number> {
     const ids = await this.photos.markQueued(eventId, ['imported'], photoIds);
-    for (const photoId of ids) await this.jobs.enqueue('photos', { photoId });
+    for (const photoId of ids) {
+      await this.jobs.enqueue('photos', { photoId });
+      await this.announce({ eventId, photoId, status: 'queued', reason: null });
+    }
     return ids.length;
   }
 
