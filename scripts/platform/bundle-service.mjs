@@ -20,6 +20,8 @@ const EXTERNAL = [
   'mariadb',
   'oracledb',
   'tedious',
+  // Finds its browser assets beside its own file (getAbsoluteFSPath).
+  'swagger-ui-dist',
   // Found at run time, where the package is installed (the participant page's and dashboard's files, the repo root).
   '@em/core/package.json',
   '@em/web/package.json',

@@ -250,7 +250,7 @@ describe('faults: infrastructure restarts, an object store outage and graceful s
 
   it('SIGTERM: the REST adapter stops taking connections and finishes the request in flight', async () => {
     const { base, key } = await newEvent();
-    const adapter = servicePid(platform.dataDir, 'rest-adapter/dist/main.js')!;
+    const adapter = servicePid(platform.dataDir, 'rest-adapter/dist/main')!;
     expect(adapter).not.toBeNull();
     const restUrl = new URL(readPlatformInfo(platform).restUrl);
 

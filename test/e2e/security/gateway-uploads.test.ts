@@ -12,7 +12,7 @@ const IMPORT =
 const ADD_VIDEO = 'mutation($o: Int!, $e: Int!, $f: Upload) { addEventVideo(orgId: $o, eventId: $e, file: $f) { id } }';
 
 function gatewayPid(): number {
-  const pid = servicePid(path.dirname(process.env.E2E_PLATFORM_INFO!), 'gateway/dist/main.js');
+  const pid = servicePid(path.dirname(process.env.E2E_PLATFORM_INFO!), 'gateway/dist/main');
   if (!pid) throw new Error('the gateway process was not found');
   return pid;
 }

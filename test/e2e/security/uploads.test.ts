@@ -12,7 +12,7 @@ const rest = new URL(info.restUrl);
 const BOUNDARY = 'sec-upload-boundary';
 
 function adapterPid(): number {
-  const pid = servicePid(path.dirname(process.env.E2E_PLATFORM_INFO!), 'rest-adapter/dist/main.js');
+  const pid = servicePid(path.dirname(process.env.E2E_PLATFORM_INFO!), 'rest-adapter/dist/main');
   if (!pid) throw new Error('the REST adapter process was not found');
   return pid;
 }

@@ -145,7 +145,10 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
     address: undefined,
     directory,
     silent: true,
-    configureBuckets: [{ name: opts.bucket, configs: [corsConfiguration(opts.corsOrigins ?? [])] }],
+    // s3rver refuses a CORS document without rules: no origins, no CORS configuration.
+    configureBuckets: [
+      { name: opts.bucket, configs: opts.corsOrigins?.length ? [corsConfiguration(opts.corsOrigins)] : [] },
+    ],
   });
   await store.run();
   chmodSync(socketPath, 0o600);
