@@ -149,10 +149,15 @@ export async function eventOfOrganisation<E extends EventAccess>(
   if (!event) throw new AppError('NOT_FOUND', 'Event not found');
   if (event.organisation.id !== orgId)
     throw new AppError('FORBIDDEN', 'The event does not belong to this organisation');
+  assertEventFeatures(event, features);
+  return event;
+}
+
+/** Every feature flag on, on an enabled event (403 otherwise). */
+export function assertEventFeatures(event: EventAccess, features: readonly EventFeature[]): void {
   for (const feature of features) {
     if (!event.enabled || !eventHasFeature(event, feature)) {
       throw new AppError('FORBIDDEN', `The feature ${FEATURE_NAMES[feature]} is not enabled for this event`);
     }
   }
-  return event;
 }

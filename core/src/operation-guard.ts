@@ -1,6 +1,9 @@
 import { Event } from './db/entities';
+import { AppError } from './errors';
 import {
   assertCanWrite,
+  assertEventFeatures,
+  assertEventInScope,
   assertNotEventScoped,
   assertNotReadOnlyKey,
   assertOrganiser,
@@ -41,6 +44,39 @@ export async function guardOperation<E extends EventAccess = Event>(
   const event = await guardEvent(events, principal, orgId, eventId, [...policy.features]);
   assertAccess(principal, policy, orgId);
   return event;
+}
+
+/**
+ * The guard of `operation` for a field of many events at once (the federated `Event` of a page of events):
+ * one lookup for all, then for each event the rules of guardOperation with the event's own organisation.
+ * Each event gets its row, or the error guardOperation would have thrown for it.
+ */
+export async function guardOperationForEvents<E extends EventAccess>(
+  events: { findAccessMany(ids: readonly number[]): Promise<E[]> },
+  principal: Principal,
+  operation: OperationName,
+  eventIds: readonly number[],
+): Promise<Map<number, E | AppError>> {
+  const policy = operationPolicy(operation);
+  const found = new Map((await events.findAccessMany(eventIds)).map((e) => [e.id, e]));
+  const guarded = new Map<number, E | AppError>();
+  for (const id of eventIds) {
+    try {
+      if (policy.access !== 'admin') assertEventInScope(principal, id);
+      const event = found.get(id);
+      if (!event) throw new AppError('NOT_FOUND', 'Event not found');
+      const orgId = event.organisation.id;
+      if (policy.access === 'admin') assertOrganisationAdmin(principal, orgId);
+      else assertOrganisation(principal, orgId);
+      assertEventFeatures(event, policy.features);
+      if (policy.access !== 'admin') assertAccess(principal, policy, orgId);
+      guarded.set(id, event);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      guarded.set(id, err);
+    }
+  }
+  return guarded;
 }
 
 /** The guard of an organisation-scoped root field: the organisation, and write or admin access when the field needs it. */

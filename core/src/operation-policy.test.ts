@@ -3,8 +3,10 @@ import {
   authorizeOperation,
   guardAccountOperation,
   guardOperation,
+  guardOperationForEvents,
   guardOrganisationOperation,
 } from './operation-guard';
+import { AppError } from './errors';
 import { findOperationPolicy, operationPolicy } from './operation-policy';
 import { Principal } from './principal';
 
@@ -158,5 +160,40 @@ describe('the operation policy', () => {
       guardOperation(events, { ...adminToken, orgRoles: { 2: 'admin' } }, 'updateEvent', 2, 7),
     ).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(guardOperation(events, adminToken, 'updateEvent', 1, 8)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('guards a field of many events (the federated Event of a page) as the root field of each event would', async () => {
+    const other = { ...event, id: 9, organisation: { id: 2 } };
+    const rows = [event, other] as unknown as Event[];
+    const many = { findAccessMany: async (ids: readonly number[]) => rows.filter((e) => ids.includes(e.id)) };
+    const single = { findById: async (id: number) => rows.find((e) => e.id === id) ?? null };
+    const principals: Principal[] = [
+      key,
+      { ...key, readOnly: true },
+      { ...key, eventIds: [9] },
+      { ...key, orgId: 2 },
+      readOnlyToken,
+      { ...readOnlyToken, scopes: ['events:read', 'events:write'], orgRoles: { 1: 'admin' } },
+    ];
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => 'allowed',
+        (err: AppError) => `${err.code}: ${err.message}`,
+      );
+    for (const principal of principals)
+      for (const operation of ['pipelineStatus', 'eventVideos', 'photos', 'searchFaces', 'updateEvent'] as const) {
+        const guarded = await guardOperationForEvents(many, principal, operation, [7, 9, 8]);
+        for (const e of [event, other]) {
+          const got = guarded.get(e.id);
+          const expected = await outcome(guardOperation(single, principal, operation, e.organisation.id, e.id));
+          expect([
+            principal,
+            operation,
+            e.id,
+            got instanceof AppError ? `${got.code}: ${got.message}` : 'allowed',
+          ]).toEqual([principal, operation, e.id, expected]);
+        }
+        expect((guarded.get(8) as AppError).code).toMatch(/NOT_FOUND|FORBIDDEN/);
+      }
   });
 });

@@ -51,6 +51,8 @@ export interface EventsRepository {
   findById(id: number): Promise<Event | null>;
   /** What the guard needs of the event (as findById, unless it is being deleted), read as a plain row: the read path's lookup. */
   findAccess(id: number): Promise<EventAccess | null>;
+  /** findAccess for many events in one query (fields of the federated Event, a page of events at once). */
+  findAccessMany(ids: readonly number[]): Promise<EventAccess[]>;
   /** The organisation's events, most recent event date first (undated last), then newest id first; drafts unless `withoutDrafts`. */
   /** `onlyIds`: these events only (a key limited to some events). */
   listForOrganisation(
@@ -98,6 +100,25 @@ const EVENT_ACCESS: PreparedStatement = {
            from events where id = $1 and deleting_at is null`,
 };
 
+/** findAccess for many events at once. */
+const EVENTS_ACCESS: PreparedStatement = {
+  name: 'events_access_many',
+  text: `select id, organisation_id, enabled, bib_search, selfie_search, name_search, timeline_search, video_search, video_selfie_clipping
+           from events where id = any($1::int[]) and deleting_at is null`,
+};
+
+const accessOf = (row: EventAccessRow): EventAccess => ({
+  id: row.id,
+  organisation: { id: row.organisation_id },
+  enabled: row.enabled,
+  bibSearch: row.bib_search,
+  selfieSearch: row.selfie_search,
+  nameSearch: row.name_search,
+  timelineSearch: row.timeline_search,
+  videoSearch: row.video_search,
+  videoSelfieClipping: row.video_selfie_clipping,
+});
+
 const validId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2147483647;
 
 export class SqlEventsRepository implements EventsRepository {
@@ -118,18 +139,14 @@ export class SqlEventsRepository implements EventsRepository {
   async findAccess(id: number): Promise<EventAccess | null> {
     if (!validId(id)) return null;
     const [row] = await runPrepared<EventAccessRow>(this.statements(), EVENT_ACCESS, [id]);
-    if (!row) return null;
-    return {
-      id: row.id,
-      organisation: { id: row.organisation_id },
-      enabled: row.enabled,
-      bibSearch: row.bib_search,
-      selfieSearch: row.selfie_search,
-      nameSearch: row.name_search,
-      timelineSearch: row.timeline_search,
-      videoSearch: row.video_search,
-      videoSelfieClipping: row.video_selfie_clipping,
-    };
+    return row ? accessOf(row) : null;
+  }
+
+  async findAccessMany(ids: readonly number[]): Promise<EventAccess[]> {
+    const valid = [...new Set(ids.filter(validId))];
+    if (!valid.length) return [];
+    const rows = await runPrepared<EventAccessRow>(this.statements(), EVENTS_ACCESS, [valid]);
+    return rows.map(accessOf);
   }
 
   async listForOrganisation(

@@ -9,6 +9,7 @@ import { FaceRow } from './face-rows';
 import {
   GalleryRow,
   NewPhoto,
+  EventPhotoCounts,
   PhotoStatusTally,
   ProcessedPhoto,
   ReviewBibRow,
@@ -82,6 +83,8 @@ export interface PhotosRepository {
   /** Publishes every processed, unpublished photo of the event; returns how many. */
   publishProcessed(eventId: number, at: Date): Promise<number>;
   tallyByStatus(eventId: number): Promise<PhotoStatusTally[]>;
+  /** Photo counts of many events in one query; an event without photos has no row. */
+  countsOfEvents(eventIds: readonly number[]): Promise<EventPhotoCounts[]>;
   /** Failed photos grouped by their (first) reason, most frequent first. */
   failureReasons(eventId: number, limit: number): Promise<Array<{ reason: string; count: number }>>;
   /** A photo to process, with its event. */
@@ -301,6 +304,29 @@ export class SqlPhotosRepository implements PhotosRepository {
       count: r.count,
       lastCreated: r.last_created,
       lastProcessed: r.last_processed,
+      live: r.live,
+    }));
+  }
+
+  async countsOfEvents(eventIds: readonly number[]): Promise<EventPhotoCounts[]> {
+    if (!eventIds.length) return [];
+    const rows = await this.execute<{
+      event_id: number;
+      total: number;
+      processed: number;
+      failed: number;
+      live: number;
+    }>(
+      `select event_id, count(*)::int as total, count(*) filter (where status = 'processed')::int as processed,
+              count(*) filter (where status = 'failed')::int as failed, count(published_at)::int as live
+         from photos where event_id = any(?::int[]) group by event_id`,
+      [sqlArray(eventIds)],
+    );
+    return rows.map((r) => ({
+      eventId: r.event_id,
+      total: r.total,
+      processed: r.processed,
+      failed: r.failed,
       live: r.live,
     }));
   }

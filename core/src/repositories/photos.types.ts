@@ -35,6 +35,15 @@ export interface NewPhoto {
   source: string;
 }
 
+/** An event's photos: all of them, processed, failed and published. */
+export interface EventPhotoCounts {
+  eventId: number;
+  total: number;
+  processed: number;
+  failed: number;
+  live: number;
+}
+
 /** Per status: how many photos, the latest import and processing times, how many are published. */
 export interface PhotoStatusTally {
   status: PhotoStatus;

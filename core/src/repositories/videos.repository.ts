@@ -1,5 +1,6 @@
 import { QueryOrder } from '@mikro-orm/core';
 import { Video } from '../db/entities';
+import { sqlArray } from '../db/orm';
 import { runPrepared } from '../db/prepared';
 import { FaceRow } from './face-rows';
 import { RepositoryHandle, RepositorySource, repositoryHandle } from './repository-source';
@@ -43,10 +44,20 @@ export interface IndexedVideo {
 }
 
 /** The videos of events and the faces in their frames: every query of `videos` and `video_faces`. */
+/** An event's videos: all of them, indexed and failed. */
+export interface EventVideoCounts {
+  eventId: number;
+  total: number;
+  indexed: number;
+  failed: number;
+}
+
 export interface VideosRepository {
   /** The event's videos in upload order. */
   listByEvent(eventId: number): Promise<Video[]>;
   hasSourceKey(eventId: number, sourceKey: string): Promise<boolean>;
+  /** Video counts of many events in one query; an event without videos has no row. */
+  countsOfEvents(eventIds: readonly number[]): Promise<EventVideoCounts[]>;
   insert(video: NewVideo): Promise<Video>;
   /** A video with its event. */
   findWithEvent(videoId: string): Promise<Video | null>;
@@ -91,6 +102,17 @@ export class SqlVideosRepository implements VideosRepository {
 
   async hasSourceKey(eventId: number, sourceKey: string): Promise<boolean> {
     return (await this.em.count(Video, { event: eventId, sourceKey })) > 0;
+  }
+
+  async countsOfEvents(eventIds: readonly number[]): Promise<EventVideoCounts[]> {
+    if (!eventIds.length) return [];
+    const rows = (await this.em.getConnection().execute(
+      `select event_id, count(*)::int as total, count(*) filter (where status = 'indexed')::int as indexed,
+              count(*) filter (where status = 'failed')::int as failed
+         from videos where event_id = any(?::int[]) group by event_id`,
+      [sqlArray(eventIds)],
+    )) as Array<{ event_id: number; total: number; indexed: number; failed: number }>;
+    return rows.map((r) => ({ eventId: r.event_id, total: r.total, indexed: r.indexed, failed: r.failed }));
   }
 
   async insert({ eventId, ...fields }: NewVideo): Promise<Video> {

@@ -11,6 +11,8 @@ import { JobQueues } from '@em/core/jobs';
 import { resolverContainer, runService, startSubgraphServer } from '@em/subgraph-kit';
 import { DownloadsResolver } from './downloads/downloads.resolver';
 import { DownloadsService } from './downloads/downloads.service';
+import { EventPhotoCountsResolver } from './event-counts/event-photo-counts.resolver';
+import { EventPhotoCountsService } from './event-counts/event-photo-counts.service';
 import { PhotosResolver } from './photos/photos.resolver';
 import { PhotosService } from './photos/photos.service';
 import { PipelineResolver } from './pipeline/pipeline.resolver';
@@ -48,8 +50,9 @@ runService('images', async ({ cfg, logger, orm, principalSecret }) => {
   const review = new PhotoReviewResolver(
     new PhotoReviewService(events, photoRows, store, versions, new SqlAuditLogRepository(orm)),
   );
+  const counts = new EventPhotoCountsResolver(new EventPhotoCountsService(events, photoRows));
   const schema = await buildImagesSchema(
-    resolverContainer(photos, timeline, pipeline, downloads, review, uploads),
+    resolverContainer(photos, timeline, pipeline, downloads, review, uploads, counts),
     photos,
   );
   const server = await startSubgraphServer({

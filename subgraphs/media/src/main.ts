@@ -13,6 +13,8 @@ import { FaceIndexRevisions, SelfieEmbedder } from '@em/core/media';
 import { resolverContainer, runService, ServiceRuntime, startSubgraphServer } from '@em/subgraph-kit';
 import { ClippingResolver } from './clipping/clipping.resolver';
 import { ClippingService } from './clipping/clipping.service';
+import { EventVideoCountsResolver } from './event-counts/event-video-counts.resolver';
+import { EventVideoCountsService } from './event-counts/event-video-counts.service';
 import { VideosResolver } from './videos/videos.resolver';
 import { VideosService } from './videos/videos.service';
 import { buildMediaSchema } from './schema';
@@ -76,5 +78,6 @@ function mediaResolvers(
   return resolverContainer(
     new VideosResolver(new VideosService(events, videos, store, jobs)),
     new ClippingResolver(clipping),
+    new EventVideoCountsResolver(new EventVideoCountsService(events, videos)),
   );
 }

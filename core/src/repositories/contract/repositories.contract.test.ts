@@ -386,7 +386,13 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
     expect(await world.photos.publishProcessed(eventId, at('2026-05-17T13:00:00Z'))).toBe(1);
     expect(await world.photos.publishProcessed(eventId, at('2026-05-17T14:00:00Z'))).toBe(0);
     expect(await world.photos.publishedCount(eventId)).toBe(1);
-    expect((await world.photos.markQueued(eventId, ['failed'])).sort()).toEqual([b.id, c.id].sort());
+    const empty = await anEvent(world);
+    expect(await world.photos.countsOfEvents([eventId, empty.eventId])).toEqual([
+      { eventId, total: 3, processed: 1, failed: 2, live: 1 },
+    ]);
+    expect(await world.photos.countsOfEvents([])).toEqual([]);
+    expect((await world.photos.markQueued(eventId, ['failed'], [b.id])).sort()).toEqual([b.id]);
+    expect((await world.photos.markQueued(eventId, ['failed'])).sort()).toEqual([c.id]);
     expect(await world.photos.failureReasons(eventId, 5)).toEqual([]);
   });
 
@@ -742,6 +748,14 @@ describe.each(WORLDS)('EventsRepository: %s', (_name, makeWorld) => {
     const found = await world.events.findById(dated.id);
     expect(found).toMatchObject({ id: dated.id, name: 'City 10K', slug: dated.slug, timeZone: 'UTC', enabled: true });
     expect((await world.events.findAccess(dated.id))?.organisation.id).toBe(orgId);
+    const many = await world.events.findAccessMany([dated.id, later.id, dated.id, 2_000_000_000, -1]);
+    expect(many.map((e) => [e.id, e.organisation.id]).sort()).toEqual(
+      [
+        [dated.id, orgId],
+        [later.id, orgId],
+      ].sort(),
+    );
+    expect(await world.events.findAccessMany([])).toEqual([]);
     expect(await world.events.findById(2_000_000_000)).toBeNull();
     expect(await world.events.findAccess(2_000_000_000)).toBeNull();
     expect((await world.events.findBySlug(orgId, dated.slug))?.id).toBe(dated.id);
@@ -971,6 +985,9 @@ describe.each(WORLDS)('VideosRepository: %s', (_name, makeWorld) => {
     expect(await world.videos.findWithEvent(newId())).toBeNull();
     expect((await world.videos.findByIds([second.id, newId()])).map((v) => v.id)).toEqual([second.id]);
     expect(await world.videos.findByIds([])).toEqual([]);
+    expect(await world.videos.countsOfEvents([eventId, eventId + 100_000])).toEqual([
+      { eventId, total: 2, indexed: 0, failed: 0 },
+    ]);
     await world.videos.markIndexed(second.id, {
       durationSeconds: 10,
       width: 1280,

@@ -31,6 +31,9 @@ export class InMemoryEventsRepository implements EventsRepository {
   async findAccess(id: number) {
     return this.findById(id);
   }
+  async findAccessMany(ids: readonly number[]) {
+    return (await Promise.all([...new Set(ids)].map((id) => this.findById(id)))).filter((e): e is Event => !!e);
+  }
   async listForOrganisation(
     orgId: number,
     limit: number,

@@ -8,6 +8,7 @@ import {
   NewPhoto,
   PhotoBox,
   PhotosRepository,
+  EventPhotoCounts,
   PhotoStatusTally,
   ProcessedPhoto,
   ReviewBibRow,
@@ -224,6 +225,20 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     );
     for (const p of photos) p.publishedAt = at;
     return photos.length;
+  }
+
+  async countsOfEvents(eventIds: readonly number[]): Promise<EventPhotoCounts[]> {
+    const counts = new Map<number, EventPhotoCounts>();
+    for (const p of this.rows.values()) {
+      if (!eventIds.includes(p.event.id)) continue;
+      const c = counts.get(p.event.id) ?? { eventId: p.event.id, total: 0, processed: 0, failed: 0, live: 0 };
+      c.total++;
+      if (p.status === 'processed') c.processed++;
+      if (p.status === 'failed') c.failed++;
+      if (p.publishedAt) c.live++;
+      counts.set(p.event.id, c);
+    }
+    return [...counts.values()];
   }
 
   async tallyByStatus(eventId: number): Promise<PhotoStatusTally[]> {

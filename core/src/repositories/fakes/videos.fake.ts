@@ -1,6 +1,6 @@
 import { Event, Video } from '../../db/entities';
 import { FaceRow } from '../face-rows';
-import { IndexedVideo, NewVideo, NewVideoFace, VideosRepository } from '../videos.repository';
+import { EventVideoCounts, IndexedVideo, NewVideo, NewVideoFace, VideosRepository } from '../videos.repository';
 import { InMemoryEventsRepository } from './events.fake';
 
 /** Videos and their frame faces in memory; the event comes from `events` when given. */
@@ -35,6 +35,19 @@ export class InMemoryVideosRepository implements VideosRepository {
     return [...this.rows.values()]
       .filter((v) => v.event.id === eventId)
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  }
+
+  async countsOfEvents(eventIds: readonly number[]): Promise<EventVideoCounts[]> {
+    const counts = new Map<number, EventVideoCounts>();
+    for (const v of this.rows.values()) {
+      if (!eventIds.includes(v.event.id)) continue;
+      const c = counts.get(v.event.id) ?? { eventId: v.event.id, total: 0, indexed: 0, failed: 0 };
+      c.total++;
+      if (v.status === 'indexed') c.indexed++;
+      if (v.status === 'failed') c.failed++;
+      counts.set(v.event.id, c);
+    }
+    return [...counts.values()];
   }
 
   async hasSourceKey(eventId: number, sourceKey: string): Promise<boolean> {
