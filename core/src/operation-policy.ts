@@ -107,6 +107,8 @@ export const OPERATION_POLICY = {
   completePhotoUpload: write('event'),
   abortPhotoUpload: write('event'),
   processPhotos: write('event'),
+  // One failed photo queued again: the per-photo form of processPhotos' retryFailed.
+  retryPhoto: write('event'),
   goLive: write('event'),
   // The pipeline's progress is the organiser's view, guarded like its actions.
   pipelineStatus: write('event'),

@@ -54,6 +54,13 @@ export class PipelineResolver {
     return this.service.process(ctx.principal, orgId, eventId, retryFailed ?? false);
   }
 
+  @Mutation(() => ProcessReportType, {
+    description: 'Queues one failed photo for processing again (organisers; a photo not failed: CONFLICT).',
+  })
+  retryPhoto(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs, @Arg('imageId') imageId: string) {
+    return this.service.retryPhoto(ctx.principal, orgId, eventId, imageId);
+  }
+
   @Mutation(() => GoLiveReportType, {
     description: 'Publishes processed photos; later ones are published as they finish.',
   })

@@ -7,7 +7,7 @@ import {
 } from '@em/core/testing';
 import sharp from 'sharp';
 import { PipelineService } from './pipeline.service';
-import { ContentVersions } from '@em/core';
+import { ContentVersions, newId } from '@em/core';
 
 const jpeg = (r: number) =>
   sharp({ create: { width: 32, height: 24, channels: 3, background: { r, g: 10, b: 10 } } })
@@ -20,8 +20,16 @@ function setup() {
   const photos = new InMemoryPhotosRepository(events);
   const store = new InMemoryObjectStore();
   const jobs = new RecordingJobProducer();
-  const service = new PipelineService(events, photos, store.asStore, jobs, new ContentVersions(events, null));
-  return { events, event, photos, store, jobs, service };
+  const announced: unknown[] = [];
+  const service = new PipelineService(
+    events,
+    photos,
+    store.asStore,
+    jobs,
+    new ContentVersions(events, null),
+    async (transition) => void announced.push(transition),
+  );
+  return { events, event, photos, store, jobs, service, announced };
 }
 
 const me = apiKeyPrincipal(1);
@@ -101,6 +109,32 @@ describe('PipelineService', () => {
     expect(await service.process(me, 1, 5, true)).toEqual({ queued: 3 });
     expect(photos.rows.get('f')).toMatchObject({ status: 'queued', stepErrors: null });
     expect(photos.rows.get('p')!.status).toBe('processed');
+  });
+
+  it('retryPhoto queues one failed photo alone and announces it; another state is 409, another event 404', async () => {
+    const { photos, jobs, announced, service } = setup();
+    const other = newId();
+    const [failed, sibling, done] = [newId(), newId(), newId()];
+    photos.add({ id: failed, eventId: 5, status: 'failed', stepErrors: { previews: 'broken' } });
+    photos.add({ id: sibling, eventId: 5, status: 'failed', stepErrors: { previews: 'broken' } });
+    photos.add({ id: done, eventId: 5, status: 'processed' });
+    expect(await service.retryPhoto(me, 1, 5, failed.toUpperCase())).toEqual({ queued: 1 });
+    expect(jobs.of('photos').map((j) => j.photoId)).toEqual([failed]);
+    expect(announced).toEqual([{ eventId: 5, photoId: failed, status: 'queued', reason: null }]);
+    expect(photos.rows.get(failed)).toMatchObject({ status: 'queued', stepErrors: null });
+    expect(photos.rows.get(sibling)!.status).toBe('failed');
+    await expect(service.retryPhoto(me, 1, 5, failed)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'Only a failed photo can be retried: this one is queued',
+    });
+    await expect(service.retryPhoto(me, 1, 5, done)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(service.retryPhoto(me, 1, 5, other)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.retryPhoto(me, 1, 5, 'not-a-uuid')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.retryPhoto({ ...me, readOnly: true }, 1, 5, sibling)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    await expect(service.retryPhoto(me, 2, 5, sibling)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(jobs.of('photos')).toHaveLength(1);
   });
 
   it('queueImported queues only the given photos that are still imported (an import that processes as it goes)', async () => {

@@ -1,4 +1,4 @@
-import { AnnouncePhotoStatus, AppError, ContentVersions, newId, Principal } from '@em/core';
+import { AnnouncePhotoStatus, AppError, ContentVersions, isUuid, newId, Principal } from '@em/core';
 import { Event, EventsRepository, guardOperation, PhotosRepository, PhotoStatus } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { unsafeObjectKeyReason } from './object-key-safety';
@@ -197,6 +197,21 @@ export class PipelineService {
   ): Promise<{ queued: number }> {
     await guardOperation(this.events, principal, 'processPhotos', orgId, eventId);
     return { queued: await this.queuePending(eventId, retryFailed, principal.requestId) };
+  }
+
+  /** Queues one failed photo of the event again (the photos page's Retry of a photo): 404 not the event's, 409 not failed. */
+  async retryPhoto(principal: Principal, orgId: number, eventId: number, imageId: string): Promise<{ queued: number }> {
+    await guardOperation(this.events, principal, 'retryPhoto', orgId, eventId);
+    const photoId = isUuid(imageId) ? imageId.toLowerCase() : null;
+    const [queued] = photoId ? await this.photos.markQueued(eventId, ['failed'], [photoId]) : [];
+    if (!queued) {
+      const photo = photoId ? await this.photos.findInEvent(eventId, photoId) : null;
+      if (!photo) throw new AppError('NOT_FOUND', 'Image not found in this event');
+      throw new AppError('CONFLICT', `Only a failed photo can be retried: this one is ${photo.status}`);
+    }
+    await this.jobs.enqueue('photos', { photoId: queued, httpRequestId: principal.requestId });
+    await this.announce({ eventId, photoId: queued, status: 'queued', reason: null });
+    return { queued: 1 };
   }
 
   /**
