@@ -1,9 +1,17 @@
 // The dashboard's only server: its backend-for-frontend. The session is an httpOnly cookie the page
 // cannot read; the CSRF token it sends back comes from /dashboard/api/session.
 
+export interface Organisation {
+  id: number;
+  name: string;
+  role: string | null;
+}
+
 export interface Session {
   email: string | null;
   csrfToken: string;
+  /** The account's organisations, answered with the session (null when the server could not ask them). */
+  organisations: Organisation[] | null;
 }
 
 let session: Session | null = null;
@@ -70,15 +78,32 @@ function unwrap<T>(status: number, body: GraphQLAnswer<T>): T {
   return body.data;
 }
 
-/** One GraphQL operation; T is the shape of its `data` as the query selects it. */
-export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+async function post<T>(query: string, variables: Record<string, unknown>): Promise<[number, GraphQLAnswer<T>]> {
   const res = await fetch('/dashboard/api/graphql', {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json', 'x-csrf-token': session?.csrfToken ?? '' },
     body: JSON.stringify({ query, variables }),
   });
-  return unwrap<T>(res.status, (await res.json().catch(() => ({}))) as GraphQLAnswer<T>);
+  return [res.status, (await res.json().catch(() => ({}))) as GraphQLAnswer<T>];
+}
+
+/** One GraphQL operation; T is the shape of its `data` as the query selects it. */
+export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  return unwrap<T>(...(await post<T>(query, variables)));
+}
+
+/**
+ * One GraphQL operation whose nullable fields may be refused on their own (a count the caller may not
+ * read): the data with the messages of those refusals. Fails as gql does when there is no data.
+ */
+export async function gqlPartial<T>(
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<{ data: T; refusals: string[] }> {
+  const [status, body] = await post<T>(query, variables);
+  const data = unwrap<T>(status, { ...body, errors: body.data ? undefined : body.errors });
+  return { data, refusals: (body.errors ?? []).map((e) => e.message) };
 }
 
 /**

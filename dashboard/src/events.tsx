@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { gql } from './api';
+import { gql, gqlPartial } from './api';
 import { navigate, onLink } from './route';
 
 interface EventRow {
@@ -7,17 +7,14 @@ interface EventRow {
   name: string;
   status: string;
   eventDate: string | null;
-  photos: number | null;
-  live: number | null;
-  videos: number | null;
+  /** Null when the caller may not read them (the server says why). */
+  photoCounts: { total: number; live: number } | null;
+  videoCounts: { total: number } | null;
 }
 
-interface EventCounts {
-  pipelineStatus: { total: number; live: number };
-  eventVideos: Array<{ id: number }>;
-}
-
-const EVENTS = '{ items { id name status eventDate } }';
+// One request: the events with their counts, which the images and media subgraphs add to each event.
+const EVENTS = `query($orgId: Int!) { events(orgId: $orgId, pageSize: 100) {
+  items { id name status eventDate photoCounts { total live } videoCounts { total } } } }`;
 
 /** Events of the organisation with status, date and photo/video counts; a new event. */
 export function EventsPage({ org }: { org: { id: number; name: string; role: string | null } }) {
@@ -28,26 +25,8 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
 
   async function load() {
     try {
-      const data = await gql<{ events: { items: EventRow[] } }>(
-        `query($orgId: Int!) { events(orgId: $orgId, pageSize: 100) ${EVENTS} }`,
-        { orgId: org.id },
-      );
-      const rows: EventRow[] = data.events.items.map((e) => ({ ...e, photos: null, live: null, videos: null }));
-      setEvents(rows);
-      // Counts per event, one request each: the list shows first, the counts fill in.
-      const counted = await Promise.all(
-        rows.map(async (e) => {
-          const c = await gql<EventCounts>(
-            `query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) { total live }
-            eventVideos(orgId: $orgId, eventId: $eventId) { id } }`,
-            { orgId: org.id, eventId: e.id },
-          ).catch(() => null);
-          return c
-            ? { ...e, photos: c.pipelineStatus.total, live: c.pipelineStatus.live, videos: c.eventVideos.length }
-            : e;
-        }),
-      );
-      setEvents(counted);
+      const { data } = await gqlPartial<{ events: { items: EventRow[] } }>(EVENTS, { orgId: org.id });
+      setEvents(data.events.items);
     } catch (err) {
       setError((err as Error).message);
     }
@@ -106,8 +85,8 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
                     <span class={`status status-${e.status}`}>{e.status}</span>
                   </td>
                   <td data-label="Date">{e.eventDate?.slice(0, 10) ?? '—'}</td>
-                  <td data-label="Photos">{e.photos === null ? '…' : `${e.photos} (${e.live})`}</td>
-                  <td data-label="Videos">{e.videos ?? '…'}</td>
+                  <td data-label="Photos">{e.photoCounts ? `${e.photoCounts.total} (${e.photoCounts.live})` : '—'}</td>
+                  <td data-label="Videos">{e.videoCounts?.total ?? '—'}</td>
                   <td class="actions">
                     <a
                       href={`/dashboard/events/${e.id}/settings`}

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { gql, loadSession, Session, signIn, signOut } from './api';
+import { gql, loadSession, Organisation, Session, signIn, signOut } from './api';
 import { DeveloperZone } from './developer';
 import { EventNav } from './event-nav';
 import { EventsPage } from './events';
@@ -13,12 +13,6 @@ import { StartListPage } from './start-list';
 import { UsagePage } from './usage';
 import { VideosPage } from './videos';
 import './styles.css';
-
-interface Organisation {
-  id: number;
-  name: string;
-  role: string | null;
-}
 
 function App() {
   const route = useRoute();
@@ -33,10 +27,12 @@ function App() {
       .then(async (s) => {
         setSession(s);
         if (!s) return;
-        const data = await gql<{ organisations: Organisation[] }>('{ organisations { id name role } }');
-        setOrgs(data.organisations);
+        const organisations =
+          s.organisations ??
+          (await gql<{ organisations: Organisation[] }>('{ organisations { id name role } }')).organisations;
+        setOrgs(organisations);
         const remembered = Number(localStorage.getItem('dashboard.org'));
-        setOrgId(data.organisations.find((o) => o.id === remembered)?.id ?? data.organisations[0]?.id ?? null);
+        setOrgId(organisations.find((o) => o.id === remembered)?.id ?? organisations[0]?.id ?? null);
       })
       .catch((err: Error) => setError(err.message));
   }, [route.page === 'signed-out']);
