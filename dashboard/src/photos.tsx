@@ -24,6 +24,7 @@ interface Pipeline {
   live: number;
   isLive: boolean;
   failures: Array<{ reason: string; count: number }>;
+  failedPhotos: Array<{ imageId: string; fileName: string; reason: string }>;
 }
 
 interface PhotoTransition {
@@ -35,7 +36,10 @@ interface PhotoTransition {
 const PHOTO_STATUS = `subscription($orgId: Int!, $eventId: Int!) {
   photoStatus(orgId: $orgId, eventId: $eventId) { photoId status reason } }`;
 const STATUS = `query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) {
-  total imported queued processing processed failed live isLive failures { reason count } } }`;
+  total imported queued processing processed failed live isLive failures { reason count }
+  failedPhotos { imageId fileName reason } } }`;
+const RETRY_PHOTO = `mutation($orgId: Int!, $eventId: Int!, $imageId: String!) {
+  retryPhoto(orgId: $orgId, eventId: $eventId, imageId: $imageId) { queued } }`;
 
 /**
  * Uploads many photos (files or folders), PARALLEL_UPLOADS at a time straight to object storage at
@@ -49,7 +53,8 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [live, setLive] = useState(true);
-  const [failedPhotos, setFailedPhotos] = useState<PhotoTransition[]>([]);
+  /** Failed photos whose retry was sent and not yet answered. */
+  const [retrying, setRetrying] = useState<ReadonlySet<string>>(new Set());
   const ids = { orgId, eventId };
   const input = useRef<HTMLInputElement>(null);
 
@@ -67,9 +72,8 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
     const stop = subscribe<{ photoStatus: PhotoTransition }>(
       PHOTO_STATUS,
       ids,
-      ({ photoStatus }) => {
+      () => {
         setLive(true);
-        if (photoStatus.status === 'failed') setFailedPhotos((f) => [...f.slice(-19), photoStatus]);
         soon();
       },
       () => {
@@ -120,6 +124,19 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
     gql<unknown>(query, ids)
       .then(refresh)
       .catch((err: Error) => setError(err.message));
+  const retryPhoto = (imageId: string) => {
+    setRetrying((r) => new Set(r).add(imageId));
+    void gql<unknown>(RETRY_PHOTO, { ...ids, imageId })
+      .then(refresh)
+      .catch((err: Error) => setError(err.message))
+      .finally(() =>
+        setRetrying((r) => {
+          const left = new Set(r);
+          left.delete(imageId);
+          return left;
+        }),
+      );
+  };
   const sent = files.reduce((n, f) => n + f.sent, 0);
   const size = files.reduce((n, f) => n + f.size, 0);
   const finished = files.filter((f) => f.state !== 'waiting' && f.state !== 'uploading').length;
@@ -256,11 +273,19 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
           {pipeline.total > 0 && (
             <progress max={pipeline.total} value={pipeline.total - open} aria-label="Processing progress" />
           )}
-          {failedPhotos.length > 0 && (
-            <ul data-testid="failed-photos">
-              {failedPhotos.map((f) => (
-                <li key={f.photoId}>
-                  Photo {f.photoId.slice(0, 8)} failed: {f.reason}
+          {pipeline.failedPhotos.length > 0 && (
+            <ul class="failed-photos" data-testid="failed-photos" aria-label="Failed photos">
+              {pipeline.failedPhotos.map((f) => (
+                <li key={f.imageId}>
+                  <span class="file-name">{f.fileName}</span>
+                  <span class="reason">failed: {f.reason}</span>
+                  <button
+                    disabled={retrying.has(f.imageId)}
+                    onClick={() => retryPhoto(f.imageId)}
+                    aria-label={`Retry ${f.fileName}`}
+                  >
+                    Retry
+                  </button>
                 </li>
               ))}
             </ul>

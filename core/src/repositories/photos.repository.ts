@@ -10,6 +10,7 @@ import {
   GalleryRow,
   NewPhoto,
   EventPhotoCounts,
+  FailedPhotoRow,
   PhotoStatusTally,
   ProcessedPhoto,
   ReviewBibRow,
@@ -87,6 +88,8 @@ export interface PhotosRepository {
   countsOfEvents(eventIds: readonly number[]): Promise<EventPhotoCounts[]>;
   /** Failed photos grouped by their (first) reason, most frequent first. */
   failureReasons(eventId: number, limit: number): Promise<Array<{ reason: string; count: number }>>;
+  /** The event's failed photos with their (first) reason, latest imported first. */
+  failedPhotos(eventId: number, limit: number): Promise<FailedPhotoRow[]>;
   /** A photo to process, with its event. */
   findWithEvent(photoId: string): Promise<Photo | null>;
   markProcessing(photoId: string): Promise<void>;
@@ -329,6 +332,15 @@ export class SqlPhotosRepository implements PhotosRepository {
       failed: r.failed,
       live: r.live,
     }));
+  }
+
+  failedPhotos(eventId: number, limit: number): Promise<FailedPhotoRow[]> {
+    return this.execute<FailedPhotoRow>(
+      `select id::text as id, original_file_name as "fileName",
+              coalesce((select value from jsonb_each_text(step_errors) limit 1), 'unknown') as reason
+         from photos where event_id = ? and status = 'failed' order by created_at desc, id limit ?`,
+      [eventId, limit],
+    );
   }
 
   failureReasons(eventId: number, limit: number): Promise<Array<{ reason: string; count: number }>> {

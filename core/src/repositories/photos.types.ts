@@ -35,6 +35,13 @@ export interface NewPhoto {
   source: string;
 }
 
+/** A failed photo of an event, with the reason the organiser sees. */
+export interface FailedPhotoRow {
+  id: string;
+  fileName: string;
+  reason: string;
+}
+
 /** An event's photos: all of them, processed, failed and published. */
 export interface EventPhotoCounts {
   eventId: number;

@@ -367,6 +367,12 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
     await world.photos.markFailed(c.id, 'corrupt or truncated image');
     expect(await world.photos.failureReasons(eventId, 5)).toEqual([{ reason: 'corrupt or truncated image', count: 2 }]);
     expect(await world.photos.failureReasons(eventId, 0)).toEqual([]);
+    expect((await world.photos.failedPhotos(eventId, 5)).sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+      [b, c]
+        .map((p) => ({ id: p.id, fileName: p.originalFileName, reason: 'corrupt or truncated image' }))
+        .sort((x, y) => x.id.localeCompare(y.id)),
+    );
+    expect(await world.photos.failedPhotos(eventId, 1)).toHaveLength(1);
     await world.photos.saveProcessed(a.id, eventId, processed({ publishAt: null }));
     // A processed photo is not sent back to processing or failed by a late retry.
     await world.photos.markProcessing(a.id);

@@ -9,6 +9,7 @@ import {
   PhotoBox,
   PhotosRepository,
   EventPhotoCounts,
+  FailedPhotoRow,
   PhotoStatusTally,
   ProcessedPhoto,
   ReviewBibRow,
@@ -260,6 +261,18 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       tallies.set(p.status, t);
     }
     return [...tallies.values()];
+  }
+
+  async failedPhotos(eventId: number, limit: number): Promise<FailedPhotoRow[]> {
+    return [...this.rows.values()]
+      .filter((p) => p.event.id === eventId && p.status === 'failed')
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((p) => ({
+        id: p.id,
+        fileName: p.originalFileName,
+        reason: Object.values(p.stepErrors ?? {})[0] ?? 'unknown',
+      }));
   }
 
   async failureReasons(eventId: number, limit: number): Promise<Array<{ reason: string; count: number }>> {

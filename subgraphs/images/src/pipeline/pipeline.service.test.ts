@@ -189,6 +189,12 @@ describe('PipelineService', () => {
       progress: 0.75,
       failures: [{ reason: 'unreadable', count: 2 }],
     });
+    expect(status.failedPhotos).toHaveLength(2);
+    expect(status.failedPhotos[0]).toEqual({
+      imageId: expect.any(String),
+      fileName: expect.any(String),
+      reason: 'unreadable',
+    });
     expect((await setup().service.status(me, 1, 5)).progress).toBe(1);
   });
 

@@ -25,6 +25,9 @@ export interface ImportReport {
   files: ImportedFile[];
 }
 
+/** Failed photos the status lists one by one (the counts and reasons cover them all). */
+const FAILED_PHOTOS_SHOWN = 20;
+
 export interface PipelineStatus {
   isLive: boolean;
   wentLiveAt: Date | null;
@@ -38,6 +41,8 @@ export interface PipelineStatus {
   /** Share of photos that are done (processed or failed), 0-1; 1 for an empty event. */
   progress: number;
   failures: Array<{ reason: string; count: number }>;
+  /** The latest failed photos (FAILED_PHOTOS_SHOWN), each with its reason, to retry one by one. */
+  failedPhotos: Array<{ imageId: string; fileName: string; reason: string }>;
   lastImportedAt: Date | null;
   lastProcessedAt: Date | null;
 }
@@ -275,6 +280,7 @@ export class PipelineService {
     const failures = await this.photos.failureReasons(eventId, 20);
     const by = (s: PhotoStatus) => rows.find((r) => r.status === s)?.count ?? 0;
     const total = rows.reduce((n, r) => n + r.count, 0);
+    const failedPhotos = by('failed') ? await this.photos.failedPhotos(eventId, FAILED_PHOTOS_SHOWN) : [];
     // Aggregates come back from the driver as text or Date depending on the column path.
     const latest = (pick: (r: (typeof rows)[number]) => Date | string | null) =>
       rows
@@ -294,6 +300,7 @@ export class PipelineService {
       live: rows.reduce((n, r) => n + r.live, 0),
       progress: total === 0 ? 1 : (by('processed') + by('failed')) / total,
       failures,
+      failedPhotos: failedPhotos.map((p) => ({ imageId: p.id, fileName: p.fileName, reason: p.reason })),
       lastImportedAt: latest((r) => r.lastCreated),
       lastProcessedAt: latest((r) => r.lastProcessed),
     };

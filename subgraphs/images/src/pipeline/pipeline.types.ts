@@ -6,6 +6,13 @@ export class PipelineFailureType {
   @Field(() => Int) count!: number;
 }
 
+@ObjectType('PipelineFailedPhoto')
+export class PipelineFailedPhotoType {
+  @Field(() => ID) imageId!: string;
+  @Field() fileName!: string;
+  @Field() reason!: string;
+}
+
 @ObjectType('PipelineStatus', { description: 'Per-stage photo counts of an event and whether it is live.' })
 export class PipelineStatusType {
   @Field() isLive!: boolean;
@@ -19,6 +26,10 @@ export class PipelineStatusType {
   @Field(() => Int, { description: 'Published photos.' }) live!: number;
   @Field(() => Float, { description: 'Done (processed or failed) / total, 0-1.' }) progress!: number;
   @Field(() => [PipelineFailureType]) failures!: PipelineFailureType[];
+  @Field(() => [PipelineFailedPhotoType], {
+    description: 'The latest failed photos (20 at most), to retry one by one.',
+  })
+  failedPhotos!: PipelineFailedPhotoType[];
   @Field(() => GraphQLISODateTime, { nullable: true }) lastImportedAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) lastProcessedAt!: Date | null;
 }
