@@ -15,6 +15,7 @@ export * from './auth/rate-limiter';
 export * from './auth/key-invalidation';
 export * from './video/clip-status';
 export * from './photos/photo-status';
+export * from './video/video-status';
 export * from './observability/metrics';
 export * from './observability/checks';
 export * from './operation-policy';

@@ -100,6 +100,8 @@ export const OPERATION_POLICY = {
   clipStatus: read('event', { features: VIDEO_SELFIE }),
   // The dashboard follows its photos: guarded like pipelineStatus, which the gateway asks first.
   photoStatus: write('event'),
+  // The videos page follows indexing: guarded like eventVideos, which the gateway asks first.
+  videoStatus: read('event', { readOnlyKeys: false }),
   importPhotos: write('event'),
   // A browser's upload straight to the bucket is an import in steps: guarded like it.
   startPhotoUpload: write('event'),

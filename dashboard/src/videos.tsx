@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
-import { gql, gqlUpload } from './api';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { gql, gqlUpload, subscribe } from './api';
 
 interface Video {
   id: string;
@@ -22,9 +22,18 @@ const VIDEO_FIELDS = 'id sourceKey originalFileName status error durationSeconds
 const VIDEOS = `query($orgId: Int!, $eventId: Int!) { eventVideos(orgId: $orgId, eventId: $eventId) { ${VIDEO_FIELDS} } }`;
 const ADD = `mutation($orgId: Int!, $eventId: Int!, $file: Upload) {
   addEventVideo(orgId: $orgId, eventId: $eventId, file: $file) { ${VIDEO_FIELDS} } }`;
-/** The same cadence as the photos page's processing counts (the API has no subscription for either). */
+const VIDEO_STATUS = `subscription($orgId: Int!, $eventId: Int!) {
+  videoStatus(orgId: $orgId, eventId: $eventId) { videoId status progress error } }`;
+/** Without the subscription (refused, or the connection lost), the list is read this often while a video is not finished. */
 const REFRESH_MS = 2000;
 const FINISHED = ['indexed', 'failed'];
+
+interface VideoTransition {
+  videoId: string;
+  status: string;
+  progress: number;
+  error: string | null;
+}
 
 const duration = (s: number | null) =>
   s === null ? '—' : `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
@@ -34,20 +43,50 @@ export function VideosPage({ orgId, eventId }: { orgId: number; eventId: number 
   const [videos, setVideos] = useState<Video[] | null>(null);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [live, setLive] = useState(true);
   const ids = { orgId, eventId };
+  /** The ids the page lists, for the subscription to tell a new video from a listed one. */
+  const listed = useRef<ReadonlySet<string>>(new Set());
 
   const refresh = () =>
     gql<{ eventVideos: Video[] }>(VIDEOS, ids)
-      .then((d) => setVideos(d.eventVideos))
+      .then((d) => {
+        listed.current = new Set(d.eventVideos.map((v) => v.id));
+        setVideos(d.eventVideos);
+      })
       .catch((err: Error) => setError(err.message));
   const busy = uploads.some((u) => u.state === 'uploading' || u.state === 'waiting');
   const indexing = videos?.some((v) => !FINISHED.includes(v.status)) ?? false;
-  useEffect(() => void refresh(), [orgId, eventId]);
   useEffect(() => {
-    if (!busy && !indexing) return;
+    void refresh();
+    setLive(true);
+    // A transition updates its row at once; a video the page does not list yet, or one just indexed
+    // (its duration), is read again, at most twice a second.
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    const soon = () => (pending ??= setTimeout(() => ((pending = null), void refresh()), 500));
+    const stop = subscribe<{ videoStatus: VideoTransition }>(
+      VIDEO_STATUS,
+      ids,
+      ({ videoStatus: t }) => {
+        if (!listed.current.has(t.videoId) || t.status === 'indexed') return void soon();
+        setVideos((list) =>
+          (list ?? []).map((v) =>
+            v.id === t.videoId ? { ...v, status: t.status, indexProgress: t.progress, error: t.error } : v,
+          ),
+        );
+      },
+      () => setLive(false),
+    );
+    return () => {
+      stop();
+      if (pending) clearTimeout(pending);
+    };
+  }, [orgId, eventId]);
+  useEffect(() => {
+    if (live || (!busy && !indexing)) return;
     const timer = setInterval(() => void refresh(), REFRESH_MS);
     return () => clearInterval(timer);
-  }, [orgId, eventId, busy, indexing]);
+  }, [orgId, eventId, busy, indexing, live]);
 
   async function upload(list: File[]) {
     setError(null);
@@ -111,6 +150,11 @@ export function VideosPage({ orgId, eventId }: { orgId: number; eventId: number 
         <p>No videos yet.</p>
       ) : (
         <div class="table-wrap" aria-live="polite">
+          <p class="hint" data-testid="video-status-mode">
+            {live
+              ? 'Live: each video’s indexing shows as it moves on.'
+              : 'Read every 2 seconds while a video is not finished.'}
+          </p>
           <table>
             <thead>
               <tr>

@@ -13,11 +13,13 @@ import {
   DEFAULT_TRUST_PROXY,
   listenForKeyChanges,
   operatorEndpoint,
+  photoStatusChannel,
   RateLimiter,
   requirePrincipalSecret,
   ServiceMetrics,
   SubgraphName,
   TokenVerifier,
+  videoStatusChannel,
 } from '@em/core';
 import {
   openDatabase,
@@ -44,10 +46,9 @@ import { GatewayContext } from './context';
 import { PrincipalForwardingDataSource } from './data-source';
 import { formatGatewayError } from './errors';
 import { FaceSearchRetries, storedFaceSearchCheck } from './face-search-retries';
-import { ClipStatusFeed } from './subscriptions/clip-status-feed';
 import { clipStatusSchema } from './subscriptions/clip-status-subscription';
-import { PhotoStatusFeed } from './subscriptions/photo-status-feed';
-import { authorisePhotoStatusByImages, photoStatusStream } from './subscriptions/photo-status-subscription';
+import { authoriseByQuery, eventFeedStream, FEED_GUARDS } from './subscriptions/event-feed-subscription';
+import { RedisChannelFeed } from './subscriptions/redis-channel-feed';
 import { currentClipStatusFromMedia } from './subscriptions/current-clip-status';
 import { serveSubscriptions } from './subscriptions/server';
 import { EXAMPLE_OPERATIONS, landingPage } from './landing-page';
@@ -86,13 +87,21 @@ async function main() {
   const apollo = await startApollo(cfg, supergraphSdl, subgraphs, [rateLimitPlugin(limiter, retries), metrics]);
   const authorizeUploads = uploadAuthorizer(cfg.subgraphUrls.events, (url, init) => subgraphs.request(url, init));
   const context = { authenticator, failedAuth, operations, limiter, principal: signing, logger, authorizeUploads };
-  const feed = new ClipStatusFeed(cfg.REDIS_URL, logger);
-  const photoFeed = new PhotoStatusFeed(cfg.REDIS_URL, logger);
-  const photoStatus = photoStatusStream(
-    authorisePhotoStatusByImages(askSubgraph, cfg.subgraphUrls.images, signing),
-    photoFeed,
-  );
-  const subscriptionSchema = clipStatusSchema(clipStatusOf(askSubgraph, cfg, signing), feed, photoStatus);
+  const feed = new RedisChannelFeed(cfg.REDIS_URL, logger);
+  const subscriptionSchema = clipStatusSchema(clipStatusOf(askSubgraph, cfg, signing), feed, {
+    photoStatus: eventFeedStream(
+      'photoStatus',
+      photoStatusChannel,
+      authoriseByQuery(askSubgraph, cfg.subgraphUrls.images, FEED_GUARDS.photoStatus, signing),
+      feed,
+    ),
+    videoStatus: eventFeedStream(
+      'videoStatus',
+      videoStatusChannel,
+      authoriseByQuery(askSubgraph, cfg.subgraphUrls.media, FEED_GUARDS.videoStatus, signing),
+      feed,
+    ),
+  });
   const trustProxy = compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.gateway);
   const app = expressApp(cfg, { apollo, context, trustProxy, metrics, apiSchema, subscriptionSchema, orm, redis });
   const plans = SingleFetchPlans.fromSupergraphSdl(supergraphSdl, operations);
@@ -104,7 +113,6 @@ async function main() {
     await subscriptions.close();
     keyChanges.close();
     feed.close();
-    photoFeed.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await apollo.stop();
     await subgraphs.close();

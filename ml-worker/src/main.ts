@@ -7,6 +7,7 @@ import {
   ContentVersions,
   createLogger,
   photoStatusPublisher,
+  videoStatusPublisher,
   ServiceMetrics,
 } from '@em/core';
 import {
@@ -181,6 +182,7 @@ function jobHandlers(
     logger,
     () => VideoPartThread.start(logger),
     cfg.VIDEO_INDEX_PARTS,
+    videoStatusPublisher(redis),
   );
   const clips = new ClipCutter(clipRequests, rows.videos, store, redis, logger);
   const retention = new ClipRetention(clipRequests, store, logger);

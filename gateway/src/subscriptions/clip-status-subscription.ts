@@ -1,7 +1,14 @@
-import { AppError, ClipStatusEvent, isTerminalClipStatus, parseRequestId, Principal } from '@em/core';
+import {
+  AppError,
+  ClipStatusEvent,
+  clipStatusChannel,
+  isTerminalClipStatus,
+  parseRequestId,
+  Principal,
+} from '@em/core';
 import { GraphQLError, GraphQLSchema } from 'graphql';
-import { makeSubscriptionSchema } from './schema';
-import { ClipStatusFeed } from './clip-status-feed';
+import { EventFeedStreams, makeSubscriptionSchema } from './schema';
+import { RedisChannelFeed } from './redis-channel-feed';
 
 export interface SubscriptionContext {
   principal: Principal;
@@ -26,11 +33,8 @@ export type CurrentClipStatus = (principal: Principal, args: ClipStatusArgs) => 
  */
 export function clipStatusSchema(
   currentStatus: CurrentClipStatus,
-  feed: ClipStatusFeed,
-  photoStatus?: (
-    args: { orgId: number; eventId: number },
-    ctx: SubscriptionContext,
-  ) => AsyncGenerator<{ photoStatus: unknown }>,
+  feed: Pick<RedisChannelFeed, 'listen'>,
+  eventFeeds: EventFeedStreams<SubscriptionContext> = {},
 ): GraphQLSchema {
   return makeSubscriptionSchema(async function* clipStatus(args: ClipStatusArgs, ctx: SubscriptionContext) {
     const requestId = parseRequestId(args.requestId);
@@ -40,7 +44,8 @@ export function clipStatusSchema(
     const stop =
       requestId === null
         ? () => {}
-        : await feed.listen(requestId, (event) => {
+        : await feed.listen(clipStatusChannel(requestId), (message) => {
+            const event = message as ClipStatusEvent;
             // The channel is per request_id, which another event may use too.
             if (event.eventId !== args.eventId) return;
             queue.push(event);
@@ -69,5 +74,5 @@ export function clipStatusSchema(
     } finally {
       stop();
     }
-  }, photoStatus);
+  }, eventFeeds);
 }

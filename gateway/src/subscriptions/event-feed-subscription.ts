@@ -1,43 +1,57 @@
-import { AppError, newId, PhotoStatusEvent, Principal } from '@em/core';
+import { AppError, newId, Principal } from '@em/core';
 import { GraphQLError } from 'graphql';
 import { callerOf, SubgraphQuery } from '../subgraph-query';
-import { PhotoStatusFeed } from './photo-status-feed';
+import { RedisChannelFeed } from './redis-channel-feed';
 
-export interface PhotoStatusArgs {
+export interface EventFeedArgs {
   orgId: number;
   eventId: number;
 }
 
-/** Refuses (throws the AppError of) a caller who may not follow the event's pipeline. */
-export type AuthorisePhotoStatus = (principal: Principal, args: PhotoStatusArgs) => Promise<void>;
+/** Refuses (throws the AppError of) a caller who may not follow the event's feed. */
+export type AuthoriseEventFeed = (principal: Principal, args: EventFeedArgs) => Promise<void>;
 
-/** The images subgraph guards `pipelineStatus` (organisers of the event): the subscription asks it as the caller. */
-const PIPELINE_STATUS = `query PhotoStatusGuard($orgId: Int!, $eventId: Int!) {
-  pipelineStatus(orgId: $orgId, eventId: $eventId) { total }
-}`;
+/**
+ * The query each event feed is authorised like, asked of the subgraph that owns it as the caller:
+ * the photo pipeline's transitions like `pipelineStatus` (images), the videos' like `eventVideos` (media).
+ */
+export const FEED_GUARDS = {
+  photoStatus: `query PhotoStatusGuard($orgId: Int!, $eventId: Int!) {
+    pipelineStatus(orgId: $orgId, eventId: $eventId) { total }
+  }`,
+  videoStatus: `query VideoStatusGuard($orgId: Int!, $eventId: Int!) {
+    eventVideos(orgId: $orgId, eventId: $eventId) { id }
+  }`,
+} as const;
 
-export function authorisePhotoStatusByImages(
+export function authoriseByQuery(
   query: SubgraphQuery,
-  imagesSubgraphUrl: string,
+  subgraphUrl: string,
+  guard: string,
   signing: { secret: string; ttlSeconds: number },
-): AuthorisePhotoStatus {
+): AuthoriseEventFeed {
   return async (principal, args) => {
     const caller = callerOf(principal, signing, principal.requestId ?? newId());
-    await query(imagesSubgraphUrl, caller, PIPELINE_STATUS, { ...args });
+    await query(subgraphUrl, caller, guard, { ...args });
   };
 }
 
 /**
- * `photoStatus(orgId, eventId)`: every transition of the event's photos (queued, processing,
- * processed, failed with its reason) from now on, until the client stops. Authorised like
- * `pipelineStatus`; listening starts before the guard answers, and nothing is sent before it.
+ * A subscription field that passes on every message of the event's channel from now on, until the
+ * client stops (`photoStatus`, `videoStatus`). Listening starts before the guard answers, so no
+ * transition falls between, and nothing is sent before it.
  */
-export function photoStatusStream(authorise: AuthorisePhotoStatus, feed: Pick<PhotoStatusFeed, 'listen'>) {
-  return async function* photoStatus(args: PhotoStatusArgs, ctx: { principal: Principal }) {
-    const queue: PhotoStatusEvent[] = [];
+export function eventFeedStream<Field extends string>(
+  field: Field,
+  channelOf: (eventId: number) => string,
+  authorise: AuthoriseEventFeed,
+  feed: Pick<RedisChannelFeed, 'listen'>,
+) {
+  return async function* eventFeed(args: EventFeedArgs, ctx: { principal: Principal }) {
+    const queue: unknown[] = [];
     let wake: (() => void) | null = null;
-    const stop = await feed.listen(args.eventId, (event) => {
-      queue.push(event);
+    const stop = await feed.listen(channelOf(args.eventId), (message) => {
+      queue.push(message);
       wake?.();
     });
     try {
@@ -49,7 +63,7 @@ export function photoStatusStream(authorise: AuthorisePhotoStatus, feed: Pick<Ph
       }
       for (;;) {
         while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-        yield { photoStatus: queue.shift()! };
+        yield { [field]: queue.shift() } as Record<Field, unknown>;
       }
     } finally {
       stop();

@@ -6,6 +6,7 @@ import {
   GraphQLSchema,
   GraphQLString,
   GraphQLBoolean,
+  GraphQLFloat,
 } from 'graphql';
 
 const ClipStatusType = new GraphQLObjectType({
@@ -35,16 +36,47 @@ const PhotoStatusType = new GraphQLObjectType({
   },
 });
 
-type ClipStatusArgs = { orgId: number; eventId: number; requestId: string };
-type PhotoStatusArgs = { orgId: number; eventId: number };
+const VideoStatusType = new GraphQLObjectType({
+  name: 'VideoStatus',
+  description: "One transition of an event video's indexing.",
+  fields: {
+    eventId: { type: new GraphQLNonNull(GraphQLInt) },
+    videoId: { type: new GraphQLNonNull(GraphQLString) },
+    status: { type: new GraphQLNonNull(GraphQLString), description: 'uploaded, indexing, indexed or failed.' },
+    progress: { type: new GraphQLNonNull(GraphQLFloat), description: 'Share of the video indexed, 0-1.' },
+    error: { type: GraphQLString, description: 'Why indexing failed.' },
+    at: { type: new GraphQLNonNull(GraphQLString), description: 'ISO time of the transition.' },
+  },
+});
 
-/** A subscription field's stream; the photo one is optional so a schema of the clip field alone can be built. */
+type ClipStatusArgs = { orgId: number; eventId: number; requestId: string };
+type EventFeedArgs = { orgId: number; eventId: number };
+type EventFeedStream<Context> = (args: EventFeedArgs, ctx: Context) => AsyncGenerator<Record<string, unknown>>;
+
+/** The streams of the fields that follow an event (each optional, so a schema of the clip field alone can be built). */
+export interface EventFeedStreams<Context> {
+  photoStatus?: EventFeedStream<Context>;
+  videoStatus?: EventFeedStream<Context>;
+}
+
+const eventFeedField = <Context>(
+  type: GraphQLObjectType,
+  description: string,
+  stream: EventFeedStream<Context> = async function* () {},
+): GraphQLFieldConfig<unknown, Context, EventFeedArgs> => ({
+  type: new GraphQLNonNull(type),
+  description,
+  args: {
+    orgId: { type: new GraphQLNonNull(GraphQLInt) },
+    eventId: { type: new GraphQLNonNull(GraphQLInt) },
+  },
+  subscribe: (_root, args, ctx) => stream(args, ctx),
+});
+
+/** The gateway's subscription schema over each field's stream. */
 export function makeSubscriptionSchema<Context>(
   clipStatus: (args: ClipStatusArgs, ctx: Context) => AsyncGenerator<{ clipStatus: unknown }>,
-  photoStatus: (
-    args: PhotoStatusArgs,
-    ctx: Context,
-  ) => AsyncGenerator<{ photoStatus: unknown }> = async function* () {},
+  { photoStatus, videoStatus }: EventFeedStreams<Context> = {},
 ): GraphQLSchema {
   const field: GraphQLFieldConfig<unknown, Context, ClipStatusArgs> = {
     type: new GraphQLNonNull(ClipStatusType),
@@ -65,15 +97,16 @@ export function makeSubscriptionSchema<Context>(
       name: 'Subscription',
       fields: {
         clipStatus: field,
-        photoStatus: {
-          type: new GraphQLNonNull(PhotoStatusType),
-          description: "Every transition of the event's photos from now on (organisers, like pipelineStatus).",
-          args: {
-            orgId: { type: new GraphQLNonNull(GraphQLInt) },
-            eventId: { type: new GraphQLNonNull(GraphQLInt) },
-          },
-          subscribe: (_root, args: PhotoStatusArgs, ctx: Context) => photoStatus(args, ctx),
-        } as GraphQLFieldConfig<unknown, Context, PhotoStatusArgs>,
+        photoStatus: eventFeedField(
+          PhotoStatusType,
+          "Every transition of the event's photos from now on (organisers, like pipelineStatus).",
+          photoStatus,
+        ),
+        videoStatus: eventFeedField(
+          VideoStatusType,
+          "Every transition of the event's videos from now on: added, indexing progress, indexed, failed (organisers, like eventVideos).",
+          videoStatus,
+        ),
       },
     }),
   });

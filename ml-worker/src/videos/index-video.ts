@@ -1,4 +1,4 @@
-import { clientMessage, Logger } from '@em/core';
+import { AnnounceVideoStatus, clientMessage, Logger } from '@em/core';
 import { NewVideoFace, VideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { descriptorToBuffer, FaceIndexRevisions, probeVideo } from '@em/core/media';
@@ -33,6 +33,7 @@ export class VideoIndexer {
     private readonly startThread?: () => Promise<VideoPartThread | null>,
     /** A video is cut into at most this many parts, each but the first on its own thread. */
     private readonly maxParts = 1,
+    private readonly announce: AnnounceVideoStatus = async () => undefined,
   ) {}
 
   async index(videoId: string): Promise<'indexed' | 'skipped'> {
@@ -40,6 +41,8 @@ export class VideoIndexer {
     if (!video || video.status === 'indexed') return 'skipped';
     const event = video.event;
     await this.videos.startIndexing(videoId);
+    const eventId = event.id;
+    await this.announce({ eventId, videoId, status: 'indexing', progress: 0, error: null });
 
     const dir = await mkdtemp(path.join(tmpdir(), 'em-video-'));
     try {
@@ -92,7 +95,9 @@ export class VideoIndexer {
             (sum, p, j) => sum + Math.max(0, Math.min(reached[j], p.part.end) - p.part.start),
             0,
           );
-          await this.videos.setProgress(videoId, Math.min(0.99, done / probe.durationSeconds));
+          const progress = Math.min(0.99, done / probe.durationSeconds);
+          await this.videos.setProgress(videoId, progress);
+          await this.announce({ eventId, videoId, status: 'indexing', progress, error: null });
         }
       };
       const decode = { fps, width, height, format: probe.format };
@@ -118,6 +123,7 @@ export class VideoIndexer {
         shotChanges,
       });
       await this.revisions.bump('videos', event.id).catch(() => undefined);
+      await this.announce({ eventId, videoId, status: 'indexed', progress: 1, error: null });
       const sum = (key: Exclude<keyof PartStats, 'shotChanges'>) => stats.reduce((total, part) => total + part[key], 0);
       this.logger.info(
         {
@@ -159,5 +165,8 @@ export class VideoIndexer {
 
   async fail(videoId: string, reason: string): Promise<void> {
     await this.videos.markFailed(videoId, reason);
+    const video = await this.videos.findWithEvent(videoId);
+    if (video?.status === 'failed')
+      await this.announce({ eventId: video.event.id, videoId, status: 'failed', progress: 0, error: reason });
   }
 }

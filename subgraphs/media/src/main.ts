@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { checks, connectRedis } from '@em/core';
+import { checks, connectRedis, videoStatusPublisher } from '@em/core';
 import {
   FaceIndexCache,
   SqlClipRequestsRepository,
@@ -76,7 +76,7 @@ function mediaResolvers(
     redis,
   );
   return resolverContainer(
-    new VideosResolver(new VideosService(events, videos, store, jobs)),
+    new VideosResolver(new VideosService(events, videos, store, jobs, videoStatusPublisher(redis))),
     new ClippingResolver(clipping),
     new EventVideoCountsResolver(new EventVideoCountsService(events, videos)),
   );

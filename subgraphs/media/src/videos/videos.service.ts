@@ -1,4 +1,4 @@
-import { AppError, newId, Principal } from '@em/core';
+import { AnnounceVideoStatus, AppError, newId, Principal } from '@em/core';
 import { Event, EventsRepository, guardOperation, Video, VideosRepository } from '@em/core/data';
 import { ObjectStore, objectKeys } from '@em/core/storage';
 import { JobProducer } from '@em/core/jobs';
@@ -23,6 +23,7 @@ export class VideosService {
     private readonly videos: VideosRepository,
     private readonly store: ObjectStore,
     private readonly jobs: JobProducer,
+    private readonly announce: AnnounceVideoStatus = async () => undefined,
   ) {}
 
   /** The event's videos in upload order. */
@@ -77,6 +78,7 @@ export class VideosService {
       originalFileName: fileName,
     });
     await this.jobs.enqueue('videos', { videoId: video.id, httpRequestId });
+    await this.announce({ eventId: event.id, videoId: video.id, status: 'uploaded', progress: 0, error: null });
     return toView(video);
   }
 }
