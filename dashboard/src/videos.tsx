@@ -144,17 +144,17 @@ export function VideosPage({ orgId, eventId }: { orgId: number; eventId: number 
           </ul>
         )}
       </div>
+      <p class="hint" data-testid="video-status-mode">
+        {live
+          ? 'Live: each video’s indexing shows as it moves on.'
+          : 'Read every 2 seconds while a video is not finished.'}
+      </p>
       {!videos ? (
         <p>Loading…</p>
       ) : videos.length === 0 ? (
         <p>No videos yet.</p>
       ) : (
         <div class="table-wrap" aria-live="polite">
-          <p class="hint" data-testid="video-status-mode">
-            {live
-              ? 'Live: each video’s indexing shows as it moves on.'
-              : 'Read every 2 seconds while a video is not finished.'}
-          </p>
           <table>
             <thead>
               <tr>

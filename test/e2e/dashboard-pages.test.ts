@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffmpegPath } from '@em/core/media';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
-import { ensureChromium, expectText, seriousA11yViolations } from './support/browser';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { expectText, seriousA11yViolations } from './support/browser';
+import { DashboardPlatformInfo, DashboardRig, openDashboard, signIn } from './support/dashboard';
 import { startMailbox } from './support/mailbox';
-import { readPlatformInfo, spawnPlatform, SpawnedPlatform } from './support/spawn-platform';
 
 /**
  * The dashboard's members, usage, videos and start list pages in Debian's chromium, as the demo
@@ -15,8 +15,8 @@ import { readPlatformInfo, spawnPlatform, SpawnedPlatform } from './support/spaw
 const OUT = path.join(__dirname, '..', 'output', 'dashboard-pages');
 const PHONE = { width: 390, height: 844 };
 
-let platform: SpawnedPlatform;
-let info: ReturnType<typeof readPlatformInfo> & { demo: { organiserPassword: string } };
+let rig: DashboardRig;
+let info: DashboardPlatformInfo;
 let dashboardUrl: string;
 let browser: Browser;
 let context: BrowserContext;
@@ -46,16 +46,6 @@ async function screenshots(name: string, url: string, ready: (p: Page) => Promis
   await phone.close();
 }
 
-async function signIn(p: Page, email: string, password: string) {
-  await p.goto(dashboardUrl);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.waitForURL(/\/interaction\//);
-  await p.locator('#email').fill(email);
-  await p.locator('#password').fill(password);
-  await p.locator('button[type=submit]').click();
-  await p.waitForURL(/\/dashboard\/(events)?$/);
-}
-
 const rowOf = (p: Page, email: string) => p.locator('[data-testid=member-row]', { hasText: email });
 /** A member's role (the value of its select) and status, as the row shows them. */
 const memberShown = async (p: Page, email: string) => ({
@@ -67,18 +57,17 @@ beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   dir = mkdtempSync(path.join(tmpdir(), 'em-dashboard-pages-'));
   mailbox = await startMailbox();
-  platform = await spawnPlatform({ prefix: 'em-dashboard-pages-', env: { SMTP_URL: mailbox.url } });
-  info = readPlatformInfo(platform) as typeof info;
-  dashboardUrl = `${info.restUrl.replace('127.0.0.1', 'localhost')}/dashboard/`;
-  browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
-  page = await context.newPage();
-  await signIn(page, 'organiser@demo.example', info.demo.organiserPassword);
+  rig = await openDashboard({
+    prefix: 'em-dashboard-pages-',
+    env: { SMTP_URL: mailbox.url },
+    contextOptions: { acceptDownloads: true },
+    signInAs: 'demo organiser',
+  });
+  ({ info, dashboardUrl, browser, context, page } = rig);
 }, 900_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await platform?.stop();
+  await rig?.stop();
   await mailbox?.close();
 });
 
@@ -145,7 +134,7 @@ describe('the dashboard pages for members, usage, videos and the start list', ()
     await p.locator('#password').fill('the viewer password');
     await p.getByRole('button', { name: 'Set password' }).click();
     await expectText(p.locator('h1'), 'Password set');
-    await signIn(p, 'viewer@demo.example', 'the viewer password');
+    await signIn(p, dashboardUrl, 'viewer@demo.example', 'the viewer password');
     await p.goto(`${dashboardUrl}members`);
     await expectText(p.locator('main p'), /^Admins only/);
     expect(await p.locator('#invite-email').count()).toBe(0);
@@ -154,7 +143,7 @@ describe('the dashboard pages for members, usage, videos and the start list', ()
     await other.close();
   });
 
-  it('uploads a small video with progress and shows its indexing status', async () => {
+  it('uploads a small video with progress and shows its indexing status live (the videoStatus subscription)', async () => {
     const video = path.join(dir, 'gate-camera.mp4');
     execFileSync(ffmpegPath(), [
       ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '2'],
@@ -163,6 +152,17 @@ describe('the dashboard pages for members, usage, videos and the start list', ()
     await page.goto(`${dashboardUrl}events`);
     await page.getByRole('link', { name: `Videos of Demo City 10K` }).click();
     await page.waitForURL(new RegExp(`/dashboard/events/${info.demo.eventId}/videos$`));
+    // What the page's subscription receives: the video's transitions, pushed by the media subgraph and the ml-worker.
+    const pushed: string[] = [];
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        const message = JSON.parse(String(payload)) as { payload?: { data?: { videoStatus?: { status: string } } } };
+        const status = message.payload?.data?.videoStatus?.status;
+        if (status) pushed.push(status);
+      }),
+    );
+    await page.reload();
+    await expectText(page.locator('[data-testid=video-status-mode]'), /^Live/);
     await page.locator('#video-files').setInputFiles(video);
     await expectText(page.locator('.files li .file-state'), 'added', 60_000);
     expect(await page.locator('.files li progress').getAttribute('value')).toBe('1');
@@ -170,6 +170,9 @@ describe('the dashboard pages for members, usage, videos and the start list', ()
     await expectText(row.locator('[data-testid=video-status]'), /^(uploaded|indexing|indexed)$/);
     await expectText(row.locator('[data-testid=video-status]'), 'indexed', 300_000);
     await expectText(row, /0:02/);
+    expect(pushed[0]).toBe('uploaded');
+    expect(pushed).toContain('indexing');
+    expect(pushed[pushed.length - 1]).toBe('indexed');
 
     // A file that is not a video is refused with the reason, and nothing is listed for it.
     const notVideo = path.join(dir, 'notes.mp4');

@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Browser, BrowserContext, chromium, Page, Request } from 'playwright-core';
+import { Page, Request } from 'playwright-core';
 import sharp from 'sharp';
-import { ensureChromium, expectText, seriousA11yViolations, settle } from './support/browser';
-import { readPlatformInfo, spawnPlatform, SpawnedPlatform } from './support/spawn-platform';
+import { expectText, seriousA11yViolations, settle } from './support/browser';
+import { DashboardPlatformInfo, DashboardRig, openDashboard } from './support/dashboard';
 
 /**
  * The dashboard's photos page uploads straight to object storage: six files (one over the multipart
@@ -18,11 +18,9 @@ const MiB = 1024 * 1024;
 /** The least S3 allows: files of 5 MiB and more go up in parts of 5 MiB. */
 const PART_BYTES = 5 * MiB;
 
-let platform: SpawnedPlatform;
-let info: ReturnType<typeof readPlatformInfo> & { demo: { organiserPassword: string } };
+let rig: DashboardRig;
+let info: DashboardPlatformInfo;
 let dashboardUrl: string;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let tmp: string;
 const files: Record<string, string> = {};
@@ -65,23 +63,12 @@ beforeAll(async () => {
   for (const name of ['0017-IMG_0035.JPG', '0236-IMG_0273.JPG', 'prom.jpg', 'prom2.jpg'])
     files[name] = path.join(FIXTURES, name);
 
-  platform = await spawnPlatform({
+  rig = await openDashboard({
     prefix: 'em-dashboard-uploads-',
     env: { UPLOAD_MULTIPART_THRESHOLD_BYTES: String(PART_BYTES), UPLOAD_PART_BYTES: String(PART_BYTES) },
+    signInAs: 'demo organiser',
   });
-  info = readPlatformInfo(platform) as typeof info;
-  dashboardUrl = `${info.restUrl.replace('127.0.0.1', 'localhost')}/dashboard/`;
-  browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  page = await context.newPage();
-
-  await page.goto(dashboardUrl);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/interaction\//);
-  await page.locator('#email').fill('organiser@demo.example');
-  await page.locator('#password').fill(info.demo.organiserPassword);
-  await page.locator('button[type=submit]').click();
-  await page.waitForURL(/\/dashboard\/(events)?$/);
+  ({ info, dashboardUrl, page } = rig);
   await page.locator('#new-name').fill('Upload Marathon');
   await page.locator('#new-date').fill('2026-10-04');
   await page.getByRole('button', { name: 'Create event' }).click();
@@ -90,8 +77,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await platform?.stop();
+  await rig?.stop();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 

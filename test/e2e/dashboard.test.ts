@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
-import { ensureChromium, expectText, seriousA11yViolations, settle } from './support/browser';
-import { readPlatformInfo, spawnPlatform, SpawnedPlatform } from './support/spawn-platform';
+import { loadConfig } from '@em/core';
+import { ObjectStore } from '@em/core/storage';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { expectCount, expectText, seriousA11yViolations, settle } from './support/browser';
+import { DashboardPlatformInfo, DashboardRig, openDashboard } from './support/dashboard';
 
 // Browser globals of the functions evaluated in the page (the test program has no DOM types).
 declare const document: any, localStorage: any, sessionStorage: any;
@@ -23,8 +26,8 @@ const SAMPLE_PHOTO = path.join(
 );
 const MAX_FAILURES = 3;
 
-let platform: SpawnedPlatform;
-let info: ReturnType<typeof readPlatformInfo> & { demo: { organiserPassword: string } };
+let rig: DashboardRig;
+let info: DashboardPlatformInfo;
 let dashboardUrl: string;
 let browser: Browser;
 let context: BrowserContext;
@@ -68,17 +71,12 @@ const tokensInStorage = (p: Page) =>
 
 beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
-  platform = await spawnPlatform({ prefix: 'em-dashboard-', env: { SIGN_IN_MAX_FAILURES: String(MAX_FAILURES) } });
-  info = readPlatformInfo(platform) as typeof info;
-  dashboardUrl = `${info.restUrl.replace('127.0.0.1', 'localhost')}/dashboard/`;
-  browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  page = await context.newPage();
+  rig = await openDashboard({ prefix: 'em-dashboard-', env: { SIGN_IN_MAX_FAILURES: String(MAX_FAILURES) } });
+  ({ info, dashboardUrl, browser, context, page } = rig);
 }, 900_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await platform?.stop();
+  await rig?.stop();
 });
 
 describe('the organisation dashboard with the embedded OpenID provider', () => {
@@ -145,12 +143,13 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     await screenshot('3-settings-desktop');
   });
 
+  let token: string;
   it('creates a token in the Developer Zone: shown once, it works against REST', async () => {
     await page.getByRole('link', { name: 'Developer Zone' }).click();
     await page.waitForURL(/\/dashboard\/developer$/);
     await page.locator('#key-name').fill('Agency website');
     await page.getByRole('button', { name: 'Create Token' }).click();
-    const token = (await page.locator('[data-testid=new-token]').textContent())!.trim();
+    token = (await page.locator('[data-testid=new-token]').textContent())!.trim();
     expect(token.length).toBeGreaterThan(20);
     const res = await fetch(`${info.restUrl}/api/v1/ext/${info.demo.orgId}/events`, {
       headers: { 'x-api-key': token },
@@ -221,6 +220,105 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await expectText(page.locator('.ok'), 'Photo sample1.jpg deleted.');
     expect(await page.locator('[data-testid=reviewed-photo]').count()).toBe(0);
+  });
+
+  it('shows the events page counts only to whom pipelineStatus and eventVideos would (a read-only or scoped key: null)', async () => {
+    const counts = `query($orgId: Int!) { events(orgId: $orgId, pageSize: 100) {
+      items { id photoCounts { total processed failed live } videoCounts { total indexed failed } } } }`;
+    const asKey = async (key: string) => {
+      const res = await fetch(info.gatewayUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ query: counts, variables: { orgId: info.demo.orgId } }),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as {
+        data: { events: { items: Array<{ id: number; photoCounts: unknown; videoCounts: unknown }> } };
+        errors?: Array<{ message: string; path: Array<string | number>; extensions: { code: string } }>;
+      };
+    };
+    const keyOf = async (...flags: string[]) =>
+      (JSON.parse(await cli('create-key', '--org', String(info.demo.orgId), '--json', ...flags)) as { key: string })
+        .key;
+    const demoEvent = (answer: Awaited<ReturnType<typeof asKey>>) =>
+      answer.data.events.items.find((e) => e.id === info.demo.eventId)!;
+
+    const write = await asKey(token);
+    expect(write.errors).toBeUndefined();
+    expect(demoEvent(write).photoCounts).toMatchObject({ total: expect.any(Number), failed: 0 });
+    expect((demoEvent(write).photoCounts as { total: number }).total).toBeGreaterThan(0);
+    expect(demoEvent(write).videoCounts).toMatchObject({ total: expect.any(Number) });
+
+    const readOnly = await asKey(await keyOf('--name', 'Participant page', '--read-only'));
+    expect(readOnly.data.events.items.length).toBe(write.data.events.items.length);
+    expect(readOnly.data.events.items.every((e) => e.photoCounts === null && e.videoCounts === null)).toBe(true);
+    expect(new Set(readOnly.errors!.map((e) => `${e.extensions.code}: ${e.message}`))).toEqual(
+      new Set(['FORBIDDEN: This API key is read-only', expect.stringMatching(/^FORBIDDEN: A read-only/)]),
+    );
+
+    // A key of the demo event only lists that event, with its counts.
+    const scoped = await asKey(await keyOf('--name', 'Demo event only', '--events', String(info.demo.eventId)));
+    expect(scoped.data.events.items.map((e) => e.id)).toEqual([info.demo.eventId]);
+    expect(scoped.errors).toBeUndefined();
+    expect(demoEvent(scoped).photoCounts).toEqual(demoEvent(write).photoCounts);
+
+    await page.goto(`${dashboardUrl}events`);
+    await expectText(
+      page.locator('tbody tr', { hasText: 'Demo City 10K' }).locator('td[data-label=Photos]'),
+      /^\d+ \(\d+\)$/,
+    );
+  });
+
+  it('retries one failed photo alone from the photos page', async () => {
+    const store = new ObjectStore(loadConfig({ ...process.env, ...info.env }));
+    const [first, second] = await Promise.all(
+      [40, 200].map((r) =>
+        sharp({ create: { width: 900, height: 600, channels: 3, background: { r, g: 120, b: 90 } } })
+          .jpeg()
+          .toBuffer(),
+      ),
+    );
+    await store.put(`inbox/${eventId}/retry-first.jpg`, first, 'image/jpeg');
+    await store.put(`inbox/${eventId}/retry-second.jpg`, second, 'image/jpeg');
+    const rest = (path: string) =>
+      fetch(`${info.restUrl}/api/v1/ext/${info.demo.orgId}/event/${eventId}/pipeline/photos/${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': token },
+      }).then(async (r) => ((await r.json()) as { data: unknown }).data);
+    const imported = (await rest('import')) as { files: Array<{ key: string; image_id: string }> };
+    const originals = await store.list(`originals/${eventId}/`);
+    const originalOf = (name: string) => {
+      const id = imported.files.find((f) => f.key.endsWith(name))!.image_id;
+      return originals.find((o) => o.key.includes(id))!.key;
+    };
+    // Storage answers a broken file in place of both originals: the worker fails them at once.
+    const broken = first.subarray(0, 300);
+    await store.put(originalOf('retry-first.jpg'), broken, 'image/jpeg');
+    await store.put(originalOf('retry-second.jpg'), broken, 'image/jpeg');
+
+    await page.goto(`${dashboardUrl}events/${eventId}/photos`);
+    await expectText(page.locator('[data-testid=status-mode]'), /^Live/);
+    expect(await rest('process')).toEqual({ queued: 2 });
+    const failed = page.locator('[data-testid=failed-photos] li');
+    await expectCount(failed, 2);
+    await expectText(failed.first(), /failed: /);
+    await screenshot('8-photos-failed-desktop');
+
+    // The first original is whole again: its Retry processes it, the second stays failed.
+    await store.put(originalOf('retry-first.jpg'), first, 'image/jpeg');
+    await page.getByRole('button', { name: 'Retry retry-first.jpg' }).focus();
+    await page.keyboard.press('Enter');
+    await expectCount(failed, 1);
+    await expectText(failed.first().locator('.file-name'), 'retry-second.jpg');
+    const processed = await settle(
+      () => page.locator('[data-testid=count-processed]').textContent(),
+      (t) => t === '1',
+      300_000,
+    );
+    expect(processed).toBe('1');
+    await page.reload();
+    await expectCount(failed, 1);
+    await expectText(failed.first().locator('.file-name'), 'retry-second.jpg');
   });
 
   it('shows the pages on a phone', async () => {
