@@ -1,11 +1,10 @@
 import { Page } from 'playwright-core';
-import { chromiumMissing, gzippedKb, startPagePlatform } from './participant-page';
+import { chromiumMissing, startPagePlatform, timedVisits, visitFigures, VISITS } from './participant-page';
 import { BenchRow } from './table';
 
 // Browser globals of the function evaluated in the page (this program has no DOM types).
 declare const document: any, performance: any;
 
-const VISITS = 7;
 const ORGANISER = 'organiser@demo.example';
 
 /**
@@ -30,27 +29,17 @@ export async function dashboardPageBench(rows: BenchRow[]): Promise<void> {
     const session = await signedIn.storageState();
     await signedIn.close();
 
-    const scripts: Buffer[] = [];
-    const visit = async (collectScripts = false) => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, storageState: session });
-      const p = await context.newPage();
-      if (collectScripts)
-        p.on('response', async (r) => void (r.request().resourceType() === 'script' && scripts.push(await r.body())));
-      await p.goto(`${dashboard}events`);
-      const ms = await eventsShown(p);
-      await context.close();
-      return ms;
-    };
-    const first = await visit(true);
-    const visits: number[] = [];
-    for (let i = 0; i < VISITS; i++) visits.push(await visit());
-    visits.sort((a, b) => a - b);
+    const { first, visits, jsKb } = await timedVisits(
+      browser,
+      { viewport: { width: 1280, height: 860 }, storageState: session },
+      async (page) => {
+        await page.goto(`${dashboard}events`);
+        return eventsShown(page);
+      },
+    );
     rows.push({
       figure: 'dashboard events page first render',
-      value:
-        `median ${visits[VISITS >> 1].toFixed(0)} ms, best ${visits[0].toFixed(0)} ms, ` +
-        `worst ${visits[VISITS - 1].toFixed(0)} ms; first visit ${first.toFixed(0)} ms; ` +
-        `JS ${gzippedKb(scripts).toFixed(1)} KB gzipped`,
+      value: `${visitFigures(visits, first, 'first visit')}; JS ${jsKb.toFixed(1)} KB gzipped`,
       target: '< 1 s (median); JS <= 150 KB gzipped',
       how: `Debian chromium (playwright-core), 1280 px, signed in once at the embedded provider, then ${VISITS} fresh browser contexts with only the session cookie; from navigation to the events table with the demo event's photo count (performance.now() in the page)`,
     });

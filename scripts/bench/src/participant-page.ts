@@ -2,7 +2,7 @@ import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, Page } from 'playwright-core';
+import { Browser, BrowserContextOptions, chromium, Page } from 'playwright-core';
 import { startPlatform } from '@em/platform';
 import { freePlatformPorts } from './platform-ports';
 import { BenchRow } from './table';
@@ -11,7 +11,8 @@ import { BenchRow } from './table';
 declare const document: any, performance: any;
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const VISITS = 7;
+/** Timed visits after the first one (the median of 7). */
+export const VISITS = 7;
 
 /**
  * The participant page's first meaningful render (event name and the first thumbnail decoded) as a
@@ -26,32 +27,17 @@ export async function participantPageBench(rows: BenchRow[]): Promise<void> {
     const demo = platform.demo!;
     // The demo browser key's allowlist holds `localhost`: the page is opened by that name.
     const url = `${platform.restUrl.replace('127.0.0.1', 'localhost')}/events/${demo.orgId}/${demo.eventId}#key=${encodeURIComponent(demo.browserKey!)}`;
-    const scripts: Buffer[] = [];
-    const visit = async (collectScripts = false) => {
-      const context = await browser.newContext({
-        viewport: { width: 360, height: 780 },
-        isMobile: true,
-        hasTouch: true,
-      });
-      const page = await context.newPage();
-      if (collectScripts)
-        page.on(
-          'response',
-          async (r) => void (r.request().resourceType() === 'script' && scripts.push(await r.body())),
-        );
-      await page.goto(url);
-      const ms = await firstMeaningfulRender(page);
-      await context.close();
-      return ms;
-    };
-    const first = await visit(true);
-    const visits: number[] = [];
-    for (let i = 0; i < VISITS; i++) visits.push(await visit());
-    visits.sort((a, b) => a - b);
-    const jsKb = gzippedKb(scripts);
+    const { first, visits, jsKb } = await timedVisits(
+      browser,
+      { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true },
+      async (page) => {
+        await page.goto(url);
+        return firstMeaningfulRender(page);
+      },
+    );
     rows.push({
       figure: 'participant page first render',
-      value: `median ${visits[VISITS >> 1].toFixed(0)} ms, best ${visits[0].toFixed(0)} ms, worst ${visits[VISITS - 1].toFixed(0)} ms; first visit after start ${first.toFixed(0)} ms; JS ${jsKb.toFixed(1)} KB gzipped`,
+      value: `${visitFigures(visits, first, 'first visit after start')}; JS ${jsKb.toFixed(1)} KB gzipped`,
       target: '< 1 s (median); JS <= 100 KB gzipped',
       how: `Debian chromium (playwright-core), 360 px, a fresh browser context per visit (nothing cached), ${VISITS} visits to the demo event of npm start's platform; from navigation to the heading shown and the first thumbnail decoded (performance.now() in the page)`,
     });
@@ -59,6 +45,37 @@ export async function participantPageBench(rows: BenchRow[]): Promise<void> {
     await stop();
   }
 }
+
+/**
+ * A page visited once (the first visit, its scripts kept) then VISITS times more, each in a fresh browser
+ * context (nothing cached); `visit` opens the page and answers the milliseconds it measured in it.
+ * The visits' times sorted, the first visit's, and the JS the first visit loaded, gzipped in KB.
+ */
+export async function timedVisits(
+  browser: Browser,
+  contextOptions: BrowserContextOptions,
+  visit: (page: Page) => Promise<number>,
+): Promise<{ first: number; visits: number[]; jsKb: number }> {
+  const scripts: Buffer[] = [];
+  const once = async (collectScripts: boolean) => {
+    const context = await browser.newContext(contextOptions);
+    const page = await context.newPage();
+    if (collectScripts)
+      page.on('response', async (r) => void (r.request().resourceType() === 'script' && scripts.push(await r.body())));
+    const ms = await visit(page);
+    await context.close();
+    return ms;
+  };
+  const first = await once(true);
+  const visits: number[] = [];
+  for (let i = 0; i < VISITS; i++) visits.push(await once(false));
+  return { first, visits: visits.sort((a, b) => a - b), jsKb: gzippedKb(scripts) };
+}
+
+/** `median M ms, best B ms, worst W ms; <firstLabel> F ms` of sorted visit times. */
+export const visitFigures = (visits: number[], first: number, firstLabel: string) =>
+  `median ${visits[visits.length >> 1].toFixed(0)} ms, best ${visits[0].toFixed(0)} ms, ` +
+  `worst ${visits[visits.length - 1].toFixed(0)} ms; ${firstLabel} ${first.toFixed(0)} ms`;
 
 /** `npm start`'s platform with its demo (production mode, quiet) on free ports, and Debian's chromium. */
 export async function startPagePlatform() {
