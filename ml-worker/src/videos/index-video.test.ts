@@ -62,6 +62,7 @@ async function setup(startThread?: () => Promise<VideoPartThread | null>, maxPar
   await store.put(row.storageKey, source, 'video/mp4');
   const faces = new FakeFaces();
   const bumps: number[] = [];
+  const announced: Array<{ status: string; progress: number; error: string | null }> = [];
   const indexer = new VideoIndexer(
     videos,
     store.asStore,
@@ -70,8 +71,9 @@ async function setup(startThread?: () => Promise<VideoPartThread | null>, maxPar
     logger,
     startThread,
     maxParts,
+    async ({ status, progress, error }) => void announced.push({ status, progress, error }),
   );
-  return { videos, store, row, faces, bumps, indexer };
+  return { videos, store, row, faces, bumps, indexer, announced };
 }
 
 describe('VideoIndexer', () => {
@@ -100,6 +102,9 @@ describe('VideoIndexer', () => {
     expect(s.faces.sizes[0]).toBe('320x240');
     expect(s.bumps).toEqual([7]);
     expect((await s.videos.facesAfter(7, '0', 10))[0].ref).toBe(`${s.row.id}@0`);
+    // The page follows it: indexing from 0, then indexed at 1 (progress between is announced once a second).
+    expect(s.announced[0]).toEqual({ status: 'indexing', progress: 0, error: null });
+    expect(s.announced[s.announced.length - 1]).toEqual({ status: 'indexed', progress: 1, error: null });
   });
 
   it('is idempotent: an indexed video is skipped; a re-run after a crash replaces the faces of the earlier run', async () => {
@@ -120,6 +125,8 @@ describe('VideoIndexer', () => {
       error: expect.stringContaining('not a readable video'),
     });
     expect(s.bumps).toEqual([]);
+    expect(s.announced.map((a) => a.status)).toEqual(['indexing', 'failed']);
+    expect(s.announced[1].error).toMatch(/not a readable video/);
   });
 
   it('fail() never fails an indexed video', async () => {
@@ -127,6 +134,7 @@ describe('VideoIndexer', () => {
     await s.indexer.index(s.row.id);
     await s.indexer.fail(s.row.id, 'late');
     expect(s.videos.rows.get(s.row.id)!.status).toBe('indexed');
+    expect(s.announced.map((a) => a.status)).not.toContain('failed');
   });
 
   it('indexes a long video in parts at once, the later ones on threads, with every sampled frame once and tracks numbered apart', async () => {
