@@ -62,6 +62,11 @@ export interface BibReaderOptions {
   widenedGlyphCheck: boolean;
   /** What the OCR models see of each crop: its colours, or its stretched luminance (LuminanceUse). */
   luminance: LuminanceUse;
+  /**
+   * Where the detector found no print passing the gates on a crop in colour, it looks again at the crop's
+   * stretched luminance (the recogniser still reads the colour pixels): a yellow or tinted sheet.
+   */
+  greyFallback: boolean;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -76,6 +81,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   linePadding: 0.25,
   widenedGlyphCheck: true,
   luminance: 'off',
+  greyFallback: false,
 };
 
 /**
@@ -206,6 +212,18 @@ export class BibReader implements BibReading {
           this.options.widenedGlyphCheck,
           this.options.luminance,
         ),
+      detectAgain: this.options.greyFallback
+        ? (crop, scale) =>
+            detectTextLines(
+              detection,
+              splitIntoLines,
+              crop,
+              scale,
+              this.options.linePadding,
+              this.options.widenedGlyphCheck,
+              'detector',
+            )
+        : undefined,
       recognise: (line) =>
         recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
     };

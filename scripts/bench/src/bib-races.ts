@@ -272,6 +272,10 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
     label: 'greyboth (the text detector and the recogniser see each crop as its stretched luminance)',
     options: { luminance: 'both' },
   },
+  {
+    label: 'greyfallback (in colour; a crop where no print passed the gates is detected again on its luminance)',
+    options: { luminance: 'off', greyFallback: true },
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
