@@ -259,7 +259,7 @@ const add = (a: Counts, b: Counts): Counts => ({
  * leave-one-race-out too (`chooseReader`). Earlier rounds' variants (second look, lines widened by 0.5) are in
  * docs/benchmarks.md.
  */
-const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
+const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn?: boolean }> = [
   {
     label: 'before (main of 2026-11-28 05:00: the models see each crop in colour)',
     options: { luminance: 'off' },
@@ -267,10 +267,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
   {
     label: 'greydetector (the text detector sees each crop as its stretched luminance, the recogniser in colour)',
     options: { luminance: 'detector' },
+    optIn: true,
   },
   {
     label: 'greyboth (the text detector and the recogniser see each crop as its stretched luminance)',
     options: { luminance: 'both' },
+    optIn: true,
   },
   {
     label: 'greyfallback (in colour; a crop where no print passed the gates is detected again on its luminance)',
@@ -280,14 +282,15 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions> }> = [
 ];
 
 /**
- * Every variant in one run (CPU figures comparable); `BENCH_BIB_NOW_ONLY=1` for the current reader alone,
- * `BENCH_BIB_VARIANTS=before,now` for those variants (first word of the label).
+ * Every variant in one run (CPU figures comparable) but those measured worse on the dev race and RBNR (`optIn`:
+ * named in `BENCH_BIB_VARIANTS` only); `BENCH_BIB_NOW_ONLY=1` for the current reader alone, `BENCH_BIB_VARIANTS=before,now`
+ * for those variants (first word of the label).
  */
 export async function bibRacesBench(rows: BenchRow[], reader: BibReader, fixtures: string): Promise<void> {
   const picked = process.env.BENCH_BIB_VARIANTS?.split(',');
   const variants = process.env.BENCH_BIB_NOW_ONLY
     ? VARIANTS.slice(-1)
-    : VARIANTS.filter((v) => !picked || picked.includes(v.label.split(' ')[0]));
+    : VARIANTS.filter((v) => (picked ? picked.includes(v.label.split(' ')[0]) : !v.optIn));
   const reads: Array<{ label: string; read: Map<string, ReadPhoto[]>; rules: BibRules }> = [];
   for (const { label, options } of variants) {
     const variant = reader.withOptions(options);
