@@ -282,9 +282,9 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
 ];
 
 /**
- * Every variant in one run (CPU figures comparable) but those measured worse on the dev race and RBNR (`optIn`:
- * named in `BENCH_BIB_VARIANTS` only); `BENCH_BIB_NOW_ONLY=1` for the current reader alone, `BENCH_BIB_VARIANTS=before,now`
- * for those variants (first word of the label).
+ * Every variant in one run (CPU figures comparable) but those measured worse on the dev race and RBNR
+ * (`optIn`: named in `BENCH_BIB_VARIANTS` only); `BENCH_BIB_NOW_ONLY=1` for the current reader alone,
+ * `BENCH_BIB_VARIANTS=before,now` for those variants (first word of the label).
  */
 export async function bibRacesBench(rows: BenchRow[], reader: BibReader, fixtures: string): Promise<void> {
   const picked = process.env.BENCH_BIB_VARIANTS?.split(',');
