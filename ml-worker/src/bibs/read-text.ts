@@ -78,7 +78,8 @@ async function findPrinted(
       const kept: Printed[] = [];
       for (const line of lines) {
         const corners = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
-        if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) continue; // cut by the crop: a neighbour's crop sees it whole
+        // Cut by the crop: a neighbour's crop sees it whole.
+        if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) continue;
         const geometry = printGeometry(pixels, inkBoxes ? numberCorners(pixels, corners) : corners);
         if (!printedLikeABib(geometry, rules)) continue; // not dark print on a patch: no need to read it
         if (people && !placedLikeABib(geometry, people, torso)) continue; // on nobody: a sign, a plate, a clock
