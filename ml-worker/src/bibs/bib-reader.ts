@@ -81,7 +81,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   linePadding: 0.25,
   widenedGlyphCheck: true,
   luminance: 'off',
-  greyFallback: false,
+  greyFallback: true,
 };
 
 /**

@@ -261,8 +261,8 @@ const add = (a: Counts, b: Counts): Counts => ({
  */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn?: boolean }> = [
   {
-    label: 'before (main of 2026-11-28 05:00: the models see each crop in colour)',
-    options: { luminance: 'off' },
+    label: 'before (main of 2026-11-28 05:00: the models see each crop in colour, no second detection)',
+    options: { luminance: 'off', greyFallback: false },
   },
   {
     label: 'greydetector (the text detector sees each crop as its stretched luminance, the recogniser in colour)',
