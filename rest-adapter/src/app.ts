@@ -24,7 +24,7 @@ import { MultipartBody, readMultipart } from './http/multipart';
 import type { ReadGrants } from './http/read-grants';
 import { participantPage, ParticipantPageOptions } from './http/participant-page';
 import type { dashboard } from './dashboard/bff';
-import { compilePath } from './http/router';
+import { compilePath, pathSegments } from './http/router';
 import { serveDocs } from './openapi/docs';
 import { API_PREFIX, buildOpenApiDocument } from './openapi/document';
 import { AuthorizeDocument } from './generated/graphql';
@@ -138,7 +138,13 @@ function matchRoute(
   const table = tables.find((t) => pathname.startsWith(`${t.prefix}/`));
   if (!table) return void failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
   const path = pathname.slice(table.prefix.length);
-  const candidates = table.compiled.map((c) => ({ ...c, params: c.path.match(path) })).filter((c) => c.params);
+  // Every request matches here: no object is made for a route whose path does not match.
+  const candidates: RouteHit[] = [];
+  const segments = pathSegments(path);
+  for (const compiled of table.compiled) {
+    const params = compiled.path.matchSegments(segments);
+    if (params) candidates.push({ ...compiled, params });
+  }
   if (candidates.length === 0) return void failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
   const hit = candidates.find((c) => c.route.method === method || (method === 'HEAD' && c.route.method === 'GET'));
   if (!hit) {
@@ -146,7 +152,7 @@ function matchRoute(
     req.resume();
     return void failure(res, 405, `Method ${method} is not allowed here; use ${allow}`, { allow });
   }
-  return { ...hit, params: hit.params! };
+  return hit;
 }
 
 /** A matched call: its route, ids, forwarded headers and the gateway's check of the caller for it. */
