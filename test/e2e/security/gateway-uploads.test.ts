@@ -173,7 +173,9 @@ describe('#1 the gateway authorises a multipart operation before it reads a file
         ),
       );
     // Zero bytes are not a video: every file was read whole by the media subgraph, then refused by ffprobe.
-    for (const answer of await acceptedRound()) expect(answer.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    // Two rounds first: a bare busboy-to-file server still grew by up to 13 MB on its second round, ~0 after.
+    for (let round = 0; round < 2; round++)
+      for (const answer of await acceptedRound()) expect(answer.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
     const { result, growth } = await rssGrowthDuring(pid, acceptedRound);
     figures.push(
       `10 x 50 MB own key (addEventVideo): slowest answer ${Math.max(...result.map((a) => a.elapsedMs))} ms, gateway RSS +${(growth / MB).toFixed(1)} MB`,
