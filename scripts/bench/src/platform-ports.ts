@@ -14,6 +14,7 @@ export async function freePlatformPorts() {
     postgres: 0,
     redis: 0,
     s3: 0,
+    identity: 0,
   };
   for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
   return ports;
