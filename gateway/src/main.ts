@@ -155,6 +155,9 @@ async function startApollo(
   subgraphs: SubgraphFetcher,
   [rateLimits, metrics]: [ApolloServerPlugin<GatewayContext>, ServiceMetrics],
 ): Promise<ApolloServer<GatewayContext>> {
+  // No metrics to Apollo and no cloud metadata probes at start: a self-hosted platform reports to its own /metrics
+  // (and the bundle leaves those modules out, see scripts/platform/bundle-service.mjs).
+  process.env.APOLLO_TELEMETRY_DISABLED = 'true';
   const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name }) =>

@@ -24,7 +24,7 @@ import { MultipartBody, readMultipart } from './http/multipart';
 import type { ReadGrants } from './http/read-grants';
 import { participantPage, ParticipantPageOptions } from './http/participant-page';
 import type { dashboard } from './dashboard/bff';
-import { compilePath } from './http/router';
+import { compilePath, pathSegments } from './http/router';
 import { serveDocs } from './openapi/docs';
 import { API_PREFIX, buildOpenApiDocument } from './openapi/document';
 import { AuthorizeDocument } from './generated/graphql';
@@ -138,7 +138,13 @@ function matchRoute(
   const table = tables.find((t) => pathname.startsWith(`${t.prefix}/`));
   if (!table) return void failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
   const path = pathname.slice(table.prefix.length);
-  const candidates = table.compiled.map((c) => ({ ...c, params: c.path.match(path) })).filter((c) => c.params);
+  // Every request matches here: no object is made for a route whose path does not match.
+  const candidates: RouteHit[] = [];
+  const segments = pathSegments(path);
+  for (const compiled of table.compiled) {
+    const params = compiled.path.matchSegments(segments);
+    if (params) candidates.push({ ...compiled, params });
+  }
   if (candidates.length === 0) return void failure(res, 404, `Unknown route: ${method} ${pathname.slice(0, 200)}`);
   const hit = candidates.find((c) => c.route.method === method || (method === 'HEAD' && c.route.method === 'GET'));
   if (!hit) {
@@ -146,7 +152,7 @@ function matchRoute(
     req.resume();
     return void failure(res, 405, `Method ${method} is not allowed here; use ${allow}`, { allow });
   }
-  return { ...hit, params: hit.params! };
+  return hit;
 }
 
 /** A matched call: its route, ids, forwarded headers and the gateway's check of the caller for it. */
@@ -215,6 +221,7 @@ async function answerRoute(opts: AdapterOptions, req: IncomingMessage, res: Serv
   try {
     let prepared: PreparedOperation;
     ({ prepared, upload } = await prepareOperation(opts, req, call));
+    if (await answerFromGrant(opts, req, res, call, prepared.variables)) return;
     // The version is read before the operation: an answer is never tagged with a version newer than its content.
     const version =
       route.validator === 'event' && ids.eventId !== null ? await opts.contentVersions?.current(ids.eventId) : null;
@@ -324,17 +331,45 @@ function versionTag(
 }
 
 /**
- * The gateway's check again, for a 304 or a kept answer: answered here for an API key the gateway granted this
- * read of this event version moments ago (ReadGrants, still charged to its budget), else asked of the gateway.
+ * A 304 or a kept answer for an API key the gateway granted this read moments ago (ReadGrants), at the version
+ * that grant was given: the version check and the charge to the caller's budget are one Redis script. False
+ * when there is no such grant or answer, the event's version moved on, or Redis failed: the caller then takes
+ * the path that reads the version and asks the gateway.
  */
+async function answerFromGrant(
+  opts: AdapterOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  call: RouteCall,
+  variables: Readonly<Record<string, unknown>>,
+): Promise<boolean> {
+  const { route, ids, headers, operation } = call;
+  if (route.validator !== 'event' || ids.eventId === null || !opts.readGrants || !opts.contentVersions) return false;
+  const grant = opts.readGrants.keyOf({ headers, operation, ...ids, eventId: ids.eventId });
+  const version = grant && opts.readGrants.versionOf(grant);
+  if (!version) return false;
+  const etag = versionTag(opts, version, route, variables);
+  const current = noneMatchHit(req.headers['if-none-match'], etag);
+  const kept = !current && route.shared ? opts.sharedReads?.get(etag) : undefined;
+  if (!current && !kept) return false;
+  const charged = await opts.readGrants.charge(grant, ids.eventId).catch((err: unknown) => {
+    if (err instanceof AppError) throw err;
+    return false;
+  });
+  if (!charged) return false;
+  if (current) sendNotModified(res, current);
+  else sendCacheable(req, res, kept!, etag);
+  return true;
+}
+
+/** The gateway's check again, for a 304 or a kept answer; an API key's grant is kept for the next ones. */
 async function authorizeAgain(opts: AdapterOptions, call: RouteCall, version: string): Promise<void> {
   const { ids, headers, operation } = call;
-  const grant = opts.readGrants?.keyOf({ headers, operation, ...ids, eventId: ids.eventId!, version });
+  const grant = opts.readGrants?.keyOf({ headers, operation, ...ids, eventId: ids.eventId! });
   if (!grant) return void (await call.authorize());
-  if (await opts.readGrants!.charge(grant)) return;
   const answer = await opts.gateway.executeForGrant(AuthorizeDocument, { operation, ...ids }, headers);
   throwOnError(answer.result);
-  if (answer.grant) opts.readGrants!.keep(grant, answer.grant);
+  if (answer.grant) opts.readGrants!.keep(grant, answer.grant, version);
 }
 
 /** An AppError in the envelope with its status (and Retry-After); anything else is logged and a 500. */

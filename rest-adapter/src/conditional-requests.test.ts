@@ -1,4 +1,4 @@
-import { compileTrustProxy, createLogger, RateDecision, RateGrant, ServiceMetrics } from '@em/core';
+import { compileTrustProxy, ConditionalDecision, createLogger, RateGrant, ServiceMetrics } from '@em/core';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
@@ -273,17 +273,25 @@ describe('conditional GETs', () => {
 });
 
 describe('read grants: revalidations of a key the gateway just authorised', () => {
-  /** A limiter that counts what it is charged and allows `budget` calls. */
+  /** A limiter that counts what it is charged and allows `budget` calls, while the event is at `current()`. */
   function limiter(budget: number) {
     const charged: Array<{ subject: string; limit: number }> = [];
-    return {
+    const fake = {
       charged,
-      consumeGrant: async (_cls: string, { subject, limit }: RateGrant): Promise<RateDecision> => {
+      current: (): string | null => 'v1',
+      consumeGrantIf: async (
+        _cls: string,
+        { subject, limit }: RateGrant,
+        condition: { key: string; value: string },
+      ): Promise<ConditionalDecision> => {
+        expect(condition.key).toBe('event-content-version:2');
+        if (condition.value !== fake.current()) return { stale: true, current: fake.current() };
         charged.push({ subject, limit });
         const allowed = charged.length <= budget;
         return { allowed, limit: budget, remaining: Math.max(0, budget - charged.length), retryAfterSeconds: 9 };
       },
     };
+    return fake;
   }
 
   it('asks the gateway once, then answers 304 and kept answers alone, charging the same budget each time', async () => {
@@ -311,8 +319,10 @@ describe('read grants: revalidations of a key the gateway just authorised', () =
 
   it('asks again after a new content version, a key change, the lifetime, and never keeps a refusal', async () => {
     let now = 0;
-    const grants = new ReadGrants(limiter(100), 10_000, 100, () => now);
+    const budget = limiter(100);
+    const grants = new ReadGrants(budget, 10_000, 100, () => now);
     const a = await adapter({ readGrants: grants });
+    budget.current = () => a.state.version;
     try {
       const tagOfVersion = async () => (await get(`${a.url}/timeline/days`, key)).headers.etag!;
       let etag = await tagOfVersion();
@@ -327,6 +337,14 @@ describe('read grants: revalidations of a key the gateway just authorised', () =
       a.calls.length = 0;
       expect((await revalidate()).status).toBe(304);
       expect(a.calls).toEqual(['authorize (grant)']);
+      // A change after the grant: its version's tag is no longer current, a full answer, nothing charged for it.
+      a.state.version = 'v3';
+      const charges = budget.charged.length;
+      a.calls.length = 0;
+      expect((await revalidate()).status).toBe(200);
+      expect(a.calls).toEqual(['timelineDays']);
+      expect(budget.charged.length).toBe(charges);
+      etag = await tagOfVersion();
 
       a.calls.length = 0;
       grants.forgetAll(); // a key was deactivated somewhere
@@ -338,6 +356,22 @@ describe('read grants: revalidations of a key the gateway just authorised', () =
       a.state.authorize = { data: { authorize: true } };
       expect((await revalidate()).status).toBe(304);
       now += 10_001;
+      a.calls.length = 0;
+      expect((await revalidate()).status).toBe(304);
+      expect(a.calls).toEqual(['authorize (grant)']);
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('a Redis failure in the one-script check takes the slower path: the gateway is asked, never a 500', async () => {
+    const budget = limiter(100);
+    const a = await adapter({ readGrants: new ReadGrants(budget, 10_000) });
+    try {
+      const { headers } = await get(`${a.url}/timeline/days`, key);
+      const revalidate = () => get(`${a.url}/timeline/days`, { ...key, 'if-none-match': headers.etag! });
+      expect((await revalidate()).status).toBe(304);
+      budget.consumeGrantIf = () => Promise.reject(new Error('Connection is closed.'));
       a.calls.length = 0;
       expect((await revalidate()).status).toBe(304);
       expect(a.calls).toEqual(['authorize (grant)']);

@@ -58,7 +58,7 @@ describe('the organiser CLI (node scripts/cli/dist/cli.js)', () => {
     await refused(/^error: unknown command frobnicate/, 'frobnicate');
     await refused(/does not take --colour/, 'list-events', '--org', '1', '--colour', 'red');
     await refused(/--org must be a positive integer/, 'list-events', '--org', 'abc');
-  });
+  }, 120_000); // five CLI processes
 
   it('walks an organiser through: admin, organisation, key, event with flags and threshold, import, live, a flag off gives 403, delete', async () => {
     const adminEmail = `cli-${randomUUID().slice(0, 8)}@example.org`;
@@ -172,5 +172,5 @@ describe('the organiser CLI (node scripts/cli/dist/cli.js)', () => {
       await json('delete-event', '--org', String(org.id), '--event', String(eventId), '--yes', '--wait'),
     ).toMatchObject({ state: 'done', percent: 100 });
     expectError(await api(`${base}/details`, { key }), 404);
-  });
+  }, 300_000); // fourteen CLI processes, each starting Node and the ORM
 });

@@ -86,6 +86,26 @@ describe('RateLimiter', () => {
     );
   });
 
+  it('charges a grant only while the condition key holds the value it was given at, in one script', async () => {
+    const limiter = new RateLimiter(redis, limits);
+    const now = 1_800_000_000_000;
+    const grant = { window: 60, subject: 'key:8:client:a', limit: 2, shared: { subject: 'key:8', limit: 3 } };
+    const at = (value: string) => limiter.consumeGrantIf('read', grant, { key: 'version:8', value }, 1, now);
+    expect(await at('v1')).toEqual({ stale: true, current: null }); // no version: nothing charged
+    await redis.set('version:8', 'v1');
+    expect(await at('v1')).toMatchObject({ allowed: true, limit: 3, remaining: 2 });
+    expect(await at('v0')).toEqual({ stale: true, current: 'v1' });
+    expect(await at('v1')).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await at('v1')).toMatchObject({ allowed: false, limit: 2, remaining: 0 }); // the visitor's own budget
+    const counters = await redis.keys('rl:read:key:8*');
+    expect((await Promise.all(counters.sort().map((k) => redis.get(k)))).map(Number)).toEqual([2, 3]);
+    // Without a shared ceiling, the own budget alone.
+    const own = { window: 60, subject: 'key:9', limit: 1 };
+    const charge = () => limiter.consumeGrantIf('read', own, { key: 'version:8', value: 'v1' }, 1, now);
+    expect(await charge()).toMatchObject({ allowed: true, limit: 1 });
+    expect(await charge()).toMatchObject({ allowed: false, limit: 1 });
+  });
+
   it('lets calls through when Redis fails', async () => {
     const broken = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
     const errors: unknown[] = [];
@@ -94,6 +114,8 @@ describe('RateLimiter', () => {
     const grant = { window: 60, subject: 'key-4', limit: 1, shared: { subject: 'key', limit: 1 } };
     expect((await limiter.consumeGrant('read', grant)).allowed).toBe(true);
     expect(errors).toHaveLength(2);
+    // The conditional charge has a slower path to fall back on: it says that Redis failed.
+    await expect(limiter.consumeGrantIf('read', grant, { key: 'v', value: 'v1' })).rejects.toThrow();
     broken.disconnect();
   });
 });

@@ -42,6 +42,15 @@ export class RateLimiter {
   private counters(): Redis & {
     consumeWindow(key: string, units: number, ttlSeconds: number): Promise<number>;
     consumeWindows(own: string, shared: string, units: number, ttlSeconds: number, ownLimit: number): Promise<number[]>;
+    consumeWindowsIf(
+      condition: string,
+      own: string,
+      shared: string,
+      units: number,
+      ttlSeconds: number,
+      ownLimit: number,
+      expected: string,
+    ): Promise<Array<number | string | null>>;
   } {
     if (!('consumeWindow' in this.redis)) {
       this.redis.defineCommand('consumeWindow', { numberOfKeys: 1, lua: `${CHARGE_LUA} return charge(KEYS[1])` });
@@ -50,6 +59,14 @@ export class RateLimiter {
         numberOfKeys: 2,
         lua: `${CHARGE_LUA} local own = charge(KEYS[1]) if own > tonumber(ARGV[3]) then return {own} end
           return {own, charge(KEYS[2])}`,
+      });
+      // The same charge, only when KEYS[1] still holds ARGV[4]; else nothing is charged and its value returned.
+      this.redis.defineCommand('consumeWindowsIf', {
+        numberOfKeys: 3,
+        lua: `${CHARGE_LUA} local value = redis.call('GET', KEYS[1])
+          if value ~= ARGV[4] then return {-1, value} end
+          local own = charge(KEYS[2]) if own > tonumber(ARGV[3]) or KEYS[3] == KEYS[2] then return {own} end
+          return {own, charge(KEYS[3])}`,
       });
     }
     return this.redis as never;
@@ -117,7 +134,41 @@ export class RateLimiter {
       return { allowed: true, limit: grant.limit, remaining: grant.limit, retryAfterSeconds: 0 };
     }
   }
+
+  /**
+   * Charges a grant only while `condition.key` holds `condition.value` (an event's content version the
+   * grant was given at): the check and the charge in one round trip. When the key holds something else,
+   * nothing is charged and its value is returned. Unlike `consumeGrant`, a Redis failure is thrown: the
+   * caller has a slower path that checks again.
+   */
+  async consumeGrantIf(
+    cls: RateClass,
+    grant: RateGrant,
+    condition: { key: string; value: string },
+    units = 1,
+    now = Date.now(),
+  ): Promise<ConditionalDecision> {
+    const { index, retryAfterSeconds } = windowOf(now, grant.window);
+    const key = (subject: string) => `rl:${cls}:${subject}:${index}`;
+    const own = key(grant.subject);
+    const [first, second] = await this.counters().consumeWindowsIf(
+      condition.key,
+      own,
+      grant.shared ? key(grant.shared.subject) : own,
+      units,
+      grant.window + 1,
+      grant.limit,
+      condition.value,
+    );
+    if (Number(first) === -1) return { stale: true, current: typeof second === 'string' ? second : null };
+    return second === undefined || second === null
+      ? decisionOf(Number(first), grant.limit, retryAfterSeconds)
+      : decisionOf(Number(second), grant.shared!.limit, retryAfterSeconds);
+  }
 }
+
+/** What a conditional charge found: the decision, or (nothing charged) the value the condition's key holds. */
+export type ConditionalDecision = RateDecision | { stale: true; current: string | null };
 
 /** Increments a window's counter by ARGV[1] and gives a new one its expiry (ARGV[2] seconds). */
 const CHARGE_LUA =

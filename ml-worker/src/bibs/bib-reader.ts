@@ -9,7 +9,7 @@ import type { Rgba } from './box-geometry';
 import { PersonDetector } from './person-detector';
 import { DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, TextCrop, TextCropOptions } from './text-crops';
 import { readTextBoxes, TextOcr } from './read-text';
-import { DetectionModel, detectTextLines, SplitIntoLines } from './text-detection';
+import { DetectionModel, detectTextLines, LuminanceUse, SplitIntoLines } from './text-detection';
 import { recogniseLine } from './recognise-line';
 import { readFile } from 'node:fs/promises';
 
@@ -60,6 +60,13 @@ export interface BibReaderOptions {
    * digit's (chooseWidenedRead: ground on both sides, at the digits' height), else the read as cut.
    */
   widenedGlyphCheck: boolean;
+  /** What the OCR models see of each crop: its colours, or its stretched luminance (LuminanceUse). */
+  luminance: LuminanceUse;
+  /**
+   * Where the detector found no print passing the gates on a crop in colour, it looks again at the crop's
+   * stretched luminance (the recogniser still reads the colour pixels): a yellow or tinted sheet.
+   */
+  greyFallback: boolean;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -73,6 +80,8 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   secondLook: false,
   linePadding: 0.25,
   widenedGlyphCheck: true,
+  luminance: 'off',
+  greyFallback: true,
 };
 
 /**
@@ -201,7 +210,20 @@ export class BibReader implements BibReading {
           scale,
           this.options.linePadding,
           this.options.widenedGlyphCheck,
+          this.options.luminance,
         ),
+      detectAgain: this.options.greyFallback
+        ? (crop, scale) =>
+            detectTextLines(
+              detection,
+              splitIntoLines,
+              crop,
+              scale,
+              this.options.linePadding,
+              this.options.widenedGlyphCheck,
+              'detector',
+            )
+        : undefined,
       recognise: (line) =>
         recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
     };

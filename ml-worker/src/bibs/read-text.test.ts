@@ -71,6 +71,40 @@ describe('readTextBoxes', () => {
   });
 });
 
+describe('readTextBoxes, detecting again where nothing passed the gates', () => {
+  const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
+  const fake = (first: TextLine[], again: TextLine[]) => {
+    const calls = { detect: 0, again: 0 };
+    const ocr: TextOcr = {
+      detect: async () => (calls.detect++, first),
+      detectAgain: async () => (calls.again++, again),
+      recognise: async () => ({ text: '123', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
+    };
+    return { ocr, calls };
+  };
+
+  it('reads what the second detection finds on a crop where the first found nothing', async () => {
+    const { ocr, calls } = fake([], [{ box: box(466, 296, 574, 344) }]);
+    const boxes = await readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(calls).toEqual({ detect: 1, again: 1 });
+    expect(boxes.map((b) => b.text)).toEqual(['123']);
+  });
+
+  it('also where the first found only what fails the print rule (the grey ground, not a patch)', async () => {
+    const { ocr, calls } = fake([{ box: box(100, 100, 200, 140) }], [{ box: box(466, 296, 574, 344) }]);
+    const boxes = await readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(calls.again).toBe(1);
+    expect(boxes).toHaveLength(1);
+  });
+
+  it('does not look again where the first detection found print that passes the gates', async () => {
+    const { ocr, calls } = fake([{ box: box(466, 296, 574, 344) }], [{ box: box(100, 100, 200, 140) }]);
+    const boxes = await readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(calls).toEqual({ detect: 1, again: 0 });
+    expect(boxes).toHaveLength(1);
+  });
+});
+
 describe('readTextBoxes, second look', () => {
   // A runner far behind (the number at x 470-570 on their torso) and a taller one in front, at the left.
   const far = { x: 0.42, y: 0.2, width: 0.2, height: 0.47, score: 0.8 };

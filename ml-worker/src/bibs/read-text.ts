@@ -18,6 +18,11 @@ import { chooseWidenedRead } from './widened-read';
 /** The OCR models as the reader runs them: text lines of an image at a scale, and one line read. */
 export interface TextOcr {
   detect(image: Rgba, scale: number): Promise<TextLine[]>;
+  /**
+   * The detector run again on a crop where `detect` found no print that passes the gates, on another view of
+   * its pixels (its luminance: a sheet's colour the detector does not take for paper); absent: no second try.
+   */
+  detectAgain?(image: Rgba, scale: number): Promise<TextLine[]>;
   recognise(line: TextLine): Promise<LineReading | undefined>;
 }
 
@@ -68,14 +73,23 @@ async function findPrinted(
   const found: Printed[] = [];
   for (const crop of crops) {
     const whole = crop.width === pixels.width && crop.height === pixels.height;
-    for (const line of await ocr.detect(whole ? pixels : cropRgba(pixels, crop), crop.scale)) {
-      const corners = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
-      if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) continue; // cut by the crop: a neighbour's crop sees it whole
-      const geometry = printGeometry(pixels, inkBoxes ? numberCorners(pixels, corners) : corners);
-      if (!printedLikeABib(geometry, rules)) continue; // not dark print on a patch: no need to read it
-      if (people && !placedLikeABib(geometry, people, torso)) continue; // on nobody: a sign, a plate, a clock
-      found.push({ line, corners, crop, geometry });
-    }
+    const image = whole ? pixels : cropRgba(pixels, crop);
+    const printed = (lines: TextLine[]) => {
+      const kept: Printed[] = [];
+      for (const line of lines) {
+        const corners = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
+        // Cut by the crop: a neighbour's crop sees it whole.
+        if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) continue;
+        const geometry = printGeometry(pixels, inkBoxes ? numberCorners(pixels, corners) : corners);
+        if (!printedLikeABib(geometry, rules)) continue; // not dark print on a patch: no need to read it
+        if (people && !placedLikeABib(geometry, people, torso)) continue; // on nobody: a sign, a plate, a clock
+        kept.push({ line, corners, crop, geometry });
+      }
+      return kept;
+    };
+    let kept = printed(await ocr.detect(image, crop.scale));
+    if (!kept.length && ocr.detectAgain) kept = printed(await ocr.detectAgain(image, crop.scale));
+    found.push(...kept);
   }
   return found;
 }

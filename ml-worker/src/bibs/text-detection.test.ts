@@ -1,4 +1,11 @@
-import { DetectionModel, detectorFrame, detectTextLines, paddedLineRegion, textMask } from './text-detection';
+import {
+  DetectionModel,
+  detectorFrame,
+  detectTextLines,
+  paddedLineRegion,
+  stretchedLuminance,
+  textMask,
+} from './text-detection';
 
 describe('detectorFrame', () => {
   it('scales the image and centres it in a frame of multiples of 32, as the library letterboxes', () => {
@@ -61,6 +68,54 @@ describe('detectTextLines', () => {
     expect({ width: mask.width, height: mask.height }).toEqual({ width: 50, height: 30 });
     expect(mask.data.every((v) => v === 255)).toBe(true);
     expect(source).toBe(image);
+  });
+
+  it('with luminance, gives the model a grey copy and, for both, cuts the lines from it', async () => {
+    const yellow = sheet([250, 225, 75], [230, 80, 25]);
+    const inputs: Uint8Array[] = [];
+    const model: DetectionModel = {
+      imageToInput: (input) => {
+        inputs.push(Uint8Array.from(input.data));
+        return { data: new Float32Array(3 * input.width * input.height), width: input.width, height: input.height };
+      },
+      runModel: async ({ modelData }) => ({ data: new Float32Array(modelData.width * modelData.height), dims: [] }),
+    };
+    const split = jest.fn(async () => []);
+    await detectTextLines(model, split, yellow, 1, 0, true, 'detector');
+    await detectTextLines(model, split, yellow, 1, 0, true, 'both');
+    const grey = (data: Uint8Array) => data.every((v, i) => i % 4 === 3 || v === data[i - (i % 4)]);
+    expect(inputs.every(grey)).toBe(true);
+    const sources = split.mock.calls.map((call) => (call as unknown as [unknown, { data: Uint8Array }])[1]);
+    expect(sources[0]).toBe(yellow);
+    expect(grey(sources[1].data)).toBe(true);
+  });
+});
+
+/** A 40x20 sheet of one colour with a band of ink across its middle (a fifth of its pixels). */
+function sheet(ground: number[], ink: number[]) {
+  const data = new Uint8Array(40 * 20 * 4);
+  for (let p = 0; p < 40 * 20; p++) {
+    const row = Math.floor(p / 40);
+    data.set([...(row >= 8 && row < 12 ? ink : ground), 255], p * 4);
+  }
+  return { data, width: 40, height: 20 };
+}
+
+describe('stretchedLuminance (a bib is dark print on a light sheet, whatever the colour of the sheet)', () => {
+  it('makes a yellow sheet white and its orange print black, in three equal channels', () => {
+    const out = stretchedLuminance(sheet([250, 225, 75], [230, 80, 25]));
+    expect([...out.data.subarray(0, 4)]).toEqual([255, 255, 255, 255]);
+    const inkAt = (10 * 40 + 5) * 4;
+    expect([...out.data.subarray(inkAt, inkAt + 4)]).toEqual([0, 0, 0, 255]);
+  });
+
+  it('a white sheet with black print stays so; a flat image is only made grey, not stretched', () => {
+    const white = stretchedLuminance(sheet([255, 255, 255], [0, 0, 0]));
+    expect([...white.data.subarray(0, 3)]).toEqual([255, 255, 255]);
+    const flat = stretchedLuminance(sheet([120, 120, 120], [130, 130, 130]));
+    expect([...flat.data.subarray(0, 3)]).toEqual([120, 120, 120]);
+    const inkAt = (10 * 40 + 5) * 4;
+    expect([...flat.data.subarray(inkAt, inkAt + 3)]).toEqual([130, 130, 130]);
   });
 });
 

@@ -46,16 +46,59 @@ export async function detectTextLines(
   scale: number,
   linePadding = 0,
   glyphCheck = true,
+  luminance: LuminanceUse = 'off',
 ): Promise<TextLine[]> {
   const frame = detectorFrame(image.width, image.height, scale);
-  const input = await frameRgba(image, frame);
+  const grey = luminance === 'off' ? image : stretchedLuminance(image);
+  const input = await frameRgba(grey, frame);
   const output = await model.runModel({ modelData: model.imageToInput(input, {}) });
-  const lines = await split(textMask(output.data, frame), image);
+  const source = luminance === 'both' ? grey : image;
+  const lines = await split(textMask(output.data, frame), source);
   if (linePadding <= 0) return lines;
   return lines.map((line) => {
     const region = paddedLineRegion(line.box, image.width, image.height, linePadding);
-    return region ? { ...line, widened: { image: lineImage(cropRgba(image, region)), region, glyphCheck } } : line;
+    return region ? { ...line, widened: { image: lineImage(cropRgba(source, region)), region, glyphCheck } } : line;
   });
+}
+
+/**
+ * What the OCR models see of a crop: its colours ('off'), or its luminance stretched to the full range for the
+ * detector ('detector') or for the detector and the recogniser ('both'). A bib is dark print on a light sheet
+ * whatever the sheet's colour; the models were trained mostly on dark text on white.
+ */
+export type LuminanceUse = 'off' | 'detector' | 'both';
+
+/** Share of the darkest and of the lightest pixels left out of the stretch (a glint or a shadow decides nothing). */
+const STRETCH_TAIL = 0.01;
+
+/**
+ * The image's luminance (Rec. 601) in its three channels, stretched so that its 1st and 99th percentiles become
+ * black and white; an image with little contrast (under 32 levels between them) is only made grey.
+ */
+export function stretchedLuminance(image: Rgba): Rgba {
+  const n = image.width * image.height;
+  const d = image.data;
+  const grey = new Uint8Array(n);
+  const histogram = new Uint32Array(256);
+  for (let p = 0, i = 0; p < n; p++, i += 4) {
+    const y = (299 * d[i] + 587 * d[i + 1] + 114 * d[i + 2] + 500) / 1000;
+    grey[p] = y;
+    histogram[grey[p]]++;
+  }
+  const percentile = (share: number) => {
+    let seen = 0;
+    for (let v = 0; v < 256; v++) if ((seen += histogram[v]) > share * n) return v;
+    return 255;
+  };
+  let [low, high] = [percentile(STRETCH_TAIL), percentile(1 - STRETCH_TAIL)];
+  if (high - low < 32) [low, high] = [0, 255];
+  const out = new Uint8Array(n * 4);
+  for (let p = 0, i = 0; p < n; p++, i += 4) {
+    const v = Math.max(0, Math.min(255, Math.round(((grey[p] - low) * 255) / (high - low))));
+    out[i] = out[i + 1] = out[i + 2] = v;
+    out[i + 3] = 255;
+  }
+  return { data: out, width: image.width, height: image.height };
 }
 
 /** Slope of a line's top edge above which it is cut as the library cuts it (deskewed), not padded. */

@@ -1,13 +1,20 @@
-import { AppError, chargeGrant, LruMap, RateGrant, RateLimiter, rateLimitedMessage } from '@em/core';
+import {
+  AppError,
+  contentVersionKey,
+  LruMap,
+  RateDecision,
+  RateGrant,
+  RateLimiter,
+  rateLimitedMessage,
+} from '@em/core';
 import { createHash } from 'node:crypto';
 
-/** What a revalidation is checked against: the credential and caller facts the gateway judged, the operation and the event's version. */
+/** What a revalidation is checked against: the credential and caller facts the gateway judged, and the operation. */
 export interface GrantFacts {
   headers: Readonly<Record<string, string>>;
   operation: string;
   orgId: number | null;
   eventId: number;
-  version: string;
 }
 
 /**
@@ -18,13 +25,14 @@ export interface GrantFacts {
  * announced on Redis forgets every grant at once; a new event version (a setting, a flag, the
  * event archived or deleted) is a new fact, so it asks the gateway again. The caller's rate budget
  * is still charged, with the grant the gateway gave for it. Bearer tokens always ask the gateway
- * (an account's roles are not announced when they change).
+ * (an account's roles are not announced when they change). A grant remembers the version it was given
+ * at, so a revalidation can check that version and charge the budget in one round trip to Redis.
  */
 export class ReadGrants {
-  private readonly grants: LruMap<string, { grant: RateGrant; until: number }>;
+  private readonly grants: LruMap<string, { grant: RateGrant; version: string; until: number }>;
 
   constructor(
-    private readonly limiter: Pick<RateLimiter, 'consumeGrant'>,
+    private readonly limiter: Pick<RateLimiter, 'consumeGrantIf'>,
     private readonly ttlMs: number,
     capacity = 20_000,
     private readonly now: () => number = Date.now,
@@ -44,38 +52,49 @@ export class ReadGrants {
       facts.operation,
       facts.orgId ?? '',
       facts.eventId,
-      facts.version,
     ];
     return createHash('sha256').update(parts.join('\u0000')).digest('base64url');
   }
 
-  /**
-   * Charges a granted caller's budget: true when a grant answered (the caller may have its
-   * revalidation), false when the gateway must be asked. A spent budget is the gateway's 429.
-   */
-  async charge(key: string): Promise<boolean> {
+  /** The content version a live grant was given at (what the caller's ETag would name), or null. */
+  versionOf(key: string): string | null {
     const kept = this.grants.get(key);
-    if (!kept) return false;
-    if (kept.until <= this.now()) {
-      this.grants.delete(key);
-      return false;
-    }
-    const decision = await chargeGrant(this.limiter, 'read', kept.grant);
-    if (!decision.allowed)
-      throw new AppError('RATE_LIMITED', rateLimitedMessage(decision, 'read'), {
-        retryAfterSeconds: decision.retryAfterSeconds,
-      });
+    if (!kept) return null;
+    if (kept.until > this.now()) return kept.version;
+    this.grants.delete(key);
+    return null;
+  }
+
+  /**
+   * Charges a granted caller's budget while the event is still at the grant's version (one Redis script):
+   * true when the caller may have its answer; false when the version moved on (nothing charged) or there is
+   * no grant, and the gateway must be asked. A spent budget is the gateway's 429; a Redis failure is thrown.
+   */
+  async charge(key: string, eventId: number): Promise<boolean> {
+    const kept = this.grants.get(key);
+    if (!kept || kept.until <= this.now()) return false;
+    const condition = { key: contentVersionKey(eventId), value: kept.version };
+    const decision = await this.limiter.consumeGrantIf('read', kept.grant, condition);
+    if ('stale' in decision) return false;
+    refuseWhenSpent(decision);
     return true;
   }
 
-  keep(key: string, grant: RateGrant): void {
-    this.grants.set(key, { grant, until: this.now() + this.ttlMs });
+  keep(key: string, grant: RateGrant, version: string): void {
+    this.grants.set(key, { grant, version, until: this.now() + this.ttlMs });
   }
 
   /** A key changed somewhere (or announcements may have been missed): every grant is asked again. */
   forgetAll(): void {
     this.grants.clear();
   }
+}
+
+function refuseWhenSpent(decision: RateDecision): void {
+  if (!decision.allowed)
+    throw new AppError('RATE_LIMITED', rateLimitedMessage(decision, 'read'), {
+      retryAfterSeconds: decision.retryAfterSeconds,
+    });
 }
 
 /** The gateway's grant header, or null when absent or not what the gateway writes. */

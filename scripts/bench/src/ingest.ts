@@ -3,29 +3,19 @@ import { BibReaderPool, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
 import { Platform, startPlatform } from '@em/platform';
 import { freePlatformPorts } from './platform-ports';
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import sharp from 'sharp';
 import { WORKER_STEPS } from './photo-pipeline';
+import { platformProcesses } from './process-cpu';
 import { BenchRow, ms } from './table';
 
 /** The photo sizes imported, in megapixels: a small camera or phone export, a usual race photo, a full-size DSLR frame. */
 const SIZES_MP = [0.5, 3, 20];
 const PHOTOS = Number(process.env.BENCH_INGEST_PHOTOS ?? 8);
 const STEPS = ['fetch', 'decode', 'previews', 'store', 'bibs', 'faces', 'save'];
-/** CPU clock ticks per second of /proc/PID/stat (USER_HZ: 100 on Linux). */
-const TICKS = 100;
 
 /**
  * `npm run bench -- ingest`: photos imported with the organiser CLI (`npm run cli -- import-photos`,
@@ -321,62 +311,6 @@ async function stepSums(url: string): Promise<Record<string, number>> {
     if (step) out[step] = Number(m[2]);
   }
   return out;
-}
-
-/** CPU seconds (user + system) of a process from /proc/PID/stat; with `children`, its reaped children's too. */
-function cpuSeconds(pid: number, children = false): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces), from field 3 on.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
-    return (utime + stime + (children ? cutime + cstime : 0)) / TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-/** Pids whose parent is `parent`. */
-function childrenOf(parent: number): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
-      } catch {
-        return false;
-      }
-    });
-}
-
-/** A reader of every platform process's CPU seconds, by name (the bench process counts the embedded S3 and, reaped, the CLI). */
-function platformProcesses(platform: Platform, dataDir: string): () => Record<string, number> {
-  const services = platform.services.services.map((s) => [s.def.name, s.child.pid!] as const);
-  const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  // redis-server rewrites its command line; it runs in its data directory.
-  const redis = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .find((pid) => {
-      try {
-        return readlinkSync(`/proc/${pid}/cwd`) === path.join(dataDir, 'redis');
-      } catch {
-        return false;
-      }
-    });
-  return () => {
-    const own = process.cpuUsage();
-    const self = cpuSeconds(process.pid, true) - cpuSeconds(process.pid);
-    return {
-      ...Object.fromEntries(services.map(([name, pid]) => [name, cpuSeconds(pid)])),
-      postgres: cpuSeconds(postmaster, true) + childrenOf(postmaster).reduce((n, pid) => n + cpuSeconds(pid), 0),
-      redis: redis ? cpuSeconds(Number(redis)) : NaN,
-      cli: self,
-      // The bench process between the reads only waits, apart from the embedded S3 it hosts.
-      s3: (own.user + own.system) / 1e6,
-    };
-  };
 }
 
 function cpuText(perPhoto: Record<string, number>): string {

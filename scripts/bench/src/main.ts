@@ -8,6 +8,7 @@ import { bibPrecisionBench } from './bib-precision';
 import { bibRacesBench } from './bib-races';
 import { turnedVideoBench } from './video-turned';
 import { bibAccuracy, facesOnGroups, racePhotos, STEPS_BEFORE, throughput, withWasmConcat } from './photo-pipeline';
+import { idleBench } from './idle';
 import { ingestBench } from './ingest';
 import { participantPageBench } from './participant-page';
 import { dashboardPageBench } from './dashboard-page';
@@ -105,6 +106,7 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
   'participant-page': async (rows) => participantPageBench(rows),
   'dashboard-page': async (rows) => dashboardPageBench(rows),
   surge: async (rows) => surgeBench(rows, FIXTURES),
+  idle: async (rows) => idleBench(rows),
 };
 
 /** The models, each loaded on first use (a faces-only section does not wait for the OCR model). */

@@ -260,23 +260,27 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     db.removeAllListeners();
     await platform.stop();
     const restarted = Date.now();
+    // Polled from the start, while startPlatform still waits for the services after the read path.
+    const galleryUrl = `http://127.0.0.1:${ports.rest}/api/v1/ext/${orgId}/event/${eventId}/images?page=1&page_size=24`;
+    const firstGalleryAt = (async () => {
+      for (let i = 0; i < 6000; i++) {
+        const res = await fetch(galleryUrl, {
+          headers: { 'x-api-key': browser.rawKey, origin: 'http://localhost' },
+        }).catch(() => null);
+        if (res?.status === 200) return (Date.now() - restarted) / 1000;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return NaN;
+    })();
     platform = await startPlatform(options);
-    const galleryUrl = `${platform.restUrl}/api/v1/ext/${orgId}/event/${eventId}/images?page=1&page_size=24`;
-    let firstGallery = NaN;
-    for (let i = 0; i < 600 && !Number.isFinite(firstGallery); i++) {
-      const res = await fetch(galleryUrl, {
-        headers: { 'x-api-key': browser.rawKey, origin: 'http://localhost' },
-      }).catch(() => null);
-      if (res?.status === 200) firstGallery = (Date.now() - restarted) / 1000;
-      else await new Promise((r) => setTimeout(r, 100));
-    }
+    const firstGallery = await firstGalleryAt;
     await platform.mlWorkerReady;
     const mlReady = (Date.now() - restarted) / 1000;
     rows.push({
       figure: 'restart on existing data: first gallery 200 / ml-worker ready',
       value: `${firstGallery.toFixed(1)} s / ${mlReady.toFixed(1)} s = ${(firstGallery / mlReady).toFixed(2)}`,
       target: '<= 0.33',
-      how: "startPlatform on this run's data (what npm start runs, no demo seed), then the first gallery page answered 200 and the ml-worker's /health/ready, from the start",
+      how: "startPlatform on this run's data (what npm start runs, no demo seed); the gallery polled every 100 ms from the start: its first 200, and the ml-worker's /health/ready",
     });
     const line = `surge: ${held} participants/min held, selfie ceiling ${ceiling.toFixed(0)}, ratio ${(held / ceiling).toFixed(2)}`;
     rows.push({

@@ -130,40 +130,35 @@ describe('#1 the gateway authorises a multipart operation before it reads a file
     expect(uploadDirs()).toEqual(dirsBefore);
   }, 15_000);
 
-  it('#1 10 x 50 MB from a foreign key: each refused within a second, gateway RSS grows < 40 MB', async () => {
+  // A process that streams a first few hundred megabytes grows once (30-46 MB for a bare busboy-to-file server):
+  // garbage read buffers wait for the GC that external memory triggers, and the allocator keeps the pages for the
+  // next round. So each measure follows a round of the same path and size, and measures what grows with the files.
+  it('#1 10 x 50 MB from a foreign key: each refused within a second, gateway RSS grows < 20 MB', async () => {
     const other = await fixtures.organisation();
     const pid = gatewayPid();
-    const { result, growth } = await rssGrowthDuring(pid, () =>
+    const refusedRound = () =>
       Promise.all(
         [...Array(10).keys()].map(() =>
           gatewayUpload({ key: other.key, query: IMPORT, orgId, eventId, files: 1, fileBytes: 50 * 1000 * 1000 }),
         ),
-      ),
-    );
+      );
+    const warmUp = await refusedRound();
+    for (const answer of warmUp) expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const { result, growth } = await rssGrowthDuring(pid, refusedRound);
     figures.push(
       `10 x 50 MB foreign key: slowest answer ${Math.max(...result.map((a) => a.elapsedMs))} ms, gateway RSS +${(growth / MB).toFixed(1)} MB`,
     );
     for (const answer of result) expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(Math.max(...result.map((a) => a.elapsedMs))).toBeLessThan(1000);
-    // Ten connections' buffers and the bundled gateway compiling code on first use (up to 20 MB seen), far under
-    // the 500 MB a gateway holding the files would grow by.
-    expect(growth).toBeLessThan(40 * MB);
+    expect(growth).toBeLessThan(20 * MB);
   }, 60_000);
 
   // The relay to the subgraph reads each spooled file chunk by chunk into one buffer (before: +469 MB).
-  it('#1 10 x 50 MB accepted uploads (addEventVideo, own key) stream through: gateway RSS grows < 100 MB', async () => {
+  it('#1 10 x 50 MB accepted uploads (addEventVideo, own key) stream through: gateway RSS grows < 20 MB', async () => {
     const { orgId: org, key } = await fixtures.organisation();
     const event = await fixtures.event(org, { videoSearch: true });
     const pid = gatewayPid();
-    // A round of 10 x 5 MB first: the relay's code loads and V8 sizes its heap for the load once; what is
-    // measured is what grows with the files (a relay holding them grew by 469 MB).
-    const warmUp = await Promise.all(
-      [...Array(10).keys()].map(() =>
-        gatewayUpload({ key, query: ADD_VIDEO, single: true, orgId: org, eventId: event, files: 1, fileBytes: 5 * MB }),
-      ),
-    );
-    for (const answer of warmUp) expect(answer.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
-    const { result, growth } = await rssGrowthDuring(pid, () =>
+    const acceptedRound = () =>
       Promise.all(
         [...Array(10).keys()].map(() =>
           gatewayUpload({
@@ -176,16 +171,17 @@ describe('#1 the gateway authorises a multipart operation before it reads a file
             fileBytes: 50 * 1000 * 1000,
           }),
         ),
-      ),
-    );
+      );
+    // Zero bytes are not a video: every file was read whole by the media subgraph, then refused by ffprobe.
+    // Two rounds first: a bare busboy-to-file server still grew by up to 13 MB on its second round, ~0 after.
+    for (let round = 0; round < 2; round++)
+      for (const answer of await acceptedRound()) expect(answer.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    const { result, growth } = await rssGrowthDuring(pid, acceptedRound);
     figures.push(
       `10 x 50 MB own key (addEventVideo): slowest answer ${Math.max(...result.map((a) => a.elapsedMs))} ms, gateway RSS +${(growth / MB).toFixed(1)} MB`,
     );
-    // Zero bytes are not a video: every file was read whole by the media subgraph, then refused by ffprobe.
     for (const answer of result) expect(answer.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
     for (const answer of result) expect(answer.sentBytes).toBeGreaterThan(50 * 1000 * 1000);
-    // Ten streams' buffers and heap headroom (11 MB before the bundled gateway, 18-51 MB with it: not yet
-    // understood), far under the 469 MB a relay holding the files grew by.
-    expect(growth).toBeLessThan(100 * MB);
-  }, 180_000);
+    expect(growth).toBeLessThan(20 * MB);
+  }, 300_000);
 });

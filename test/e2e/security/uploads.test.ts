@@ -65,24 +65,26 @@ describe('#2 the REST adapter authenticates before it reads an upload', () => {
   const { orgId, eventId } = info.demo;
   const importPath = `/${orgId}/event/${eventId}/pipeline/photos/import`;
 
-  it('#2 unauthenticated 200 MB upload: 401 within a second, adapter peak RSS grows < 32 MB', async () => {
+  it('#2 unauthenticated 200 MB upload: 401 with under 32 MB of it sent, adapter peak RSS grows < 32 MB', async () => {
     const pid = adapterPid();
     const before = peakRss(pid);
     const answer = await streamUpload(importPath, { files: 1, fileBytes: 200 * MB });
     note('unauthenticated 200 MB', answer, peakRss(pid) - before);
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({ responseType: 'error', data: null });
-    expect(answer.elapsedMs).toBeLessThan(1000);
+    // Bytes, not time: an adapter that does not read the body lets through only the sockets' buffers, however loaded.
+    expect(answer.sentBytes).toBeLessThan(32 * MB);
     expect(peakRss(pid) - before).toBeLessThan(32 * MB);
   });
 
-  it('#2 unauthenticated 100 files x 50 MB: 401 within a second, adapter peak RSS grows < 32 MB', async () => {
+  it('#2 unauthenticated 100 files x 50 MB: 401 with under 32 MB of them sent, adapter peak RSS grows < 32 MB', async () => {
     const pid = adapterPid();
     const before = peakRss(pid);
     const answer = await streamUpload(importPath, { files: 100, fileBytes: 50 * MB });
     note('unauthenticated 100 x 50 MB', answer, peakRss(pid) - before);
     expect(answer.status).toBe(401);
-    expect(answer.elapsedMs).toBeLessThan(1000);
+    // Bytes, not time: an adapter that does not read the body lets through only the sockets' buffers, however loaded.
+    expect(answer.sentBytes).toBeLessThan(32 * MB);
     expect(peakRss(pid) - before).toBeLessThan(32 * MB);
   });
 

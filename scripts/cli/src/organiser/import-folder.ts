@@ -1,10 +1,11 @@
-import { Config, connectRedis, ContentVersions } from '@em/core';
+import { Config, connectRedis, ContentVersions, photoStatusChannel } from '@em/core';
 import { Orm, SqlEventsRepository, SqlPhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { PipelineService } from '@em/subgraph-images';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { awaitProcessing, TransitionFeed } from './await-processing';
 import { progress } from './progress';
 
 const PHOTO_EXTENSIONS = /\.(jpe?g|png|webp|tiff?|heic|heif)$/i;
@@ -76,12 +77,11 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     if (flags['no-process']) return { ...counts, published: null };
 
     await pipeline.queuePending(eventId);
-    for (;;) {
-      const { total, open, failed } = await pipeline.progress(eventId);
-      progress('process', total - open, total, failed ? `(${failed} failed)` : '');
-      if (open === 0) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await awaitProcessing(
+      () => pipeline.progress(eventId),
+      photoTransitions(redis, eventId),
+      ({ total, open, failed }) => progress('process', total - open, total, failed ? `(${failed} failed)` : ''),
+    );
     if (process.stdout.isTTY) process.stdout.write('\n');
     if (flags['no-go-live']) return { ...counts, published: null };
     const { published } = await pipeline.publish(eventId);
@@ -91,4 +91,17 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     await jobs.close();
     redis.disconnect();
   }
+}
+
+/** The worker's announcements of the event's photo transitions, on a connection of their own (Redis pub/sub). */
+function photoTransitions(redis: ReturnType<typeof connectRedis>, eventId: number): TransitionFeed {
+  return async (onTransition) => {
+    const subscriber = redis.duplicate();
+    subscriber.on('error', () => undefined);
+    subscriber.on('message', onTransition);
+    await subscriber.subscribe(photoStatusChannel(eventId));
+    return async () => {
+      subscriber.disconnect();
+    };
+  };
 }

@@ -1,6 +1,7 @@
 import { REPO_ROOT } from '@em/core';
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { canRestorePriority, niced, restorePriority } from './priority';
 
 export interface ServiceDef {
   name: string;
@@ -123,8 +124,15 @@ export async function startServices(opts: {
       await Promise.all([...running].reverse().map((s) => stopChild(s.child)));
     },
   };
+  // What is not on the read path starts at a lower priority until it is ready: the first gallery answers
+  // while searches, clips, sign-in and the models are still loading on the same cores.
+  const lowerFirst = canRestorePriority();
   const spawnService = (def: ServiceDef): RunningService => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, def.entry)], {
+    const [command, args] =
+      lowerFirst && def.start !== 'read-path'
+        ? niced(process.execPath, [path.join(REPO_ROOT, def.entry)])
+        : [process.execPath, [path.join(REPO_ROOT, def.entry)]];
+    const child = spawn(command, args, {
       env: { ...process.env, ...opts.env, TZ: 'UTC' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -150,7 +158,10 @@ export async function startServices(opts: {
         started
           .filter(({ def }) => def.portVar)
           .map(({ def, service }) => waitForHealth(service, port(def), opts.timeoutMs ?? SERVICE_START_TIMEOUT_MS)),
-      );
+      ).then(() => {
+        for (const { def, service } of started)
+          if (lowerFirst && def.start !== 'read-path') restorePriority(service.child.pid!);
+      });
     };
     await waitFor('read-path');
     await waitFor('after-read-path');
@@ -158,9 +169,10 @@ export async function startServices(opts: {
       .filter((def) => def.start === 'background')
       .map((def) => {
         const service = spawnService(def);
-        return def.portVar
+        const ready = def.portVar
           ? waitForHealth(service, port(def), BACKGROUND_READY_MS, '/health/ready')
           : Promise.resolve();
+        return ready.then(() => void (lowerFirst && restorePriority(service.child.pid!)));
       });
     group.readyInBackground = Promise.all(background).then(() => undefined);
     // Observed by whoever awaits it; unobserved, a failure must not end the process.
