@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@em/core';
 import { ObjectStore } from '@em/core/storage';
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import sharp from 'sharp';
 import { expectCount, expectText, seriousA11yViolations, settle } from './support/browser';
 import { DashboardPlatformInfo, DashboardRig, openDashboard } from './support/dashboard';
@@ -342,6 +343,65 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     }
     await phone.close();
   });
+
+  it('uploads 20 photos to a new event, watches them reach processed, then deletes the event with its progress', async () => {
+    await page.goto(`${dashboardUrl}events`);
+    await page.locator('#new-name').fill('Dashboard Night 10K');
+    await page.locator('#new-date').fill('2026-10-03');
+    await page.getByRole('button', { name: 'Create event' }).click();
+    await page.waitForURL(/\/dashboard\/events\/\d+\/settings$/);
+    const doomed = Number(/events\/(\d+)\//.exec(page.url())![1]);
+
+    // Twenty different photos (the pipeline keeps one of identical files): the sample, each a little brighter.
+    const dir = mkdtempSync(path.join(tmpdir(), 'em-dashboard-twenty-'));
+    const files: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const file = path.join(dir, `night-${String(i + 1).padStart(2, '0')}.jpg`);
+      await sharp(SAMPLE_PHOTO)
+        .resize({ width: 800 })
+        .modulate({ brightness: 1 + i * 0.01 })
+        .jpeg()
+        .toFile(file);
+      files.push(file);
+    }
+    await page.goto(`${dashboardUrl}events/${doomed}/photos`);
+    await page.locator('#photo-files').setInputFiles(files);
+    const processed = await settle(
+      () => page.locator('[data-testid=count-processed]').textContent(),
+      (t) => t === '20',
+      600_000,
+    );
+    expect(processed).toBe('20');
+    rmSync(dir, { recursive: true, force: true });
+
+    const details = () =>
+      fetch(`${info.restUrl}/api/v1/ext/${info.demo.orgId}/event/${doomed}/details`, {
+        headers: { 'x-api-key': token },
+      });
+    expect((await details()).status).toBe(200);
+    await page.goto(`${dashboardUrl}events/${doomed}/settings`);
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.accept();
+    });
+    // The page follows the deletion's progress (eventDeletion) until done; it may finish within one read.
+    const progress: string[] = [];
+    const follow = async (r: Response) => {
+      if (r.url().endsWith('/api/graphql') && r.request().postData()?.includes('eventDeletion'))
+        progress.push(await r.text().catch(() => ''));
+    };
+    page.on('response', follow);
+    await page.getByRole('button', { name: 'Delete event' }).click();
+    await page.waitForURL(/\/dashboard\/events$/, { timeout: 300_000 });
+    page.off('response', follow);
+    expect(asked).toContain('Dashboard Night 10K');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress[0]).toMatch(/"eventDeletion":\{"state":"\w+","percent":\d+\}|"errors"/);
+    await expectText(page.locator('main'), /Dashboard Trail 21K/);
+    expect(await page.locator('main').textContent()).not.toContain('Dashboard Night 10K');
+    expect((await details()).status).toBe(404);
+  }, 900_000);
 
   it('signs out: the session cookie no longer works, and the provider asks for the password again', async () => {
     const session = (await context.cookies()).find((c) => c.name === 'em_dashboard')!.value;
