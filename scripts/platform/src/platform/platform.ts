@@ -1,12 +1,6 @@
 import { Config, connectRedis, ContentVersions, DEFAULT_PORTS, loadConfig, PLATFORM_ENV_FILE } from '@em/core';
-import {
-  migrateDatabase,
-  openDatabase,
-  Orm,
-  SqlEventsRepository,
-  SqlPhotosRepository,
-  SqlVideosRepository,
-} from '@em/core/data';
+import { migrateDatabase } from '@em/core/migrate';
+import { openDatabase, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { VideosService } from '@em/subgraph-media';
