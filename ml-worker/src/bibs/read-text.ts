@@ -27,6 +27,20 @@ export interface TextOcr {
 }
 
 /**
+ * One text line the detector found and what became of it (the bench's error anatomy, BENCH_BIB_TRACE): refused
+ * by a gate, left to a crop that sees it better, or read. With a trace every line is read, refused ones too.
+ */
+export interface TracedLine {
+  /** The detector's corners in the analysed image's pixels. */
+  corners: number[][];
+  scale: number;
+  pass: 'colour' | 'luminance' | 'second look';
+  fate: 'cut by its crop' | 'print' | 'torso' | 'read elsewhere' | 'read';
+  text?: string;
+  confidence?: number;
+}
+
+/**
  * The text boxes of the crops printed as a bib is (dark on a lighter patch) and, with `people`, lying
  * on someone's torso, each read once. Recognition (the costly part per box) runs only for boxes
  * the gates accept, once per printed text however many crops see it (readOnce), and the glyph pass
@@ -42,23 +56,74 @@ export async function readTextBoxes(
   torso: TorsoRules,
   inkBoxes = true,
   secondLook: TextCropOptions | null = null,
+  trace?: TracedLine[],
 ): Promise<TextBox[]> {
-  const found = await findPrinted(ocr, pixels, crops, people, rules, torso, inkBoxes);
-  const boxes = await recognise(ocr, pixels, readOnce(found, pixels.width, pixels.height));
+  const found = await findPrinted(
+    ocr,
+    pixels,
+    crops,
+    people,
+    rules,
+    torso,
+    inkBoxes,
+    trace && { trace, pass: 'colour' },
+  );
+  const once = readOnce(found, pixels.width, pixels.height);
+  if (trace) await traceRead(ocr, pixels, found, once);
+  const boxes = await recognise(ocr, pixels, once);
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
   const hasNumber = (person: PersonBox) => numbers.some((g) => onATorso(g, [person], torso));
   const looks = planSecondLook(people, hasNumber, pixels.width, pixels.height, torso, secondLook);
   if (!looks.length) return boxes;
   // Text the first pass found already (read or not) is not read again.
-  const again = await findPrinted(ocr, pixels, looks, people, rules, torso, inkBoxes);
+  const again = await findPrinted(
+    ocr,
+    pixels,
+    looks,
+    people,
+    rules,
+    torso,
+    inkBoxes,
+    trace && { trace, pass: 'second look' },
+  );
   const fresh = readOnce(again, pixels.width, pixels.height).filter(
     (f) => !found.some((k) => sameText(k.corners, f.corners)),
   );
+  if (trace) await traceRead(ocr, pixels, again, fresh);
   return [...boxes, ...(await recognise(ocr, pixels, fresh))];
 }
 
-type Printed = FoundText & { line: TextLine; geometry: BoxGeometry };
+type Printed = FoundText & { line: TextLine; geometry: BoxGeometry; traced?: TracedLine };
+
+interface Tracing {
+  trace: TracedLine[];
+  pass: TracedLine['pass'];
+}
+
+/** Traces what each printed line read as, and which were left to another crop's view of the same text. */
+async function traceRead(ocr: TextOcr, pixels: Rgba, found: Printed[], once: Printed[]) {
+  for (const printed of found) {
+    if (!printed.traced) continue;
+    const reading = await readLine(ocr, pixels, printed.line, printed.crop);
+    printed.traced.fate = once.includes(printed) ? 'read' : 'read elsewhere';
+    Object.assign(printed.traced, { text: reading?.text, confidence: reading?.mean });
+  }
+}
+
+/** Traces a line a gate refused, read all the same (the trace alone pays for it). */
+async function traceRefused(
+  ocr: TextOcr,
+  tracing: Tracing | undefined,
+  line: TextLine,
+  corners: number[][],
+  scale: number,
+  fate: TracedLine['fate'],
+) {
+  if (!tracing) return;
+  const reading = await ocr.recognise(line);
+  tracing.trace.push({ corners, scale, pass: tracing.pass, fate, text: reading?.text, confidence: reading?.mean });
+}
 
 /** The text lines of the crops printed as a bib is and, with `people`, on someone's torso. */
 async function findPrinted(
@@ -69,26 +134,40 @@ async function findPrinted(
   rules: BibRules,
   torso: TorsoRules,
   inkBoxes: boolean,
+  tracing?: Tracing,
 ): Promise<Printed[]> {
   const found: Printed[] = [];
   for (const crop of crops) {
     const whole = crop.width === pixels.width && crop.height === pixels.height;
     const image = whole ? pixels : cropRgba(pixels, crop);
-    const printed = (lines: TextLine[]) => {
+    const printed = async (lines: TextLine[], pass: TracedLine['pass']) => {
       const kept: Printed[] = [];
+      const traced = tracing && { ...tracing, pass: tracing.pass === 'colour' ? pass : tracing.pass };
       for (const line of lines) {
         const corners = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
+        const refused = (fate: TracedLine['fate']) => traceRefused(ocr, traced, line, corners, crop.scale, fate);
         // Cut by the crop: a neighbour's crop sees it whole.
-        if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) continue;
+        if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) {
+          await refused('cut by its crop');
+          continue;
+        }
         const geometry = printGeometry(pixels, inkBoxes ? numberCorners(pixels, corners) : corners);
-        if (!printedLikeABib(geometry, rules)) continue; // not dark print on a patch: no need to read it
-        if (people && !placedLikeABib(geometry, people, torso)) continue; // on nobody: a sign, a plate, a clock
-        kept.push({ line, corners, crop, geometry });
+        if (!printedLikeABib(geometry, rules)) {
+          await refused('print'); // not dark print on a patch: no need to read it
+          continue;
+        }
+        if (people && !placedLikeABib(geometry, people, torso)) {
+          await refused('torso'); // on nobody: a sign, a plate, a clock
+          continue;
+        }
+        const entry: TracedLine | undefined = traced && { corners, scale: crop.scale, pass: traced.pass, fate: 'read' };
+        if (entry) traced?.trace.push(entry);
+        kept.push({ line, corners, crop, geometry, traced: entry });
       }
       return kept;
     };
-    let kept = printed(await ocr.detect(image, crop.scale));
-    if (!kept.length && ocr.detectAgain) kept = printed(await ocr.detectAgain(image, crop.scale));
+    let kept = await printed(await ocr.detect(image, crop.scale), 'colour');
+    if (!kept.length && ocr.detectAgain) kept = await printed(await ocr.detectAgain(image, crop.scale), 'luminance');
     found.push(...kept);
   }
   return found;

@@ -12,6 +12,7 @@ import {
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { bibAnatomy } from './bib-anatomy';
 import { BenchRow } from './table';
 
 /** A race of the fixtures: photos with the bibs labelled on each. */
@@ -303,6 +304,15 @@ export async function bibRacesBench(rows: BenchRow[], reader: BibReader, fixture
     reads.map((r) => r.read),
   );
   for (const { label, read, rules } of reads) await heightBands(rows, races, read, rules, heights, label);
+  // BENCH_BIB_TRACE=1: where each miss and wrong read is lost, per variant (BENCH_BIB_TRACE_RACES picks the races).
+  if (process.env.BENCH_BIB_TRACE) {
+    const traced = process.env.BENCH_BIB_TRACE_RACES?.split(',') ?? ['rbnr', 'rbnr-yellow', 'rbnr-q40', 'bibs-1024'];
+    for (const { label, options } of variants) {
+      const rules = options.rules ?? DEFAULT_BIB_RULES;
+      const picked = races.filter((r) => traced.includes(r.name));
+      await bibAnatomy(rows, reader.withOptions(options), rules, picked, heights, label.split(' ')[0]);
+    }
+  }
   if (reads.length > 1) chooseReader(rows, races, reads);
 }
 
