@@ -4,6 +4,7 @@ import {
   BibReaderOptions,
   BibRules,
   DEFAULT_BIB_RULES,
+  DEFAULT_TORSO_RULES,
   OCR_MAX_SIDE,
   PersonBox,
   readBibs,
@@ -64,7 +65,34 @@ interface GeneratedRace {
   width?: number;
   tint?: [number, number, number];
   quality: number;
+  /** Close-ups: one photo per rectangle of a source photo (oriented pixels), labelled with the bib it holds. */
+  closeUps?: CloseUp[];
 }
+
+interface CloseUp {
+  photo: string;
+  bib: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The dev race's bibs with digits of 30 px and more (read once to place them), each cut out 3:2 so that its
+ * digits are a tenth of the frame's height (the sheet about a tenth of the frame): a runner filling a small
+ * photo, the hidden races' "large, sharp bib" (the person detector's box is then cut by the frame).
+ */
+const DEV_CLOSE_UPS: CloseUp[] = [
+  { photo: 'prom2.jpg', bib: '398', left: 1116, top: 333, width: 675, height: 450 },
+  { photo: 'prom3.jpg', bib: '7690', left: 1478, top: 315, width: 570, height: 380 },
+  { photo: 'prom3.jpg', bib: '3268', left: 933, top: 499, width: 465, height: 310 },
+  { photo: 'prom4.jpg', bib: '2695', left: 1330, top: 317, width: 675, height: 450 },
+  { photo: 'prom4.jpg', bib: '5823', left: 689, top: 367, width: 585, height: 390 },
+  { photo: '0017-IMG_0035.JPG', bib: '46', left: 392, top: 388, width: 510, height: 340 },
+  { photo: '0236-IMG_0273.JPG', bib: '6291', left: 429, top: 651, width: 765, height: 510 },
+  { photo: '0236-IMG_0273.JPG', bib: '7483', left: 1, top: 435, width: 465, height: 310 },
+];
 
 const GENERATED_RACES: GeneratedRace[] = [
   {
@@ -80,6 +108,23 @@ const GENERATED_RACES: GeneratedRace[] = [
     how: "the dev race re-rendered 1024 px wide (generated: the hidden races' largest photos)",
     width: 1024,
     quality: 90,
+  },
+  {
+    name: 'bibs-close',
+    from: 'bibs',
+    how: 'close-ups of the dev race 720 px wide, digits a tenth of the frame (generated: a runner filling the photo)',
+    width: 720,
+    quality: 90,
+    closeUps: DEV_CLOSE_UPS,
+  },
+  {
+    name: 'bibs-close-yellow',
+    from: 'bibs',
+    how: "the close-ups with yellow sheets (generated: blue x0.3, green x0.9; the hidden races' large yellow bib)",
+    width: 720,
+    tint: [1, 0.9, 0.3],
+    quality: 90,
+    closeUps: DEV_CLOSE_UPS,
   },
   {
     name: 'rbnr-yellow',
@@ -99,8 +144,13 @@ const GENERATED_RACES: GeneratedRace[] = [
 const raceDescription = (name: string) =>
   RACE_FOLDERS[name] ?? GENERATED_RACES.find((g) => g.name === name)?.how ?? name;
 
-async function generate(file: Buffer, g: GeneratedRace): Promise<Buffer> {
+async function generate(file: Buffer, g: GeneratedRace, closeUp?: CloseUp): Promise<Buffer> {
   let image = sharp(file).rotate();
+  // Oriented first: the rectangles are in the pixels as the photo is seen.
+  if (closeUp) {
+    const { left, top, width, height } = closeUp;
+    image = sharp(await image.toBuffer()).extract({ left, top, width, height });
+  }
   if (g.width) image = image.resize({ width: g.width });
   if (g.tint) {
     const [r, gr, b] = g.tint;
@@ -121,7 +171,14 @@ export async function loadRaces(fixtures: string): Promise<Race[]> {
   for (const g of GENERATED_RACES) {
     const source = races.find((r) => r.name === g.from);
     if (!source || (picked && !picked.includes(g.name))) continue;
-    const photos = await Promise.all(source.photos.map(async (p) => ({ ...p, file: await generate(p.file, g) })));
+    const photos = g.closeUps
+      ? await Promise.all(
+          g.closeUps.map(async (c) => {
+            const file = source.photos.find((p) => p.name === c.photo)!.file;
+            return { name: `${c.photo}#${c.bib}`, file: await generate(file, g, c), bibs: new Set([c.bib]) };
+          }),
+        )
+      : await Promise.all(source.photos.map(async (p) => ({ ...p, file: await generate(p.file, g) })));
     generated.push({ name: g.name, family: source.family, photos });
   }
   return [...races.filter((r) => !picked || picked.includes(r.name)), ...generated];
@@ -278,6 +335,10 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   {
     label: 'greyfallback (in colour; a crop where no print passed the gates is detected again on its luminance)',
     options: { luminance: 'off', greyFallback: true },
+  },
+  {
+    label: "widthcap (the torso gate's height cap on the height a person's width implies: runners filling the frame)",
+    options: { torso: { ...DEFAULT_TORSO_RULES, heightCapFromWidth: true } },
   },
   { label: 'now (as shipped)', options: {} },
 ];
