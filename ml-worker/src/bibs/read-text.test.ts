@@ -1,4 +1,4 @@
-import { DEFAULT_BIB_RULES } from './extract';
+import { DEFAULT_BIB_RULES, readBibs } from './extract';
 import { DEFAULT_TORSO_RULES } from './torso-gate';
 import { DEFAULT_TEXT_CROP_OPTIONS, planSecondLook, planTextCrops } from './text-crops';
 import type { Rgba } from './box-geometry';
@@ -184,6 +184,17 @@ describe('readTextBoxes, lines widened on either side', () => {
   it('keeps the read as cut when the widened one differs with no glyph beyond the box', async () => {
     expect((await read(ocr(66))).map((b) => b.text)).toEqual(['23']);
     expect((await read(ocr(66, false))).map((b) => b.text)).toEqual(['123']);
+  });
+
+  it('marks a number with a digit-shaped glyph beside it that the read left out (a fragment)', async () => {
+    const leftOut: TextOcr = { ...ocr(90), recognise: async () => ({ text: '23', mean: 0.99, chars: [0.99, 0.99] }) };
+    const [fragment] = await read(leftOut);
+    expect(fragment.geometry?.digitBeside).toBe(true);
+    expect(readBibs([fragment], { ...DEFAULT_BIB_RULES, digitBesideCut: true })[0].partial).toBe(true);
+    expect(readBibs([fragment])[0].partial).toBe(false);
+    // The widened read took the glyph in; a box holding every stroke has only the sheet's edges beyond it.
+    expect((await read(ocr(90)))[0].geometry?.digitBeside).toBe(false);
+    expect((await read(ocr(66)))[0].geometry?.digitBeside).toBe(false);
   });
 });
 

@@ -13,7 +13,7 @@ import {
   touchesInnerEdge,
 } from './text-crops';
 import type { TextLine } from './text-detection';
-import { chooseWidenedRead } from './widened-read';
+import { chooseWidenedRead, glyphsBeyondBox } from './widened-read';
 
 /** The OCR models as the reader runs them: text lines of an image at a scale, and one line read. */
 export interface TextOcr {
@@ -177,27 +177,44 @@ async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<
   const boxes: TextBox[] = [];
   for (const { line, geometry, crop } of found) {
     const result = await readLine(ocr, pixels, line, crop);
+    if (!result) continue;
     // Glyph heights and ground reach weigh numbers only (bibEvidence).
-    if (result)
+    const number = /\d/.test(result.text);
+    const read = { text: result.text, confidence: result.mean, chars: result.chars };
+    if (!number) boxes.push({ ...read, geometry });
+    else
       boxes.push({
-        text: result.text,
-        confidence: result.mean,
-        chars: result.chars,
-        geometry: /\d/.test(result.text) ? numberGeometry(pixels, geometry) : geometry,
+        ...read,
+        geometry: { ...numberGeometry(pixels, geometry), digitBeside: digitBeside(pixels, line, crop, result) },
       });
   }
   return boxes;
 }
 
 /** A line read as cut or, widened, with what the widening gained kept only when it is a digit's glyph. */
-async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<LineReading | undefined> {
+async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<KeptReading | undefined> {
   if (!line.widened) return ocr.recognise(line);
   const { image, region, glyphCheck } = line.widened;
   const wide = await ocr.recognise({ ...line, image });
-  if (!glyphCheck) return wide;
+  if (!glyphCheck) return wide && { ...wide, widenedGain: true };
   const narrow = await ocr.recognise(line);
   const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
-  return chooseWidenedRead(narrow, wide, pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y });
+  const kept = chooseWidenedRead(narrow, wide, pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y });
+  return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text };
+}
+
+/** A line's read, and whether it is the widened read that took in glyphs beyond the box. */
+type KeptReading = LineReading & { widenedGain?: boolean };
+
+/**
+ * Whether a digit-shaped glyph lies beside a line's box, within its widened region, that the read kept did not
+ * take in (a widened read that gained a glyph took it). A slanted line, never widened, is not judged.
+ */
+function digitBeside(pixels: Rgba, line: TextLine, crop: Region, kept: KeptReading): boolean {
+  if (!line.widened || kept.widenedGain) return false;
+  const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
+  const { region } = line.widened;
+  return glyphsBeyondBox(pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y }).some((g) => g.digit);
 }
 
 /** Two text boxes overlapping by more than half their union: the same text. */

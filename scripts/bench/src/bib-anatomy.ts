@@ -111,6 +111,7 @@ async function whyMissed(
 ): Promise<{ stage: Stage; detail: string }> {
   const whole = trace.filter((l) => relation(l.text, bib) === 'whole');
   const read = whole.find((l) => l.fate === 'read');
+  if (read && !digitRuns(read.text).includes(bib)) return { stage: 'd. recognised wrong', detail: describeLine(read) };
   if (read) {
     if ((read.confidence ?? 0) < rules.minConfidence) return { stage: 'c. confidence', detail: describeLine(read) };
     const box = boxes.find((b) => digitRuns(b.text).some((r) => r.includes(bib)));

@@ -340,6 +340,10 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     label: "widthcap (the torso gate's height cap on the height a person's width implies: runners filling the frame)",
     options: { torso: { ...DEFAULT_TORSO_RULES, heightCapFromWidth: true } },
   },
+  {
+    label: 'digitbeside (a number with a digit-shaped glyph beside it that the read left out is partial)',
+    options: { rules: { ...DEFAULT_BIB_RULES, digitBesideCut: true } },
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
