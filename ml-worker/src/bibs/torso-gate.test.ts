@@ -45,15 +45,15 @@ describe('onATorso', () => {
     expect(onATorso({ ...textAt(0.45, 0.4), height: 90 }, [runner])).toBe(false);
   });
 
-  it("with heightCapFromWidth, caps a number's height on the height a wide person's width implies", () => {
+  it("caps a number's height on the height a wide person's width implies (heightCapFromWidth)", () => {
     // A runner filling the frame, seen from the knees up: box 0.5 x 0.8 of a 3:2 photo, a 50 px number (0.104 of
     // the height, 0.13 of the box's): a bib of a close-up. The thin runner keeps the cap of their own box.
     const close: PersonBox = { x: 0.25, y: 0.1, width: 0.5, height: 0.8, score: 0.6 };
     const number = { x: 310, y: 215, width: 110, height: 50, imageWidth: 720, imageHeight: 480 };
-    const widthCap = { ...DEFAULT_TORSO_RULES, heightCapFromWidth: true };
-    expect(onATorso(number, [close])).toBe(false);
-    expect(onATorso(number, [close], widthCap)).toBe(true);
-    expect(onATorso({ ...textAt(0.45, 0.4), height: 90 }, [runner], widthCap)).toBe(false);
+    const boxCap = { ...DEFAULT_TORSO_RULES, heightCapFromWidth: false };
+    expect(onATorso(number, [close], boxCap)).toBe(false);
+    expect(onATorso(number, [close])).toBe(true);
+    expect(onATorso({ ...textAt(0.45, 0.4), height: 90 }, [runner])).toBe(false);
   });
 
   it('ignores person boxes the detector is unsure of', () => {

@@ -50,7 +50,7 @@ export const DEFAULT_TORSO_RULES: TorsoRules = {
   bottom: 0.78,
   maxWidthShare: 0.8,
   maxHeightShare: 0.12,
-  heightCapFromWidth: false,
+  heightCapFromWidth: true,
   closeUpHeight: 0.08,
 };
 

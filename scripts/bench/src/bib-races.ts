@@ -319,8 +319,8 @@ const add = (a: Counts, b: Counts): Counts => ({
  */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn?: boolean }> = [
   {
-    label: 'before (main of 2026-11-28 05:00: the models see each crop in colour, no second detection)',
-    options: { luminance: 'off', greyFallback: false },
+    label: "before (main of 2026-11-28 08:00: the torso gate's height cap on the person's box, digitBeside not a cut)",
+    options: { torso: { ...DEFAULT_TORSO_RULES, heightCapFromWidth: false } },
   },
   {
     label: 'greydetector (the text detector sees each crop as its stretched luminance, the recogniser in colour)',
@@ -335,10 +335,7 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   {
     label: 'greyfallback (in colour; a crop where no print passed the gates is detected again on its luminance)',
     options: { luminance: 'off', greyFallback: true },
-  },
-  {
-    label: "widthcap (the torso gate's height cap on the height a person's width implies: runners filling the frame)",
-    options: { torso: { ...DEFAULT_TORSO_RULES, heightCapFromWidth: true } },
+    optIn: true,
   },
   {
     label: 'digitbeside (a number with a digit-shaped glyph beside it that the read left out is partial)',
