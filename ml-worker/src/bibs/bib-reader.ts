@@ -205,29 +205,20 @@ export class BibReader implements BibReading {
     const { detection, splitIntoLines, recognition, dictionary } = await this.load();
     const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
     const crops = this.cropsFor(people, pixels.width, pixels.height);
+    const detectWith = (luminance: LuminanceUse) => (crop: Rgba, scale: number) =>
+      detectTextLines(
+        detection,
+        splitIntoLines,
+        crop,
+        scale,
+        this.options.linePadding,
+        this.options.widenedGlyphCheck,
+        luminance,
+      );
     const ocr: TextOcr = {
-      detect: (crop, scale) =>
-        detectTextLines(
-          detection,
-          splitIntoLines,
-          crop,
-          scale,
-          this.options.linePadding,
-          this.options.widenedGlyphCheck,
-          this.options.luminance,
-        ),
-      detectAgain: this.options.greyFallback
-        ? (crop, scale) =>
-            detectTextLines(
-              detection,
-              splitIntoLines,
-              crop,
-              scale,
-              this.options.linePadding,
-              this.options.widenedGlyphCheck,
-              'detector',
-            )
-        : undefined,
+      detect: detectWith(this.options.luminance),
+      // The second look sees the crop's stretched luminance only (a tinted sheet hides the line in colour).
+      detectAgain: this.options.greyFallback ? detectWith('detector') : undefined,
       recognise: (line) =>
         recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
     };
