@@ -55,6 +55,8 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
       log: () => undefined,
       onServiceOutput: () => undefined,
     });
+    // The platform answers before the ml-worker has loaded its models: its /metrics is read from the first import.
+    await platform.mlWorkerReady;
     const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 2 });
     const concurrency = platform.cfg.PHOTO_CONCURRENCY;
     pool = new BibReaderPool(concurrency);
@@ -85,6 +87,7 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
         faces,
         concurrency,
       );
+      const idle = await idleRates(processes);
       for (const mp of SIZES_MP) {
         const dir = sets.get(mp)!;
         console.error(`ingest: ${mp} MP in-process`);
@@ -127,6 +130,22 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
           value: cpuText(e2e.cpuPerPhoto) + (before ? ` (before: ${cpuText(before.cpuPerPhoto)})` : ''),
           target: '',
           how: '/proc/PID/stat utime+stime of each process before and after the import (Postgres: the postmaster, its live backends and reaped children; cli: the import command, npm included; s3: the embedded S3, which runs in the bench process), over the photos',
+        });
+        rows.push({
+          figure: `ingest ${mp} MP: of which the platform at rest over the same wall time (CPU s per photo)`,
+          value: cpuText(
+            Object.fromEntries(Object.entries(idle).map(([n, r]) => [n, (r * e2e.liveSeconds) / e2e.photos])),
+          ),
+          target: '',
+          how: `each process's CPU per second over ${IDLE_SECONDS} s with no import (measured once, after the warm-up), times the import's wall time, over the photos: the part of the row above that is time, not photos`,
+        });
+        rows.push({
+          figure: `ingest ${mp} MP: Postgres transactions and rows written per photo`,
+          value: `${e2e.postgres.transactions.toFixed(1)} transactions; rows ${Object.entries(e2e.postgres.rows)
+            .map(([t, n]) => `${t} ${n.toFixed(1)}`)
+            .join(', ')}`,
+          target: '',
+          how: 'pg_stat_database xact_commit + xact_rollback of the platform database (every statement outside a transaction is one), pg_stat_user_tables inserted + updated + deleted rows by table, before and after the import (read after the backends flush their statistics), over the photos',
         });
         rows.push({
           figure: `ingest ${mp} MP: ml-worker time per step (wall ms per photo)`,
@@ -234,6 +253,7 @@ interface EndToEnd {
   cliSeconds: number;
   cpuPerPhoto: Record<string, number>;
   stepMs: Record<string, number>;
+  postgres: PostgresWork;
 }
 
 /** A live event, then `npm run cli -- import-photos` into it, until every photo is published. */
@@ -254,6 +274,7 @@ async function importThroughCli(
     )
   ).rows[0].id as number;
   const steps0 = await stepSums(metricsUrl);
+  const pg0 = await postgresWork(db);
   const cpu0 = processes();
   const started = Date.now();
   const t0 = process.hrtime.bigint();
@@ -268,6 +289,7 @@ async function importThroughCli(
   const cliSeconds = ms(t0) / 1000;
   const cpu1 = processes();
   const steps1 = await stepSums(metricsUrl);
+  const pg1 = await postgresWork(db);
   const { rows } = await db.query(
     `select count(*)::int as published, max(published_at) as last from photos where event_id = $1 and published_at is not null`,
     [event],
@@ -285,6 +307,52 @@ async function importThroughCli(
     cliSeconds,
     cpuPerPhoto,
     stepMs,
+    postgres: {
+      transactions: (pg1.transactions - pg0.transactions) / photos,
+      rows: Object.fromEntries(
+        Object.entries(pg1.rows)
+          .map(([t, n]) => [t, (n - (pg0.rows[t] ?? 0)) / photos] as const)
+          .filter(([, n]) => n > 0),
+      ),
+    },
+  };
+}
+
+const IDLE_SECONDS = 20;
+
+/** CPU seconds per second of each process while nothing is imported: what the platform spends on time alone. */
+async function idleRates(processes: () => Record<string, number>): Promise<Record<string, number>> {
+  const before = processes();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const after = processes();
+  return Object.fromEntries(
+    Object.keys(after)
+      .filter((name) => name !== 'cli')
+      .map((name) => [name, (after[name] - (before[name] ?? 0)) / IDLE_SECONDS]),
+  );
+}
+
+interface PostgresWork {
+  transactions: number;
+  rows: Record<string, number>;
+}
+
+/**
+ * The platform database's transactions and rows written by table so far. Backends flush their
+ * statistics when idle at most every 10 s (PostgreSQL 15+), so this waits that long first.
+ */
+async function postgresWork(db: Pool): Promise<PostgresWork> {
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  await db.query('select pg_stat_clear_snapshot()');
+  const xact = await db.query(
+    'select (xact_commit + xact_rollback)::float8 as n from pg_stat_database where datname = current_database()',
+  );
+  const tables = await db.query(
+    'select relname, (n_tup_ins + n_tup_upd + n_tup_del)::float8 as n from pg_stat_user_tables',
+  );
+  return {
+    transactions: xact.rows[0].n,
+    rows: Object.fromEntries(tables.rows.map((r) => [r.relname as string, r.n as number])),
   };
 }
 
