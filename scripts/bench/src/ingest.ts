@@ -16,6 +16,9 @@ import { BenchRow, ms } from './table';
 const SIZES_MP = [0.5, 3, 20];
 const PHOTOS = Number(process.env.BENCH_INGEST_PHOTOS ?? 8);
 const STEPS = ['fetch', 'decode', 'previews', 'store', 'bibs', 'faces', 'save'];
+/** BENCH_INGEST_CLI_BEFORE: another build's cli.js, imported with too at 3 and 20 MP (the same platform, one run). */
+const CLI_BEFORE = process.env.BENCH_INGEST_CLI_BEFORE;
+const beforeLabel = () => (CLI_BEFORE ? `the CLI at ${CLI_BEFORE}` : 'queued after the import');
 
 /**
  * `npm run bench -- ingest`: photos imported with the organiser CLI (`npm run cli -- import-photos`,
@@ -100,8 +103,14 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
             concurrency,
           ),
         );
-        // The older order first on the usual size (every file imported before the first is queued), then as the CLI now runs.
-        if (mp === 3) {
+        if (CLI_BEFORE && mp !== 0.5) {
+          console.error(`ingest: ${mp} MP through the CLI at ${CLI_BEFORE} (before)`);
+          results.set(
+            `${mp}-before`,
+            await importThroughCli(platform, db, org, dir, processes, metricsUrl, 'queue as imported', CLI_BEFORE),
+          );
+        } else if (!CLI_BEFORE && mp === 3) {
+          // The older order on the usual size (every file imported before the first is queued), then as the CLI now runs.
           console.error(`ingest: ${mp} MP through the CLI, queued after the import (before)`);
           results.set(
             `${mp}-before`,
@@ -121,7 +130,7 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
         const before = results.get(`${mp}-before`);
         rows.push({
           figure: `ingest ${mp} MP: photos/min, import to live through the CLI vs in-process; ratio`,
-          value: `**${e2e.perMinute.toFixed(1)}** vs ${local.perMinute.toFixed(1)} = **${(e2e.perMinute / local.perMinute).toFixed(2)}**${before ? ` (queued after the import, before: ${before.perMinute.toFixed(1)} = ${(before.perMinute / local.perMinute).toFixed(2)})` : ''}; CPU ratio ml-worker / in-process ${(e2e.cpuPerPhoto['ml-worker'] / local.cpuPerPhoto).toFixed(2)}`,
+          value: `**${e2e.perMinute.toFixed(1)}** vs ${local.perMinute.toFixed(1)} = **${(e2e.perMinute / local.perMinute).toFixed(2)}**${before ? ` (${beforeLabel()}, before: ${before.perMinute.toFixed(1)} = ${(before.perMinute / local.perMinute).toFixed(2)})` : ''}; CPU ratio ml-worker / in-process ${(e2e.cpuPerPhoto['ml-worker'] / local.cpuPerPhoto).toFixed(2)}`,
           target: 'ratio >= 0.9',
           how: `${e2e.photos} photos of ${mp} MP (the fixture race photos resized with sharp, JPEG q90) imported by \`npm run cli -- import-photos\` into a live event: wall time from the command's start to the last photo published (${e2e.liveSeconds.toFixed(1)} s; the command exited after ${e2e.cliSeconds.toFixed(1)} s), ${e2e.published} published. In-process: the same photos through the photo job's steps (decode, previews, BIBs on ${concurrency} OCR threads, faces), ${concurrency} at once as PHOTO_CONCURRENCY, ${local.cpuPerPhoto.toFixed(2)} CPU-s per photo; load average ${load} at the end`,
         });
@@ -265,6 +274,7 @@ async function importThroughCli(
   processes: () => Record<string, number>,
   metricsUrl: string,
   order: 'queue as imported' | 'queue after import',
+  cli?: string,
 ): Promise<EndToEnd> {
   const photos = readdirSync(dir).length;
   const event = (
@@ -278,7 +288,7 @@ async function importThroughCli(
   const cpu0 = processes();
   const started = Date.now();
   const t0 = process.hrtime.bigint();
-  await runCli(platform, [
+  await runCli(platform, cli, [
     'import-photos',
     '--event',
     String(event),
@@ -356,9 +366,11 @@ async function postgresWork(db: Pool): Promise<PostgresWork> {
   };
 }
 
-function runCli(platform: Platform, args: string[]): Promise<void> {
+/** `npm run cli -- ARGS`, or another build's cli.js through npm as well (`npm exec`: the same wrapper's cost). */
+function runCli(platform: Platform, cli: string | undefined, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+    const command = cli ? ['exec', '--silent', '--offline', '--', 'node', cli] : ['run', '--silent', 'cli', '--'];
+    const child = spawn('npm', [...command, ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...platform.env },
       stdio: ['ignore', 'ignore', 'pipe'],
