@@ -40,8 +40,21 @@ export async function probeImage(file: Buffer, { decode = true }: { decode?: boo
   if (!meta.width || !meta.height) return { ok: false, reason: 'image without dimensions' };
   const oversize = oversizeReason(meta.width, meta.height);
   if (oversize) return { ok: false, reason: oversize, tooLarge: true };
-  if (decode && !(await decodes(file))) return { ok: false, reason: CORRUPT_IMAGE };
+  if (decode && !endsComplete(file, meta.format) && !(await decodes(file))) return { ok: false, reason: CORRUPT_IMAGE };
   return { ok: true, format: meta.format, ...format, width: meta.width, height: meta.height };
+}
+
+/** PNG's closing chunk: IEND, no data, its CRC. */
+const PNG_IEND = Buffer.from([0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
+/**
+ * A JPEG that ends with its end-of-image marker, a PNG with its IEND chunk: not truncated. The decode
+ * below fails on truncation only (corrupt data in the middle passes it), so these need no decode.
+ */
+function endsComplete(file: Buffer, format: string | undefined): boolean {
+  if (format === 'jpeg') return file.length > 4 && file[file.length - 2] === 0xff && file[file.length - 1] === 0xd9;
+  if (format === 'png') return file.length > PNG_IEND.length && file.subarray(-PNG_IEND.length).equals(PNG_IEND);
+  return false;
 }
 
 /** Decoding a few pixels catches truncated files that still have a valid header. */

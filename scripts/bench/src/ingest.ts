@@ -16,6 +16,9 @@ import { BenchRow, ms } from './table';
 const SIZES_MP = [0.5, 3, 20];
 const PHOTOS = Number(process.env.BENCH_INGEST_PHOTOS ?? 8);
 const STEPS = ['fetch', 'decode', 'previews', 'store', 'bibs', 'faces', 'save'];
+/** BENCH_INGEST_CLI_BEFORE: another build's cli.js, imported with too at 3 and 20 MP (the same platform, one run). */
+const CLI_BEFORE = process.env.BENCH_INGEST_CLI_BEFORE;
+const beforeLabel = () => (CLI_BEFORE ? `the CLI at ${CLI_BEFORE}` : 'queued after the import');
 
 /**
  * `npm run bench -- ingest`: photos imported with the organiser CLI (`npm run cli -- import-photos`,
@@ -55,6 +58,8 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
       log: () => undefined,
       onServiceOutput: () => undefined,
     });
+    // The platform answers before the ml-worker has loaded its models: its /metrics is read from the first import.
+    await platform.mlWorkerReady;
     const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 2 });
     const concurrency = platform.cfg.PHOTO_CONCURRENCY;
     pool = new BibReaderPool(concurrency);
@@ -85,6 +90,7 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
         faces,
         concurrency,
       );
+      const idle = await idleRates(processes);
       for (const mp of SIZES_MP) {
         const dir = sets.get(mp)!;
         console.error(`ingest: ${mp} MP in-process`);
@@ -97,8 +103,14 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
             concurrency,
           ),
         );
-        // The older order first on the usual size (every file imported before the first is queued), then as the CLI now runs.
-        if (mp === 3) {
+        if (CLI_BEFORE && mp !== 0.5) {
+          console.error(`ingest: ${mp} MP through the CLI at ${CLI_BEFORE} (before)`);
+          results.set(
+            `${mp}-before`,
+            await importThroughCli(platform, db, org, dir, processes, metricsUrl, 'queue as imported', CLI_BEFORE),
+          );
+        } else if (!CLI_BEFORE && mp === 3) {
+          // The older order on the usual size (every file imported before the first is queued), then as the CLI now runs.
           console.error(`ingest: ${mp} MP through the CLI, queued after the import (before)`);
           results.set(
             `${mp}-before`,
@@ -118,7 +130,7 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
         const before = results.get(`${mp}-before`);
         rows.push({
           figure: `ingest ${mp} MP: photos/min, import to live through the CLI vs in-process; ratio`,
-          value: `**${e2e.perMinute.toFixed(1)}** vs ${local.perMinute.toFixed(1)} = **${(e2e.perMinute / local.perMinute).toFixed(2)}**${before ? ` (queued after the import, before: ${before.perMinute.toFixed(1)} = ${(before.perMinute / local.perMinute).toFixed(2)})` : ''}; CPU ratio ml-worker / in-process ${(e2e.cpuPerPhoto['ml-worker'] / local.cpuPerPhoto).toFixed(2)}`,
+          value: `**${e2e.perMinute.toFixed(1)}** vs ${local.perMinute.toFixed(1)} = **${(e2e.perMinute / local.perMinute).toFixed(2)}**${before ? ` (${beforeLabel()}, before: ${before.perMinute.toFixed(1)} = ${(before.perMinute / local.perMinute).toFixed(2)})` : ''}; CPU ratio ml-worker / in-process ${(e2e.cpuPerPhoto['ml-worker'] / local.cpuPerPhoto).toFixed(2)}`,
           target: 'ratio >= 0.9',
           how: `${e2e.photos} photos of ${mp} MP (the fixture race photos resized with sharp, JPEG q90) imported by \`npm run cli -- import-photos\` into a live event: wall time from the command's start to the last photo published (${e2e.liveSeconds.toFixed(1)} s; the command exited after ${e2e.cliSeconds.toFixed(1)} s), ${e2e.published} published. In-process: the same photos through the photo job's steps (decode, previews, BIBs on ${concurrency} OCR threads, faces), ${concurrency} at once as PHOTO_CONCURRENCY, ${local.cpuPerPhoto.toFixed(2)} CPU-s per photo; load average ${load} at the end`,
         });
@@ -127,6 +139,22 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
           value: cpuText(e2e.cpuPerPhoto) + (before ? ` (before: ${cpuText(before.cpuPerPhoto)})` : ''),
           target: '',
           how: '/proc/PID/stat utime+stime of each process before and after the import (Postgres: the postmaster, its live backends and reaped children; cli: the import command, npm included; s3: the embedded S3, which runs in the bench process), over the photos',
+        });
+        rows.push({
+          figure: `ingest ${mp} MP: of which the platform at rest over the same wall time (CPU s per photo)`,
+          value: cpuText(
+            Object.fromEntries(Object.entries(idle).map(([n, r]) => [n, (r * e2e.liveSeconds) / e2e.photos])),
+          ),
+          target: '',
+          how: `each process's CPU per second over ${IDLE_SECONDS} s with no import (measured once, after the warm-up), times the import's wall time, over the photos: the part of the row above that is time, not photos`,
+        });
+        rows.push({
+          figure: `ingest ${mp} MP: Postgres transactions and rows written per photo`,
+          value: `${e2e.postgres.transactions.toFixed(1)} transactions; rows ${Object.entries(e2e.postgres.rows)
+            .map(([t, n]) => `${t} ${n.toFixed(1)}`)
+            .join(', ')}`,
+          target: '',
+          how: 'pg_stat_database xact_commit + xact_rollback of the platform database (every statement outside a transaction is one), pg_stat_user_tables inserted + updated + deleted rows by table, before and after the import (read after the backends flush their statistics), over the photos',
         });
         rows.push({
           figure: `ingest ${mp} MP: ml-worker time per step (wall ms per photo)`,
@@ -234,6 +262,7 @@ interface EndToEnd {
   cliSeconds: number;
   cpuPerPhoto: Record<string, number>;
   stepMs: Record<string, number>;
+  postgres: PostgresWork;
 }
 
 /** A live event, then `npm run cli -- import-photos` into it, until every photo is published. */
@@ -245,6 +274,7 @@ async function importThroughCli(
   processes: () => Record<string, number>,
   metricsUrl: string,
   order: 'queue as imported' | 'queue after import',
+  cli?: string,
 ): Promise<EndToEnd> {
   const photos = readdirSync(dir).length;
   const event = (
@@ -254,10 +284,11 @@ async function importThroughCli(
     )
   ).rows[0].id as number;
   const steps0 = await stepSums(metricsUrl);
+  const pg0 = await postgresWork(db);
   const cpu0 = processes();
   const started = Date.now();
   const t0 = process.hrtime.bigint();
-  await runCli(platform, [
+  await runCli(platform, cli, [
     'import-photos',
     '--event',
     String(event),
@@ -268,6 +299,7 @@ async function importThroughCli(
   const cliSeconds = ms(t0) / 1000;
   const cpu1 = processes();
   const steps1 = await stepSums(metricsUrl);
+  const pg1 = await postgresWork(db);
   const { rows } = await db.query(
     `select count(*)::int as published, max(published_at) as last from photos where event_id = $1 and published_at is not null`,
     [event],
@@ -285,12 +317,60 @@ async function importThroughCli(
     cliSeconds,
     cpuPerPhoto,
     stepMs,
+    postgres: {
+      transactions: (pg1.transactions - pg0.transactions) / photos,
+      rows: Object.fromEntries(
+        Object.entries(pg1.rows)
+          .map(([t, n]) => [t, (n - (pg0.rows[t] ?? 0)) / photos] as const)
+          .filter(([, n]) => n > 0),
+      ),
+    },
   };
 }
 
-function runCli(platform: Platform, args: string[]): Promise<void> {
+const IDLE_SECONDS = 20;
+
+/** CPU seconds per second of each process while nothing is imported: what the platform spends on time alone. */
+async function idleRates(processes: () => Record<string, number>): Promise<Record<string, number>> {
+  const before = processes();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const after = processes();
+  return Object.fromEntries(
+    Object.keys(after)
+      .filter((name) => name !== 'cli')
+      .map((name) => [name, (after[name] - (before[name] ?? 0)) / IDLE_SECONDS]),
+  );
+}
+
+interface PostgresWork {
+  transactions: number;
+  rows: Record<string, number>;
+}
+
+/**
+ * The platform database's transactions and rows written by table so far. Backends flush their
+ * statistics when idle at most every 10 s (PostgreSQL 15+), so this waits that long first.
+ */
+async function postgresWork(db: Pool): Promise<PostgresWork> {
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  await db.query('select pg_stat_clear_snapshot()');
+  const xact = await db.query(
+    'select (xact_commit + xact_rollback)::float8 as n from pg_stat_database where datname = current_database()',
+  );
+  const tables = await db.query(
+    'select relname, (n_tup_ins + n_tup_upd + n_tup_del)::float8 as n from pg_stat_user_tables',
+  );
+  return {
+    transactions: xact.rows[0].n,
+    rows: Object.fromEntries(tables.rows.map((r) => [r.relname as string, r.n as number])),
+  };
+}
+
+/** `npm run cli -- ARGS`, or another build's cli.js through npm as well (`npm exec`: the same wrapper's cost). */
+function runCli(platform: Platform, cli: string | undefined, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+    const command = cli ? ['exec', '--silent', '--offline', '--', 'node', cli] : ['run', '--silent', 'cli', '--'];
+    const child = spawn('npm', [...command, ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...platform.env },
       stdio: ['ignore', 'ignore', 'pipe'],

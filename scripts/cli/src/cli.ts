@@ -1,12 +1,10 @@
 import 'reflect-metadata';
-import { AppError, connectRedis, ContentVersions, keyInvalidationNotifier, loadConfig } from '@em/core';
-import { openDatabase } from '@em/core/data';
+import { AppError, Config, connectRedis, ContentVersions, keyInvalidationNotifier, loadConfig } from '@em/core';
+import { openDatabase, Orm } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
-import { administrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events';
-import { PhotoReviewService } from '@em/subgraph-images';
 import { ADMIN_COMMANDS } from './organiser/admin-commands';
-import { Command } from './organiser/command';
+import { Command, CommandContext, CommandOutput } from './organiser/command';
 import { parseFlags } from './organiser/flags';
 import { KEY_COMMANDS } from './organiser/key-commands';
 import { START_LIST_COMMANDS } from './organiser/start-list-commands';
@@ -48,6 +46,25 @@ async function main(): Promise<void> {
 
   const cfg = loadConfig();
   const orm = await openDatabase(cfg);
+  try {
+    const output = command.standalone
+      ? await command.run({ cfg, orm }, flags)
+      : await withServices(cfg, orm, (ctx) => command.run(ctx, flags));
+    if (flags.json) console.log(JSON.stringify(output.json));
+    else if (output.text) console.log(output.text);
+  } finally {
+    await orm.close();
+  }
+}
+
+/** `run` with the services the GraphQL API uses, loaded only for the commands that need them (seconds of CPU). */
+async function withServices(
+  cfg: Config,
+  orm: Orm,
+  run: (ctx: CommandContext) => Promise<CommandOutput>,
+): Promise<CommandOutput> {
+  const { administrationServices, PLATFORM_OPERATOR } = await import('@em/subgraph-events');
+  const { PhotoReviewService } = await import('@em/subgraph-images');
   const em = orm.em.fork();
   let jobs: JobQueues | undefined;
   const keyChanges = keyInvalidationNotifier(cfg.REDIS_URL, (err) =>
@@ -74,14 +91,11 @@ async function main(): Promise<void> {
       versions,
       services.repos.audit,
     );
-    const output = await command.run({ cfg, orm, services, review, operator: PLATFORM_OPERATOR }, flags);
-    if (flags.json) console.log(JSON.stringify(output.json));
-    else if (output.text) console.log(output.text);
+    return await run({ cfg, orm, services, review, operator: PLATFORM_OPERATOR });
   } finally {
     keyChanges.close();
     redis.disconnect();
     await jobs?.close();
-    await orm.close();
   }
 }
 

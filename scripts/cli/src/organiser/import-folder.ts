@@ -2,7 +2,7 @@ import { Config, connectRedis, ContentVersions, photoStatusChannel } from '@em/c
 import { Orm, SqlEventsRepository, SqlPhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
-import { PipelineService } from '@em/subgraph-images';
+import { PipelineService } from '@em/subgraph-images/pipeline';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { awaitProcessing, TransitionFeed } from './await-processing';

@@ -1,11 +1,8 @@
 import { embeddedIssuerFiles, mintAccessToken, readPrivateKey, SCOPES } from '@em/core';
 import { setPasswordLinkFor } from './set-password';
 import { existsSync } from 'node:fs';
-import { addVideo } from './add-video';
-import { reembedFaces } from './reembed-faces';
 import { Command, table } from './command';
 import { list, need, positiveInt } from './flags';
-import { importFolder } from './import-folder';
 
 const role = (value: string | undefined) => {
   if (value !== 'admin' && value !== 'user') throw new Error('--role is admin or user');
@@ -146,7 +143,9 @@ export const KEY_COMMANDS: Record<string, Command> = {
     summary:
       'imports a folder (recursively), processes it with the ml-worker as it goes and publishes it (go-live), with progress',
     flags: ['event', 'dir', 'photographer', 'no-process', 'no-go-live', 'queue-after-import'],
+    standalone: true,
     async run({ orm, cfg }, flags) {
+      const { importFolder } = await import('./import-folder');
       return { json: await importFolder(orm, cfg, flags), text: '' };
     },
   },
@@ -154,7 +153,9 @@ export const KEY_COMMANDS: Record<string, Command> = {
     usage: 'add-video --event ID --file VIDEO [--source-key KEY] [--no-wait]',
     summary: 'adds a video; the ml-worker indexes its faces',
     flags: ['event', 'file', 'source-key', 'no-wait'],
+    standalone: true,
     async run({ orm, cfg }, flags) {
+      const { addVideo } = await import('./add-video');
       await addVideo(orm, cfg, flags);
       return { json: { added: true }, text: '' };
     },
@@ -163,7 +164,9 @@ export const KEY_COMMANDS: Record<string, Command> = {
     usage: 'reembed-faces --event ID',
     summary: 'processes again the photos and videos whose faces are of an older descriptor version',
     flags: ['event'],
+    standalone: true,
     async run({ orm, cfg }, flags) {
+      const { reembedFaces } = await import('./reembed-faces');
       await reembedFaces(orm, cfg, flags);
       return { json: { queued: true }, text: '' };
     },

@@ -156,7 +156,9 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
   const spoolDir = path.join(opts.dataDir, 's3-spool');
   rmSync(spoolDir, { recursive: true, force: true });
   mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
-  const payloadLimits = { spoolDir, memoryBytes: 256 * 1024, maxBytes: 5 * 1024 ** 3 };
+  // A signed body is held in memory up to a large photo's size (only the platform's own services sign one; browsers
+  // upload presigned, streamed): spooling each original to disk and reading it back cost ~15% of a PUT's CPU.
+  const payloadLimits = { spoolDir, memoryBytes: 16 * 1024 ** 2, maxBytes: 5 * 1024 ** 3 };
   const uploads = multipartUploads(directory);
   const sweep = opts.abandonedUploads;
   const sweepAbandoned = () => void (sweep ? uploads.sweep(sweep.prefix, sweep.maxAgeMs).catch(() => undefined) : 0);
