@@ -1,4 +1,4 @@
-// @em/core/data: Postgres through MikroORM: entities, the ORM and its migrations, repositories, and
+// @em/core/data: Postgres through MikroORM: entities, the ORM, repositories, and
 // what reads or writes tables (the operation guard, API keys, accounts, the published-photo queries).
 export * from './db/entities';
 export * from './db/orm';
@@ -6,5 +6,4 @@ export * from './db/orm';
 export { accessOnly, assertPlatformAdmin, canReadEvent, canReadOrganisation, isEventScoped } from './guard';
 export * from './operation-guard';
 export * from './search/visible-matches';
-export * from './faces/face-index-cache';
 export * from './repositories';

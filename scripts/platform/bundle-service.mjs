@@ -47,6 +47,23 @@ module.exports = new Proxy({}, { get: (_, name) => (name === '__esModule' ? fals
   },
 };
 
+// Apollo's hash helper asks `module.require` for Node's crypto, which a bundled module lacks, and so falls back
+// to a pure-JavaScript SHA (the supergraph's id at start, every operation's hash): Node's crypto stands in.
+const nodeCryptoHash = {
+  name: 'node-crypto-hash',
+  setup(b) {
+    b.onResolve({ filter: /^@apollo\/utils\.createhash$/ }, (args) => ({
+      path: args.path,
+      namespace: 'node-crypto-hash',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'node-crypto-hash' }, () => ({
+      contents: `const { createHash } = require('node:crypto');
+module.exports = { createHash: (kind) => createHash(kind) };`,
+      loader: 'js',
+    }));
+  },
+};
+
 const dist = path.resolve(process.argv[2] ?? 'dist');
 await build({
   entryPoints: [path.join(dist, 'main.js')],
@@ -60,6 +77,6 @@ await build({
   sourcemap: true,
   sourcesContent: false,
   external: EXTERNAL,
-  plugins: [unusedStub],
+  plugins: [unusedStub, nodeCryptoHash],
   logLevel: 'warning',
 });

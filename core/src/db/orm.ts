@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { MikroORM, Options } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Config } from '../config';
 import { ENTITIES } from './entities';
-import { MIGRATIONS } from './migrations';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
@@ -16,8 +14,6 @@ export function ormOptions(
     driver: PostgreSqlDriver,
     clientUrl: cfg.DATABASE_URL,
     entities: ENTITIES,
-    extensions: [Migrator],
-    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
     forceUtcTimezone: true,
     pool: { min: 0, max: cfg.DATABASE_POOL_MAX },
     discovery: { disableDynamicFileAccess: true },
@@ -29,12 +25,6 @@ export function ormOptions(
 
 export async function openDatabase(cfg: Pick<Config, 'DATABASE_URL' | 'DATABASE_POOL_MAX'>): Promise<Orm> {
   return MikroORM.init(ormOptions(cfg));
-}
-
-/** Applies pending migrations; returns the names applied. */
-export async function migrateDatabase(orm: Orm): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
-  return applied.map((m) => m.name);
 }
 
 /**

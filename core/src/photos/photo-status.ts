@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { announceStatus } from '../status-announcement';
 
 /** One transition of a photo in the pipeline, as the dashboard's subscription receives it. */
 export interface PhotoStatusEvent {
@@ -17,19 +18,7 @@ export const photoStatusChannel = (eventId: number) => `${PHOTO_STATUS_CHANNEL_P
 /** How a process announces a photo's transition (publishPhotoStatus on Redis; nothing in unit tests). */
 export type AnnouncePhotoStatus = (event: Omit<PhotoStatusEvent, 'at'>) => Promise<void>;
 
-/**
- * Announces a transition on Redis pub/sub, one channel per event (the gateway's photoStatus
- * subscriptions listen). Best effort: the photo row is the truth, and the page reads the counts from it.
- */
+/** Announces a transition on the event's channel (the gateway's photoStatus subscriptions listen). */
 export function photoStatusPublisher(redis: Redis): AnnouncePhotoStatus {
-  return async (event) => {
-    try {
-      await redis.publish(
-        photoStatusChannel(event.eventId),
-        JSON.stringify({ ...event, at: new Date().toISOString() }),
-      );
-    } catch {
-      // A missed notification is recovered by the page's next read of the counts.
-    }
-  };
+  return (event) => announceStatus(redis, photoStatusChannel(event.eventId), event);
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { announceStatus } from '../status-announcement';
 import type { VideoStatus } from '../db/entities';
 
 /** One transition of an event video's indexing, as the dashboard's subscription receives it. */
@@ -20,19 +21,7 @@ export const videoStatusChannel = (eventId: number) => `${VIDEO_STATUS_CHANNEL_P
 /** How a process announces a video's transition (videoStatusPublisher on Redis; nothing in unit tests). */
 export type AnnounceVideoStatus = (event: Omit<VideoStatusEvent, 'at'>) => Promise<void>;
 
-/**
- * Announces a transition on Redis pub/sub, one channel per event (the gateway's videoStatus
- * subscriptions listen). Best effort: the video row is the truth, and the page reads the list from it.
- */
+/** Announces a transition on the event's channel (the gateway's videoStatus subscriptions listen). */
 export function videoStatusPublisher(redis: Redis): AnnounceVideoStatus {
-  return async (event) => {
-    try {
-      await redis.publish(
-        videoStatusChannel(event.eventId),
-        JSON.stringify({ ...event, at: new Date().toISOString() }),
-      );
-    } catch {
-      // A missed notification is recovered by the page's next read of the list.
-    }
-  };
+  return (event) => announceStatus(redis, videoStatusChannel(event.eventId), event);
 }

@@ -8,7 +8,7 @@ import { BibPhotoReading, BibReading, photoReading } from './bib-reader-pool';
 import type { Rgba } from './box-geometry';
 import { PersonDetector } from './person-detector';
 import { DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, TextCrop, TextCropOptions } from './text-crops';
-import { readTextBoxes, TextOcr } from './read-text';
+import { readTextBoxes, TextOcr, TracedLine } from './read-text';
 import { DetectionModel, detectTextLines, LuminanceUse, SplitIntoLines } from './text-detection';
 import { recogniseLine } from './recognise-line';
 import { readFile } from 'node:fs/promises';
@@ -164,7 +164,7 @@ export class BibReader implements BibReading {
    * the torso gate, lying on someone's torso; with where they are and what they are printed on,
    * and the people found (null without the gate), for the bib decision (`extractBibs`).
    */
-  candidates(image: Buffer): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
+  candidates(image: Buffer, trace?: TracedLine[]): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
     return this.serialised(async () => {
       // One decode, oriented as the photo is seen; people, text detection and box geometry share its pixels.
       const { data, info } = await openImage(image)
@@ -173,8 +173,15 @@ export class BibReader implements BibReading {
         .ensureAlpha()
         .raw()
         .toBuffer({ resolveWithObject: true });
-      return this.find({ data, width: info.width, height: info.height });
+      return this.find({ data, width: info.width, height: info.height }, trace);
     });
+  }
+
+  /** Where text detection runs on a photo of this size with these people (the bench's error anatomy). */
+  cropsFor(people: PersonBox[] | null, width: number, height: number): TextCrop[] {
+    return people && this.options.crops
+      ? planTextCrops(people, width, height, this.options.torso, this.options.textCrops)
+      : [{ x: 0, y: 0, width, height, scale: 1 }];
   }
 
   /** readPhoto on a photo already decoded (the photo job's one decode: decodePhoto), resized to maxSide when larger. */
@@ -194,13 +201,10 @@ export class BibReader implements BibReading {
     return run;
   }
 
-  private async find(pixels: Rgba): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
+  private async find(pixels: Rgba, trace?: TracedLine[]): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
     const { detection, splitIntoLines, recognition, dictionary } = await this.load();
     const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
-    const crops: TextCrop[] =
-      people && this.options.crops
-        ? planTextCrops(people, pixels.width, pixels.height, this.options.torso, this.options.textCrops)
-        : [{ x: 0, y: 0, width: pixels.width, height: pixels.height, scale: 1 }];
+    const crops = this.cropsFor(people, pixels.width, pixels.height);
     const ocr: TextOcr = {
       detect: (crop, scale) =>
         detectTextLines(
@@ -236,6 +240,7 @@ export class BibReader implements BibReading {
       this.options.torso,
       this.options.inkBoxes,
       this.options.crops && this.options.secondLook ? this.options.textCrops : null,
+      trace,
     );
     return { boxes, people };
   }

@@ -33,6 +33,11 @@ export interface BoxGeometry {
   glyphHeights?: number[];
   /** How far the ground the text is printed on reaches beyond the box on each side, in box heights (numbers only). */
   groundReach?: GroundReach;
+  /**
+   * A glyph shaped as a digit (ground all around, at the digits' height) lies just beside the number on its
+   * line, and the read left it out: the number read may be a fragment of a longer one (numbers only).
+   */
+  digitBeside?: boolean;
 }
 
 /** Distances (box heights) from a box's sides to where its ground ends: a paper bib's ends close by, a shirt's does not. */
@@ -61,6 +66,8 @@ export interface BibRules {
   cutReach: number;
   /** A number touching the photo's left or right edge is partial (`cutNumber`). */
   cutAtFrame: boolean;
+  /** A number with a digit-shaped glyph beside it that the read left out is partial (`BoxGeometry.digitBeside`). */
+  digitBesideCut: boolean;
   /** The ground between a number's strokes is its patch too (`BoxGeometry.inner`: a number filling its sheet). */
   groundBetweenStrokes: boolean;
 }
@@ -75,6 +82,7 @@ export const DEFAULT_BIB_RULES: BibRules = {
   minBibScore: 0,
   cutReach: 0,
   cutAtFrame: true,
+  digitBesideCut: false,
   groundBetweenStrokes: true,
 };
 
@@ -178,8 +186,9 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
  */
 export function cutNumber(
   g: BoxGeometry,
-  rules: Pick<BibRules, 'cutReach' | 'cutAtFrame'> = DEFAULT_BIB_RULES,
+  rules: Pick<BibRules, 'cutReach' | 'cutAtFrame'> & Partial<Pick<BibRules, 'digitBesideCut'>> = DEFAULT_BIB_RULES,
 ): boolean {
+  if (rules.digitBesideCut && g.digitBeside) return true;
   const slack = Math.max(1, 0.1 * g.height);
   if (rules.cutAtFrame && (g.x <= slack || g.x + g.width >= g.imageWidth - slack)) return true;
   const reach = g.groundReach;

@@ -1,8 +1,8 @@
-import { DEFAULT_BIB_RULES } from './extract';
+import { DEFAULT_BIB_RULES, readBibs } from './extract';
 import { DEFAULT_TORSO_RULES } from './torso-gate';
 import { DEFAULT_TEXT_CROP_OPTIONS, planSecondLook, planTextCrops } from './text-crops';
 import type { Rgba } from './box-geometry';
-import { readTextBoxes, TextOcr } from './read-text';
+import { readTextBoxes, TextOcr, TracedLine } from './read-text';
 import type { TextLine } from './text-detection';
 
 const W = 1000;
@@ -184,5 +184,61 @@ describe('readTextBoxes, lines widened on either side', () => {
   it('keeps the read as cut when the widened one differs with no glyph beyond the box', async () => {
     expect((await read(ocr(66))).map((b) => b.text)).toEqual(['23']);
     expect((await read(ocr(66, false))).map((b) => b.text)).toEqual(['123']);
+  });
+
+  it('marks a number with a digit-shaped glyph beside it that the read left out (a fragment)', async () => {
+    const leftOut: TextOcr = { ...ocr(90), recognise: async () => ({ text: '23', mean: 0.99, chars: [0.99, 0.99] }) };
+    const [fragment] = await read(leftOut);
+    expect(fragment.geometry?.digitBeside).toBe(true);
+    expect(readBibs([fragment], { ...DEFAULT_BIB_RULES, digitBesideCut: true })[0].partial).toBe(true);
+    expect(readBibs([fragment])[0].partial).toBe(false);
+    // The widened read took the glyph in; a box holding every stroke has only the sheet's edges beyond it.
+    expect((await read(ocr(90)))[0].geometry?.digitBeside).toBe(false);
+    expect((await read(ocr(66)))[0].geometry?.digitBeside).toBe(false);
+  });
+});
+
+describe('readTextBoxes, traced', () => {
+  const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
+  // A number on the patch, a line on the grey ground (fails the print rule), and the number again for a person.
+  const lines: TextLine[] = [{ box: box(466, 296, 574, 344) }, { box: box(100, 100, 200, 140) }];
+  const fake = (): TextOcr & { recognised: number } => {
+    const ocr = {
+      recognised: 0,
+      detect: async () => lines,
+      recognise: async () => (ocr.recognised++, { text: '123', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
+    };
+    return ocr;
+  };
+
+  it('tells what became of every line, reading refused ones only when traced', async () => {
+    const trace: TracedLine[] = [];
+    const traced = fake();
+    const boxes = await readTextBoxes(
+      traced,
+      photo(),
+      whole,
+      null,
+      DEFAULT_BIB_RULES,
+      DEFAULT_TORSO_RULES,
+      true,
+      null,
+      trace,
+    );
+    expect(boxes.map((b) => b.text)).toEqual(['123']);
+    expect(trace.map((l) => [l.fate, l.text])).toEqual([
+      ['read', '123'],
+      ['print', '123'],
+    ]);
+    const plain = fake();
+    await readTextBoxes(plain, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(plain.recognised).toBe(1);
+  });
+
+  it('names the torso gate for print on nobody', async () => {
+    const trace: TracedLine[] = [];
+    const elsewhere = [{ x: 0.8, y: 0.1, width: 0.15, height: 0.5, score: 0.9 }];
+    await readTextBoxes(fake(), photo(), whole, elsewhere, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, true, null, trace);
+    expect(trace.map((l) => l.fate)).toEqual(['torso', 'print']);
   });
 });

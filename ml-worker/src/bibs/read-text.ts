@@ -13,7 +13,7 @@ import {
   touchesInnerEdge,
 } from './text-crops';
 import type { TextLine } from './text-detection';
-import { chooseWidenedRead } from './widened-read';
+import { chooseWidenedRead, glyphsBeyondBox } from './widened-read';
 
 /** The OCR models as the reader runs them: text lines of an image at a scale, and one line read. */
 export interface TextOcr {
@@ -24,6 +24,20 @@ export interface TextOcr {
    */
   detectAgain?(image: Rgba, scale: number): Promise<TextLine[]>;
   recognise(line: TextLine): Promise<LineReading | undefined>;
+}
+
+/**
+ * One text line the detector found and what became of it (the bench's error anatomy, BENCH_BIB_TRACE): refused
+ * by a gate, left to a crop that sees it better, or read. With a trace every line is read, refused ones too.
+ */
+export interface TracedLine {
+  /** The detector's corners in the analysed image's pixels. */
+  corners: number[][];
+  scale: number;
+  pass: 'colour' | 'luminance' | 'second look';
+  fate: 'cut by its crop' | 'print' | 'torso' | 'read elsewhere' | 'read';
+  text?: string;
+  confidence?: number;
 }
 
 /**
@@ -42,23 +56,74 @@ export async function readTextBoxes(
   torso: TorsoRules,
   inkBoxes = true,
   secondLook: TextCropOptions | null = null,
+  trace?: TracedLine[],
 ): Promise<TextBox[]> {
-  const found = await findPrinted(ocr, pixels, crops, people, rules, torso, inkBoxes);
-  const boxes = await recognise(ocr, pixels, readOnce(found, pixels.width, pixels.height));
+  const found = await findPrinted(
+    ocr,
+    pixels,
+    crops,
+    people,
+    rules,
+    torso,
+    inkBoxes,
+    trace && { trace, pass: 'colour' },
+  );
+  const once = readOnce(found, pixels.width, pixels.height);
+  if (trace) await traceRead(ocr, pixels, found, once);
+  const boxes = await recognise(ocr, pixels, once);
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
   const hasNumber = (person: PersonBox) => numbers.some((g) => onATorso(g, [person], torso));
   const looks = planSecondLook(people, hasNumber, pixels.width, pixels.height, torso, secondLook);
   if (!looks.length) return boxes;
   // Text the first pass found already (read or not) is not read again.
-  const again = await findPrinted(ocr, pixels, looks, people, rules, torso, inkBoxes);
+  const again = await findPrinted(
+    ocr,
+    pixels,
+    looks,
+    people,
+    rules,
+    torso,
+    inkBoxes,
+    trace && { trace, pass: 'second look' },
+  );
   const fresh = readOnce(again, pixels.width, pixels.height).filter(
     (f) => !found.some((k) => sameText(k.corners, f.corners)),
   );
+  if (trace) await traceRead(ocr, pixels, again, fresh);
   return [...boxes, ...(await recognise(ocr, pixels, fresh))];
 }
 
-type Printed = FoundText & { line: TextLine; geometry: BoxGeometry };
+type Printed = FoundText & { line: TextLine; geometry: BoxGeometry; traced?: TracedLine };
+
+interface Tracing {
+  trace: TracedLine[];
+  pass: TracedLine['pass'];
+}
+
+/** Traces what each printed line read as, and which were left to another crop's view of the same text. */
+async function traceRead(ocr: TextOcr, pixels: Rgba, found: Printed[], once: Printed[]) {
+  for (const printed of found) {
+    if (!printed.traced) continue;
+    const reading = await readLine(ocr, pixels, printed.line, printed.crop);
+    printed.traced.fate = once.includes(printed) ? 'read' : 'read elsewhere';
+    Object.assign(printed.traced, { text: reading?.text, confidence: reading?.mean });
+  }
+}
+
+/** Traces a line a gate refused, read all the same (the trace alone pays for it). */
+async function traceRefused(
+  ocr: TextOcr,
+  tracing: Tracing | undefined,
+  line: TextLine,
+  corners: number[][],
+  scale: number,
+  fate: TracedLine['fate'],
+) {
+  if (!tracing) return;
+  const reading = await ocr.recognise(line);
+  tracing.trace.push({ corners, scale, pass: tracing.pass, fate, text: reading?.text, confidence: reading?.mean });
+}
 
 /** The text lines of the crops printed as a bib is and, with `people`, on someone's torso. */
 async function findPrinted(
@@ -69,26 +134,40 @@ async function findPrinted(
   rules: BibRules,
   torso: TorsoRules,
   inkBoxes: boolean,
+  tracing?: Tracing,
 ): Promise<Printed[]> {
   const found: Printed[] = [];
   for (const crop of crops) {
     const whole = crop.width === pixels.width && crop.height === pixels.height;
     const image = whole ? pixels : cropRgba(pixels, crop);
-    const printed = (lines: TextLine[]) => {
+    const printed = async (lines: TextLine[], pass: TracedLine['pass']) => {
       const kept: Printed[] = [];
+      const traced = tracing && { ...tracing, pass: tracing.pass === 'colour' ? pass : tracing.pass };
       for (const line of lines) {
         const corners = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
+        const refused = (fate: TracedLine['fate']) => traceRefused(ocr, traced, line, corners, crop.scale, fate);
         // Cut by the crop: a neighbour's crop sees it whole.
-        if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) continue;
+        if (touchesInnerEdge(corners, crop, pixels.width, pixels.height)) {
+          await refused('cut by its crop');
+          continue;
+        }
         const geometry = printGeometry(pixels, inkBoxes ? numberCorners(pixels, corners) : corners);
-        if (!printedLikeABib(geometry, rules)) continue; // not dark print on a patch: no need to read it
-        if (people && !placedLikeABib(geometry, people, torso)) continue; // on nobody: a sign, a plate, a clock
-        kept.push({ line, corners, crop, geometry });
+        if (!printedLikeABib(geometry, rules)) {
+          await refused('print'); // not dark print on a patch: no need to read it
+          continue;
+        }
+        if (people && !placedLikeABib(geometry, people, torso)) {
+          await refused('torso'); // on nobody: a sign, a plate, a clock
+          continue;
+        }
+        const entry: TracedLine | undefined = traced && { corners, scale: crop.scale, pass: traced.pass, fate: 'read' };
+        if (entry) traced?.trace.push(entry);
+        kept.push({ line, corners, crop, geometry, traced: entry });
       }
       return kept;
     };
-    let kept = printed(await ocr.detect(image, crop.scale));
-    if (!kept.length && ocr.detectAgain) kept = printed(await ocr.detectAgain(image, crop.scale));
+    let kept = await printed(await ocr.detect(image, crop.scale), 'colour');
+    if (!kept.length && ocr.detectAgain) kept = await printed(await ocr.detectAgain(image, crop.scale), 'luminance');
     found.push(...kept);
   }
   return found;
@@ -98,27 +177,44 @@ async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<
   const boxes: TextBox[] = [];
   for (const { line, geometry, crop } of found) {
     const result = await readLine(ocr, pixels, line, crop);
+    if (!result) continue;
     // Glyph heights and ground reach weigh numbers only (bibEvidence).
-    if (result)
+    const number = /\d/.test(result.text);
+    const read = { text: result.text, confidence: result.mean, chars: result.chars };
+    if (!number) boxes.push({ ...read, geometry });
+    else
       boxes.push({
-        text: result.text,
-        confidence: result.mean,
-        chars: result.chars,
-        geometry: /\d/.test(result.text) ? numberGeometry(pixels, geometry) : geometry,
+        ...read,
+        geometry: { ...numberGeometry(pixels, geometry), digitBeside: digitBeside(pixels, line, crop, result) },
       });
   }
   return boxes;
 }
 
 /** A line read as cut or, widened, with what the widening gained kept only when it is a digit's glyph. */
-async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<LineReading | undefined> {
+async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<KeptReading | undefined> {
   if (!line.widened) return ocr.recognise(line);
   const { image, region, glyphCheck } = line.widened;
   const wide = await ocr.recognise({ ...line, image });
-  if (!glyphCheck) return wide;
+  if (!glyphCheck) return wide && { ...wide, widenedGain: true };
   const narrow = await ocr.recognise(line);
   const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
-  return chooseWidenedRead(narrow, wide, pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y });
+  const kept = chooseWidenedRead(narrow, wide, pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y });
+  return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text };
+}
+
+/** A line's read, and whether it is the widened read that took in glyphs beyond the box. */
+type KeptReading = LineReading & { widenedGain?: boolean };
+
+/**
+ * Whether a digit-shaped glyph lies beside a line's box, within its widened region, that the read kept did not
+ * take in (a widened read that gained a glyph took it). A slanted line, never widened, is not judged.
+ */
+function digitBeside(pixels: Rgba, line: TextLine, crop: Region, kept: KeptReading): boolean {
+  if (!line.widened || kept.widenedGain) return false;
+  const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
+  const { region } = line.widened;
+  return glyphsBeyondBox(pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y }).some((g) => g.digit);
 }
 
 /** Two text boxes overlapping by more than half their union: the same text. */

@@ -1,4 +1,4 @@
-import { onATorso, PersonBox, placedLikeABib, torsoRegion } from './torso-gate';
+import { DEFAULT_TORSO_RULES, onATorso, PersonBox, placedLikeABib, torsoRegion } from './torso-gate';
 
 /** A 2000x1000 photo; a runner standing at x 0.4-0.5, y 0.2-0.8 (relative). */
 const runner: PersonBox = { x: 0.4, y: 0.2, width: 0.1, height: 0.6, score: 0.6 };
@@ -42,6 +42,17 @@ describe('onATorso', () => {
   it('refuses a number too tall to be printed on that person (a sign in front of a spectator far behind)', () => {
     // The runner is 600 px tall: a 40 px number is 7% of it (a bib), a 90 px one 15%.
     expect(onATorso({ ...textAt(0.45, 0.4), height: 40 }, [runner])).toBe(true);
+    expect(onATorso({ ...textAt(0.45, 0.4), height: 90 }, [runner])).toBe(false);
+  });
+
+  it("caps a number's height on the height a wide person's width implies (heightCapFromWidth)", () => {
+    // A runner filling the frame, seen from the knees up: box 0.5 x 0.8 of a 3:2 photo, a 50 px number (0.104 of
+    // the height, 0.13 of the box's): a bib of a close-up. The thin runner keeps the cap of their own box.
+    const close: PersonBox = { x: 0.25, y: 0.1, width: 0.5, height: 0.8, score: 0.6 };
+    const number = { x: 310, y: 215, width: 110, height: 50, imageWidth: 720, imageHeight: 480 };
+    const boxCap = { ...DEFAULT_TORSO_RULES, heightCapFromWidth: false };
+    expect(onATorso(number, [close], boxCap)).toBe(false);
+    expect(onATorso(number, [close])).toBe(true);
     expect(onATorso({ ...textAt(0.45, 0.4), height: 90 }, [runner])).toBe(false);
   });
 

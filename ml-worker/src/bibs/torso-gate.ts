@@ -30,6 +30,11 @@ export interface TorsoRules {
    */
   maxHeightShare: number;
   /**
+   * The height cap is taken on the height the person's width implies when that is more than their box's: a
+   * runner filling the frame is seen from the knees or the chest up, and their bib fills more of that box.
+   */
+  heightCapFromWidth: boolean;
+  /**
    * With nobody found on the photo, a number at least this tall (share of the photo's height) is a
    * close-up of a bib (the runner fills the frame, cut off too much for the detector); smaller
    * numbers there are signs, plates and clocks of a scene without people.
@@ -45,6 +50,7 @@ export const DEFAULT_TORSO_RULES: TorsoRules = {
   bottom: 0.78,
   maxWidthShare: 0.8,
   maxHeightShare: 0.12,
+  heightCapFromWidth: true,
   closeUpHeight: 0.08,
 };
 
@@ -83,8 +89,12 @@ export function onATorso(
   const width = box.width / box.imageWidth;
   return persons.some((person) => {
     if (person.score < rules.minPersonScore || width > rules.maxWidthShare * person.width) return false;
-    const torso = torsoRegion(person, rules, box.imageWidth / box.imageHeight);
-    if (box.height / box.imageHeight > rules.maxHeightShare * torso.personHeight) return false;
+    const aspect = box.imageWidth / box.imageHeight;
+    const torso = torsoRegion(person, rules, aspect);
+    const tall = rules.heightCapFromWidth
+      ? Math.max(torso.personHeight, FULL_HEIGHT_PER_WIDTH * person.width * aspect)
+      : torso.personHeight;
+    if (box.height / box.imageHeight > rules.maxHeightShare * tall) return false;
     return cx >= torso.x0 && cx <= torso.x1 && cy >= torso.y0 && cy <= torso.y1;
   });
 }

@@ -4,6 +4,7 @@ import {
   BibReaderOptions,
   BibRules,
   DEFAULT_BIB_RULES,
+  DEFAULT_TORSO_RULES,
   OCR_MAX_SIDE,
   PersonBox,
   readBibs,
@@ -12,6 +13,7 @@ import {
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { bibAnatomy } from './bib-anatomy';
 import { BenchRow } from './table';
 
 /** A race of the fixtures: photos with the bibs labelled on each. */
@@ -63,7 +65,34 @@ interface GeneratedRace {
   width?: number;
   tint?: [number, number, number];
   quality: number;
+  /** Close-ups: one photo per rectangle of a source photo (oriented pixels), labelled with the bib it holds. */
+  closeUps?: CloseUp[];
 }
+
+interface CloseUp {
+  photo: string;
+  bib: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The dev race's bibs with digits of 30 px and more (read once to place them), each cut out 3:2 so that its
+ * digits are a tenth of the frame's height (the sheet about a tenth of the frame): a runner filling a small
+ * photo, the hidden races' "large, sharp bib" (the person detector's box is then cut by the frame).
+ */
+const DEV_CLOSE_UPS: CloseUp[] = [
+  { photo: 'prom2.jpg', bib: '398', left: 1116, top: 333, width: 675, height: 450 },
+  { photo: 'prom3.jpg', bib: '7690', left: 1478, top: 315, width: 570, height: 380 },
+  { photo: 'prom3.jpg', bib: '3268', left: 933, top: 499, width: 465, height: 310 },
+  { photo: 'prom4.jpg', bib: '2695', left: 1330, top: 317, width: 675, height: 450 },
+  { photo: 'prom4.jpg', bib: '5823', left: 689, top: 367, width: 585, height: 390 },
+  { photo: '0017-IMG_0035.JPG', bib: '46', left: 392, top: 388, width: 510, height: 340 },
+  { photo: '0236-IMG_0273.JPG', bib: '6291', left: 429, top: 651, width: 765, height: 510 },
+  { photo: '0236-IMG_0273.JPG', bib: '7483', left: 1, top: 435, width: 465, height: 310 },
+];
 
 const GENERATED_RACES: GeneratedRace[] = [
   {
@@ -79,6 +108,23 @@ const GENERATED_RACES: GeneratedRace[] = [
     how: "the dev race re-rendered 1024 px wide (generated: the hidden races' largest photos)",
     width: 1024,
     quality: 90,
+  },
+  {
+    name: 'bibs-close',
+    from: 'bibs',
+    how: 'close-ups of the dev race 720 px wide, digits a tenth of the frame (generated: a runner filling the photo)',
+    width: 720,
+    quality: 90,
+    closeUps: DEV_CLOSE_UPS,
+  },
+  {
+    name: 'bibs-close-yellow',
+    from: 'bibs',
+    how: "the close-ups with yellow sheets (generated: blue x0.3, green x0.9; the hidden races' large yellow bib)",
+    width: 720,
+    tint: [1, 0.9, 0.3],
+    quality: 90,
+    closeUps: DEV_CLOSE_UPS,
   },
   {
     name: 'rbnr-yellow',
@@ -98,8 +144,13 @@ const GENERATED_RACES: GeneratedRace[] = [
 const raceDescription = (name: string) =>
   RACE_FOLDERS[name] ?? GENERATED_RACES.find((g) => g.name === name)?.how ?? name;
 
-async function generate(file: Buffer, g: GeneratedRace): Promise<Buffer> {
+async function generate(file: Buffer, g: GeneratedRace, closeUp?: CloseUp): Promise<Buffer> {
   let image = sharp(file).rotate();
+  // Oriented first: the rectangles are in the pixels as the photo is seen.
+  if (closeUp) {
+    const { left, top, width, height } = closeUp;
+    image = sharp(await image.toBuffer()).extract({ left, top, width, height });
+  }
   if (g.width) image = image.resize({ width: g.width });
   if (g.tint) {
     const [r, gr, b] = g.tint;
@@ -120,7 +171,14 @@ export async function loadRaces(fixtures: string): Promise<Race[]> {
   for (const g of GENERATED_RACES) {
     const source = races.find((r) => r.name === g.from);
     if (!source || (picked && !picked.includes(g.name))) continue;
-    const photos = await Promise.all(source.photos.map(async (p) => ({ ...p, file: await generate(p.file, g) })));
+    const photos = g.closeUps
+      ? await Promise.all(
+          g.closeUps.map(async (c) => {
+            const file = source.photos.find((p) => p.name === c.photo)!.file;
+            return { name: `${c.photo}#${c.bib}`, file: await generate(file, g, c), bibs: new Set([c.bib]) };
+          }),
+        )
+      : await Promise.all(source.photos.map(async (p) => ({ ...p, file: await generate(p.file, g) })));
     generated.push({ name: g.name, family: source.family, photos });
   }
   return [...races.filter((r) => !picked || picked.includes(r.name)), ...generated];
@@ -261,8 +319,8 @@ const add = (a: Counts, b: Counts): Counts => ({
  */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn?: boolean }> = [
   {
-    label: 'before (main of 2026-11-28 05:00: the models see each crop in colour, no second detection)',
-    options: { luminance: 'off', greyFallback: false },
+    label: "before (main of 2026-11-28 08:00: the torso gate's height cap on the person's box, digitBeside not a cut)",
+    options: { torso: { ...DEFAULT_TORSO_RULES, heightCapFromWidth: false } },
   },
   {
     label: 'greydetector (the text detector sees each crop as its stretched luminance, the recogniser in colour)',
@@ -277,6 +335,11 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   {
     label: 'greyfallback (in colour; a crop where no print passed the gates is detected again on its luminance)',
     options: { luminance: 'off', greyFallback: true },
+    optIn: true,
+  },
+  {
+    label: 'digitbeside (a number with a digit-shaped glyph beside it that the read left out is partial)',
+    options: { rules: { ...DEFAULT_BIB_RULES, digitBesideCut: true } },
   },
   { label: 'now (as shipped)', options: {} },
 ];
@@ -303,6 +366,15 @@ export async function bibRacesBench(rows: BenchRow[], reader: BibReader, fixture
     reads.map((r) => r.read),
   );
   for (const { label, read, rules } of reads) await heightBands(rows, races, read, rules, heights, label);
+  // BENCH_BIB_TRACE=1: where each miss and wrong read is lost, per variant (BENCH_BIB_TRACE_RACES picks the races).
+  if (process.env.BENCH_BIB_TRACE) {
+    const traced = process.env.BENCH_BIB_TRACE_RACES?.split(',') ?? ['rbnr', 'rbnr-yellow', 'rbnr-q40', 'bibs-1024'];
+    for (const { label, options } of variants) {
+      const rules = options.rules ?? DEFAULT_BIB_RULES;
+      const picked = races.filter((r) => traced.includes(r.name));
+      await bibAnatomy(rows, reader.withOptions(options), rules, picked, heights, label.split(' ')[0]);
+    }
+  }
   if (reads.length > 1) chooseReader(rows, races, reads);
 }
 

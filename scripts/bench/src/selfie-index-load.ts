@@ -1,4 +1,5 @@
-import { EventFaceIndex, Orm, SqlPhotosRepository } from '@em/core/data';
+import { Orm, SqlPhotosRepository } from '@em/core/data';
+import { EventFaceIndex } from '@em/core/face-index';
 import type { FaceRow } from '@em/core/data';
 import { Pool } from 'pg';
 import { percentile } from './selfie-stages';

@@ -7,7 +7,7 @@ import {
   sampleFrames,
 } from '@em/core/media';
 import { buildSlideshow } from '@em/platform';
-import { EventFaceIndex } from '@em/core/data';
+import { EventFaceIndex } from '@em/core/face-index';
 import { FaceAnalyzer, FaceAnalyzerOptions, VIDEO_FACE_OPTIONS, VideoFaceFinder } from '@em/ml-worker';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

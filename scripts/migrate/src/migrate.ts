@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { config } from '@em/core';
-import { migrateDatabase, openDatabase } from '@em/core/data';
+import { openDatabase } from '@em/core/data';
+import { migrateDatabase } from '@em/core/migrate';
 
 /** `npm run migrate` (and the deployment's migrate step): applies pending migrations, then exits. */
 async function main() {

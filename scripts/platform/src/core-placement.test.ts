@@ -12,6 +12,8 @@ const NOT_USERS = ['core', path.join('scripts', 'bench'), 'test'];
 const ENTRIES: Record<string, string> = {
   '@em/core': 'index.ts',
   '@em/core/data': 'data.ts',
+  '@em/core/migrate': 'migrate.ts',
+  '@em/core/face-index': 'face-index.ts',
   '@em/core/storage': 'storage/index.ts',
   '@em/core/jobs': 'jobs/index.ts',
   '@em/core/media': 'media.ts',

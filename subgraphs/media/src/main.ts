@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { checks, connectRedis, videoStatusPublisher } from '@em/core';
 import {
-  FaceIndexCache,
   SqlClipRequestsRepository,
   SqlEventsRepository,
   SqlFaceSearchesRepository,
   SqlVideosRepository,
 } from '@em/core/data';
+import { FaceIndexCache } from '@em/core/face-index';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { FaceIndexRevisions, SelfieEmbedder } from '@em/core/media';

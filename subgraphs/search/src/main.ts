@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { checks, connectRedis } from '@em/core';
 import {
-  FaceIndexCache,
   SqlEventsRepository,
   SqlFaceSearchesRepository,
   SqlPhotosRepository,
   SqlStartListRepository,
 } from '@em/core/data';
+import { FaceIndexCache } from '@em/core/face-index';
 import { FaceIndexRevisions, SelfieEmbedder } from '@em/core/media';
 import { resolverContainer, runService, ServiceRuntime, startSubgraphServer } from '@em/subgraph-kit';
 import { BibSearchResolver } from './bibs/bib-search.resolver';

@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
-import { migrateDatabase, ormOptions, Orm } from '../../db/orm';
+import { migrateDatabase } from '../../db/migrate';
+import { ormOptions, Orm } from '../../db/orm';
 
 export interface TestDatabase {
   orm: Orm;

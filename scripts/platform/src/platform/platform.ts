@@ -1,12 +1,6 @@
 import { Config, connectRedis, ContentVersions, DEFAULT_PORTS, loadConfig, PLATFORM_ENV_FILE } from '@em/core';
-import {
-  migrateDatabase,
-  openDatabase,
-  Orm,
-  SqlEventsRepository,
-  SqlPhotosRepository,
-  SqlVideosRepository,
-} from '@em/core/data';
+import { migrateDatabase } from '@em/core/migrate';
+import { openDatabase, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { VideosService } from '@em/subgraph-media';
@@ -63,6 +57,9 @@ export interface Platform {
  * by the end-to-end tests.
  */
 export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
+  const startedAt = Date.now();
+  // The start's timeline, one line per stage with the seconds since the start: where a slow restart spends them.
+  const stageDone = (stage: string) => opts.log(`${stage} (${((Date.now() - startedAt) / 1000).toFixed(1)} s)`);
   closeDataDir(opts.dataDir);
   const p = { ...DEFAULT_PORTS, ...opts.ports };
   for (const [name, port] of Object.entries({
@@ -92,6 +89,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     },
     log: opts.log,
   });
+  stageDone('infrastructure up');
   let orm: Orm | undefined;
   let jobs: JobQueues | undefined;
   let redis: ReturnType<typeof connectRedis> | undefined;
@@ -121,6 +119,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     if (applied.length) opts.log(`applied migrations: ${applied.join(', ')}`);
     const store = new ObjectStore(cfg);
     await store.ensureBucket();
+    stageDone('database migrated, bucket ready');
 
     let demo: DemoSeed | null = null;
     jobs = new JobQueues(cfg.REDIS_URL);
@@ -145,9 +144,19 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
         log: opts.log,
         localSignIn: !!env.IDENTITY_COOKIE_SECRET,
       });
+    if (demo) stageDone(demo.created ? 'demo seeded' : 'demo data found');
     // A loaded machine (several builds on few cores) starts services slower than the default allows.
     const timeoutMs = opts.serviceStartMs;
-    services = await startServices({ env, onOutput: opts.onServiceOutput, timeoutMs });
+    const waveUp = {
+      'read-path': 'galleries answering: events, images, gateway, REST adapter up',
+      'after-read-path': 'searches, clips and sign-in up; the ml-worker loads its models',
+    } as const;
+    services = await startServices({
+      env,
+      onOutput: opts.onServiceOutput,
+      timeoutMs,
+      onWaveUp: (wave) => stageDone(waveUp[wave]),
+    });
     if (demo) {
       const { live, failed } = await publishDemo(pipeline, demo.eventId);
       await setDemoCover(orm, demo.eventId);

@@ -115,6 +115,8 @@ export async function startServices(opts: {
   onOutput: (service: string, line: string) => void;
   only?: string[];
   timeoutMs?: number;
+  /** Told when each foreground wave answers, for the start's timeline. */
+  onWaveUp?: (wave: 'read-path' | 'after-read-path') => void;
 }): Promise<ServiceGroup> {
   const running: RunningService[] = [];
   const group: ServiceGroup = {
@@ -152,7 +154,7 @@ export async function startServices(opts: {
   const port = (def: ServiceDef) => Number(opts.env[def.portVar!]);
   const wanted = SERVICES.filter((s) => (!opts.only || opts.only.includes(s.name)) && (!s.when || s.when(opts.env)));
   try {
-    const waitFor = (start: ServiceDef['start']) => {
+    const waitFor = (start: 'read-path' | 'after-read-path') => {
       const started = wanted.filter((def) => def.start === start).map((def) => ({ def, service: spawnService(def) }));
       return Promise.all(
         started
@@ -161,6 +163,7 @@ export async function startServices(opts: {
       ).then(() => {
         for (const { def, service } of started)
           if (lowerFirst && def.start !== 'read-path') restorePriority(service.child.pid!);
+        opts.onWaveUp?.(start);
       });
     };
     await waitFor('read-path');

@@ -129,8 +129,28 @@ export async function seedDemo(opts: {
   const event = (await admin.repos.events.findBySlug(org.id, DEMO_EVENT_SLUG))!;
   const browserKey = await ensureBrowserKey(admin, org.id, event.id, opts.dataDir);
   await opts.store.ensureBucket();
-  // The demo goes through the real pipeline: import, then a worker job per photo.
-  for (const file of demoPhotoFiles()) {
+  // The demo goes through the real pipeline: import, then a worker job per photo. A later start finds the photos
+  // there and imports none (drawing and hashing them again cost the restart a second before the services start).
+  const photoFiles = demoPhotoFiles();
+  const photosThere = (await new SqlPhotosRepository(opts.orm).tallyByStatus(event.id)).reduce(
+    (n, t) => n + t.count,
+    0,
+  );
+  if (photosThere < photoFiles.length + DEMO_BIBS.length) await importDemoPhotos(event, photoFiles, opts);
+  await opts.pipeline.queuePending(event.id);
+  if ((await new SqlVideosRepository(opts.orm).listByEvent(event.id)).length === 0)
+    await addDemoVideo(event, opts.videos);
+  const organiserPassword = opts.localSignIn ? await ensureOrganiserPassword(opts.orm, opts.dataDir) : null;
+  return { orgId: org.id, eventId: event.id, apiKey, created, browserKey, organiserPassword };
+}
+
+/** The sample photos and two drawn finish-line photos with the demo's bibs, imported (duplicates are skipped). */
+async function importDemoPhotos(
+  event: Event,
+  photoFiles: string[],
+  opts: { pipeline: PipelineService; log: (l: string) => void },
+): Promise<void> {
+  for (const file of photoFiles) {
     const outcome = await opts.pipeline.importFile(event, readFileSync(file), {
       fileName: path.basename(file),
       source: 'seed',
@@ -145,11 +165,6 @@ export async function seedDemo(opts: {
       photographerName: 'Demo photographer',
     });
   }
-  await opts.pipeline.queuePending(event.id);
-  if ((await new SqlVideosRepository(opts.orm).listByEvent(event.id)).length === 0)
-    await addDemoVideo(event, opts.videos);
-  const organiserPassword = opts.localSignIn ? await ensureOrganiserPassword(opts.orm, opts.dataDir) : null;
-  return { orgId: org.id, eventId: event.id, apiKey, created, browserKey, organiserPassword };
 }
 
 /**

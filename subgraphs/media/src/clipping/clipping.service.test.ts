@@ -1,4 +1,4 @@
-import { FaceHit } from '@em/core/data';
+import { FaceHit } from '@em/core/face-index';
 import { descriptorToBuffer, SelfieDescriptors, selfieDescriptorsToBuffer } from '@em/core/media';
 import {
   apiKeyPrincipal,

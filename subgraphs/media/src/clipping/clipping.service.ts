@@ -13,12 +13,12 @@ import {
   ClipRequestStatus,
   Event,
   EventsRepository,
-  FaceIndexCache,
   FaceSearchesRepository,
   guardOperation,
   VideoMatch,
   VideosRepository,
 } from '@em/core/data';
+import { FaceIndexCache } from '@em/core/face-index';
 import { ObjectStore } from '@em/core/storage';
 import { JobProducer } from '@em/core/jobs';
 import {

@@ -1,4 +1,4 @@
-import { FaceHit } from '@em/core/data';
+import { FaceHit } from '@em/core/face-index';
 import { DEFAULT_MATCH_PERCENT, selfieDescriptorsToBuffer, similarityPercent } from '@em/core/media';
 import {
   apiKeyPrincipal,

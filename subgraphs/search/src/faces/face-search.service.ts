@@ -16,7 +16,6 @@ import {
 import {
   Event,
   EventsRepository,
-  FaceIndexCache,
   FaceMatch,
   FaceSearchesRepository,
   guardOperation,
@@ -25,6 +24,7 @@ import {
   StoredFaceSearch,
   visibleMatches,
 } from '@em/core/data';
+import { FaceIndexCache } from '@em/core/face-index';
 import {
   appliedMatchPercent,
   selfieDescriptorsToBuffer,
