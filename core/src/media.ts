@@ -5,6 +5,7 @@ export * from './faces/embedding';
 export * from './faces/stranger-check';
 export * from './faces/face-matrix';
 export * from './faces/selfie-embedder';
+export * from './faces/selfie-images';
 export * from './faces/face-index-revisions';
 export * from './video/ffmpeg';
 export { findOnPath } from './video/tools';

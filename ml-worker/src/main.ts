@@ -22,7 +22,7 @@ import {
 } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues, QUEUE_NAMES, queueReembedding } from '@em/core/jobs';
-import { FaceIndexRevisions } from '@em/core/media';
+import { FaceIndexRevisions, SelfieImages } from '@em/core/media';
 import { BibReaderPool } from './bibs/bib-reader-pool';
 import { ClipRetention } from './clips/clip-retention';
 import { ClipCutter } from './clips/cut-clips';
@@ -56,7 +56,7 @@ async function main() {
   const readiness = { modelsLoaded: false };
   const operator = openOperatorPort(cfg, { orm, redis, store, jobs, metrics, readiness });
   const faces = new FaceAnalyzer();
-  const selfies = selfieServing(cfg, faces);
+  const selfies = selfieServing(cfg, faces, new SelfieImages(redis));
   const selfiesStarted = selfies.threads.start();
   // Then this thread, and every thread it starts from now on (OCR, video parts), may run photo and
   // video work at a lower priority than the selfie threads started above (ML_BACKGROUND_NICE, off by default).
@@ -125,14 +125,14 @@ function openOperatorPort(
  * Redis itself: they never wait behind a photo, nor for this thread. When the last thread is lost,
  * this thread serves the selfie queue (its analyzer puts selfies ahead of photo work).
  */
-function selfieServing(cfg: Config, faces: FaceAnalyzer) {
+function selfieServing(cfg: Config, faces: FaceAnalyzer, images: SelfieImages) {
   const workers: Worker[] = [];
   let selfiesHere = false;
   const serveHere = () => {
     if (selfiesHere) return;
     selfiesHere = true;
     workers.push(
-      startWorker('selfies', { run: (job) => embedSelfie(faces, job) }, connectRedis(cfg.REDIS_URL), logger),
+      startWorker('selfies', { run: (job) => embedSelfie(faces, job, images) }, connectRedis(cfg.REDIS_URL), logger),
     );
   };
   const threads = SelfieThreads.servingQueue(faces, logger, cfg.SELFIE_THREADS, { redisUrl: cfg.REDIS_URL }, serveHere);
@@ -201,7 +201,7 @@ function jobHandlers(
       },
     },
     // Served by the selfie threads (serveHere when none runs).
-    selfies: { run: (job) => embedSelfie(faces, job) },
+    selfies: { run: (job) => embedSelfie(faces, job, new SelfieImages(redis)) },
     videos: {
       run: (job) => videos.index(job.videoId),
       onFinalFailure: {

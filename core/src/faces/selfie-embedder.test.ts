@@ -5,6 +5,7 @@ import { JOBS } from '../jobs';
 import { connectRedis } from '../redis';
 import { startRedis } from '../test-support/redis-server';
 import { SelfieEmbedder } from './selfie-embedder';
+import { SelfieImages } from './selfie-images';
 
 describe('SelfieEmbedder before a worker serves the selfie queue', () => {
   let redis: { url: string; stop: () => void };
@@ -41,9 +42,16 @@ describe('SelfieEmbedder before a worker serves the selfie queue', () => {
     expect(await queue.count()).toBe(0);
 
     const workerConnection = connectRedis(redis.url);
+    const images = new SelfieImages(queueConnection);
+    const received: Array<Buffer | null> = [];
     const worker = new Worker(
       JOBS.selfies.queue,
-      async () => ({ descriptor: null, boxDescriptor: null, facesFound: 0 }),
+      async (job) => {
+        // The image travels beside the job, binary, not in the job's JSON.
+        expect(job.data.imageBase64).toBeUndefined();
+        received.push(await images.read(job.data.imageKey));
+        return { descriptor: null, boxDescriptor: null, facesFound: 0 };
+      },
       {
         connection: workerConnection,
       },
@@ -51,6 +59,11 @@ describe('SelfieEmbedder before a worker serves the selfie queue', () => {
     try {
       await worker.waitUntilReady();
       await expect(embedder.embed(selfie)).resolves.toMatchObject({ descriptors: null, facesFound: 0 });
+      expect(received).toHaveLength(1);
+      expect(received[0]!.equals(selfie)).toBe(true);
+      // Removed once the search has its answer (nothing waits for its expiry).
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await queueConnection.keys('selfie-image:*')).toEqual([]);
     } finally {
       await worker.close();
       await queue.close();
@@ -58,4 +71,61 @@ describe('SelfieEmbedder before a worker serves the selfie queue', () => {
       queueConnection.disconnect();
     }
   }, 30_000);
+});
+
+describe('SelfieEmbedder.prepare', () => {
+  let redis: { url: string; stop: () => void };
+  let embedder: SelfieEmbedder;
+  beforeAll(async () => {
+    redis = await startRedis();
+    embedder = new SelfieEmbedder(redis.url, { maxBytes: 8 * 1024 * 1024, timeoutSeconds: 1 });
+  });
+  afterAll(async () => {
+    await embedder.close();
+    redis.stop();
+  });
+
+  it('downscales a phone-sized photo to 1280 px on its long side, a JPEG', async () => {
+    const phone = await sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#468' } })
+      .jpeg()
+      .toBuffer();
+    const meta = await sharp(await embedder.prepare(phone)).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 1280, height: 960 });
+  });
+
+  it('refuses a JPEG cut in the middle of its data (valid header) with BAD_REQUEST, not a 500', async () => {
+    const noisy = Buffer.from(Array.from({ length: 256 * 256 * 3 }, (_, i) => (i * 7919) % 251));
+    const whole = await sharp(noisy, { raw: { width: 256, height: 256, channels: 3 } })
+      .jpeg()
+      .toBuffer();
+    const cut = whole.subarray(0, Math.floor(whole.length / 2));
+    await expect(embedder.prepare(cut)).rejects.toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+  });
+});
+
+describe('SelfieImages', () => {
+  let redis: { url: string; stop: () => void };
+  let connection: ReturnType<typeof connectRedis>;
+  beforeAll(async () => {
+    redis = await startRedis();
+    connection = connectRedis(redis.url);
+  });
+  afterAll(() => {
+    connection.disconnect();
+    redis.stop();
+  });
+
+  it('keeps the bytes as they are until removed or expired, and reads no key of another kind', async () => {
+    const images = new SelfieImages(connection);
+    const bytes = Buffer.from([0xff, 0xd8, 0, 1, 2, 0xff, 0xd9]);
+    const key = await images.put(bytes, 60_000);
+    expect((await images.read(key))!.equals(bytes)).toBe(true);
+    await images.remove(key);
+    expect(await images.read(key)).toBeNull();
+    const brief = await images.put(bytes, 50);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await images.read(brief)).toBeNull();
+    await connection.set('other', 'x');
+    await expect(images.read('other')).rejects.toThrow(/not a selfie image key/);
+  });
 });

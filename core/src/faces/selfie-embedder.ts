@@ -1,11 +1,12 @@
 import { QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors';
-import { probeImage } from '../imaging/formats';
+import { CORRUPT_IMAGE, probeImage } from '../imaging/formats';
 import { openImage } from '../imaging/pixel-limit';
 import { JobQueues, JOBS } from '../jobs';
 import { connectRedis } from '../redis';
 import { SelfieDescriptors } from './embedding';
+import { SelfieImages } from './selfie-images';
 
 /** Selfie formats accepted: what phones and browsers send. */
 const SELFIE_FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
@@ -45,6 +46,7 @@ export class SelfieEmbedder {
   private readonly jobs: JobQueues;
   private readonly events: QueueEvents;
   private readonly connection: Redis;
+  private readonly images: SelfieImages;
   private workerSeenUntil = 0;
 
   constructor(
@@ -52,6 +54,7 @@ export class SelfieEmbedder {
     private readonly limits: SelfieLimits,
   ) {
     this.jobs = new JobQueues(redisUrl);
+    this.images = new SelfieImages(this.jobs.redis);
     // BullMQ does not close a connection it was given: close() does, or it reconnects forever once Redis is gone.
     this.connection = connectRedis(redisUrl);
     this.events = new QueueEvents(JOBS.selfies.queue, { connection: this.connection });
@@ -68,10 +71,14 @@ export class SelfieEmbedder {
     }
   }
 
-  /** Checks a selfie file (400 when it is not a photo, 413 over the pixel limit) and downscales it for the trip to the worker. */
+  /**
+   * Checks a selfie file (400 when it is not a photo or a truncated one, 413 over the pixel limit) and
+   * downscales it for the trip to the worker. The header is probed without a decode: the downscale is
+   * the one decode, strict about truncated data (a phone photo's extra decode cost ~20 ms of CPU).
+   */
   async prepare(file: Buffer): Promise<Buffer> {
     this.checkSize(file);
-    const probe = await probeImage(file);
+    const probe = await probeImage(file, { decode: false });
     if (!probe.ok)
       throw new AppError(
         probe.tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST',
@@ -82,11 +89,15 @@ export class SelfieEmbedder {
         'BAD_REQUEST',
         `The selfie must be a JPEG or PNG photo (WebP and HEIF also work), not ${probe.format}`,
       );
-    return openImage(file)
-      .rotate()
-      .resize(SELFIE_MAX_SIDE, SELFIE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
-      .jpeg({ quality: 92 })
-      .toBuffer();
+    try {
+      return await openImage(file, { failOn: 'truncated' })
+        .rotate()
+        .resize(SELFIE_MAX_SIDE, SELFIE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+        .jpeg({ quality: 92 })
+        .toBuffer();
+    } catch {
+      throw new AppError('BAD_REQUEST', `The selfie is not usable: ${CORRUPT_IMAGE}`);
+    }
   }
 
   /**
@@ -103,12 +114,12 @@ export class SelfieEmbedder {
       timer = setTimeout(() => reject(new AppError('NOT_RECORDED', NOT_EMBEDDED)), timeoutMs);
     });
     const sentAt = Date.now();
+    let imageKey: string | undefined;
     const run = (async () => {
       await this.events.waitUntilReady();
-      const job = (await this.jobs.enqueue('selfies', {
-        imageBase64: prepared.toString('base64'),
-        boxDescriptor: opts.boxDescriptor !== false,
-      }))!;
+      // Kept a little past the wait: a job taken at the last moment still finds its image.
+      imageKey = await this.images.put(prepared, timeoutMs + 10_000);
+      const job = (await this.jobs.enqueue('selfies', { imageKey, boxDescriptor: opts.boxDescriptor !== false }))!;
       jobId = job.id;
       return job.waitUntilFinished(this.events, timeoutMs);
     })();
@@ -134,6 +145,7 @@ export class SelfieEmbedder {
     } finally {
       clearTimeout(timer);
       run.catch(() => undefined);
+      if (imageKey) void this.images.remove(imageKey).catch(() => undefined);
     }
   }
 

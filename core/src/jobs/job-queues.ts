@@ -21,6 +21,11 @@ export class JobQueues implements JobProducer {
     this.connection = connectRedis(redisUrl);
   }
 
+  /** The producers' connection (not a blocking one), for values that travel beside jobs (a selfie's image). */
+  get redis(): Redis {
+    return this.connection;
+  }
+
   queue<Q extends QueueName>(name: Q): Queue<JobPayload<Q>, JobResult<Q>> {
     let queue = this.opened.get(name);
     if (!queue) this.opened.set(name, (queue = new Queue(JOBS[name].queue, { connection: this.connection })));

@@ -17,9 +17,11 @@ export interface ProcessPhotoJob extends TracedJob {
   photoId: string;
 }
 
-/** A selfie to embed: the image (already checked and downscaled), base64 in the job. */
+/** A selfie to embed: the image (already checked and downscaled), a binary Redis value beside the job (SelfieImages). */
 export interface EmbedSelfieJob {
-  imageBase64: string;
+  imageKey?: string;
+  /** The image in the job itself, as producers of before `imageKey` sent it. */
+  imageBase64?: string;
   /** Whether the box family's descriptor is wanted too (the event may hold faces stored before version 4); absent: yes. */
   boxDescriptor?: boolean;
 }

@@ -1,4 +1,5 @@
 import { connectRedis, createLogger, Logger } from '@em/core';
+import { SelfieImages } from '@em/core/media';
 import type { Worker as QueueWorker } from 'bullmq';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { startWorker } from '../workers';
@@ -174,9 +175,10 @@ if (!isMainThread && parentPort) {
     await faces.load();
     await warmUpSelfies(faces);
     if (data.redisUrl) {
+      const images = new SelfieImages(connectRedis(data.redisUrl));
       queue = startWorker(
         'selfies',
-        { run: (job) => embedSelfie(faces, job) },
+        { run: (job) => embedSelfie(faces, job, images) },
         connectRedis(data.redisUrl),
         createLogger('ml-worker'),
         data.concurrency ?? 2,
