@@ -133,7 +133,11 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       const gallery = await timed('gallery', `${api}/images?page=${first}&page_size=24`);
       await timed('bib', `${api}/bibs/${bib}?page=1&page_size=24`);
       const form = new FormData();
-      form.append('file', new Blob([selfies[n % selfies.length]], { type: 'image/jpeg' }), 'selfie.jpg');
+      form.append(
+        'file',
+        new Blob([new Uint8Array(selfies[n % selfies.length])], { type: 'image/jpeg' }),
+        'selfie.jpg',
+      );
       await timed('selfie', `${api}/faces?page=1&page_size=24`, { method: 'POST', body: form });
       await timed('gallery', `${api}/images?page=${first + 1}&page_size=24`);
       await timed('gallery', `${api}/images?page=${1 + ((n * 7) % totalPages)}&page_size=24`);
