@@ -3,10 +3,11 @@ import { MIGRATIONS } from './migrations';
 import type { Orm } from './orm';
 
 /**
- * Applies pending migrations; returns the names applied. The migrator is registered here, not in every ORM:
+ * Applies pending migrations (up to and including `to` when given: a test of an upgrade from an older release);
+ * returns the names applied. The migrator is registered here, not in every ORM:
  * only the launcher, `npm run migrate` and the tests migrate, and a service's start does not load its modules.
  */
-export async function migrateDatabase(orm: Orm): Promise<string[]> {
+export async function migrateDatabase(orm: Orm, { to }: { to?: string } = {}): Promise<string[]> {
   orm.config.set('migrations', {
     ...orm.config.get('migrations'),
     migrationsList: MIGRATIONS,
@@ -15,6 +16,6 @@ export async function migrateDatabase(orm: Orm): Promise<string[]> {
     snapshot: false,
   });
   Migrator.register(orm);
-  const applied = await orm.getMigrator().up();
+  const applied = await orm.getMigrator().up(to ? { to } : undefined);
   return applied.map((m) => m.name);
 }

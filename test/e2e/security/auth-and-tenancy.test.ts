@@ -360,7 +360,7 @@ describe('security: authentication and tenancy', () => {
     // MikroORM's migrator in its own process (as scripts/migrate/ does): up to the release before, then the rest.
     const migrate = async (to?: string) => {
       const script = `require('@em/core/data').openDatabase({ DATABASE_URL: process.env.DATABASE_URL, DATABASE_POOL_MAX: 1 })
-        .then(async (orm) => { const done = await orm.getMigrator().up(process.env.TO ? { to: process.env.TO } : undefined); console.log(JSON.stringify(done.map((m) => m.name))); await orm.close(); })
+        .then(async (orm) => { const done = await require('@em/core/migrate').migrateDatabase(orm, { to: process.env.TO }); console.log(JSON.stringify(done)); await orm.close(); })
         .catch((err) => { console.error(err); process.exit(1); });`;
       const result = await runService(
         '-',
