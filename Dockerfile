@@ -6,6 +6,10 @@ COPY core core
 COPY subgraphs subgraphs
 COPY gateway gateway
 COPY rest-adapter rest-adapter
+# The pages the REST adapter serves, and the identity provider's accounts the CLI sets passwords of.
+COPY web web
+COPY dashboard dashboard
+COPY identity identity
 COPY ml-worker ml-worker
 COPY scripts scripts
 COPY test/package.json test/package.json

@@ -1,6 +1,6 @@
 import { CONFIG_VARIABLES, DEFAULT_PORTS, loadConfig, REPO_ROOT } from '@em/core';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { SERVICES } from './platform/services';
@@ -50,6 +50,41 @@ describe('docker-compose.yml and the Dockerfile', () => {
     const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
     for (const [, source] of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm))
       expect(existsSync(path.join(REPO_ROOT, source))).toBe(true);
+  });
+
+  it('the Dockerfile copies every workspace a production process loads (the pages the REST adapter serves too)', () => {
+    const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
+    const copied = [...dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm)].map(([, source]) => source);
+    const rootPackage = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+    const dirOf = new Map<string, string>();
+    const dependenciesOf = new Map<string, string[]>();
+    for (const pattern of rootPackage.workspaces as string[]) {
+      const dirs = pattern.endsWith('/*')
+        ? readdirSync(path.join(REPO_ROOT, pattern.slice(0, -2))).map((d) => `${pattern.slice(0, -2)}/${d}`)
+        : [pattern];
+      for (const dir of dirs.filter((d) => existsSync(path.join(REPO_ROOT, d, 'package.json')))) {
+        const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, dir, 'package.json'), 'utf8'));
+        dirOf.set(pkg.name, dir);
+        dependenciesOf.set(
+          dir,
+          Object.keys(pkg.dependencies ?? {}).filter((name) => name.startsWith('@em/')),
+        );
+      }
+    }
+    // What the image runs: every service of the compose file, the migrate step and the organiser CLI.
+    const needed = new Set(['scripts/migrate', 'scripts/cli']);
+    for (const def of SERVICES) needed.add([...dirOf.values()].find((dir) => def.entry.startsWith(`${dir}/`))!);
+    for (const dir of needed)
+      for (const name of dependenciesOf.get(dir) ?? []) {
+        expect(dirOf.has(name)).toBe(true);
+        needed.add(dirOf.get(name)!);
+      }
+    expect(needed).toContain('web');
+    expect(needed).toContain('dashboard');
+    const missing = [...needed].filter(
+      (dir) => !copied.some((source) => dir === source || dir.startsWith(`${source}/`)),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('the production image carries no embedded infrastructure or load generator, nor the dev-only workspaces', () => {
