@@ -341,6 +341,31 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     label: 'digitbeside (a number with a digit-shaped glyph beside it that the read left out is partial)',
     options: { rules: { ...DEFAULT_BIB_RULES, digitBesideCut: true } },
   },
+  {
+    label: "paddlerec (the recogniser's input as PaddleOCR's: -1..1, padded right to 320 columns)",
+    options: { recogniserInput: 'paddle' },
+    optIn: true,
+  },
+  {
+    label: "paddledet (the detector's input as PaddleOCR's: ImageNet's mean and deviation taken off)",
+    options: { detectorInput: 'paddle' },
+    optIn: true,
+  },
+  {
+    label: "paddleboth (the detector's and the recogniser's inputs as PaddleOCR's)",
+    options: { detectorInput: 'paddle', recogniserInput: 'paddle' },
+    optIn: true,
+  },
+  {
+    label: 'slanted (a slanted line is widened too, cut level along its own axes, as a level line is)',
+    options: { slantedWidening: true },
+    optIn: true,
+  },
+  {
+    label: 'larger (a crop where neither colour nor luminance found print is detected again at 2x its scale)',
+    options: { largerScale: 2 },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
