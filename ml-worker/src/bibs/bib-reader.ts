@@ -96,9 +96,9 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   widenedGlyphCheck: true,
   luminance: 'off',
   greyFallback: true,
-  slantedWidening: false,
+  slantedWidening: true,
   largerScale: 0,
-  detectorInput: 'library',
+  detectorInput: 'paddle',
   recogniserInput: 'library',
 };
 

@@ -91,6 +91,20 @@ describe('detectTextLines', () => {
     expect(sources[0]).toBe(yellow);
     expect(grey(sources[1].data)).toBe(true);
   });
+
+  it("with 'paddle' input, takes ImageNet's mean and deviation off as PaddleOCR does (B gets R's figures)", async () => {
+    const normalisations: object[] = [];
+    const model: DetectionModel = {
+      imageToInput: (input, options) => {
+        normalisations.push(options);
+        return { data: new Float32Array(3 * input.width * input.height), width: input.width, height: input.height };
+      },
+      runModel: async ({ modelData }) => ({ data: new Float32Array(modelData.width * modelData.height), dims: [] }),
+    };
+    await detectTextLines(model, async () => [], image, 1, 0, true, 'off', 'paddle');
+    await detectTextLines(model, async () => [], image, 1);
+    expect(normalisations).toEqual([{ mean: [0.406, 0.456, 0.485], std: [0.225, 0.224, 0.229] }, {}]);
+  });
 });
 
 /** A 40x20 sheet of one colour with a band of ink across its middle (a fifth of its pixels). */

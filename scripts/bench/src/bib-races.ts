@@ -4,7 +4,6 @@ import {
   BibReaderOptions,
   BibRules,
   DEFAULT_BIB_RULES,
-  DEFAULT_TORSO_RULES,
   OCR_MAX_SIDE,
   PersonBox,
   readBibs,
@@ -319,8 +318,8 @@ const add = (a: Counts, b: Counts): Counts => ({
  */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn?: boolean }> = [
   {
-    label: "before (main of 2026-11-28 08:00: the torso gate's height cap on the person's box, digitBeside not a cut)",
-    options: { torso: { ...DEFAULT_TORSO_RULES, heightCapFromWidth: false } },
+    label: "before (main of 2026-11-28 11:00: the detector's input as the OCR library's, slanted lines read as cut)",
+    options: { detectorInput: 'library', slantedWidening: false },
   },
   {
     label: 'greydetector (the text detector sees each crop as its stretched luminance, the recogniser in colour)',
@@ -342,23 +341,18 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { rules: { ...DEFAULT_BIB_RULES, digitBesideCut: true } },
   },
   {
-    label: "paddlerec (the recogniser's input as PaddleOCR's: -1..1, padded right to 320 columns)",
+    label: "paddlerec (the recogniser's input as PaddleOCR's too: -1..1, padded right to 320 columns)",
     options: { recogniserInput: 'paddle' },
     optIn: true,
   },
   {
-    label: "paddledet (the detector's input as PaddleOCR's: ImageNet's mean and deviation taken off)",
-    options: { detectorInput: 'paddle' },
+    label: "libraryslanted (the detector's input as the OCR library's, slanted lines widened)",
+    options: { detectorInput: 'library' },
     optIn: true,
   },
   {
-    label: "paddleboth (the detector's and the recogniser's inputs as PaddleOCR's)",
-    options: { detectorInput: 'paddle', recogniserInput: 'paddle' },
-    optIn: true,
-  },
-  {
-    label: 'slanted (a slanted line is widened too, cut level along its own axes, as a level line is)',
-    options: { slantedWidening: true },
+    label: "paddlelevel (the detector's input as PaddleOCR's, slanted lines read as cut)",
+    options: { slantedWidening: false },
     optIn: true,
   },
   {
