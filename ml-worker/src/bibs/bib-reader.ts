@@ -9,8 +9,8 @@ import type { Rgba } from './box-geometry';
 import { PersonDetector } from './person-detector';
 import { DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, TextCrop, TextCropOptions } from './text-crops';
 import { readTextBoxes, TextOcr, TracedLine } from './read-text';
-import { DetectionModel, detectTextLines, LuminanceUse, SplitIntoLines } from './text-detection';
-import { recogniseLine } from './recognise-line';
+import { DetectionModel, DetectorInput, detectTextLines, LuminanceUse, SplitIntoLines } from './text-detection';
+import { recogniseLine, RecogniserInput } from './recognise-line';
 import { readFile } from 'node:fs/promises';
 
 // @gutenye/ocr-* are ES modules; keep the real dynamic import out of TypeScript's CommonJS output.
@@ -67,6 +67,20 @@ export interface BibReaderOptions {
    * stretched luminance (the recogniser still reads the colour pixels): a yellow or tinted sheet.
    */
   greyFallback: boolean;
+  /**
+   * With linePadding: a slanted line is widened too, cut level along its own axes (levelledLineCut), its
+   * widened read kept as a level line's is; off: a slanted line is read as the library cuts it.
+   */
+  slantedWidening: boolean;
+  /**
+   * Where neither the colour nor the luminance pass found print passing the gates on a crop, the detector
+   * looks again at this many times the crop's scale (TextOcr.largerScale); 0: no third look.
+   */
+  largerScale: number;
+  /** How pixels become the detector's input (DetectorInput). */
+  detectorInput: DetectorInput;
+  /** How a line's pixels become the recogniser's input (RecogniserInput). */
+  recogniserInput: RecogniserInput;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -82,6 +96,10 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   widenedGlyphCheck: true,
   luminance: 'off',
   greyFallback: true,
+  slantedWidening: true,
+  largerScale: 0,
+  detectorInput: 'paddle',
+  recogniserInput: 'library',
 };
 
 /**
@@ -214,13 +232,21 @@ export class BibReader implements BibReading {
         this.options.linePadding,
         this.options.widenedGlyphCheck,
         luminance,
+        this.options.detectorInput,
+        this.options.slantedWidening,
       );
     const ocr: TextOcr = {
       detect: detectWith(this.options.luminance),
       // The second look sees the crop's stretched luminance only (a tinted sheet hides the line in colour).
       detectAgain: this.options.greyFallback ? detectWith('detector') : undefined,
+      largerScale: this.options.largerScale || undefined,
       recognise: (line) =>
-        recogniseLine(recognition, line as unknown as Parameters<typeof recogniseLine>[1], dictionary),
+        recogniseLine(
+          recognition,
+          line as unknown as Parameters<typeof recogniseLine>[1],
+          dictionary,
+          this.options.recogniserInput,
+        ),
     };
     const boxes = await readTextBoxes(
       ocr,

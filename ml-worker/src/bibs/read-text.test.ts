@@ -198,6 +198,36 @@ describe('readTextBoxes, lines widened on either side', () => {
   });
 });
 
+describe('readTextBoxes, a third look at a larger scale', () => {
+  const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
+  const number: TextLine = { box: box(466, 296, 574, 344) };
+  // The detector finds the number only when the crop is scaled by 2 (a small or blocky number).
+  function ocr(largerScale?: number, atOne: TextLine[] = []) {
+    const scales: number[] = [];
+    const fake: TextOcr = {
+      detect: async (_image, scale) => (scales.push(scale), scale === 2 ? [number] : atOne),
+      detectAgain: async () => [],
+      largerScale,
+      recognise: async () => ({ text: '123', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
+    };
+    return { fake, scales };
+  }
+  const read = (fake: TextOcr) => readTextBoxes(fake, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+
+  it('detects a crop again at the larger scale when neither colour nor luminance found print', async () => {
+    const { fake, scales } = ocr(2);
+    expect((await read(fake)).map((b) => b.text)).toEqual(['123']);
+    expect(scales).toEqual([1, 2]);
+  });
+
+  it('does not without the option, nor where the first look found print', async () => {
+    expect(await read(ocr().fake)).toEqual([]);
+    const { fake, scales } = ocr(2, [number]);
+    expect((await read(fake)).map((b) => b.text)).toEqual(['123']);
+    expect(scales).toEqual([1]);
+  });
+});
+
 describe('readTextBoxes, traced', () => {
   const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
   // A number on the patch, a line on the grey ground (fails the print rule), and the number again for a person.

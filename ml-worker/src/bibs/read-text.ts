@@ -23,6 +23,11 @@ export interface TextOcr {
    * its pixels (its luminance: a sheet's colour the detector does not take for paper); absent: no second try.
    */
   detectAgain?(image: Rgba, scale: number): Promise<TextLine[]>;
+  /**
+   * A third try on a crop where neither view found print passing the gates: the detector at this many times
+   * the crop's scale (a small or blocky number the detector sees larger); absent: no third try.
+   */
+  largerScale?: number;
   recognise(line: TextLine): Promise<LineReading | undefined>;
 }
 
@@ -34,7 +39,7 @@ export interface TracedLine {
   /** The detector's corners in the analysed image's pixels. */
   corners: number[][];
   scale: number;
-  pass: 'colour' | 'luminance' | 'second look';
+  pass: 'colour' | 'luminance' | 'larger' | 'second look';
   fate: 'cut by its crop' | 'print' | 'torso' | 'read elsewhere' | 'read';
   text?: string;
   confidence?: number;
@@ -168,6 +173,8 @@ async function findPrinted(
     };
     let kept = await printed(await ocr.detect(image, crop.scale), 'colour');
     if (!kept.length && ocr.detectAgain) kept = await printed(await ocr.detectAgain(image, crop.scale), 'luminance');
+    if (!kept.length && ocr.largerScale)
+      kept = await printed(await ocr.detect(image, crop.scale * ocr.largerScale), 'larger');
     found.push(...kept);
   }
   return found;
@@ -194,12 +201,14 @@ async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<
 /** A line read as cut or, widened, with what the widening gained kept only when it is a digit's glyph. */
 async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<KeptReading | undefined> {
   if (!line.widened) return ocr.recognise(line);
-  const { image, region, glyphCheck } = line.widened;
+  const { image, region, glyphCheck, levelled } = line.widened;
   const wide = await ocr.recognise({ ...line, image });
   if (!glyphCheck) return wide && { ...wide, widenedGain: true };
   const narrow = await ocr.recognise(line);
   const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
-  const kept = chooseWidenedRead(narrow, wide, pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y });
+  const kept = levelled
+    ? chooseWidenedRead(narrow, wide, levelled.pixels, levelled.box, region)
+    : chooseWidenedRead(narrow, wide, pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y });
   return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text };
 }
 
@@ -211,7 +220,7 @@ type KeptReading = LineReading & { widenedGain?: boolean };
  * take in (a widened read that gained a glyph took it). A slanted line, never widened, is not judged.
  */
 function digitBeside(pixels: Rgba, line: TextLine, crop: Region, kept: KeptReading): boolean {
-  if (!line.widened || kept.widenedGain) return false;
+  if (!line.widened || kept.widenedGain || line.widened.levelled) return false;
   const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
   const { region } = line.widened;
   return glyphsBeyondBox(pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y }).some((g) => g.digit);

@@ -12,6 +12,41 @@ interface RecognitionModel {
 }
 
 /**
+ * How a line's pixels become the recogniser's input. 'library': 0..1, as wide as the line (the OCR library's
+ * way); 'paddle': -1..1 and padded on the right with zeros to 320 columns, as PaddleOCR trained and runs it.
+ */
+export type RecogniserInput = 'library' | 'paddle';
+
+/** The recogniser's input height, and the width PaddleOCR pads a shorter line to. */
+const LINE_HEIGHT = 48;
+const PADDED_WIDTH = 320;
+
+interface PixelRows {
+  data: ArrayLike<number>;
+  width: number;
+  height: number;
+}
+
+/**
+ * A 48 px line as PaddleOCR feeds its recogniser: B, G, R planes scaled to -1..1, padded with 0 on the right
+ * up to `PADDED_WIDTH` columns (the model saw short lines so padded in training).
+ */
+export function paddleLineInput(image: PixelRows): { data: Float32Array; width: number; height: number } {
+  const width = Math.max(image.width, PADDED_WIDTH);
+  const n = width * image.height;
+  const out = new Float32Array(3 * n);
+  for (let y = 0; y < image.height; y++)
+    for (let x = 0; x < image.width; x++) {
+      const i = (y * image.width + x) * 4;
+      const p = y * width + x;
+      out[p] = image.data[i + 2] / 127.5 - 1;
+      out[n + p] = image.data[i + 1] / 127.5 - 1;
+      out[2 * n + p] = image.data[i] / 127.5 - 1;
+    }
+  return { data: out, width, height: image.height };
+}
+
+/**
  * Reads one line as the library's `Recognition.run` does (48 px high, CTC greedy decoding) but keeps
  * each character's confidence, which `run` averages away (the bib decision weighs the weakest digit).
  */
@@ -19,9 +54,11 @@ export async function recogniseLine(
   recognition: RecognitionModel,
   line: { image: { resize(o: { height: number }): Promise<unknown> } },
   dictionary: string[],
+  input: RecogniserInput = 'library',
 ): Promise<LineReading | undefined> {
-  const image = await line.image.resize({ height: 48 });
-  const output = await recognition.runModel({ modelData: recognition.imageToInput(image, {}) });
+  const image = await line.image.resize({ height: LINE_HEIGHT });
+  const modelData = input === 'paddle' ? paddleLineInput(image as PixelRows) : recognition.imageToInput(image, {});
+  const output = await recognition.runModel({ modelData });
   const reading = ctcDecode(output.data, output.dims[1], output.dims[2], dictionary);
   return reading.text && reading.mean >= 0.5 ? reading : undefined; // the library drops lines under 0.5 too
 }

@@ -2,10 +2,12 @@ import {
   DetectionModel,
   detectorFrame,
   detectTextLines,
+  levelledLineCut,
   paddedLineRegion,
   stretchedLuminance,
   textMask,
 } from './text-detection';
+import { glyphsBeyondBox } from './widened-read';
 
 describe('detectorFrame', () => {
   it('scales the image and centres it in a frame of multiples of 32, as the library letterboxes', () => {
@@ -89,6 +91,20 @@ describe('detectTextLines', () => {
     expect(sources[0]).toBe(yellow);
     expect(grey(sources[1].data)).toBe(true);
   });
+
+  it("with 'paddle' input, takes ImageNet's mean and deviation off as PaddleOCR does (B gets R's figures)", async () => {
+    const normalisations: object[] = [];
+    const model: DetectionModel = {
+      imageToInput: (input, options) => {
+        normalisations.push(options);
+        return { data: new Float32Array(3 * input.width * input.height), width: input.width, height: input.height };
+      },
+      runModel: async ({ modelData }) => ({ data: new Float32Array(modelData.width * modelData.height), dims: [] }),
+    };
+    await detectTextLines(model, async () => [], image, 1, 0, true, 'off', 'paddle');
+    await detectTextLines(model, async () => [], image, 1);
+    expect(normalisations).toEqual([{ mean: [0.406, 0.456, 0.485], std: [0.225, 0.224, 0.229] }, {}]);
+  });
 });
 
 /** A 40x20 sheet of one colour with a band of ink across its middle (a fifth of its pixels). */
@@ -144,5 +160,55 @@ describe('paddedLineRegion (a level line is read with the ground beside it: a th
       [96, 70],
     ];
     expect(paddedLineRegion(slanted, 400, 300, 0.25)).toBeNull();
+  });
+});
+
+describe('levelledLineCut (a slanted line widened along its own axis: the box cut its leading "1")', () => {
+  const [W, H, ANGLE] = [200, 160, 0.4];
+  const [cos, sin] = [Math.cos(ANGLE), Math.sin(ANGLE)];
+  const origin = [60, 50];
+  /**
+   * A light sheet turned by ANGLE about `origin`: in its own frame digits are strokes at a of 40-45, 55-60, 70-75,
+   * b 20-40, and `extra` adds ink (a leading "1" at a 27-32, or the sheet's end at a 28).
+   */
+  function turnedSheet(extra: (a: number, b: number) => boolean) {
+    const data = new Uint8Array(W * H * 4);
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        const [dx, dy] = [x + 0.5 - origin[0], y + 0.5 - origin[1]];
+        const [a, b] = [dx * cos + dy * sin, -dx * sin + dy * cos];
+        const digit = b >= 20 && b < 40 && [40, 55, 70].some((left) => a >= left && a < left + 5);
+        const v = digit || extra(a, b) ? 30 : 230;
+        data.set([v, v, v, 255], (y * W + x) * 4);
+      }
+    return { data, width: W, height: H };
+  }
+  // The detector's box in the sheet's frame: a 30-90, b 18-42 (its left side cuts the "1" at a 27-32).
+  const turned = (a: number, b: number) => [origin[0] + a * cos - b * sin, origin[1] + a * sin + b * cos];
+  const box = [turned(30, 18), turned(90, 18), turned(90, 42), turned(30, 42)];
+  const leadingOne = (a: number, b: number) => a >= 27 && a < 32 && b >= 20 && b < 40;
+  const sheetEnd = (a: number) => a < 28;
+
+  it('cuts the line level, widened by the padding times its height, and the glyph check sees the "1" as a digit', () => {
+    const cut = levelledLineCut(turnedSheet(leadingOne), box, 0.25)!;
+    expect({ width: cut.line.width, height: cut.line.height }).toEqual({ width: 60 + 12, height: 24 });
+    const { pixels, box: inCut } = cut.check.levelled;
+    expect(glyphsBeyondBox(pixels, inCut, cut.check.region)).toEqual([
+      expect.objectContaining({ side: 'left', digit: true }),
+    ]);
+  });
+
+  it("sees the sheet's end beyond the box as no digit", () => {
+    const cut = levelledLineCut(turnedSheet(sheetEnd), box, 0.25)!;
+    const [edge] = glyphsBeyondBox(cut.check.levelled.pixels, cut.check.levelled.box, cut.check.region);
+    expect(edge).toMatchObject({ side: 'left', digit: false });
+  });
+
+  it('leaves upright text (taller than long) and tiny boxes alone', () => {
+    const upright = [turned(30, 0), turned(40, 0), turned(40, 30), turned(30, 30)];
+    expect(levelledLineCut(turnedSheet(sheetEnd), upright, 0.25)).toBeNull();
+    expect(
+      levelledLineCut(turnedSheet(sheetEnd), [turned(0, 0), turned(2, 0), turned(2, 2), turned(0, 2)], 0.25),
+    ).toBeNull();
   });
 });

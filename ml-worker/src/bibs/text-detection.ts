@@ -16,6 +16,11 @@ export interface WidenedLine {
   region: Region;
   /** Keep a widened read only when what it gained beyond the box is a digit's glyph; false: always keep it. */
   glyphCheck: boolean;
+  /**
+   * A slanted line, cut level along its own axes (levelledLineCut): the glyph check looks at these pixels, where
+   * the line's box is `box` and `region` is read; absent for a level line (checked on the photo's pixels).
+   */
+  levelled?: { pixels: Rgba; box: number[][] };
 }
 
 /** The parts of PP-OCR's detection model (@gutenye/ocr-common's Detection) this runs. */
@@ -47,19 +52,109 @@ export async function detectTextLines(
   linePadding = 0,
   glyphCheck = true,
   luminance: LuminanceUse = 'off',
+  input: DetectorInput = 'library',
+  slantedWidening = false,
 ): Promise<TextLine[]> {
   const frame = detectorFrame(image.width, image.height, scale);
   const grey = luminance === 'off' ? image : stretchedLuminance(image);
-  const input = await frameRgba(grey, frame);
-  const output = await model.runModel({ modelData: model.imageToInput(input, {}) });
+  const framed = await frameRgba(grey, frame);
+  const normalisation = input === 'paddle' ? PADDLE_DETECTOR_NORMALISATION : {};
+  const output = await model.runModel({ modelData: model.imageToInput(framed, normalisation) });
   const source = luminance === 'both' ? grey : image;
   const lines = await split(textMask(output.data, frame), source);
   if (linePadding <= 0) return lines;
   return lines.map((line) => {
     const region = paddedLineRegion(line.box, image.width, image.height, linePadding);
-    return region ? { ...line, widened: { image: lineImage(cropRgba(source, region)), region, glyphCheck } } : line;
+    if (region) return { ...line, widened: { image: lineImage(cropRgba(source, region)), region, glyphCheck } };
+    if (!slantedWidening) return line;
+    const levelled = levelledLineCut(source, line.box, linePadding);
+    return levelled ? { ...line, widened: { image: lineImage(levelled.line), glyphCheck, ...levelled.check } } : line;
   });
 }
+
+/** A slanted line's cut, level, widened along its axis: the recogniser's pixels and the glyph check's. */
+export interface LevelledCut {
+  line: Rgba;
+  check: { region: Region; levelled: { pixels: Rgba; box: number[][] } };
+}
+
+/** Lines taller than this share of their length are upright text (the library turns them): not widened. */
+const MAX_LEVELLED_ASPECT = 1.5;
+
+/**
+ * A slanted line cut along its own axes (as the library deskews it) and widened by `padding` x its height
+ * beyond either end: the box can cut a leading "1" there as it does on a level line. Also the same cut with a
+ * line height of ground above, below and beside, for the glyph check. Null for upright text or a tiny box.
+ */
+export function levelledLineCut(image: Rgba, box: number[][], padding: number): LevelledCut | null {
+  const [p0, p1, , p3] = box;
+  const [ux, uy] = [p1[0] - p0[0], p1[1] - p0[1]];
+  const [vx, vy] = [p3[0] - p0[0], p3[1] - p0[1]];
+  const length = Math.hypot(ux, uy);
+  const height = Math.hypot(vx, vy);
+  if (length < 3 || height < 3 || height / length >= MAX_LEVELLED_ASPECT) return null;
+  const [w, h] = [Math.round(length), Math.round(height)];
+  const pad = Math.max(1, Math.round(padding * h));
+  // The glyph check looks a line height beyond the box (widened-read's LOOK_BEYOND).
+  const [mx, my] = [pad + h, h];
+  const check = sampleAlong(image, p0, [ux / length, uy / length], [vx / height, vy / height], mx, my, w, h);
+  const region = { x: mx - pad, y: my, width: w + 2 * pad, height: h };
+  const boxInCheck = [
+    [mx, my],
+    [mx + w, my],
+    [mx + w, my + h],
+    [mx, my + h],
+  ];
+  return { line: cropRgba(check, region), check: { region, levelled: { pixels: check, box: boxInCheck } } };
+}
+
+/**
+ * The pixels of `image` on a grid along unit axes `u`, `v` from `origin`, `w` x `h` plus margins `mx`, `my`
+ * on either side, bilinear, edge pixels repeated beyond the image (as the library's cut does).
+ */
+function sampleAlong(
+  image: Rgba,
+  origin: number[],
+  u: number[],
+  v: number[],
+  mx: number,
+  my: number,
+  w: number,
+  h: number,
+): Rgba {
+  const [width, height] = [w + 2 * mx, h + 2 * my];
+  const data = new Uint8Array(width * height * 4);
+  const at = (x: number, y: number, c: number) =>
+    image.data[
+      (Math.min(image.height - 1, Math.max(0, y)) * image.width + Math.min(image.width - 1, Math.max(0, x))) * 4 + c
+    ];
+  for (let j = 0; j < height; j++)
+    for (let i = 0; i < width; i++) {
+      const [a, b] = [i - mx + 0.5, j - my + 0.5];
+      const x = origin[0] + a * u[0] + b * v[0] - 0.5;
+      const y = origin[1] + a * u[1] + b * v[1] - 0.5;
+      const [x0, y0] = [Math.floor(x), Math.floor(y)];
+      const [fx, fy] = [x - x0, y - y0];
+      for (let c = 0; c < 4; c++) {
+        const top = at(x0, y0, c) * (1 - fx) + at(x0 + 1, y0, c) * fx;
+        const bottom = at(x0, y0 + 1, c) * (1 - fx) + at(x0 + 1, y0 + 1, c) * fx;
+        data[(j * width + i) * 4 + c] = Math.round(top * (1 - fy) + bottom * fy);
+      }
+    }
+  return { data, width, height };
+}
+
+/**
+ * How a crop's pixels become the detector's input: 'library' as 0..1 (the OCR library's way), 'paddle' with
+ * ImageNet's mean and deviation taken off, as PaddleOCR trained and runs its detector.
+ */
+export type DetectorInput = 'library' | 'paddle';
+
+/**
+ * PaddleOCR's detector normalisation in imageToInput's R, G, B terms: PaddleOCR applies ImageNet's (R, G, B)
+ * figures to the B, G, R channels of an OpenCV image, and the model was trained so.
+ */
+const PADDLE_DETECTOR_NORMALISATION = { mean: [0.406, 0.456, 0.485], std: [0.225, 0.224, 0.229] };
 
 /**
  * What the OCR models see of a crop: its colours ('off'), or its luminance stretched to the full range for the

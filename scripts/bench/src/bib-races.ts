@@ -4,7 +4,6 @@ import {
   BibReaderOptions,
   BibRules,
   DEFAULT_BIB_RULES,
-  DEFAULT_TORSO_RULES,
   OCR_MAX_SIDE,
   PersonBox,
   readBibs,
@@ -320,8 +319,8 @@ const add = (a: Counts, b: Counts): Counts => ({
  */
 const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn?: boolean }> = [
   {
-    label: "before (main of 2026-11-28 08:00: the torso gate's height cap on the person's box, digitBeside not a cut)",
-    options: { torso: { ...DEFAULT_TORSO_RULES, heightCapFromWidth: false } },
+    label: "before (main of 2026-11-28 11:00: the detector's input as the OCR library's, slanted lines read as cut)",
+    options: { detectorInput: 'library', slantedWidening: false },
   },
   {
     label: 'greydetector (the text detector sees each crop as its stretched luminance, the recogniser in colour)',
@@ -341,6 +340,26 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   {
     label: 'digitbeside (a number with a digit-shaped glyph beside it that the read left out is partial)',
     options: { rules: { ...DEFAULT_BIB_RULES, digitBesideCut: true } },
+  },
+  {
+    label: "paddlerec (the recogniser's input as PaddleOCR's too: -1..1, padded right to 320 columns)",
+    options: { recogniserInput: 'paddle' },
+    optIn: true,
+  },
+  {
+    label: "libraryslanted (the detector's input as the OCR library's, slanted lines widened)",
+    options: { detectorInput: 'library' },
+    optIn: true,
+  },
+  {
+    label: "paddlelevel (the detector's input as PaddleOCR's, slanted lines read as cut)",
+    options: { slantedWidening: false },
+    optIn: true,
+  },
+  {
+    label: 'larger (a crop where neither colour nor luminance found print is detected again at 2x its scale)',
+    options: { largerScale: 2 },
+    optIn: true,
   },
   { label: 'now (as shipped)', options: {} },
 ];
