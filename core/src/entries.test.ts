@@ -33,7 +33,8 @@ describe('the entries of @em/core', () => {
   });
 
   it('a service that makes a store and its queues but uses neither at start runs none of the AWS SDK or BullMQ', () => {
-    const store = `const store = new core.ObjectStore({ S3_ENDPOINT: 'http://127.0.0.1:1', MEDIA_URL: 'https://m.test' })`;
+    const cfg = `{ S3_ENDPOINT: 'http://127.0.0.1:1', MEDIA_URL: 'https://m.test' }`;
+    const store = `const store = new core.ObjectStore(${cfg})`;
     const jobs = `const jobs = new core.JobQueues('redis://127.0.0.1:1')`;
     expect(heavyPackagesLoadedBy('storage/index.js', `${store}; store.publicUrl('public/1/large/a.jpg')`)).toEqual([]);
     expect(heavyPackagesLoadedBy('jobs/index.js', jobs)).toEqual([]);
