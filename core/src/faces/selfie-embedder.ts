@@ -1,9 +1,9 @@
-import { QueueEvents } from 'bullmq';
+import type { QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors';
 import { CORRUPT_IMAGE, probeImage } from '../imaging/formats';
 import { openImage } from '../imaging/pixel-limit';
-import { JobQueues, JOBS } from '../jobs';
+import { JobQueues, JOBS, loadBullmq } from '../jobs';
 import { connectRedis } from '../redis';
 import { SelfieDescriptors } from './embedding';
 import { SelfieImages } from './selfie-images';
@@ -57,7 +57,7 @@ export class SelfieEmbedder {
     this.images = new SelfieImages(this.jobs.redis);
     // BullMQ does not close a connection it was given: close() does, or it reconnects forever once Redis is gone.
     this.connection = connectRedis(redisUrl);
-    this.events = new QueueEvents(JOBS.selfies.queue, { connection: this.connection });
+    this.events = new (loadBullmq().QueueEvents)(JOBS.selfies.queue, { connection: this.connection });
   }
 
   /** The cheap checks, before anything else: 400 when the file is empty, 413 above the size limit. */

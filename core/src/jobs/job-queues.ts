@@ -1,8 +1,14 @@
-import { Job, Queue } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { connectRedis } from '../redis';
 import { JobPayload, JobResult, jobIdOf, jobOptions, JOBS, QUEUE_NAMES, QueueName } from './registry';
+
+/** BullMQ, required on first use (a queue opened): a service that queues nothing at start does not run its modules. */
+export function loadBullmq(): typeof import('bullmq') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start
+  return require('bullmq') as typeof import('bullmq');
+}
 
 /** What a service needs to queue work: fakes in unit tests implement just this. */
 export interface JobProducer {
@@ -28,7 +34,8 @@ export class JobQueues implements JobProducer {
 
   queue<Q extends QueueName>(name: Q): Queue<JobPayload<Q>, JobResult<Q>> {
     let queue = this.opened.get(name);
-    if (!queue) this.opened.set(name, (queue = new Queue(JOBS[name].queue, { connection: this.connection })));
+    if (!queue)
+      this.opened.set(name, (queue = new (loadBullmq().Queue)(JOBS[name].queue, { connection: this.connection })));
     return queue as Queue<JobPayload<Q>, JobResult<Q>>;
   }
 

@@ -1,24 +1,29 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateBucketCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  ListPartsCommand,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Config } from '../config';
+
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+type Presigner = typeof import('@aws-sdk/s3-request-presigner');
+let loadedSdk: { s3: S3Sdk; presigner: Presigner } | undefined;
+
+/**
+ * The AWS SDK, required on first use: a gallery builds public URLs and needs none of it, so a service's start does
+ * not run its modules (they stay in the bundle, compiled only when called).
+ */
+function awsSdk(): { s3: S3Sdk; presigner: Presigner } {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, not at start */
+  loadedSdk ??= {
+    s3: require('@aws-sdk/client-s3') as S3Sdk,
+    presigner: require('@aws-sdk/s3-request-presigner') as Presigner,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return loadedSdk;
+}
+
+const s3 = () => awsSdk().s3;
 
 // Node 20 still runs the platform (with a warning at start); the AWS SDK's own Node 22 notice would repeat in every log.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -51,9 +56,8 @@ function isNoSuchUpload(err: unknown): boolean {
 }
 
 export class ObjectStore {
-  readonly client: S3Client;
-  /** Signs download links for the address clients reach S3 by (S3_PUBLIC_ENDPOINT), which may differ from ours. */
-  private readonly presigner: S3Client;
+  private s3Client?: S3Client;
+  private presignClient?: S3Client;
 
   constructor(
     private readonly cfg: Pick<
@@ -68,18 +72,28 @@ export class ObjectStore {
       | 'MEDIA_URL'
       | 'DOWNLOAD_URL_TTL_SECONDS'
     >,
-  ) {
-    const client = (endpoint: string) =>
-      new S3Client({
-        endpoint,
-        region: cfg.S3_REGION,
-        forcePathStyle: cfg.S3_FORCE_PATH_STYLE,
-        credentials: { accessKeyId: cfg.S3_ACCESS_KEY_ID, secretAccessKey: cfg.S3_SECRET_ACCESS_KEY },
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      });
-    this.client = client(cfg.S3_ENDPOINT);
-    this.presigner = cfg.S3_PUBLIC_ENDPOINT ? client(cfg.S3_PUBLIC_ENDPOINT) : this.client;
+  ) {}
+
+  /** The S3 client, made on first use (with the SDK). */
+  get client(): S3Client {
+    return (this.s3Client ??= this.newClient(this.cfg.S3_ENDPOINT));
+  }
+
+  /** Signs download links for the address clients reach S3 by (S3_PUBLIC_ENDPOINT), which may differ from ours. */
+  private get presigner(): S3Client {
+    const publicEndpoint = this.cfg.S3_PUBLIC_ENDPOINT;
+    return publicEndpoint ? (this.presignClient ??= this.newClient(publicEndpoint)) : this.client;
+  }
+
+  private newClient(endpoint: string): S3Client {
+    return new (s3().S3Client)({
+      endpoint,
+      region: this.cfg.S3_REGION,
+      forcePathStyle: this.cfg.S3_FORCE_PATH_STYLE,
+      credentials: { accessKeyId: this.cfg.S3_ACCESS_KEY_ID, secretAccessKey: this.cfg.S3_SECRET_ACCESS_KEY },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
   }
 
   get bucket(): string {
@@ -88,15 +102,15 @@ export class ObjectStore {
 
   async ensureBucket(): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      await this.client.send(new (s3().HeadBucketCommand)({ Bucket: this.bucket }));
     } catch {
-      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+      await this.client.send(new (s3().CreateBucketCommand)({ Bucket: this.bucket }));
     }
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
+      new (s3().PutObjectCommand)({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
     );
   }
 
@@ -104,7 +118,7 @@ export class ObjectStore {
   async putFile(key: string, file: string, contentType: string): Promise<void> {
     const { size } = await stat(file);
     await this.client.send(
-      new PutObjectCommand({
+      new (s3().PutObjectCommand)({
         Bucket: this.bucket,
         Key: key,
         Body: createReadStream(file),
@@ -116,17 +130,17 @@ export class ObjectStore {
 
   /** Downloads an object to a file on disk, streamed (videos). */
   async download(key: string, file: string): Promise<void> {
-    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    const out = await this.client.send(new (s3().GetObjectCommand)({ Bucket: this.bucket, Key: key }));
     await pipeline(out.Body as Readable, createWriteStream(file));
   }
 
   async getBuffer(key: string): Promise<Buffer> {
-    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    const out = await this.client.send(new (s3().GetObjectCommand)({ Bucket: this.bucket, Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.client.send(new (s3().DeleteObjectCommand)({ Bucket: this.bucket, Key: key }));
   }
 
   /** Every key under a prefix, in key order (all pages). */
@@ -135,7 +149,7 @@ export class ObjectStore {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+        new (s3().ListObjectsV2Command)({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
       for (const o of page.Contents ?? []) if (o.Key) out.push({ key: o.Key, size: o.Size ?? 0 });
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -145,7 +159,7 @@ export class ObjectStore {
 
   async exists(key: string): Promise<boolean> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      await this.client.send(new (s3().HeadObjectCommand)({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (err) {
       const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
@@ -165,19 +179,22 @@ export class ObjectStore {
    * content type (both signed headers: another length or type fails the signature), for `ttlSeconds`.
    */
   async presignedPut(key: string, length: number, contentType: string, ttlSeconds: number): Promise<string> {
-    const command = new PutObjectCommand({
+    const command = new (s3().PutObjectCommand)({
       Bucket: this.bucket,
       Key: key,
       ContentLength: length,
       ContentType: contentType,
     });
-    return getSignedUrl(this.presigner, command, { expiresIn: ttlSeconds, signableHeaders: SIGNED_UPLOAD_HEADERS });
+    return awsSdk().presigner.getSignedUrl(this.presigner, command, {
+      expiresIn: ttlSeconds,
+      signableHeaders: SIGNED_UPLOAD_HEADERS,
+    });
   }
 
   /** Starts a multipart upload; returns its upload id. */
   async startMultipart(key: string, contentType: string): Promise<string> {
     const out = await this.client.send(
-      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
+      new (s3().CreateMultipartUploadCommand)({ Bucket: this.bucket, Key: key, ContentType: contentType }),
     );
     if (!out.UploadId) throw new Error('The object store returned no upload id');
     return out.UploadId;
@@ -191,14 +208,14 @@ export class ObjectStore {
     length: number,
     ttlSeconds: number,
   ): Promise<string> {
-    const command = new UploadPartCommand({
+    const command = new (s3().UploadPartCommand)({
       Bucket: this.bucket,
       Key: key,
       UploadId: uploadId,
       PartNumber: partNumber,
       ContentLength: length,
     });
-    return getSignedUrl(this.presigner, command, { expiresIn: ttlSeconds });
+    return awsSdk().presigner.getSignedUrl(this.presigner, command, { expiresIn: ttlSeconds });
   }
 
   /** The parts stored so far, or null when the upload is unknown (completed, aborted or never started). */
@@ -211,7 +228,7 @@ export class ObjectStore {
     try {
       do {
         const page = await this.client.send(
-          new ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }),
+          new (s3().ListPartsCommand)({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }),
         );
         for (const p of page.Parts ?? [])
           if (p.PartNumber && p.ETag) parts.push({ partNumber: p.PartNumber, etag: p.ETag, size: p.Size ?? 0 });
@@ -228,7 +245,7 @@ export class ObjectStore {
   async completeMultipart(key: string, uploadId: string, parts: Array<{ partNumber: number; etag: string }>) {
     try {
       await this.client.send(
-        new CompleteMultipartUploadCommand({
+        new (s3().CompleteMultipartUploadCommand)({
           Bucket: this.bucket,
           Key: key,
           UploadId: uploadId,
@@ -245,7 +262,9 @@ export class ObjectStore {
   /** Drops a multipart upload and its parts (an unknown one is already gone). */
   async abortMultipart(key: string, uploadId: string): Promise<void> {
     try {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+      await this.client.send(
+        new (s3().AbortMultipartUploadCommand)({ Bucket: this.bucket, Key: key, UploadId: uploadId }),
+      );
     } catch (err) {
       if (!isNoSuchUpload(err)) throw err;
     }
@@ -254,7 +273,7 @@ export class ObjectStore {
   /** An object's size, or null when there is none. */
   async size(key: string): Promise<number | null> {
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await this.client.send(new (s3().HeadObjectCommand)({ Bucket: this.bucket, Key: key }));
       return out.ContentLength ?? 0;
     } catch (err) {
       const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
@@ -270,11 +289,11 @@ export class ObjectStore {
     ttlSeconds = this.cfg.DOWNLOAD_URL_TTL_SECONDS,
   ): Promise<string> {
     const safeName = fileName.replace(/["\\\r\n]/g, '_');
-    const command = new GetObjectCommand({
+    const command = new (s3().GetObjectCommand)({
       Bucket: this.bucket,
       Key: key,
       ResponseContentDisposition: `attachment; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
     });
-    return getSignedUrl(this.presigner, command, { expiresIn: ttlSeconds });
+    return awsSdk().presigner.getSignedUrl(this.presigner, command, { expiresIn: ttlSeconds });
   }
 }

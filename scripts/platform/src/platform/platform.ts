@@ -156,6 +156,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       onOutput: opts.onServiceOutput,
       timeoutMs,
       onWaveUp: (wave) => stageDone(waveUp[wave]),
+      // The read path's bundles are compiled once per build, not on every restart.
+      compileCacheDir: path.join(opts.dataDir, 'compile-cache'),
     });
     if (demo) {
       const { live, failed } = await publishDemo(pipeline, demo.eventId);

@@ -21,7 +21,7 @@ export function writePrivateFile(file: string, content: string | Buffer): void {
 }
 
 /** What the launcher keeps in a data directory (Postgres keeps its own `postgres/` private itself). */
-const LAUNCHER_DIRS = ['redis', 's3', 's3-spool', 'oauth'];
+const LAUNCHER_DIRS = ['redis', 's3', 's3-spool', 'oauth', 'compile-cache'];
 const launcherFiles = (dataDir: string) => [
   ...['secrets.json', PLATFORM_ENV_FILE, 'demo-api-key', 'demo-selfie.jpg'].map((name) => path.join(dataDir, name)),
   ...(Object.values(embeddedIssuerFiles(dataDir)) as string[]),

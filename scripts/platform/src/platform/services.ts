@@ -117,6 +117,11 @@ export async function startServices(opts: {
   timeoutMs?: number;
   /** Told when each foreground wave answers, for the start's timeline. */
   onWaveUp?: (wave: 'read-path' | 'after-read-path') => void;
+  /**
+   * Where Node 22+ keeps the compiled code of the services' files between starts (NODE_COMPILE_CACHE; Node 20
+   * ignores it). Node keys each entry by the file's content, so a new build never runs old code.
+   */
+  compileCacheDir?: string;
 }): Promise<ServiceGroup> {
   const running: RunningService[] = [];
   const group: ServiceGroup = {
@@ -134,8 +139,9 @@ export async function startServices(opts: {
       lowerFirst && def.start !== 'read-path'
         ? niced(process.execPath, [path.join(REPO_ROOT, def.entry)])
         : [process.execPath, [path.join(REPO_ROOT, def.entry)]];
+    const compileCache = opts.compileCacheDir ? { NODE_COMPILE_CACHE: opts.compileCacheDir } : {};
     const child = spawn(command, args, {
-      env: { ...process.env, ...opts.env, TZ: 'UTC' },
+      env: { ...compileCache, ...process.env, ...opts.env, TZ: 'UTC' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service = { def, child };
