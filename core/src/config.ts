@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultSelfieThreads, thisMachine } from './faces/selfie-threads-rule';
 
 /** The repository root: core's folder's parent, found by package name so a bundled service finds it too. */
 export const REPO_ROOT = path.resolve(path.dirname(require.resolve('@em/core/package.json')), '..');
@@ -246,16 +247,10 @@ const schema = z.object({
   VIDEO_INDEX_PARTS: z.coerce.number().int().min(1).max(16).default(Math.min(4, availableParallelism())),
   /**
    * Selfie threads of one ml-worker process: concurrent face searches are embedded side by side, each
-   * thread with its own face models (~280-530 MB of RSS measured). A search costs ~165 ms of CPU of
-   * which ~100 ms in the model, so a second thread pays only where cores are left for it: on 2 cores
-   * it measured no faster. Default: half the cores (1 on 2 cores, at most 4).
+   * thread with its own face models (~280-530 MB of RSS measured). Default: the cores when 4 GB are
+   * free, else half the cores; at most 4 (`defaultSelfieThreads`).
    */
-  SELFIE_THREADS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(8)
-    .default(Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)))),
+  SELFIE_THREADS: z.coerce.number().int().min(1).max(8).default(defaultSelfieThreads(thisMachine()).threads),
   /**
    * Nice levels the ml-worker's photo and video work runs below its selfie threads (Linux: per
    * thread). Off by default: since selfie threads take their jobs themselves it showed no gain for

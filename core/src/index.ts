@@ -1,6 +1,7 @@
 // @em/core: the light shared library. Nothing here loads sharp, the AWS SDK, MikroORM or BullMQ
 // (a test proves it); those live behind @em/core/data, /storage, /jobs and /media.
 export * from './config';
+export * from './faces/selfie-threads-rule';
 export * from './errors';
 export * from './pagination';
 export * from './datetime';

@@ -6,9 +6,11 @@ import {
   connectRedis,
   ContentVersions,
   createLogger,
+  defaultSelfieThreads,
   photoStatusPublisher,
   videoStatusPublisher,
   ServiceMetrics,
+  thisMachine,
 } from '@em/core';
 import {
   openDatabase,
@@ -38,6 +40,7 @@ import { VideoIndexer } from './videos/index-video';
 import { VideoPartThread } from './videos/video-thread';
 import { JobHandlers, startWorker, startWorkers } from './workers';
 import type { Worker } from 'bullmq';
+import { Gauge } from 'prom-client';
 
 const logger = createLogger('ml-worker');
 
@@ -72,7 +75,7 @@ async function main() {
   await jobs.scheduleRepeatingJobs(cfg);
   describeOlderFacesAgain(rows, jobs);
   readiness.modelsLoaded = true;
-  const selfieThreads = selfies.threads.running;
+  const selfieThreads = showSelfieThreads(cfg, selfies.threads.running, metrics);
   logger.info(
     { queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads, backgroundNice },
     'ml-worker ready',
@@ -86,6 +89,24 @@ async function main() {
     redis.disconnect();
     await orm.close();
   });
+}
+
+/**
+ * How many selfie threads run and why (the default's rule on this machine, or SELFIE_THREADS): for the start's
+ * log line, and as `em_selfie_threads{rule}` on /metrics.
+ */
+function showSelfieThreads(cfg: Config, running: number, metrics: ServiceMetrics) {
+  const machine = thisMachine();
+  const byDefault = defaultSelfieThreads(machine);
+  const rule = cfg.SELFIE_THREADS === byDefault.threads ? byDefault.rule : 'SELFIE_THREADS';
+  new Gauge({
+    name: 'em_selfie_threads',
+    help: 'Selfie threads serving the selfie queue, by the rule that chose their number',
+    labelNames: ['rule'],
+    registers: [metrics.registry],
+  }).set({ rule }, running);
+  const freeGb = Math.round((machine.freeBytes / 1024 ** 3) * 10) / 10;
+  return { running, configured: cfg.SELFIE_THREADS, rule, cores: machine.cores, freeGb };
 }
 
 /** `/metrics` and `/health/*` on the operator port; `models` is ready once the queues are served. */

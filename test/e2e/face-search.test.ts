@@ -283,6 +283,56 @@ describe('face search: the selfie cannot be embedded', () => {
   );
 });
 
+describe('face search: the selfie queue is longer than its wait (a surge)', () => {
+  it('503 with Retry-After at once for the search and the clipping start, nothing recorded; a retry with the same request_id works', async () => {
+    const key = await fixtures.apiKey(info.demo.orgId);
+    const [face] = await demoFaces();
+    const selfie = await selfieOf(face);
+    const requestId = randomUUID();
+    const clipEvent = await demoOrgEvent({ videoSearch: true, videoSelfieClipping: true });
+    const redis = connectRedis(cfg.REDIS_URL);
+    const selfies = new Queue(JOBS.selfies.queue, { connection: redis });
+    await selfies.pause();
+    try {
+      // More selfies ahead than the ml-worker's threads embed within the timeout, even at 50 ms each.
+      const workers = Math.max(1, await selfies.getWorkersCount());
+      const ahead = Math.ceil((cfg.SELFIE_EMBED_TIMEOUT_SECONDS * 1000) / 50) * workers;
+      await selfies.addBulk(
+        Array.from({ length: ahead }, () => ({ name: JOBS.selfies.job, data: { imageKey: 'selfie-image:none' } })),
+      );
+      const started = Date.now();
+      const res = await postForm(`${demo}/faces`, key, selfie, { request_id: requestId });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expectError(res, 503);
+      expect(res.body.message).toMatch(/busy.*retry in \d+ s/);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await sql('select 1 from face_searches where request_id = $1', [requestId])).toEqual([]);
+
+      const clip = await postForm(
+        `/${info.demo.orgId}/event/${clipEvent}/video-clipping/search-by-selfie`,
+        key,
+        selfie,
+        {
+          request_id: requestId,
+        },
+      );
+      expectError(clip, 503);
+      expect(Number(clip.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await sql('select 1 from clip_requests where request_id = $1', [requestId])).toEqual([]);
+      // Nothing was queued for the refused selfies.
+      expect(await selfies.count()).toBe(ahead);
+    } finally {
+      await selfies.drain();
+      await selfies.resume();
+      await selfies.close();
+      redis.disconnect();
+    }
+    const retry = expectSuccess(await postForm(`${demo}/faces`, key, selfie, { request_id: requestId }));
+    expect(retry.request_id).toBe(requestId);
+    expect(retry.images[0].image_id).toBe(face.photo_id);
+  }, 60_000);
+});
+
 describe('face search: bad input', () => {
   let key: string;
   // A key per test: face matching has a budget of 8 calls per 5 s window in this run.

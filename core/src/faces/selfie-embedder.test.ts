@@ -73,6 +73,94 @@ describe('SelfieEmbedder before a worker serves the selfie queue', () => {
   }, 30_000);
 });
 
+describe('SelfieEmbedder when the selfie queue is longer than its wait', () => {
+  let redis: { url: string; stop: () => void };
+  let embedder: SelfieEmbedder;
+  let selfie: Buffer;
+  let connection: ReturnType<typeof connectRedis>;
+  let queue: import('bullmq').Queue;
+  let worker: Worker;
+  let workerConnection: ReturnType<typeof connectRedis>;
+  const MODEL_MS = 200;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    embedder = new SelfieEmbedder(redis.url, { maxBytes: 1024 * 1024, timeoutSeconds: 2 });
+    selfie = await embedder.prepare(
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } })
+        .jpeg()
+        .toBuffer(),
+    );
+    connection = connectRedis(redis.url);
+    const { Queue } = await import('bullmq');
+    queue = new Queue(JOBS.selfies.queue, { connection });
+    // One slow embedding thread: MODEL_MS per selfie, which it reports as the model's time.
+    worker = new Worker(
+      JOBS.selfies.queue,
+      async () => {
+        const startedAt = Date.now();
+        await new Promise((r) => setTimeout(r, MODEL_MS));
+        return {
+          descriptor: null,
+          boxDescriptor: null,
+          facesFound: 0,
+          timing: { startedAt, finishedAt: Date.now(), modelMs: MODEL_MS },
+        };
+      },
+      { connection: (workerConnection = connectRedis(redis.url)) },
+    );
+    await worker.waitUntilReady();
+  });
+  afterAll(async () => {
+    await worker.close();
+    await queue.close();
+    await embedder.close();
+    workerConnection.disconnect();
+    connection.disconnect();
+    redis.stop();
+  });
+
+  it('answers UNAVAILABLE at once with the estimated wait as Retry-After, records nothing, and embeds once it drains', async () => {
+    // A few selfies teach the embedder the time per selfie.
+    for (let i = 0; i < 3; i++) await embedder.embed(selfie);
+    // 30 selfies ahead of one thread at 200 ms: ~6 s, past the 2 s wait.
+    await queue.pause();
+    await queue.addBulk(
+      Array.from({ length: 30 }, () => ({ name: JOBS.selfies.job, data: { imageKey: 'selfie-image:gone' } })),
+    );
+    const started = Date.now();
+    const refused = await embedder.embed(selfie).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'UNAVAILABLE', status: 503 });
+    const retryAfter = (refused as AppError).details!.retryAfterSeconds as number;
+    // (30 + 1) x 0.2 s = 6.2 s estimated, 1.6 s of it admitted (0.8 of the wait): retry in ~5 s.
+    expect(retryAfter).toBeGreaterThanOrEqual(4);
+    expect(retryAfter).toBeLessThanOrEqual(6);
+    expect((refused as AppError).message).toMatch(/busy/i);
+    // Nothing of the refused selfie was queued or stored.
+    expect(await queue.count()).toBe(30);
+    expect(await connection.keys('selfie-image:*')).toEqual([]);
+
+    await queue.drain();
+    await queue.resume();
+    await expect(embedder.embed(selfie)).resolves.toMatchObject({ descriptors: null, facesFound: 0 });
+  }, 30_000);
+
+  it('a short queue is admitted: a worker that does not answer in time is still NOT_RECORDED (500)', async () => {
+    await queue.pause();
+    try {
+      await expect(embedder.embed(selfie)).rejects.toMatchObject({ code: 'NOT_RECORDED', status: 500 });
+    } finally {
+      await queue.drain();
+      await queue.resume();
+    }
+  }, 30_000);
+});
+
 describe('SelfieEmbedder.prepare', () => {
   let redis: { url: string; stop: () => void };
   let embedder: SelfieEmbedder;

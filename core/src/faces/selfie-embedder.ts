@@ -7,6 +7,7 @@ import { JobQueues, JOBS, loadBullmq } from '../jobs';
 import { connectRedis } from '../redis';
 import { SelfieDescriptors } from './embedding';
 import { SelfieImages } from './selfie-images';
+import { RecentSelfieTime, selfieQueueVerdict } from './selfie-queue-wait';
 
 /** Selfie formats accepted: what phones and browsers send. */
 const SELFIE_FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
@@ -15,8 +16,8 @@ const SELFIE_MAX_SIDE = 1280;
 const NOT_EMBEDDED = 'Face matching did not answer in time, so nothing was recorded; retry with the same request_id';
 /** While no worker serves the selfie queue (the ml-worker loading its models): 503, retry after this. */
 const STARTING_RETRY_SECONDS = 10;
-/** A worker seen serving the queue is trusted this long before the queue's clients are listed again. */
-const WORKER_SEEN_MS = 2000;
+/** The workers counted serving the queue are trusted this long before the queue's clients are listed again. */
+const WORKERS_COUNTED_MS = 2000;
 
 export interface SelfieEmbedding {
   /** The selfie's largest face's descriptors, one per family (null without a face). */
@@ -47,7 +48,8 @@ export class SelfieEmbedder {
   private readonly events: QueueEvents;
   private readonly connection: Redis;
   private readonly images: SelfieImages;
-  private workerSeenUntil = 0;
+  private readonly recent: RecentSelfieTime;
+  private workersCounted = { count: 0, until: 0 };
 
   constructor(
     redisUrl: string,
@@ -55,6 +57,7 @@ export class SelfieEmbedder {
   ) {
     this.jobs = new JobQueues(redisUrl);
     this.images = new SelfieImages(this.jobs.redis);
+    this.recent = new RecentSelfieTime(this.jobs.redis);
     // BullMQ does not close a connection it was given: close() does, or it reconnects forever once Redis is gone.
     this.connection = connectRedis(redisUrl);
     this.events = new (loadBullmq().QueueEvents)(JOBS.selfies.queue, { connection: this.connection });
@@ -101,12 +104,48 @@ export class SelfieEmbedder {
   }
 
   /**
+   * UNAVAILABLE (503 with Retry-After) at once when a new selfie cannot be embedded in time: no worker
+   * serves the queue yet (the ml-worker loading its models), or the selfies queued ahead would keep it
+   * waiting past the timeout (a surge). Callers ask before they decode the selfie; embed() asks itself
+   * unless told `admitted`. Nothing is queued or recorded, so a retry with the same request_id works.
+   */
+  async admit(): Promise<void> {
+    const workers = await this.servingWorkers();
+    if (workers === 0)
+      throw new AppError('UNAVAILABLE', `Face matching is starting up; retry in ${STARTING_RETRY_SECONDS} s`, {
+        retryAfterSeconds: STARTING_RETRY_SECONDS,
+      });
+    // A Redis that cannot count the queue admits the selfie: the timeout still applies.
+    const counts = await this.jobs
+      .queue('selfies')
+      .getJobCounts('waiting', 'paused', 'prioritized', 'active')
+      .catch(() => null);
+    if (!counts) return;
+    const verdict = selfieQueueVerdict(
+      {
+        waiting: counts.waiting + counts.paused + counts.prioritized,
+        active: counts.active,
+        workers,
+        msPerSelfie: await this.recent.msPerSelfie(),
+      },
+      this.limits.timeoutSeconds * 1000,
+    );
+    if (!verdict.admitted)
+      throw new AppError(
+        'UNAVAILABLE',
+        `Face matching is busy: the selfies queued ahead need about ${Math.ceil(verdict.waitMs / 1000)} s; ` +
+          `retry in ${verdict.retryAfterSeconds} s`,
+        { retryAfterSeconds: verdict.retryAfterSeconds },
+      );
+  }
+
+  /**
    * The descriptor of the selfie's largest face (null when it shows none). When no worker answers in
    * time: NOT_RECORDED (500), since callers record a search or clipping request only after this, so
    * nothing is kept and a retry with the same request_id starts afresh.
    */
-  async embed(prepared: Buffer, opts: { boxDescriptor?: boolean } = {}): Promise<SelfieEmbedding> {
-    await this.assertWorkerServing();
+  async embed(prepared: Buffer, opts: { boxDescriptor?: boolean; admitted?: boolean } = {}): Promise<SelfieEmbedding> {
+    if (!opts.admitted) await this.admit();
     const timeoutMs = this.limits.timeoutSeconds * 1000;
     let jobId: string | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -126,6 +165,7 @@ export class SelfieEmbedder {
     try {
       const result = await Promise.race([run, deadline]);
       const t = result.timing;
+      if (t) this.recent.observe(t.modelMs);
       const timing = t && {
         queueMs: t.startedAt - sentAt,
         workerMs: t.finishedAt - t.startedAt,
@@ -150,23 +190,17 @@ export class SelfieEmbedder {
   }
 
   /**
-   * UNAVAILABLE (503 with Retry-After) while no worker serves the selfie queue, as when the
-   * ml-worker is still loading its models after a start: a clear answer at once, not a 500 after
-   * the timeout. A Redis that cannot list its clients counts as served (the timeout still applies).
+   * The workers serving the selfie queue (BullMQ lists its clients), counted again at most every 2 s
+   * while some serve. A Redis that cannot list its clients counts as one (the timeout still applies).
    */
-  private async assertWorkerServing(): Promise<void> {
-    if (Date.now() < this.workerSeenUntil) return;
-    const workers = await this.jobs
+  private async servingWorkers(): Promise<number> {
+    if (Date.now() < this.workersCounted.until) return this.workersCounted.count;
+    const count = await this.jobs
       .queue('selfies')
       .getWorkersCount()
       .catch(() => 1);
-    if (workers > 0) {
-      this.workerSeenUntil = Date.now() + WORKER_SEEN_MS;
-      return;
-    }
-    throw new AppError('UNAVAILABLE', `Face matching is starting up; retry in ${STARTING_RETRY_SECONDS} s`, {
-      retryAfterSeconds: STARTING_RETRY_SECONDS,
-    });
+    this.workersCounted = { count, until: count > 0 ? Date.now() + WORKERS_COUNTED_MS : 0 };
+    return count;
   }
 
   async close(): Promise<void> {

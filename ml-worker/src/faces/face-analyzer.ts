@@ -115,6 +115,7 @@ export class FaceAnalyzer {
    */
   embedSelfie(image: Buffer, opts: { mirrored?: boolean; boxDescriptor?: boolean } = {}): Promise<SelfieFace> {
     return this.serialised('urgent', async () => {
+      const began = performance.now();
       const bounded = (await boundedCopy(image, ANALYSIS_MAX_SIDE)).buffer;
       const meta = await openImage(bounded).metadata();
       const options = {
@@ -143,6 +144,7 @@ export class FaceAnalyzer {
         boxDescriptor: largest?.boxDescriptor ?? null,
         quality: largest ? faceQuality(largest.signals) : null,
         facesFound: faces.length,
+        modelMs: Math.round(performance.now() - began),
       };
     });
   }

@@ -109,4 +109,6 @@ export interface SelfieFace {
   /** The face's quality (faceQuality), null without a face. */
   quality?: number | null;
   facesFound: number;
+  /** Time in the model, from the analyzer's turn (no wait behind another selfie): the face search's wait estimate. */
+  modelMs?: number;
 }

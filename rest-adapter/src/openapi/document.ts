@@ -23,10 +23,16 @@ const ERROR_REASONS: Record<number, string> = {
 /** What a status means on particular operations, where it says more than the common reason. */
 const NOT_RECORDED =
   'Internal failure: face matching did not answer in time, nothing was recorded; retry with the same request_id';
-const STARTING = 'Face matching is starting up (the ml-worker is loading its models); retry after Retry-After seconds';
+const SELFIE_UNAVAILABLE =
+  'Face matching cannot take a selfie now, nothing was recorded: the ml-worker is loading its models, or the ' +
+  'selfies queued ahead would keep this one waiting past the embedding timeout (a surge). Retry after Retry-After ' +
+  'seconds with the same request_id';
 const OPERATION_ERROR_REASONS: Record<string, Record<number, string>> = {
-  SearchFaces: { 500: NOT_RECORDED, 503: STARTING },
-  StartVideoClipping: { 500: NOT_RECORDED, 503: STARTING },
+  SearchFaces: { 500: NOT_RECORDED, 503: SELFIE_UNAVAILABLE },
+  StartVideoClipping: { 500: NOT_RECORDED, 503: SELFIE_UNAVAILABLE },
+};
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
 };
 
 /** What a route with a validator documents: If-None-Match, 304, and the headers of its 200. */
@@ -166,6 +172,7 @@ function errorResponse(status: number, particular: string | undefined): Record<s
   if (!particular) return { $ref: `#/components/responses/Error${status}` };
   return {
     description: particular,
+    ...(status === 503 ? { headers: RETRY_AFTER_HEADER } : {}),
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
   };
 }

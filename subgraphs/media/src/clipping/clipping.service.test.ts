@@ -1,3 +1,4 @@
+import { AppError } from '@em/core';
 import { FaceHit } from '@em/core/face-index';
 import { descriptorToBuffer, SelfieDescriptors, selfieDescriptorsToBuffer } from '@em/core/media';
 import {
@@ -17,6 +18,11 @@ const selfie = async () => Buffer.from('selfie');
 
 class FakeEmbedder {
   embedded = 0;
+  /** True while the selfie queue is too long to answer in time (the real one answers UNAVAILABLE). */
+  busy = false;
+  async admit() {
+    if (this.busy) throw new AppError('UNAVAILABLE', 'Face matching is busy; retry in 3 s', { retryAfterSeconds: 3 });
+  }
   async prepare(file: Buffer) {
     return file;
   }
@@ -90,6 +96,15 @@ describe('ClippingService', () => {
       { eventId: 5, requestId: REQUEST_ID, generation: 1, httpRequestId: 'req-test' },
     ]);
     expect(s.redis.statuses()).toEqual(['processing']);
+  });
+
+  it('a busy selfie queue: UNAVAILABLE before any embedding, no request recorded, no job', async () => {
+    const s = setup();
+    s.embedder.busy = true;
+    await expect(start(s, { selfie, requestId: REQUEST_ID })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(s.embedder.embedded).toBe(0);
+    expect(await s.requests.find({ eventId: 5, requestId: REQUEST_ID })).toBeNull();
+    expect(s.jobs.queued).toEqual([]);
   });
 
   it('nothing matched: no_matches at once, no job', async () => {

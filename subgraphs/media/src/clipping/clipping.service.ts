@@ -78,7 +78,7 @@ export class ClippingService {
     private readonly searches: FaceSearchesRepository,
     private readonly videos: VideosRepository,
     private readonly store: ObjectStore,
-    private readonly embedder: Pick<SelfieEmbedder, 'prepare' | 'embed'>,
+    private readonly embedder: Pick<SelfieEmbedder, 'admit' | 'prepare' | 'embed'>,
     private readonly index: Pick<FaceIndexCache, 'search' | 'mayHoldBoxFaces'>,
     private readonly jobs: JobProducer,
     private readonly redis: Redis,
@@ -101,9 +101,12 @@ export class ClippingService {
     let descriptors: SelfieDescriptors | null;
     if (input.selfie) {
       const file = await input.selfie();
+      // 503 at once when the selfie queue is too long to answer in time, before the selfie is decoded.
+      await this.embedder.admit();
       descriptors = (
         await this.embedder.embed(await this.embedder.prepare(file), {
           boxDescriptor: this.index.mayHoldBoxFaces(eventId),
+          admitted: true,
         })
       ).descriptors;
     } else if (existing) {

@@ -1,3 +1,4 @@
+import { AppError } from '@em/core';
 import { FaceHit } from '@em/core/face-index';
 import { DEFAULT_MATCH_PERCENT, selfieDescriptorsToBuffer, similarityPercent } from '@em/core/media';
 import {
@@ -17,6 +18,11 @@ class FakeEmbedder {
   descriptor: Float32Array | null = new Float32Array(128).fill(0.1);
   checkSize(file: Buffer) {
     if (file.length === 0) throw Object.assign(new Error('empty'), { code: 'BAD_REQUEST' });
+  }
+  /** True while the selfie queue is too long to answer in time (the real one answers UNAVAILABLE). */
+  busy = false;
+  async admit() {
+    if (this.busy) throw new AppError('UNAVAILABLE', 'Face matching is busy; retry in 3 s', { retryAfterSeconds: 3 });
   }
   async prepare(file: Buffer) {
     return file;
@@ -122,6 +128,23 @@ describe('FaceSearchService', () => {
     });
     // Another organisation's key reads nothing of this one's usage.
     await expect(service.usage(apiKeyPrincipal(2), 1)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('a busy selfie queue: UNAVAILABLE before any embedding, nothing stored; a stored search is still answered', async () => {
+    const { searches, embedder, service } = setup();
+    embedder.busy = true;
+    await expect(service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      details: { retryAfterSeconds: 3 },
+    });
+    expect(embedder.embedded).toBe(0);
+    expect(searches.get(5, REQUEST_ID)).toBeUndefined();
+    // The retry with the same request_id, once the queue is shorter, runs the search.
+    embedder.busy = false;
+    expect(await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID)).toMatchObject({ cached: false });
+    // A retry of a stored search needs no embedding: answered even while busy.
+    embedder.busy = true;
+    expect(await service.search(apiKeyPrincipal(1), 1, 5, selfie, REQUEST_ID)).toMatchObject({ cached: true });
   });
 
   it('a stored result leaves out photos unpublished since', async () => {

@@ -62,7 +62,7 @@ export class FaceSearchService {
     private readonly events: EventsRepository,
     private readonly photos: PhotosRepository,
     private readonly searches: FaceSearchesRepository,
-    private readonly embedder: Pick<SelfieEmbedder, 'checkSize' | 'prepare' | 'embed'>,
+    private readonly embedder: Pick<SelfieEmbedder, 'checkSize' | 'admit' | 'prepare' | 'embed'>,
     private readonly index: Pick<FaceIndexCache, 'search' | 'mayHoldBoxFaces'>,
     private readonly maxPhotos: number,
     /** One 'selfie search timing' line per search (info), stage by stage, so a slow tail can be explained. */
@@ -93,11 +93,14 @@ export class FaceSearchService {
     timer.lap('lookup');
 
     // Looked up first: a retry is charged as a read by the gateway, so it must not cost an embedding.
+    // Then 503 at once when the selfie queue is too long to answer in time, before the selfie is decoded.
+    await this.embedder.admit();
     const prepared = await this.embedder.prepare(file);
     timer.lap('prepare');
     // The box family's descriptor only while the event may hold faces stored before version 4 (~50 ms of CPU less per selfie).
     const { descriptors, facesFound, timing } = await this.embedder.embed(prepared, {
       boxDescriptor: this.index.mayHoldBoxFaces(event.id),
+      admitted: true,
     });
     timer.lap('embed');
     if (timing)
