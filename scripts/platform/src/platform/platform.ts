@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DemoSeed, publishDemo, seedDemo, setDemoCover, writeDemoSelfie } from '../seed/demo';
 import { Infrastructure, InfrastructurePorts, startInfrastructure } from './infrastructure';
 import { isPortInUse } from './ports';
-import { closeDataDir, writePrivateFile } from './private-files';
+import { closeDataDir, makePrivateDir, writePrivateFile } from './private-files';
 import { ServiceGroup, startServices } from './services';
 
 export interface ServicePorts {
@@ -151,13 +151,16 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       'read-path': 'galleries answering: events, images, gateway, REST adapter up',
       'after-read-path': 'searches, clips and sign-in up; the ml-worker loads its models',
     } as const;
+    // Made private here: Node 22 would make it with the default umask on the first start.
+    const compileCacheDir = path.join(opts.dataDir, 'compile-cache');
+    makePrivateDir(compileCacheDir);
     services = await startServices({
       env,
       onOutput: opts.onServiceOutput,
       timeoutMs,
       onWaveUp: (wave) => stageDone(waveUp[wave]),
       // The read path's bundles are compiled once per build, not on every restart.
-      compileCacheDir: path.join(opts.dataDir, 'compile-cache'),
+      compileCacheDir,
     });
     if (demo) {
       const { live, failed } = await publishDemo(pipeline, demo.eventId);
