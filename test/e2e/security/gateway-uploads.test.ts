@@ -133,7 +133,7 @@ describe('#1 the gateway authorises a multipart operation before it reads a file
   // A process that streams a first few hundred megabytes grows once (30-46 MB for a bare busboy-to-file server):
   // garbage read buffers wait for the GC that external memory triggers, and the allocator keeps the pages for the
   // next round. So each measure follows a round of the same path and size, and measures what grows with the files.
-  it('#1 10 x 50 MB from a foreign key: each refused within a second, gateway RSS grows < 20 MB', async () => {
+  it('#1 10 x 50 MB from a foreign key: each refused within a second, gateway RSS grows < 40 MB', async () => {
     const other = await fixtures.organisation();
     const pid = gatewayPid();
     const refusedRound = () =>
@@ -150,7 +150,9 @@ describe('#1 the gateway authorises a multipart operation before it reads a file
     );
     for (const answer of result) expect(answer.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(Math.max(...result.map((a) => a.elapsedMs))).toBeLessThan(1000);
-    expect(growth).toBeLessThan(20 * MB);
+    // Reading the refused files would grow it by their 500 MB; what the allocator keeps after a round moves with
+    // the GC's heuristics (5-23 MB measured with the same path, depending on what the process loaded at start).
+    expect(growth).toBeLessThan(40 * MB);
   }, 60_000);
 
   // The relay to the subgraph reads each spooled file chunk by chunk into one buffer (before: +469 MB).
