@@ -14,6 +14,8 @@ import { concurrentSearches } from './selfie-load';
 const PROCESSES = ['rest', 'gateway', 'events', 'images', 'search', 'media', 'mlWorker'] as const;
 type Kind = 'page' | 'details' | 'bib' | 'selfie' | 'gallery' | 'timeline' | 'download' | 'revisit';
 
+type Timed = (kind: Kind, url: string, init?: RequestInit) => Promise<Response | null>;
+
 interface Sample {
   kind: Kind;
   ms: number;
@@ -31,7 +33,8 @@ interface Sample {
  * last held and the first failed one (BENCH_SURGE_BISECT steps, 3) so the held rate is known within ~10%.
  * BENCH_SURGE_PHOTOS (50000), BENCH_SURGE_RATES (per minute, "30,60,120"), BENCH_SURGE_STEP_SECONDS (30),
  * BENCH_SURGE_SELFIE_SIDE (the phone photo's long side, 4032 px), BENCH_CPU_PROF (a directory: every
- * service writes a V8 CPU profile of the whole run there when it stops).
+ * service writes a V8 CPU profile of the whole run there when it stops), BENCH_SURGE_ONLY=kinds (only the table
+ * of CPU per request kind, BENCH_SURGE_KIND_RUNS participants, 20).
  */
 export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<void> {
   const groupDir = path.join(fixtures, 'faces', 'group');
@@ -100,17 +103,75 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     let visitor = 0;
     const pageHeaders = { 'x-api-key': browser.rawKey, origin: 'http://localhost' };
 
-    /** One participant, from its own address. */
-    const participant = async (samples: Sample[]) => {
-      const n = ++visitor;
-      const address = `198.18.${(n >> 8) & 255}.${n & 255}`;
-      const headers = {
-        'x-api-key': browser.rawKey,
-        origin: 'http://localhost',
-        'x-forwarded-for': address,
-        'accept-encoding': 'br, gzip',
+    /** A participant's requests in the page's order, each with the kind it is reported as (`label`: the per-kind table). */
+    const journey = (n: number, timed: Timed): Array<{ label: string; run: () => Promise<unknown> }> => {
+      // Most participants look at the first pages: they are shared by everyone.
+      const first = 1 + (n % 3);
+      let etag: string | null | undefined;
+      const from = 1_780_000_000 + (n % 20) * 600;
+      const download = (i: number) => {
+        const body = JSON.stringify({ method: 'image_id', identifier: ids[(n * 2 + i) % ids.length] });
+        return timed('download', `${api}/original-photos`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+        });
       };
-      const timed = async (kind: Kind, url: string, init: RequestInit = {}) => {
+      return [
+        {
+          label: 'page + JS',
+          run: async () => {
+            await timed('page', `${platform.restUrl}/events/${orgId}/${eventId}`);
+            if (script) await timed('page', new URL(script, platform.restUrl).href);
+          },
+        },
+        { label: 'details', run: () => timed('details', `${api}/details`) },
+        {
+          label: 'gallery, first page seen',
+          run: async () =>
+            void (etag = (await timed('gallery', `${api}/images?page=${first}&page_size=24`))?.headers.get('etag')),
+        },
+        { label: 'bib search', run: () => timed('bib', `${api}/bibs/${bib}?page=1&page_size=24`) },
+        {
+          label: 'selfie search',
+          run: () => {
+            const form = new FormData();
+            const selfie = new Uint8Array(selfies[n % selfies.length]);
+            form.append('file', new Blob([selfie], { type: 'image/jpeg' }), 'selfie.jpg');
+            return timed('selfie', `${api}/faces?page=1&page_size=24`, { method: 'POST', body: form });
+          },
+        },
+        { label: 'gallery, next page', run: () => timed('gallery', `${api}/images?page=${first + 1}&page_size=24`) },
+        {
+          label: 'gallery, a page far on',
+          run: () => timed('gallery', `${api}/images?page=${1 + ((n * 7) % totalPages)}&page_size=24`),
+        },
+        { label: 'timeline days', run: () => timed('timeline', `${api}/timeline/days`) },
+        {
+          label: 'timeline window',
+          run: () => timed('timeline', `${api}/timeline/images?from=${from}&to=${from + 3600}&page=1&page_size=24`),
+        },
+        { label: 'download link x2', run: async () => [await download(0), await download(1)] },
+        {
+          label: 'gallery revisit (If-None-Match)',
+          run: () =>
+            timed('revisit', `${api}/images?page=${first}&page_size=24`, {
+              headers: etag ? { 'if-none-match': etag } : {},
+            }),
+        },
+      ];
+    };
+
+    /** The timed request of participant `n`, from its own client address, its sample added to `samples`. */
+    const timedAs =
+      (n: number, samples: Sample[]): Timed =>
+      async (kind, url, init = {}) => {
+        const headers = {
+          'x-api-key': browser.rawKey,
+          origin: 'http://localhost',
+          'x-forwarded-for': `198.18.${(n >> 8) & 255}.${n & 255}`,
+          'accept-encoding': 'br, gzip',
+        };
         const started = performance.now();
         try {
           const res = await fetch(url, {
@@ -125,37 +186,11 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
           return null;
         }
       };
-      await timed('page', `${platform.restUrl}/events/${orgId}/${eventId}`);
-      if (script) await timed('page', new URL(script, platform.restUrl).href);
-      await timed('details', `${api}/details`);
-      // Most participants look at the first pages: they are shared by everyone.
-      const first = 1 + (n % 3);
-      const gallery = await timed('gallery', `${api}/images?page=${first}&page_size=24`);
-      await timed('bib', `${api}/bibs/${bib}?page=1&page_size=24`);
-      const form = new FormData();
-      form.append(
-        'file',
-        new Blob([new Uint8Array(selfies[n % selfies.length])], { type: 'image/jpeg' }),
-        'selfie.jpg',
-      );
-      await timed('selfie', `${api}/faces?page=1&page_size=24`, { method: 'POST', body: form });
-      await timed('gallery', `${api}/images?page=${first + 1}&page_size=24`);
-      await timed('gallery', `${api}/images?page=${1 + ((n * 7) % totalPages)}&page_size=24`);
-      await timed('timeline', `${api}/timeline/days`);
-      const from = 1_780_000_000 + (n % 20) * 600;
-      await timed('timeline', `${api}/timeline/images?from=${from}&to=${from + 3600}&page=1&page_size=24`);
-      for (const i of [0, 1]) {
-        const body = JSON.stringify({ method: 'image_id', identifier: ids[(n * 2 + i) % ids.length] });
-        await timed('download', `${api}/original-photos`, {
-          method: 'POST',
-          body,
-          headers: { 'content-type': 'application/json' },
-        });
-      }
-      const etag = gallery?.headers.get('etag');
-      await timed('revisit', `${api}/images?page=${first}&page_size=24`, {
-        headers: etag ? { 'if-none-match': etag } : {},
-      });
+
+    /** One participant, from its own address. */
+    const participant = async (samples: Sample[]) => {
+      const n = ++visitor;
+      for (const request of journey(n, timedAs(n, samples))) await request.run();
     };
 
     const cpu = async (): Promise<Record<string, number>> => ({
@@ -176,6 +211,59 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       idle.filter((s) => !['selfie', 'page', 'download'].includes(s.kind)).map((s) => s.ms),
       0.5,
     );
+    /**
+     * Each request of the journey alone: N participants (their own addresses) make it one after the other, kind
+     * after kind in the page's order (so a revisit follows its own gallery visit, as in the surge); CPU of every
+     * process per request, less what they spend with no request over as long as the kind took.
+     */
+    const perKind = async () => {
+      const runs = Number(process.env.BENCH_SURGE_KIND_RUNS ?? 20);
+      const idleBefore = await cpu();
+      const idleStarted = performance.now();
+      await new Promise((r) => setTimeout(r, 5000));
+      const idleAfter = await cpu();
+      const idlePerSecond = (p: string) => (idleAfter[p] - idleBefore[p]) / ((performance.now() - idleStarted) / 1000);
+      const participants = Array.from({ length: runs }, () => {
+        const n = ++visitor;
+        return journey(n, timedAs(n, []));
+      });
+      const table: string[] = [];
+      const totals: Record<string, number> = {};
+      for (let k = 0; k < participants[0].length; k++) {
+        const before = await cpu();
+        const started = performance.now();
+        for (const requests of participants) await requests[k].run();
+        const seconds = (performance.now() - started) / 1000;
+        const after = await cpu();
+        const perRequest = Object.fromEntries(
+          Object.keys(after).map((p) => [p, ((after[p] - before[p] - idlePerSecond(p) * seconds) / runs) * 1000]),
+        );
+        const sum = Object.values(perRequest).reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0);
+        for (const [p, v] of Object.entries(perRequest)) totals[p] = (totals[p] ?? 0) + v;
+        table.push(
+          `| ${participants[0][k].label} | ${Object.keys(after)
+            .map((p) => perRequest[p].toFixed(1))
+            .join(' | ')} | **${sum.toFixed(1)}** | ${((seconds / runs) * 1000).toFixed(0)} |`,
+        );
+      }
+      const names = Object.keys(totals);
+      const around = names.filter((p) => p !== 'mlWorker').reduce((a, p) => a + totals[p], 0);
+      table.push(
+        `| **a participant** | ${names.map((p) => totals[p].toFixed(1)).join(' | ')} | ` +
+          `**${names.reduce((a, p) => a + totals[p], 0).toFixed(1)}** (around the embedding ${around.toFixed(1)}) | |`,
+      );
+      const header = `| request (x${runs}, one at a time, own addresses) | ${names.join(' | ')} | all | wall ms |`;
+      const text = [header, `|${'---|'.repeat(names.length + 3)}`, ...table].join('\n');
+      console.log(`CPU ms per request, net of idle work:\n${text}`);
+      rows.push({
+        figure: 'CPU per request kind, ms by process (net of idle work)',
+        value: table[table.length - 1],
+        target: 'around the embedding <= 1/4 of it',
+        how: `each request of the journey alone, ${runs} participants each from its own address; the table is printed`,
+      });
+    };
+    if (process.env.BENCH_SURGE_ONLY === 'kinds') return void (await perKind());
+
     let selfieClient = 0;
     /** Statuses other than 200 of the selfie rows below (a 503 of a queue too long to answer in time, a 500). */
     const selfieErrors = new Map<number, number>();
@@ -267,6 +355,8 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     })();
     const netOfIdle = (g: typeof full) => g.perRequest - (idleCpuPerSecond * g.seconds) / g.n;
     const ms = (seconds: number) => (seconds * 1000).toFixed(2);
+
+    await perKind();
 
     /** One step: participants arriving at `rate` per minute for stepSeconds; true when it held. */
     const step = async (rate: number): Promise<boolean> => {
