@@ -13,6 +13,7 @@ export * from './redis';
 export * from './auth/tokens';
 export * from './auth/token-issuer';
 export * from './auth/rate-limiter';
+export * from './auth/failed-auth-window';
 export * from './auth/key-invalidation';
 export * from './video/clip-status';
 export * from './photos/photo-status';

@@ -8,6 +8,8 @@ export interface GatewayContext {
   rateSubject: string;
   sharedRateSubject?: string;
   readLimit?: number;
+  /** The authentication did not depend on the client address (Authenticated.anyAddress). */
+  anyAddress?: { visitorPrefix?: string };
   /** The read the compiled path charged already, for a request it handed to Apollo (charged once). */
   precharged?: RateDecision;
 }

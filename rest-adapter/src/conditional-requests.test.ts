@@ -413,6 +413,78 @@ describe('read grants: revalidations of a key the gateway just authorised', () =
   });
 });
 
+describe('ReadGrants for any address', () => {
+  const facts = (address: string, origin = 'http://localhost') => ({
+    headers: { 'x-api-key': 'k', origin, 'x-forwarded-for': address },
+    operation: 'photos',
+    orgId: 1,
+    eventId: 2,
+  });
+  const browserGrant = (address: string): RateGrant => ({
+    window: 60,
+    subject: `key:7:client:${address}`,
+    limit: 10,
+    shared: { subject: 'key:7', limit: 100 },
+    failures: { window: 60, limit: 3 },
+    anyAddress: { visitorPrefix: 'key:7:client:' },
+  });
+  function recording() {
+    const calls: Array<{ subject: string; unlessFailed?: { key: string; limit: number } }> = [];
+    return {
+      calls,
+      consumeGrantIf: async (
+        _cls: string,
+        grant: RateGrant,
+        _condition: unknown,
+        _units?: number,
+        _now?: number,
+        unlessFailed?: { key: string; limit: number },
+      ): Promise<ConditionalDecision> => {
+        calls.push({ subject: grant.subject, unlessFailed });
+        return { allowed: true, limit: grant.limit, remaining: 1, retryAfterSeconds: 1 };
+      },
+    };
+  }
+
+  it("serves every visitor of the key's origin, each charged its own network, its address checked for failures", async () => {
+    const limiter = recording();
+    const grants = new ReadGrants(limiter, 10_000, 100, () => 120_000);
+    grants.keep(grants.keyOf(facts('198.51.100.1'))!, browserGrant('198.51.100.1'), 'v1');
+    const other = grants.keyOf(facts('2001:db8:1:2::5'))!;
+    expect(grants.versionOf(other)).toBe('v1');
+    expect(await grants.charge(other, 2)).toBe(true);
+    expect(limiter.calls).toEqual([
+      { subject: 'key:7:client:2001:db8:1:2::/64', unlessFailed: { key: 'authfail:2001:db8:1:2::5:2', limit: 3 } },
+    ]);
+    expect(grants.versionOf(grants.keyOf(facts('198.51.100.2', 'http://evil.example'))!)).toBeNull();
+    expect(grants.versionOf(grants.keyOf({ ...facts('198.51.100.2'), operation: 'timelineDays' })!)).toBeNull();
+  });
+
+  it("keeps per address a grant that does not hold for any, or whose subject is not the forwarded address's", async () => {
+    const limiter = recording();
+    const grants = new ReadGrants(limiter, 10_000, 100, () => 0);
+    const { anyAddress: _dropped, ...ipEntry } = browserGrant('198.51.100.1');
+    grants.keep(grants.keyOf(facts('198.51.100.1'))!, ipEntry, 'v1');
+    // The gateway saw another address than the one forwarded (it does not trust this adapter's X-Forwarded-For).
+    grants.keep(grants.keyOf(facts('198.51.100.3'))!, browserGrant('127.0.0.1'), 'v1');
+    expect(grants.versionOf(grants.keyOf(facts('198.51.100.2'))!)).toBeNull();
+    const own = grants.keyOf(facts('198.51.100.3'))!;
+    expect(await grants.charge(own, 2)).toBe(true);
+    expect(limiter.calls[0].subject).toBe('key:7:client:127.0.0.1');
+  });
+
+  it('a throttled address or a moved version is not served: the gateway is asked', async () => {
+    const grants = new ReadGrants(
+      { consumeGrantIf: async () => ({ stale: true, current: null }) },
+      10_000,
+      100,
+      () => 0,
+    );
+    grants.keep(grants.keyOf(facts('198.51.100.1'))!, browserGrant('198.51.100.1'), 'v1');
+    expect(await grants.charge(grants.keyOf(facts('198.51.100.9'))!, 2)).toBe(false);
+  });
+});
+
 describe('parseRateGrant', () => {
   it('takes only what the gateway writes', () => {
     const grant = {
@@ -420,6 +492,8 @@ describe('parseRateGrant', () => {
       subject: 'key:1:client:10.0.0.0/24',
       limit: 600,
       shared: { subject: 'key:1', limit: 6000 },
+      failures: { window: 60, limit: 120 },
+      anyAddress: { visitorPrefix: 'key:1:client:' },
     };
     expect(parseRateGrant(JSON.stringify(grant))).toEqual(grant);
     for (const bad of [
@@ -430,6 +504,10 @@ describe('parseRateGrant', () => {
       '{"window":60,"subject":"s","limit":-1}',
       '{"window":60,"subject":"s","limit":1,"shared":{"subject":5,"limit":1}}',
       `{"window":60,"subject":"${'x'.repeat(2000)}","limit":1}`,
+      '{"window":60,"subject":"s","limit":1,"failures":{"window":60}}',
+      '{"window":60,"subject":"s","limit":1,"failures":null}',
+      '{"window":60,"subject":"s","limit":1,"anyAddress":null}',
+      '{"window":60,"subject":"s","limit":1,"anyAddress":{"visitorPrefix":7}}',
     ])
       expect(parseRateGrant(bad)).toBeNull();
   });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
 
@@ -32,4 +33,26 @@ export const DEFAULT_TRUST_PROXY = { restAdapter: 'false', gateway: 'loopback' }
  */
 export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
   return proxyaddr(req, trust);
+}
+
+/** One spelling per address: IPv4-mapped IPv6 as IPv4, IPv6 compressed and lower case. */
+export function normaliseIp(ip: string | null | undefined): string | null {
+  if (!ip) return null;
+  const value = ip.trim().toLowerCase();
+  if (value.startsWith('::ffff:') && isIP(value.slice(7)) === 4) return value.slice(7);
+  return isIP(value) === 6 ? new URL(`http://[${value}]/`).hostname.slice(1, -1) : value;
+}
+
+/**
+ * Who a client is for a shared budget: its IPv4 address, or its IPv6 /64 (one subscriber's
+ * network holds a whole /64, so its addresses are not different callers).
+ */
+export function clientNetwork(ip: string | null | undefined): string | null {
+  const address = normaliseIp(ip);
+  if (!address || isIP(address) !== 6) return address;
+  const [head, tail = ''] = address.split('::');
+  const groups = [...head.split(':').filter(Boolean)];
+  const tailGroups = tail.split(':').filter(Boolean);
+  const full = [...groups, ...Array<string>(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups];
+  return normaliseIp(`${full.slice(0, 4).join(':')}::`) + '/64';
 }

@@ -16,6 +16,14 @@ export interface RateGrant {
   subject: string;
   limit: number;
   shared?: { subject: string; limit: number };
+  /** The gateway's failed-authentication throttle (window, limit): a grant never serves an address it refuses. */
+  failures?: { window: number; limit: number };
+  /**
+   * Given by the gateway when its decision would be the same from any client address (same credential, origin,
+   * referer): the grant may serve the key's other visitors, each charged `visitorPrefix` + its client network
+   * when set (a browser key's visitor budget), else the grant's own subject.
+   */
+  anyAddress?: { visitorPrefix?: string };
 }
 
 export interface RateDecision {
@@ -46,10 +54,12 @@ export class RateLimiter {
       condition: string,
       own: string,
       shared: string,
+      failures: string,
       units: number,
       ttlSeconds: number,
       ownLimit: number,
       expected: string,
+      failureLimit: number,
     ): Promise<Array<number | string | null>>;
   } {
     if (!('consumeWindow' in this.redis)) {
@@ -60,11 +70,14 @@ export class RateLimiter {
         lua: `${CHARGE_LUA} local own = charge(KEYS[1]) if own > tonumber(ARGV[3]) then return {own} end
           return {own, charge(KEYS[2])}`,
       });
-      // The same charge, only when KEYS[1] still holds ARGV[4]; else nothing is charged and its value returned.
+      // The same charge, only when KEYS[1] still holds ARGV[4] (else nothing is charged and its value returned)
+      // and, when ARGV[5] > 0, the failure count at KEYS[4] is under ARGV[5] (else nothing is charged: -2).
       this.redis.defineCommand('consumeWindowsIf', {
-        numberOfKeys: 3,
+        numberOfKeys: 4,
         lua: `${CHARGE_LUA} local value = redis.call('GET', KEYS[1])
           if value ~= ARGV[4] then return {-1, value} end
+          local failureLimit = tonumber(ARGV[5])
+          if failureLimit > 0 and tonumber(redis.call('GET', KEYS[4]) or '0') >= failureLimit then return {-2} end
           local own = charge(KEYS[2]) if own > tonumber(ARGV[3]) or KEYS[3] == KEYS[2] then return {own} end
           return {own, charge(KEYS[3])}`,
       });
@@ -138,8 +151,10 @@ export class RateLimiter {
   /**
    * Charges a grant only while `condition.key` holds `condition.value` (an event's content version the
    * grant was given at): the check and the charge in one round trip. When the key holds something else,
-   * nothing is charged and its value is returned. Unlike `consumeGrant`, a Redis failure is thrown: the
-   * caller has a slower path that checks again.
+   * nothing is charged and its value is returned. With `unlessFailed`, nothing is charged either (`stale`, no
+   * value) while the count at its key has reached its limit (an address the gateway's failed-authentication
+   * throttle refuses). Unlike `consumeGrant`, a Redis failure is thrown: the caller has a slower path that
+   * checks again.
    */
   async consumeGrantIf(
     cls: RateClass,
@@ -147,6 +162,7 @@ export class RateLimiter {
     condition: { key: string; value: string },
     units = 1,
     now = Date.now(),
+    unlessFailed?: { key: string; limit: number },
   ): Promise<ConditionalDecision> {
     const { index, retryAfterSeconds } = windowOf(now, grant.window);
     const key = (subject: string) => `rl:${cls}:${subject}:${index}`;
@@ -155,11 +171,14 @@ export class RateLimiter {
       condition.key,
       own,
       grant.shared ? key(grant.shared.subject) : own,
+      unlessFailed?.key ?? condition.key,
       units,
       grant.window + 1,
       grant.limit,
       condition.value,
+      unlessFailed?.limit ?? 0,
     );
+    if (Number(first) === -2) return { stale: true, current: null };
     if (Number(first) === -1) return { stale: true, current: typeof second === 'string' ? second : null };
     return second === undefined || second === null
       ? decisionOf(Number(first), grant.limit, retryAfterSeconds)

@@ -59,6 +59,24 @@ describe('Authenticator', () => {
       principal: { orgId: 7, kind: 'api_key', apiKeyId: 1, scopes: [], requestId: 'r1' },
       rateSubject: 'key:1',
       readLimit: 5,
+      anyAddress: {},
+    });
+  });
+
+  it('says when its decision holds for any client address: never for a key let in by an IP entry', async () => {
+    const ipBound = lookup({
+      emk_ip_or_site_1: record({ id: 6, allowedHosts: ['198.51.100.7', 'photos.example.org'] }),
+      emk_browser_key1: keys.emk_browser_key1,
+    });
+    const a = new Authenticator(ipBound, tokens);
+    const call = (apiKey: string, originHost: string | null, clientIp: string) =>
+      a.authenticate({ apiKey, authorization: undefined }, { originHost, clientIp }, 'r');
+    expect((await call('emk_ip_or_site_1', null, '198.51.100.7')).anyAddress).toBeUndefined();
+    expect((await call('emk_ip_or_site_1', 'evil.example', '198.51.100.7')).anyAddress).toBeUndefined();
+    expect((await call('emk_ip_or_site_1', 'photos.example.org', '198.51.100.7')).anyAddress).toEqual({});
+    expect(await call('emk_browser_key1', null, '2001:db8::1')).toMatchObject({
+      rateSubject: 'key:4:client:2001:db8::/64',
+      anyAddress: { visitorPrefix: 'key:4:client:' },
     });
   });
 

@@ -1,6 +1,6 @@
 import { AppError, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
 import { LinkedAccount } from './account-directory';
-import { CallerHost, clientNetwork, isHostAllowed } from './host-allowlist';
+import { CallerHost, clientNetwork, isHostAllowed, isHostAllowedForAnyAddress } from './host-allowlist';
 import { ApiKeyLookup } from './api-key-cache';
 
 export interface Credentials {
@@ -26,6 +26,12 @@ export interface Authenticated {
   sharedRateSubject?: string;
   /** The key's own read limit, when it has one. */
   readLimit?: number;
+  /**
+   * Set when nothing of this decision came from the client address but a browser key's visitor subject (the key
+   * was not let in by an IP entry of its allowlist): the same credential and headers from any address are
+   * authenticated alike. `visitorPrefix` + the address's `clientNetwork` is then each visitor's rate subject.
+   */
+  anyAddress?: { visitorPrefix?: string };
 }
 
 /**
@@ -67,12 +73,16 @@ export class Authenticator {
     // A browser key is public and shared by every participant: one budget for all would let one
     // visitor (or a busy race day) spend everybody's.
     const visitor = key.readOnly ? clientNetwork(caller.clientIp) : null;
+    const visitorPrefix = `key:${key.id}:client:`;
     return {
       principal,
       ...(visitor
-        ? { rateSubject: `key:${key.id}:client:${visitor}`, sharedRateSubject: `key:${key.id}` }
+        ? { rateSubject: `${visitorPrefix}${visitor}`, sharedRateSubject: `key:${key.id}` }
         : { rateSubject: `key:${key.id}` }),
       readLimit: key.rateLimit ?? undefined,
+      ...(isHostAllowedForAnyAddress(key.allowedHosts, caller)
+        ? { anyAddress: key.readOnly ? { visitorPrefix } : {} }
+        : {}),
     };
   }
 

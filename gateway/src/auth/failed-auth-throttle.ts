@@ -1,4 +1,4 @@
-import { AppError, Config, LruMap } from '@em/core';
+import { AppError, Config, failedAuthWindow, LruMap } from '@em/core';
 import type { Redis } from 'ioredis';
 
 /** How long a process trusts the failure count it last read for an address (the limit holds across gateways within this lag). */
@@ -72,12 +72,12 @@ export class FailedAuthThrottle {
     return failures;
   }
 
+  /** The window and limit, for grants that serve other addresses (the REST adapter checks the same count). */
+  get rule(): { window: number; limit: number } {
+    return { window: this.cfg.AUTH_FAILURE_WINDOW_SECONDS, limit: this.cfg.AUTH_FAILURE_LIMIT };
+  }
+
   private window(address: string | null | undefined, now: number) {
-    const seconds = this.cfg.AUTH_FAILURE_WINDOW_SECONDS;
-    const index = Math.floor(now / 1000 / seconds);
-    return {
-      key: `authfail:${address ?? 'unknown'}:${index}`,
-      retryAfterSeconds: Math.max(1, Math.ceil((index + 1) * seconds - now / 1000)),
-    };
+    return failedAuthWindow(address, this.cfg.AUTH_FAILURE_WINDOW_SECONDS, now);
   }
 }

@@ -1,4 +1,7 @@
+import { normaliseIp } from '@em/core';
 import { isIP } from 'node:net';
+
+export { clientNetwork, normaliseIp } from '@em/core';
 
 /**
  * Where a call comes from, as the host allowlist sees it:
@@ -22,28 +25,6 @@ export function hostFromUrlHeader(value: string | undefined | null): string | nu
   }
 }
 
-/** One spelling per address: IPv4-mapped IPv6 as IPv4, IPv6 compressed and lower case. */
-export function normaliseIp(ip: string | null | undefined): string | null {
-  if (!ip) return null;
-  const value = ip.trim().toLowerCase();
-  if (value.startsWith('::ffff:') && isIP(value.slice(7)) === 4) return value.slice(7);
-  return isIP(value) === 6 ? new URL(`http://[${value}]/`).hostname.slice(1, -1) : value;
-}
-
-/**
- * Who a client is for a shared budget: its IPv4 address, or its IPv6 /64 (one subscriber's
- * network holds a whole /64, so its addresses are not different callers).
- */
-export function clientNetwork(ip: string | null | undefined): string | null {
-  const address = normaliseIp(ip);
-  if (!address || isIP(address) !== 6) return address;
-  const [head, tail = ''] = address.split('::');
-  const groups = [...head.split(':').filter(Boolean)];
-  const tailGroups = tail.split(':').filter(Boolean);
-  const full = [...groups, ...Array<string>(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups];
-  return normaliseIp(`${full.slice(0, 4).join(':')}::`) + '/64';
-}
-
 function hostMatches(entry: string, host: string): boolean {
   if (entry.startsWith('*.')) {
     const suffix = entry.slice(1); // ".example.org"
@@ -64,6 +45,19 @@ export function isHostAllowed(allowedHosts: readonly string[], caller: CallerHos
   const entries = allowedHosts.map((e) => e.trim().toLowerCase()).filter(Boolean);
   const ip = normaliseIp(caller.clientIp);
   if (ip && entries.some((e) => isIP(e) !== 0 && normaliseIp(e) === ip)) return true;
+  return originAllowed(entries, caller);
+}
+
+/**
+ * Whether the allowlist lets the call through whatever its client address: the list is empty or the call's
+ * Origin (else Referer) matches a hostname entry. Then every caller with the same headers is allowed alike.
+ */
+export function isHostAllowedForAnyAddress(allowedHosts: readonly string[], caller: CallerHost): boolean {
+  if (allowedHosts.length === 0) return true;
+  return originAllowed(allowedHosts.map((e) => e.trim().toLowerCase()).filter(Boolean), caller);
+}
+
+function originAllowed(entries: string[], caller: CallerHost): boolean {
   const host = caller.originHost?.toLowerCase() ?? null;
   if (!host || isIP(host) !== 0) return false;
   return entries.some((e) => isIP(e) === 0 && hostMatches(e, host));

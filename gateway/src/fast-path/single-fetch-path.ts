@@ -3,6 +3,7 @@ import {
   Logger,
   PRINCIPAL_HEADER,
   RATE_GRANT_HEADER,
+  RateGrant,
   rateGrantOf,
   ServiceMetrics,
   TrustProxy,
@@ -10,6 +11,7 @@ import {
 import { DATA_ONLY_HEADER, isPlainJsonPost, readJsonBody } from '@em/subgraph-kit';
 import { getVariableValues } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GatewayContext } from '../context';
 import { chargeCaller } from '../rate-limit-plugin';
 import { carriedContexts, contextOf, RequestContextDeps } from '../request-context';
 import { requestIdFrom } from '../request-id';
@@ -143,9 +145,18 @@ async function serve(
     ...JSON_HEADERS,
     'content-length': Buffer.byteLength(text),
     // The caller's own read budget, asked by the REST adapter to charge revalidations it answers alone.
-    ...(grant ? { [RATE_GRANT_HEADER]: JSON.stringify(rateGrantOf(opts.context.limiter, 'read', context)) } : {}),
+    ...(grant ? { [RATE_GRANT_HEADER]: JSON.stringify(readGrantOf(opts.context, context)) } : {}),
   });
   res.end(text);
+}
+
+/** The caller's read grant, with the throttle the adapter checks too, and whether it holds for any client address. */
+function readGrantOf(deps: RequestContextDeps, context: GatewayContext): RateGrant {
+  return {
+    ...rateGrantOf(deps.limiter, 'read', context),
+    failures: deps.failedAuth.rule,
+    ...(context.anyAddress ? { anyAddress: context.anyAddress } : {}),
+  };
 }
 
 /** A 200 whose JSON is `{"data": {...}}` and nothing else: no errors, no extensions (said by a compiled subgraph answer, else read). */

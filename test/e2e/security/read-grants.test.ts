@@ -90,3 +90,121 @@ describe('read grants: revalidations answered by the REST adapter alone', () => 
     expect(status).toBe(403);
   });
 });
+
+/**
+ * A grant the gateway gave one visitor of a key serves the key's other visitors (same key, origin, referer,
+ * operation and event) only where the gateway's decision could not differ for them: each visitor is charged its
+ * own budget, an address the key's allowlist names never lends its grant, and an address throttled for failed
+ * authentications is refused as the gateway refuses it.
+ */
+describe('read grants shared by the visitors of a key', () => {
+  let gw2: SecondGateway;
+  let rest2: SecondGateway;
+  let orgId: number;
+  let base: string;
+
+  beforeAll(async () => {
+    const env = {
+      API_KEY_CACHE_SECONDS: '60',
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+      AUTH_FAILURE_LIMIT: '3',
+      AUTH_FAILURE_WINDOW_SECONDS: '3600',
+    };
+    gw2 = await startSecondGateway(env);
+    // The adapter believes the test's X-Forwarded-For, as behind the operator's proxy.
+    rest2 = await startSecondRestAdapter(gw2.url, { ...env, TRUST_PROXY: 'loopback' });
+    orgId = (await fixtures.organisation()).orgId;
+    const eventId = await fixtures.event(orgId);
+    base = `/${orgId}/event/${eventId}`;
+    await fixtures.photos(eventId, [{ capturedAt: new Date(Date.UTC(2026, 4, 3, 9, 1)) }]);
+  }, 120_000);
+  afterAll(async () => {
+    await rest2?.stop();
+    await gw2?.stop();
+    await closeDb();
+  });
+
+  async function gatewayRequests(): Promise<number> {
+    const text = await (await fetch(gw2.url.replace(/\/graphql$/, '/metrics'))).text();
+    return [...text.matchAll(/^em_requests_total\{[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  }
+
+  /** A visitor of `key` from `address`: its GET of `path`, revalidating `etag` when given. */
+  const visit = (key: string, address: string, path: string, etag?: string, origin = 'http://localhost') =>
+    restClient(rest2.url, null)(`${base}${path}`, {
+      key,
+      headers: {
+        'x-forwarded-for': address,
+        ...(origin ? { origin } : {}),
+        ...(etag ? { 'if-none-match': etag } : {}),
+      },
+    });
+
+  /** One visitor's answer (kept by the adapter) and a second visitor's revalidation: a grant for any address. */
+  async function grantGiven(key: string, path: string): Promise<string> {
+    const first = await visit(key, '198.51.100.1', path);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    expect((await visit(key, '198.51.100.2', path, etag)).status).toBe(304);
+    return etag;
+  }
+
+  it("a browser key's grant serves its other visitors without the gateway, each charged its own budget", async () => {
+    const key = await fixtures.apiKey(orgId, { readOnly: true, allowedHosts: ['localhost'], rateLimit: 3 });
+    const etag = await grantGiven(key, '/timeline/days');
+    const before = await gatewayRequests();
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await visit(key, '198.51.100.3', '/timeline/days', etag)).status);
+    expect(statuses).toEqual([304, 304, 304, 429]); // this visitor's 3 calls, then its own budget is spent
+    const limited = await visit(key, '198.51.100.3', '/timeline/days', etag);
+    expect(limited.body.message).toMatch(/^Rate limit exceeded \(3 calls per window\); retry in \d+ s$/);
+    expect((await visit(key, '198.51.100.4', '/timeline/days', etag)).status).toBe(304); // another visitor's budget
+    const kept = await visit(key, '198.51.100.5', '/timeline/days'); // a kept answer, the same way
+    expect(kept.status).toBe(200);
+    expect(await gatewayRequests()).toBe(before);
+  });
+
+  it('never lends a grant to another origin, or to a caller without one', async () => {
+    const key = await fixtures.apiKey(orgId, { readOnly: true, allowedHosts: ['localhost'] });
+    const etag = await grantGiven(key, '/images?page_size=5');
+    expect((await visit(key, '198.51.100.6', '/images?page_size=5', etag, 'http://evil.example')).status).toBe(403);
+    expect((await visit(key, '198.51.100.6', '/images?page_size=5', etag, '')).status).toBe(403);
+    expect((await visit(key, '198.51.100.7', '/images?page_size=5', etag)).status).toBe(304);
+  });
+
+  it("a grant given to an address on the key's allowlist serves no other address", async () => {
+    const key = await fixtures.apiKey(orgId, { allowedHosts: ['198.51.100.20'] });
+    const first = await visit(key, '198.51.100.20', '/timeline/days', undefined, '');
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    expect((await visit(key, '198.51.100.20', '/timeline/days', etag, '')).status).toBe(304);
+    expect((await visit(key, '198.51.100.20', '/timeline/days', etag, '')).status).toBe(304);
+    const other = await visit(key, '198.51.100.21', '/timeline/days', etag, '');
+    expect(other.status).toBe(403);
+    expect(other.body.message).toBe('The calling host is not approved for this API key');
+    expect((await visit(key, '198.51.100.21', '/timeline/days', undefined, '')).status).toBe(403);
+  });
+
+  it("a server key's grant is shared with its budget: one budget for every address, as the gateway keeps it", async () => {
+    const key = await fixtures.apiKey(orgId, { rateLimit: 4 });
+    const etag = await grantGiven(key, '/timeline/days'); // 2 of 4
+    const before = await gatewayRequests();
+    expect((await visit(key, '198.51.100.30', '/timeline/days', etag)).status).toBe(304); // 3 of 4
+    expect((await visit(key, '198.51.100.31', '/timeline/days', etag)).status).toBe(304); // 4 of 4
+    expect((await visit(key, '198.51.100.32', '/timeline/days', etag)).status).toBe(429);
+    expect(await gatewayRequests()).toBe(before);
+  });
+
+  it('an address throttled for failed authentications is refused, though a grant of the key would serve it', async () => {
+    const key = await fixtures.apiKey(orgId, { readOnly: true, allowedHosts: ['localhost'] });
+    const etag = await grantGiven(key, '/timeline/days');
+    const attacker = '198.51.100.40';
+    for (let i = 0; i < 3; i++)
+      expect((await visit(`em_${'x'.repeat(40)}`, attacker, '/timeline/days')).status).toBe(403);
+    const refused = await visit(key, attacker, '/timeline/days', etag);
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(/^Too many failed authentications from this address/);
+    expect((await visit(key, attacker, '/timeline/days')).status).toBe(429);
+    expect((await visit(key, '198.51.100.41', '/timeline/days', etag)).status).toBe(304);
+  });
+});
