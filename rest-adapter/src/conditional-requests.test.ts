@@ -141,12 +141,16 @@ describe('shared reads', () => {
     }
   });
 
-  it('does not share answers that are not marked shared (event details run every time)', async () => {
+  it("shares the event's details too: the operation once per version, every caller checked", async () => {
     const a = await adapter();
     try {
+      const first = await get(`${a.url}/details`, key);
+      const second = await get(`${a.url}/details`, key);
+      expect(second.body.equals(first.body)).toBe(true);
+      expect(a.calls).toEqual(['event', 'authorize']);
+      a.state.version = 'v2';
       await get(`${a.url}/details`, key);
-      await get(`${a.url}/details`, key);
-      expect(a.calls).toEqual(['event', 'event']);
+      expect(a.calls).toEqual(['event', 'authorize', 'event']);
     } finally {
       await a.close();
     }

@@ -127,6 +127,7 @@ export const ROUTES: RouteDef[] = [
     method: 'GET',
     path: '/:orgId/event/:eventId/details',
     validator: 'event',
+    shared: true,
     summary: 'Event details',
     response: 'EventDetails',
     operation: op.EventDetailsDocument,
