@@ -252,11 +252,12 @@ async function answerRoute(opts: AdapterOptions, req: IncomingMessage, res: Serv
 async function prepareOperation(
   opts: AdapterOptions,
   req: IncomingMessage,
-  { route, params, searchParams, authorize, pathError }: RouteCall,
+  call: RouteCall,
 ): Promise<{ prepared: PreparedOperation; upload?: MultipartBody }> {
+  const { route, params, searchParams, authorize, pathError } = call;
   const contentType = req.headers['content-type'] ?? '';
   if (route.uploads && /^multipart\/form-data/i.test(contentType)) {
-    await authorize();
+    await authorizeUpload(opts, call);
     const invalidPath = pathError();
     if (invalidPath) throw invalidPath;
     const { fields, single, selfie } = route.uploads;
@@ -352,14 +353,38 @@ async function answerFromGrant(
   const current = noneMatchHit(req.headers['if-none-match'], etag);
   const kept = !current && route.shared ? opts.sharedReads?.get(etag) : undefined;
   if (!current && !kept) return false;
-  const charged = await opts.readGrants.charge(grant, ids.eventId).catch((err: unknown) => {
-    if (err instanceof AppError) throw err;
-    return false;
-  });
+  const charged = await opts.readGrants.charge(grant, ids.eventId).catch(slowerPathUnlessRefused);
   if (!charged) return false;
   if (current) sendNotModified(res, current);
   else sendCacheable(req, res, kept!, etag);
   return true;
+}
+
+/**
+ * The check before an upload is read: under a grant of the gateway for this caller and operation (a read, charged
+ * in one Redis script as the gateway's `authorize` is), else the gateway's check, whose grant is kept. The gateway
+ * still authenticates and authorises the operation itself before it reads a file part.
+ */
+async function authorizeUpload(opts: AdapterOptions, call: RouteCall): Promise<void> {
+  const { ids, headers, operation } = call;
+  const { readGrants, contentVersions } = opts;
+  const keys =
+    ids.eventId !== null && readGrants && contentVersions
+      ? readGrants.keyOf({ headers, operation, ...ids, eventId: ids.eventId })
+      : null;
+  if (!keys || !readGrants || !contentVersions || ids.eventId === null) return void (await call.authorize());
+  if (await readGrants.charge(keys, ids.eventId).catch(slowerPathUnlessRefused)) return;
+  const version = await contentVersions.current(ids.eventId);
+  if (!version) return void (await call.authorize());
+  const answer = await opts.gateway.executeForGrant(AuthorizeDocument, { operation, ...ids }, headers);
+  throwOnError(answer.result);
+  if (answer.grant) readGrants.keep(keys, answer.grant, version);
+}
+
+/** A refusal (429) is the caller's answer; any other failure of a grant's charge takes the path through the gateway. */
+function slowerPathUnlessRefused(err: unknown): false {
+  if (err instanceof AppError) throw err;
+  return false;
 }
 
 /** The gateway's check again, for a 304 or a kept answer; an API key's grant is kept for the next ones. */

@@ -195,6 +195,27 @@ describe('read grants shared by the visitors of a key', () => {
     expect(await gatewayRequests()).toBe(before);
   });
 
+  it("an upload's check before it is read is answered from the grant too, the visitor's budget charged", async () => {
+    const key = await fixtures.apiKey(orgId, { readOnly: true, allowedHosts: ['localhost'], rateLimit: 2 });
+    // A page that is not a number: refused (400) once the caller is authorised, before the operation runs.
+    const post = (address: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(64)], { type: 'image/jpeg' }), 'selfie.jpg');
+      return restClient(rest2.url, null)(`${base}/faces?page=abc`, {
+        key,
+        method: 'POST',
+        body: form,
+        headers: { 'x-forwarded-for': address, origin: 'http://localhost' },
+      });
+    };
+    expect((await post('198.51.100.50')).status).toBe(400); // the gateway's check, its grant kept
+    const before = await gatewayRequests();
+    expect((await post('198.51.100.51')).status).toBe(400);
+    expect((await post('198.51.100.51')).status).toBe(400);
+    expect(await gatewayRequests()).toBe(before);
+    expect((await post('198.51.100.51')).status).toBe(429); // this visitor's 2 reads are spent
+  });
+
   it('an address throttled for failed authentications is refused, though a grant of the key would serve it', async () => {
     const key = await fixtures.apiKey(orgId, { readOnly: true, allowedHosts: ['localhost'] });
     const etag = await grantGiven(key, '/timeline/days');
