@@ -57,7 +57,8 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
       ports,
       seed: false,
       serviceStartMs: 600_000,
-      extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      // BENCH_CPU_PROF=<dir>: every service (and each CLI import) writes a V8 CPU profile there when it stops.
+      extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...profiledEnv() },
       log: () => undefined,
       onServiceOutput: () => undefined,
     });
@@ -376,12 +377,7 @@ async function postgresWork(db: Pool): Promise<PostgresWork> {
  * BENCH_CPU_PROF=<dir>: the command (and npm) write a V8 CPU profile there when they exit.
  */
 function runCli(platform: Platform, cli: string | undefined, args: string[]): Promise<void> {
-  const profiled = process.env.BENCH_CPU_PROF
-    ? {
-        BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF),
-        NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile-preload.js')}`,
-      }
-    : {};
+  const profiled = profiledEnv();
   return new Promise((resolve, reject) => {
     const command = cli ? ['exec', '--silent', '--offline', '--', 'node', cli] : ['run', '--silent', 'cli', '--'];
     const child = spawn('npm', [...command, ...args], {
@@ -394,6 +390,16 @@ function runCli(platform: Platform, cli: string | undefined, args: string[]): Pr
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`import-photos exited ${code}: ${err}`))));
   });
+}
+
+/** With BENCH_CPU_PROF=<dir>: the environment that makes a Node process write its CPU profile there at exit. */
+function profiledEnv(): Record<string, string> {
+  return process.env.BENCH_CPU_PROF
+    ? {
+        BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF),
+        NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile-preload.js')}`,
+      }
+    : {};
 }
 
 /** em_photo_step_seconds_sum by step, from the ml-worker's /metrics. */
