@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { drawnBibPhoto } from './support/drawn-photos';
 import { api, closeDb, expectError, expectSuccess, info } from './support/platform';
 
@@ -24,6 +25,17 @@ async function json(...args: string[]): Promise<any> {
   const res = await cli(...args, '--json');
   if (res.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${res.stderr}`);
   return JSON.parse(res.stdout.trim().split('\n').at(-1)!);
+}
+
+/** A progressive JPEG whose last Huffman table is bogus: its header and end are whole, its decode fails. */
+async function corruptLaterScan(): Promise<Buffer> {
+  const noise = { type: 'gaussian' as const, mean: 128, sigma: 30 };
+  const file = await sharp({ create: { width: 700, height: 450, channels: 3, noise } })
+    .jpeg({ progressive: true })
+    .toBuffer();
+  const table = file.lastIndexOf(Buffer.from([0xff, 0xc4]));
+  file.fill(0xff, table + 5, table + 21); // its 16 code counts: more codes than a table can hold
+  return file;
 }
 
 /** A refusal: exit code 1 and one clear line on stderr. */
@@ -133,8 +145,14 @@ describe('the organiser CLI (node scripts/cli/dist/cli.js)', () => {
     try {
       for (const bib of [4501, 4502])
         writeFileSync(path.join(dir, `runner-${bib}.jpg`), await drawnBibPhoto(bib, { width: 700, height: 450 }));
-      expect(await json('import-photos', '--event', String(eventId), '--dir', dir)).toMatchObject({
-        imported: 2,
+      // Whole to the import's header check (it ends with its end marker), broken for the decoder: the worker fails it.
+      writeFileSync(path.join(dir, 'corrupt.jpg'), await corruptLaterScan());
+      expect(await json('import-photos', '--event', String(eventId), '--dir', dir)).toEqual({
+        imported: 3,
+        duplicate: 0,
+        rejected: 0,
+        failed: 1,
+        failures: [{ fileName: 'corrupt.jpg', reason: 'corrupt or truncated image' }],
         published: 2,
       });
     } finally {

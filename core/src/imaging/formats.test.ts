@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { CORRUPT_IMAGE, probeImage } from './formats';
+import { CORRUPT_IMAGE, jpegEnd, probeImage } from './formats';
 
 const photo = (format: 'jpeg' | 'png') => {
   const image = sharp({ create: { width: 320, height: 200, channels: 3, background: '#468' } }).composite([
@@ -22,9 +22,36 @@ describe('probeImage', () => {
       });
   });
 
-  it('accepts a JPEG with data after its end marker (a camera trailer) once it decodes', async () => {
+  it('accepts a JPEG with data after its end marker (a camera trailer)', async () => {
     const file = Buffer.concat([await photo('jpeg'), Buffer.from('trailer written by a phone camera')]);
     expect(await probeImage(file)).toMatchObject({ ok: true, format: 'jpeg' });
+  });
+
+  it('finds the end of a JPEG by its segments and scans, before a trailer, and none in a truncated one', async () => {
+    for (const image of [
+      await photo('jpeg'),
+      await sharp(await photo('jpeg'))
+        .jpeg({ progressive: true })
+        .toBuffer(),
+    ]) {
+      expect(jpegEnd(image)).toBe(image.length);
+      const trailer = Buffer.from([0xff, 0xd9, 0x00, 0xff, 0xd8, 0x12]);
+      expect(jpegEnd(Buffer.concat([image, trailer]))).toBe(image.length);
+      // Cut anywhere, even inside the trailer's lookalike of an end marker: no end before the cut.
+      for (const share of [0.05, 0.5, 0.9, 0.999])
+        expect(jpegEnd(image.subarray(0, Math.floor(image.length * share)))).toBe(-1);
+      expect(jpegEnd(image.subarray(0, image.length - 1))).toBe(-1);
+    }
+    expect(jpegEnd(Buffer.from('just some text'))).toBe(-1);
+  });
+
+  it('refuses a truncated JPEG followed by other bytes (no end marker before them)', async () => {
+    const file = await photo('jpeg');
+    const cut = file.subarray(0, Math.floor(file.length * 0.6));
+    expect(await probeImage(Buffer.concat([cut, Buffer.from('trailer')]))).toEqual({
+      ok: false,
+      reason: CORRUPT_IMAGE,
+    });
   });
 
   it('refuses what is not an image, an empty file and an unsupported format', async () => {

@@ -48,13 +48,54 @@ export async function probeImage(file: Buffer, { decode = true }: { decode?: boo
 const PNG_IEND = Buffer.from([0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 
 /**
- * A JPEG that ends with its end-of-image marker, a PNG with its IEND chunk: not truncated. The decode
- * below fails on truncation only (corrupt data in the middle passes it), so these need no decode.
+ * A JPEG that ends with its end-of-image marker (or has one before a trailer a phone camera appends), a PNG with its
+ * IEND chunk: not truncated. The decode below fails on truncation only (corrupt data in the middle passes it), so
+ * these need no decode.
  */
 function endsComplete(file: Buffer, format: string | undefined): boolean {
-  if (format === 'jpeg') return file.length > 4 && file[file.length - 2] === 0xff && file[file.length - 1] === 0xd9;
+  if (format === 'jpeg')
+    return (file.length > 4 && file[file.length - 2] === 0xff && file[file.length - 1] === 0xd9) || jpegEnd(file) > 0;
   if (format === 'png') return file.length > PNG_IEND.length && file.subarray(-PNG_IEND.length).equals(PNG_IEND);
   return false;
+}
+
+/** Markers that stand alone (no length follows): TEM and the restart markers. */
+const lengthless = (marker: number) => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7);
+
+/**
+ * Where a JPEG's end-of-image marker ends, found by walking its segments and the entropy-coded data of each scan (a
+ * byte search, no decode); -1 when the file ends before it (truncated) or a segment is not where its length says.
+ */
+export function jpegEnd(file: Buffer): number {
+  if (file.length < 4 || file[0] !== 0xff || file[1] !== 0xd8) return -1;
+  let at = 2;
+  while (at + 1 < file.length) {
+    if (file[at] !== 0xff) return -1;
+    const marker = file[at + 1];
+    if (marker === 0xd9) return at + 2;
+    if (marker === 0xff || lengthless(marker)) {
+      at += marker === 0xff ? 1 : 2; // a fill byte before a marker, or a marker without a segment
+      continue;
+    }
+    if (at + 3 >= file.length) return -1;
+    const length = file.readUInt16BE(at + 2);
+    if (length < 2) return -1;
+    at += 2 + length;
+    if (marker !== 0xda) continue;
+    // A scan's data runs to the next marker: 0xff followed by neither a stuffed 0x00 nor a restart.
+    for (;;) {
+      const ff = file.indexOf(0xff, at);
+      if (ff < 0 || ff + 1 >= file.length) return -1;
+      const next = file[ff + 1];
+      if (next === 0x00 || (next >= 0xd0 && next <= 0xd7)) at = ff + 2;
+      else if (next === 0xff) at = ff + 1;
+      else {
+        at = ff;
+        break;
+      }
+    }
+  }
+  return -1;
 }
 
 /** Decoding a few pixels catches truncated files that still have a valid header. */

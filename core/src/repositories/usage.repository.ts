@@ -38,6 +38,9 @@ const counted = (scope: (at: string) => string) => `
   select e.organisation_id, e.id, date_trunc('month', c.created_at at time zone 'UTC'), 'clip'
     from clips c join events e on e.id = c.clip_request_event_id where ${scope('c.created_at')}`;
 
+/** The event's billable things; one not done yet (a photo failed or never processed) has no month and is not billed. */
+const ofEvent = (at: string) => `e.id = ? and ${at} is not null`;
+
 const COUNTS = `count(*) filter (where kind = 'search')::int as searches, count(*) filter (where kind = 'photo')::int as photos,
   count(*) filter (where kind = 'video')::int as videos, count(*) filter (where kind = 'clip')::int as clips`;
 
@@ -78,7 +81,7 @@ export class SqlUsageRepository implements UsageRepository {
       .getConnection()
       .execute(
         `insert into archived_usage (organisation_id, event_id, month, face_searches_billed, photos_processed, videos_indexed, clips_made)
-         select organisation_id, event_id, month::date, ${COUNTS} from (${counted(() => 'e.id = ?')}) counted group by organisation_id, event_id, month
+         select organisation_id, event_id, month::date, ${COUNTS} from (${counted(ofEvent)}) counted group by organisation_id, event_id, month
          on conflict (event_id, month) do update set face_searches_billed = excluded.face_searches_billed, photos_processed = excluded.photos_processed,
            videos_indexed = excluded.videos_indexed, clips_made = excluded.clips_made`,
         [eventId, eventId, eventId, eventId],

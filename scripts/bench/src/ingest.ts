@@ -12,8 +12,11 @@ import { WORKER_STEPS } from './photo-pipeline';
 import { platformProcesses } from './process-cpu';
 import { BenchRow, ms } from './table';
 
-/** The photo sizes imported, in megapixels: a small camera or phone export, a usual race photo, a full-size DSLR frame. */
-const SIZES_MP = [0.5, 3, 20];
+/**
+ * The photo sizes imported, in megapixels: a small camera or phone export, a usual race photo, a full-size DSLR frame
+ * (BENCH_INGEST_SIZES=3,20: some of them).
+ */
+const SIZES_MP = (process.env.BENCH_INGEST_SIZES ?? '0.5,3,20').split(',').map(Number);
 const PHOTOS = Number(process.env.BENCH_INGEST_PHOTOS ?? 8);
 const STEPS = ['fetch', 'decode', 'previews', 'store', 'bibs', 'faces', 'save'];
 /** BENCH_INGEST_CLI_BEFORE: another build's cli.js, imported with too at 3 and 20 MP (the same platform, one run). */
@@ -54,7 +57,8 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
       ports,
       seed: false,
       serviceStartMs: 600_000,
-      extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      // BENCH_CPU_PROF=<dir>: every service (and each CLI import) writes a V8 CPU profile there when it stops.
+      extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...profiledEnv() },
       log: () => undefined,
       onServiceOutput: () => undefined,
     });
@@ -73,19 +77,20 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
         )
       ).rows[0].id as number;
       const results = new Map<string, EndToEnd>();
+      const warmSize = SIZES_MP.includes(3) ? 3 : SIZES_MP[0];
       const inProcess = new Map<number, InProcess>();
       // Warm: the worker's models and threads, and this process's, on one photo each (a running worker is warm).
       await importThroughCli(
         platform,
         db,
         org,
-        await oneFileDir(sets.get(3)!, path.join(work, 'warm')),
+        await oneFileDir(sets.get(warmSize)!, path.join(work, 'warm')),
         processes,
         metricsUrl,
         'queue as imported',
       );
       await inProcessRate(
-        [readFileSync(path.join(sets.get(3)!, readdirSync(sets.get(3)!)[0]))],
+        [readFileSync(path.join(sets.get(warmSize)!, readdirSync(sets.get(warmSize)!)[0]))],
         pool,
         faces,
         concurrency,
@@ -164,12 +169,13 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
         });
       }
       const cost = (mp: number) => results.get(`${mp}`)!.cpuPerPhoto['ml-worker'];
-      rows.push({
-        figure: 'ingest: CPU per photo of a 0.5 MP photo / a 3 MP photo (ml-worker); 20 MP / 3 MP',
-        value: `**${(cost(0.5) / cost(3)).toFixed(2)}** (${cost(0.5).toFixed(2)} / ${cost(3).toFixed(2)} s; in-process ${(inProcess.get(0.5)!.cpuPerPhoto / inProcess.get(3)!.cpuPerPhoto).toFixed(2)}); 20 MP / 3 MP ${(cost(20) / cost(3)).toFixed(2)}`,
-        target: '0.5 MP / 3 MP <= 0.25',
-        how: 'the ml-worker CPU rows above, same run',
-      });
+      if ([0.5, 3, 20].every((mp) => SIZES_MP.includes(mp)))
+        rows.push({
+          figure: 'ingest: CPU per photo of a 0.5 MP photo / a 3 MP photo (ml-worker); 20 MP / 3 MP',
+          value: `**${(cost(0.5) / cost(3)).toFixed(2)}** (${cost(0.5).toFixed(2)} / ${cost(3).toFixed(2)} s; in-process ${(inProcess.get(0.5)!.cpuPerPhoto / inProcess.get(3)!.cpuPerPhoto).toFixed(2)}); 20 MP / 3 MP ${(cost(20) / cost(3)).toFixed(2)}`,
+          target: '0.5 MP / 3 MP <= 0.25',
+          how: 'the ml-worker CPU rows above, same run',
+        });
     } finally {
       await db.end();
     }
@@ -366,13 +372,17 @@ async function postgresWork(db: Pool): Promise<PostgresWork> {
   };
 }
 
-/** `npm run cli -- ARGS`, or another build's cli.js through npm as well (`npm exec`: the same wrapper's cost). */
+/**
+ * `npm run cli -- ARGS`, or another build's cli.js through npm as well (`npm exec`: the same wrapper's cost).
+ * BENCH_CPU_PROF=<dir>: the command (and npm) write a V8 CPU profile there when they exit.
+ */
 function runCli(platform: Platform, cli: string | undefined, args: string[]): Promise<void> {
+  const profiled = profiledEnv();
   return new Promise((resolve, reject) => {
     const command = cli ? ['exec', '--silent', '--offline', '--', 'node', cli] : ['run', '--silent', 'cli', '--'];
     const child = spawn('npm', [...command, ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...platform.env },
+      env: { ...process.env, ...platform.env, ...profiled },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
@@ -380,6 +390,16 @@ function runCli(platform: Platform, cli: string | undefined, args: string[]): Pr
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`import-photos exited ${code}: ${err}`))));
   });
+}
+
+/** With BENCH_CPU_PROF=<dir>: the environment that makes a Node process write its CPU profile there at exit. */
+function profiledEnv(): Record<string, string> {
+  return process.env.BENCH_CPU_PROF
+    ? {
+        BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF),
+        NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile-preload.js')}`,
+      }
+    : {};
 }
 
 /** em_photo_step_seconds_sum by step, from the ml-worker's /metrics. */

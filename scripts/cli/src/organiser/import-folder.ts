@@ -29,6 +29,9 @@ export interface ImportSummary {
   imported: number;
   duplicate: number;
   rejected: number;
+  /** Photos the worker could not process (a corrupt file the header check let through), with their reasons. */
+  failed: number;
+  failures: Array<{ fileName: string; reason: string }>;
   published: number | null;
 }
 
@@ -74,19 +77,25 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     }
     if (process.stdout.isTTY) process.stdout.write('\n');
     for (const line of rejected) console.log(`  refused ${line}`);
-    if (flags['no-process']) return { ...counts, published: null };
+    if (flags['no-process']) return { ...counts, failed: 0, failures: [], published: null };
 
     await pipeline.queuePending(eventId);
-    await awaitProcessing(
+    const { failed } = await awaitProcessing(
       () => pipeline.progress(eventId),
       photoTransitions(redis, eventId),
       ({ total, open, failed }) => progress('process', total - open, total, failed ? `(${failed} failed)` : ''),
     );
     if (process.stdout.isTTY) process.stdout.write('\n');
-    if (flags['no-go-live']) return { ...counts, published: null };
+    const failures = failed
+      ? (await pipeline.failedPhotos(eventId)).map(({ fileName, reason }) => ({ fileName, reason }))
+      : [];
+    for (const { fileName, reason } of failures) console.log(`  failed ${fileName}: ${reason}`);
+    if (failed > failures.length) console.log(`  and ${failed - failures.length} more failed`);
+    const done = { ...counts, failed, failures };
+    if (flags['no-go-live']) return { ...done, published: null };
     const { published } = await pipeline.publish(eventId);
     console.log(`go-live: ${published} photos published; the event is live`);
-    return { ...counts, published };
+    return { ...done, published };
   } finally {
     await jobs.close();
     redis.disconnect();

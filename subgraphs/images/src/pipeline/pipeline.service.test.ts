@@ -111,6 +111,15 @@ describe('PipelineService', () => {
     expect(photos.rows.get('p')!.status).toBe('processed');
   });
 
+  it("failedPhotos names the event's failed photos with their reasons, no other event's", async () => {
+    const { events, photos, service } = setup();
+    events.add({ id: 6, orgId: 1 });
+    photos.add({ id: 'f', eventId: 5, status: 'failed', originalFileName: 'a.jpg', stepErrors: { decode: 'corrupt' } });
+    photos.add({ id: 'g', eventId: 6, status: 'failed', stepErrors: { decode: 'corrupt' } });
+    photos.add({ id: 'p', eventId: 5, status: 'processed' });
+    expect(await service.failedPhotos(5)).toEqual([{ imageId: 'f', fileName: 'a.jpg', reason: 'corrupt' }]);
+  });
+
   it('retryPhoto queues one failed photo alone and announces it; another state is 409, another event 404', async () => {
     const { photos, jobs, announced, service } = setup();
     const other = newId();

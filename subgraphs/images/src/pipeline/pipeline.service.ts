@@ -274,6 +274,13 @@ export class PipelineService {
     };
   }
 
+  /** The event's latest failed photos with their reasons, for trusted callers (the CLI tells which failed and why). */
+  failedPhotos(eventId: number): Promise<Array<{ imageId: string; fileName: string; reason: string }>> {
+    return this.photos
+      .failedPhotos(eventId, FAILED_PHOTOS_SHOWN)
+      .then((rows) => rows.map((p) => ({ imageId: p.id, fileName: p.fileName, reason: p.reason })));
+  }
+
   async status(principal: Principal, orgId: number, eventId: number): Promise<PipelineStatus> {
     const event = await guardOperation(this.events, principal, 'pipelineStatus', orgId, eventId);
     const rows = await this.photos.tallyByStatus(eventId);
