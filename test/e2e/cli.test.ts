@@ -30,7 +30,7 @@ async function json(...args: string[]): Promise<any> {
 /** A progressive JPEG whose last Huffman table is bogus: its header and end are whole, its decode fails. */
 async function corruptLaterScan(): Promise<Buffer> {
   const noise = { type: 'gaussian' as const, mean: 128, sigma: 30 };
-  const file = await sharp({ create: { width: 700, height: 450, channels: 3, noise } })
+  const file = await sharp({ create: { width: 700, height: 450, channels: 3, noise, background: '#000' } })
     .jpeg({ progressive: true })
     .toBuffer();
   const table = file.lastIndexOf(Buffer.from([0xff, 0xc4]));

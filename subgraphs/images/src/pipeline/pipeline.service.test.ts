@@ -114,8 +114,14 @@ describe('PipelineService', () => {
   it("failedPhotos names the event's failed photos with their reasons, no other event's", async () => {
     const { events, photos, service } = setup();
     events.add({ id: 6, orgId: 1 });
-    photos.add({ id: 'f', eventId: 5, status: 'failed', originalFileName: 'a.jpg', stepErrors: { decode: 'corrupt' } });
-    photos.add({ id: 'g', eventId: 6, status: 'failed', stepErrors: { decode: 'corrupt' } });
+    photos.add({
+      id: 'f',
+      eventId: 5,
+      status: 'failed',
+      originalFileName: 'a.jpg',
+      stepErrors: { previews: 'corrupt' },
+    });
+    photos.add({ id: 'g', eventId: 6, status: 'failed', stepErrors: { previews: 'corrupt' } });
     photos.add({ id: 'p', eventId: 5, status: 'processed' });
     expect(await service.failedPhotos(5)).toEqual([{ imageId: 'f', fileName: 'a.jpg', reason: 'corrupt' }]);
   });
