@@ -81,6 +81,11 @@ export interface BibReaderOptions {
   detectorInput: DetectorInput;
   /** How a line's pixels become the recogniser's input (RecogniserInput). */
   recogniserInput: RecogniserInput;
+  /**
+   * Where two crops see one text and one's box reaches beyond the other's at an end, both are read
+   * (widerDuplicates): the longer whole read is kept, the shorter is its fragment, never a bib of its own.
+   */
+  widerReads: boolean;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -100,6 +105,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   largerScale: 0,
   detectorInput: 'paddle',
   recogniserInput: 'library',
+  widerReads: true,
 };
 
 /**
@@ -258,6 +264,7 @@ export class BibReader implements BibReading {
       this.options.inkBoxes,
       this.options.crops && this.options.secondLook ? this.options.textCrops : null,
       trace,
+      this.options.widerReads,
     );
     return { boxes, people };
   }

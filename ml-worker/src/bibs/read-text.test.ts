@@ -71,6 +71,44 @@ describe('readTextBoxes', () => {
   });
 });
 
+describe('readTextBoxes with widerReads (two crops disagree where a number ends)', () => {
+  // The right crop's line (kept by readOnce: farther from its inner edge) starts on the "4"; the left crop's
+  // reaches 21 px further left, over a leading "1" (a 48 px line).
+  const fake = () => {
+    const lines: TextLine[][] = [[{ box: box(446, 296, 574, 344) }], [{ box: box(67, 297, 175, 345) }]];
+    let call = 0;
+    const read: string[] = [];
+    const ocr: TextOcr = {
+      detect: async () => lines[call++] ?? [],
+      recognise: async (line) => {
+        const text = line.box[0][0] === 446 ? '1463' : '463'; // the left crop's view
+        read.push(text);
+        return { text, mean: 0.99, chars: [...text].map(() => 0.99) };
+      },
+    };
+    return { ocr, read };
+  };
+  const stored = (boxes: Awaited<ReturnType<typeof readTextBoxes>>) =>
+    readBibs(boxes)
+      .filter((r) => !r.partial)
+      .map((r) => r.bib);
+
+  it('reads both views and stores the longer whole number, the shorter being its fragment', async () => {
+    const { ocr, read } = fake();
+    const args = [null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, true, null, undefined, true] as const;
+    const boxes = await readTextBoxes(ocr, photo(), crops, ...args);
+    expect(read.sort()).toEqual(['1463', '463']);
+    expect(stored(boxes)).toEqual(['1463']);
+  });
+
+  it('without it reads one view only, and the fragment is stored', async () => {
+    const { ocr, read } = fake();
+    const boxes = await readTextBoxes(ocr, photo(), crops, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(read).toEqual(['463']);
+    expect(stored(boxes)).toEqual(['463']);
+  });
+});
+
 describe('readTextBoxes, detecting again where nothing passed the gates', () => {
   const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
   const fake = (first: TextLine[], again: TextLine[]) => {

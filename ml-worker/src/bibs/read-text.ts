@@ -9,6 +9,7 @@ import {
   Region,
   readOnce,
   TextCrop,
+  widerDuplicates,
   TextCropOptions,
   touchesInnerEdge,
 } from './text-crops';
@@ -51,6 +52,7 @@ export interface TracedLine {
  * the gates accept, once per printed text however many crops see it (readOnce), and the glyph pass
  * only for what reads as a number. With `secondLook` (the crop options), the people on whom no number
  * was read are looked at again at the largest scale (`planSecondLook`); only text new to that pass is read.
+ * With `widerReads`, a crop's view of a text that reaches beyond the view read is read too (`widerDuplicates`).
  */
 export async function readTextBoxes(
   ocr: TextOcr,
@@ -62,7 +64,11 @@ export async function readTextBoxes(
   inkBoxes = true,
   secondLook: TextCropOptions | null = null,
   trace?: TracedLine[],
+  widerReads = false,
 ): Promise<TextBox[]> {
+  // Each text once, and with widerReads also another crop's view of it that reaches further (widerDuplicates).
+  const toRead = (lines: Printed[], once: Printed[]) =>
+    widerReads ? lines.filter((l) => once.includes(l) || widerDuplicates(lines, once).includes(l)) : once;
   const found = await findPrinted(
     ocr,
     pixels,
@@ -73,7 +79,7 @@ export async function readTextBoxes(
     inkBoxes,
     trace && { trace, pass: 'colour' },
   );
-  const once = readOnce(found, pixels.width, pixels.height);
+  const once = toRead(found, readOnce(found, pixels.width, pixels.height));
   if (trace) await traceRead(ocr, pixels, found, once);
   const boxes = await recognise(ocr, pixels, once);
   if (!people || !secondLook) return boxes;
@@ -92,7 +98,7 @@ export async function readTextBoxes(
     inkBoxes,
     trace && { trace, pass: 'second look' },
   );
-  const fresh = readOnce(again, pixels.width, pixels.height).filter(
+  const fresh = toRead(again, readOnce(again, pixels.width, pixels.height)).filter(
     (f) => !found.some((k) => sameText(k.corners, f.corners)),
   );
   if (trace) await traceRead(ocr, pixels, again, fresh);

@@ -6,6 +6,7 @@ import {
   planTextCrops,
   readOnce,
   touchesInnerEdge,
+  widerDuplicates,
 } from './text-crops';
 
 const W = 2000;
@@ -192,5 +193,41 @@ describe('readOnce (text found in two overlapping crops is read once)', () => {
     const shifted = { corners: box(500, 300, 620, 340), crop: right, id: 'shifted' }; // IoU 0.25
     const sameCrop = { corners: box(425, 305, 545, 345), crop: left, id: 'sameCrop' };
     expect(readOnce([a, shifted, sameCrop], 1000, 1000).map((f) => f.id)).toEqual(['a', 'shifted', 'sameCrop']);
+  });
+});
+
+describe('widerDuplicates (a view of a text reaching beyond the view read is read too)', () => {
+  const box = (x0: number, y0: number, x1: number, y1: number) => [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
+  const left = { x: 0, y: 0, width: 600, height: 800 };
+  const right = { x: 400, y: 0, width: 600, height: 800 };
+
+  it("reads the other crop's box when it reaches beyond the kept one by more than a quarter of its height", () => {
+    // The kept box (463: farther from its crop's inner edge) starts at 460; the other crop's (1463) at 440: 20 px
+    // more on a 40 px line.
+    const kept = { corners: box(460, 300, 550, 340), crop: left, id: 'kept' };
+    const longer = { corners: box(440, 300, 555, 340), crop: right, id: 'longer' };
+    const found = [kept, longer];
+    const once = readOnce(found, 1000, 1000);
+    expect(once.map((f) => f.id)).toEqual(['kept']);
+    expect(widerDuplicates(found, once).map((f) => f.id)).toEqual(['longer']);
+  });
+
+  it('leaves a view that ends where the kept one does, or inside it (within a quarter of the height)', () => {
+    const kept = { corners: box(440, 300, 560, 340), crop: left, id: 'kept' };
+    const same = { corners: box(445, 301, 565, 341), crop: right, id: 'same' };
+    const inside = { corners: box(470, 300, 560, 340), crop: right, id: 'inside' };
+    expect(widerDuplicates([kept, same, inside], [kept])).toEqual([]);
+  });
+
+  it("never adds a box of the kept box's own crop nor one that overlaps no kept box", () => {
+    const kept = { corners: box(460, 300, 560, 340), crop: left, id: 'kept' };
+    const sameCrop = { corners: box(440, 300, 560, 340), crop: left, id: 'sameCrop' };
+    const apart = { corners: box(700, 300, 800, 340), crop: right, id: 'apart' };
+    expect(widerDuplicates([kept, sameCrop, apart], [kept, apart])).toEqual([]);
   });
 });
