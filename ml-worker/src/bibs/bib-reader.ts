@@ -86,6 +86,11 @@ export interface BibReaderOptions {
    * (widerDuplicates): the longer whole read is kept, the shorter is its fragment, never a bib of its own.
    */
   widerReads: boolean;
+  /**
+   * Where no number was read on a crop, the detector runs again on it with the other input (`detectorInput`'s
+   * other value): each input's detector misses lines the other finds. Off: its CPU (docs/benchmarks.md).
+   */
+  otherDetectorInput: boolean;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -106,6 +111,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   detectorInput: 'paddle',
   recogniserInput: 'library',
   widerReads: true,
+  otherDetectorInput: false,
 };
 
 /**
@@ -229,23 +235,28 @@ export class BibReader implements BibReading {
     const { detection, splitIntoLines, recognition, dictionary } = await this.load();
     const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
     const crops = this.cropsFor(people, pixels.width, pixels.height);
-    const detectWith = (luminance: LuminanceUse) => (crop: Rgba, scale: number) =>
-      detectTextLines(
-        detection,
-        splitIntoLines,
-        crop,
-        scale,
-        this.options.linePadding,
-        this.options.widenedGlyphCheck,
-        luminance,
-        this.options.detectorInput,
-        this.options.slantedWidening,
-      );
+    const detectWith =
+      (luminance: LuminanceUse, input = this.options.detectorInput) =>
+      (crop: Rgba, scale: number) =>
+        detectTextLines(
+          detection,
+          splitIntoLines,
+          crop,
+          scale,
+          this.options.linePadding,
+          this.options.widenedGlyphCheck,
+          luminance,
+          input,
+          this.options.slantedWidening,
+        );
     const ocr: TextOcr = {
       detect: detectWith(this.options.luminance),
       // The second look sees the crop's stretched luminance only (a tinted sheet hides the line in colour).
       detectAgain: this.options.greyFallback ? detectWith('detector') : undefined,
       largerScale: this.options.largerScale || undefined,
+      detectOther: this.options.otherDetectorInput
+        ? detectWith(this.options.luminance, this.options.detectorInput === 'paddle' ? 'library' : 'paddle')
+        : undefined,
       recognise: (line) =>
         recogniseLine(
           recognition,

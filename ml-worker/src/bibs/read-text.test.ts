@@ -109,6 +109,35 @@ describe('readTextBoxes with widerReads (two crops disagree where a number ends)
   });
 });
 
+describe('readTextBoxes, the other detector input where a crop yields no number', () => {
+  const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
+  const fake = (first: TextLine[], other: TextLine[], text: (line: TextLine) => string) => {
+    const calls = { detect: 0, other: 0 };
+    const ocr: TextOcr = {
+      detect: async () => (calls.detect++, first),
+      detectOther: async () => (calls.other++, other),
+      recognise: async (line) => ({ text: text(line), mean: 0.99, chars: [...text(line)].map(() => 0.99) }),
+    };
+    return { ocr, calls };
+  };
+  const number = { box: box(466, 296, 574, 344) };
+  const word = { box: box(466, 240, 574, 270) };
+
+  it('reads the number the other input finds on a crop where the first found no number', async () => {
+    const { ocr, calls } = fake([word], [word, number], (l) => (l === number ? '1432' : 'PROM'));
+    const boxes = await readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(calls).toEqual({ detect: 1, other: 1 });
+    expect(boxes.map((b) => b.text)).toEqual(['1432']); // the word, on no patch, fails the print rule
+  });
+
+  it('does not run it on a crop where a number was read', async () => {
+    const { ocr, calls } = fake([number], [word], (l) => (l === number ? '1432' : 'PROM'));
+    const boxes = await readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(calls).toEqual({ detect: 1, other: 0 });
+    expect(boxes.map((b) => b.text)).toEqual(['1432']);
+  });
+});
+
 describe('readTextBoxes, detecting again where nothing passed the gates', () => {
   const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
   const fake = (first: TextLine[], again: TextLine[]) => {

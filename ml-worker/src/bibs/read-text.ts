@@ -29,6 +29,11 @@ export interface TextOcr {
    * the crop's scale (a small or blocky number the detector sees larger); absent: no third try.
    */
   largerScale?: number;
+  /**
+   * The detector on another input of a crop's pixels (another normalisation), run on the crops where no number
+   * was read: a line one input's detector misses, the other's may find; absent: no such pass.
+   */
+  detectOther?(image: Rgba, scale: number): Promise<TextLine[]>;
   recognise(line: TextLine): Promise<LineReading | undefined>;
 }
 
@@ -40,7 +45,7 @@ export interface TracedLine {
   /** The detector's corners in the analysed image's pixels. */
   corners: number[][];
   scale: number;
-  pass: 'colour' | 'luminance' | 'larger' | 'second look';
+  pass: 'colour' | 'luminance' | 'larger' | 'other input' | 'second look';
   fate: 'cut by its crop' | 'print' | 'torso' | 'read elsewhere' | 'read';
   text?: string;
   confidence?: number;
@@ -53,6 +58,7 @@ export interface TracedLine {
  * only for what reads as a number. With `secondLook` (the crop options), the people on whom no number
  * was read are looked at again at the largest scale (`planSecondLook`); only text new to that pass is read.
  * With `widerReads`, a crop's view of a text that reaches beyond the view read is read too (`widerDuplicates`).
+ * With `ocr.detectOther`, the crops on which no number was read are detected again on that input.
  */
 export async function readTextBoxes(
   ocr: TextOcr,
@@ -81,7 +87,31 @@ export async function readTextBoxes(
   );
   const once = toRead(found, readOnce(found, pixels.width, pixels.height));
   if (trace) await traceRead(ocr, pixels, found, once);
-  const boxes = await recognise(ocr, pixels, once);
+  let boxes = await recognise(ocr, pixels, once);
+  const detectOther = ocr.detectOther?.bind(ocr);
+  if (detectOther) {
+    const bare = crops.filter(
+      (crop) => !boxes.some((b) => /\d/.test(b.text) && b.geometry && centredIn(b.geometry, crop)),
+    );
+    const other: TextOcr = { detect: detectOther, recognise: (line) => ocr.recognise(line) };
+    const more = await findPrinted(
+      other,
+      pixels,
+      bare,
+      people,
+      rules,
+      torso,
+      inkBoxes,
+      trace && { trace, pass: 'other input' },
+    );
+    // Only text the first pass did not find is read (a sign or a word above the number is found by both).
+    const fresh = toRead(more, readOnce(more, pixels.width, pixels.height)).filter(
+      (f) => !found.some((k) => sameText(k.corners, f.corners)),
+    );
+    if (trace) await traceRead(ocr, pixels, more, fresh);
+    boxes = [...boxes, ...(await recognise(ocr, pixels, fresh))];
+    found.push(...more);
+  }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
   const hasNumber = (person: PersonBox) => numbers.some((g) => onATorso(g, [person], torso));
@@ -230,6 +260,12 @@ function digitBeside(pixels: Rgba, line: TextLine, crop: Region, kept: KeptReadi
   const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
   const { region } = line.widened;
   return glyphsBeyondBox(pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y }).some((g) => g.digit);
+}
+
+/** Whether a box's centre lies inside a crop. */
+function centredIn(g: BoxGeometry, crop: Region): boolean {
+  const [cx, cy] = [g.x + g.width / 2, g.y + g.height / 2];
+  return cx >= crop.x && cx < crop.x + crop.width && cy >= crop.y && cy < crop.y + crop.height;
 }
 
 /** Two text boxes overlapping by more than half their union: the same text. */

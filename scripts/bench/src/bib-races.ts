@@ -363,6 +363,11 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     optIn: true,
   },
   {
+    label: "otherinput (a crop where no number was read is detected again with the library's detector input)",
+    options: { otherDetectorInput: true },
+    optIn: true,
+  },
+  {
     label: 'main (main of 2026-11-28 14:00: one view read per text, a tenth of a height to the frame, no head rule)',
     options: {
       widerReads: false,
