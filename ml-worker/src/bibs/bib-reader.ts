@@ -82,10 +82,10 @@ export interface BibReaderOptions {
   /** How a line's pixels become the recogniser's input (RecogniserInput). */
   recogniserInput: RecogniserInput;
   /**
-   * Where two crops see one text and one's box reaches beyond the other's at an end, both are read
-   * (widerDuplicates): the longer whole read is kept, the shorter is its fragment, never a bib of its own.
+   * A number two crops see is read in each crop's view and one read kept (`oneRead`: the longer where one holds
+   * the other and it is sure, else the more confident); off: the view of the crop that sees most around it alone.
    */
-  widerReads: boolean;
+  everyView: boolean;
   /**
    * Where no number was read on a crop, the detector runs again on it with the other input (`detectorInput`'s
    * other value): each input's detector misses lines the other finds. Off: its CPU (docs/benchmarks.md).
@@ -110,7 +110,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   largerScale: 0,
   detectorInput: 'paddle',
   recogniserInput: 'library',
-  widerReads: true,
+  everyView: true,
   otherDetectorInput: false,
 };
 
@@ -275,7 +275,7 @@ export class BibReader implements BibReading {
       this.options.inkBoxes,
       this.options.crops && this.options.secondLook ? this.options.textCrops : null,
       trace,
-      this.options.widerReads,
+      this.options.everyView,
     );
     return { boxes, people };
   }

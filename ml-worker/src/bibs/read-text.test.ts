@@ -71,19 +71,19 @@ describe('readTextBoxes', () => {
   });
 });
 
-describe('readTextBoxes with widerReads (two crops disagree where a number ends)', () => {
-  // The right crop's line (kept by readOnce: farther from its inner edge) starts on the "4"; the left crop's
-  // reaches 21 px further left, over a leading "1" (a 48 px line).
-  const fake = () => {
+describe('readTextBoxes with everyView (a number read in each crop that sees it, one read kept)', () => {
+  // Two crops see the number (the right crop's view is kept by readOnce: farther from its inner edge); each view
+  // reads as the fake says.
+  const fake = (rightRead: [string, number], leftRead: [string, number]) => {
     const lines: TextLine[][] = [[{ box: box(446, 296, 574, 344) }], [{ box: box(67, 297, 175, 345) }]];
     let call = 0;
     const read: string[] = [];
     const ocr: TextOcr = {
       detect: async () => lines[call++] ?? [],
       recognise: async (line) => {
-        const text = line.box[0][0] === 446 ? '1463' : '463'; // the left crop's view
+        const [text, mean] = line.box[0][0] === 446 ? leftRead : rightRead;
         read.push(text);
-        return { text, mean: 0.99, chars: [...text].map(() => 0.99) };
+        return { text, mean, chars: [...text].map(() => mean) };
       },
     };
     return { ocr, read };
@@ -92,17 +92,25 @@ describe('readTextBoxes with widerReads (two crops disagree where a number ends)
     readBibs(boxes)
       .filter((r) => !r.partial)
       .map((r) => r.bib);
+  const everyView = [null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, true, null, undefined, true] as const;
 
-  it('reads both views and stores the longer whole number, the shorter being its fragment', async () => {
-    const { ocr, read } = fake();
-    const args = [null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, true, null, undefined, true] as const;
-    const boxes = await readTextBoxes(ocr, photo(), crops, ...args);
-    expect(read.sort()).toEqual(['1463', '463']);
+  it('keeps the longer whole read where one holds the other and it is sure (463 seen whole as 1463)', async () => {
+    const { ocr, read } = fake(['463', 0.86], ['1463', 1]);
+    const boxes = await readTextBoxes(ocr, photo(), crops, ...everyView);
+    expect(read).toEqual(['463', '1463']);
+    expect(boxes).toHaveLength(1);
     expect(stored(boxes)).toEqual(['1463']);
   });
 
-  it('without it reads one view only, and the fragment is stored', async () => {
-    const { ocr, read } = fake();
+  it('keeps the shorter read where the longer is unsure, the more confident where they differ otherwise', async () => {
+    const unsure = await readTextBoxes(fake(['3628', 0.95], ['13628', 0.6]).ocr, photo(), crops, ...everyView);
+    expect(stored(unsure)).toEqual(['3628']);
+    const misread = await readTextBoxes(fake(['3621', 0.89], ['3638', 0.99]).ocr, photo(), crops, ...everyView);
+    expect(stored(misread)).toEqual(['3638']);
+  });
+
+  it('without it reads the kept view only, and its fragment is stored', async () => {
+    const { ocr, read } = fake(['463', 0.86], ['1463', 1]);
     const boxes = await readTextBoxes(ocr, photo(), crops, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
     expect(read).toEqual(['463']);
     expect(stored(boxes)).toEqual(['463']);

@@ -9,7 +9,7 @@ import {
   Region,
   readOnce,
   TextCrop,
-  widerDuplicates,
+  otherViews,
   TextCropOptions,
   touchesInnerEdge,
 } from './text-crops';
@@ -57,7 +57,7 @@ export interface TracedLine {
  * the gates accept, once per printed text however many crops see it (readOnce), and the glyph pass
  * only for what reads as a number. With `secondLook` (the crop options), the people on whom no number
  * was read are looked at again at the largest scale (`planSecondLook`); only text new to that pass is read.
- * With `widerReads`, a crop's view of a text that reaches beyond the view read is read too (`widerDuplicates`).
+ * With `everyView`, a number is also read in the other crops' views of it, and one read kept (`oneRead`).
  * With `ocr.detectOther`, the crops on which no number was read are detected again on that input.
  */
 export async function readTextBoxes(
@@ -70,11 +70,10 @@ export async function readTextBoxes(
   inkBoxes = true,
   secondLook: TextCropOptions | null = null,
   trace?: TracedLine[],
-  widerReads = false,
+  everyView = false,
 ): Promise<TextBox[]> {
-  // Each text once, and with widerReads also another crop's view of it that reaches further (widerDuplicates).
-  const toRead = (lines: Printed[], once: Printed[]) =>
-    widerReads ? lines.filter((l) => once.includes(l) || widerDuplicates(lines, once).includes(l)) : once;
+  const recogniseOnce = (lines: Printed[], once: Printed[]) =>
+    everyView ? recogniseViews(ocr, pixels, lines, once, rules.minConfidence) : recognise(ocr, pixels, once);
   const found = await findPrinted(
     ocr,
     pixels,
@@ -85,9 +84,9 @@ export async function readTextBoxes(
     inkBoxes,
     trace && { trace, pass: 'colour' },
   );
-  const once = toRead(found, readOnce(found, pixels.width, pixels.height));
+  const once = readOnce(found, pixels.width, pixels.height);
   if (trace) await traceRead(ocr, pixels, found, once);
-  let boxes = await recognise(ocr, pixels, once);
+  let boxes = await recogniseOnce(found, once);
   const detectOther = ocr.detectOther?.bind(ocr);
   if (detectOther) {
     const bare = crops.filter(
@@ -105,11 +104,11 @@ export async function readTextBoxes(
       trace && { trace, pass: 'other input' },
     );
     // Only text the first pass did not find is read (a sign or a word above the number is found by both).
-    const fresh = toRead(more, readOnce(more, pixels.width, pixels.height)).filter(
+    const fresh = readOnce(more, pixels.width, pixels.height).filter(
       (f) => !found.some((k) => sameText(k.corners, f.corners)),
     );
     if (trace) await traceRead(ocr, pixels, more, fresh);
-    boxes = [...boxes, ...(await recognise(ocr, pixels, fresh))];
+    boxes = [...boxes, ...(await recogniseOnce(more, fresh))];
     found.push(...more);
   }
   if (!people || !secondLook) return boxes;
@@ -128,11 +127,11 @@ export async function readTextBoxes(
     inkBoxes,
     trace && { trace, pass: 'second look' },
   );
-  const fresh = toRead(again, readOnce(again, pixels.width, pixels.height)).filter(
+  const fresh = readOnce(again, pixels.width, pixels.height).filter(
     (f) => !found.some((k) => sameText(k.corners, f.corners)),
   );
   if (trace) await traceRead(ocr, pixels, again, fresh);
-  return [...boxes, ...(await recognise(ocr, pixels, fresh))];
+  return [...boxes, ...(await recogniseOnce(again, fresh))];
 }
 
 type Printed = FoundText & { line: TextLine; geometry: BoxGeometry; traced?: TracedLine };
@@ -232,6 +231,46 @@ async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<
       });
   }
   return boxes;
+}
+
+/**
+ * Each kept line read and, where it reads as a number, the other crops' views of it too (`otherViews`: another
+ * scale, another cut of its ends): one read per text, as `oneRead` weighs them.
+ */
+async function recogniseViews(
+  ocr: TextOcr,
+  pixels: Rgba,
+  found: Printed[],
+  once: Printed[],
+  minConfidence: number,
+): Promise<TextBox[]> {
+  const boxes: TextBox[] = [];
+  for (const kept of once) {
+    let [read] = await recognise(ocr, pixels, [kept]);
+    if (!read) continue;
+    if (/\d/.test(read.text))
+      for (const view of otherViews(found, kept)) {
+        const [other] = await recognise(ocr, pixels, [view]);
+        if (other) read = oneRead(read, other, minConfidence);
+      }
+    boxes.push(read);
+  }
+  return boxes;
+}
+
+/**
+ * One read of a number two views read: where one's digits hold the other's (`463` in `1463`: an end cut or a digit
+ * lost), the longer when read with `minConfidence`, else the shorter; where they differ otherwise (a digit misread),
+ * the more confident; the first on a tie. A view read without digits leaves the number's read.
+ */
+export function oneRead(a: TextBox, b: TextBox, minConfidence: number): TextBox {
+  const [da, db] = [a.text.replace(/\D/g, ''), b.text.replace(/\D/g, '')];
+  if (!db) return a;
+  if (da !== db && (da.includes(db) || db.includes(da))) {
+    const [longer, shorter] = da.length > db.length ? [a, b] : [b, a];
+    return longer.confidence >= minConfidence ? longer : shorter;
+  }
+  return b.confidence > a.confidence ? b : a;
 }
 
 /** A line read as cut or, widened, with what the widening gained kept only when it is a digit's glyph. */

@@ -6,7 +6,7 @@ import {
   planTextCrops,
   readOnce,
   touchesInnerEdge,
-  widerDuplicates,
+  otherViews,
 } from './text-crops';
 
 const W = 2000;
@@ -196,7 +196,7 @@ describe('readOnce (text found in two overlapping crops is read once)', () => {
   });
 });
 
-describe('widerDuplicates (a view of a text reaching beyond the view read is read too)', () => {
+describe("otherViews (the other crops' views of a kept line)", () => {
   const box = (x0: number, y0: number, x1: number, y1: number) => [
     [x0, y0],
     [x1, y0],
@@ -205,29 +205,21 @@ describe('widerDuplicates (a view of a text reaching beyond the view read is rea
   ];
   const left = { x: 0, y: 0, width: 600, height: 800 };
   const right = { x: 400, y: 0, width: 600, height: 800 };
+  const middle = { x: 430, y: 0, width: 570, height: 800 };
 
-  it("reads the other crop's box when it reaches beyond the kept one by more than a quarter of its height", () => {
-    // The kept box (463: farther from its crop's inner edge) starts at 460; the other crop's (1463) at 440: 20 px
-    // more on a 40 px line.
+  it('finds the lines of other crops overlapping the kept one by more than half their union', () => {
     const kept = { corners: box(460, 300, 550, 340), crop: left, id: 'kept' };
     const longer = { corners: box(440, 300, 555, 340), crop: right, id: 'longer' };
-    const found = [kept, longer];
-    const once = readOnce(found, 1000, 1000);
-    expect(once.map((f) => f.id)).toEqual(['kept']);
-    expect(widerDuplicates(found, once).map((f) => f.id)).toEqual(['longer']);
+    const third = { corners: box(462, 301, 552, 341), crop: middle, id: 'third' };
+    const found = [kept, longer, third];
+    expect(readOnce(found, 1000, 1000).map((f) => f.id)).toEqual(['kept']);
+    expect(otherViews(found, kept).map((f) => f.id)).toEqual(['longer', 'third']);
   });
 
-  it('leaves a view that ends where the kept one does, or inside it (within a quarter of the height)', () => {
-    const kept = { corners: box(440, 300, 560, 340), crop: left, id: 'kept' };
-    const same = { corners: box(445, 301, 565, 341), crop: right, id: 'same' };
-    const inside = { corners: box(470, 300, 560, 340), crop: right, id: 'inside' };
-    expect(widerDuplicates([kept, same, inside], [kept])).toEqual([]);
-  });
-
-  it("never adds a box of the kept box's own crop nor one that overlaps no kept box", () => {
+  it("leaves the kept line's own crop and lines of other text", () => {
     const kept = { corners: box(460, 300, 560, 340), crop: left, id: 'kept' };
     const sameCrop = { corners: box(440, 300, 560, 340), crop: left, id: 'sameCrop' };
-    const apart = { corners: box(700, 300, 800, 340), crop: right, id: 'apart' };
-    expect(widerDuplicates([kept, sameCrop, apart], [kept, apart])).toEqual([]);
+    const apart = { corners: box(520, 300, 620, 340), crop: right, id: 'apart' }; // IoU 0.25
+    expect(otherViews([kept, sameCrop, apart], kept)).toEqual([]);
   });
 });

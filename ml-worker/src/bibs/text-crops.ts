@@ -278,30 +278,23 @@ export function readOnce<T extends FoundText>(found: T[], width: number, height:
 }
 
 /**
- * The lines `readOnce` left to another crop's view of the same text whose box reaches beyond that view's box at
- * an end of the line by more than a quarter of the line's height (room for a narrow digit such as a "1"): the
- * two crops' detectors disagree where the number ends, so both are read and the bib rules keep the longer whole
- * read, the shorter being a fragment of it (`readBibs`). In the order found.
+ * The other crops' views of a line `readOnce` kept: the lines of other crops whose bounds overlap it by more than
+ * `minIou` of their union (the same text, seen at another scale), in the order found.
  */
-export function widerDuplicates<T extends FoundText>(found: T[], once: T[], minIou = 0.5): T[] {
+export function otherViews<T extends FoundText>(found: T[], kept: T, minIou = 0.5): T[] {
   const bounds = (corners: number[][]) => {
     const xs = corners.map((p) => p[0]);
     const ys = corners.map((p) => p[1]);
     return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
   };
-  const overlap = (a: ReturnType<typeof bounds>, b: ReturnType<typeof bounds>) => {
-    const inter =
-      Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) *
-      Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
-    const area = (r: typeof a) => (r.x1 - r.x0) * (r.y1 - r.y0);
-    return inter / (area(a) + area(b) - inter || 1);
-  };
-  const kept = once.map((k) => ({ k, b: bounds(k.corners) }));
+  const area = (r: ReturnType<typeof bounds>) => (r.x1 - r.x0) * (r.y1 - r.y0);
+  const k = bounds(kept.corners);
   return found.filter((f) => {
-    if (once.includes(f)) return false;
+    if (f.crop === kept.crop) return false;
     const b = bounds(f.corners);
-    const margin = 0.25 * Math.min(b.y1 - b.y0, b.x1 - b.x0);
-    const same = kept.filter(({ k, b: kb }) => k.crop !== f.crop && overlap(b, kb) > minIou);
-    return same.length > 0 && same.every(({ b: kb }) => b.x0 < kb.x0 - margin || b.x1 > kb.x1 + margin);
+    const inter =
+      Math.max(0, Math.min(b.x1, k.x1) - Math.max(b.x0, k.x0)) *
+      Math.max(0, Math.min(b.y1, k.y1) - Math.max(b.y0, k.y0));
+    return inter / (area(b) + area(k) - inter || 1) > minIou;
   });
 }

@@ -368,9 +368,9 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     optIn: true,
   },
   {
-    label: 'main (main of 2026-11-28 14:00: one view read per text, a tenth of a height to the frame, no head rule)',
+    label: 'main (main of 2026-11-28 14:00: one view read per number, a tenth of a height to the frame, no head rule)',
     options: {
-      widerReads: false,
+      everyView: false,
       rules: { ...DEFAULT_BIB_RULES, frameMargin: 0.1 },
       torso: { ...DEFAULT_TORSO_RULES, headShare: 0 },
     },
