@@ -138,6 +138,20 @@ describe('readTextBoxes, the other detector input where a crop yields no number'
     expect(boxes.map((b) => b.text)).toEqual(['1432']); // the word, on no patch, fails the print rule
   });
 
+  it("runs it on a crop whose lines hold no number though a neighbour's number lies in it", async () => {
+    // The right crop finds the number (x 466-574), which lies in the left crop too; the left crop found nothing.
+    const lines: TextLine[][] = [[], [{ box: box(67, 297, 175, 345) }]];
+    let call = 0;
+    const otherOn: number[] = [];
+    const ocr: TextOcr = {
+      detect: async () => lines[call++] ?? [],
+      detectOther: async (image) => (otherOn.push(image.width), []),
+      recognise: async () => ({ text: '552', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
+    };
+    await readTextBoxes(ocr, photo(), crops, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(otherOn).toEqual([600]); // the left crop alone (both are 600 wide: one call)
+  });
+
   it('does not run it on a crop where a number was read', async () => {
     const { ocr, calls } = fake([number], [word], (l) => (l === number ? '1432' : 'PROM'));
     const boxes = await readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);

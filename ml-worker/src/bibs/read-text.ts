@@ -89,9 +89,11 @@ export async function readTextBoxes(
   let boxes = await recogniseOnce(found, once);
   const detectOther = ocr.detectOther?.bind(ocr);
   if (detectOther) {
-    const bare = crops.filter(
-      (crop) => !boxes.some((b) => /\d/.test(b.text) && b.geometry && centredIn(b.geometry, crop)),
-    );
+    // A crop yields a number when a number read lies on a line it found (a neighbour's bib may lie in it too).
+    const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
+    const yields = (crop: Region) =>
+      found.some((f) => f.crop === crop && numbers.some((g) => centredIn(g, lineBounds(f.corners))));
+    const bare = crops.filter((crop) => !yields(crop));
     const other: TextOcr = { detect: detectOther, recognise: (line) => ocr.recognise(line) };
     const more = await findPrinted(
       other,
@@ -301,7 +303,14 @@ function digitBeside(pixels: Rgba, line: TextLine, crop: Region, kept: KeptReadi
   return glyphsBeyondBox(pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y }).some((g) => g.digit);
 }
 
-/** Whether a box's centre lies inside a crop. */
+function lineBounds(corners: number[][]): Region {
+  const xs = corners.map((p) => p[0]);
+  const ys = corners.map((p) => p[1]);
+  const [x, y] = [Math.min(...xs), Math.min(...ys)];
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/** Whether a box's centre lies inside a region. */
 function centredIn(g: BoxGeometry, crop: Region): boolean {
   const [cx, cy] = [g.x + g.width / 2, g.y + g.height / 2];
   return cx >= crop.x && cx < crop.x + crop.width && cy >= crop.y && cy < crop.y + crop.height;
