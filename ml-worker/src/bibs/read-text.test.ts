@@ -138,9 +138,14 @@ describe('readTextBoxes, the other detector input where a crop yields no number'
     expect(boxes.map((b) => b.text)).toEqual(['1432']); // the word, on no patch, fails the print rule
   });
 
-  it("runs it on a crop whose lines hold no number though a neighbour's number lies in it", async () => {
-    // The right crop finds the number (x 466-574), which lies in the left crop too; the left crop found nothing.
-    const lines: TextLine[][] = [[], [{ box: box(67, 297, 175, 345) }]];
+  it("runs it on a crop whose middle holds no number though a neighbour's number lies at its side", async () => {
+    // Crops of 1000 x 800: the number (x 466-574, y 296-344) lies in the middle of the first and at the left side of
+    // the second (x from 380); each crop's detector finds it.
+    const sides = [
+      { x: 0, y: 0, width: 1000, height: H, scale: 1 },
+      { x: 380, y: 0, width: 620, height: H, scale: 1 },
+    ];
+    const lines: TextLine[][] = [[{ box: box(466, 296, 574, 344) }], [{ box: box(86, 296, 194, 344) }]];
     let call = 0;
     const otherOn: number[] = [];
     const ocr: TextOcr = {
@@ -148,8 +153,8 @@ describe('readTextBoxes, the other detector input where a crop yields no number'
       detectOther: async (image) => (otherOn.push(image.width), []),
       recognise: async () => ({ text: '552', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
     };
-    await readTextBoxes(ocr, photo(), crops, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
-    expect(otherOn).toEqual([600]); // the left crop alone (both are 600 wide: one call)
+    await readTextBoxes(ocr, photo(), sides, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(otherOn).toEqual([620]); // the second crop alone
   });
 
   it('does not run it on a crop where a number was read', async () => {

@@ -89,11 +89,9 @@ export async function readTextBoxes(
   let boxes = await recogniseOnce(found, once);
   const detectOther = ocr.detectOther?.bind(ocr);
   if (detectOther) {
-    // A crop yields a number when a number read lies on a line it found (a neighbour's bib may lie in it too).
+    // A crop yields a number when one is read in its middle (its person's torso; a neighbour's bib shows at its sides).
     const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
-    const yields = (crop: Region) =>
-      found.some((f) => f.crop === crop && numbers.some((g) => centredIn(g, lineBounds(f.corners))));
-    const bare = crops.filter((crop) => !yields(crop));
+    const bare = crops.filter((crop) => !numbers.some((g) => centredIn(g, middleOf(crop))));
     const other: TextOcr = { detect: detectOther, recognise: (line) => ocr.recognise(line) };
     const more = await findPrinted(
       other,
@@ -303,11 +301,14 @@ function digitBeside(pixels: Rgba, line: TextLine, crop: Region, kept: KeptReadi
   return glyphsBeyondBox(pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y }).some((g) => g.digit);
 }
 
-function lineBounds(corners: number[][]): Region {
-  const xs = corners.map((p) => p[0]);
-  const ys = corners.map((p) => p[1]);
-  const [x, y] = [Math.min(...xs), Math.min(...ys)];
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+/** A crop's middle: half its width, the middle three fifths of its height. */
+function middleOf(crop: Region): Region {
+  return {
+    x: crop.x + crop.width / 4,
+    y: crop.y + crop.height / 5,
+    width: crop.width / 2,
+    height: (crop.height * 3) / 5,
+  };
 }
 
 /** Whether a box's centre lies inside a region. */
