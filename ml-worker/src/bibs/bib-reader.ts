@@ -81,6 +81,16 @@ export interface BibReaderOptions {
   detectorInput: DetectorInput;
   /** How a line's pixels become the recogniser's input (RecogniserInput). */
   recogniserInput: RecogniserInput;
+  /**
+   * A number two crops see is read in each crop's view and one read kept (`oneRead`: the longer where one holds
+   * the other and it is sure, else the more confident); off: the view of the crop that sees most around it alone.
+   */
+  everyView: boolean;
+  /**
+   * Where no number was read on a crop, the detector runs again on it with the other input (`detectorInput`'s
+   * other value): each input's detector misses lines the other finds. Off: its CPU (docs/benchmarks.md).
+   */
+  otherDetectorInput: boolean;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -100,6 +110,8 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   largerScale: 0,
   detectorInput: 'paddle',
   recogniserInput: 'library',
+  everyView: true,
+  otherDetectorInput: false,
 };
 
 /**
@@ -223,23 +235,28 @@ export class BibReader implements BibReading {
     const { detection, splitIntoLines, recognition, dictionary } = await this.load();
     const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
     const crops = this.cropsFor(people, pixels.width, pixels.height);
-    const detectWith = (luminance: LuminanceUse) => (crop: Rgba, scale: number) =>
-      detectTextLines(
-        detection,
-        splitIntoLines,
-        crop,
-        scale,
-        this.options.linePadding,
-        this.options.widenedGlyphCheck,
-        luminance,
-        this.options.detectorInput,
-        this.options.slantedWidening,
-      );
+    const detectWith =
+      (luminance: LuminanceUse, input = this.options.detectorInput) =>
+      (crop: Rgba, scale: number) =>
+        detectTextLines(
+          detection,
+          splitIntoLines,
+          crop,
+          scale,
+          this.options.linePadding,
+          this.options.widenedGlyphCheck,
+          luminance,
+          input,
+          this.options.slantedWidening,
+        );
     const ocr: TextOcr = {
       detect: detectWith(this.options.luminance),
       // The second look sees the crop's stretched luminance only (a tinted sheet hides the line in colour).
       detectAgain: this.options.greyFallback ? detectWith('detector') : undefined,
       largerScale: this.options.largerScale || undefined,
+      detectOther: this.options.otherDetectorInput
+        ? detectWith(this.options.luminance, this.options.detectorInput === 'paddle' ? 'library' : 'paddle')
+        : undefined,
       recognise: (line) =>
         recogniseLine(
           recognition,
@@ -258,6 +275,7 @@ export class BibReader implements BibReading {
       this.options.inkBoxes,
       this.options.crops && this.options.secondLook ? this.options.textCrops : null,
       trace,
+      this.options.everyView,
     );
     return { boxes, people };
   }

@@ -132,6 +132,16 @@ describe('readBibs: partial reads', () => {
     expect(extractBibs(boxes).size).toBe(0);
   });
 
+  it('marks a number ending closer to the frame than half its height as cut (a digit may lie beyond)', () => {
+    // 20 px high: 5 px from the right edge is too narrow a gap for a digit's absence to be known, 15 px is not.
+    expect(cutNumber(at(640 - 60 - 5))).toBe(true);
+    expect(cutNumber(at(5))).toBe(true);
+    expect(cutNumber(at(640 - 60 - 15))).toBe(false);
+    expect(cutNumber(at(15))).toBe(false);
+    expect(cutNumber(at(5), { ...DEFAULT_BIB_RULES, frameMargin: 0.1 })).toBe(false); // within a tenth only
+    expect(extractBibs([box('365', 0.99, at(640 - 60 - 5))]).size).toBe(0);
+  });
+
   it('marks a number inside a longer one read on the photo as partial (a fragment seen again)', () => {
     const reads = readBibs([box('10264', 0.99, at(100)), box('1026', 0.99, at(300))]);
     expect(reads.map((r) => [r.bib, r.partial])).toEqual([

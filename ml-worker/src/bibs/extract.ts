@@ -66,6 +66,11 @@ export interface BibRules {
   cutReach: number;
   /** A number touching the photo's left or right edge is partial (`cutNumber`). */
   cutAtFrame: boolean;
+  /**
+   * With cutAtFrame: a number ending closer than this share of its height to the photo's left or right edge
+   * touches it (a gap narrower than a digit may hide one beyond the frame).
+   */
+  frameMargin: number;
   /** A number with a digit-shaped glyph beside it that the read left out is partial (`BoxGeometry.digitBeside`). */
   digitBesideCut: boolean;
   /** The ground between a number's strokes is its patch too (`BoxGeometry.inner`: a number filling its sheet). */
@@ -82,6 +87,7 @@ export const DEFAULT_BIB_RULES: BibRules = {
   minBibScore: 0,
   cutReach: 0,
   cutAtFrame: true,
+  frameMargin: 0.5,
   digitBesideCut: false,
   groundBetweenStrokes: true,
 };
@@ -179,17 +185,18 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
 
 /**
  * Whether a number's box is cut, so that its digits may be part of a longer bib: it touches the
- * photo's left or right edge (within a tenth of its height), or the ground it is printed on ends at
+ * photo's left or right edge (within `frameMargin` of its height), or the ground it is printed on ends at
  * its first or last digit (an arm, a hand or another runner in front: reach under `cutReach` box
  * heights on that side) while it goes on beyond the other side (a bib's margin, more than
  * `cutReach` x 3). A bib whose print fills its sheet edge to edge ends on both sides: not cut.
  */
 export function cutNumber(
   g: BoxGeometry,
-  rules: Pick<BibRules, 'cutReach' | 'cutAtFrame'> & Partial<Pick<BibRules, 'digitBesideCut'>> = DEFAULT_BIB_RULES,
+  rules: Pick<BibRules, 'cutReach' | 'cutAtFrame'> &
+    Partial<Pick<BibRules, 'digitBesideCut' | 'frameMargin'>> = DEFAULT_BIB_RULES,
 ): boolean {
   if (rules.digitBesideCut && g.digitBeside) return true;
-  const slack = Math.max(1, 0.1 * g.height);
+  const slack = Math.max(1, (rules.frameMargin ?? 0.1) * g.height);
   if (rules.cutAtFrame && (g.x <= slack || g.x + g.width >= g.imageWidth - slack)) return true;
   const reach = g.groundReach;
   if (!reach || rules.cutReach <= 0) return false;

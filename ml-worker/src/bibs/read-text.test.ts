@@ -71,6 +71,100 @@ describe('readTextBoxes', () => {
   });
 });
 
+describe('readTextBoxes with everyView (a number read in each crop that sees it, one read kept)', () => {
+  // Two crops see the number (the right crop's view is kept by readOnce: farther from its inner edge); each view
+  // reads as the fake says.
+  const fake = (rightRead: [string, number], leftRead: [string, number]) => {
+    const lines: TextLine[][] = [[{ box: box(446, 296, 574, 344) }], [{ box: box(67, 297, 175, 345) }]];
+    let call = 0;
+    const read: string[] = [];
+    const ocr: TextOcr = {
+      detect: async () => lines[call++] ?? [],
+      recognise: async (line) => {
+        const [text, mean] = line.box[0][0] === 446 ? leftRead : rightRead;
+        read.push(text);
+        return { text, mean, chars: [...text].map(() => mean) };
+      },
+    };
+    return { ocr, read };
+  };
+  const stored = (boxes: Awaited<ReturnType<typeof readTextBoxes>>) =>
+    readBibs(boxes)
+      .filter((r) => !r.partial)
+      .map((r) => r.bib);
+  const everyView = [null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES, true, null, undefined, true] as const;
+
+  it('keeps the longer whole read where one holds the other and it is sure (463 seen whole as 1463)', async () => {
+    const { ocr, read } = fake(['463', 0.86], ['1463', 1]);
+    const boxes = await readTextBoxes(ocr, photo(), crops, ...everyView);
+    expect(read).toEqual(['463', '1463']);
+    expect(boxes).toHaveLength(1);
+    expect(stored(boxes)).toEqual(['1463']);
+  });
+
+  it('keeps the shorter read where the longer is unsure, the more confident where they differ otherwise', async () => {
+    const unsure = await readTextBoxes(fake(['3628', 0.95], ['13628', 0.6]).ocr, photo(), crops, ...everyView);
+    expect(stored(unsure)).toEqual(['3628']);
+    const misread = await readTextBoxes(fake(['3621', 0.89], ['3638', 0.99]).ocr, photo(), crops, ...everyView);
+    expect(stored(misread)).toEqual(['3638']);
+  });
+
+  it('without it reads the kept view only, and its fragment is stored', async () => {
+    const { ocr, read } = fake(['463', 0.86], ['1463', 1]);
+    const boxes = await readTextBoxes(ocr, photo(), crops, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(read).toEqual(['463']);
+    expect(stored(boxes)).toEqual(['463']);
+  });
+});
+
+describe('readTextBoxes, the other detector input where a crop yields no number', () => {
+  const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
+  const fake = (first: TextLine[], other: TextLine[], text: (line: TextLine) => string) => {
+    const calls = { detect: 0, other: 0 };
+    const ocr: TextOcr = {
+      detect: async () => (calls.detect++, first),
+      detectOther: async () => (calls.other++, other),
+      recognise: async (line) => ({ text: text(line), mean: 0.99, chars: [...text(line)].map(() => 0.99) }),
+    };
+    return { ocr, calls };
+  };
+  const number = { box: box(466, 296, 574, 344) };
+  const word = { box: box(466, 240, 574, 270) };
+
+  it('reads the number the other input finds on a crop where the first found no number', async () => {
+    const { ocr, calls } = fake([word], [word, number], (l) => (l === number ? '1432' : 'PROM'));
+    const boxes = await readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(calls).toEqual({ detect: 1, other: 1 });
+    expect(boxes.map((b) => b.text)).toEqual(['1432']); // the word, on no patch, fails the print rule
+  });
+
+  it("runs it on a crop whose middle holds no number though a neighbour's number lies at its side", async () => {
+    // Crops of 1000 x 800: the number (x 466-574, y 296-344) lies in the middle of the first and at the left side of
+    // the second (x from 380); each crop's detector finds it.
+    const sides = [
+      { x: 0, y: 0, width: 1000, height: H, scale: 1 },
+      { x: 380, y: 0, width: 620, height: H, scale: 1 },
+    ];
+    const lines: TextLine[][] = [[{ box: box(466, 296, 574, 344) }], [{ box: box(86, 296, 194, 344) }]];
+    let call = 0;
+    const otherOn: number[] = [];
+    const ocr: TextOcr = {
+      detect: async () => lines[call++] ?? [],
+      detectOther: async (image) => (otherOn.push(image.width), []),
+      recognise: async () => ({ text: '552', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
+    };
+    await readTextBoxes(ocr, photo(), sides, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(otherOn).toEqual([620]); // the second crop alone
+  });
+
+  it('does not run it on a crop where a number was read', async () => {
+    const { ocr, calls } = fake([number], [word], (l) => (l === number ? '1432' : 'PROM'));
+    const boxes = await readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(calls).toEqual({ detect: 1, other: 0 });
+    expect(boxes.map((b) => b.text)).toEqual(['1432']);
+  });
+});
+
 describe('readTextBoxes, detecting again where nothing passed the gates', () => {
   const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
   const fake = (first: TextLine[], again: TextLine[]) => {

@@ -9,6 +9,7 @@ import {
   Region,
   readOnce,
   TextCrop,
+  otherViews,
   TextCropOptions,
   touchesInnerEdge,
 } from './text-crops';
@@ -28,6 +29,11 @@ export interface TextOcr {
    * the crop's scale (a small or blocky number the detector sees larger); absent: no third try.
    */
   largerScale?: number;
+  /**
+   * The detector on another input of a crop's pixels (another normalisation), run on the crops where no number
+   * was read: a line one input's detector misses, the other's may find; absent: no such pass.
+   */
+  detectOther?(image: Rgba, scale: number): Promise<TextLine[]>;
   recognise(line: TextLine): Promise<LineReading | undefined>;
 }
 
@@ -39,7 +45,7 @@ export interface TracedLine {
   /** The detector's corners in the analysed image's pixels. */
   corners: number[][];
   scale: number;
-  pass: 'colour' | 'luminance' | 'larger' | 'second look';
+  pass: 'colour' | 'luminance' | 'larger' | 'other input' | 'second look';
   fate: 'cut by its crop' | 'print' | 'torso' | 'read elsewhere' | 'read';
   text?: string;
   confidence?: number;
@@ -51,6 +57,8 @@ export interface TracedLine {
  * the gates accept, once per printed text however many crops see it (readOnce), and the glyph pass
  * only for what reads as a number. With `secondLook` (the crop options), the people on whom no number
  * was read are looked at again at the largest scale (`planSecondLook`); only text new to that pass is read.
+ * With `everyView`, a number is also read in the other crops' views of it, and one read kept (`oneRead`).
+ * With `ocr.detectOther`, the crops on which no number was read are detected again on that input.
  */
 export async function readTextBoxes(
   ocr: TextOcr,
@@ -62,7 +70,10 @@ export async function readTextBoxes(
   inkBoxes = true,
   secondLook: TextCropOptions | null = null,
   trace?: TracedLine[],
+  everyView = false,
 ): Promise<TextBox[]> {
+  const recogniseOnce = (lines: Printed[], once: Printed[]) =>
+    everyView ? recogniseViews(ocr, pixels, lines, once, rules.minConfidence) : recognise(ocr, pixels, once);
   const found = await findPrinted(
     ocr,
     pixels,
@@ -75,7 +86,31 @@ export async function readTextBoxes(
   );
   const once = readOnce(found, pixels.width, pixels.height);
   if (trace) await traceRead(ocr, pixels, found, once);
-  const boxes = await recognise(ocr, pixels, once);
+  let boxes = await recogniseOnce(found, once);
+  const detectOther = ocr.detectOther?.bind(ocr);
+  if (detectOther) {
+    // A crop yields a number when one is read in its middle (its person's torso; a neighbour's bib shows at its sides).
+    const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
+    const bare = crops.filter((crop) => !numbers.some((g) => centredIn(g, middleOf(crop))));
+    const other: TextOcr = { detect: detectOther, recognise: (line) => ocr.recognise(line) };
+    const more = await findPrinted(
+      other,
+      pixels,
+      bare,
+      people,
+      rules,
+      torso,
+      inkBoxes,
+      trace && { trace, pass: 'other input' },
+    );
+    // Only text the first pass did not find is read (a sign or a word above the number is found by both).
+    const fresh = readOnce(more, pixels.width, pixels.height).filter(
+      (f) => !found.some((k) => sameText(k.corners, f.corners)),
+    );
+    if (trace) await traceRead(ocr, pixels, more, fresh);
+    boxes = [...boxes, ...(await recogniseOnce(more, fresh))];
+    found.push(...more);
+  }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
   const hasNumber = (person: PersonBox) => numbers.some((g) => onATorso(g, [person], torso));
@@ -96,7 +131,7 @@ export async function readTextBoxes(
     (f) => !found.some((k) => sameText(k.corners, f.corners)),
   );
   if (trace) await traceRead(ocr, pixels, again, fresh);
-  return [...boxes, ...(await recognise(ocr, pixels, fresh))];
+  return [...boxes, ...(await recogniseOnce(again, fresh))];
 }
 
 type Printed = FoundText & { line: TextLine; geometry: BoxGeometry; traced?: TracedLine };
@@ -198,6 +233,46 @@ async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<
   return boxes;
 }
 
+/**
+ * Each kept line read and, where it reads as a number, the other crops' views of it too (`otherViews`: another
+ * scale, another cut of its ends): one read per text, as `oneRead` weighs them.
+ */
+async function recogniseViews(
+  ocr: TextOcr,
+  pixels: Rgba,
+  found: Printed[],
+  once: Printed[],
+  minConfidence: number,
+): Promise<TextBox[]> {
+  const boxes: TextBox[] = [];
+  for (const kept of once) {
+    let [read] = await recognise(ocr, pixels, [kept]);
+    if (!read) continue;
+    if (/\d/.test(read.text))
+      for (const view of otherViews(found, kept)) {
+        const [other] = await recognise(ocr, pixels, [view]);
+        if (other) read = oneRead(read, other, minConfidence);
+      }
+    boxes.push(read);
+  }
+  return boxes;
+}
+
+/**
+ * One read of a number two views read: where one's digits hold the other's (`463` in `1463`: an end cut or a digit
+ * lost), the longer when read with `minConfidence`, else the shorter; where they differ otherwise (a digit misread),
+ * the more confident; the first on a tie. A view read without digits leaves the number's read.
+ */
+export function oneRead(a: TextBox, b: TextBox, minConfidence: number): TextBox {
+  const [da, db] = [a.text.replace(/\D/g, ''), b.text.replace(/\D/g, '')];
+  if (!db) return a;
+  if (da !== db && (da.includes(db) || db.includes(da))) {
+    const [longer, shorter] = da.length > db.length ? [a, b] : [b, a];
+    return longer.confidence >= minConfidence ? longer : shorter;
+  }
+  return b.confidence > a.confidence ? b : a;
+}
+
 /** A line read as cut or, widened, with what the widening gained kept only when it is a digit's glyph. */
 async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<KeptReading | undefined> {
   if (!line.widened) return ocr.recognise(line);
@@ -224,6 +299,22 @@ function digitBeside(pixels: Rgba, line: TextLine, crop: Region, kept: KeptReadi
   const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
   const { region } = line.widened;
   return glyphsBeyondBox(pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y }).some((g) => g.digit);
+}
+
+/** A crop's middle: half its width, the middle three fifths of its height. */
+function middleOf(crop: Region): Region {
+  return {
+    x: crop.x + crop.width / 4,
+    y: crop.y + crop.height / 5,
+    width: crop.width / 2,
+    height: (crop.height * 3) / 5,
+  };
+}
+
+/** Whether a box's centre lies inside a region. */
+function centredIn(g: BoxGeometry, crop: Region): boolean {
+  const [cx, cy] = [g.x + g.width / 2, g.y + g.height / 2];
+  return cx >= crop.x && cx < crop.x + crop.width && cy >= crop.y && cy < crop.y + crop.height;
 }
 
 /** Two text boxes overlapping by more than half their union: the same text. */

@@ -6,6 +6,7 @@ import {
   planTextCrops,
   readOnce,
   touchesInnerEdge,
+  otherViews,
 } from './text-crops';
 
 const W = 2000;
@@ -192,5 +193,33 @@ describe('readOnce (text found in two overlapping crops is read once)', () => {
     const shifted = { corners: box(500, 300, 620, 340), crop: right, id: 'shifted' }; // IoU 0.25
     const sameCrop = { corners: box(425, 305, 545, 345), crop: left, id: 'sameCrop' };
     expect(readOnce([a, shifted, sameCrop], 1000, 1000).map((f) => f.id)).toEqual(['a', 'shifted', 'sameCrop']);
+  });
+});
+
+describe("otherViews (the other crops' views of a kept line)", () => {
+  const box = (x0: number, y0: number, x1: number, y1: number) => [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
+  const left = { x: 0, y: 0, width: 600, height: 800 };
+  const right = { x: 400, y: 0, width: 600, height: 800 };
+  const middle = { x: 430, y: 0, width: 570, height: 800 };
+
+  it('finds the lines of other crops overlapping the kept one by more than half their union', () => {
+    const kept = { corners: box(460, 300, 550, 340), crop: left, id: 'kept' };
+    const longer = { corners: box(440, 300, 555, 340), crop: right, id: 'longer' };
+    const third = { corners: box(462, 301, 552, 341), crop: middle, id: 'third' };
+    const found = [kept, longer, third];
+    expect(readOnce(found, 1000, 1000).map((f) => f.id)).toEqual(['kept']);
+    expect(otherViews(found, kept).map((f) => f.id)).toEqual(['longer', 'third']);
+  });
+
+  it("leaves the kept line's own crop and lines of other text", () => {
+    const kept = { corners: box(460, 300, 560, 340), crop: left, id: 'kept' };
+    const sameCrop = { corners: box(440, 300, 560, 340), crop: left, id: 'sameCrop' };
+    const apart = { corners: box(520, 300, 620, 340), crop: right, id: 'apart' }; // IoU 0.25
+    expect(otherViews([kept, sameCrop, apart], kept)).toEqual([]);
   });
 });

@@ -276,3 +276,25 @@ export function readOnce<T extends FoundText>(found: T[], width: number, height:
   for (const i of preferred) if (!kept.some((k) => found[k].crop !== found[i].crop && iou(i, k) > minIou)) kept.push(i);
   return kept.sort((i, j) => i - j).map((i) => found[i]);
 }
+
+/**
+ * The other crops' views of a line `readOnce` kept: the lines of other crops whose bounds overlap it by more than
+ * `minIou` of their union (the same text, seen at another scale), in the order found.
+ */
+export function otherViews<T extends FoundText>(found: T[], kept: T, minIou = 0.5): T[] {
+  const bounds = (corners: number[][]) => {
+    const xs = corners.map((p) => p[0]);
+    const ys = corners.map((p) => p[1]);
+    return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+  };
+  const area = (r: ReturnType<typeof bounds>) => (r.x1 - r.x0) * (r.y1 - r.y0);
+  const k = bounds(kept.corners);
+  return found.filter((f) => {
+    if (f.crop === kept.crop) return false;
+    const b = bounds(f.corners);
+    const inter =
+      Math.max(0, Math.min(b.x1, k.x1) - Math.max(b.x0, k.x0)) *
+      Math.max(0, Math.min(b.y1, k.y1) - Math.max(b.y0, k.y0));
+    return inter / (area(b) + area(k) - inter || 1) > minIou;
+  });
+}

@@ -31,7 +31,7 @@ describe('onATorso', () => {
   });
 
   it('keeps the tolerance at the torso edges', () => {
-    expect(onATorso(textAt(0.415, 0.26), [runner])).toBe(true); // 0.15 across, 0.1 down: a bib pinned high and aside
+    expect(onATorso(textAt(0.415, 0.28), [runner])).toBe(true); // 0.15 across, 0.13 down: a bib pinned high and aside
     expect(onATorso(textAt(0.485, 0.66), [runner])).toBe(true); // 0.85 across, 0.77 down: a bib on the shorts
   });
 
@@ -54,6 +54,16 @@ describe('onATorso', () => {
     expect(onATorso(number, [close], boxCap)).toBe(false);
     expect(onATorso(number, [close])).toBe(true);
     expect(onATorso({ ...textAt(0.45, 0.4), height: 90 }, [runner])).toBe(false);
+  });
+
+  it("refuses a number on a person's head even where the torso's tolerance reaches (a banner behind the head)", () => {
+    // The runner is 600 px tall from y 200: the head ends near y 275 (an eighth); the torso's tolerance starts at 248.
+    expect(onATorso(textAt(0.45, 0.26), [runner])).toBe(false); // y 260: the head
+    expect(onATorso(textAt(0.45, 0.26), [runner], { ...DEFAULT_TORSO_RULES, headShare: 0 })).toBe(true);
+    expect(onATorso(textAt(0.45, 0.28), [runner])).toBe(true); // y 280: below the head
+    // A person cut by the photo's top edge shows no head: a number high on their box is on the chest.
+    const chestUp: PersonBox = { x: 0.4, y: 0, width: 0.1, height: 0.6, score: 0.6 };
+    expect(onATorso(textAt(0.45, 0.06), [chestUp])).toBe(true);
   });
 
   it('ignores person boxes the detector is unsure of', () => {

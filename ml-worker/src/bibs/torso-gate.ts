@@ -40,6 +40,12 @@ export interface TorsoRules {
    * numbers there are signs, plates and clocks of a scene without people.
    */
   closeUpHeight: number;
+  /**
+   * A person's head: the top of their box down to this share of their height (about an eighth of a standing
+   * person). A number centred there is not printed on their torso (a banner behind the head); a box cut by the
+   * photo's top edge shows no head. 0: off (the torso region's `top` alone).
+   */
+  headShare: number;
 }
 
 export const DEFAULT_TORSO_RULES: TorsoRules = {
@@ -52,6 +58,7 @@ export const DEFAULT_TORSO_RULES: TorsoRules = {
   maxHeightShare: 0.12,
   heightCapFromWidth: true,
   closeUpHeight: 0.08,
+  headShare: 0.12,
 };
 
 /** A runner's whole box is 2.3-3.4 times as tall as wide (fixtures); a box cut by the photo's bottom edge is taken as at least this tall. */
@@ -78,7 +85,10 @@ export function torsoRegion(
   };
 }
 
-/** Whether a text box lies on someone's torso: its centre inside the torso region of a person it is not too large for. */
+/**
+ * Whether a text box lies on someone's torso: its centre inside the torso region of a person it is not too large
+ * for, below their head.
+ */
 export function onATorso(
   box: Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>,
   persons: PersonBox[],
@@ -95,6 +105,7 @@ export function onATorso(
       ? Math.max(torso.personHeight, FULL_HEIGHT_PER_WIDTH * person.width * aspect)
       : torso.personHeight;
     if (box.height / box.imageHeight > rules.maxHeightShare * tall) return false;
+    if (person.y > 0.02 && cy < person.y + rules.headShare * torso.personHeight) return false;
     return cx >= torso.x0 && cx <= torso.x1 && cy >= torso.y0 && cy <= torso.y1;
   });
 }

@@ -4,6 +4,7 @@ import {
   BibReaderOptions,
   BibRules,
   DEFAULT_BIB_RULES,
+  DEFAULT_TORSO_RULES,
   OCR_MAX_SIDE,
   PersonBox,
   readBibs,
@@ -359,6 +360,20 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   {
     label: 'larger (a crop where neither colour nor luminance found print is detected again at 2x its scale)',
     options: { largerScale: 2 },
+    optIn: true,
+  },
+  {
+    label: "otherinput (a crop where no number was read is detected again with the library's detector input)",
+    options: { otherDetectorInput: true },
+    optIn: true,
+  },
+  {
+    label: 'main (main of 2026-11-28 14:00: one view read per number, a tenth of a height to the frame, no head rule)',
+    options: {
+      everyView: false,
+      rules: { ...DEFAULT_BIB_RULES, frameMargin: 0.1 },
+      torso: { ...DEFAULT_TORSO_RULES, headShare: 0 },
+    },
     optIn: true,
   },
   { label: 'now (as shipped)', options: {} },

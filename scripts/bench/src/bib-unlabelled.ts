@@ -9,6 +9,7 @@ export const VISIBLE_UNLABELLED_BIBS: Record<string, Record<string, string[]>> =
     'set1_02.JPG': ['3638'],
     'set1_53.JPG': ['3645'],
     'set1_81.JPG': ['3637'],
+    'set1_82.JPG': ['327'],
     'set1_83.JPG': ['847', '2475'],
   },
   bibs: { '0236-IMG_0273.JPG': ['1486'] },
