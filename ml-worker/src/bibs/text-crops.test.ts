@@ -131,14 +131,19 @@ describe('planSecondLook (people on whom the first pass read no number)', () => 
   });
 });
 
+/** A text line's four corners, clockwise from the top left. */
+const box = (x0: number, y0: number, x1: number, y1: number) => [
+  [x0, y0],
+  [x1, y0],
+  [x1, y1],
+  [x0, y1],
+];
+// Two crops side by side overlapping on x 400-600 of a 1000x1000 image.
+const left = { x: 0, y: 0, width: 600, height: 800 };
+const right = { x: 400, y: 0, width: 600, height: 800 };
+
 describe('touchesInnerEdge', () => {
   const crop = { x: 100, y: 100, width: 200, height: 200 };
-  const box = (x0: number, y0: number, x1: number, y1: number) => [
-    [x0, y0],
-    [x1, y0],
-    [x1, y1],
-    [x0, y1],
-  ];
 
   it('is true for a box cut by an edge that lies inside the image', () => {
     expect(touchesInnerEdge(box(100, 150, 160, 180), crop, 1000, 1000)).toBe(true);
@@ -163,16 +168,6 @@ describe('cropRgba', () => {
 });
 
 describe('readOnce (text found in two overlapping crops is read once)', () => {
-  const box = (x0: number, y0: number, x1: number, y1: number) => [
-    [x0, y0],
-    [x1, y0],
-    [x1, y1],
-    [x0, y1],
-  ];
-  // Two crops side by side overlapping on x 400-600 of a 1000x1000 image.
-  const left = { x: 0, y: 0, width: 600, height: 800 };
-  const right = { x: 400, y: 0, width: 600, height: 800 };
-
   it('keeps one of two boxes of the same text from different crops: the one farther from an inner crop edge', () => {
     const inLeft = { corners: box(420, 300, 540, 340), crop: left, id: 'left' }; // 60 px from the left crop's inner edge (600)
     const inRight = { corners: box(421, 301, 541, 341), crop: right, id: 'right' }; // 21 px from the right crop's inner edge (400)
@@ -197,14 +192,6 @@ describe('readOnce (text found in two overlapping crops is read once)', () => {
 });
 
 describe("otherViews (the other crops' views of a kept line)", () => {
-  const box = (x0: number, y0: number, x1: number, y1: number) => [
-    [x0, y0],
-    [x1, y0],
-    [x1, y1],
-    [x0, y1],
-  ];
-  const left = { x: 0, y: 0, width: 600, height: 800 };
-  const right = { x: 400, y: 0, width: 600, height: 800 };
   const middle = { x: 430, y: 0, width: 570, height: 800 };
 
   it('finds the lines of other crops overlapping the kept one by more than half their union', () => {
