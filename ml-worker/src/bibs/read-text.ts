@@ -87,51 +87,39 @@ export async function readTextBoxes(
   const once = readOnce(found, pixels.width, pixels.height);
   if (trace) await traceRead(ocr, pixels, found, once);
   let boxes = await recogniseOnce(found, once);
+  // A later pass reads only text no pass found before (a sign or a word above the number is found by both).
+  const readAgain = async (passOcr: TextOcr, passCrops: TextCrop[], pass: TracedLine['pass']): Promise<TextBox[]> => {
+    const more = await findPrinted(
+      passOcr,
+      pixels,
+      passCrops,
+      people,
+      rules,
+      torso,
+      inkBoxes,
+      trace && { trace, pass },
+    );
+    const fresh = readOnce(more, pixels.width, pixels.height).filter(
+      (f) => !found.some((k) => sameText(k.corners, f.corners)),
+    );
+    if (trace) await traceRead(ocr, pixels, more, fresh);
+    found.push(...more);
+    return recogniseOnce(more, fresh);
+  };
   const detectOther = ocr.detectOther?.bind(ocr);
   if (detectOther) {
     // A crop yields a number when one is read in its middle (its person's torso; a neighbour's bib shows at its sides).
     const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
     const bare = crops.filter((crop) => !numbers.some((g) => centredIn(g, middleOf(crop))));
     const other: TextOcr = { detect: detectOther, recognise: (line) => ocr.recognise(line) };
-    const more = await findPrinted(
-      other,
-      pixels,
-      bare,
-      people,
-      rules,
-      torso,
-      inkBoxes,
-      trace && { trace, pass: 'other input' },
-    );
-    // Only text the first pass did not find is read (a sign or a word above the number is found by both).
-    const fresh = readOnce(more, pixels.width, pixels.height).filter(
-      (f) => !found.some((k) => sameText(k.corners, f.corners)),
-    );
-    if (trace) await traceRead(ocr, pixels, more, fresh);
-    boxes = [...boxes, ...(await recogniseOnce(more, fresh))];
-    found.push(...more);
+    boxes = [...boxes, ...(await readAgain(other, bare, 'other input'))];
   }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
   const hasNumber = (person: PersonBox) => numbers.some((g) => onATorso(g, [person], torso));
   const looks = planSecondLook(people, hasNumber, pixels.width, pixels.height, torso, secondLook);
   if (!looks.length) return boxes;
-  // Text the first pass found already (read or not) is not read again.
-  const again = await findPrinted(
-    ocr,
-    pixels,
-    looks,
-    people,
-    rules,
-    torso,
-    inkBoxes,
-    trace && { trace, pass: 'second look' },
-  );
-  const fresh = readOnce(again, pixels.width, pixels.height).filter(
-    (f) => !found.some((k) => sameText(k.corners, f.corners)),
-  );
-  if (trace) await traceRead(ocr, pixels, again, fresh);
-  return [...boxes, ...(await recogniseOnce(again, fresh))];
+  return [...boxes, ...(await readAgain(ocr, looks, 'second look'))];
 }
 
 type Printed = FoundText & { line: TextLine; geometry: BoxGeometry; traced?: TracedLine };
