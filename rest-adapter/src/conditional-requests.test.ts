@@ -429,7 +429,7 @@ describe('ReadGrants for any address', () => {
     subject: `key:7:client:${address}`,
     limit: 10,
     shared: { subject: 'key:7', limit: 100 },
-    failures: { window: 60, limit: 3 },
+    failures: { window: 60, limit: 3, address },
     anyAddress: { visitorPrefix: 'key:7:client:' },
   });
   function recording() {
@@ -475,6 +475,23 @@ describe('ReadGrants for any address', () => {
     const own = grants.keyOf(facts('198.51.100.3'))!;
     expect(await grants.charge(own, 2)).toBe(true);
     expect(limiter.calls[0].subject).toBe('key:7:client:127.0.0.1');
+  });
+
+  it("shares no grant whose failures the gateway counted under another address; its own checks the gateway's", async () => {
+    const limiter = recording();
+    const grants = new ReadGrants(limiter, 10_000, 100, () => 120_000);
+    // A server key's grant (no visitor budget) from a gateway that does not trust this adapter's X-Forwarded-For.
+    const serverKey: RateGrant = {
+      window: 60,
+      subject: 'key:8',
+      limit: 10,
+      failures: { window: 60, limit: 3, address: '127.0.0.1' },
+      anyAddress: {},
+    };
+    grants.keep(grants.keyOf(facts('198.51.100.3'))!, serverKey, 'v1');
+    expect(grants.versionOf(grants.keyOf(facts('198.51.100.4'))!)).toBeNull();
+    expect(await grants.charge(grants.keyOf(facts('198.51.100.3'))!, 2)).toBe(true);
+    expect(limiter.calls).toEqual([{ subject: 'key:8', unlessFailed: { key: 'authfail:127.0.0.1:2', limit: 3 } }]);
   });
 
   it('a throttled address or a moved version is not served: the gateway is asked', async () => {

@@ -16,8 +16,11 @@ export interface RateGrant {
   subject: string;
   limit: number;
   shared?: { subject: string; limit: number };
-  /** The gateway's failed-authentication throttle (window, limit): a grant never serves an address it refuses. */
-  failures?: { window: number; limit: number };
+  /**
+   * The gateway's failed-authentication throttle (window, limit) and the client address it counts this caller's
+   * failures under: a grant never serves an address it refuses.
+   */
+  failures?: { window: number; limit: number; address?: string };
   /**
    * Given by the gateway when its decision would be the same from any client address (same credential, origin,
    * referer): the grant may serve the key's other visitors, each charged `visitorPrefix` + its client network

@@ -39,7 +39,7 @@ function setup(opts: { subgraph?: RawSubgraphResponse; decision?: Partial<RateDe
         return { principal: apiKeyPrincipal(1), rateSubject: 'key:1' };
       },
     },
-    failedAuth: { guard: (_ip: unknown, run: () => Promise<unknown>) => run() },
+    failedAuth: { guard: (_ip: unknown, run: () => Promise<unknown>) => run(), rule: { window: 300, limit: 20 } },
     operations: limits,
     limiter: {
       defaultLimit: () => 100,
@@ -120,7 +120,12 @@ describe('singleFetchPath', () => {
     const asked = await post(setup().handler, JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }), {
       'x-em-rate-grant': 'read',
     });
-    expect(JSON.parse(asked.headers.get('x-em-rate-grant')!)).toEqual({ window: 60, subject: 'key:1', limit: 100 });
+    expect(JSON.parse(asked.headers.get('x-em-rate-grant')!)).toEqual({
+      window: 60,
+      subject: 'key:1',
+      limit: 100,
+      failures: { window: 300, limit: 20, address: '127.0.0.1' },
+    });
     const unasked = await post(
       setup().handler,
       JSON.stringify({ query: GALLERY, variables: { orgId: 1, eventId: 2 } }),

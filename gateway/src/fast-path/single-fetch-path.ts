@@ -86,6 +86,7 @@ async function serve(
 
   const requestId = requestIdFrom(header(req, 'x-request-id'));
   res.setHeader('x-request-id', requestId);
+  const clientIp = clientAddress(req, opts.trustProxy);
   let context;
   try {
     const facts = {
@@ -97,7 +98,7 @@ async function serve(
     context = await contextOf(opts.context, {
       ...facts,
       requestId,
-      clientIp: clientAddress(req, opts.trustProxy),
+      clientIp,
       body,
       query: request.query,
     });
@@ -145,16 +146,16 @@ async function serve(
     ...JSON_HEADERS,
     'content-length': Buffer.byteLength(text),
     // The caller's own read budget, asked by the REST adapter to charge revalidations it answers alone.
-    ...(grant ? { [RATE_GRANT_HEADER]: JSON.stringify(readGrantOf(opts.context, context)) } : {}),
+    ...(grant ? { [RATE_GRANT_HEADER]: JSON.stringify(readGrantOf(opts.context, context, clientIp)) } : {}),
   });
   res.end(text);
 }
 
 /** The caller's read grant, with the throttle the adapter checks too, and whether it holds for any client address. */
-function readGrantOf(deps: RequestContextDeps, context: GatewayContext): RateGrant {
+function readGrantOf(deps: RequestContextDeps, context: GatewayContext, clientIp: string | undefined): RateGrant {
   return {
     ...rateGrantOf(deps.limiter, 'read', context),
-    failures: deps.failedAuth.rule,
+    failures: { ...deps.failedAuth.rule, ...(clientIp ? { address: clientIp } : {}) },
     ...(context.anyAddress ? { anyAddress: context.anyAddress } : {}),
   };
 }

@@ -95,8 +95,10 @@ export class ReadGrants {
     const condition = { key: contentVersionKey(eventId), value: found.kept.version };
     const now = this.now();
     const { failures } = grant;
+    // A kept own grant: the address the gateway counts failures under; a shared one is kept only where they agree.
+    const counted = found.anyAddress ? keys.address : (failures?.address ?? keys.address);
     const unlessFailed = failures
-      ? { key: failedAuthWindow(keys.address, failures.window, now).key, limit: failures.limit }
+      ? { key: failedAuthWindow(counted, failures.window, now).key, limit: failures.limit }
       : undefined;
     const decision = await this.limiter.consumeGrantIf('read', grant, condition, 1, now, unlessFailed);
     if ('stale' in decision) return false;
@@ -104,9 +106,15 @@ export class ReadGrants {
     return true;
   }
 
-  /** Keeps the gateway's grant for this caller; for every address when the gateway said it holds for any. */
+  /**
+   * Keeps the gateway's grant for this caller; for every address when the gateway said it holds for any and saw the
+   * address this adapter forwards (else its failure counts and visitor budgets are another address's).
+   */
   keep(keys: GrantKeys, grant: RateGrant, version: string): void {
-    const forAny = grant.anyAddress && visitorGrant(grant, keys.address)?.subject === grant.subject;
+    const forAny =
+      grant.anyAddress &&
+      grant.failures?.address === keys.address &&
+      visitorGrant(grant, keys.address)?.subject === grant.subject;
     this.grants.set(forAny ? keys.anyAddress : keys.own, { grant, version, until: this.now() + this.ttlMs });
   }
 
@@ -168,7 +176,11 @@ export function parseRateGrant(value: string | string[] | undefined): RateGrant 
   if (!positive(window)) return null;
   if (shared !== undefined && !budget(shared)) return null;
   const object = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-  if (failures !== undefined && !(object(failures) && positive(failures.window) && positive(failures.limit)))
+  const address = (v: unknown) => v === undefined || (typeof v === 'string' && v.length <= 100);
+  if (
+    failures !== undefined &&
+    !(object(failures) && positive(failures.window) && positive(failures.limit) && address(failures.address))
+  )
     return null;
   if (anyAddress !== undefined) {
     if (!object(anyAddress)) return null;
