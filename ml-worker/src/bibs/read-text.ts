@@ -3,6 +3,8 @@ import { onATorso, PersonBox, placedLikeABib, TorsoRules } from './torso-gate';
 import { numberCorners, numberGeometry, printGeometry, Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
 import {
+  boundsIou,
+  cornerBounds,
   cropRgba,
   FoundText,
   planSecondLook,
@@ -307,14 +309,5 @@ function centredIn(g: BoxGeometry, crop: Region): boolean {
 
 /** Two text boxes overlapping by more than half their union: the same text. */
 function sameText(a: number[][], b: number[][]): boolean {
-  const bounds = (c: number[][]) => {
-    const xs = c.map((p) => p[0]);
-    const ys = c.map((p) => p[1]);
-    return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
-  };
-  const [p, q] = [bounds(a), bounds(b)];
-  const inter =
-    Math.max(0, Math.min(p.x1, q.x1) - Math.max(p.x0, q.x0)) * Math.max(0, Math.min(p.y1, q.y1) - Math.max(p.y0, q.y0));
-  const area = (r: typeof p) => (r.x1 - r.x0) * (r.y1 - r.y0);
-  return inter > 0.5 * (area(p) + area(q) - inter);
+  return boundsIou(cornerBounds(a), cornerBounds(b)) > 0.5;
 }

@@ -232,6 +232,28 @@ export function cropRgba(image: Rgba, region: Region): Rgba {
   return { data, width: region.width, height: region.height };
 }
 
+/** The axis-aligned bounds of a text line's corners. */
+export interface Bounds {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export function cornerBounds(corners: number[][]): Bounds {
+  const xs = corners.map((p) => p[0]);
+  const ys = corners.map((p) => p[1]);
+  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+}
+
+/** Intersection over union of two bounds (0 when either is empty). */
+export function boundsIou(a: Bounds, b: Bounds): number {
+  const area = (r: Bounds) => (r.x1 - r.x0) * (r.y1 - r.y0);
+  const inter =
+    Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+  return inter / (area(a) + area(b) - inter || 1);
+}
+
 /** A text line found in a crop: its corners in image pixels, and the crop it was found in. */
 export interface FoundText {
   corners: number[][];
@@ -246,11 +268,7 @@ export interface FoundText {
  * boxes stay in the order found.
  */
 export function readOnce<T extends FoundText>(found: T[], width: number, height: number, minIou = 0.5): T[] {
-  const bounds = found.map(({ corners }) => {
-    const xs = corners.map((p) => p[0]);
-    const ys = corners.map((p) => p[1]);
-    return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
-  });
+  const bounds = found.map(({ corners }) => cornerBounds(corners));
   const area = (i: number) => (bounds[i].x1 - bounds[i].x0) * (bounds[i].y1 - bounds[i].y0);
   const clearance = (i: number) => {
     const { crop } = found[i];
@@ -263,14 +281,7 @@ export function readOnce<T extends FoundText>(found: T[], width: number, height:
     ];
     return Math.min(...gaps);
   };
-  const iou = (i: number, j: number) => {
-    const a = bounds[i];
-    const b = bounds[j];
-    const inter =
-      Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) *
-      Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
-    return inter / (area(i) + area(j) - inter || 1);
-  };
+  const iou = (i: number, j: number) => boundsIou(bounds[i], bounds[j]);
   const preferred = found.map((_, i) => i).sort((i, j) => clearance(j) - clearance(i) || area(j) - area(i) || i - j);
   const kept: number[] = [];
   for (const i of preferred) if (!kept.some((k) => found[k].crop !== found[i].crop && iou(i, k) > minIou)) kept.push(i);
@@ -282,19 +293,6 @@ export function readOnce<T extends FoundText>(found: T[], width: number, height:
  * `minIou` of their union (the same text, seen at another scale), in the order found.
  */
 export function otherViews<T extends FoundText>(found: T[], kept: T, minIou = 0.5): T[] {
-  const bounds = (corners: number[][]) => {
-    const xs = corners.map((p) => p[0]);
-    const ys = corners.map((p) => p[1]);
-    return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
-  };
-  const area = (r: ReturnType<typeof bounds>) => (r.x1 - r.x0) * (r.y1 - r.y0);
-  const k = bounds(kept.corners);
-  return found.filter((f) => {
-    if (f.crop === kept.crop) return false;
-    const b = bounds(f.corners);
-    const inter =
-      Math.max(0, Math.min(b.x1, k.x1) - Math.max(b.x0, k.x0)) *
-      Math.max(0, Math.min(b.y1, k.y1) - Math.max(b.y0, k.y0));
-    return inter / (area(b) + area(k) - inter || 1) > minIou;
-  });
+  const k = cornerBounds(kept.corners);
+  return found.filter((f) => f.crop !== kept.crop && boundsIou(cornerBounds(f.corners), k) > minIou);
 }

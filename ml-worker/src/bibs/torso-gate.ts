@@ -61,6 +61,9 @@ export const DEFAULT_TORSO_RULES: TorsoRules = {
   headShare: 0.12,
 };
 
+/** A person box whose top is within this share of the photo's height is cut by the top edge: it shows no head. */
+const CUT_BY_TOP = 0.02;
+
 /** A runner's whole box is 2.3-3.4 times as tall as wide (fixtures); a box cut by the photo's bottom edge is taken as at least this tall. */
 const FULL_HEIGHT_PER_WIDTH = 2.6;
 
@@ -105,7 +108,7 @@ export function onATorso(
       ? Math.max(torso.personHeight, FULL_HEIGHT_PER_WIDTH * person.width * aspect)
       : torso.personHeight;
     if (box.height / box.imageHeight > rules.maxHeightShare * tall) return false;
-    if (person.y > 0.02 && cy < person.y + rules.headShare * torso.personHeight) return false;
+    if (person.y > CUT_BY_TOP && cy < person.y + rules.headShare * torso.personHeight) return false;
     return cx >= torso.x0 && cx <= torso.x1 && cy >= torso.y0 && cy <= torso.y1;
   });
 }
