@@ -341,12 +341,14 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       });
       const table: string[] = [];
       const totals: Record<string, number> = {};
+      const measured: Array<{ label: string; byProcess: Record<string, number> }> = [];
       for (let k = 0; k < participants[0].length; k++) {
         const before = await cpu();
         const started = performance.now();
         for (const requests of participants) await requests[k].run();
         const seconds = (performance.now() - started) / 1000;
         const byProcess = perRequest(before, await cpu(), seconds, runs);
+        measured.push({ label: participants[0][k].label, byProcess });
         for (const [p, v] of Object.entries(byProcess)) totals[p] = (totals[p] ?? 0) + v;
         table.push(
           `| ${participants[0][k].label} | ${Object.values(byProcess)
@@ -363,6 +365,10 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       const header = `| request (x${runs}, one at a time, own addresses) | ${names.join(' | ')} | all | wall ms |`;
       const text = [header, `|${'---|'.repeat(names.length + 3)}`, ...table].join('\n');
       console.log(`CPU ms per request, net of idle work and of reading it:\n${text}`);
+      const selfie = measured.find((m) => m.label.startsWith('selfie search'))!.byProcess;
+      console.log(
+        `selfie search, CPU of all processes / the embedding's: ${(sumOf(selfie) / selfie.mlWorker).toFixed(3)}`,
+      );
       rows.push({
         figure: 'CPU per request kind, ms by process (net of idle work and of reading it)',
         value: table[table.length - 1],
@@ -392,13 +398,14 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     // The CPU of one search at a time: every process, and the ml-worker's alone (the embedding itself).
     const single = await (async () => {
       const before = await cpu();
+      const started = performance.now();
       const timed = await concurrentSearches(postSelfie, selfies, 1, 10);
-      const after = await cpu();
+      const byProcess = perRequest(before, await cpu(), (performance.now() - started) / 1000, timed.length);
       return {
-        total: sumCpu(before, after) / timed.length,
-        mlWorker: (after.mlWorker - before.mlWorker) / timed.length,
-        byProcess: Object.keys(after)
-          .map((p) => `${p} ${(((after[p] - before[p]) / timed.length) * 1000).toFixed(0)}`)
+        total: sumOf(byProcess) / 1000,
+        mlWorker: byProcess.mlWorker / 1000,
+        byProcess: Object.entries(byProcess)
+          .map(([p, v]) => `${p} ${v.toFixed(0)}`)
           .join(', '),
         p50: quantile(
           timed.map((t) => t.ms),
@@ -545,13 +552,6 @@ ${(held / ceilingAll).toFixed(2)}`,
 
 const errorsOf = (byStatus: Map<number, number>) =>
   byStatus.size ? [...byStatus].map(([status, n]) => `${status}: ${n}`).join(', ') : 'none';
-
-function sumCpu(before: Record<string, number>, after: Record<string, number>): number {
-  return Object.keys(after).reduce(
-    (sum, p) => sum + (Number.isFinite(after[p] - before[p]) ? after[p] - before[p] : 0),
-    0,
-  );
-}
 
 /** The group photos as a phone sends them: `side` px on the long side (a phone camera's 12 MP is 4032), JPEG 90. */
 async function phoneSelfies(dir: string, side: number): Promise<Buffer[]> {
