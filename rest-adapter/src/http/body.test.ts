@@ -17,7 +17,7 @@ async function served(limit: number, request: { method: string; headers?: Record
       const { port } = server.address() as AddressInfo;
       const req = http.request({ host: '127.0.0.1', port, method: request.method, headers: request.headers }, (res) => {
         let text = '';
-        res.on('data', (c: Buffer) => (text += c));
+        res.on('data', (c: Buffer) => (text += c.toString()));
         res.on('end', () => resolve(text));
       });
       req.on('error', reject);
