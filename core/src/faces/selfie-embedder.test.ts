@@ -181,6 +181,18 @@ describe('SelfieEmbedder.prepare', () => {
     expect(meta).toMatchObject({ format: 'jpeg', width: 1280, height: 960 });
   });
 
+  it('gives the worker the pixels of a 92-quality JPEG of the downscaled photo (its coding changes bytes only)', async () => {
+    const noisy = Buffer.from(Array.from({ length: 1600 * 1200 * 3 }, (_, i) => (i * 7919) % 251));
+    const photo = await sharp(noisy, { raw: { width: 1600, height: 1200, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const reference = await sharp(photo).resize(1280, 1280, { fit: 'inside' }).jpeg({ quality: 92 }).toBuffer();
+    const [sent, expected] = await Promise.all(
+      [await embedder.prepare(photo), reference].map((jpeg) => sharp(jpeg).raw().toBuffer()),
+    );
+    expect(sent.equals(expected)).toBe(true);
+  });
+
   it('refuses a JPEG cut in the middle of its data (valid header) with BAD_REQUEST, not a 500', async () => {
     const noisy = Buffer.from(Array.from({ length: 256 * 256 * 3 }, (_, i) => (i * 7919) % 251));
     const whole = await sharp(noisy, { raw: { width: 256, height: 256, channels: 3 } })

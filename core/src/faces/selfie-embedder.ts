@@ -96,7 +96,8 @@ export class SelfieEmbedder {
       return await openImage(file, { failOn: 'truncated' })
         .rotate()
         .resize(SELFIE_MAX_SIDE, SELFIE_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
-        .jpeg({ quality: 92 })
+        // Default Huffman tables: the same pixels for the worker, a second coding pass less for a file that only travels.
+        .jpeg({ quality: 92, optimiseCoding: false })
         .toBuffer();
     } catch {
       throw new AppError('BAD_REQUEST', `The selfie is not usable: ${CORRUPT_IMAGE}`);

@@ -1,8 +1,13 @@
 import { AppError, jsonDepthExceeds, MAX_JSON_DEPTH } from '@em/core';
 import { IncomingMessage } from 'node:http';
 
+const EMPTY = Buffer.alloc(0);
+
 /** Reads a request body up to `limit` bytes; a larger body is a 413, and reading stops there. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 6.3): nothing to wait for.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+    return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {

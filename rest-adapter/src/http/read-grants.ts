@@ -72,8 +72,9 @@ export class ReadGrants {
       facts.orgId ?? '',
       facts.eventId,
     ].join('\u0000');
-    const hash = (scope: string) => createHash('sha256').update(`${scope}\u0000${parts}`).digest('base64url');
-    return { own: hash(`own\u0000${address}`), anyAddress: hash('any'), address };
+    // One digest for both: the own key adds the address (resolved here, bounded), which no shared key holds.
+    const shared = createHash('sha256').update(parts).digest('base64url');
+    return { own: `${shared}\u0000${address}`, anyAddress: shared, address };
   }
 
   /** The content version a live grant was given at (what the caller's ETag would name), or null. */
