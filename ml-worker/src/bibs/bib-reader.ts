@@ -91,11 +91,6 @@ export interface BibReaderOptions {
    * other value): each input's detector misses lines the other finds. Off: its CPU (docs/benchmarks.md).
    */
   otherDetectorInput: boolean;
-  /**
-   * An enlarged crop is detected first at this share of its scale (at least 1) and again at its own only where no
-   * print in its middle passed the gates there (TextOcr.coarseShare); 0: at its own scale at once.
-   */
-  coarseFirst: number;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -117,7 +112,6 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   recogniserInput: 'library',
   everyView: true,
   otherDetectorInput: false,
-  coarseFirst: 0,
 };
 
 /**
@@ -263,7 +257,6 @@ export class BibReader implements BibReading {
       detectOther: this.options.otherDetectorInput
         ? detectWith(this.options.luminance, this.options.detectorInput === 'paddle' ? 'library' : 'paddle')
         : undefined,
-      coarseShare: this.options.coarseFirst || undefined,
       recognise: (line) =>
         recogniseLine(
           recognition,

@@ -36,11 +36,6 @@ export interface TextOcr {
    * was read: a line one input's detector misses, the other's may find; absent: no such pass.
    */
   detectOther?(image: Rgba, scale: number): Promise<TextLine[]>;
-  /**
-   * An enlarged crop (scale above 1) is detected first at this share of its scale (at least 1), and at its own
-   * scale only when nothing printed there passes the gates in the crop's middle; absent: at its own scale at once.
-   */
-  coarseShare?: number;
   recognise(line: TextLine): Promise<LineReading | undefined>;
 }
 
@@ -201,31 +196,13 @@ async function findPrinted(
       }
       return kept;
     };
-    let kept = await printedCoarseFirst(ocr, image, crop, (lines) => printed(lines, 'colour'));
+    let kept = await printed(await ocr.detect(image, crop.scale), 'colour');
     if (!kept.length && ocr.detectAgain) kept = await printed(await ocr.detectAgain(image, crop.scale), 'luminance');
     if (!kept.length && ocr.largerScale)
       kept = await printed(await ocr.detect(image, crop.scale * ocr.largerScale), 'larger');
     found.push(...kept);
   }
   return found;
-}
-
-/**
- * The colour pass on a crop, with `ocr.coarseShare` on an enlarged crop: its detection at the smaller scale first
- * (the square of the share of the detector's CPU), kept when a line in the crop's middle passes the gates.
- */
-async function printedCoarseFirst(
-  ocr: TextOcr,
-  image: Rgba,
-  crop: TextCrop,
-  printed: (lines: TextLine[]) => Promise<Printed[]>,
-): Promise<Printed[]> {
-  const coarse = ocr.coarseShare ? Math.max(1, crop.scale * ocr.coarseShare) : crop.scale;
-  if (coarse < crop.scale) {
-    const kept = await printed(await ocr.detect(image, coarse));
-    if (kept.some((p) => centredIn(p.geometry, middleOf(crop)))) return kept;
-  }
-  return printed(await ocr.detect(image, crop.scale));
 }
 
 async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<TextBox[]> {

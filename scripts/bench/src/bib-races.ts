@@ -376,11 +376,6 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     },
     optIn: true,
   },
-  {
-    label: 'coarse (an enlarged crop detected first at 0.6 of its scale, at its own where nothing passed in its middle)',
-    options: { coarseFirst: 0.6 },
-    optIn: true,
-  },
   { label: 'now (as shipped)', options: {} },
 ];
 
