@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import sharp from 'sharp';
 import { WORKER_STEPS } from './photo-pipeline';
-import { platformProcesses } from './process-cpu';
+import { platformProcesses, runnableSeconds } from './process-cpu';
 import { BenchRow, ms } from './table';
 
 /**
@@ -142,9 +142,9 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
         const { firstIn, lastIn, firstLive } = e2e.timeline;
         rows.push({
           figure: `ingest ${mp} MP: where the wall time goes (s from the command's start)`,
-          value: `first photo in ${firstIn.toFixed(1)}, first live ${firstLive.toFixed(1)}, last in ${lastIn.toFixed(1)}, last live ${e2e.liveSeconds.toFixed(1)}${before ? ` (before: first in ${before.timeline.firstIn.toFixed(1)}, last live ${before.liveSeconds.toFixed(1)})` : ''}; ml-worker busy ${((e2e.cpuPerPhoto['ml-worker'] * e2e.photos) / e2e.liveSeconds).toFixed(2)} cores`,
+          value: `first photo in ${firstIn.toFixed(1)}, first live ${firstLive.toFixed(1)}, last in ${lastIn.toFixed(1)}, last live ${e2e.liveSeconds.toFixed(1)}${before ? ` (before: first in ${before.timeline.firstIn.toFixed(1)}, last live ${before.liveSeconds.toFixed(1)})` : ''}; cores on a core / runnable: ml-worker ${((e2e.cpuPerPhoto['ml-worker'] * e2e.photos) / e2e.liveSeconds).toFixed(2)} / ${e2e.mlWorkerRunnableCores.toFixed(2)}, in-process ${local.cores.busy.toFixed(2)} / ${local.cores.runnable.toFixed(2)}`,
           target: '',
-          how: "created_at of the event's first and last photo rows (the CLI's start before the first: npm, module loading, connections), the first and last published_at; the ml-worker's CPU over the wall time (2 cores: 2.00 is every core on photos)",
+          how: "created_at of the event's first and last photo rows (the CLI's start before the first: npm, module loading, connections), the first and last published_at. Cores: CPU over the wall time (the ml-worker's until the last photo live), and time runnable (/proc/PID/task/*/schedstat: on a core or waiting in the run queue; the ml-worker's over the command's wall time) over the wall time: under 2 on 2 cores, its threads leave a core idle even on a free machine (a step waiting on I/O or on another's thread)",
         });
         rows.push({
           figure: `ingest ${mp} MP: CPU seconds per photo by process`,
@@ -242,6 +242,8 @@ async function oneFileDir(from: string, dir: string): Promise<string> {
 interface InProcess {
   perMinute: number;
   cpuPerPhoto: number;
+  /** This process's threads: cores on average on a core, and runnable (on a core or waiting for one). */
+  cores: { busy: number; runnable: number };
 }
 
 /** The photo job's steps in this process on `photos`, `concurrency` at once (the photo-pipeline bench's path). */
@@ -254,6 +256,7 @@ async function inProcessRate(
   const queue = [...photos];
   const t0 = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();
+  const runnable0 = runnableSeconds(process.pid);
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let photo = queue.shift(); photo; photo = queue.shift()) {
@@ -264,7 +267,15 @@ async function inProcessRate(
     }),
   );
   const cpu = process.cpuUsage(cpu0);
-  return { perMinute: (photos.length / ms(t0)) * 60_000, cpuPerPhoto: (cpu.user + cpu.system) / 1e6 / photos.length };
+  const seconds = ms(t0) / 1000;
+  return {
+    perMinute: (photos.length / seconds) * 60,
+    cpuPerPhoto: (cpu.user + cpu.system) / 1e6 / photos.length,
+    cores: {
+      busy: (cpu.user + cpu.system) / 1e6 / seconds,
+      runnable: (runnableSeconds(process.pid) - runnable0) / seconds,
+    },
+  };
 }
 
 interface EndToEnd {
@@ -275,6 +286,8 @@ interface EndToEnd {
   cliSeconds: number;
   /** Seconds from the command's start: the first photo's row (the CLI's own start before it), the last one's, the first photo live. */
   timeline: { firstIn: number; lastIn: number; firstLive: number };
+  /** The ml-worker's threads runnable (on a core or waiting for one) over the command's wall time, in cores. */
+  mlWorkerRunnableCores: number;
   cpuPerPhoto: Record<string, number>;
   stepMs: Record<string, number>;
   postgres: PostgresWork;
@@ -301,6 +314,8 @@ async function importThroughCli(
   const steps0 = await stepSums(metricsUrl);
   const pg0 = await postgresWork(db);
   const cpu0 = processes();
+  const mlWorker = platform.services.services.find((s) => s.def.name === 'ml-worker')!.child.pid!;
+  const runnable0 = runnableSeconds(mlWorker);
   const started = Date.now();
   const t0 = process.hrtime.bigint();
   await runCli(platform, cli, [
@@ -313,6 +328,7 @@ async function importThroughCli(
   ]);
   const cliSeconds = ms(t0) / 1000;
   const cpu1 = processes();
+  const runnable1 = runnableSeconds(mlWorker);
   const steps1 = await stepSums(metricsUrl);
   const pg1 = await postgresWork(db);
   const { rows } = await db.query(
@@ -338,6 +354,7 @@ async function importThroughCli(
       lastIn: since(rows[0].last_in),
       firstLive: since(rows[0].first_live),
     },
+    mlWorkerRunnableCores: (runnable1 - runnable0) / cliSeconds,
     cpuPerPhoto,
     stepMs,
     postgres: {
