@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import sharp from 'sharp';
 import { WORKER_STEPS } from './photo-pipeline';
-import { platformProcesses } from './process-cpu';
+import { platformProcesses, runnableSeconds } from './process-cpu';
 import { BenchRow, ms } from './table';
 
 /**
@@ -128,6 +128,11 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
           await importThroughCli(platform, db, org, dir, processes, metricsUrl, 'queue as imported'),
         );
       }
+      // One photo at a time, so that each step's CPU is its own: where a small photo's cost goes against a 3 MP one's.
+      const bySteps =
+        SIZES_MP.includes(0.5) && SIZES_MP.includes(3)
+          ? [await stepCpu(photosOf(sets.get(0.5)!), pool, faces), await stepCpu(photosOf(sets.get(3)!), pool, faces)]
+          : null;
       const load = loadavg()[0].toFixed(1);
       for (const mp of SIZES_MP) {
         const e2e = results.get(`${mp}`)!;
@@ -138,6 +143,13 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
           value: `**${e2e.perMinute.toFixed(1)}** vs ${local.perMinute.toFixed(1)} = **${(e2e.perMinute / local.perMinute).toFixed(2)}**${before ? ` (${beforeLabel()}, before: ${before.perMinute.toFixed(1)} = ${(before.perMinute / local.perMinute).toFixed(2)})` : ''}; CPU ratio ml-worker / in-process ${(e2e.cpuPerPhoto['ml-worker'] / local.cpuPerPhoto).toFixed(2)}`,
           target: 'ratio >= 0.9',
           how: `${e2e.photos} photos of ${mp} MP (the fixture race photos resized with sharp, JPEG q90) imported by \`npm run cli -- import-photos\` into a live event: wall time from the command's start to the last photo published (${e2e.liveSeconds.toFixed(1)} s; the command exited after ${e2e.cliSeconds.toFixed(1)} s), ${e2e.published} published. In-process: the same photos through the photo job's steps (decode, previews, BIBs on ${concurrency} OCR threads, faces), ${concurrency} at once as PHOTO_CONCURRENCY, ${local.cpuPerPhoto.toFixed(2)} CPU-s per photo; load average ${load} at the end`,
+        });
+        const { firstIn, lastIn, firstLive } = e2e.timeline;
+        rows.push({
+          figure: `ingest ${mp} MP: where the wall time goes (s from the command's start)`,
+          value: `first photo in ${firstIn.toFixed(1)}, first live ${firstLive.toFixed(1)}, last in ${lastIn.toFixed(1)}, last live ${e2e.liveSeconds.toFixed(1)}${before ? ` (before: first in ${before.timeline.firstIn.toFixed(1)}, last live ${before.liveSeconds.toFixed(1)})` : ''}; cores on a core / runnable: ml-worker ${((e2e.cpuPerPhoto['ml-worker'] * e2e.photos) / e2e.liveSeconds).toFixed(2)} / ${e2e.mlWorkerRunnableCores.toFixed(2)}, in-process ${local.cores.busy.toFixed(2)} / ${local.cores.runnable.toFixed(2)}`,
+          target: '',
+          how: "created_at of the event's first and last photo rows (the CLI's start before the first: npm, module loading, connections), the first and last published_at. Cores: CPU over the wall time (the ml-worker's until the last photo live), and time runnable (/proc/PID/task/*/schedstat: on a core or waiting in the run queue; the ml-worker's over the command's wall time) over the wall time: under 2 on 2 cores, its threads leave a core idle even on a free machine (a step waiting on I/O or on another's thread)",
         });
         rows.push({
           figure: `ingest ${mp} MP: CPU seconds per photo by process`,
@@ -176,6 +188,17 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
           target: '0.5 MP / 3 MP <= 0.25',
           how: 'the ml-worker CPU rows above, same run',
         });
+      if (bySteps) {
+        const [small, usual] = bySteps;
+        const steps = (s: StepCpu) =>
+          `previews ${s.previews.toFixed(2)}, bibs ${s.bibs.toFixed(2)}, faces ${s.faces.toFixed(2)}; all ${all(s).toFixed(2)}`;
+        rows.push({
+          figure: 'ingest: CPU s per photo by step, in-process one at a time, 0.5 MP; 3 MP; ratio',
+          value: `${steps(small)}; ${steps(usual)}; **${(all(small) / all(usual)).toFixed(2)}**, of which previews and faces alone ${((small.previews + small.faces) / all(usual)).toFixed(2)}`,
+          target: '0.5 MP / 3 MP <= 0.25',
+          how: "the photo job's steps in this process on the same photos, one after the other (process CPU, the OCR thread's included); the last figure is what a 0.5 MP photo would cost against a 3 MP one with no BIB step at all",
+        });
+      }
     } finally {
       await db.end();
     }
@@ -232,9 +255,39 @@ async function oneFileDir(from: string, dir: string): Promise<string> {
   return dir;
 }
 
+const photosOf = (dir: string) => readdirSync(dir).map((f) => readFileSync(path.join(dir, f)));
+
+interface StepCpu {
+  previews: number;
+  bibs: number;
+  faces: number;
+}
+
+const all = (s: StepCpu) => s.previews + s.bibs + s.faces;
+
+/** CPU seconds per photo of each of the photo job's steps, one photo at a time in this process. */
+async function stepCpu(photos: Buffer[], pool: BibReaderPool, faces: FaceAnalyzer): Promise<StepCpu> {
+  const out: StepCpu = { previews: 0, bibs: 0, faces: 0 };
+  const timed = async <T>(step: keyof StepCpu, work: () => Promise<T>): Promise<T> => {
+    const cpu0 = process.cpuUsage();
+    const result = await work();
+    const cpu = process.cpuUsage(cpu0);
+    out[step] += (cpu.user + cpu.system) / 1e6 / photos.length;
+    return result;
+  };
+  for (const photo of photos) {
+    const decoded = await timed('previews', () => WORKER_STEPS.previews(photo));
+    const { people } = await timed('bibs', () => WORKER_STEPS.bibs(pool, photo, decoded));
+    await timed('faces', () => WORKER_STEPS.faces(faces, decoded, PHOTO_FACE_OPTIONS, people ?? []));
+  }
+  return out;
+}
+
 interface InProcess {
   perMinute: number;
   cpuPerPhoto: number;
+  /** This process's threads: cores on average on a core, and runnable (on a core or waiting for one). */
+  cores: { busy: number; runnable: number };
 }
 
 /** The photo job's steps in this process on `photos`, `concurrency` at once (the photo-pipeline bench's path). */
@@ -247,6 +300,7 @@ async function inProcessRate(
   const queue = [...photos];
   const t0 = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();
+  const runnable0 = runnableSeconds(process.pid);
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let photo = queue.shift(); photo; photo = queue.shift()) {
@@ -257,7 +311,15 @@ async function inProcessRate(
     }),
   );
   const cpu = process.cpuUsage(cpu0);
-  return { perMinute: (photos.length / ms(t0)) * 60_000, cpuPerPhoto: (cpu.user + cpu.system) / 1e6 / photos.length };
+  const seconds = ms(t0) / 1000;
+  return {
+    perMinute: (photos.length / seconds) * 60,
+    cpuPerPhoto: (cpu.user + cpu.system) / 1e6 / photos.length,
+    cores: {
+      busy: (cpu.user + cpu.system) / 1e6 / seconds,
+      runnable: (runnableSeconds(process.pid) - runnable0) / seconds,
+    },
+  };
 }
 
 interface EndToEnd {
@@ -266,6 +328,10 @@ interface EndToEnd {
   perMinute: number;
   liveSeconds: number;
   cliSeconds: number;
+  /** Seconds from the command's start: the first photo's row (the CLI's own start before it), the last one's, the first photo live. */
+  timeline: { firstIn: number; lastIn: number; firstLive: number };
+  /** The ml-worker's threads runnable (on a core or waiting for one) over the command's wall time, in cores. */
+  mlWorkerRunnableCores: number;
   cpuPerPhoto: Record<string, number>;
   stepMs: Record<string, number>;
   postgres: PostgresWork;
@@ -292,6 +358,8 @@ async function importThroughCli(
   const steps0 = await stepSums(metricsUrl);
   const pg0 = await postgresWork(db);
   const cpu0 = processes();
+  const mlWorker = platform.services.services.find((s) => s.def.name === 'ml-worker')!.child.pid!;
+  const runnable0 = runnableSeconds(mlWorker);
   const started = Date.now();
   const t0 = process.hrtime.bigint();
   await runCli(platform, cli, [
@@ -304,13 +372,17 @@ async function importThroughCli(
   ]);
   const cliSeconds = ms(t0) / 1000;
   const cpu1 = processes();
+  const runnable1 = runnableSeconds(mlWorker);
   const steps1 = await stepSums(metricsUrl);
   const pg1 = await postgresWork(db);
   const { rows } = await db.query(
-    `select count(*)::int as published, max(published_at) as last from photos where event_id = $1 and published_at is not null`,
+    `select count(*)::int as published, max(published_at) as last, min(published_at) as first_live,
+       (select min(created_at) from photos where event_id = $1) as first_in, (select max(created_at) from photos where event_id = $1) as last_in
+     from photos where event_id = $1 and published_at is not null`,
     [event],
   );
-  const liveSeconds = rows[0].last ? (new Date(rows[0].last).getTime() - started) / 1000 : NaN;
+  const since = (at: Date | null) => (at ? (new Date(at).getTime() - started) / 1000 : NaN);
+  const liveSeconds = since(rows[0].last);
   const cpuPerPhoto = Object.fromEntries(
     Object.keys(cpu1).map((name) => [name, (cpu1[name] - (cpu0[name] ?? 0)) / photos]),
   );
@@ -321,6 +393,12 @@ async function importThroughCli(
     perMinute: (photos / liveSeconds) * 60,
     liveSeconds,
     cliSeconds,
+    timeline: {
+      firstIn: since(rows[0].first_in),
+      lastIn: since(rows[0].last_in),
+      firstLive: since(rows[0].first_live),
+    },
+    mlWorkerRunnableCores: (runnable1 - runnable0) / cliSeconds,
     cpuPerPhoto,
     stepMs,
     postgres: {

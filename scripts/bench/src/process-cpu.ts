@@ -74,3 +74,24 @@ export function wakeups(pid: number): number {
   }
   return total;
 }
+
+/**
+ * Seconds all of a process's threads were runnable: on a core or waiting in the run queue for one (/proc/PID/task/
+ * TID/schedstat). Over a wall time, how many cores its work could have used on a free machine, whatever the load.
+ */
+export function runnableSeconds(pid: number): number {
+  let ns = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const [onCpu, waiting] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ').map(Number);
+        ns += onCpu + waiting;
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+  } catch {
+    return NaN;
+  }
+  return ns / 1e9;
+}

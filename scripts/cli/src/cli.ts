@@ -1,3 +1,4 @@
+import './compile-cache';
 import 'reflect-metadata';
 import { AppError, Config, connectRedis, ContentVersions, keyInvalidationNotifier, loadConfig } from '@em/core';
 import { openDatabase, Orm } from '@em/core/data';

@@ -53,6 +53,11 @@ export const SERVICES: ServiceDef[] = [
 
 /** How long a background service may take to become ready (a cold model load on a slow machine). */
 const BACKGROUND_READY_MS = 15 * 60_000;
+/**
+ * How often a background service's readiness is asked while it loads: each answer checks Postgres, Redis and S3 in
+ * the service, beside its model loading, and nothing waits on it to the second (the ml-worker serves its queues first).
+ */
+export const BACKGROUND_POLL_MS = 1000;
 
 export interface RunningService {
   def: ServiceDef;
@@ -69,11 +74,13 @@ export interface ServiceGroup {
 /** A hang detector, not a speed target: model loading takes several times longer on a slow or busy machine. */
 const SERVICE_START_TIMEOUT_MS = 300_000;
 
-async function waitForHealth(
-  service: RunningService,
+/** Resolves when the service answers `path` with a 2xx, asked every `intervalMs`; rejects when it exits or times out. */
+export async function waitForHealth(
+  service: Pick<RunningService, 'def' | 'child'>,
   port: number,
   timeoutMs: number,
   path = '/health',
+  intervalMs = 150,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -85,7 +92,7 @@ async function waitForHealth(
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`${service.def.name} did not become healthy on port ${port} within ${timeoutMs} ms`);
 }
@@ -179,7 +186,7 @@ export async function startServices(opts: {
       .map((def) => {
         const service = spawnService(def);
         const ready = def.portVar
-          ? waitForHealth(service, port(def), BACKGROUND_READY_MS, '/health/ready')
+          ? waitForHealth(service, port(def), BACKGROUND_READY_MS, '/health/ready', BACKGROUND_POLL_MS)
           : Promise.resolve();
         return ready.then(() => void (lowerFirst && restorePriority(service.child.pid!)));
       });
