@@ -60,6 +60,21 @@ describe('planTextCrops', () => {
     expect(crops[0].scale).toBeGreaterThan(1);
   });
 
+  it('with behindTextHeight, gives a runner behind the same bib height on a small photo as on a large one', () => {
+    const options = { ...DEFAULT_TEXT_CROP_OPTIONS, behindTextHeight: 15 };
+    // the same scene at 1000 and 2000 px high: a runner in front and one behind at 0.3 of their height
+    const scene = [person(0.05, 0.05, 0.6), person(0.6, 0.3, 0.18)];
+    const behindHeight = (height: number) => {
+      const crops = planTextCrops(scene, W, height, undefined, options);
+      const behind = crops.find((c) => c.x > 0.5 * W)!;
+      return behind.scale * options.bibShare * 0.18 * height; // the implied bib as the detector sees it
+    };
+    expect(behindHeight(1000)).toBeCloseTo(15, 5);
+    expect(behindHeight(2000)).toBeCloseTo(15, 5);
+    // never read smaller than without the rule: on a 4000 px photo (an implied bib of 25 px) it stays at 1x
+    expect(planTextCrops(scene, W, 4000, undefined, options).find((c) => c.x > 0.5 * W)!.scale).toBe(1);
+  });
+
   it('keeps scales within the bounds', () => {
     const options = { ...DEFAULT_TEXT_CROP_OPTIONS, minScale: 0.5, maxScale: 1.5 };
     expect(planTextCrops([person(0.1, 0, 1)], W, 10_000, undefined, options)[0].scale).toBe(0.5);

@@ -35,6 +35,12 @@ export interface TextCropOptions {
    */
   enlargeShare: number;
   /**
+   * People behind (under `enlargeShare`) are enlarged, up to `maxScale`, until the bib their height implies
+   * reaches this height: the photo's own pixels are no size of a bib (a small photo's runner behind carries a
+   * bib of a few pixels that the same runner on a large photo shows legibly). 0: at most the photo's pixels.
+   */
+  behindTextHeight: number;
+  /**
    * Around each torso region, this share of the person's width (and height), so that a bib whose
    * centre the gate accepts stays whole in the crop: half the widest bib (a third of the person's
    * width) and half the tallest text box the gate accepts (TorsoRules.maxHeightShare), with slack.
@@ -49,6 +55,7 @@ export const DEFAULT_TEXT_CROP_OPTIONS: TextCropOptions = {
   minScale: 0.25,
   maxScale: 3,
   enlargeShare: 0.5,
+  behindTextHeight: 0,
   marginX: 0.15,
   marginY: 0.09,
 };
@@ -126,7 +133,8 @@ function torsoRect(
 
 /**
  * The scale that brings the bib a person's height implies to `textHeight`, enlarged up to `maxScale`
- * only for people at least `enlargeShare` of the tallest one's height (the others at most 1).
+ * only for people at least `enlargeShare` of the tallest one's height (the others at most 1, or as far as
+ * brings their implied bib to `behindTextHeight`).
  */
 function firstScale(
   p: PersonBox,
@@ -138,8 +146,10 @@ function firstScale(
 ): number {
   const tallest = Math.max(0, ...trusted.map((q) => torsoRegion(q, torso, aspect).personHeight));
   const personHeight = torsoRegion(p, torso, aspect).personHeight;
-  const maxScale = personHeight >= options.enlargeShare * tallest ? options.maxScale : Math.min(1, options.maxScale);
-  return clampScale(options.textHeight / (options.bibShare * personHeight * height), options, maxScale);
+  const impliedBib = options.bibShare * personHeight * height;
+  if (personHeight >= options.enlargeShare * tallest) return clampScale(options.textHeight / impliedBib, options);
+  const ownPixels = clampScale(options.textHeight / impliedBib, options, Math.min(1, options.maxScale));
+  return Math.max(ownPixels, clampScale(options.behindTextHeight / impliedBib, options));
 }
 
 /**
