@@ -75,6 +75,28 @@ describe('planTextCrops', () => {
     expect(planTextCrops(scene, W, 4000, undefined, options).find((c) => c.x > 0.5 * W)!.scale).toBe(1);
   });
 
+  describe('the tallest person, who says who stands behind', () => {
+    // a box cut by the photo's bottom edge, 0.6 of the photo wide: as one person, 3.1 photo heights tall
+    const wideCutBox = { x: 0.1, y: 0.17, width: 0.6, height: 0.83, score: 0.7 };
+    const beside = person(0.15, 0.35, 0.5); // a runner half the photo's height, inside that box
+    const runnerScale = (crops: ReturnType<typeof planTextCrops>) => crops.find((c) => c.width < 0.2 * W)?.scale;
+
+    it('is not a box spanning people side by side: the runner it holds counts as in front, and is enlarged', () => {
+      const { textHeight, bibShare, maxScale } = DEFAULT_TEXT_CROP_OPTIONS;
+      const crops = planTextCrops([wideCutBox, beside], W, H);
+      expect(runnerScale(crops)).toBeCloseTo(Math.min(maxScale, textHeight / (bibShare * 0.5 * H)), 5);
+    });
+
+    it('is a runner filling the frame, cut by its bottom edge, as tall as their width implies', () => {
+      // the same box holding nobody of half its width: the runner at 0.15 of its implied height stays behind at 1x
+      const far = person(0.75, 0.3, 0.45);
+      expect(planTextCrops([wideCutBox, far], W, H).find((c) => c.x >= 0.7 * W)?.scale).toBe(1);
+      // a box found twice (the same width) is one person, not a group
+      const twice = { ...wideCutBox, x: 0.11, width: 0.58 };
+      expect(planTextCrops([wideCutBox, twice, far], W, H).find((c) => c.x >= 0.7 * W)?.scale).toBe(1);
+    });
+  });
+
   it('keeps scales within the bounds', () => {
     const options = { ...DEFAULT_TEXT_CROP_OPTIONS, minScale: 0.5, maxScale: 1.5 };
     expect(planTextCrops([person(0.1, 0, 1)], W, 10_000, undefined, options)[0].scale).toBe(0.5);

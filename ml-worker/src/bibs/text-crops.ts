@@ -41,6 +41,12 @@ export interface TextCropOptions {
    */
   behindTextHeight: number;
   /**
+   * Who stands behind is measured against the tallest person, and a box cut by the photo's bottom edge is as tall as
+   * its width implies; a box holding most of another trusted person's box at most half its width spans people side
+   * by side (its width is theirs together), so it counts by its own box height, the one height it surely has.
+   */
+  groupsByOwnHeight: boolean;
+  /**
    * Around each torso region, this share of the person's width (and height), so that a bib whose
    * centre the gate accepts stays whole in the crop: half the widest bib (a third of the person's
    * width) and half the tallest text box the gate accepts (TorsoRules.maxHeightShare), with slack.
@@ -56,6 +62,7 @@ export const DEFAULT_TEXT_CROP_OPTIONS: TextCropOptions = {
   maxScale: 3,
   enlargeShare: 0.5,
   behindTextHeight: 0,
+  groupsByOwnHeight: true,
   marginX: 0.15,
   marginY: 0.09,
 };
@@ -131,6 +138,25 @@ function torsoRect(
   };
 }
 
+/** Share of `inner`'s box inside `outer`'s. */
+function insideShare(inner: PersonBox, outer: PersonBox): number {
+  const w = Math.min(inner.x + inner.width, outer.x + outer.width) - Math.max(inner.x, outer.x);
+  const h = Math.min(inner.y + inner.height, outer.y + outer.height) - Math.max(inner.y, outer.y);
+  return (Math.max(0, w) * Math.max(0, h)) / (inner.width * inner.height || 1);
+}
+
+/** Most of a box inside another: a person the other's box holds. */
+const HELD_SHARE = 0.8;
+
+/** The height of the tallest trusted person, the yardstick of who stands behind (see `groupsByOwnHeight`). */
+function tallestHeight(trusted: PersonBox[], torso: TorsoRules, options: TextCropOptions, aspect: number): number {
+  const spansPeople = (p: PersonBox) =>
+    trusted.some((q) => q !== p && q.width <= p.width / 2 && insideShare(q, p) >= HELD_SHARE);
+  const heightOf = (p: PersonBox) =>
+    options.groupsByOwnHeight && spansPeople(p) ? p.height : torsoRegion(p, torso, aspect).personHeight;
+  return Math.max(0, ...trusted.map(heightOf));
+}
+
 /**
  * The scale that brings the bib a person's height implies to `textHeight`, enlarged up to `maxScale`
  * only for people at least `enlargeShare` of the tallest one's height (the others at most 1, or as far as
@@ -144,7 +170,7 @@ function firstScale(
   options: TextCropOptions,
   aspect: number,
 ): number {
-  const tallest = Math.max(0, ...trusted.map((q) => torsoRegion(q, torso, aspect).personHeight));
+  const tallest = tallestHeight(trusted, torso, options, aspect);
   const personHeight = torsoRegion(p, torso, aspect).personHeight;
   const impliedBib = options.bibShare * personHeight * height;
   if (personHeight >= options.enlargeShare * tallest) return clampScale(options.textHeight / impliedBib, options);

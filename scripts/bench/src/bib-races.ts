@@ -378,6 +378,11 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     },
     optIn: true,
   },
+  {
+    label: "ungrouped (main before this round: the tallest person as their box's width implies, even a box holding others)",
+    options: { textCrops: { ...DEFAULT_TEXT_CROP_OPTIONS, groupsByOwnHeight: false } },
+    optIn: true,
+  },
   // People behind brought to this implied bib height instead of held at the photo's pixels (behindTextHeight).
   ...[10, 12, 15, 20, 30].map((px) => ({
     label: `behind${px} (people behind enlarged until their implied bib is ${px} px, not held at the photo's pixels)`,
