@@ -54,10 +54,18 @@ describe('planTextCrops', () => {
     expect(crop.scale).toBeLessThanOrEqual(DEFAULT_TEXT_CROP_OPTIONS.maxScale);
   });
 
-  it('enlarges only the people in front: someone under half the tallest person is read at most at 1x', () => {
-    const crops = planTextCrops([person(0.05, 0.05, 0.4), person(0.6, 0.3, 0.15)], W, H);
-    expect(crops.map((c) => c.scale)).toEqual([expect.any(Number), 1]);
-    expect(crops[0].scale).toBeGreaterThan(1);
+  it('enlarges someone under half the tallest person only until their implied bib is behindTextHeight pixels', () => {
+    const { behindTextHeight, bibShare } = DEFAULT_TEXT_CROP_OPTIONS;
+    // a runner behind, 300 px tall beside one of 900: a bib of ~10 px, brought to 15 px for the detector
+    const crops = planTextCrops([person(0.05, 0.05, 0.9), person(0.6, 0.3, 0.3)], W, H);
+    expect(crops.map((c) => c.scale)).toEqual([expect.any(Number), expect.closeTo(15 / (bibShare * 300), 5)]);
+    expect(behindTextHeight).toBe(15);
+    // without behindTextHeight, held at the photo's own pixels
+    const held = planTextCrops([person(0.05, 0.05, 0.9), person(0.6, 0.3, 0.3)], W, H, undefined, {
+      ...DEFAULT_TEXT_CROP_OPTIONS,
+      behindTextHeight: 0,
+    });
+    expect(held[1].scale).toBe(1);
   });
 
   it('with behindTextHeight, gives a runner behind the same bib height on a small photo as on a large one', () => {
@@ -115,7 +123,12 @@ describe('planTextCrops', () => {
     expect(crops).toHaveLength(2);
     const [a, b] = crops;
     expect(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).toBe(true);
-    expect(crops.map((c) => c.scale).sort()).toEqual([expect.any(Number), 1]); // the far runner: behind, not enlarged
+    // the far runner, behind: enlarged only until their implied bib is behindTextHeight pixels
+    const { behindTextHeight, bibShare } = DEFAULT_TEXT_CROP_OPTIONS;
+    expect(crops.map((c) => c.scale).sort()).toEqual([
+      expect.any(Number),
+      expect.closeTo(behindTextHeight / (bibShare * 250), 5),
+    ]);
   });
 
   it('keeps apart people apart', () => {
@@ -141,11 +154,11 @@ describe('planTextCrops', () => {
 describe('planSecondLook (people on whom the first pass read no number)', () => {
   const { maxScale } = DEFAULT_TEXT_CROP_OPTIONS;
   const near = person(0.05, 0.05, 0.9);
-  const far = person(0.6, 0.3, 0.3); // 300 px tall: read at 1x at first, behind someone twice as tall
+  const far = person(0.6, 0.3, 0.3); // 300 px tall, behind someone three times as tall: read under maxScale at first
   const nobodyRead = () => false;
 
   it('looks again at the largest scale at a far person the first pass did not enlarge', () => {
-    expect(planTextCrops([near, far], W, H).find((c) => c.x > 1000)?.scale).toBe(1);
+    expect(planTextCrops([near, far], W, H).find((c) => c.x > 1000)?.scale).toBeLessThan(maxScale);
     const looks = planSecondLook([near, far], nobodyRead, W, H);
     expect(looks).toHaveLength(1);
     expect(looks[0].scale).toBe(maxScale);

@@ -61,7 +61,7 @@ export const DEFAULT_TEXT_CROP_OPTIONS: TextCropOptions = {
   minScale: 0.25,
   maxScale: 3,
   enlargeShare: 0.5,
-  behindTextHeight: 0,
+  behindTextHeight: 15,
   groupsByOwnHeight: true,
   marginX: 0.15,
   marginY: 0.09,

@@ -379,8 +379,9 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     optIn: true,
   },
   {
-    label: "ungrouped (main before this round: the tallest person as their box's width implies, even a box holding others)",
-    options: { textCrops: { ...DEFAULT_TEXT_CROP_OPTIONS, groupsByOwnHeight: false } },
+    label:
+      "ungrouped (main before this round: people behind held at the photo's pixels, the tallest person as their box's width implies even a box holding others)",
+    options: { textCrops: { ...DEFAULT_TEXT_CROP_OPTIONS, groupsByOwnHeight: false, behindTextHeight: 0 } },
     optIn: true,
   },
   // People behind brought to this implied bib height instead of held at the photo's pixels (behindTextHeight).
