@@ -2,7 +2,8 @@
 export { BibReader, DEFAULT_BIB_READER_OPTIONS, OCR_MAX_SIDE } from './bibs/bib-reader';
 export type { BibReaderOptions } from './bibs/bib-reader';
 export type { TracedLine } from './bibs/read-text';
-export type { TextCrop } from './bibs/text-crops';
+export { DEFAULT_TEXT_CROP_OPTIONS } from './bibs/text-crops';
+export type { TextCrop, TextCropOptions } from './bibs/text-crops';
 export { PersonDetector } from './bibs/person-detector';
 export { cutNumber, DEFAULT_BIB_RULES, extractBibs, looksLikeBib, printedLikeABib, readBibs } from './bibs/extract';
 export type { BibRead, BibRules, BoxGeometry, GroundReach, TextBox } from './bibs/extract';

@@ -54,10 +54,55 @@ describe('planTextCrops', () => {
     expect(crop.scale).toBeLessThanOrEqual(DEFAULT_TEXT_CROP_OPTIONS.maxScale);
   });
 
-  it('enlarges only the people in front: someone under half the tallest person is read at most at 1x', () => {
-    const crops = planTextCrops([person(0.05, 0.05, 0.4), person(0.6, 0.3, 0.15)], W, H);
-    expect(crops.map((c) => c.scale)).toEqual([expect.any(Number), 1]);
-    expect(crops[0].scale).toBeGreaterThan(1);
+  it('enlarges someone under half the tallest person only until their implied bib is behindTextHeight pixels', () => {
+    const { behindTextHeight, bibShare } = DEFAULT_TEXT_CROP_OPTIONS;
+    // a runner behind, 300 px tall beside one of 900: a bib of ~10 px, brought to 15 px for the detector
+    const crops = planTextCrops([person(0.05, 0.05, 0.9), person(0.6, 0.3, 0.3)], W, H);
+    expect(crops.map((c) => c.scale)).toEqual([expect.any(Number), expect.closeTo(15 / (bibShare * 300), 5)]);
+    expect(behindTextHeight).toBe(15);
+    // without behindTextHeight, held at the photo's own pixels
+    const held = planTextCrops([person(0.05, 0.05, 0.9), person(0.6, 0.3, 0.3)], W, H, undefined, {
+      ...DEFAULT_TEXT_CROP_OPTIONS,
+      behindTextHeight: 0,
+    });
+    expect(held[1].scale).toBe(1);
+  });
+
+  it('with behindTextHeight, gives a runner behind the same bib height on a small photo as on a large one', () => {
+    const options = { ...DEFAULT_TEXT_CROP_OPTIONS, behindTextHeight: 15 };
+    // the same scene at 1000 and 2000 px high: a runner in front and one behind at 0.3 of their height
+    const scene = [person(0.05, 0.05, 0.6), person(0.6, 0.3, 0.18)];
+    const behindHeight = (height: number) => {
+      const crops = planTextCrops(scene, W, height, undefined, options);
+      const behind = crops.find((c) => c.x > 0.5 * W)!;
+      return behind.scale * options.bibShare * 0.18 * height; // the implied bib as the detector sees it
+    };
+    expect(behindHeight(1000)).toBeCloseTo(15, 5);
+    expect(behindHeight(2000)).toBeCloseTo(15, 5);
+    // never read smaller than without the rule: on a 4000 px photo (an implied bib of 25 px) it stays at 1x
+    expect(planTextCrops(scene, W, 4000, undefined, options).find((c) => c.x > 0.5 * W)!.scale).toBe(1);
+  });
+
+  describe('the tallest person, who says who stands behind', () => {
+    // a box cut by the photo's bottom edge, 0.6 of the photo wide: as one person, 3.1 photo heights tall
+    const wideCutBox = { x: 0.1, y: 0.17, width: 0.6, height: 0.83, score: 0.7 };
+    const beside = person(0.15, 0.35, 0.5); // a runner half the photo's height, inside that box
+    const runnerScale = (crops: ReturnType<typeof planTextCrops>) => crops.find((c) => c.width < 0.2 * W)?.scale;
+
+    it('is not a box spanning people side by side: the runner it holds counts as in front, and is enlarged', () => {
+      const { textHeight, bibShare, maxScale } = DEFAULT_TEXT_CROP_OPTIONS;
+      const crops = planTextCrops([wideCutBox, beside], W, H);
+      expect(runnerScale(crops)).toBeCloseTo(Math.min(maxScale, textHeight / (bibShare * 0.5 * H)), 5);
+    });
+
+    it('is a runner filling the frame, cut by its bottom edge, as tall as their width implies', () => {
+      // the same box holding nobody of half its width: the runner at 0.15 of its implied height stays behind at 1x
+      const far = person(0.75, 0.3, 0.45);
+      expect(planTextCrops([wideCutBox, far], W, H).find((c) => c.x >= 0.7 * W)?.scale).toBe(1);
+      // a box found twice (the same width) is one person, not a group
+      const twice = { ...wideCutBox, x: 0.11, width: 0.58 };
+      expect(planTextCrops([wideCutBox, twice, far], W, H).find((c) => c.x >= 0.7 * W)?.scale).toBe(1);
+    });
   });
 
   it('keeps scales within the bounds', () => {
@@ -78,7 +123,12 @@ describe('planTextCrops', () => {
     expect(crops).toHaveLength(2);
     const [a, b] = crops;
     expect(a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).toBe(true);
-    expect(crops.map((c) => c.scale).sort()).toEqual([expect.any(Number), 1]); // the far runner: behind, not enlarged
+    // the far runner, behind: enlarged only until their implied bib is behindTextHeight pixels
+    const { behindTextHeight, bibShare } = DEFAULT_TEXT_CROP_OPTIONS;
+    expect(crops.map((c) => c.scale).sort()).toEqual([
+      expect.any(Number),
+      expect.closeTo(behindTextHeight / (bibShare * 250), 5),
+    ]);
   });
 
   it('keeps apart people apart', () => {
@@ -104,11 +154,11 @@ describe('planTextCrops', () => {
 describe('planSecondLook (people on whom the first pass read no number)', () => {
   const { maxScale } = DEFAULT_TEXT_CROP_OPTIONS;
   const near = person(0.05, 0.05, 0.9);
-  const far = person(0.6, 0.3, 0.3); // 300 px tall: read at 1x at first, behind someone twice as tall
+  const far = person(0.6, 0.3, 0.3); // 300 px tall, behind someone three times as tall: read under maxScale at first
   const nobodyRead = () => false;
 
   it('looks again at the largest scale at a far person the first pass did not enlarge', () => {
-    expect(planTextCrops([near, far], W, H).find((c) => c.x > 1000)?.scale).toBe(1);
+    expect(planTextCrops([near, far], W, H).find((c) => c.x > 1000)?.scale).toBeLessThan(maxScale);
     const looks = planSecondLook([near, far], nobodyRead, W, H);
     expect(looks).toHaveLength(1);
     expect(looks[0].scale).toBe(maxScale);

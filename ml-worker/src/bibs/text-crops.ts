@@ -35,6 +35,18 @@ export interface TextCropOptions {
    */
   enlargeShare: number;
   /**
+   * People behind (under `enlargeShare`) are enlarged, up to `maxScale`, until the bib their height implies
+   * reaches this height: the photo's own pixels are no size of a bib (a small photo's runner behind carries a
+   * bib of a few pixels that the same runner on a large photo shows legibly). 0: at most the photo's pixels.
+   */
+  behindTextHeight: number;
+  /**
+   * Who stands behind is measured against the tallest person, and a box cut by the photo's bottom edge is as tall as
+   * its width implies; a box holding most of another trusted person's box at most half its width spans people side
+   * by side (its width is theirs together), so it counts by its own box height, the one height it surely has.
+   */
+  groupsByOwnHeight: boolean;
+  /**
    * Around each torso region, this share of the person's width (and height), so that a bib whose
    * centre the gate accepts stays whole in the crop: half the widest bib (a third of the person's
    * width) and half the tallest text box the gate accepts (TorsoRules.maxHeightShare), with slack.
@@ -49,6 +61,8 @@ export const DEFAULT_TEXT_CROP_OPTIONS: TextCropOptions = {
   minScale: 0.25,
   maxScale: 3,
   enlargeShare: 0.5,
+  behindTextHeight: 15,
+  groupsByOwnHeight: true,
   marginX: 0.15,
   marginY: 0.09,
 };
@@ -124,9 +138,29 @@ function torsoRect(
   };
 }
 
+/** Share of `inner`'s box inside `outer`'s. */
+function insideShare(inner: PersonBox, outer: PersonBox): number {
+  const w = Math.min(inner.x + inner.width, outer.x + outer.width) - Math.max(inner.x, outer.x);
+  const h = Math.min(inner.y + inner.height, outer.y + outer.height) - Math.max(inner.y, outer.y);
+  return (Math.max(0, w) * Math.max(0, h)) / (inner.width * inner.height || 1);
+}
+
+/** Most of a box inside another: a person the other's box holds. */
+const HELD_SHARE = 0.8;
+
+/** The height of the tallest trusted person, the yardstick of who stands behind (see `groupsByOwnHeight`). */
+function tallestHeight(trusted: PersonBox[], torso: TorsoRules, options: TextCropOptions, aspect: number): number {
+  const spansPeople = (p: PersonBox) =>
+    trusted.some((q) => q !== p && q.width <= p.width / 2 && insideShare(q, p) >= HELD_SHARE);
+  const heightOf = (p: PersonBox) =>
+    options.groupsByOwnHeight && spansPeople(p) ? p.height : torsoRegion(p, torso, aspect).personHeight;
+  return Math.max(0, ...trusted.map(heightOf));
+}
+
 /**
  * The scale that brings the bib a person's height implies to `textHeight`, enlarged up to `maxScale`
- * only for people at least `enlargeShare` of the tallest one's height (the others at most 1).
+ * only for people at least `enlargeShare` of the tallest one's height (the others at most 1, or as far as
+ * brings their implied bib to `behindTextHeight`).
  */
 function firstScale(
   p: PersonBox,
@@ -136,10 +170,12 @@ function firstScale(
   options: TextCropOptions,
   aspect: number,
 ): number {
-  const tallest = Math.max(0, ...trusted.map((q) => torsoRegion(q, torso, aspect).personHeight));
+  const tallest = tallestHeight(trusted, torso, options, aspect);
   const personHeight = torsoRegion(p, torso, aspect).personHeight;
-  const maxScale = personHeight >= options.enlargeShare * tallest ? options.maxScale : Math.min(1, options.maxScale);
-  return clampScale(options.textHeight / (options.bibShare * personHeight * height), options, maxScale);
+  const impliedBib = options.bibShare * personHeight * height;
+  if (personHeight >= options.enlargeShare * tallest) return clampScale(options.textHeight / impliedBib, options);
+  const ownPixels = clampScale(options.textHeight / impliedBib, options, Math.min(1, options.maxScale));
+  return Math.max(ownPixels, clampScale(options.behindTextHeight / impliedBib, options));
 }
 
 /**

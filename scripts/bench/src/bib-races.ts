@@ -4,6 +4,7 @@ import {
   BibReaderOptions,
   BibRules,
   DEFAULT_BIB_RULES,
+  DEFAULT_TEXT_CROP_OPTIONS,
   DEFAULT_TORSO_RULES,
   OCR_MAX_SIDE,
   PersonBox,
@@ -273,7 +274,8 @@ const list = (items: string[], max = 12) =>
 
 /** The rule values a race may choose from: bib-score threshold, read confidence, occluder reach (0: off). */
 const THRESHOLDS = Array.from({ length: 19 }, (_, i) => Math.round(i * 5) / 100);
-const CONFIDENCES = [0.8, 0.85, 0.9, 0.95];
+// BENCH_BIB_CONFIDENCES=0.7,0.75,0.8: other confidences offered to the choice (a replay weighs them without OCR).
+const CONFIDENCES = process.env.BENCH_BIB_CONFIDENCES?.split(',').map(Number) ?? [0.8, 0.85, 0.9, 0.95];
 const CUT_REACHES = [0, 0.1, 0.2, 0.3, 0.5];
 
 type ChosenRules = Pick<BibRules, 'minBibScore' | 'minConfidence' | 'cutReach'>;
@@ -376,6 +378,18 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     },
     optIn: true,
   },
+  {
+    label:
+      "ungrouped (main before this round: people behind held at the photo's pixels, the tallest person as their box's width implies even a box holding others)",
+    options: { textCrops: { ...DEFAULT_TEXT_CROP_OPTIONS, groupsByOwnHeight: false, behindTextHeight: 0 } },
+    optIn: true,
+  },
+  // People behind brought to this implied bib height instead of held at the photo's pixels (behindTextHeight).
+  ...[10, 12, 15, 20, 30].map((px) => ({
+    label: `behind${px} (people behind enlarged until their implied bib is ${px} px, not held at the photo's pixels)`,
+    options: { textCrops: { ...DEFAULT_TEXT_CROP_OPTIONS, behindTextHeight: px } },
+    optIn: true,
+  })),
   { label: 'now (as shipped)', options: {} },
 ];
 
