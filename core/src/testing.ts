@@ -16,3 +16,4 @@ export * from './repositories/fakes/api-keys.fake';
 export * from './repositories/fakes/start-list.fake';
 export * from './repositories/fakes/local-credentials.fake';
 export * from './repositories/fakes/audit-log.fake';
+export * from './test-support/redis-server';

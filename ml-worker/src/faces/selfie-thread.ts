@@ -2,7 +2,7 @@ import { connectRedis, createLogger, Logger } from '@em/core';
 import { SelfieImages } from '@em/core/media';
 import type { Worker as QueueWorker } from 'bullmq';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { startWorker } from '../workers';
+import { JobHandler, startWorker } from '../workers';
 import { embedSelfie, TimedSelfieFace } from './embed-selfie';
 import { FaceAnalyzer } from './face-analyzer';
 import { warmUpSelfies } from './warm-up';
@@ -31,8 +31,18 @@ interface SelfieThread {
 /** What a selfie thread is started with: with `redisUrl`, it serves the selfie queue itself. */
 export interface SelfieThreadData {
   redisUrl?: string;
-  /** Selfie jobs one thread holds at once (one runs, the next is fetched meanwhile). */
-  concurrency?: number;
+}
+
+/**
+ * One thread's worker of the selfie queue. It holds one job at a time: the thread embeds one selfie at a time, so a
+ * second job it held would wait behind the first while another thread stood idle.
+ */
+export function serveSelfieQueue(
+  run: JobHandler<'selfies'>['run'],
+  connection: ReturnType<typeof connectRedis>,
+  logger: Logger,
+): QueueWorker {
+  return startWorker('selfies', { run }, connection, logger, 1);
 }
 
 /**
@@ -176,12 +186,10 @@ if (!isMainThread && parentPort) {
     await warmUpSelfies(faces);
     if (data.redisUrl) {
       const images = new SelfieImages(connectRedis(data.redisUrl));
-      queue = startWorker(
-        'selfies',
-        { run: (job) => embedSelfie(faces, job, images) },
+      queue = serveSelfieQueue(
+        (job) => embedSelfie(faces, job, images),
         connectRedis(data.redisUrl),
         createLogger('ml-worker'),
-        data.concurrency ?? 2,
       );
       await queue.waitUntilReady();
     }
