@@ -376,9 +376,7 @@ async function authorizeUpload(opts: AdapterOptions, call: RouteCall): Promise<v
   if (await readGrants.charge(keys, ids.eventId).catch(slowerPathUnlessRefused)) return;
   const version = await contentVersions.current(ids.eventId);
   if (!version) return void (await call.authorize());
-  const answer = await opts.gateway.executeForGrant(AuthorizeDocument, { operation, ...ids }, headers);
-  throwOnError(answer.result);
-  if (answer.grant) readGrants.keep(keys, answer.grant, version);
+  await authorizeAgain(opts, call, version);
 }
 
 /** A refusal (429) is the caller's answer; any other failure of a grant's charge takes the path through the gateway. */
