@@ -50,6 +50,18 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
   const cores = availableParallelism();
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-surge-'));
+  // The search subgraph's one timing line per selfie search (its only per-request log line at info): where a slow
+  // selfie's time went, stage by stage, read per step.
+  const selfieStages: Array<Record<string, number>> = [];
+  const keepSelfieStages = (service: string, line: string) => {
+    if (service !== 'search' || !line.includes('selfie search timing')) return;
+    try {
+      const entry = JSON.parse(line) as { totalMs: number; stages: Record<string, number> };
+      selfieStages.push({ ...entry.stages, total: entry.totalMs });
+    } catch {
+      // not a JSON log line
+    }
+  };
   const ports = await freePlatformPorts();
   const options = {
     dataDir,
@@ -58,7 +70,7 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     serviceStartMs: 600_000,
     extraEnv: {
       NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       TRUST_PROXY: 'loopback',
       API_KEY_CACHE_SECONDS: '30',
       ...(process.env.BENCH_CPU_PROF
@@ -69,7 +81,7 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
         : {}),
     },
     log: () => undefined,
-    onServiceOutput: () => undefined,
+    onServiceOutput: keepSelfieStages,
   };
   let platform = await startPlatform(options);
   const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 4 });
@@ -203,6 +215,16 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     };
     const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(0) : '-');
+    /** The selfie searches' stages in the search subgraph's timing lines: p50/p95 ms of each. */
+    const stagesOf = (entries: Array<Record<string, number>>) =>
+      `selfie stages p50/p95 ms (search subgraph's timing, ${entries.length} searches): ${[
+        ...new Set(entries.flatMap((e) => Object.keys(e))),
+      ]
+        .map((stage) => {
+          const ms = entries.map((e) => e[stage] ?? 0);
+          return `${stage} ${fmt(quantile(ms, 0.5))}/${fmt(quantile(ms, 0.95))}`;
+        })
+        .join(', ')}`;
 
     // Idle figures: one participant at a time, then selfie searches alone and 8 at once.
     const idle: Sample[] = [];
@@ -400,7 +422,8 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       return { images: 0, requestId: '' };
     };
     // The CPU of one search at a time: every process, and the ml-worker's alone (the embedding itself).
-    const single = await (async () => {
+    const measureSingle = async () => {
+      selfieStages.length = 0;
       const before = await cpu();
       const started = performance.now();
       const timed = await concurrentSearches(postSelfie, selfies, 1, 10);
@@ -415,8 +438,13 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
           timed.map((t) => t.ms),
           0.5,
         ),
+        stages: stagesOf(selfieStages),
       };
-    })();
+    };
+    const single = await measureSingle();
+    console.log(
+      `single selfie: ml-worker ${single.mlWorker.toFixed(3)} s, all ${single.total.toFixed(3)} s, p50 ${fmt(single.p50)} ms; ${single.stages}`,
+    );
     const selfieP50 = single.p50;
     const singleErrors = errorsOf(selfieErrors);
     selfieErrors.clear();
@@ -435,6 +463,7 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     /** One step: participants arriving at `rate` per minute for stepSeconds; true when it held. */
     const step = async (rate: number): Promise<boolean> => {
       const samples: Sample[] = [];
+      selfieStages.length = 0;
       const before = await cpu();
       const running: Array<Promise<void>> = [];
       const interval = 60_000 / rate;
@@ -466,8 +495,9 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
         target: `0 errors, reads p95 <= ${fmt(10 * readP50)} ms (10x idle p50), selfie p95 <= ${fmt(3 * selfieP50)} ms (3x idle p50)`,
         how: `p50/p95/p99 ms per kind; CPU ms per participant: ${Object.keys(after)
           .map((p) => `${p} ${(((after[p] - before[p]) / count) * 1000).toFixed(0)}`)
-          .join(', ')}`,
+          .join(', ')}; ${stagesOf(selfieStages)}`,
       });
+      console.log(`surge ${rate}/min: ${rows[rows.length - 1].value}; ${stagesOf(selfieStages)}`);
       return ok;
     };
     // The listed rates up to the first that fails, then halves of the gap between the last held and it.
@@ -487,6 +517,11 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
       else failed = rate;
     }
 
+    // The same single searches after the surge: whether a selfie costs the ml-worker more once it has served many.
+    const singleAfter = await measureSingle();
+    console.log(
+      `single selfie after the steps: ml-worker ${singleAfter.mlWorker.toFixed(3)} s, all ${singleAfter.total.toFixed(3)} s, p50 ${fmt(singleAfter.p50)} ms; ${singleAfter.stages}`,
+    );
     const selfieMs = (seconds: number) => `${(seconds * 1000).toFixed(0)} ms`;
     rows.push({
       figure: 'surge: idle single participant',
