@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import * as describing from './describe-faces';
 import { FaceAnalyzer } from './face-analyzer';
 import { FACE_DESCRIPTOR_VERSION, maxDistanceFor, SECOND_DETECTOR_DESCRIPTOR_VERSION } from '@em/core/media';
 import { PHOTO_FACE_OPTIONS, VIDEO_FACE_OPTIONS } from './face-options';
@@ -82,6 +83,23 @@ describe('FaceAnalyzer with the second detector (real models)', () => {
     expect(distance(selfie.descriptor!, selfie.boxDescriptor!)).toBeGreaterThan(0.01);
     // The largest face as a photo face (same family) is the selfie's face.
     expect(distance(selfie.descriptor!, photo.descriptor)).toBeLessThan(0.3);
+  }, 120_000);
+
+  it('a selfie of several people: only its largest face is described (once mirrored, once in the box family), and it is the largest photo face', async () => {
+    const image = readFileSync(path.join(demo, 'sample1.jpg'));
+    const described = jest.spyOn(describing, 'describeFaces');
+    try {
+      const selfie = await faces.embedSelfie(image);
+      expect(selfie.facesFound).toBeGreaterThan(1);
+      // Each detector's pass describes its faces (none when it found none): the chip family, then the box family.
+      expect(described.mock.calls.map(([, landmarks]) => landmarks.length).filter((n) => n > 0)).toEqual([1, 1]);
+      const photo = (await faces.detectAll(image, PHOTO_FACE_OPTIONS))
+        .filter((f) => f.descriptorVersion === FACE_DESCRIPTOR_VERSION)
+        .sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0];
+      expect(distance(selfie.descriptor!, photo.descriptor)).toBeLessThan(0.3);
+    } finally {
+      described.mockRestore();
+    }
   }, 120_000);
 
   it('video frames: the tiny detector finds the same faces, in the same boxes, on the frame resized to its input before padding', async () => {
