@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -10,13 +10,43 @@ describe('the CLI on Node 22', () => {
   beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'cli-compile-cache-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps the compiled code of what it loads for the next command', () => {
-    // Without NODE_COMPILE_CACHE (which alone turns the cache on), as a user runs it: the cache goes to the temp dir.
-    const env = { ...process.env, NODE_COMPILE_CACHE: '', TMPDIR: dir, NODE_OPTIONS: '' };
-    const run = spawnSync(process.execPath, [CLI, 'import-photos', '--help'], { env, encoding: 'utf8' });
+  /** The CLI as a user runs it (no NODE_COMPILE_CACHE, which alone would turn the cache on), its temp and cache dirs in `dir`. */
+  const runCli = () =>
+    spawnSync(process.execPath, [CLI, 'import-photos', '--help'], {
+      env: {
+        ...process.env,
+        NODE_COMPILE_CACHE: '',
+        NODE_OPTIONS: '',
+        TMPDIR: path.join(dir, 'tmp'),
+        XDG_CACHE_HOME: path.join(dir, 'cache'),
+      },
+      encoding: 'utf8',
+    });
+  const files = (folder: string) => readdirSync(folder, { recursive: true }).length;
+
+  it("keeps the compiled code of what it loads for the next command, in the user's own cache folder", () => {
+    const run = runCli();
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('import-photos');
-    const cached = readdirSync(path.join(dir, 'node-compile-cache'), { recursive: true });
-    expect(cached.length).toBeGreaterThan(1);
+    const cache = path.join(dir, 'cache', 'event-media-platform', 'cli-compile-cache');
+    expect(files(cache)).toBeGreaterThan(1);
+    expect(statSync(cache).mode & 0o077).toBe(0);
+  });
+
+  it("never uses the shared temp dir's cache folder, which another local user can create first and fill", () => {
+    const planted = path.join(dir, 'tmp', 'node-compile-cache');
+    mkdirSync(planted, { recursive: true });
+    chmodSync(planted, 0o777);
+    expect(runCli().status).toBe(0);
+    expect(files(planted)).toBe(0);
+  });
+
+  it('runs without a cache when its cache folder is open to others', () => {
+    const cache = path.join(dir, 'cache', 'event-media-platform', 'cli-compile-cache');
+    mkdirSync(cache, { recursive: true });
+    chmodSync(cache, 0o777);
+    const run = runCli();
+    expect(run.status).toBe(0);
+    expect(files(cache)).toBe(0);
   });
 });
