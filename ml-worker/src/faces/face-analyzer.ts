@@ -205,7 +205,7 @@ export class FaceAnalyzer {
     )) as DetectedFace[];
   }
 
-  /** A selfie's faces: only the largest, the one a search uses, is described (each other face cost ~60 ms). */
+  /** A selfie's faces: only the largest, the one a search uses, is described (each other one cost two to four recognition passes). */
   private async selfieFaces(
     data: Buffer,
     width: number,
