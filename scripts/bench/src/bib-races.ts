@@ -390,6 +390,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { textCrops: { ...DEFAULT_TEXT_CROP_OPTIONS, behindTextHeight: px } },
     optIn: true,
   })),
+  {
+    label:
+      'greynonumber (a crop on whose middle no number was read is detected again on its luminance, not only one where no print passed)',
+    options: { luminanceWhereNoNumber: true },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
