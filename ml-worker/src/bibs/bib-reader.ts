@@ -94,7 +94,7 @@ export interface BibReaderOptions {
   /**
    * With greyFallback: where no number was read on a crop's middle (its person's torso), the detector runs again
    * on the crop's stretched luminance, not only where no print at all passed the gates (a tinted sheet beside
-   * other print that passed). Off: its CPU (docs/benchmarks.md).
+   * other print that passed).
    */
   luminanceWhereNoNumber: boolean;
 }
@@ -118,7 +118,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   recogniserInput: 'library',
   everyView: true,
   otherDetectorInput: false,
-  luminanceWhereNoNumber: false,
+  luminanceWhereNoNumber: true,
 };
 
 /**

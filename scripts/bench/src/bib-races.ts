@@ -392,8 +392,8 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   })),
   {
     label:
-      'greynonumber (a crop on whose middle no number was read is detected again on its luminance, not only one where no print passed)',
-    options: { luminanceWhereNoNumber: true },
+      'greynoprint (main before this round: a crop is detected again on its luminance only where no print passed the gates, not where no number was read)',
+    options: { luminanceWhereNoNumber: false },
     optIn: true,
   },
   { label: 'now (as shipped)', options: {} },
