@@ -1,4 +1,4 @@
-import { judgeBibRead, rejudgedReads, startListView } from './bib-read-rule';
+import { judgeBibRead, rejudgedReads, startListView, withoutWeakEnd } from './bib-read-rule';
 
 describe('judgeBibRead', () => {
   const list = startListView(['1207', '1208', '3456', '88']);
@@ -47,7 +47,59 @@ describe('judgeBibRead', () => {
   });
 });
 
+describe('judgeBibRead: a doubtful end digit', () => {
+  const list = startListView(['3628', '1362', '452']);
+
+  it('completes an unlisted read to the listed number its surer digits make (a sheet edge read as a 1)', () => {
+    // RBNR set1_69: "13628", its leading 1 read at 0.87 from the sheet's left edge; the runner wears 3628.
+    expect(judgeBibRead({ bib: '13628', partial: false, weakEnd: 'first' }, list)).toEqual({
+      bib: '3628',
+      status: 'completed',
+      source: 'completed',
+    });
+    expect(judgeBibRead({ bib: '4521', partial: false, weakEnd: 'last' }, list)).toMatchObject({
+      bib: '452',
+      status: 'completed',
+    });
+  });
+
+  it('keeps a listed read as read, and drops only the doubtful end, never a sure one', () => {
+    expect(judgeBibRead({ bib: '1362', partial: false, weakEnd: 'last' }, list)).toMatchObject({
+      bib: '1362',
+      status: 'accepted',
+    });
+    // Without the doubtful first digit "13628" would make 1362 too, were its last digit the weak one.
+    expect(judgeBibRead({ bib: '13628', partial: false, weakEnd: null }, list)).toMatchObject({ status: 'rejected' });
+    expect(judgeBibRead({ bib: '23628', partial: false, weakEnd: 'last' }, list)).toMatchObject({ status: 'rejected' });
+    expect(judgeBibRead({ bib: '13628', partial: false, weakEnd: 'first' }, null)).toMatchObject({
+      bib: '13628',
+      status: 'accepted',
+    });
+  });
+
+  it('never leaves a single digit or a leading zero', () => {
+    expect(withoutWeakEnd({ bib: '21', weakEnd: 'last' })).toBeNull();
+    expect(withoutWeakEnd({ bib: '1045', weakEnd: 'first' })).toBeNull();
+    expect(withoutWeakEnd({ bib: '1045', weakEnd: 'last' })).toBe('104');
+  });
+});
+
 describe('rejudgedReads', () => {
+  it("judges a stored read's doubtful end digit as the photo job does", () => {
+    const row = {
+      id: '7',
+      readText: '13628',
+      bib: '13628',
+      partial: false,
+      weakEnd: 'first' as const,
+      status: 'accepted' as const,
+      source: 'read' as const,
+    };
+    expect(rejudgedReads([row], startListView(['3628']))).toEqual([
+      { id: '7', bib: '3628', status: 'completed', source: 'completed' },
+    ]);
+  });
+
   it('changes only the reads whose judgement moved, never the organiser rows', () => {
     const rows = [
       { id: '1', readText: '1207', bib: '1207', partial: false, status: 'accepted' as const, source: 'read' as const },

@@ -7,7 +7,14 @@ export interface BibRead {
   box?: { x: number; y: number; width: number; height: number } | null;
   /** The bib was cut by the frame or an occluder: what was read may be a fragment of the number. */
   partial: boolean;
+  /**
+   * The read's one least sure digit is its first or last: it may be print beside the number read as a
+   * digit (a sheet's edge read as a leading 1), so a start list may know the number without it.
+   */
+  weakEnd?: WeakEnd | null;
 }
+
+export type WeakEnd = 'first' | 'last';
 
 export type BibReadStatus = 'accepted' | 'rejected' | 'completed';
 export type BibReadSource = 'read' | 'completed' | 'organiser';
@@ -32,16 +39,32 @@ export const SEARCHABLE_BIB_STATUSES: readonly BibReadStatus[] = ['accepted', 'c
 
 /**
  * The one rule for a bib read. Without a start list: a whole read is accepted, a fragment is not.
- * With one: a whole read is accepted only when listed; a fragment completes to the one listed
+ * With one: a whole read is accepted only when listed, or completed to the listed number its ink shows
+ * without a doubtful end digit (`withoutWeakEnd`); a fragment completes to the one listed
  * number holding its characters contiguously (when it fits several, or none, it is rejected).
  */
-export function judgeBibRead(read: Pick<BibRead, 'bib' | 'partial'>, startList: StartListView | null): BibJudgement {
+export function judgeBibRead(
+  read: Pick<BibRead, 'bib' | 'partial' | 'weakEnd'>,
+  startList: StartListView | null,
+): BibJudgement {
   if (!startList) return { bib: read.bib, status: read.partial ? 'rejected' : 'accepted', source: 'read' };
-  if (!read.partial)
-    return { bib: read.bib, status: startList.has(read.bib) ? 'accepted' : 'rejected', source: 'read' };
+  if (!read.partial) {
+    if (startList.has(read.bib)) return { bib: read.bib, status: 'accepted', source: 'read' };
+    // No participant wears the read; the one listed number its surer digits make is what the bib shows.
+    const shorter = withoutWeakEnd(read);
+    if (shorter && startList.has(shorter)) return { bib: shorter, status: 'completed', source: 'completed' };
+    return { bib: read.bib, status: 'rejected', source: 'read' };
+  }
   const candidates = startList.containing(read.bib);
   if (candidates.length === 1) return { bib: candidates[0], status: 'completed', source: 'completed' };
   return { bib: read.bib, status: 'rejected', source: 'read' };
+}
+
+/** The number a read makes without its doubtful end digit (null: no such digit, or under 2 digits left). */
+export function withoutWeakEnd(read: Pick<BibRead, 'bib' | 'weakEnd'>): string | null {
+  if (!read.weakEnd || read.bib.length < 3) return null;
+  const shorter = read.weakEnd === 'first' ? read.bib.slice(1) : read.bib.slice(0, -1);
+  return shorter.startsWith('0') ? null : shorter;
 }
 
 /** A start list held in memory (re-judging an event's stored reads at once). */
@@ -64,6 +87,8 @@ export interface StoredBibReadRow {
   readText: string;
   bib: string;
   partial: boolean;
+  /** The read's doubtful end digit, when it had one (`BibRead.weakEnd`). */
+  weakEnd?: WeakEnd | null;
   status: BibReadStatus;
   source: BibReadSource;
 }
@@ -79,7 +104,7 @@ export function rejudgedReads(
   const changes: Array<{ id: string } & BibJudgement> = [];
   for (const row of rows) {
     if (row.source === 'organiser') continue;
-    const judged = judgeBibRead({ bib: row.readText, partial: row.partial }, startList);
+    const judged = judgeBibRead({ bib: row.readText, partial: row.partial, weakEnd: row.weakEnd }, startList);
     if (judged.bib !== row.bib || judged.status !== row.status || judged.source !== row.source)
       changes.push({ id: row.id, ...judged });
   }

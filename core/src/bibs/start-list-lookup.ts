@@ -1,6 +1,6 @@
 import type { PhotosRepository } from '../repositories/photos.repository';
 import type { StartListRepository } from '../repositories/start-list.repository';
-import { BibRead, rejudgedReads, startListView, StartListView } from './bib-read-rule';
+import { BibRead, rejudgedReads, startListView, StartListView, withoutWeakEnd } from './bib-read-rule';
 
 /**
  * What the rule needs of the event's start list for these reads only (a photo job must not load a
@@ -14,7 +14,7 @@ export async function startListFor(
   if ((await startLists.count(eventId)) === 0) return null;
   const listed = await startLists.bibsAmong(
     eventId,
-    reads.filter((r) => !r.partial).map((r) => r.bib),
+    reads.filter((r) => !r.partial).flatMap((r) => [r.bib, withoutWeakEnd(r) ?? []].flat()),
   );
   const containing = new Map<string, string[]>();
   for (const read of reads)

@@ -378,15 +378,16 @@ export class SqlPhotosRepository implements PhotosRepository {
           s: judged.status,
           o: judged.source,
           p: read.partial,
+          e: read.weakEnd ?? null,
           x: read.box?.x ?? null,
           y: read.box?.y ?? null,
           w: read.box?.width ?? null,
           h: read.box?.height ?? null,
         }));
         await tx.getConnection().execute(
-          `insert into photo_bibs (photo_id, event_id, bib, read_text, confidence, status, source, partial, box_x, box_y, box_width, box_height)
-           select ?, ?, x.b, x.r, x.c, x.s, x.o, x.p, x.x, x.y, x.w, x.h
-             from jsonb_to_recordset(?::jsonb) as x(b text, r text, c real, s text, o text, p boolean, x real, y real, w real, h real)
+          `insert into photo_bibs (photo_id, event_id, bib, read_text, confidence, status, source, partial, weak_end, box_x, box_y, box_width, box_height)
+           select ?, ?, x.b, x.r, x.c, x.s, x.o, x.p, x.e, x.x, x.y, x.w, x.h
+             from jsonb_to_recordset(?::jsonb) as x(b text, r text, c real, s text, o text, p boolean, e text, x real, y real, w real, h real)
             where not exists (select 1 from photo_bibs o where o.photo_id = ?::uuid and o.source = 'organiser' and o.bib = x.b)`,
           [photoId, eventId, JSON.stringify(rows), photoId],
           'run',
@@ -498,14 +499,18 @@ export class SqlPhotosRepository implements PhotosRepository {
       read_text: string | null;
       bib: string;
       partial: boolean;
+      weak_end: StoredBibReadRow['weakEnd'];
       status: StoredBibReadRow['status'];
       source: StoredBibReadRow['source'];
-    }>('select id::text as id, read_text, bib, partial, status, source from photo_bibs where event_id = ?', [eventId]);
+    }>('select id::text as id, read_text, bib, partial, weak_end, status, source from photo_bibs where event_id = ?', [
+      eventId,
+    ]);
     return rows.map((r) => ({
       id: r.id,
       readText: r.read_text ?? r.bib,
       bib: r.bib,
       partial: r.partial,
+      weakEnd: r.weak_end,
       status: r.status,
       source: r.source,
     }));

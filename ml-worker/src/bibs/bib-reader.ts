@@ -91,6 +91,12 @@ export interface BibReaderOptions {
    * other value): each input's detector misses lines the other finds. Off: its CPU (docs/benchmarks.md).
    */
   otherDetectorInput: boolean;
+  /**
+   * With greyFallback: where no number was read on a crop's middle (its person's torso), the detector runs again
+   * on the crop's stretched luminance, not only where no print at all passed the gates (a tinted sheet beside
+   * other print that passed).
+   */
+  luminanceWhereNoNumber: boolean;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -112,6 +118,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   recogniserInput: 'library',
   everyView: true,
   otherDetectorInput: false,
+  luminanceWhereNoNumber: true,
 };
 
 /**
@@ -257,6 +264,7 @@ export class BibReader implements BibReading {
       detectOther: this.options.otherDetectorInput
         ? detectWith(this.options.luminance, this.options.detectorInput === 'paddle' ? 'library' : 'paddle')
         : undefined,
+      againWhereNoNumber: this.options.greyFallback && this.options.luminanceWhereNoNumber,
       recognise: (line) =>
         recogniseLine(
           recognition,

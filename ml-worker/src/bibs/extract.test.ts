@@ -1,4 +1,4 @@
-import { BoxGeometry, cutNumber, DEFAULT_BIB_RULES, extractBibs, looksLikeBib, readBibs } from './extract';
+import { weakEnd, BoxGeometry, cutNumber, DEFAULT_BIB_RULES, extractBibs, looksLikeBib, readBibs } from './extract';
 
 const box = (text: string, confidence = 0.99, geometry?: BoxGeometry) => ({ text, confidence, geometry });
 /** Luminances around and inside a box, as measured by the ml-worker (surround median, 10th and 90th percentile inside). */
@@ -120,6 +120,7 @@ describe('readBibs: partial reads', () => {
       confidence: 0.99,
       box: { x: 0.5, y: 200 / 480, width: 60 / 640, height: 20 / 480 },
       partial: false,
+      weakEnd: null,
     });
   });
 
@@ -155,5 +156,25 @@ describe('readBibs: partial reads', () => {
     expect(cutNumber(at(300, 0.5, 0.02), rules)).toBe(true);
     expect(cutNumber(at(300, 0.05, 0.05), rules)).toBe(false); // print filling its sheet: both sides end
     expect(cutNumber(at(300, 0.5, 0.02))).toBe(false); // off by default
+  });
+});
+
+describe('weakEnd: a doubtful end digit', () => {
+  const read = (text: string, chars: number[]) => ({ text, confidence: 0.95, chars });
+
+  it("names the end digit that is the number's one least sure, under doubtfulDigit", () => {
+    // RBNR set1_69: a sheet's left edge read as a leading 1 (0.87; 0.75 tinted yellow, 0.69 at JPEG quality 40).
+    expect(weakEnd(read('13628', [0.87, 1, 1, 1, 0.99]))).toBe('first');
+    expect(weakEnd(read('3527', [1, 1, 1, 0.72]))).toBe('last');
+    expect(readBibs([read('13628', [0.69, 1, 1, 1, 1])])[0].weakEnd).toBe('first');
+  });
+
+  it('leaves sure digits, a weak middle digit, a tie and two-digit numbers alone', () => {
+    expect(weakEnd(read('3628', [0.95, 1, 1, 1]))).toBeNull();
+    expect(weakEnd(read('3621', [0.98, 0.76, 0.85, 0.99]))).toBeNull();
+    expect(weakEnd(read('2000', [0.7, 1, 1, 0.7]))).toBeNull();
+    expect(weakEnd(read('21', [0.86, 0.81]))).toBeNull();
+    expect(weakEnd(read('#552', [0.5, 1, 1, 0.8]))).toBe('last'); // the stray "#" is no digit
+    expect(weakEnd({ text: '552', confidence: 0.9 })).toBeNull(); // no per-character confidences
   });
 });

@@ -75,6 +75,8 @@ export interface BibRules {
   digitBesideCut: boolean;
   /** The ground between a number's strokes is its patch too (`BoxGeometry.inner`: a number filling its sheet). */
   groundBetweenStrokes: boolean;
+  /** An end digit read under this confidence, the number's one least sure, is doubtful (`BibRead.weakEnd`). */
+  doubtfulDigit: number;
 }
 
 /** minConfidence and minBibScore as chosen leave-one-race-out (bench: bib-races): the bib score is off, every split chose 0. */
@@ -90,6 +92,7 @@ export const DEFAULT_BIB_RULES: BibRules = {
   frameMargin: 0.5,
   digitBesideCut: false,
   groundBetweenStrokes: true,
+  doubtfulDigit: 0.9,
 };
 
 /**
@@ -142,6 +145,11 @@ export interface BibRead {
    * as a number of their own; a start list may complete them.
    */
   partial: boolean;
+  /**
+   * The number's first or last digit is its one least sure and doubtful (`doubtfulDigit`): print beside the
+   * number may have been read as a digit (a sheet's edge as a leading 1); a start list may know it without.
+   */
+  weakEnd: 'first' | 'last' | null;
 }
 
 /**
@@ -178,9 +186,21 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
           height: g.height / g.imageHeight,
         }
       : null;
-    reads.set(key, { bib: token, confidence: box.confidence, box: where, partial });
+    reads.set(key, { bib: token, confidence: box.confidence, box: where, partial, weakEnd: weakEnd(box, rules) });
   }
   return [...reads.values()];
+}
+
+/** Which end digit of a box's number is doubtful: the one least sure digit, under `doubtfulDigit` (`BibRead.weakEnd`). */
+export function weakEnd(box: TextBox, rules: Pick<BibRules, 'doubtfulDigit'> = DEFAULT_BIB_RULES): BibRead['weakEnd'] {
+  const chars = box.chars;
+  if (!chars || chars.length !== box.text.length) return null;
+  const digits = [...box.text].flatMap((c, i) => (/\d/.test(c) ? [chars[i]] : []));
+  const weakest = Math.min(...digits);
+  if (digits.length < 3 || weakest >= rules.doubtfulDigit || digits.filter((c) => c === weakest).length > 1)
+    return null;
+  if (digits[0] === weakest) return 'first';
+  return digits[digits.length - 1] === weakest ? 'last' : null;
 }
 
 /**

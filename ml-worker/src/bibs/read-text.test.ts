@@ -197,6 +197,47 @@ describe('readTextBoxes, detecting again where nothing passed the gates', () => 
     expect(calls).toEqual({ detect: 1, again: 0 });
     expect(boxes).toHaveLength(1);
   });
+
+  it('with againWhereNoNumber, looks again where print passed but no number was read on the crop', async () => {
+    // The colour pass finds a word on the patch; the luminance pass finds the number (a tinted sheet).
+    const calls = { detect: 0, again: 0 };
+    const line = { box: box(466, 296, 518, 344) }; // half the number's place: not the same text as the whole
+    const ocr: TextOcr = {
+      detect: async () => (calls.detect++, [line]),
+      detectAgain: async () => (calls.again++, [{ box: box(466, 296, 574, 344) }]),
+      againWhereNoNumber: true,
+      recognise: async (l) =>
+        l === line
+          ? { text: 'RUN', mean: 0.99, chars: [0.99, 0.99, 0.99] }
+          : { text: '184', mean: 0.99, chars: [1, 1, 1] },
+    };
+    const boxes = await readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+    expect(calls).toEqual({ detect: 1, again: 1 });
+    expect(boxes.map((b) => b.text)).toEqual(['RUN', '184']);
+    // Without it the luminance pass never runs there: print passed the gates in colour.
+    const without = await readTextBoxes(
+      { ...ocr, againWhereNoNumber: false },
+      photo(),
+      whole,
+      null,
+      DEFAULT_BIB_RULES,
+      DEFAULT_TORSO_RULES,
+    );
+    expect(without.map((b) => b.text)).toEqual(['RUN']);
+  });
+
+  it('with againWhereNoNumber, does not look twice at a crop already seen in luminance', async () => {
+    const { ocr, calls } = fake([], []);
+    await readTextBoxes(
+      { ...ocr, againWhereNoNumber: true },
+      photo(),
+      whole,
+      null,
+      DEFAULT_BIB_RULES,
+      DEFAULT_TORSO_RULES,
+    );
+    expect(calls).toEqual({ detect: 1, again: 1 });
+  });
 });
 
 describe('readTextBoxes, second look', () => {

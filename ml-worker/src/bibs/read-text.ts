@@ -26,6 +26,8 @@ export interface TextOcr {
    * its pixels (its luminance: a sheet's colour the detector does not take for paper); absent: no second try.
    */
   detectAgain?(image: Rgba, scale: number): Promise<TextLine[]>;
+  /** `detectAgain` also runs, after recognition, on the crops where no number was read in the middle. */
+  againWhereNoNumber?: boolean;
   /**
    * A third try on a crop where neither view found print passing the gates: the detector at this many times
    * the crop's scale (a small or blocky number the detector sees larger); absent: no third try.
@@ -76,6 +78,7 @@ export async function readTextBoxes(
 ): Promise<TextBox[]> {
   const recogniseOnce = (lines: Printed[], once: Printed[]) =>
     everyView ? recogniseViews(ocr, pixels, lines, once, rules.minConfidence) : recognise(ocr, pixels, once);
+  const lookedAgain = new Set<TextCrop>();
   const found = await findPrinted(
     ocr,
     pixels,
@@ -85,6 +88,7 @@ export async function readTextBoxes(
     torso,
     inkBoxes,
     trace && { trace, pass: 'colour' },
+    lookedAgain,
   );
   const once = readOnce(found, pixels.width, pixels.height);
   if (trace) await traceRead(ocr, pixels, found, once);
@@ -108,13 +112,28 @@ export async function readTextBoxes(
     found.push(...more);
     return recogniseOnce(more, fresh);
   };
+  // A crop yields a number when one is read in its middle (its person's torso; a neighbour's bib shows at its sides).
+  const bareCrops = () => {
+    const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
+    return crops.filter((crop) => !numbers.some((g) => centredIn(g, middleOf(crop))));
+  };
+  const detectAgain = ocr.detectAgain?.bind(ocr);
+  if (detectAgain && ocr.againWhereNoNumber) {
+    // A tinted sheet beside print that passed in colour; a crop already seen in luminance is not looked at twice.
+    const again: TextOcr = { detect: detectAgain, recognise: (line) => ocr.recognise(line) };
+    boxes = [
+      ...boxes,
+      ...(await readAgain(
+        again,
+        bareCrops().filter((crop) => !lookedAgain.has(crop)),
+        'luminance',
+      )),
+    ];
+  }
   const detectOther = ocr.detectOther?.bind(ocr);
   if (detectOther) {
-    // A crop yields a number when one is read in its middle (its person's torso; a neighbour's bib shows at its sides).
-    const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
-    const bare = crops.filter((crop) => !numbers.some((g) => centredIn(g, middleOf(crop))));
     const other: TextOcr = { detect: detectOther, recognise: (line) => ocr.recognise(line) };
-    boxes = [...boxes, ...(await readAgain(other, bare, 'other input'))];
+    boxes = [...boxes, ...(await readAgain(other, bareCrops(), 'other input'))];
   }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
@@ -165,6 +184,7 @@ async function findPrinted(
   torso: TorsoRules,
   inkBoxes: boolean,
   tracing?: Tracing,
+  lookedAgain?: Set<TextCrop>,
 ): Promise<Printed[]> {
   const found: Printed[] = [];
   for (const crop of crops) {
@@ -197,7 +217,10 @@ async function findPrinted(
       return kept;
     };
     let kept = await printed(await ocr.detect(image, crop.scale), 'colour');
-    if (!kept.length && ocr.detectAgain) kept = await printed(await ocr.detectAgain(image, crop.scale), 'luminance');
+    if (!kept.length && ocr.detectAgain) {
+      lookedAgain?.add(crop);
+      kept = await printed(await ocr.detectAgain(image, crop.scale), 'luminance');
+    }
     if (!kept.length && ocr.largerScale)
       kept = await printed(await ocr.detect(image, crop.scale * ocr.largerScale), 'larger');
     found.push(...kept);

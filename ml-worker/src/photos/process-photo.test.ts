@@ -73,7 +73,15 @@ class FakeBibs {
     if (this.fail) throw new Error('ocr crashed');
     return {
       bibs: new Map([['1234', 0.98]]),
-      reads: [{ bib: '1234', confidence: 0.98, box: { x: 0.4, y: 0.4, width: 0.05, height: 0.02 }, partial: false }],
+      reads: [
+        {
+          bib: '1234',
+          confidence: 0.98,
+          box: { x: 0.4, y: 0.4, width: 0.05, height: 0.02 },
+          partial: false,
+          weakEnd: null,
+        },
+      ],
       people: [RUNNER],
     };
   }

@@ -16,6 +16,7 @@ import { Migration20261127EventContentVersion } from './Migration20261127EventCo
 import { Migration20261127LocalCredentials } from './Migration20261127LocalCredentials';
 import { Migration20261127ApiKeyEvents } from './Migration20261127ApiKeyEvents';
 import { Migration20261127PhotoReview } from './Migration20261127PhotoReview';
+import { Migration20261129BibReadWeakEnd } from './Migration20261129BibReadWeakEnd';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127LocalCredentials', class: Migration20261127LocalCredentials },
   { name: 'Migration20261127ApiKeyEvents', class: Migration20261127ApiKeyEvents },
   { name: 'Migration20261127PhotoReview', class: Migration20261127PhotoReview },
+  { name: 'Migration20261129BibReadWeakEnd', class: Migration20261129BibReadWeakEnd },
 ];

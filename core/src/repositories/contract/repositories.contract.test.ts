@@ -3,7 +3,7 @@ import { AccountsRepository, SqlAccountsRepository } from '../accounts.repositor
 import { ApiKeysRepository, NewApiKey, SqlApiKeysRepository } from '../api-keys.repository';
 import { newId } from '../../ids';
 import type { PageRequest } from '../../pagination';
-import { judgeBibRead } from '../../bibs/bib-read-rule';
+import { judgeBibRead, rejudgedReads, startListView } from '../../bibs/bib-read-rule';
 import { ClipRequestsRepository, SqlClipRequestsRepository } from '../clip-requests.repository';
 import { EventSettings, EventsRepository, SqlEventsRepository } from '../events.repository';
 import { FaceSearchesRepository, NewFaceSearch, SqlFaceSearchesRepository } from '../face-searches.repository';
@@ -525,6 +525,17 @@ describe.each(WORLDS)('PhotosRepository, the organiser review: %s', (_name, make
     expect(await world.photos.publishedWithBib(eventId, '777', page)).toEqual({ total: 0, ids: [] });
     const { eventId: elsewhere } = await anEvent(world);
     expect(await world.photos.setOrganiserBib(elsewhere, photo, '99', 'accepted')).toBe(0);
+  });
+
+  it("keeps a read's doubtful end digit, so a start list imported later completes it as the photo job would", async () => {
+    const { eventId } = await anEvent(world);
+    const read = { bib: '13628', confidence: 0.95, partial: false, weakEnd: 'first' as const };
+    await aPhoto(world, eventId, {}, { bibs: [{ read, judged: judgeBibRead(read, null) }] });
+    const rows = await world.photos.bibReadsOf(eventId);
+    expect(rows.map((r) => [r.readText, r.weakEnd])).toEqual([['13628', 'first']]);
+    expect(rejudgedReads(rows, startListView(['3628']))).toEqual([
+      { id: rows[0].id, bib: '3628', status: 'completed', source: 'completed' },
+    ]);
   });
 
   it('removes a photo with its bibs and faces; the published count follows', async () => {

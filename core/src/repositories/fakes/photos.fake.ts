@@ -17,7 +17,7 @@ import {
   ReviewQueueRow,
   ReviewReason,
 } from '../photos.repository';
-import type { BibJudgement, BibReadSource, BibReadStatus, StoredBibReadRow } from '../../bibs/bib-read-rule';
+import type { BibJudgement, BibReadSource, BibReadStatus, StoredBibReadRow, WeakEnd } from '../../bibs/bib-read-rule';
 import { InMemoryEventsRepository } from './events.fake';
 
 /** The gallery order: capture time ascending, untimed last, then id. */
@@ -45,6 +45,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       eventId: number;
       readText?: string;
       partial?: boolean;
+      weakEnd?: WeakEnd | null;
       status?: BibReadStatus;
       source?: BibReadSource;
       box?: PhotoBox | null;
@@ -320,6 +321,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
         readText: read.bib,
         confidence: read.confidence,
         partial: read.partial,
+        weakEnd: read.weakEnd ?? null,
         status: judged.status,
         source: judged.source,
         box,
@@ -412,6 +414,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
         readText: b.readText ?? b.bib,
         bib: b.bib,
         partial: b.partial ?? false,
+        weakEnd: b.weakEnd ?? null,
         status: b.status ?? 'accepted',
         source: b.source ?? 'read',
       }));
