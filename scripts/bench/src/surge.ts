@@ -28,7 +28,8 @@ interface Sample {
  * search, one selfie search, three gallery pages, timeline days and one window, two download links,
  * a revisit of the gallery with If-None-Match), with the page's browser key, from its own client
  * address (X-Forwarded-For through TRUST_PROXY=loopback). Per step: p50/p95/p99 per kind, errors by
- * status, CPU per participant by process. The selfie ceiling is cores / the embedding's CPU per selfie
+ * status, CPU per participant by process, and the selfie searches' stages (the search subgraph's timing lines:
+ * queue wait, model, prepare...). The selfie ceiling is cores / the embedding's CPU per selfie
  * (the ml-worker's, phone-sized photos). After the first step that fails, the rate is bisected between the
  * last held and the first failed one (BENCH_SURGE_BISECT steps, 3) so the held rate is known within ~10%.
  * BENCH_SURGE_PHOTOS (50000), BENCH_SURGE_RATES (per minute, "30,60,120"), BENCH_SURGE_STEP_SECONDS (30),
@@ -460,9 +461,9 @@ export async function surgeBench(rows: BenchRow[], fixtures: string): Promise<vo
     await perKind();
     await revalidations();
 
-    /** One step: participants arriving at `rate` per minute for stepSeconds; true when it held. */
     /** CPU-s per participant of each step (net of idle work and of reading it): all processes, and the ml-worker's. */
     const stepCpu = new Map<number, { all: number; mlWorker: number }>();
+    /** One step: participants arriving at `rate` per minute for stepSeconds; true when it held. */
     const step = async (rate: number): Promise<boolean> => {
       const samples: Sample[] = [];
       selfieStages.length = 0;
