@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, gql, subscribe } from './api';
+import { latestAnswer } from './latest-answer';
 import { droppedFiles, forgetUpload, SavedUpload, unfinishedUploads, uploadPhoto } from './photo-uploads';
 
 /** Files uploaded at once: enough to fill the line, few enough that each one progresses visibly. */
@@ -58,10 +59,11 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
   const ids = { orgId, eventId };
   const input = useRef<HTMLInputElement>(null);
 
+  const showLatest = useRef(latestAnswer<Pipeline>(setPipeline)).current;
   const refresh = () =>
-    gql<{ pipelineStatus: Pipeline }>(STATUS, ids)
-      .then((d) => setPipeline(d.pipelineStatus))
-      .catch((err: Error) => setError(err.message));
+    showLatest(gql<{ pipelineStatus: Pipeline }>(STATUS, ids).then((d) => d.pipelineStatus)).catch((err: Error) =>
+      setError(err.message),
+    );
   useEffect(() => {
     void refresh();
     // Counts are read again when a photo changes (the photoStatus subscription), at most twice a second;
@@ -141,6 +143,13 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
   const size = files.reduce((n, f) => n + f.size, 0);
   const finished = files.filter((f) => f.state !== 'waiting' && f.state !== 'uploading').length;
   const open = pipeline ? pipeline.imported + pipeline.queued + pipeline.processing : 0;
+  const underWay = open > 0;
+  useEffect(() => {
+    if (!underWay) return;
+    // A live update can be missed (a connection re-established): while photos are on their way, read again every 10 s.
+    const timer = setInterval(() => void refresh(), 10_000);
+    return () => clearInterval(timer);
+  }, [underWay, orgId, eventId]);
 
   return (
     <section>
