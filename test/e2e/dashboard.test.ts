@@ -344,6 +344,17 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     await phone.close();
   });
 
+  const pipelineOf = async (eventId: number) => {
+    const query = `query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) {
+      total imported queued processing processed failed failures { reason count } } }`;
+    const res = await fetch(info.gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': token },
+      body: JSON.stringify({ query, variables: { orgId: info.demo.orgId, eventId } }),
+    });
+    return `the pipeline says ${res.status} ${await res.text()}`;
+  };
+
   it('uploads 20 photos to a new event, watches them reach processed, then deletes the event with its progress', async () => {
     await page.goto(`${dashboardUrl}events`);
     await page.locator('#new-name').fill('Dashboard Night 10K');
@@ -371,7 +382,8 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
       (t) => t === '20',
       600_000,
     );
-    expect(processed).toBe('20');
+    // A CI run once saw 19 of 20 here with no log saying why: say whether the page or the pipeline stopped.
+    if (processed !== '20') throw new Error(`the page shows ${processed} processed; ${await pipelineOf(doomed)}`);
     rmSync(dir, { recursive: true, force: true });
 
     const details = () =>
