@@ -12,14 +12,17 @@ export async function startListFor(
   reads: readonly BibRead[],
 ): Promise<StartListView | null> {
   if ((await startLists.count(eventId)) === 0) return null;
-  const listed = await startLists.bibsAmong(
-    eventId,
-    reads.filter((r) => !r.partial).flatMap((r) => [r.bib, withoutWeakEnd(r) ?? []].flat()),
-  );
+  const listed = await startLists.bibsAmong(eventId, reads.filter((r) => !r.partial).flatMap(numbersToLookUp));
   const containing = new Map<string, string[]>();
   for (const read of reads)
     if (read.partial) containing.set(read.bib, await startLists.containing(eventId, read.bib, 2));
   return { has: (bib) => listed.has(bib), containing: (fragment) => containing.get(fragment) ?? [] };
+}
+
+/** A whole read's number, and the one it makes without its doubtful end digit (the rule may complete it to that). */
+function numbersToLookUp(read: BibRead): string[] {
+  const shorter = withoutWeakEnd(read);
+  return shorter ? [read.bib, shorter] : [read.bib];
 }
 
 /**

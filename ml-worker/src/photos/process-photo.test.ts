@@ -68,20 +68,14 @@ const RUNNER = { x: 0.3, y: 0.2, width: 0.2, height: 0.7, score: 0.9 };
 class FakeBibs {
   fail = false;
   pixels: Pixels[] = [];
+  read: { bib: string; weakEnd: 'first' | 'last' | null } = { bib: '1234', weakEnd: null };
   async readPixels(pixels: Pixels) {
     this.pixels.push(pixels);
     if (this.fail) throw new Error('ocr crashed');
+    const { bib, weakEnd } = this.read;
     return {
-      bibs: new Map([['1234', 0.98]]),
-      reads: [
-        {
-          bib: '1234',
-          confidence: 0.98,
-          box: { x: 0.4, y: 0.4, width: 0.05, height: 0.02 },
-          partial: false,
-          weakEnd: null,
-        },
-      ],
+      bibs: new Map([[bib, 0.98]]),
+      reads: [{ bib, confidence: 0.98, box: { x: 0.4, y: 0.4, width: 0.05, height: 0.02 }, partial: false, weakEnd }],
       people: [RUNNER],
     };
   }
@@ -299,15 +293,16 @@ describe('PhotoProcessor', () => {
     expect(s.photos.rows.get(s.photo.id)!.status).toBe('processed');
   });
 
+  const entry = (bib: string) => ({
+    bib,
+    name: `Runner ${bib}`,
+    firstName: null,
+    lastName: null,
+    category: null,
+    team: null,
+  });
+
   it('judges reads against the start list: a number not on it is kept as rejected, not searchable', async () => {
-    const entry = (bib: string) => ({
-      bib,
-      name: `Runner ${bib}`,
-      firstName: null,
-      lastName: null,
-      category: null,
-      team: null,
-    });
     const listed = await setup(true);
     listed.startLists.lists.set(5, [entry('1234')]);
     await listed.processor.process(listed.photo.id);
@@ -317,5 +312,13 @@ describe('PhotoProcessor', () => {
     await unlisted.processor.process(unlisted.photo.id);
     expect(unlisted.photos.bibs).toMatchObject([{ bib: '1234', status: 'rejected', source: 'read' }]);
     expect((await unlisted.photos.publishedWithBib(5, '1234', { offset: 0, pageSize: 10, page: 1 })).total).toBe(0);
+  });
+
+  it("completes an unlisted read to the listed number its surer digits make (the sheet's edge read as a leading 1)", async () => {
+    const edge = await setup(true);
+    edge.bibs.read = { bib: '13628', weakEnd: 'first' };
+    edge.startLists.lists.set(5, [entry('3628')]);
+    await edge.processor.process(edge.photo.id);
+    expect(edge.photos.bibs).toMatchObject([{ bib: '3628', status: 'completed', readText: '13628' }]);
   });
 });
