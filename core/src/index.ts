@@ -30,3 +30,4 @@ export * from './bibs/start-list-lookup';
 export * from './content-version';
 export * from './multipart-post';
 export * from './audit-actor';
+export * from './process-signals';

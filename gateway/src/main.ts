@@ -20,6 +20,7 @@ import {
   SubgraphName,
   TokenVerifier,
   videoStatusChannel,
+  stopOnSignals,
 } from '@em/core';
 import {
   openDatabase,
@@ -109,7 +110,7 @@ async function main() {
   const clientAddressOf = (request: IncomingMessage) => clientAddress(request, trustProxy);
   const subscriptions = serveSubscriptions(server, subscriptionSchema, { ...context, clientAddress: clientAddressOf });
   const keyChanges = followKeyChanges(cfg, keys, subscriptions);
-  stopOnSignals(async () => {
+  stopOnSignals(logger, async () => {
     await subscriptions.close();
     keyChanges.close();
     feed.close();
@@ -279,15 +280,6 @@ function followKeyChanges(
     },
     logger,
   );
-}
-
-function stopOnSignals(stop: () => Promise<void>) {
-  const shutdown = async () => {
-    await stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown());
-  process.on('SIGINT', () => void shutdown());
 }
 
 main().catch((err) => {

@@ -9,6 +9,7 @@ import {
   embeddedIdentityIssuer,
   embeddedIssuerFiles,
   readPrivateKey,
+  stopOnSignals,
 } from '@em/core';
 import { openDatabase, Orm, SqlAccountsRepository, SqlLocalCredentialsRepository } from '@em/core/data';
 import { exportJWK, importPKCS8 } from 'jose';
@@ -55,14 +56,12 @@ async function main() {
   server.listen(cfg.IDENTITY_PORT, cfg.REST_HOST, () =>
     logger.info({ port: cfg.IDENTITY_PORT, issuer }, 'identity provider listening'),
   );
-  const shutdown = () => {
-    server.close(
-      () => void Promise.all([orm.close(), redis.quit(), mailWorker?.close()]).finally(() => process.exit(0)),
-    );
+  stopOnSignals(logger, async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+    await closed;
+    await Promise.all([orm.close(), redis.quit(), mailWorker?.close()]);
+  });
 }
 
 /** Local accounts: scrypt passwords, set-password links, sign-in failures counted in Redis. */

@@ -11,6 +11,7 @@ import {
   videoStatusPublisher,
   ServiceMetrics,
   thisMachine,
+  stopOnSignals,
 } from '@em/core';
 import {
   openDatabase,
@@ -80,7 +81,7 @@ async function main() {
     { queues: workers.map((w) => w.name), port: cfg.ML_WORKER_PORT, selfieThreads, backgroundNice },
     'ml-worker ready',
   );
-  stopOnSignals(async () => {
+  stopOnSignals(logger, async () => {
     operator.server.close();
     await Promise.all(workers.map((w) => w.close()));
     await selfies.threads.close();
@@ -258,15 +259,6 @@ function describeOlderFacesAgain(rows: { photos: SqlPhotosRepository; videos: Sq
         'queueing faces of an older descriptor version failed; the next start tries again',
       ),
   );
-}
-
-function stopOnSignals(stop: () => Promise<void>) {
-  const shutdown = async () => {
-    await stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown());
-  process.on('SIGINT', () => void shutdown());
 }
 
 main().catch((err) => {

@@ -12,6 +12,7 @@ import {
   serveOperatorPort,
   ServiceMetrics,
   TrustProxy,
+  stopOnSignals,
 } from '@em/core';
 import type { Duplex } from 'node:stream';
 import http from 'node:http';
@@ -68,18 +69,13 @@ function main() {
     'upgrade',
     (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void dashboard.upgrade(req, socket, head),
   );
-  const shutdown = () => {
+  stopOnSignals(logger, async () => {
     operator.close();
-    server.close(
-      () =>
-        void Promise.all([gateway.close(), sessionsRedis?.quit()]).finally(
-          () => (versionsRedis.disconnect(), process.exit(0)),
-        ),
-    );
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+    await closed;
+    await Promise.all([gateway.close(), sessionsRedis?.quit()]).finally(() => versionsRedis.disconnect());
+  });
 }
 
 /** Revalidations of a key the gateway authorised moments ago, answered here and charged to the same budget. */

@@ -1,4 +1,4 @@
-import { Config, config, createLogger, Logger, requirePrincipalSecret } from '@em/core';
+import { Config, config, createLogger, Logger, requirePrincipalSecret, stopOnSignals } from '@em/core';
 import { openDatabase, Orm } from '@em/core/data';
 
 export interface ServiceRuntime {
@@ -20,17 +20,10 @@ export function runService(name: string, start: (rt: ServiceRuntime) => Promise<
     const principalSecret = requirePrincipalSecret(cfg, `${name} subgraph`);
     const orm = await openDatabase(cfg);
     const running = await start({ cfg, logger, orm, principalSecret });
-    let stopping = false;
-    const shutdown = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      logger.info({ signal }, 'stopping');
+    stopOnSignals(logger, async () => {
       await running.stop();
       await orm.close();
-      process.exit(0);
-    };
-    process.on('SIGTERM', () => void shutdown('SIGTERM'));
-    process.on('SIGINT', () => void shutdown('SIGINT'));
+    });
   })().catch((err) => {
     logger.fatal({ err }, 'failed to start');
     process.exit(1);
