@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
+import { Messages } from './messages';
 
 interface Key {
   id: number;
@@ -63,11 +64,7 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
   return (
     <section>
       <h1>Developer Zone</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Messages error={error} />
       {created && (
         <div class="card created" role="status">
           <h2>Your new token “{created.name}”</h2>

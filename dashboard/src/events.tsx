@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql, gqlPartial } from './api';
 import { navigate, onLink } from './route';
+import { Messages } from './messages';
 
 interface EventRow {
   id: number;
@@ -53,11 +54,7 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
   return (
     <section>
       <h1>Events of {org.name}</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Messages error={error} />
       {!events ? (
         <p>Loading…</p>
       ) : events.length === 0 ? (

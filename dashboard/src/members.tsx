@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, gql } from './api';
+import { Messages } from './messages';
 
 interface Member {
   accountId: number;
@@ -104,16 +105,7 @@ export function MembersPage({ org }: { org: { id: number; name: string; role: st
   return (
     <section>
       <h1>Members of {org.name}</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {notice && (
-        <p class="ok" role="status">
-          {notice}
-        </p>
-      )}
+      <Messages error={error} notice={notice} />
       <form class="card" onSubmit={invite}>
         <h2>Invite a member</h2>
         <label for="invite-email">E-mail</label>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, gql, subscribe } from './api';
 import { latestAnswer } from './latest-answer';
 import { droppedFiles, forgetUpload, SavedUpload, unfinishedUploads, uploadPhoto } from './photo-uploads';
+import { Messages } from './messages';
 
 /** Files uploaded at once: enough to fill the line, few enough that each one progresses visibly. */
 const PARALLEL_UPLOADS = 4;
@@ -154,11 +155,7 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
   return (
     <section>
       <h1>Photos</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Messages error={error} />
       <div
         class={`drop card${dragging ? ' dragging' : ''}`}
         onDragOver={(e) => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
+import { Messages } from './messages';
 
 interface Region {
   x: number;
@@ -117,16 +118,7 @@ export function ReviewPage({ orgId, eventId }: { orgId: number; eventId: number 
   return (
     <section>
       <h1>Review</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {notice && (
-        <p class="ok" role="status">
-          {notice}
-        </p>
-      )}
+      <Messages error={error} notice={notice} />
       <div class="review">
         <div class="card">
           <h2>To review</h2>

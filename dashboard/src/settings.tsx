@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
 import { navigate } from './route';
+import { Messages } from './messages';
 
 /** Every flag by its spec name, with what it does. */
 const FLAGS: Array<{ field: string; spec: string; sentence: string }> = [
@@ -146,12 +147,7 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
     });
   };
 
-  if (error && !event)
-    return (
-      <p class="error" role="alert">
-        {error}
-      </p>
-    );
+  if (error && !event) return <Messages error={error} />;
   if (!event) return <p>Loading…</p>;
   return (
     <section>
@@ -227,16 +223,7 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
           Save settings
         </button>
       </form>
-      {message && (
-        <p class="ok" role="status">
-          {message}
-        </p>
-      )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Messages error={error} notice={message} />
       <div class="card actions-row">
         <button onClick={() => void goLive()}>Go live</button>
         <button onClick={() => void archive()}>Archive</button>

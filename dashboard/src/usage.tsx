@@ -10,6 +10,7 @@ import {
   UsageRow,
   usageCsv,
 } from './usage-report';
+import { Messages } from './messages';
 
 const COUNTS = 'faceSearchesBilled photosProcessed videosIndexed clipsMade';
 const USAGE = `query($orgId: Int!, $from: DateTimeISO, $to: DateTimeISO) {
@@ -148,11 +149,7 @@ export function UsagePage({ org }: { org: { id: number; name: string; role: stri
           Download CSV
         </button>
       </form>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Messages error={error} />
       {!report ? (
         !error && <p>Loading…</p>
       ) : (

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql, gqlUpload, subscribe } from './api';
+import { Messages } from './messages';
 
 interface Video {
   id: string;
@@ -109,11 +110,7 @@ export function VideosPage({ orgId, eventId }: { orgId: number; eventId: number 
   return (
     <section>
       <h1>Videos</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Messages error={error} />
       <div class="card">
         <p>Each video is checked, stored, then indexed: its faces become searchable for clips.</p>
         <label class="button primary" for="video-files">
