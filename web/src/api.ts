@@ -186,9 +186,9 @@ export class Api {
     this.call<ImagePage>('timeline', `/timeline/images?from=${from}&to=${to}&page=${page}&page_size=24`);
   clipping = (requestId: string) => this.call<Clipping>('clips', `/video-clipping/${encodeURIComponent(requestId)}`);
 
-  searchFaces(file: File): Promise<FaceSearch> {
+  searchFaces(file: Blob): Promise<FaceSearch> {
     const form = new FormData();
-    form.append('file', file);
+    form.append('file', file, file instanceof File ? file.name : 'selfie.jpg');
     return this.call<FaceSearch>('selfie', '/faces?page=1&page_size=24', { method: 'POST', body: form });
   }
 

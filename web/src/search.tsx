@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Api, ApiError, NameMatch } from './api';
+import { selfieToSend } from './selfie-file';
 
 export function BibSearch({ initial, onSearch }: { initial: string; onSearch: (bib: string) => void }) {
   const [bib, setBib] = useState(initial);
@@ -41,7 +42,7 @@ export function SelfieSearch({ api, onResult }: { api: Api; onResult: (requestId
     setBusy(true);
     setError(null);
     try {
-      const result = await api.searchFaces(file);
+      const result = await api.searchFaces(await selfieToSend(file));
       onResult(result.request_id);
     } catch (e) {
       setError((e as ApiError).message);
