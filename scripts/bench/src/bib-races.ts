@@ -66,6 +66,12 @@ interface GeneratedRace {
   how: string;
   width?: number;
   tint?: [number, number, number];
+  /** Every channel times this (0.5: a photo a stop under-exposed, its shadows crushed by the JPEG). */
+  exposure?: number;
+  /** Gaussian blur, sigma in pixels: a lens out of focus or a runner's motion. */
+  blur?: number;
+  /** Degrees the camera is rolled (the corners filled grey). */
+  roll?: number;
   quality: number;
   /** Close-ups: one photo per rectangle of a source photo (oriented pixels), labelled with the bib it holds. */
   closeUps?: CloseUp[];
@@ -135,6 +141,28 @@ const GENERATED_RACES: GeneratedRace[] = [
     tint: [1, 0.9, 0.3],
     quality: 90,
   },
+  // Photographic conditions no rule was ever chosen on: reported, never tuned on.
+  {
+    name: 'rbnr-dark',
+    from: 'rbnr',
+    how: 'RBNR set 1 a stop under-exposed (generated: every channel x0.5)',
+    exposure: 0.5,
+    quality: 90,
+  },
+  {
+    name: 'rbnr-soft',
+    from: 'rbnr',
+    how: 'RBNR set 1 out of focus (generated: Gaussian blur, sigma 1 px)',
+    blur: 1,
+    quality: 90,
+  },
+  {
+    name: 'rbnr-rolled',
+    from: 'rbnr',
+    how: 'RBNR set 1 with the camera rolled 7 degrees (generated)',
+    roll: 7,
+    quality: 90,
+  },
   {
     name: 'rbnr-q40',
     from: 'rbnr',
@@ -154,6 +182,10 @@ async function generate(file: Buffer, g: GeneratedRace, closeUp?: CloseUp): Prom
     image = sharp(await image.toBuffer()).extract({ left, top, width, height });
   }
   if (g.width) image = image.resize({ width: g.width });
+  if (g.exposure) image = image.linear(g.exposure, 0);
+  if (g.blur) image = image.blur(g.blur);
+  // A pipeline takes one rotation: the photo is turned upright first, then rolled.
+  if (g.roll) image = sharp(await image.png().toBuffer()).rotate(g.roll, { background: { r: 128, g: 128, b: 128 } });
   if (g.tint) {
     const [r, gr, b] = g.tint;
     image = image.recomb([
