@@ -15,6 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { bibAnatomy } from './bib-anatomy';
+import { installedBibFonts, SHEET_PLACES, withLongerBibs } from './bib-long-numbers';
 import { visibleUnlabelled } from './bib-unlabelled';
 import { BenchRow } from './table';
 
@@ -69,6 +70,8 @@ interface GeneratedRace {
   quality: number;
   /** Close-ups: one photo per rectangle of a source photo (oriented pixels), labelled with the bib it holds. */
   closeUps?: CloseUp[];
+  /** Each bib the shipped reader read right covered by a rendered 5- or 6-digit sheet (bib-long-numbers.ts). */
+  longer?: boolean;
 }
 
 interface CloseUp {
@@ -136,6 +139,36 @@ const GENERATED_RACES: GeneratedRace[] = [
     quality: 90,
   },
   {
+    name: 'bibs-long',
+    from: 'bibs',
+    how: 'the dev race with each bib read right covered by a rendered 5-6 digit sheet of its size (generated: longer numbers)',
+    quality: 88,
+    longer: true,
+  },
+  {
+    name: 'bibs-long-720',
+    from: 'bibs',
+    how: 'bibs-long re-rendered 720 px wide (generated: longer numbers on a small photo)',
+    width: 720,
+    quality: 88,
+    longer: true,
+  },
+  {
+    name: 'rbnr-long',
+    from: 'rbnr',
+    how: 'RBNR set 1 with each bib read right covered by a rendered 5-6 digit sheet of its size (generated: longer numbers)',
+    quality: 88,
+    longer: true,
+  },
+  {
+    name: 'rbnr-long-720',
+    from: 'rbnr',
+    how: 'rbnr-long at most 720 px wide (generated: longer numbers on a small photo)',
+    width: 720,
+    quality: 88,
+    longer: true,
+  },
+  {
     name: 'rbnr-q40',
     from: 'rbnr',
     how: 'RBNR set 1 re-encoded as JPEG quality 40 (generated: a heavily compressed web export)',
@@ -173,6 +206,11 @@ export async function loadRaces(fixtures: string): Promise<Race[]> {
   for (const g of GENERATED_RACES) {
     const source = races.find((r) => r.name === g.from);
     if (!source || (picked && !picked.includes(g.name))) continue;
+    if (g.longer) {
+      const longer = await longerRace(source, g);
+      if (longer) generated.push(longer);
+      continue;
+    }
     const photos = g.closeUps
       ? await Promise.all(
           g.closeUps.map(async (c) => {
@@ -184,6 +222,27 @@ export async function loadRaces(fixtures: string): Promise<Race[]> {
     generated.push({ name: g.name, family: source.family, photos });
   }
   return [...races.filter((r) => !picked || picked.includes(r.name)), ...generated];
+}
+
+/** A race of longer numbers made of `source` (bib-long-numbers.ts); null, with a message, without a bold sans font. */
+async function longerRace(source: Race, g: GeneratedRace): Promise<Race | null> {
+  const fonts = installedBibFonts();
+  if (!fonts.length) {
+    console.warn(`${g.name} skipped: none of DejaVu Sans Bold, Liberation Sans Bold (fc-list) to render its sheets`);
+    return null;
+  }
+  const places = SHEET_PLACES[source.name] ?? [];
+  // Only the photos with a sheet: the race measures the longer numbers (and keeps those photos' other labels).
+  const photos = await Promise.all(
+    source.photos
+      .filter((p) => places.some((place) => place.photo === p.name))
+      .map(async (p) => {
+        const mine = places.filter((place) => place.photo === p.name);
+        const { file, bibs } = await withLongerBibs(p.name, p.file, p.bibs, mine, fonts, g.quality, g.width);
+        return { name: p.name, file, bibs };
+      }),
+  );
+  return { name: g.name, family: source.family, photos };
 }
 
 function readRaces(fixtures: string): Race[] {
@@ -553,6 +612,38 @@ function chooseReader(
 }
 
 /**
+ * The 5- and 6-digit bibs of a race (shipped rules, no start list): how many are stored whole, and the fragments
+ * stored, a stored read that is a part of a longer labelled number on its photo (the worst error: a participant's
+ * search finds another's photo, and theirs is lost).
+ */
+function longNumbers(rows: BenchRow[], photos: ReadPhoto[], rules: BibRules, label: string, race: string): void {
+  let found = 0;
+  const missed: string[] = [];
+  const fragments: string[] = [];
+  for (const photo of photos) {
+    const stored = new Set(
+      readBibs(photo.boxes, rules, photo.people ?? undefined)
+        .filter((r) => !r.partial)
+        .map((r) => r.bib),
+    );
+    const long = [...photo.bibs].filter((b) => b.length >= 5);
+    for (const bib of long) {
+      if (stored.has(bib)) found++;
+      else missed.push(`${bib} (${photo.name})`);
+    }
+    for (const bib of stored)
+      if (!photo.bibs.has(bib) && long.some((l) => l.includes(bib))) fragments.push(`${bib} (${photo.name})`);
+  }
+  const all = found + missed.length;
+  rows.push({
+    figure: `BIB 5-6 digit bibs stored whole / fragments of them stored, ${label}, race ${race}`,
+    value: `${found}/${all} (${(found / (all || 1)).toFixed(3)}); ${fragments.length} fragments`,
+    target: 'every legible one read whole, no fragment stored',
+    how: `shipped rules, no start list; missed: ${list(missed, 40)}; fragments stored: ${list(fragments, 40)}`,
+  });
+}
+
+/**
  * `npm run bench -- bib-races`: the reader on every race of the fixtures, per race, with the rules
  * as shipped and leave-one-race-out (the bib-score threshold chosen on the other races, reported on
  * the one left out), and the reader's CPU per photo by photo size.
@@ -622,6 +713,8 @@ export async function bibRaces(
         `partial reads (not stored): ${list(partial)}`,
       ].join('; '),
     });
+    if (race.photos.some((p) => [...p.bibs].some((b) => b.length >= 5)))
+      longNumbers(rows, photos, rules, label, race.name);
     const others = races.filter((r) => r.family !== race.family && read.has(r.name));
     if (!others.length) continue;
     const trainedOn = others.map((r) => r.name).join(', ');
