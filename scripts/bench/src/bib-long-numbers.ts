@@ -139,6 +139,14 @@ export const SHEET_PLACES: Record<string, SheetPlace[]> = {
   ],
 };
 
+/** A rectangle in pixels of the oriented photo. */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 /** Bold sans fonts a bib is printed in; those fontconfig knows are used (none: the races are skipped). */
 const BIB_FONTS = [
   { family: 'DejaVu Sans', stretch: 'normal' },
@@ -219,7 +227,7 @@ async function renderSheet(
   photo: { width: number; height: number; raw: Buffer },
   place: SheetPlace,
   sheet: Sheet,
-): Promise<{ png: Buffer; left: number; top: number }> {
+): Promise<{ png: Buffer; left: number; top: number; number: Box } | null> {
   const oldWidth = place.width * photo.width;
   let digitHeight = place.height * photo.height;
   const paper = paperLight(photo, place);
@@ -271,9 +279,24 @@ async function renderSheet(
     .toBuffer({ resolveWithObject: true });
   const centreX = (place.x + place.width / 2) * photo.width;
   const centreY = (place.y + place.height / 2) * photo.height;
-  const left = Math.round(Math.min(Math.max(0, centreX - turned.info.width / 2), photo.width - turned.info.width));
-  const top = Math.round(Math.min(Math.max(0, centreY - turned.info.height / 2), photo.height - turned.info.height));
-  return { png: turned.data, left, top };
+  const left = Math.round(centreX - turned.info.width / 2);
+  const top = Math.round(centreY - turned.info.height / 2);
+  // A sheet the frame would cut is not placed: its number could not be read whole (the reader drops it as partial).
+  const inside = digitHeight / 2;
+  if (
+    left < inside ||
+    top < 0 ||
+    left + turned.info.width > photo.width - inside ||
+    top + turned.info.height > photo.height
+  )
+    return null;
+  const numberBox = {
+    x: centreX - numberWidth / 2,
+    y: centreY - digitHeight / 2,
+    width: numberWidth,
+    height: digitHeight,
+  };
+  return { png: turned.data, left, top, number: numberBox };
 }
 
 /** The light on the paper around a bib: its 85th percentile luminance over a white sheet's (0.45-1.05). */
@@ -302,22 +325,21 @@ export async function withLongerBibs(
   fonts: BibFont[],
   quality: number,
   width?: number,
-): Promise<{ file: Buffer; bibs: Set<string> }> {
+): Promise<{ file: Buffer; bibs: Set<string>; placed: Array<{ bib: string; number: string; box: Box }> }> {
   const random = seededRandom(name);
   const oriented = await sharp(file).rotate().toBuffer();
   const { data: raw, info } = await sharp(oriented).greyscale().raw().toBuffer({ resolveWithObject: true });
   const photo = { width: info.width, height: info.height, raw };
-  const bibs = new Set([...labels].filter((b) => !places.some((p) => p.bib === b)));
+  const bibs = new Set(labels);
+  const placed: Array<{ bib: string; number: string; box: Box }> = [];
   const overlays: OverlayOptions[] = [];
   const numbers: string[] = [];
-  for (const [i, place] of places.entries()) {
+  for (const place of places) {
     const length = random() < 0.6 ? 5 : 6;
     let number = String(Math.floor(10 ** (length - 1) + random() * 9 * 10 ** (length - 1)));
-    if (i === 1 && random() < 0.5)
+    if (numbers.length === 1 && random() < 0.5)
       number = numbers[0].slice(0, 4) + String(Math.floor(random() * 10 ** (length - 4))).padStart(length - 4, '0');
     if (numbers.includes(number)) number = number.slice(0, -1) + String((Number(number.slice(-1)) + 1) % 10);
-    numbers.push(number);
-    bibs.add(number);
     const sheet: Sheet = {
       number,
       font: fonts[Math.floor(random() * fonts.length)],
@@ -327,10 +349,15 @@ export async function withLongerBibs(
       degrees: (random() * 2 - 1) * 4,
       blur: 0.5 + random() * 0.5,
     };
-    const { png, left, top } = await renderSheet(photo, place, sheet);
-    overlays.push({ input: png, left, top });
+    const rendered = await renderSheet(photo, place, sheet);
+    if (!rendered) continue;
+    numbers.push(number);
+    bibs.delete(place.bib);
+    bibs.add(number);
+    placed.push({ bib: place.bib, number, box: rendered.number });
+    overlays.push({ input: rendered.png, left: rendered.left, top: rendered.top });
   }
   let image = sharp(oriented).composite(overlays);
   if (width) image = sharp(await image.toBuffer()).resize({ width, withoutEnlargement: true });
-  return { file: await image.jpeg({ quality }).toBuffer(), bibs };
+  return { file: await image.jpeg({ quality }).toBuffer(), bibs, placed };
 }

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { bibAnatomy } from './bib-anatomy';
-import { installedBibFonts, SHEET_PLACES, withLongerBibs } from './bib-long-numbers';
+import { BibFont, installedBibFonts, SHEET_PLACES, withLongerBibs } from './bib-long-numbers';
 import { visibleUnlabelled } from './bib-unlabelled';
 import { BenchRow } from './table';
 
@@ -154,6 +154,15 @@ const GENERATED_RACES: GeneratedRace[] = [
     longer: true,
   },
   {
+    name: 'bibs-close-long',
+    from: 'bibs',
+    how: "bibs-close's close-ups of bibs-long's sheets, 720 px wide (generated: the hidden races' large, sharp 5-digit bib)",
+    width: 720,
+    quality: 88,
+    closeUps: DEV_CLOSE_UPS,
+    longer: true,
+  },
+  {
     name: 'rbnr-long',
     from: 'rbnr',
     how: 'RBNR set 1 with each bib read right covered by a rendered 5-6 digit sheet of its size (generated: longer numbers)',
@@ -232,6 +241,8 @@ async function longerRace(source: Race, g: GeneratedRace): Promise<Race | null> 
     return null;
   }
   const places = SHEET_PLACES[source.name] ?? [];
+  if (g.closeUps)
+    return { name: g.name, family: source.family, photos: await longerCloseUps(source, g, g.closeUps, fonts) };
   // Only the photos with a sheet: the race measures the longer numbers (and keeps those photos' other labels).
   const photos = await Promise.all(
     source.photos
@@ -243,6 +254,43 @@ async function longerRace(source: Race, g: GeneratedRace): Promise<Race | null> 
       }),
   );
   return { name: g.name, family: source.family, photos };
+}
+
+/**
+ * Close-ups of the longer sheets: each close-up's rectangle moved sideways (as little as needed) to hold its new,
+ * wider number with half a digit height to spare, 720 px wide, labelled with that number.
+ */
+async function longerCloseUps(
+  source: Race,
+  g: GeneratedRace,
+  closeUps: CloseUp[],
+  fonts: BibFont[],
+): Promise<Race['photos']> {
+  const photos: Race['photos'] = [];
+  for (const c of closeUps) {
+    const photo = source.photos.find((p) => p.name === c.photo)!;
+    const places = (SHEET_PLACES[source.name] ?? []).filter((p) => p.photo === c.photo);
+    const long = await withLongerBibs(photo.name, photo.file, photo.bibs, places, fonts, 95);
+    const placed = long.placed.find((p) => p.bib === c.bib);
+    if (!placed) continue;
+    const { width: photoWidth = 0 } = await sharp(long.file).metadata();
+    const spare = placed.box.height / 2;
+    const left = Math.round(
+      Math.min(
+        Math.max(c.left, placed.box.x + placed.box.width + spare - c.width),
+        placed.box.x - spare,
+        photoWidth - c.width,
+      ),
+    );
+    if (left < 0) continue;
+    const file = await sharp(long.file)
+      .extract({ left, top: c.top, width: c.width, height: c.height })
+      .resize({ width: g.width })
+      .jpeg({ quality: g.quality })
+      .toBuffer();
+    photos.push({ name: `${c.photo}#${placed.number}`, file, bibs: new Set([placed.number]) });
+  }
+  return photos;
 }
 
 function readRaces(fixtures: string): Race[] {
