@@ -221,7 +221,7 @@ interface Sheet {
 /**
  * One sheet over a read bib: digits as tall as the read's box (smaller when the longer number would be more
  * than 1.5 times the old number's width or 3 digit heights: a sheet fits a torso, a 6-digit bib is printed
- * smaller), the sheet 1.2 times the number's width and twice its height, in the light of the paper it covers.
+ * smaller; not with BENCH_BIB_LONG_WIDE), the sheet 1.2 times the number's width and twice its height, in the light of the paper it covers.
  */
 async function renderSheet(
   photo: { width: number; height: number; raw: Buffer },
@@ -237,7 +237,8 @@ async function renderSheet(
   const digits = await inkOf(sheet.number, sheet.font, ink);
   let numberWidth = (digits.width / digits.height) * digitHeight;
   const widest = Math.max(1.5 * oldWidth, 3 * digitHeight);
-  if (numberWidth > widest) {
+  // BENCH_BIB_LONG_WIDE=1: every number at the read's digit height, however wide its sheet grows.
+  if (numberWidth > widest && !process.env.BENCH_BIB_LONG_WIDE) {
     digitHeight *= widest / numberWidth;
     numberWidth = widest;
   }
@@ -314,8 +315,8 @@ function paperLight(photo: { width: number; height: number; raw: Buffer }, place
 
 /**
  * The photo with each of its places covered by a longer number; labels: the photo's other bibs and the new
- * numbers. Every second photo with two places gives its second the first four digits of its first (10264 beside
- * 10268): a 4-digit fragment of one is then the start of a neighbour's.
+ * numbers. Every second photo with two places gives its second the first four digits of its first: alone, a
+ * 4-digit bib of a race of 4- and 5-digit bibs (1026 beside 10264), or followed by others (10268 beside 10264).
  */
 export async function withLongerBibs(
   name: string,
@@ -338,7 +339,10 @@ export async function withLongerBibs(
     const length = random() < 0.6 ? 5 : 6;
     let number = String(Math.floor(10 ** (length - 1) + random() * 9 * 10 ** (length - 1)));
     if (numbers.length === 1 && random() < 0.5)
-      number = numbers[0].slice(0, 4) + String(Math.floor(random() * 10 ** (length - 4))).padStart(length - 4, '0');
+      number =
+        random() < 0.5
+          ? numbers[0].slice(0, 4)
+          : numbers[0].slice(0, 4) + String(Math.floor(random() * 10 ** (length - 4))).padStart(length - 4, '0');
     if (numbers.includes(number)) number = number.slice(0, -1) + String((Number(number.slice(-1)) + 1) % 10);
     const sheet: Sheet = {
       number,
