@@ -24,6 +24,11 @@ interface Race {
   name: string;
   /** The race a generated one is made of: never trained on when the other is left out. */
   family: string;
+  /**
+   * Whether rules are chosen on it when another family is left out. The longer-number races are not: every photo,
+   * label and wrong read but their sheets is a copy of their source's, which would weigh the source two more times.
+   */
+  trains?: boolean;
   photos: Array<{ name: string; file: Buffer; bibs: Set<string> }>;
 }
 
@@ -242,7 +247,12 @@ async function longerRace(source: Race, g: GeneratedRace): Promise<Race | null> 
   }
   const places = SHEET_PLACES[source.name] ?? [];
   if (g.closeUps)
-    return { name: g.name, family: source.family, photos: await longerCloseUps(source, g, g.closeUps, fonts) };
+    return {
+      name: g.name,
+      family: source.family,
+      photos: await longerCloseUps(source, g, g.closeUps, fonts),
+      trains: false,
+    };
   // Only the photos with a sheet: the race measures the longer numbers (and keeps those photos' other labels).
   const photos = await Promise.all(
     source.photos
@@ -253,7 +263,7 @@ async function longerRace(source: Race, g: GeneratedRace): Promise<Race | null> 
         return { name: p.name, file, bibs };
       }),
   );
-  return { name: g.name, family: source.family, photos };
+  return { name: g.name, family: source.family, photos, trains: false };
 }
 
 /**
@@ -366,10 +376,11 @@ function score(photos: ReadPhoto[], rules: BibRules, startList: StartListView | 
  */
 function issuedRange(race: Race): { view: StartListView; low: number; high: number } {
   const labelled = race.photos.flatMap((p) => [...p.bibs]);
-  // A generated race's 5-6 digit numbers are listed one by one beside its source's range (every fragment listed).
+  // A generated race's 5-6 digit numbers are listed one by one beside its source's range (every fragment listed);
+  // close-ups of them alone beside every 5-digit number (as dense: a fragment completes only when one number holds it).
   const longer = labelled.filter((b) => b.length >= 5);
   const short = labelled.filter((b) => b.length < 5).map(Number);
-  const [low, high] = [Math.min(...short), Math.max(...short)];
+  const [low, high] = short.length ? [Math.min(...short), Math.max(...short)] : [10000, 99999];
   const range = Array.from({ length: high - low + 1 }, (_, i) => String(low + i));
   return { view: startListView([...range, ...longer]), low, high };
 }
@@ -638,7 +649,7 @@ function chooseReader(
   reads: Array<{ label: string; read: Map<string, ReadPhoto[]>; rules: BibRules }>,
 ): void {
   for (const race of races) {
-    const others = races.filter((r) => r.family !== race.family);
+    const others = races.filter((r) => r.family !== race.family && r.trains !== false);
     if (!others.length) continue;
     let best: { label: string; f1: number; rules: BibRules; photos: ReadPhoto[] } | null = null;
     for (const { label, read, rules } of reads) {
@@ -768,7 +779,7 @@ export async function bibRaces(
     });
     if (race.photos.some((p) => [...p.bibs].some((b) => b.length >= 5)))
       longNumbers(rows, photos, rules, label, race.name);
-    const others = races.filter((r) => r.family !== race.family && read.has(r.name));
+    const others = races.filter((r) => r.family !== race.family && r.trains !== false && read.has(r.name));
     if (!others.length) continue;
     const trainedOn = others.map((r) => r.name).join(', ');
     const chosen = chooseRules(
