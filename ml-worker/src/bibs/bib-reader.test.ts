@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { BibReaderPool } from './bib-reader-pool';
+import { planarInput } from './bib-reader';
 
 jest.setTimeout(240_000);
 
@@ -44,4 +45,30 @@ describe('BibReader on a yellow sheet', () => {
       expect(await read(false)).not.toContain('184');
     },
   );
+});
+
+describe("planarInput (the OCR models' input, from 4, 3 or 1 bands)", () => {
+  const [mean, std] = [
+    [0.485, 0.456, 0.406],
+    [0.229, 0.224, 0.225],
+  ];
+  /** The library's maths, value by value. */
+  const expected = (r: number, g: number, b: number) =>
+    [(b / 255 - mean[2]) / std[2], (g / 255 - mean[1]) / std[1], (r / 255 - mean[0]) / std[0]].map(Math.fround);
+
+  it('gives every level of each channel the value of the formula, in B, G, R planes', () => {
+    const levels = Array.from({ length: 256 }, (_, v) => v);
+    const rgba = new Uint8Array(levels.flatMap((v) => [v, 255 - v, (v * 7) % 256, 255]));
+    const rgb = new Uint8Array(levels.flatMap((v) => [v, 255 - v, (v * 7) % 256]));
+    const grey = new Uint8Array(levels);
+    const four = planarInput({ data: rgba, width: 16, height: 16 }, mean, std).data;
+    const three = planarInput({ data: rgb, width: 16, height: 16, channels: 3 }, mean, std).data;
+    const one = planarInput({ data: grey, width: 16, height: 16, channels: 1 }, mean, std).data;
+    for (const v of levels) {
+      const [b, g, r] = expected(v, 255 - v, (v * 7) % 256);
+      expect([four[v], four[256 + v], four[512 + v]]).toEqual([b, g, r]);
+      expect([three[v], three[256 + v], three[512 + v]]).toEqual([b, g, r]);
+      expect([one[v], one[256 + v], one[512 + v]]).toEqual(expected(v, v, v));
+    }
+  });
 });

@@ -229,7 +229,10 @@ export class BibReader implements BibReading {
 
   /** candidates on a photo already decoded. */
   pixelCandidates(pixels: RgbPixels): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
-    return this.serialised(async () => this.find(withAlpha(await boundedPixels(pixels, this.options.maxSide))));
+    return this.serialised(async () => {
+      const bounded = await boundedPixels(pixels, this.options.maxSide);
+      return this.find(withAlpha(bounded), undefined, bounded);
+    });
   }
 
   private serialised<T>(work: () => Promise<T>): Promise<T> {
@@ -238,9 +241,14 @@ export class BibReader implements BibReading {
     return run;
   }
 
-  private async find(pixels: Rgba, trace?: TracedLine[]): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
+  /** `rgb`: the same pixels without alpha, when the caller has them (the person detector resizes less). */
+  private async find(
+    pixels: Rgba,
+    trace?: TracedLine[],
+    rgb?: Rgba,
+  ): Promise<{ boxes: TextBox[]; people: PersonBox[] | null }> {
     const { detection, splitIntoLines, recognition, dictionary } = await this.load();
-    const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(pixels) : null;
+    const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(rgb ?? pixels) : null;
     const crops = this.cropsFor(people, pixels.width, pixels.height);
     const detectWith =
       (luminance: LuminanceUse, input = this.options.detectorInput) =>
@@ -291,21 +299,36 @@ export class BibReader implements BibReading {
 
 /**
  * The library builds its model input with JS arrays (slow and memory-hungry on a 2048 px photo);
- * this is the same maths on a Float32Array, planes in B, G, R order as the original.
+ * this is the same maths on a Float32Array, planes in B, G, R order as the original, from 4 bands
+ * (the library's images), 3 or 1 (grey: the detector's, `Bands`), each value looked up once per level.
  */
 function patchFastPreprocess(ModelBase: { prototype: Record<string, unknown> }): void {
   ModelBase.prototype.imageToInput = function (
-    image: { width: number; height: number; data: Uint8Array },
+    image: { width: number; height: number; data: Uint8Array; channels?: number },
     { mean = [0, 0, 0], std = [1, 1, 1] }: { mean?: number[]; std?: number[] },
   ) {
-    const n = image.width * image.height;
-    const d = image.data;
-    const out = new Float32Array(3 * n);
-    for (let i = 0, p = 0; p < n; i += 4, p++) {
-      out[p] = (d[i + 2] / 255 - mean[2]) / std[2];
-      out[n + p] = (d[i + 1] / 255 - mean[1]) / std[1];
-      out[2 * n + p] = (d[i] / 255 - mean[0]) / std[0];
-    }
-    return { data: out, width: image.width, height: image.height };
+    return planarInput(image, mean, std);
   };
+}
+
+/** An image's B, G, R planes as `(v / 255 - mean) / std` of each channel (R, G, B order in `mean` and `std`). */
+export function planarInput(
+  image: { width: number; height: number; data: ArrayLike<number>; channels?: number },
+  mean: number[],
+  std: number[],
+): { data: Float32Array; width: number; height: number } {
+  const n = image.width * image.height;
+  const d = image.data;
+  const bands = image.channels ?? 4;
+  const level = (c: number) => Float32Array.from({ length: 256 }, (_, v) => (v / 255 - mean[c]) / std[c]);
+  const [r, g, b] = [level(0), level(1), level(2)];
+  const out = new Float32Array(3 * n);
+  // One band: a grey image's R, G and B alike.
+  const [ri, gi, bi] = bands === 1 ? [0, 0, 0] : [0, 1, 2];
+  for (let i = 0, p = 0; p < n; i += bands, p++) {
+    out[p] = b[d[i + bi]];
+    out[n + p] = g[d[i + gi]];
+    out[2 * n + p] = r[d[i + ri]];
+  }
+  return { data: out, width: image.width, height: image.height };
 }

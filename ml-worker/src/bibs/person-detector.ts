@@ -54,12 +54,16 @@ export class PersonDetector {
     return this.model;
   }
 
-  /** The people on decoded pixels, boxes relative to the image. */
+  /**
+   * The people on decoded pixels (RGBA, or RGB: libvips resizes R, G and B to the same values without the alpha
+   * band, for less work), boxes relative to the image.
+   */
   async detect(image: Rgba): Promise<PersonBox[]> {
     const model = await this.load();
     const size = this.options.inputSize;
+    const channels = image.data.length === image.width * image.height * 3 ? 3 : 4;
     const square = await openImage(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
-      raw: { width: image.width, height: image.height, channels: 4 },
+      raw: { width: image.width, height: image.height, channels },
     })
       .resize(size, size, { fit: 'fill' })
       .removeAlpha()

@@ -1,6 +1,9 @@
+import sharp from 'sharp';
 import {
   DetectionModel,
+  detectorBands,
   detectorFrame,
+  framedBands,
   detectTextLines,
   levelledLineCut,
   paddedLineRegion,
@@ -72,12 +75,12 @@ describe('detectTextLines', () => {
     expect(source).toBe(image);
   });
 
-  it('with luminance, gives the model a grey copy and, for both, cuts the lines from it', async () => {
+  it('with luminance, gives the model one grey band and, for both, cuts the lines from it', async () => {
     const yellow = sheet([250, 225, 75], [230, 80, 25]);
-    const inputs: Uint8Array[] = [];
+    const inputs: Array<{ channels: number; data: Uint8Array }> = [];
     const model: DetectionModel = {
       imageToInput: (input) => {
-        inputs.push(Uint8Array.from(input.data));
+        inputs.push({ channels: input.channels, data: Uint8Array.from(input.data) });
         return { data: new Float32Array(3 * input.width * input.height), width: input.width, height: input.height };
       },
       runModel: async ({ modelData }) => ({ data: new Float32Array(modelData.width * modelData.height), dims: [] }),
@@ -85,8 +88,11 @@ describe('detectTextLines', () => {
     const split = jest.fn(async () => []);
     await detectTextLines(model, split, yellow, 1, 0, true, 'detector');
     await detectTextLines(model, split, yellow, 1, 0, true, 'both');
+    await detectTextLines(model, split, yellow, 1);
+    expect(inputs.map((input) => input.channels)).toEqual([1, 1, 3]);
+    // The yellow ground and the orange ink are far apart in grey (the stretch makes them black and white).
+    expect(new Set(inputs[0].data)).toEqual(new Set([0, 255]));
     const grey = (data: Uint8Array) => data.every((v, i) => i % 4 === 3 || v === data[i - (i % 4)]);
-    expect(inputs.every(grey)).toBe(true);
     const sources = split.mock.calls.map((call) => (call as unknown as [unknown, { data: Uint8Array }])[1]);
     expect(sources[0]).toBe(yellow);
     expect(grey(sources[1].data)).toBe(true);
@@ -104,6 +110,54 @@ describe('detectTextLines', () => {
     await detectTextLines(model, async () => [], image, 1, 0, true, 'off', 'paddle');
     await detectTextLines(model, async () => [], image, 1);
     expect(normalisations).toEqual([{ mean: [0.406, 0.456, 0.485], std: [0.225, 0.224, 0.229] }, {}]);
+  });
+});
+
+describe('framedBands (the detector sees R, G, B without alpha, or one band of a grey copy)', () => {
+  /** The detector's view as it was made before: the RGBA crop resized and framed by sharp, alpha and all. */
+  async function rgbaFramed(image: { data: Uint8Array; width: number; height: number }, scale: number) {
+    const frame = detectorFrame(image.width, image.height, scale);
+    const { width, height, left, top, frameWidth, frameHeight } = frame;
+    const data = await sharp(Buffer.from(image.data), {
+      raw: { width: image.width, height: image.height, channels: 4 },
+    })
+      .resize(width, height, { fit: 'fill' })
+      .extend({ left, top, right: frameWidth - width - left, bottom: frameHeight - height - top, background: '#000' })
+      .raw()
+      .toBuffer();
+    return { frame, data };
+  }
+
+  /** A photo-like crop: smooth gradients, hard-edged print and noise, every level of each channel. */
+  function crop(width: number, height: number, grey = false) {
+    const data = new Uint8Array(width * height * 4);
+    let seed = 7;
+    for (let p = 0; p < width * height; p++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      const [x, y] = [p % width, Math.floor(p / width)];
+      const ink = (Math.floor(x / 5) + Math.floor(y / 7)) % 3 === 0 ? 0 : 200;
+      const rgb = [(x * 7 + ink + (seed % 40)) % 256, (y * 5 + ink) % 256, (ink + x + y + (seed % 13)) % 256];
+      data.set([...(grey ? [rgb[0], rgb[0], rgb[0]] : rgb), 255], p * 4);
+    }
+    return { data, width, height };
+  }
+
+  it.each([
+    ['enlarged', 2.7],
+    ['reduced', 0.43],
+    ['unscaled', 1],
+  ])('gives the same values as the RGBA crop resized and framed (%s)', async (_, scale) => {
+    for (const grey of [false, true]) {
+      const image = crop(61, 83, grey);
+      const before = await rgbaFramed(image, scale);
+      const now = await framedBands(detectorBands(image, grey), before.frame);
+      const bands = grey ? 1 : 3;
+      expect([now.width, now.height, now.channels]).toEqual([before.frame.frameWidth, before.frame.frameHeight, bands]);
+      const expected = new Uint8Array(now.width * now.height * bands);
+      for (let p = 0; p < now.width * now.height; p++)
+        for (let c = 0; c < bands; c++) expected[p * bands + c] = before.data[p * 4 + c];
+      expect(Buffer.from(now.data).equals(Buffer.from(expected))).toBe(true);
+    }
   });
 });
 

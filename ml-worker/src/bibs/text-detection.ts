@@ -23,9 +23,17 @@ export interface WidenedLine {
   levelled?: { pixels: Rgba; box: number[][] };
 }
 
+/** Interleaved pixels of 1 band (grey: its R, G and B), 3 (R, G, B) or 4 (R, G, B, A). */
+export interface Bands {
+  data: Uint8Array | Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 3 | 4;
+}
+
 /** The parts of PP-OCR's detection model (@gutenye/ocr-common's Detection) this runs. */
 export interface DetectionModel {
-  imageToInput(image: Rgba, options: object): { data: Float32Array; width: number; height: number };
+  imageToInput(image: Bands, options: object): { data: Float32Array; width: number; height: number };
   runModel(args: {
     modelData: { data: Float32Array; width: number; height: number };
   }): Promise<{ data: Float32Array; dims: readonly number[] }>;
@@ -57,7 +65,7 @@ export async function detectTextLines(
 ): Promise<TextLine[]> {
   const frame = detectorFrame(image.width, image.height, scale);
   const grey = luminance === 'off' ? image : stretchedLuminance(image);
-  const framed = await frameRgba(grey, frame);
+  const framed = await framedBands(detectorBands(grey, luminance !== 'off'), frame);
   const normalisation = input === 'paddle' ? PADDLE_DETECTOR_NORMALISATION : {};
   const output = await model.runModel({ modelData: model.imageToInput(framed, normalisation) });
   const source = luminance === 'both' ? grey : image;
@@ -278,21 +286,45 @@ export function textMask(probabilities: ArrayLike<number>, frame: DetectorFrame,
   return { data, width, height };
 }
 
-async function frameRgba(image: Rgba, frame: DetectorFrame): Promise<Rgba> {
+/**
+ * The bands the detector reads: R, G and B without alpha, or one band of a grey copy (its three are equal). libvips
+ * resizes each band alone, to the values it gives it among four, so the detector's input is the same.
+ */
+export function detectorBands(image: Rgba, grey: boolean): Bands {
+  const n = image.width * image.height;
+  const d = image.data;
+  if (grey) {
+    const out = new Uint8Array(n);
+    for (let p = 0; p < n; p++) out[p] = d[p * 4];
+    return { data: out, width: image.width, height: image.height, channels: 1 };
+  }
+  const out = new Uint8Array(n * 3);
+  for (let i = 0, j = 0; j < out.length; i += 4, j += 3) {
+    out[j] = d[i];
+    out[j + 1] = d[i + 1];
+    out[j + 2] = d[i + 2];
+  }
+  return { data: out, width: image.width, height: image.height, channels: 3 };
+}
+
+/** `image` scaled to `frame`'s size and centred in its black frame. */
+export async function framedBands(image: Bands, frame: DetectorFrame): Promise<Bands> {
   const { width, height, left, top, frameWidth, frameHeight } = frame;
-  if (frameWidth === image.width && frameHeight === image.height) return image;
-  const raw = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-  let pipeline = openImage(raw, { raw: { width: image.width, height: image.height, channels: 4 } });
-  if (width !== image.width || height !== image.height) pipeline = pipeline.resize(width, height, { fit: 'fill' });
-  const data = await pipeline
-    .extend({
-      left,
-      top,
-      right: frameWidth - width - left,
-      bottom: frameHeight - height - top,
-      background: { r: 0, g: 0, b: 0, alpha: 1 },
-    })
-    .raw()
-    .toBuffer();
-  return { data, width: frameWidth, height: frameHeight };
+  const { channels } = image;
+  const scaled =
+    width === image.width && height === image.height
+      ? image.data
+      : await openImage(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+          raw: { width: image.width, height: image.height, channels },
+        })
+          .resize(width, height, { fit: 'fill' })
+          .toColourspace(channels === 1 ? 'b-w' : 'srgb')
+          .raw()
+          .toBuffer();
+  if (frameWidth === width && frameHeight === height) return { data: scaled, width, height, channels };
+  const out = new Uint8Array(frameWidth * frameHeight * channels);
+  const row = width * channels;
+  for (let y = 0; y < height; y++)
+    out.set(scaled.subarray(y * row, (y + 1) * row), ((y + top) * frameWidth + left) * channels);
+  return { data: out, width: frameWidth, height: frameHeight, channels };
 }
