@@ -193,7 +193,13 @@ describe('the participant page', () => {
     // A 12 MP phone photo of the demo selfie's face, stored sideways with EXIF orientation 6 as phones write them.
     const face = await sharp(info.demo.selfieFile!).resize({ height: 1800 }).toBuffer();
     const upright = await sharp({
-      create: { width: 4032, height: 3024, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+      create: {
+        width: 4032,
+        height: 3024,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
     })
       .composite([{ input: face, gravity: 'centre' }])
       .jpeg()

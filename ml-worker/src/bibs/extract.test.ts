@@ -83,6 +83,16 @@ describe('looksLikeBib: dark ink on a lighter patch', () => {
     expect(looksLikeBib(box('2605', 0.99, printed(71, 119, 248)))).toBe(false);
   });
 
+  // Print reflects a share of the light it is seen in: two stops under, a small far bib keeps a quarter of its range.
+  it('accepts a bib in an under-exposed photo, its least range scaled by the light (printContrastOfLight)', () => {
+    const underExposed = printed(30, 16, 42);
+    expect(looksLikeBib(box('552', 0.99, underExposed))).toBe(true);
+    expect(looksLikeBib(box('552', 0.99, underExposed), { ...DEFAULT_BIB_RULES, printContrastOfLight: false })).toBe(
+      false,
+    );
+    expect(looksLikeBib(box('23', 0.99, printed(49, 47, 52)))).toBe(false);
+  });
+
   it('refuses light digits on a dark ground, however they fill the box', () => {
     expect(looksLikeBib(box('23', 0.99, { ...printed(66, 65, 253), inner: 80 }))).toBe(false);
   });

@@ -60,6 +60,11 @@ export interface BibRules {
   minInkStep: number;
   /** Least luminance range (0-255) inside the box: printed digits, not a blur or a texture. */
   minPrintContrast: number;
+  /**
+   * minPrintContrast is the range at full light, scaled by the box's lightest pixels (`light` / 255): print
+   * reflects a share of the light it is seen in, so an under-exposed photo or a sheet in shade keeps its bib.
+   */
+  printContrastOfLight: boolean;
   /** Least bib score (`bibScore`) a number needs; undefined: the token and print rules alone decide. */
   minBibScore?: number;
   /** Ground reach (box heights) under which a side of a number counts as cut by an occluder (`cutNumber`); 0: off. */
@@ -86,6 +91,7 @@ export const DEFAULT_BIB_RULES: BibRules = {
   minConfidence: 0.8,
   minInkStep: 0.08,
   minPrintContrast: 40,
+  printContrastOfLight: true,
   minBibScore: 0,
   cutReach: 0,
   cutAtFrame: true,
@@ -115,7 +121,8 @@ export function looksLikeBib(box: TextBox, rules: BibRules = DEFAULT_BIB_RULES):
 export function printedLikeABib(g: BoxGeometry, rules: BibRules = DEFAULT_BIB_RULES): boolean {
   const range = g.light - g.dark;
   const ground = rules.groundBetweenStrokes ? Math.max(g.surround, g.inner ?? 0) : g.surround;
-  return range >= rules.minPrintContrast && ground - g.dark >= rules.minInkStep * range;
+  const minRange = rules.printContrastOfLight ? (rules.minPrintContrast * g.light) / 255 : rules.minPrintContrast;
+  return range >= minRange && ground - g.dark >= rules.minInkStep * range;
 }
 
 /**

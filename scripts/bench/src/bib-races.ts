@@ -495,6 +495,11 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     optIn: true,
   },
   {
+    label: "printfixed (the print gate's least range 40 whatever the light, as before 2026-11-29)",
+    options: { rules: { ...DEFAULT_BIB_RULES, printContrastOfLight: false } },
+    optIn: true,
+  },
+  {
     label: 'digitbeside (a number with a digit-shaped glyph beside it that the read left out is partial)',
     options: { rules: { ...DEFAULT_BIB_RULES, digitBesideCut: true } },
   },
