@@ -83,6 +83,8 @@ interface GeneratedRace {
   closeUps?: CloseUp[];
   /** Each bib the shipped reader read right covered by a rendered 5- or 6-digit sheet (bib-long-numbers.ts). */
   longer?: boolean;
+  /** false: measured, never chosen on (Race.trains). */
+  trains?: boolean;
 }
 
 interface CloseUp {
@@ -155,6 +157,7 @@ const GENERATED_RACES: GeneratedRace[] = [
     from: 'rbnr',
     how: 'RBNR set 1 a stop under-exposed (generated: every channel x0.5)',
     exposure: 0.5,
+    trains: false,
     quality: 90,
   },
   {
@@ -162,6 +165,7 @@ const GENERATED_RACES: GeneratedRace[] = [
     from: 'rbnr',
     how: 'RBNR set 1 out of focus (generated: Gaussian blur, sigma 1 px)',
     blur: 1,
+    trains: false,
     quality: 90,
   },
   {
@@ -169,6 +173,7 @@ const GENERATED_RACES: GeneratedRace[] = [
     from: 'rbnr',
     how: 'RBNR set 1 with the camera rolled 7 degrees (generated)',
     roll: 7,
+    trains: false,
     quality: 90,
   },
   {
@@ -265,7 +270,7 @@ export async function loadRaces(fixtures: string): Promise<Race[]> {
           }),
         )
       : await Promise.all(source.photos.map(async (p) => ({ ...p, file: await generate(p.file, g) })));
-    generated.push({ name: g.name, family: source.family, photos });
+    generated.push({ name: g.name, family: source.family, photos, trains: g.trains });
   }
   return [...races.filter((r) => !picked || picked.includes(r.name)), ...generated];
 }
@@ -555,7 +560,6 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { luminanceWhereNoNumber: false },
     optIn: true,
   },
-
   { label: 'now (as shipped)', options: {} },
 ];
 
