@@ -377,13 +377,28 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     }
     await page.goto(`${dashboardUrl}events/${doomed}/photos`);
     await page.locator('#photo-files').setInputFiles(files);
+    // Waits for twenty processed, or stops at the first upload the page reports refused or failed.
+    const unsent = page.locator(
+      '[aria-label=Uploads] li[data-state=rejected], [aria-label=Uploads] li[data-state=failed]',
+    );
     const processed = await settle(
-      () => page.locator('[data-testid=count-processed]').textContent(),
-      (t) => t === '20',
+      async () =>
+        (await unsent.count()) ? 'an upload stopped' : page.locator('[data-testid=count-processed]').textContent(),
+      (t) => t === '20' || t === 'an upload stopped',
       600_000,
     );
     // A CI run once saw 19 of 20 here with no log saying why: say whether the page or the pipeline stopped.
-    if (processed !== '20') throw new Error(`the page shows ${processed} processed; ${await pipelineOf(doomed)}`);
+    if (processed !== '20') {
+      const rows = await page
+        .locator('[aria-label=Uploads] li')
+        .evaluateAll((items) =>
+          items.map(
+            (li) => `${li.querySelector('.file-name')?.textContent}: ${li.querySelector('.file-state')?.textContent}`,
+          ),
+        );
+      const uploads = rows.filter((row) => !row.endsWith(': imported')).join('; ') || 'every file imported';
+      throw new Error(`the page shows ${processed} processed (uploads: ${uploads}); ${await pipelineOf(doomed)}`);
+    }
     rmSync(dir, { recursive: true, force: true });
 
     const details = () =>

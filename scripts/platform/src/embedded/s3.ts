@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { isPublicRead, parseObjectPath } from './object-path';
 import { Credentials, verifySigV4, VerifyResult } from './sigv4';
 import { PayloadLimits, receiveVerifiedPayload } from './verified-payload';
+import { makeS3rverPutsAtomic } from './atomic-put';
 import { corsConfiguration, multipartUploads } from './multipart-uploads';
 
 // s3rver ships no types.
@@ -139,6 +140,7 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
   const directory = path.join(opts.dataDir, 's3');
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const { socketPath, cleanup: removeSocket } = storeSocketPath(opts.dataDir);
+  makeS3rverPutsAtomic();
   const store = new S3rver({
     // s3rver passes `port` to server.listen first: an options object makes it a Unix socket.
     port: { path: socketPath },
@@ -197,6 +199,8 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
       if (!res.headersSent) s3Error(res, 503, 'ServiceUnavailable', 'The object store is not available');
       else res.destroy();
     });
+    // The client went away mid-request: the store drops what it received rather than wait for the rest.
+    res.on('close', () => void (res.writableFinished || upstream.destroy()));
     body.stream.pipe(upstream);
   };
 

@@ -1,0 +1,92 @@
+import { ObjectStore } from '@em/core/storage';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { EmbeddedS3, startEmbeddedS3 } from './s3';
+
+const credentials = { accessKeyId: 'AKTEST', secretAccessKey: 'secret-secret-secret' };
+let dir: string;
+let s3: EmbeddedS3;
+let store: ObjectStore;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'em-s3-atomic-'));
+  s3 = await startEmbeddedS3({ dataDir: dir, port: 0, bucket: 'b', credentials, publicPrefix: 'public/' });
+  store = new ObjectStore({
+    S3_ENDPOINT: s3.endpoint,
+    S3_PUBLIC_ENDPOINT: undefined,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: credentials.accessKeyId,
+    S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    S3_BUCKET: 'b',
+    S3_FORCE_PATH_STYLE: true,
+    MEDIA_URL: 'http://media.test',
+    DOWNLOAD_URL_TTL_SECONDS: 60,
+  });
+});
+
+afterAll(async () => {
+  await s3?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A presigned PUT sent in two halves with a pause between: `midway` runs while the store holds half of it. */
+async function putInHalves(key: string, body: Buffer, midway: () => Promise<void>): Promise<number> {
+  const url = new URL(await store.presignedPut(key, body.length, 'image/jpeg', 60));
+  const answered = new Promise<number>((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'PUT', headers: { 'content-type': 'image/jpeg', 'content-length': body.length } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.write(body.subarray(0, body.length / 2));
+    void new Promise((r) => setTimeout(r, 500)).then(midway).then(
+      () => req.end(body.subarray(body.length / 2)),
+      (err: unknown) => {
+        req.destroy();
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+  return answered;
+}
+
+// A CI run lost a dashboard upload: the store answered the PUT before its file was whole, and the API read it truncated.
+describe('a PUT to the embedded S3', () => {
+  it('is invisible until whole: a new object does not exist while it is received, and is whole once answered', async () => {
+    const body = randomBytes(4 * 1024 * 1024);
+    const status = await putInHalves('uploads/1/new.jpg', body, async () => {
+      expect(await store.size('uploads/1/new.jpg')).toBeNull();
+    });
+    expect(status).toBe(200);
+    expect(await store.size('uploads/1/new.jpg')).toBe(body.length);
+    expect((await store.getBuffer('uploads/1/new.jpg')).equals(body)).toBe(true);
+  });
+
+  it('replaces an object at once: readers see the former bytes until the new ones are whole', async () => {
+    const former = randomBytes(3 * 1024 * 1024);
+    await store.put('photos/1/a.jpg', former, 'image/jpeg');
+    const body = randomBytes(4 * 1024 * 1024);
+    const status = await putInHalves('photos/1/a.jpg', body, async () => {
+      expect((await store.getBuffer('photos/1/a.jpg')).equals(former)).toBe(true);
+    });
+    expect(status).toBe(200);
+    expect((await store.getBuffer('photos/1/a.jpg')).equals(body)).toBe(true);
+  });
+
+  it('leaves nothing behind when the client goes away mid-body', async () => {
+    const body = randomBytes(2 * 1024 * 1024);
+    await expect(
+      putInHalves('uploads/1/gone.jpg', body, () => Promise.reject(new Error('the client went away'))),
+    ).rejects.toThrow('the client went away');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await store.size('uploads/1/gone.jpg')).toBeNull();
+    expect((await store.list('uploads/1/')).map((o) => o.key)).toEqual(['uploads/1/new.jpg']);
+  });
+});
