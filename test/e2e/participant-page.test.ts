@@ -189,6 +189,32 @@ describe('the participant page', () => {
     ).toEqual(billing);
   }, 120_000);
 
+  /** Chooses a selfie on the page: the image that left the browser (read where its request is routed) and the search it made. */
+  const chooseSelfie = async (file: string): Promise<{ sent: Buffer; searched: string }> => {
+    const bodies: Buffer[] = [];
+    await page.route('**/faces?**', async (route) => {
+      if (route.request().method() === 'POST') bodies.push(route.request().postDataBuffer()!);
+      await route.continue();
+    });
+    try {
+      await page.getByLabel('Selfie', { exact: true }).setInputFiles(file);
+      await page.waitForURL(new RegExp(`selfie=(?!${requestId})`), { timeout: 60_000 });
+      await page.getByRole('heading', { name: 'Photos of you' }).first().waitFor({ timeout: 60_000 });
+    } finally {
+      await page.unroute('**/faces?**');
+    }
+    expect(bodies).toHaveLength(1);
+    const [body] = bodies;
+    // The form's file part: its bytes run from after its headers to the next boundary.
+    const start = body.indexOf('\r\n\r\n', body.indexOf('name="file"')) + 4;
+    const sent = body.subarray(start, body.indexOf('\r\n--', start));
+    return { sent, searched: new URL(page.url()).searchParams.get('selfie')! };
+  };
+  const found = async (id: string) =>
+    (expectSuccess(await api(`${base}/faces/${id}?page_size=100`)).images as Array<{ image_id: string }>)
+      .map((i) => i.image_id)
+      .sort();
+
   it('sends a phone photo small and upright: 1600 px, no metadata, and it finds what the demo selfie finds', async () => {
     // A 12 MP phone photo of the demo selfie's face, stored sideways with EXIF orientation 6 as phones write them.
     const face = await sharp(info.demo.selfieFile!).resize({ height: 1800 }).toBuffer();
@@ -209,40 +235,31 @@ describe('the participant page', () => {
     const chosenBytes = statSync(phonePhoto).size;
 
     try {
-      // What left the browser, read where the page's request is routed (a file part is not in the request event).
-      const sentBodies: Buffer[] = [];
-      await page.route('**/faces?**', async (route) => {
-        if (route.request().method() === 'POST') sentBodies.push(route.request().postDataBuffer()!);
-        await route.continue();
-      });
-      await page.getByLabel('Selfie', { exact: true }).setInputFiles(phonePhoto);
-      await page.waitForURL(new RegExp(`selfie=(?!${requestId})`), { timeout: 60_000 });
-      expect(sentBodies).toHaveLength(1);
-      const [body] = sentBodies;
-      const jpeg = body.subarray(
-        body.indexOf(Buffer.from([0xff, 0xd8, 0xff])),
-        body.lastIndexOf(Buffer.from([0xff, 0xd9])) + 2,
-      );
-      const meta = await sharp(jpeg).metadata();
+      const { sent, searched } = await chooseSelfie(phonePhoto);
+      const meta = await sharp(sent).metadata();
       expect({ width: meta.width, height: meta.height, orientation: meta.orientation, exif: meta.exif }).toEqual({
         width: 1600,
         height: 1200,
         orientation: undefined,
         exif: undefined,
       });
-      expect(body.length).toBeLessThan(chosenBytes / 4);
-
-      await page.getByRole('heading', { name: 'Photos of you' }).first().waitFor({ timeout: 60_000 });
-      const phoneRequest = new URL(page.url()).searchParams.get('selfie')!;
-      const found = async (id: string) =>
-        (expectSuccess(await api(`${base}/faces/${id}?page_size=100`)).images as Array<{ image_id: string }>)
-          .map((i) => i.image_id)
-          .sort();
-      expect(await found(phoneRequest)).toEqual(await found(requestId));
+      expect(sent.length).toBeLessThan(chosenBytes / 4);
+      expect(await found(searched)).toEqual(await found(requestId));
       await state('5b-phone-selfie');
     } finally {
       // The next test waits for a selfie other than the demo's: it starts from the demo's result.
-      await page.unroute('**/faces?**');
+      await open(pageUrl(`?selfie=${requestId}`));
+    }
+  }, 120_000);
+
+  it('takes a selfie in a format the contract does not name (WebP): sent as a JPEG, it finds what the demo selfie finds', async () => {
+    const webp = path.join(OUT, 'selfie.webp');
+    await sharp(info.demo.selfieFile!).webp({ quality: 90 }).toFile(webp);
+    try {
+      const { sent, searched } = await chooseSelfie(webp);
+      expect((await sharp(sent).metadata()).format).toBe('jpeg');
+      expect(await found(searched)).toEqual(await found(requestId));
+    } finally {
       await open(pageUrl(`?selfie=${requestId}`));
     }
   }, 120_000);

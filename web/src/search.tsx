@@ -57,7 +57,7 @@ export function SelfieSearch({ api, onResult }: { api: Api; onResult: (requestId
       <input
         id="selfie"
         type="file"
-        accept="image/jpeg,image/png"
+        accept="image/*"
         capture="user"
         disabled={busy}
         aria-describedby="selfie-help"

@@ -9,13 +9,18 @@ export function selfieSize(width: number, height: number): { width: number; heig
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
+/** The formats the face search's contract names (JPEG, PNG): a picture in another is sent redrawn as a JPEG. */
+const CONTRACT_TYPES = new Set(['image/jpeg', 'image/png']);
+
 /**
  * What the page sends for a chosen selfie: a phone photo (3-6 MB, seconds on a crowded mobile network)
- * redrawn upright at SELFIE_LONG_SIDE as a JPEG, without its metadata (location included); the file as
- * chosen when it is small already, when the browser cannot read it, or when the redraw is no smaller.
+ * redrawn upright at SELFIE_LONG_SIDE as a JPEG, without its metadata (location included), and so is a
+ * picture in any other format the browser reads (WebP, HEIC on Safari); the file as chosen when it is a
+ * small JPEG or PNG already, when the browser cannot read it, or when the redraw is no smaller.
  */
 export async function selfieToSend(file: File): Promise<Blob> {
-  if (file.size <= SMALL_SELFIE_BYTES || typeof createImageBitmap !== 'function') return file;
+  const contractType = CONTRACT_TYPES.has(file.type);
+  if ((contractType && file.size <= SMALL_SELFIE_BYTES) || typeof createImageBitmap !== 'function') return file;
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
@@ -32,7 +37,7 @@ export async function selfieToSend(file: File): Promise<Blob> {
     context.imageSmoothingQuality = 'high';
     context.drawImage(bitmap, 0, 0, width, height);
     const redrawn = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.92));
-    return redrawn && redrawn.size < file.size ? redrawn : file;
+    return redrawn && (redrawn.size < file.size || !contractType) ? redrawn : file;
   } finally {
     bitmap.close();
   }

@@ -84,6 +84,15 @@ export async function spawnPlatform(
   opts.onSpawn?.(child, dataDir);
   child.stdout.pipe(log);
   child.stderr.pipe(log);
+  let stopping = false;
+  // A platform gone in the middle of a test fails it with "unavailable": its own last words say why.
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    const tail = readFileSync(logFile, 'utf8').split('\n').slice(-60).join('\n');
+    console.error(
+      `the platform exited (${code ?? signal}) in the middle of the tests; the end of ${logFile}:\n${tail}`,
+    );
+  });
 
   // A hang detector: the platform starts several times slower on a slow or busy machine.
   const deadline = Date.now() + (opts.timeoutMs ?? 900_000);
@@ -103,6 +112,7 @@ export async function spawnPlatform(
     logFile,
     ports,
     async stop(stopOpts = {}) {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
