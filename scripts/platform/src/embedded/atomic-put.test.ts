@@ -1,36 +1,17 @@
 import { ObjectStore } from '@em/core/storage';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { EmbeddedS3, startEmbeddedS3 } from './s3';
+import { embeddedS3ForTests } from './embedded-s3-for-tests';
 
-const credentials = { accessKeyId: 'AKTEST', secretAccessKey: 'secret-secret-secret' };
-let dir: string;
-let s3: EmbeddedS3;
+let s3: Awaited<ReturnType<typeof embeddedS3ForTests>>;
 let store: ObjectStore;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'em-s3-atomic-'));
-  s3 = await startEmbeddedS3({ dataDir: dir, port: 0, bucket: 'b', credentials, publicPrefix: 'public/' });
-  store = new ObjectStore({
-    S3_ENDPOINT: s3.endpoint,
-    S3_PUBLIC_ENDPOINT: undefined,
-    S3_REGION: 'us-east-1',
-    S3_ACCESS_KEY_ID: credentials.accessKeyId,
-    S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    S3_BUCKET: 'b',
-    S3_FORCE_PATH_STYLE: true,
-    MEDIA_URL: 'http://media.test',
-    DOWNLOAD_URL_TTL_SECONDS: 60,
-  });
+  s3 = await embeddedS3ForTests('atomic');
+  store = s3.store;
 });
 
-afterAll(async () => {
-  await s3?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => s3?.stop());
 
 /** A presigned PUT sent in two halves with a pause between: `midway` runs while the store holds half of it. */
 async function putInHalves(key: string, body: Buffer, midway: () => Promise<void>): Promise<number> {

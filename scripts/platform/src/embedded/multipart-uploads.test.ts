@@ -1,43 +1,19 @@
 import { ObjectStore } from '@em/core/storage';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { embeddedS3ForTests } from './embedded-s3-for-tests';
 import { multipartUploads } from './multipart-uploads';
-import { EmbeddedS3, startEmbeddedS3 } from './s3';
 
 const DASHBOARD = 'http://localhost:8080';
-const credentials = { accessKeyId: 'AKTEST', secretAccessKey: 'secret-secret-secret' };
+let s3: Awaited<ReturnType<typeof embeddedS3ForTests>>;
 let dir: string;
-let s3: EmbeddedS3;
 let store: ObjectStore;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'em-s3-multipart-'));
-  s3 = await startEmbeddedS3({
-    dataDir: dir,
-    port: 0,
-    bucket: 'b',
-    credentials,
-    publicPrefix: 'public/',
-    corsOrigins: [DASHBOARD],
-  });
-  store = new ObjectStore({
-    S3_ENDPOINT: s3.endpoint,
-    S3_PUBLIC_ENDPOINT: undefined,
-    S3_REGION: 'us-east-1',
-    S3_ACCESS_KEY_ID: credentials.accessKeyId,
-    S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    S3_BUCKET: 'b',
-    S3_FORCE_PATH_STYLE: true,
-    MEDIA_URL: 'http://media.test',
-    DOWNLOAD_URL_TTL_SECONDS: 60,
-  });
+  s3 = await embeddedS3ForTests('multipart', { corsOrigins: [DASHBOARD] });
+  ({ dir, store } = s3);
 });
 
-afterAll(async () => {
-  await s3?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => s3?.stop());
 
 describe('the embedded S3 for browser uploads', () => {
   it('takes a presigned PUT only with the signed length and type, and answers the dashboard with CORS', async () => {
