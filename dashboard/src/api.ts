@@ -18,6 +18,9 @@ let session: Session | null = null;
 /** Set once sign-out starts: a request still in flight then answers 401, and must not sign in again. */
 let signingOut = false;
 
+/** Codes that say "not now" rather than "not this": the same request may pass on a later try. */
+const NOT_NOW_CODES = new Set(['RATE_LIMITED', 'INTERNAL', 'INTERNAL_SERVER_ERROR', 'NOT_RECORDED', 'UNAVAILABLE']);
+
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -27,6 +30,11 @@ export class ApiError extends Error {
     readonly extensions: Record<string, unknown> = {},
   ) {
     super(message);
+  }
+
+  /** The API refused this request for what it is (not a photo, too large, not allowed): trying again will not help. */
+  get isRefusal(): boolean {
+    return !!this.code && !NOT_NOW_CODES.has(this.code);
   }
 }
 

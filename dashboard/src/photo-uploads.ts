@@ -142,8 +142,8 @@ export async function uploadPhoto(
       localStorage.removeItem(storageKey);
       return done;
     } catch (err) {
-      // The API answered (a refusal is final); a dropped connection keeps the upload to complete later.
-      if (err instanceof ApiError && err.code) localStorage.removeItem(storageKey);
+      // A refusal is final; a dropped connection or a busy API keeps the upload to complete later.
+      if (err instanceof ApiError && err.isRefusal) localStorage.removeItem(storageKey);
       throw err;
     }
   };

@@ -110,7 +110,7 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
           update(i, { sent: list[i].size, state: outcome.status });
         } catch (err) {
           // The API's refusal (not a photo, too large) is final; anything else may go better on a new try.
-          const refused = err instanceof ApiError && !!err.code;
+          const refused = err instanceof ApiError && err.isRefusal;
           update(i, { state: refused ? 'rejected' : 'failed', reason: (err as Error).message });
         }
         setUnfinished(unfinishedUploads(eventId));

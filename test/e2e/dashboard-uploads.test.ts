@@ -9,8 +9,8 @@ import { DashboardPlatformInfo, DashboardRig, openDashboard } from './support/da
 /**
  * The dashboard's photos page uploads straight to object storage: six files (one over the multipart
  * threshold, one a text file named .jpg), a dropped connection on a part, a reload in the middle of a
- * multipart upload resumed by choosing the file again; every photo processed, and the gateway and the
- * REST adapter receive none of the photos' bytes.
+ * multipart upload resumed by choosing the file again, a completion the API could not take now (503) kept
+ * to complete later; every photo processed, and the gateway and the REST adapter receive none of the photos' bytes.
  */
 const OUT = path.join(__dirname, '..', 'output', 'dashboard-uploads');
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/bibs');
@@ -60,6 +60,8 @@ beforeAll(async () => {
   }
   files['notes.jpg'] = path.join(tmp, 'notes.jpg');
   writeFileSync(files['notes.jpg'], 'These are the race notes, not a photo.\n'.repeat(50));
+  files['busy-day.jpg'] = path.join(tmp, 'busy-day.jpg');
+  await sharp(path.join(FIXTURES, 'prom.jpg')).resize(1200).jpeg({ quality: 85 }).toFile(files['busy-day.jpg']);
   for (const name of ['0017-IMG_0035.JPG', '0236-IMG_0273.JPG', 'prom.jpg', 'prom2.jpg'])
     files[name] = path.join(FIXTURES, name);
 
@@ -179,4 +181,39 @@ describe('photos uploaded from the dashboard straight to object storage', () => 
       600_000,
     );
   }, 900_000);
+  it('keeps an upload the API could not complete now (503): failed, not refused, and completed without sending it again', async () => {
+    const storage = new URL(info.env.S3_ENDPOINT).origin;
+    let busy = true;
+    // The API is busy for the first completion only, as during a restart.
+    await page.route('**/dashboard/api/graphql', async (route) => {
+      if (!busy || !route.request().postData()?.includes('completePhotoUpload')) return route.continue();
+      busy = false;
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          errors: [{ message: 'The service is temporarily unavailable', extensions: { code: 'UNAVAILABLE' } }],
+        }),
+      });
+    });
+    const puts: string[] = [];
+    page.on('request', (r) => r.method() === 'PUT' && new URL(r.url()).origin === storage && puts.push(r.url()));
+    await page.goto(`${dashboardUrl}events/${eventId}/photos`);
+    await page.locator('#photo-files').setInputFiles(files['busy-day.jpg']);
+    await expectText(fileState('busy-day.jpg'), 'failed: The service is temporarily unavailable');
+    await expectText(page.locator('[data-testid=unfinished] li'), /^busy-day\.jpg\d+ KBForget$/);
+    expect(puts).toHaveLength(1);
+
+    await page.locator('#photo-files').setInputFiles(files['busy-day.jpg']);
+    // A second row for the file chosen again: completed from what storage holds.
+    const states = await settle(
+      () => fileState('busy-day.jpg').allTextContents(),
+      (t) => t.length === 2 && t[1] !== 'waiting' && t[1] !== 'uploading',
+      60_000,
+    );
+    expect(states[1]).toBe('imported');
+    expect(puts).toHaveLength(1);
+    expect(await page.locator('[data-testid=unfinished]').count()).toBe(0);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  }, 300_000);
 });
