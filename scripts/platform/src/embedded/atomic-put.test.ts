@@ -70,4 +70,27 @@ describe('a PUT to the embedded S3', () => {
     expect(await store.size('uploads/1/gone.jpg')).toBeNull();
     expect((await store.list('uploads/1/')).map((o) => o.key)).toEqual(['uploads/1/new.jpg']);
   });
+  it('stores PUTs into a folder whose last object is deleted meanwhile, and deletes it: every answer a success', async () => {
+    const small = randomBytes(64 * 1024);
+    // As a browser sends it: one presigned PUT, no retry on a 500 (the SDK would hide one).
+    const browserPut = async (key: string) => {
+      const url = await store.presignedPut(key, small.length, 'image/jpeg', 60);
+      return (await fetch(url, { method: 'PUT', body: small, headers: { 'content-type': 'image/jpeg' } })).status;
+    };
+    const statuses: number[] = [];
+    for (let round = 0; round < 40; round++) {
+      await store.put(`race/${round}/a.jpg`, small, 'image/jpeg');
+      // The delete empties the folder (s3rver removes an empty one) while the PUTs create their files in it.
+      const [, ...puts] = await Promise.all([
+        store.delete(`race/${round}/a.jpg`),
+        browserPut(`race/${round}/b.jpg`),
+        browserPut(`race/${round}/c.jpg`),
+      ]);
+      statuses.push(...puts);
+    }
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const stored = await store.list('race/');
+    expect(stored).toHaveLength(80);
+    expect(stored.every((o) => o.size === small.length)).toBe(true);
+  });
 });

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { FileHandle, mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,7 +12,9 @@ interface StoredObject {
 }
 
 interface FilesystemStore {
+  getBucketPath(bucket: string): string;
   getResourcePath(bucket: string, key: string, resource: string): string;
+  deleteObject(bucket: string, key: string): Promise<void>;
   putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
   putObject(object: StoredObject): Promise<{ size: number; md5: string }>;
 }
@@ -22,22 +23,37 @@ interface FilesystemStore {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const Store = require('s3rver/lib/stores/filesystem') as { prototype: FilesystemStore };
 
+/** Creates `file` for writing in a folder that a concurrent delete may remove (s3rver removes an emptied one). */
+async function createInFolder(file: string): Promise<FileHandle> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      return await open(file, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw err;
+    }
+  }
+}
+
 /**
  * s3rver writes an object in place and answers once its bytes have passed a hash, not once they are
  * on disk: a GET right after the PUT could read a truncated file, a reader during a PUT saw half of it,
  * and a client gone mid-body left half an object. Its objects are now written to a file of their own
- * and renamed over the object once whole, as S3 does: a PUT is seen whole or not at all.
+ * and renamed over the object once whole, as S3 does: a PUT is seen whole or not at all. A delete
+ * removed an emptied folder while a PUT was creating its file there: the PUT's unhandled error ended
+ * the whole process. The PUT now creates its file again, and the delete leaves a folder that is not
+ * empty any more.
  */
 export function makeS3rverPutsAtomic(): void {
   Store.prototype.putObject = async function putObject(this: FilesystemStore, object: StoredObject) {
     const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
-    await mkdir(path.dirname(objectPath), { recursive: true });
-    // Not named like an object, so a listing never shows it.
+    // Not named like an object, so a listing never shows it; while it exists, its folder is not empty.
     const partial = `${objectPath}.${randomBytes(6).toString('hex')}.partial`;
     const md5 = createHash('md5');
     let size = 0;
     const source = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
     try {
+      const handle = await createInFolder(partial);
       await pipeline(
         source,
         new Transform({
@@ -47,7 +63,7 @@ export function makeS3rverPutsAtomic(): void {
             done(null, chunk);
           },
         }),
-        createWriteStream(partial),
+        handle.createWriteStream(),
       );
       const digest = md5.digest('hex');
       await this.putMetadata(object.bucket, object.key, object.metadata, digest);
@@ -56,6 +72,24 @@ export function makeS3rverPutsAtomic(): void {
     } catch (err) {
       await rm(partial, { force: true });
       throw err;
+    }
+  };
+
+  Store.prototype.deleteObject = async function deleteObject(this: FilesystemStore, bucket: string, key: string) {
+    await Promise.all(
+      ['object', 'object.md5', 'metadata.json'].map((resource) =>
+        rm(this.getResourcePath(bucket, key, resource), { force: true }),
+      ),
+    );
+    // Empty folders go, as s3rver did; one a PUT has just written into (or another delete removed) stays as it is.
+    const folders = key.split('/').slice(0, -1);
+    while (folders.length) {
+      try {
+        await rmdir(path.join(this.getBucketPath(bucket), ...folders));
+      } catch {
+        return;
+      }
+      folders.pop();
     }
   };
 }
