@@ -560,6 +560,16 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { luminanceWhereNoNumber: false },
     optIn: true,
   },
+  {
+    label: "thin (the widened read's glyph check sees a thin stroke's faint ink and a glyph the box's edge falls on)",
+    options: { thinStrokeGlyphs: true },
+    optIn: true,
+  },
+  {
+    label: 'noglyph (a widened read is kept whatever it gained: no glyph check)',
+    options: { widenedGlyphCheck: false },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
