@@ -135,4 +135,11 @@ describe('thin strokes (a thin "1" seen faintly on a dark or low-contrast line, 
     for (const draw of [sheetEdge, longLine, faintEdge, faintLine])
       expect(chooseWidenedRead(reading('478'), reading('1478'), sheet(draw), box, widened, true)?.text).toBe('478');
   });
+
+  it('keeps what the midpoint finds: a dark "1" whose faint surroundings join it to the shirt is still a digit', () => {
+    // Faint ink (a shadow) from the photo's side to the 1: at the thin threshold the 1 joins it, at the midpoint not.
+    const shadowed = sheet((x, y) => leadingOne(x, y) ?? (x < 27 ? FAINT : null));
+    expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened)?.text).toBe('1130');
+    expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened, true)?.text).toBe('1130');
+  });
 });

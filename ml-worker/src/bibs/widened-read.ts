@@ -42,11 +42,14 @@ export function chooseWidenedRead(
   thinStrokes = false,
 ): LineReading | undefined {
   if (!wide || wide.text === narrow?.text) return narrow;
-  const glyphs = glyphsBeyondBox(image, box, region, thinStrokes);
+  // A thin stroke's check adds to the midpoint's: a glyph either finds a digit is one.
+  const glyphs = [
+    ...glyphsBeyondBox(image, box, region),
+    ...(thinStrokes ? glyphsBeyondBox(image, box, region, true) : []),
+  ];
   // With nothing read as cut, every glyph beyond the box is what the widening gained.
-  const sides = narrow ? changedSides(narrow.text, wide.text) : glyphs.map((g) => g.side);
-  const gained = sides.map((side) => glyphs.find((g) => g.side === side));
-  if (!gained.length || gained.some((g) => !g?.digit)) return narrow;
+  const sides = narrow ? changedSides(narrow.text, wide.text) : [...new Set(glyphs.map((g) => g.side))];
+  if (!sides.length || sides.some((side) => !glyphs.some((g) => g.side === side && g.digit))) return narrow;
   return wide;
 }
 
