@@ -65,11 +65,6 @@ export interface BibReaderOptions {
    * thin "1" on a dark or low-contrast line) or when the box's edge falls on its ink (glyphsBeyondBox's thinStrokes).
    */
   thinStrokeGlyphs: boolean;
-  /**
-   * With widenedGlyphCheck: a widened read that left out an end of the read as cut (`13628` -> `3628`) is kept when
-   * the glyph at that end of the box is no digit (a sheet's edge the box took in); off: the read as cut is kept.
-   */
-  droppedEnds: boolean;
   /** What the OCR models see of each crop: its colours, or its stretched luminance (LuminanceUse). */
   luminance: LuminanceUse;
   /**
@@ -121,7 +116,6 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   linePadding: 0.25,
   widenedGlyphCheck: true,
   thinStrokeGlyphs: false,
-  droppedEnds: false,
   luminance: 'off',
   greyFallback: true,
   slantedWidening: true,
@@ -276,7 +270,6 @@ export class BibReader implements BibReading {
           input,
           this.options.slantedWidening,
           this.options.thinStrokeGlyphs,
-          this.options.droppedEnds,
         );
     const ocr: TextOcr = {
       detect: detectWith(this.options.luminance),

@@ -289,13 +289,13 @@ export function oneRead(a: TextBox, b: TextBox, minConfidence: number): TextBox 
 /** A line read as cut or, widened, with what the widening gained kept only when it is a digit's glyph. */
 async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<KeptReading | undefined> {
   if (!line.widened) return ocr.recognise(line);
-  const { image, region, glyphCheck, levelled, thinStrokes, droppedEnds } = line.widened;
+  const { image, region, glyphCheck, levelled, thinStrokes } = line.widened;
   const wide = await ocr.recognise({ ...line, image });
   if (!glyphCheck) return wide && { ...wide, widenedGain: true };
   const narrow = await ocr.recognise(line);
   const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
   const kept = levelled
-    ? chooseWidenedRead(narrow, wide, levelled.pixels, levelled.box, region, thinStrokes, droppedEnds)
+    ? chooseWidenedRead(narrow, wide, levelled.pixels, levelled.box, region, thinStrokes)
     : chooseWidenedRead(
         narrow,
         wide,
@@ -303,7 +303,6 @@ async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region
         box,
         { ...region, x: region.x + crop.x, y: region.y + crop.y },
         thinStrokes,
-        droppedEnds,
       );
   return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text };
 }

@@ -18,8 +18,6 @@ export interface WidenedLine {
   glyphCheck: boolean;
   /** The glyph check sees a thin stroke's faint ink and a glyph the box's edge falls on (glyphsBeyondBox). */
   thinStrokes?: boolean;
-  /** A widened read that left out an end of the read as cut is kept when that end holds no digit (chooseWidenedRead). */
-  droppedEnds?: boolean;
   /**
    * A slanted line, cut level along its own axes (levelledLineCut): the glyph check looks at these pixels, where
    * the line's box is `box` and `region` is read; absent for a level line (checked on the photo's pixels).
@@ -67,7 +65,6 @@ export async function detectTextLines(
   input: DetectorInput = 'library',
   slantedWidening = false,
   thinStrokes = false,
-  droppedEnds = false,
 ): Promise<TextLine[]> {
   const frame = detectorFrame(image.width, image.height, scale);
   const grey = luminance === 'off' ? image : stretchedLuminance(image);
@@ -80,17 +77,11 @@ export async function detectTextLines(
   return lines.map((line) => {
     const region = paddedLineRegion(line.box, image.width, image.height, linePadding);
     if (region)
-      return {
-        ...line,
-        widened: { image: lineImage(cropRgba(source, region)), region, glyphCheck, thinStrokes, droppedEnds },
-      };
+      return { ...line, widened: { image: lineImage(cropRgba(source, region)), region, glyphCheck, thinStrokes } };
     if (!slantedWidening) return line;
     const levelled = levelledLineCut(source, line.box, linePadding);
     return levelled
-      ? {
-          ...line,
-          widened: { image: lineImage(levelled.line), glyphCheck, thinStrokes, droppedEnds, ...levelled.check },
-        }
+      ? { ...line, widened: { image: lineImage(levelled.line), glyphCheck, thinStrokes, ...levelled.check } }
       : line;
   });
 }

@@ -1,6 +1,6 @@
 import type { Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
-import { changedSides, chooseWidenedRead, droppedSide, glyphsBeyondBox } from './widened-read';
+import { changedSides, chooseWidenedRead, glyphsBeyondBox } from './widened-read';
 
 const W = 120;
 const H = 60;
@@ -141,32 +141,5 @@ describe('thin strokes (a thin "1" seen faintly on a dark or low-contrast line, 
     const shadowed = sheet((x, y) => leadingOne(x, y) ?? (x < 27 ? FAINT : null));
     expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened)?.text).toBe('1130');
     expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened, true)?.text).toBe('1130');
-  });
-});
-
-describe('dropped ends (a widened read that leaves out the sheet edge the box took in as a "1")', () => {
-  // The box (x 30-90) holds the sheet's edge at x 30-33, dark down to the shirt below: no ground under it.
-  const edgeInBox = (x: number, y: number) => (x >= 30 && x < 34 && y >= 10 ? INK : null);
-  // The box holds a true "1" at x 32-36 with ground all around it.
-  const oneInBox = (x: number, y: number) => (x >= 32 && x < 36 && y >= 20 && y < 40 ? INK : null);
-
-  it('takes the widened read when the end it left out is no digit (13628 -> 3628)', () => {
-    expect(chooseWidenedRead(reading('1478'), reading('478'), sheet(edgeInBox), box, widened)?.text).toBe('1478');
-    expect(chooseWidenedRead(reading('1478'), reading('478'), sheet(edgeInBox), box, widened, false, true)?.text).toBe(
-      '478',
-    );
-  });
-
-  it('keeps the read as cut when the end the widened read left out is a digit (1777, not 777)', () => {
-    expect(chooseWidenedRead(reading('1478'), reading('478'), sheet(oneInBox), box, widened, false, true)?.text).toBe(
-      '1478',
-    );
-  });
-
-  it('is the side a shorter widened read left out, or none', () => {
-    expect(droppedSide('13628', '3628')).toBe('left');
-    expect(droppedSide('8221', '822')).toBe('right');
-    expect(droppedSide('463', '1463')).toBeNull();
-    expect(droppedSide('463', '73')).toBeNull();
   });
 });

@@ -40,15 +40,8 @@ export function chooseWidenedRead(
   box: number[][],
   region: Region,
   thinStrokes = false,
-  droppedEnds = false,
 ): LineReading | undefined {
   if (!wide || wide.text === narrow?.text) return narrow;
-  const dropped = droppedEnds && narrow ? droppedSide(narrow.text, wide.text) : null;
-  if (dropped) {
-    // The widened read, seeing beyond the box, left out the box's end: right when that end is no digit (a sheet's edge).
-    const end = glyphsBeyondBox(image, box, region, false, true).find((g) => g.side === dropped);
-    return end && !end.digit ? wide : narrow;
-  }
   // A thin stroke's check adds to the midpoint's: a glyph either finds a digit is one.
   const glyphs = [
     ...glyphsBeyondBox(image, box, region),
@@ -58,14 +51,6 @@ export function chooseWidenedRead(
   const sides = narrow ? changedSides(narrow.text, wide.text) : [...new Set(glyphs.map((g) => g.side))];
   if (!sides.length || sides.some((side) => !glyphs.some((g) => g.side === side && g.digit))) return narrow;
   return wide;
-}
-
-/** The end of the read as cut a widened read left out (`13628` -> `3628`: left), or null when it did not only drop. */
-export function droppedSide(narrow: string, wide: string): 'left' | 'right' | null {
-  if (!wide || wide.length >= narrow.length) return null;
-  if (narrow.endsWith(wide)) return 'left';
-  if (narrow.startsWith(wide)) return 'right';
-  return null;
 }
 
 /** The ends of a line's text a widened read changed: where it differs from the read as cut. */
@@ -94,16 +79,9 @@ export interface GainedGlyph {
  * and across the line's middle rows, judged as a digit or not. Ink is darker than the midpoint of the box's
  * darkest and lightest tenths (a bib is dark print on a lighter patch: the print gate passed it). With
  * `thinStrokes`, the glyph beyond is ink darker than the paper by `THIN_STROKE_CONTRAST` of the print's range (the
- * digits' heights are still taken at the midpoint), and a glyph the box's edge falls on counts as beyond it. With
- * `atEnds`, the glyph each end of the box holds instead: the first ink reaching into it from that side.
+ * digits' heights are still taken at the midpoint), and a glyph the box's edge falls on counts as beyond it.
  */
-export function glyphsBeyondBox(
-  image: Rgba,
-  box: number[][],
-  region: Region,
-  thinStrokes = false,
-  atEnds = false,
-): GainedGlyph[] {
+export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region, thinStrokes = false): GainedGlyph[] {
   const line = boundsOf(box, image);
   const h = line.y1 - line.y0;
   if (h < 3 || line.x1 - line.x0 < 3) return [];
@@ -156,12 +134,8 @@ export function glyphsBeyondBox(
   const edgeOnInk = thinStrokes ? EDGE_ON_INK * h : 0;
   const beyondLeft = (b: (typeof blobs)[number]) => b.x0 < line.x0 && centre(b) < line.x0 + edgeOnInk;
   const beyondRight = (b: (typeof blobs)[number]) => b.x1 > line.x1 && centre(b) > line.x1 - edgeOnInk;
-  // atEnds: the glyph each end of the box holds (its first or last ink reaching into the box), not the one beyond.
-  const mid = (line.x0 + line.x1) / 2;
-  const atLeft = (b: (typeof blobs)[number]) => (atEnds ? b.x1 > line.x0 && centre(b) < mid : beyondLeft(b));
-  const atRight = (b: (typeof blobs)[number]) => (atEnds ? b.x0 < line.x1 && centre(b) > mid : beyondRight(b));
-  const left = blobs.filter((b) => atLeft(b) && inRead(b)).sort((a, b) => (atEnds ? a.x0 - b.x0 : b.x1 - a.x1))[0];
-  const right = blobs.filter((b) => atRight(b) && inRead(b)).sort((a, b) => (atEnds ? b.x1 - a.x1 : a.x0 - b.x0))[0];
+  const left = blobs.filter((b) => beyondLeft(b) && inRead(b)).sort((a, b) => b.x1 - a.x1)[0];
+  const right = blobs.filter((b) => beyondRight(b) && inRead(b)).sort((a, b) => a.x0 - b.x0)[0];
   return [...(left ? [judge('left', left)] : []), ...(right ? [judge('right', right)] : [])];
 }
 

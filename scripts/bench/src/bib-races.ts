@@ -566,11 +566,6 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     optIn: true,
   },
   {
-    label: 'dropedge (a widened read that left out an end of the read as cut is kept when that end holds no digit)',
-    options: { droppedEnds: true },
-    optIn: true,
-  },
-  {
     label: 'noglyph (a widened read is kept whatever it gained: no glyph check)',
     options: { widenedGlyphCheck: false },
     optIn: true,
