@@ -62,7 +62,8 @@ export interface BibReaderOptions {
   widenedGlyphCheck: boolean;
   /**
    * With widenedGlyphCheck: the glyph a widened read gained is also found when it is a thin stroke seen faintly (a
-   * thin "1" on a dark or low-contrast line) or when the box's edge falls on its ink (glyphsBeyondBox's thinStrokes).
+   * thin "1" on a dark or low-contrast line) or when the box's edge falls on its ink (glyphsBeyondBox's thinStrokes);
+   * what the midpoint's check finds still counts.
    */
   thinStrokeGlyphs: boolean;
   /** What the OCR models see of each crop: its colours, or its stretched luminance (LuminanceUse). */
@@ -115,7 +116,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   secondLook: false,
   linePadding: 0.25,
   widenedGlyphCheck: true,
-  thinStrokeGlyphs: false,
+  thinStrokeGlyphs: true,
   luminance: 'off',
   greyFallback: true,
   slantedWidening: true,

@@ -561,8 +561,8 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     optIn: true,
   },
   {
-    label: "thin (the widened read's glyph check sees a thin stroke's faint ink and a glyph the box's edge falls on)",
-    options: { thinStrokeGlyphs: true },
+    label: "nothin (main before 2026-11-29 08:40: the widened read's glyph check at the print's midpoint only)",
+    options: { thinStrokeGlyphs: false },
     optIn: true,
   },
   {
