@@ -60,6 +60,12 @@ export interface BibReaderOptions {
    * digit's (chooseWidenedRead: ground on both sides, at the digits' height), else the read as cut.
    */
   widenedGlyphCheck: boolean;
+  /**
+   * With widenedGlyphCheck: the glyph a widened read gained is also found when it is a thin stroke seen faintly (a
+   * thin "1" on a dark or low-contrast line) or when the box's edge falls on its ink (glyphsBeyondBox's thinStrokes);
+   * what the midpoint's check finds still counts.
+   */
+  thinStrokeGlyphs: boolean;
   /** What the OCR models see of each crop: its colours, or its stretched luminance (LuminanceUse). */
   luminance: LuminanceUse;
   /**
@@ -110,6 +116,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   secondLook: false,
   linePadding: 0.25,
   widenedGlyphCheck: true,
+  thinStrokeGlyphs: true,
   luminance: 'off',
   greyFallback: true,
   slantedWidening: true,
@@ -263,6 +270,7 @@ export class BibReader implements BibReading {
           luminance,
           input,
           this.options.slantedWidening,
+          this.options.thinStrokeGlyphs,
         );
     const ocr: TextOcr = {
       detect: detectWith(this.options.luminance),

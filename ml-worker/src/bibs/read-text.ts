@@ -289,14 +289,21 @@ export function oneRead(a: TextBox, b: TextBox, minConfidence: number): TextBox 
 /** A line read as cut or, widened, with what the widening gained kept only when it is a digit's glyph. */
 async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<KeptReading | undefined> {
   if (!line.widened) return ocr.recognise(line);
-  const { image, region, glyphCheck, levelled } = line.widened;
+  const { image, region, glyphCheck, levelled, thinStrokes } = line.widened;
   const wide = await ocr.recognise({ ...line, image });
   if (!glyphCheck) return wide && { ...wide, widenedGain: true };
   const narrow = await ocr.recognise(line);
   const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
   const kept = levelled
-    ? chooseWidenedRead(narrow, wide, levelled.pixels, levelled.box, region)
-    : chooseWidenedRead(narrow, wide, pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y });
+    ? chooseWidenedRead(narrow, wide, levelled.pixels, levelled.box, region, thinStrokes)
+    : chooseWidenedRead(
+        narrow,
+        wide,
+        pixels,
+        box,
+        { ...region, x: region.x + crop.x, y: region.y + crop.y },
+        thinStrokes,
+      );
   return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text };
 }
 

@@ -16,6 +16,8 @@ export interface WidenedLine {
   region: Region;
   /** Keep a widened read only when what it gained beyond the box is a digit's glyph; false: always keep it. */
   glyphCheck: boolean;
+  /** The glyph check sees a thin stroke's faint ink and a glyph the box's edge falls on (glyphsBeyondBox). */
+  thinStrokes?: boolean;
   /**
    * A slanted line, cut level along its own axes (levelledLineCut): the glyph check looks at these pixels, where
    * the line's box is `box` and `region` is read; absent for a level line (checked on the photo's pixels).
@@ -62,6 +64,7 @@ export async function detectTextLines(
   luminance: LuminanceUse = 'off',
   input: DetectorInput = 'library',
   slantedWidening = false,
+  thinStrokes = false,
 ): Promise<TextLine[]> {
   const frame = detectorFrame(image.width, image.height, scale);
   const grey = luminance === 'off' ? image : stretchedLuminance(image);
@@ -73,10 +76,13 @@ export async function detectTextLines(
   if (linePadding <= 0) return lines;
   return lines.map((line) => {
     const region = paddedLineRegion(line.box, image.width, image.height, linePadding);
-    if (region) return { ...line, widened: { image: lineImage(cropRgba(source, region)), region, glyphCheck } };
+    if (region)
+      return { ...line, widened: { image: lineImage(cropRgba(source, region)), region, glyphCheck, thinStrokes } };
     if (!slantedWidening) return line;
     const levelled = levelledLineCut(source, line.box, linePadding);
-    return levelled ? { ...line, widened: { image: lineImage(levelled.line), glyphCheck, ...levelled.check } } : line;
+    return levelled
+      ? { ...line, widened: { image: lineImage(levelled.line), glyphCheck, thinStrokes, ...levelled.check } }
+      : line;
   });
 }
 

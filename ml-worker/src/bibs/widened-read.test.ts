@@ -109,3 +109,37 @@ describe('changedSides (where a widened read differs from the read as cut)', () 
     expect(chooseWidenedRead(reading('130'), reading('1301'), both, box, widened)?.text).toBe('130');
   });
 });
+
+describe('thin strokes (a thin "1" seen faintly on a dark or low-contrast line, or cut by the box)', () => {
+  // A stroke a pixel or two wide keeps a share of the print's contrast: here 0.3 of it, under the midpoint's 0.5.
+  const FAINT = SHEET - 0.3 * (SHEET - INK);
+  const faintOne = (x: number, y: number) => (x >= 27 && x < 29 && y >= 20 && y < 40 ? FAINT : null);
+  // The box's edge (x 30) falls on the stroke's ink (x 28-31).
+  const cutOne = (x: number, y: number) => (x >= 28 && x < 32 && y >= 20 && y < 40 ? FAINT : null);
+
+  it('takes the widened read whose faint leading "1" has ground on both sides (463 -> 1463)', () => {
+    const image = sheet(faintOne);
+    expect(chooseWidenedRead(reading('463'), reading('1463'), image, box, widened)?.text).toBe('463');
+    expect(chooseWidenedRead(reading('463'), reading('1463'), image, box, widened, true)?.text).toBe('1463');
+  });
+
+  it("takes the widened read when the box's edge falls on the 1's ink (442 -> 1442)", () => {
+    const image = sheet(cutOne);
+    expect(chooseWidenedRead(reading('442'), reading('1442'), image, box, widened)?.text).toBe('442');
+    expect(chooseWidenedRead(reading('442'), reading('1442'), image, box, widened, true)?.text).toBe('1442');
+  });
+
+  it("still refuses a sheet's edge and a line running past the digits, faint or dark", () => {
+    const faintEdge = (x: number) => (x < 28 ? FAINT : null);
+    const faintLine = (x: number) => (x >= 28 && x < 30 ? FAINT : null);
+    for (const draw of [sheetEdge, longLine, faintEdge, faintLine])
+      expect(chooseWidenedRead(reading('478'), reading('1478'), sheet(draw), box, widened, true)?.text).toBe('478');
+  });
+
+  it('keeps what the midpoint finds: a dark "1" whose faint surroundings join it to the shirt is still a digit', () => {
+    // Faint ink (a shadow) from the photo's side to the 1: at the thin threshold the 1 joins it, at the midpoint not.
+    const shadowed = sheet((x, y) => leadingOne(x, y) ?? (x < 27 ? FAINT : null));
+    expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened)?.text).toBe('1130');
+    expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened, true)?.text).toBe('1130');
+  });
+});

@@ -10,6 +10,13 @@ const HEIGHT_SLACK = 0.2;
 const MAX_GLYPH_WIDTH = 0.9;
 /** A glyph crosses the line's middle rows (a box's top and bottom may hold the shirt around the sheet). */
 const MIDDLE_ROWS = 0.6;
+/**
+ * A stroke a pixel or two wide (a thin "1") is blurred into the paper beside it and seen at a share of the print's
+ * contrast: with `thinStrokes`, a gained glyph is ink darker than the paper by this share of the print's range.
+ */
+const THIN_STROKE_CONTRAST = 0.25;
+/** With `thinStrokes`, a glyph the box's edge cuts (its centre this share of the height inside) still counts as beyond it. */
+const EDGE_ON_INK = 0.15;
 
 /** An axis-aligned rectangle, end exclusive. */
 interface Bounds {
@@ -32,13 +39,17 @@ export function chooseWidenedRead(
   image: Rgba,
   box: number[][],
   region: Region,
+  thinStrokes = false,
 ): LineReading | undefined {
   if (!wide || wide.text === narrow?.text) return narrow;
-  const glyphs = glyphsBeyondBox(image, box, region);
+  // A thin stroke's check adds to the midpoint's: a glyph either finds a digit is one.
+  const glyphs = [
+    ...glyphsBeyondBox(image, box, region),
+    ...(thinStrokes ? glyphsBeyondBox(image, box, region, true) : []),
+  ];
   // With nothing read as cut, every glyph beyond the box is what the widening gained.
-  const sides = narrow ? changedSides(narrow.text, wide.text) : glyphs.map((g) => g.side);
-  const gained = sides.map((side) => glyphs.find((g) => g.side === side));
-  if (!gained.length || gained.some((g) => !g?.digit)) return narrow;
+  const sides = narrow ? changedSides(narrow.text, wide.text) : [...new Set(glyphs.map((g) => g.side))];
+  if (!sides.length || sides.some((side) => !glyphs.some((g) => g.side === side && g.digit))) return narrow;
   return wide;
 }
 
@@ -66,9 +77,11 @@ export interface GainedGlyph {
 /**
  * On each side of the box, the ink blob nearest it that lies mostly beyond it, within the widened `region`
  * and across the line's middle rows, judged as a digit or not. Ink is darker than the midpoint of the box's
- * darkest and lightest tenths (a bib is dark print on a lighter patch: the print gate passed it).
+ * darkest and lightest tenths (a bib is dark print on a lighter patch: the print gate passed it). With
+ * `thinStrokes`, the glyph beyond is ink darker than the paper by `THIN_STROKE_CONTRAST` of the print's range (the
+ * digits' heights are still taken at the midpoint), and a glyph the box's edge falls on counts as beyond it.
  */
-export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region): GainedGlyph[] {
+export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region, thinStrokes = false): GainedGlyph[] {
   const line = boundsOf(box, image);
   const h = line.y1 - line.y0;
   if (h < 3 || line.x1 - line.x0 < 3) return [];
@@ -78,33 +91,39 @@ export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region): G
     y0: Math.max(0, Math.floor(line.y0 - LOOK_BEYOND * h)),
     y1: Math.min(image.height, Math.ceil(line.y1 + LOOK_BEYOND * h)),
   };
-  const threshold = inkThreshold(image, line);
+  const { ink, paper } = printLevels(image, line);
   const middle = {
     y0: line.y0 + Math.floor(((1 - MIDDLE_ROWS) / 2) * h),
     y1: line.y1 - Math.floor(((1 - MIDDLE_ROWS) / 2) * h),
   };
-  const blobs = inkBlobs(image, look.x0, look.y0, look.x1, look.y1, (i) => luminanceAt(image, i) < threshold)
-    .map((b) => ({
-      x0: b.left + look.x0,
-      x1: b.right + look.x0,
-      y0: b.top + look.y0,
-      y1: b.bottom + look.y0,
-      border: b.border,
-    }))
-    .filter((b) => b.y0 < middle.y1 && b.y1 > middle.y0);
-  const inside = blobs.filter((b) => !b.border && b.x0 >= line.x0 && b.x1 <= line.x1 && b.y1 - b.y0 >= h / 3);
+  const blobsUnder = (threshold: number) =>
+    inkBlobs(image, look.x0, look.y0, look.x1, look.y1, (i) => luminanceAt(image, i) < threshold)
+      .map((b) => ({
+        x0: b.left + look.x0,
+        x1: b.right + look.x0,
+        y0: b.top + look.y0,
+        y1: b.bottom + look.y0,
+        border: b.border,
+      }))
+      .filter((b) => b.y0 < middle.y1 && b.y1 > middle.y0);
+  const digitBlobs = blobsUnder((ink + paper) / 2);
+  const blobs = thinStrokes ? blobsUnder(paper - THIN_STROKE_CONTRAST * (paper - ink)) : digitBlobs;
+  const inside = digitBlobs.filter((b) => !b.border && b.x0 >= line.x0 && b.x1 <= line.x1 && b.y1 - b.y0 >= h / 3);
   const digits =
     inside.length > 0
       ? { y0: median(inside.map((b) => b.y0)), y1: median(inside.map((b) => b.y1)) }
       : { y0: line.y0, y1: line.y1 };
   const digitHeight = Math.max(1, digits.y1 - digits.y0);
   const slack = HEIGHT_SLACK * digitHeight;
+  // A stroke the edge falls on reaches at most this far inside the box: further, it is the read's own first digit.
+  const cutReach = thinStrokes ? 2 * EDGE_ON_INK * h : 0;
   const judge = (side: 'left' | 'right', b: (typeof blobs)[number]): GainedGlyph => ({
     side,
     x0: b.x0,
     x1: b.x1,
     digit:
       !b.border &&
+      (side === 'left' ? b.x1 <= line.x0 + cutReach || !thinStrokes : b.x0 >= line.x1 - cutReach || !thinStrokes) &&
       b.x1 - b.x0 <= MAX_GLYPH_WIDTH * digitHeight &&
       b.y0 >= digits.y0 - slack &&
       b.y1 <= digits.y1 + slack &&
@@ -112,18 +131,22 @@ export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region): G
   });
   const inRead = (b: (typeof blobs)[number]) => b.x1 > region.x && b.x0 < region.x + region.width;
   const centre = (b: (typeof blobs)[number]) => (b.x0 + b.x1) / 2;
-  const left = blobs.filter((b) => centre(b) < line.x0 && inRead(b)).sort((a, b) => b.x1 - a.x1)[0];
-  const right = blobs.filter((b) => centre(b) > line.x1 && inRead(b)).sort((a, b) => a.x0 - b.x0)[0];
+  const edgeOnInk = thinStrokes ? EDGE_ON_INK * h : 0;
+  const beyondLeft = (b: (typeof blobs)[number]) => b.x0 < line.x0 && centre(b) < line.x0 + edgeOnInk;
+  const beyondRight = (b: (typeof blobs)[number]) => b.x1 > line.x1 && centre(b) > line.x1 - edgeOnInk;
+  const left = blobs.filter((b) => beyondLeft(b) && inRead(b)).sort((a, b) => b.x1 - a.x1)[0];
+  const right = blobs.filter((b) => beyondRight(b) && inRead(b)).sort((a, b) => a.x0 - b.x0)[0];
   return [...(left ? [judge('left', left)] : []), ...(right ? [judge('right', right)] : [])];
 }
 
-function inkThreshold(image: Rgba, line: Bounds): number {
+/** The box's darkest and lightest tenths: its ink and its paper. */
+function printLevels(image: Rgba, line: Bounds): { ink: number; paper: number } {
   const values: number[] = [];
   for (let y = line.y0; y < line.y1; y++)
     for (let x = line.x0; x < line.x1; x++) values.push(luminanceAt(image, (y * image.width + x) * 4));
   values.sort((a, b) => a - b);
   const at = (q: number) => values[Math.min(values.length - 1, Math.floor(q * values.length))];
-  return (at(0.1) + at(0.9)) / 2;
+  return { ink: at(0.1), paper: at(0.9) };
 }
 
 function boundsOf(box: number[][], image: Rgba): Bounds {

@@ -560,6 +560,16 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { luminanceWhereNoNumber: false },
     optIn: true,
   },
+  {
+    label: "nothin (main before 2026-11-29 08:40: the widened read's glyph check at the print's midpoint only)",
+    options: { thinStrokeGlyphs: false },
+    optIn: true,
+  },
+  {
+    label: 'noglyph (a widened read is kept whatever it gained: no glyph check)',
+    options: { widenedGlyphCheck: false },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
