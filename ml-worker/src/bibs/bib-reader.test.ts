@@ -2,11 +2,21 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { BibReaderPool } from './bib-reader-pool';
-import { planarInput } from './bib-reader';
+import { BibReaderOptions, planarInput } from './bib-reader';
 
 jest.setTimeout(240_000);
 
 const rbnr = (photo: string) => path.join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'rbnr', photo);
+
+/** The bibs read on `image` with `options`, on a thread as the photo job runs the reader (the OCR library is an ES module). */
+async function bibsRead(image: Buffer, options: Partial<BibReaderOptions>): Promise<string[]> {
+  const pool = new BibReaderPool(1, options, path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'));
+  try {
+    return [...(await pool.read(image)).keys()];
+  } finally {
+    await pool.close();
+  }
+}
 
 /** A race photo with its white sheets turned yellow, as the bench's rbnr-yellow race makes it (blue x0.3, green x0.9). */
 async function yellowed(file: string): Promise<Buffer> {
@@ -27,19 +37,7 @@ describe('BibReader on a yellow sheet', () => {
     "reads a runner's yellow bib where other print on the crop passed the gates (RBNR set1_09 yellowed: 184)",
     async () => {
       const image = await yellowed(photo);
-      const read = async (luminanceWhereNoNumber: boolean) => {
-        // The reader runs on a thread, as the photo job runs it (the OCR library is an ES module).
-        const pool = new BibReaderPool(
-          1,
-          { luminanceWhereNoNumber },
-          path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'),
-        );
-        try {
-          return [...(await pool.read(image)).keys()];
-        } finally {
-          await pool.close();
-        }
-      };
+      const read = (luminanceWhereNoNumber: boolean) => bibsRead(image, { luminanceWhereNoNumber });
       expect(await read(true)).toContain('184');
       // Without the look where no number was read, the colour pass's other print keeps the luminance pass away.
       expect(await read(false)).not.toContain('184');
@@ -54,18 +52,7 @@ describe('BibReader on an under-exposed photo', () => {
     async () => {
       // As the bench's rbnr-dark race makes it: every channel x0.5.
       const image = await sharp(readFileSync(photo)).rotate().linear(0.5, 0).jpeg({ quality: 90 }).toBuffer();
-      const read = async (thinStrokeGlyphs: boolean) => {
-        const pool = new BibReaderPool(
-          1,
-          { thinStrokeGlyphs },
-          path.join(__dirname, '..', '..', 'dist', 'bibs', 'bib-thread.js'),
-        );
-        try {
-          return [...(await pool.read(image)).keys()];
-        } finally {
-          await pool.close();
-        }
-      };
+      const read = (thinStrokeGlyphs: boolean) => bibsRead(image, { thinStrokeGlyphs });
       expect(await read(true)).toEqual(['1463']);
       // At the print's midpoint alone the faint 1 breaks into specks: the widened read is refused and 463 stored.
       expect(await read(false)).toEqual(['463']);
