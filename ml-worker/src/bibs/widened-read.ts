@@ -42,11 +42,7 @@ export function chooseWidenedRead(
   thinStrokes = false,
 ): LineReading | undefined {
   if (!wide || wide.text === narrow?.text) return narrow;
-  // A thin stroke's check adds to the midpoint's: a glyph either finds a digit is one.
-  const glyphs = [
-    ...glyphsBeyondBox(image, box, region),
-    ...(thinStrokes ? glyphsBeyondBox(image, box, region, true) : []),
-  ];
+  const glyphs = glyphsBeyondBox(image, box, region, thinStrokes);
   // With nothing read as cut, every glyph beyond the box is what the widening gained.
   const sides = narrow ? changedSides(narrow.text, wide.text) : [...new Set(glyphs.map((g) => g.side))];
   if (!sides.length || sides.some((side) => !glyphs.some((g) => g.side === side && g.digit))) return narrow;
@@ -78,8 +74,9 @@ export interface GainedGlyph {
  * On each side of the box, the ink blob nearest it that lies mostly beyond it, within the widened `region`
  * and across the line's middle rows, judged as a digit or not. Ink is darker than the midpoint of the box's
  * darkest and lightest tenths (a bib is dark print on a lighter patch: the print gate passed it). With
- * `thinStrokes`, the glyph beyond is ink darker than the paper by `THIN_STROKE_CONTRAST` of the print's range (the
- * digits' heights are still taken at the midpoint), and a glyph the box's edge falls on counts as beyond it.
+ * `thinStrokes`, each side's nearest glyph is also looked for as ink darker than the paper by `THIN_STROKE_CONTRAST`
+ * of the print's range (the digits' heights still taken at the midpoint), a glyph the box's edge falls on counting
+ * as beyond it: a side holds a digit when either glyph is one.
  */
 export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region, thinStrokes = false): GainedGlyph[] {
   const line = boundsOf(box, image);
@@ -107,7 +104,6 @@ export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region, th
       }))
       .filter((b) => b.y0 < middle.y1 && b.y1 > middle.y0);
   const digitBlobs = blobsUnder((ink + paper) / 2);
-  const blobs = thinStrokes ? blobsUnder(paper - THIN_STROKE_CONTRAST * (paper - ink)) : digitBlobs;
   const inside = digitBlobs.filter((b) => !b.border && b.x0 >= line.x0 && b.x1 <= line.x1 && b.y1 - b.y0 >= h / 3);
   const digits =
     inside.length > 0
@@ -115,28 +111,37 @@ export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region, th
       : { y0: line.y0, y1: line.y1 };
   const digitHeight = Math.max(1, digits.y1 - digits.y0);
   const slack = HEIGHT_SLACK * digitHeight;
-  // A stroke the edge falls on reaches at most this far inside the box: further, it is the read's own first digit.
-  const cutReach = thinStrokes ? 2 * EDGE_ON_INK * h : 0;
-  const judge = (side: 'left' | 'right', b: (typeof blobs)[number]): GainedGlyph => ({
-    side,
-    x0: b.x0,
-    x1: b.x1,
-    digit:
-      !b.border &&
-      (side === 'left' ? b.x1 <= line.x0 + cutReach || !thinStrokes : b.x0 >= line.x1 - cutReach || !thinStrokes) &&
-      b.x1 - b.x0 <= MAX_GLYPH_WIDTH * digitHeight &&
-      b.y0 >= digits.y0 - slack &&
-      b.y1 <= digits.y1 + slack &&
-      b.y1 - b.y0 >= digitHeight / 2,
-  });
-  const inRead = (b: (typeof blobs)[number]) => b.x1 > region.x && b.x0 < region.x + region.width;
-  const centre = (b: (typeof blobs)[number]) => (b.x0 + b.x1) / 2;
-  const edgeOnInk = thinStrokes ? EDGE_ON_INK * h : 0;
-  const beyondLeft = (b: (typeof blobs)[number]) => b.x0 < line.x0 && centre(b) < line.x0 + edgeOnInk;
-  const beyondRight = (b: (typeof blobs)[number]) => b.x1 > line.x1 && centre(b) > line.x1 - edgeOnInk;
-  const left = blobs.filter((b) => beyondLeft(b) && inRead(b)).sort((a, b) => b.x1 - a.x1)[0];
-  const right = blobs.filter((b) => beyondRight(b) && inRead(b)).sort((a, b) => a.x0 - b.x0)[0];
-  return [...(left ? [judge('left', left)] : []), ...(right ? [judge('right', right)] : [])];
+  type Blob = (typeof digitBlobs)[number];
+  const inRead = (b: Blob) => b.x1 > region.x && b.x0 < region.x + region.width;
+  const centre = (b: Blob) => (b.x0 + b.x1) / 2;
+  /** Each side's nearest blob beyond the box; `edgeOnInk`: how far inside its centre may lie when the edge cuts it. */
+  const nearest = (blobs: Blob[], edgeOnInk: number): GainedGlyph[] => {
+    // A stroke the edge falls on reaches at most this far inside the box: further, it is the read's own first digit.
+    const cutReach = 2 * edgeOnInk;
+    const judge = (side: 'left' | 'right', b: Blob): GainedGlyph => ({
+      side,
+      x0: b.x0,
+      x1: b.x1,
+      digit:
+        !b.border &&
+        (side === 'left' ? b.x1 <= line.x0 + cutReach || !edgeOnInk : b.x0 >= line.x1 - cutReach || !edgeOnInk) &&
+        b.x1 - b.x0 <= MAX_GLYPH_WIDTH * digitHeight &&
+        b.y0 >= digits.y0 - slack &&
+        b.y1 <= digits.y1 + slack &&
+        b.y1 - b.y0 >= digitHeight / 2,
+    });
+    const left = blobs
+      .filter((b) => b.x0 < line.x0 && centre(b) < line.x0 + edgeOnInk && inRead(b))
+      .sort((a, b) => b.x1 - a.x1)[0];
+    const right = blobs
+      .filter((b) => b.x1 > line.x1 && centre(b) > line.x1 - edgeOnInk && inRead(b))
+      .sort((a, b) => a.x0 - b.x0)[0];
+    return [...(left ? [judge('left', left)] : []), ...(right ? [judge('right', right)] : [])];
+  };
+  return [
+    ...nearest(digitBlobs, 0),
+    ...(thinStrokes ? nearest(blobsUnder(paper - THIN_STROKE_CONTRAST * (paper - ink)), EDGE_ON_INK * h) : []),
+  ];
 }
 
 /** The box's darkest and lightest tenths: its ink and its paper. */
