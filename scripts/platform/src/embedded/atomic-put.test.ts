@@ -1,6 +1,9 @@
 import { ObjectStore } from '@em/core/storage';
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { embeddedS3ForTests } from './embedded-s3-for-tests';
 
 let s3: Awaited<ReturnType<typeof embeddedS3ForTests>>;
@@ -92,5 +95,37 @@ describe('a PUT to the embedded S3', () => {
     const stored = await store.list('race/');
     expect(stored).toHaveLength(80);
     expect(stored.every((o) => o.size === small.length)).toBe(true);
+  });
+});
+
+describe('a restart of the embedded S3', () => {
+  it('removes what a PUT killed mid-body left, and keeps every object, one named like it included', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'em-s3-restart-'));
+    try {
+      const first = await embeddedS3ForTests('restart-1', { dataDir });
+      await first.store.put('photos/1/a.jpg', Buffer.from('whole'), 'image/jpeg');
+      await first.store.put('photos/1/b.jpg.1234567890ab.partial', Buffer.from('an object'), 'image/jpeg');
+      await first.stop();
+      // What a process killed mid-PUT leaves beside the object it was replacing.
+      const objectFile = path.join(dataDir, 's3', 'b', 'photos', '1', 'a.jpg._S3rver_object');
+      const leftOver = `${objectFile}.0123456789ab.partial`;
+      writeFileSync(leftOver, 'half of a photo');
+
+      const second = await embeddedS3ForTests('restart-2', { dataDir });
+      try {
+        expect(await second.unfinishedPutsRemoved).toBe(1);
+        expect(existsSync(leftOver)).toBe(false);
+        expect(readdirSync(path.dirname(objectFile)).filter((f) => f.endsWith('.partial'))).toEqual([]);
+        expect((await second.store.getBuffer('photos/1/a.jpg')).toString()).toBe('whole');
+        expect((await second.store.list('photos/1/')).map((o) => o.key).sort()).toEqual([
+          'photos/1/a.jpg',
+          'photos/1/b.jpg.1234567890ab.partial',
+        ]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { FileHandle, mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
+import { FileHandle, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -22,6 +22,29 @@ interface FilesystemStore {
 // s3rver ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const Store = require('s3rver/lib/stores/filesystem') as { prototype: FilesystemStore };
+
+const PARTIAL_SUFFIX = '.partial';
+/** The name a PUT writes to until its object is whole: the object's own file, a random part, the suffix. */
+const UNFINISHED_PUT = /\._S3rver_object\.[0-9a-f]{12}\.partial$/;
+
+/**
+ * Removes what PUTs killed mid-body left under `directory` (s3rver's store): the files of that name
+ * last written before `startedAt`, the store's start (a PUT since then may still be writing its own).
+ * Walks every file of the store, so it runs beside the store, not before it serves.
+ */
+export async function removeUnfinishedPuts(directory: string, startedAt: Date): Promise<number> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  let removed = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || !UNFINISHED_PUT.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const written = await stat(file).catch(() => null);
+    if (!written || written.mtime >= startedAt) continue;
+    await rm(file, { force: true });
+    removed++;
+  }
+  return removed;
+}
 
 /** Creates `file` for writing in a folder that a concurrent delete may remove (s3rver removes an emptied one). */
 async function createInFolder(file: string): Promise<FileHandle> {
@@ -48,7 +71,7 @@ export function makeS3rverPutsAtomic(): void {
   Store.prototype.putObject = async function putObject(this: FilesystemStore, object: StoredObject) {
     const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
     // Not named like an object, so a listing never shows it; while it exists, its folder is not empty.
-    const partial = `${objectPath}.${randomBytes(6).toString('hex')}.partial`;
+    const partial = `${objectPath}.${randomBytes(6).toString('hex')}${PARTIAL_SUFFIX}`;
     const md5 = createHash('md5');
     let size = 0;
     const source = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;

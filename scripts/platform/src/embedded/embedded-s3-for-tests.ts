@@ -10,7 +10,13 @@ export const TEST_CREDENTIALS = { accessKeyId: 'AKTEST', secretAccessKey: 'secre
 export async function embeddedS3ForTests(
   name: string,
   opts: Partial<EmbeddedS3Options> = {},
-): Promise<{ dir: string; endpoint: string; store: ObjectStore; stop(): Promise<void> }> {
+): Promise<{
+  dir: string;
+  endpoint: string;
+  store: ObjectStore;
+  unfinishedPutsRemoved: Promise<number>;
+  stop(): Promise<void>;
+}> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `em-s3-${name}-`));
   const s3 = await startEmbeddedS3({
     dataDir: dir,
@@ -35,6 +41,7 @@ export async function embeddedS3ForTests(
     dir,
     endpoint: s3.endpoint,
     store,
+    unfinishedPutsRemoved: s3.unfinishedPutsRemoved,
     async stop() {
       await s3.stop();
       rmSync(dir, { recursive: true, force: true });

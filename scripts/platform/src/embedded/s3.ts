@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { isPublicRead, parseObjectPath } from './object-path';
 import { Credentials, verifySigV4, VerifyResult } from './sigv4';
 import { PayloadLimits, receiveVerifiedPayload } from './verified-payload';
-import { makeS3rverPutsAtomic } from './atomic-put';
+import { makeS3rverPutsAtomic, removeUnfinishedPuts } from './atomic-put';
 import { corsConfiguration, multipartUploads } from './multipart-uploads';
 
 // s3rver ships no types.
@@ -34,6 +34,8 @@ export interface EmbeddedS3Options {
 export interface EmbeddedS3 {
   endpoint: string;
   port: number;
+  /** How many files PUTs killed before this start left (removed beside the running store). */
+  unfinishedPutsRemoved: Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -141,6 +143,7 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const { socketPath, cleanup: removeSocket } = storeSocketPath(opts.dataDir);
   makeS3rverPutsAtomic();
+  const startedAt = new Date();
   const store = new S3rver({
     // s3rver passes `port` to server.listen first: an options object makes it a Unix socket.
     port: { path: socketPath },
@@ -165,6 +168,7 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
   const sweep = opts.abandonedUploads;
   const sweepAbandoned = () => void (sweep ? uploads.sweep(sweep.prefix, sweep.maxAgeMs).catch(() => undefined) : 0);
   sweepAbandoned();
+  const unfinishedPutsRemoved = removeUnfinishedPuts(directory, startedAt).catch(() => 0);
   const sweeper = setInterval(sweepAbandoned, 3600_000);
   sweeper.unref();
 
@@ -233,6 +237,7 @@ export async function startEmbeddedS3(opts: EmbeddedS3Options): Promise<Embedded
   return {
     endpoint: `http://127.0.0.1:${port}`,
     port,
+    unfinishedPutsRemoved,
     async stop() {
       clearInterval(sweeper);
       const closed = new Promise<void>((resolve) => front.close(() => resolve()));
