@@ -454,7 +454,7 @@ async function postgresWork(db: Pool): Promise<PostgresWork> {
  * `npm run cli -- ARGS`, or another build's cli.js through npm as well (`npm exec`: the same wrapper's cost).
  * BENCH_CPU_PROF=<dir>: the command (and npm) write a V8 CPU profile there when they exit.
  */
-function runCli(platform: Platform, cli: string | undefined, args: string[]): Promise<void> {
+export function runCli(platform: Platform, cli: string | undefined, args: string[]): Promise<void> {
   const profiled = profiledEnv();
   return new Promise((resolve, reject) => {
     const command = cli ? ['exec', '--silent', '--offline', '--', 'node', cli] : ['run', '--silent', 'cli', '--'];

@@ -10,6 +10,7 @@ import { turnedVideoBench } from './video-turned';
 import { bibAccuracy, facesOnGroups, racePhotos, STEPS_BEFORE, throughput, withWasmConcat } from './photo-pipeline';
 import { idleBench } from './idle';
 import { ingestBench } from './ingest';
+import { bibPlatformBench } from './bib-platform';
 import { participantPageBench } from './participant-page';
 import { dashboardPageBench } from './dashboard-page';
 import { readPathBench } from './read-path';
@@ -60,6 +61,7 @@ const SECTIONS: Record<string, (rows: BenchRow[], models: Models) => Promise<voi
     await throughput(rows, racePhotos(FIXTURES), reader, faces);
   },
   ingest: async (rows, models) => ingestBench(rows, await models.faces(), FIXTURES),
+  'bib-platform': async (rows) => bibPlatformBench(rows, FIXTURES),
   'face-search': async (rows, models) => {
     const faces = await models.faces();
     // One after the other: both initialise the same tfjs backend in this thread.
