@@ -1,4 +1,4 @@
-import { Platform, startPlatform } from '@em/platform';
+import { Platform } from '@em/platform';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { Pool } from 'pg';
 import { loadRaces } from './bib-races';
 import { visibleUnlabelled } from './bib-unlabelled';
 import { runCli } from './ingest';
-import { freePlatformPorts } from './platform-ports';
+import { startBenchPlatform } from './platform-ports';
 import { BenchRow } from './table';
 
 /** The races imported (BENCH_BIB_PLATFORM_RACES=bibs,rbnr,rbnr-yellow: any race of `bib-races`). */
@@ -30,16 +30,7 @@ export async function bibPlatformBench(rows: BenchRow[], fixtures: string): Prom
   const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-bib-platform-data-'));
   let platform: Platform | undefined;
   try {
-    platform = await startPlatform({
-      dataDir,
-      ports: await freePlatformPorts(),
-      seed: false,
-      serviceStartMs: 600_000,
-      extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
-      log: () => undefined,
-      onServiceOutput: () => undefined,
-    });
-    await platform.mlWorkerReady;
+    platform = await startBenchPlatform(dataDir);
     const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 2 });
     try {
       const org = (

@@ -1,8 +1,8 @@
-import { Platform, startPlatform } from '@em/platform';
+import { Platform } from '@em/platform';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePlatformPorts } from './platform-ports';
+import { startBenchPlatform } from './platform-ports';
 import { platformProcesses, wakeups } from './process-cpu';
 import { BenchRow } from './table';
 
@@ -19,16 +19,7 @@ export async function idleBench(rows: BenchRow[]): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'em-bench-idle-'));
   let platform: Platform | undefined;
   try {
-    platform = await startPlatform({
-      dataDir,
-      ports: await freePlatformPorts(),
-      seed: false,
-      serviceStartMs: 600_000,
-      extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
-      log: () => undefined,
-      onServiceOutput: () => undefined,
-    });
-    await platform.mlWorkerReady;
+    platform = await startBenchPlatform(dataDir);
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const cpu = platformProcesses(platform, dataDir);
     const services = platform.services.services.map((s) => [s.def.name, s.child.pid!] as const);

@@ -1,7 +1,7 @@
 import { REPO_ROOT } from '@em/core';
 import { BibReaderPool, FaceAnalyzer, PHOTO_FACE_OPTIONS } from '@em/ml-worker';
-import { Platform, startPlatform } from '@em/platform';
-import { freePlatformPorts } from './platform-ports';
+import { Platform } from '@em/platform';
+import { startBenchPlatform } from './platform-ports';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -51,25 +51,14 @@ export async function ingestBench(rows: BenchRow[], faces: FaceAnalyzer, fixture
     const sets = new Map<number, string>();
     for (const mp of SIZES_MP) sets.set(mp, await writeResized(sources, mp, path.join(work, `${mp}mp`)));
     console.error(`ingest: ${sources.length} photos at ${SIZES_MP.join(', ')} MP written; starting a platform`);
-    const ports = await freePlatformPorts();
-    platform = await startPlatform({
-      dataDir,
-      ports,
-      seed: false,
-      serviceStartMs: 600_000,
-      // BENCH_CPU_PROF=<dir>: every service (and each CLI import) writes a V8 CPU profile there when it stops.
-      extraEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...profiledEnv() },
-      log: () => undefined,
-      onServiceOutput: () => undefined,
-    });
-    // The platform answers before the ml-worker has loaded its models: its /metrics is read from the first import.
-    await platform.mlWorkerReady;
+    // BENCH_CPU_PROF=<dir>: every service (and each CLI import) writes a V8 CPU profile there when it stops.
+    platform = await startBenchPlatform(dataDir, profiledEnv());
     const db = new Pool({ connectionString: platform.env.DATABASE_URL, max: 2 });
     const concurrency = platform.cfg.PHOTO_CONCURRENCY;
     pool = new BibReaderPool(concurrency);
     await pool.load();
     const processes = platformProcesses(platform, dataDir);
-    const metricsUrl = `http://127.0.0.1:${ports.mlWorker}/metrics`;
+    const metricsUrl = `http://127.0.0.1:${platform.cfg.ML_WORKER_PORT}/metrics`;
     try {
       const org = (
         await db.query(
