@@ -570,6 +570,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { widenedGlyphCheck: false },
     optIn: true,
   },
+  {
+    label:
+      "besidebib (main before 2026-11-29 11:00: a number beside a runner's own bib on their torso stored as a bib of its own)",
+    options: { rules: { ...DEFAULT_BIB_RULES, oneBibPerRunner: false } },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
