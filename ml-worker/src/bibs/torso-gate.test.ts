@@ -116,6 +116,11 @@ describe('besideTheirBib: a runner wears one bib', () => {
     expect(besideTheirBib([own, past], [front, { ...behind, score: 0.5 }])).toEqual([false, false]);
   });
 
+  it("leaves a number above the runner's bib: seen over a shoulder, clear of their body (bibs-long prom2's 263)", () => {
+    const overShoulder = { ...past, y: 200 };
+    expect(besideTheirBib([own, overShoulder], [front])).toEqual([false, false]);
+  });
+
   it('leaves a number clearly larger than the central print: it is nearer, not behind (a shirt print in the middle)', () => {
     const print = { ...own, x: 220, width: 20, height: 12 };
     expect(besideTheirBib([print, past], [front])).toEqual([false, false]);

@@ -134,9 +134,10 @@ const NO_NEARER = 1.3;
 
 /**
  * For each number (its box on the photo), whether it rests on one runner's torso beside a more central number there,
- * no larger than it: a runner wears one bib, centred. The other belongs to someone behind, seen past the runner's
- * body (that person not found on their own), and that body may hide its first or last digits (issue 25 item 3: RBNR
- * set1_74's 297). A number another runner's torso also holds is left to them; one clearly larger is nearer, not behind.
+ * on its line and no larger than it: a runner wears one bib, centred. The other belongs to someone behind, seen past
+ * the runner's body at the height of their bib (that person not found on their own), and that body may hide its first
+ * or last digits (issue 25 item 3: RBNR set1_74's 297). A number another runner's torso also holds is left to them; one
+ * clearly larger is nearer, not behind; one above or below the runner's bib is seen clear of their body (over a shoulder).
  */
 export function besideTheirBib(
   numbers: Array<Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>>,
@@ -156,8 +157,9 @@ export function besideTheirBib(
     if (on.length < 2) continue;
     const own = on.reduce((a, i) => (offMiddle(i, runner) < offMiddle(a, runner) ? i : a));
     for (const i of on) {
-      if (i !== own && holders[i].length === 1 && numbers[i].height <= NO_NEARER * numbers[own].height)
-        beside[i] = true;
+      const [n, bib] = [numbers[i], numbers[own]];
+      const onItsLine = n.y < bib.y + bib.height && bib.y < n.y + n.height;
+      if (i !== own && onItsLine && holders[i].length === 1 && n.height <= NO_NEARER * bib.height) beside[i] = true;
     }
   }
   return beside;
