@@ -1,4 +1,13 @@
-import { weakEnd, BoxGeometry, cutNumber, DEFAULT_BIB_RULES, extractBibs, looksLikeBib, readBibs } from './extract';
+import {
+  weakEnd,
+  BoxGeometry,
+  TextBox,
+  cutNumber,
+  DEFAULT_BIB_RULES,
+  extractBibs,
+  looksLikeBib,
+  readBibs,
+} from './extract';
 
 const box = (text: string, confidence = 0.99, geometry?: BoxGeometry) => ({ text, confidence, geometry });
 /** Luminances around and inside a box, as measured by the ml-worker (surround median, 10th and 90th percentile inside). */
@@ -109,6 +118,31 @@ describe('looksLikeBib: dark ink on a lighter patch', () => {
 });
 
 describe('readBibs: partial reads', () => {
+  it("marks a number beside a runner's own bib partial (oneBibPerRunner: RBNR set1_74's 297 past the front runner)", () => {
+    const photo = { imageWidth: 480, imageHeight: 720 };
+    const boxes: TextBox[] = [
+      {
+        text: '341',
+        confidence: 0.996,
+        geometry: { x: 200, y: 320, width: 67, height: 25, ...photo, surround: 115, inner: 226, dark: 97, light: 252 },
+      },
+      {
+        text: '297',
+        confidence: 0.991,
+        geometry: { x: 281, y: 318, width: 30, height: 26, ...photo, surround: 77, inner: 226, dark: 87, light: 251 },
+      },
+    ];
+    const people = [
+      { x: 0.2418, y: 0.0674, width: 0.466, height: 0.8986, score: 0.63 },
+      { x: 0.5194, y: 0.1014, width: 0.2025, height: 0.679, score: 0.15 },
+    ];
+    const partial = (rules = DEFAULT_BIB_RULES) =>
+      Object.fromEntries(readBibs(boxes, rules, people).map((r) => [r.bib, r.partial]));
+    expect(partial()).toEqual({ '341': false, '297': true });
+    expect([...extractBibs(boxes, DEFAULT_BIB_RULES, people).keys()]).toEqual(['341']);
+    expect(partial({ ...DEFAULT_BIB_RULES, oneBibPerRunner: false })).toEqual({ '341': false, '297': false });
+  });
+
   /** A number's box at `x` (pixels) on a 640 x 480 photo, printed as a bib is, the ground reaching `left` / `right` box heights. */
   const at = (x: number, left = 0.3, right = 0.3): BoxGeometry => ({
     x,

@@ -1,5 +1,5 @@
 import { bibEvidence, bibScore } from './bib-score';
-import type { PersonBox } from './torso-gate';
+import { besideTheirBib, type PersonBox } from './torso-gate';
 
 /** One text box read by OCR, with its own confidence (0-1). */
 export interface TextBox {
@@ -78,6 +78,8 @@ export interface BibRules {
   frameMargin: number;
   /** A number with a digit-shaped glyph beside it that the read left out is partial (`BoxGeometry.digitBeside`). */
   digitBesideCut: boolean;
+  /** A number on one runner's torso beside their more central bib, no larger, is partial (`besideTheirBib`). */
+  oneBibPerRunner: boolean;
   /** The ground between a number's strokes is its patch too (`BoxGeometry.inner`: a number filling its sheet). */
   groundBetweenStrokes: boolean;
   /** An end digit read under this confidence, the number's one least sure, is doubtful (`BibRead.weakEnd`). */
@@ -97,6 +99,7 @@ export const DEFAULT_BIB_RULES: BibRules = {
   cutAtFrame: true,
   frameMargin: 0.5,
   digitBesideCut: false,
+  oneBibPerRunner: true,
   groundBetweenStrokes: true,
   doubtfulDigit: 0.9,
 };
@@ -164,8 +167,8 @@ export interface BibRead {
  * token of `minLength`-`maxLength` digits (after NFKC and trimming punctuation, `N°552` -> 552),
  * without leading zero, read with enough confidence and a bib score. Tokens mixing digits with
  * letters or hyphens (plates, "10km", dates) are not bibs. A read whose box is cut (`cutNumber`)
- * is partial; so is a number contained in a longer one read on the same photo. One read per
- * number and kind, the most confident.
+ * is partial; so is a number contained in a longer one read on the same photo, and one beside a runner's own
+ * bib on their torso (`oneBibPerRunner`). One read per number and kind, the most confident.
  */
 export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, people: PersonBox[] = []): BibRead[] {
   const reads = new Map<string, BibRead>();
@@ -173,14 +176,27 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
   for (const box of boxes) {
     for (const digits of box.text.normalize('NFKC').match(/\d+/g) ?? []) allDigits.add(digits.replace(/^0+(?=\d)/, ''));
   }
+  const numbers: Array<{ box: TextBox; token: string }> = [];
   for (const box of boxes) {
     if (box.confidence < rules.minConfidence || !looksLikeBib(box, rules)) continue;
     const [token] = numbersAloneInLine(box.text.normalize('NFKC'));
     if (token.startsWith('0') || token.length < rules.minLength || token.length > rules.maxLength) continue;
     if (rules.minBibScore !== undefined && bibScore(bibEvidence(box, token, boxes, people)) < rules.minBibScore)
       continue;
+    numbers.push({ box, token });
+  }
+  const placed = numbers.filter((n) => n.box.geometry);
+  const beside = new Set(
+    rules.oneBibPerRunner
+      ? besideTheirBib(
+          placed.map((n) => n.box.geometry!),
+          people,
+        ).flatMap((cut, i) => (cut ? [placed[i].box] : []))
+      : [],
+  );
+  for (const { box, token } of numbers) {
     const inALongerOne = [...allDigits].some((other) => other.length > token.length && other.includes(token));
-    const partial = inALongerOne || (box.geometry ? cutNumber(box.geometry, rules) : false);
+    const partial = inALongerOne || beside.has(box) || (box.geometry ? cutNumber(box.geometry, rules) : false);
     const key = `${token}${partial ? '~' : ''}`;
     const known = reads.get(key);
     if (known && known.confidence >= box.confidence) continue;

@@ -1,4 +1,4 @@
-import { DEFAULT_TORSO_RULES, onATorso, PersonBox, placedLikeABib, torsoRegion } from './torso-gate';
+import { besideTheirBib, DEFAULT_TORSO_RULES, onATorso, PersonBox, placedLikeABib, torsoRegion } from './torso-gate';
 
 /** A 2000x1000 photo; a runner standing at x 0.4-0.5, y 0.2-0.8 (relative). */
 const runner: PersonBox = { x: 0.4, y: 0.2, width: 0.1, height: 0.6, score: 0.6 };
@@ -93,5 +93,36 @@ describe('placedLikeABib', () => {
     expect(placedLikeABib({ ...textAt(0.5, 0.5), height: 120 }, [])).toBe(true); // 12% of the height
     expect(placedLikeABib(textAt(0.5, 0.5), [])).toBe(false); // 2%: a sign, a plate, a clock
     expect(placedLikeABib({ ...textAt(0.5, 0.5), height: 120 }, [{ ...runner, score: 0.1 }])).toBe(true); // unsure boxes are nobody
+  });
+});
+
+describe('besideTheirBib: a runner wears one bib', () => {
+  // RBNR set1_74 (480x720) as the person detector and the reader saw it: the front runner found twice, the runner
+  // behind him (whose sheet shows past his red shirt, its first digit hidden) found only at 0.15.
+  const front: PersonBox = { x: 0.2418, y: 0.0674, width: 0.466, height: 0.8986, score: 0.63 };
+  const frontAgain: PersonBox = { x: 0.2513, y: 0.0455, width: 0.4688, height: 0.8878, score: 0.2 };
+  const behind: PersonBox = { x: 0.5194, y: 0.1014, width: 0.2025, height: 0.679, score: 0.15 };
+  const photo = { imageWidth: 480, imageHeight: 720 };
+  const own = { x: 200, y: 320, width: 67, height: 25, ...photo }; // 341
+  const past = { x: 281, y: 318, width: 30, height: 26, ...photo }; // 297
+
+  it("marks the number beside a runner's own, more central bib (a runner found twice is one runner)", () => {
+    expect(besideTheirBib([own, past], [front, frontAgain, behind])).toEqual([false, true]);
+    expect(besideTheirBib([past, own], [front])).toEqual([true, false]);
+  });
+
+  it('leaves a lone number, and a number the torso of another runner found holds too', () => {
+    expect(besideTheirBib([past], [front])).toEqual([false]);
+    expect(besideTheirBib([own, past], [front, { ...behind, score: 0.5 }])).toEqual([false, false]);
+  });
+
+  it("leaves a number above the runner's bib: seen over a shoulder, clear of their body (bibs-long prom2's 263)", () => {
+    const overShoulder = { ...past, y: 200 };
+    expect(besideTheirBib([own, overShoulder], [front])).toEqual([false, false]);
+  });
+
+  it('leaves a number clearly larger than the central print: it is nearer, not behind (a shirt print in the middle)', () => {
+    const print = { ...own, x: 220, width: 20, height: 12 };
+    expect(besideTheirBib([print, past], [front])).toEqual([false, false]);
   });
 });

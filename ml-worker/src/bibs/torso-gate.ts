@@ -125,3 +125,50 @@ export function placedLikeABib(
   if (!persons.some((p) => p.score >= rules.minPersonScore)) return box.height / box.imageHeight >= rules.closeUpHeight;
   return onATorso(box, persons, rules);
 }
+
+/** Two person boxes overlapping this much (intersection over union) are one runner found twice. */
+const SAME_RUNNER_OVERLAP = 0.7;
+
+/** A number up to this many times the height of a runner's own bib is no nearer than it (a bib's size varies a little). */
+const NO_NEARER = 1.3;
+
+/**
+ * For each number (its box on the photo), whether it rests on one runner's torso beside a more central number there,
+ * on its line and no larger than it: a runner wears one bib, centred. The other belongs to someone behind, seen past
+ * the runner's body at the height of their bib (that person not found on their own), and that body may hide its first
+ * or last digits (issue 25 item 3: RBNR set1_74's 297). A number another runner's torso also holds is left to them; one
+ * clearly larger is nearer, not behind; one above or below the runner's bib is seen clear of their body (over a shoulder).
+ */
+export function besideTheirBib(
+  numbers: Array<Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>>,
+  persons: PersonBox[],
+  rules: TorsoRules = DEFAULT_TORSO_RULES,
+): boolean[] {
+  const runners: PersonBox[] = [];
+  for (const p of [...persons].sort((a, b) => b.score - a.score)) {
+    if (p.score >= rules.minPersonScore && !runners.some((r) => overlap(r, p) > SAME_RUNNER_OVERLAP)) runners.push(p);
+  }
+  const holders = numbers.map((n) => runners.filter((r) => onATorso(n, [r], rules)));
+  const beside = numbers.map(() => false);
+  const offMiddle = (i: number, r: PersonBox) =>
+    Math.abs((numbers[i].x + numbers[i].width / 2) / numbers[i].imageWidth - (r.x + r.width / 2));
+  for (const runner of runners) {
+    const on = numbers.map((_, i) => i).filter((i) => holders[i].includes(runner));
+    if (on.length < 2) continue;
+    const own = on.reduce((a, i) => (offMiddle(i, runner) < offMiddle(a, runner) ? i : a));
+    for (const i of on) {
+      const [n, bib] = [numbers[i], numbers[own]];
+      const onItsLine = n.y < bib.y + bib.height && bib.y < n.y + n.height;
+      if (i !== own && onItsLine && holders[i].length === 1 && n.height <= NO_NEARER * bib.height) beside[i] = true;
+    }
+  }
+  return beside;
+}
+
+/** Intersection over union of two person boxes. */
+function overlap(a: PersonBox, b: PersonBox): number {
+  const w = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
+  const h = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  const both = w * h;
+  return both / (a.width * a.height + b.width * b.height - both);
+}

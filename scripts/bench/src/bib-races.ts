@@ -16,7 +16,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { bibAnatomy } from './bib-anatomy';
 import { BibFont, installedBibFonts, SHEET_PLACES, withLongerBibs } from './bib-long-numbers';
-import { visibleUnlabelled } from './bib-unlabelled';
+import { storedFragments, visibleUnlabelled } from './bib-unlabelled';
 import { BenchRow } from './table';
 
 /** A race of the fixtures: photos with the bibs labelled on each. */
@@ -570,6 +570,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { widenedGlyphCheck: false },
     optIn: true,
   },
+  {
+    label:
+      "besidebib (main before 2026-11-29 11:00: a number beside a runner's own bib on their torso stored as a bib of its own)",
+    options: { rules: { ...DEFAULT_BIB_RULES, oneBibPerRunner: false } },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
@@ -827,6 +833,15 @@ export async function bibRaces(
         `missed: ${list(shipped.missed, 20)}`,
         `partial reads (not stored): ${list(partial)}`,
       ].join('; '),
+    });
+    // Issue 25 item 3: a fragment of a bib stored as a shorter number goes to another runner's bib.
+    const labelsOf = new Map(photos.map((p) => [p.name, p.bibs]));
+    const fragments = storedFragments(race.family, shipped.wrong, (photo) => labelsOf.get(photo) ?? []);
+    rows.push({
+      figure: `BIB fragments stored as a number, ${label}, race ${race.name}`,
+      value: `${fragments.length} of ${shipped.fp} wrong reads`,
+      target: '0',
+      how: `shipped rules, no start list; a wrong read that is a part of a longer bib labelled or seen on its photo, or looked at as one (bib-unlabelled.ts): ${list(fragments)}`,
     });
     if (race.photos.some((p) => [...p.bibs].some((b) => b.length >= 5)))
       longNumbers(rows, photos, rules, label, race.name);

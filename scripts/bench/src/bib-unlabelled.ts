@@ -23,3 +23,36 @@ export function visibleUnlabelled(family: string, wrong: string[]): string[] {
     return !!match && (visible[match[2]] ?? []).includes(match[1]);
   });
 }
+
+/**
+ * Stored reads looked at that are a part of a bib whose other digits are hidden (a runner in front, a fold of the
+ * sheet): no label holds them, so only a look tells them from a bib. Keyed by race family, then photo, read -> the bib.
+ */
+export const HIDDEN_BIB_FRAGMENTS: Record<string, Record<string, Record<string, string>>> = {
+  rbnr: {
+    // The second runner's sheet, its first digit behind the front runner's red shirt (a sliver of it shows).
+    'set1_74.JPG': { '297': '?297' },
+    // The sheet of the runner on the right, its first digits under a dark fold (3621 or 3521 by eye).
+    'set1_80.JPG': { '21': '3?21' },
+  },
+};
+
+/**
+ * The wrong reads (`bib (photo)`) that are fragments of a bib on their photo: a part of a longer bib labelled there or
+ * seen there (`VISIBLE_UNLABELLED_BIBS`), or a read looked at as one (`HIDDEN_BIB_FRAGMENTS`). `labelsOf` gives a
+ * photo's labelled bibs.
+ */
+export function storedFragments(
+  family: string,
+  wrong: string[],
+  labelsOf: (photo: string) => Iterable<string>,
+): string[] {
+  return wrong.filter((entry) => {
+    const match = /^(\S+) \((.+)\)$/.exec(entry);
+    if (!match) return false;
+    const [, read, photo] = match;
+    if (HIDDEN_BIB_FRAGMENTS[family]?.[photo]?.[read]) return true;
+    const bibs = [...labelsOf(photo), ...(VISIBLE_UNLABELLED_BIBS[family]?.[photo] ?? [])];
+    return bibs.some((bib) => bib.length > read.length && bib.includes(read));
+  });
+}
