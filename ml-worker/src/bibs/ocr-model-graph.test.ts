@@ -17,7 +17,12 @@ const dictionary = [...readFileSync(path.join(assets, 'ppocr_keys_v1.txt'), 'utf
 const sessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false };
 
 /** A bib sheet: a white patch with a black number, on a grey shirt. */
-async function bibSheet(width: number, height: number, number: string, fontSize: number): Promise<sharp.Sharp> {
+async function bibSheet(
+  width: number,
+  height: number,
+  number: string,
+  fontSize: number,
+): Promise<ReturnType<typeof sharp>> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <rect width="100%" height="100%" fill="#6a6f78"/>
     <rect x="${width * 0.15}" y="${height * 0.2}" width="${width * 0.7}" height="${height * 0.6}" fill="#f4f4f0"/>
