@@ -570,6 +570,11 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { widenedGlyphCheck: false },
     optIn: true,
   },
+  ...[8, 10, 12].map((degrees) => ({
+    label: `tilt${degrees} (where no number was read on a crop, the detector looks again at it turned ${degrees} degrees either way)`,
+    options: { tiltedLook: degrees },
+    optIn: true,
+  })),
   { label: 'now (as shipped)', options: {} },
 ];
 
