@@ -115,6 +115,8 @@ export interface BibReaderOptions {
    * on a running or turning body is tilted 5-15 degrees, and the detector misses a line so tilted); 0: no such look.
    */
   tiltedLook: number;
+  /** With tiltedLook: only crops at least this share of the tallest crop's height are looked at tilted; 0: all. */
+  tiltedCropShare: number;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -139,6 +141,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   otherDetectorInput: false,
   luminanceWhereNoNumber: true,
   tiltedLook: 0,
+  tiltedCropShare: 0,
 };
 
 /**
@@ -303,6 +306,7 @@ export class BibReader implements BibReading {
               await detectWith(this.options.luminance, undefined, tilt)(crop, scale),
             )
         : undefined,
+      tiltedCropShare: this.options.tiltedCropShare,
       recognise: (line) =>
         recogniseLine(
           recognition,

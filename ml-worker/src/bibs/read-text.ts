@@ -43,6 +43,8 @@ export interface TextOcr {
    * level), run on the crops where no number was read; absent: no such pass.
    */
   detectTilted?(image: Rgba, scale: number): Promise<TextLine[]>;
+  /** `detectTilted` only on crops at least this share of the tallest crop's height (the people in front); 0: all. */
+  tiltedCropShare?: number;
   recognise(line: TextLine): Promise<LineReading | undefined>;
 }
 
@@ -143,7 +145,9 @@ export async function readTextBoxes(
   const detectTilted = ocr.detectTilted?.bind(ocr);
   if (detectTilted) {
     const tilted: TextOcr = { detect: detectTilted, recognise: (line) => ocr.recognise(line) };
-    boxes = [...boxes, ...(await readAgain(tilted, bareCrops(), 'tilted'))];
+    const tallest = Math.max(...crops.map((crop) => crop.height));
+    const inFront = bareCrops().filter((crop) => crop.height >= (ocr.tiltedCropShare ?? 0) * tallest);
+    boxes = [...boxes, ...(await readAgain(tilted, inFront, 'tilted'))];
   }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);

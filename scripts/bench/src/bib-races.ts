@@ -575,6 +575,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { tiltedLook: degrees },
     optIn: true,
   })),
+  {
+    label:
+      'tilt8front (tilt8 on the crops at least half as tall as the tallest only: the people in front, as enlargeShare)',
+    options: { tiltedLook: 8, tiltedCropShare: 0.5 },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
