@@ -9,7 +9,14 @@ import type { Rgba } from './box-geometry';
 import { PersonDetector } from './person-detector';
 import { DEFAULT_TEXT_CROP_OPTIONS, planTextCrops, TextCrop, TextCropOptions } from './text-crops';
 import { readTextBoxes, TextOcr, TracedLine } from './read-text';
-import { DetectionModel, DetectorInput, detectTextLines, LuminanceUse, SplitIntoLines } from './text-detection';
+import {
+  DetectionModel,
+  DetectorInput,
+  detectTextLines,
+  linesOnce,
+  LuminanceUse,
+  SplitIntoLines,
+} from './text-detection';
 import { recogniseLine, RecogniserInput } from './recognise-line';
 import { readFile } from 'node:fs/promises';
 import { fuseOcrModel } from './ocr-model-graph';
@@ -109,6 +116,13 @@ export interface BibReaderOptions {
    * folded into the convolutions, hard-swish as one operation).
    */
   ocrGraph: OcrGraph;
+  /**
+   * Where no number was read on a crop, the detector looks again at it turned this many degrees either way (a bib
+   * on a running or turning body is tilted 5-15 degrees, and the detector misses a line so tilted); 0: no such look.
+   */
+  tiltedLook: number;
+  /** With tiltedLook: only crops at least this share of the tallest crop's height are looked at tilted; 0: all. */
+  tiltedCropShare: number;
 }
 
 /** Which graphs of the OCR models run: the package's files as they are, or `fuseOcrModel`'s rewrite of them. */
@@ -136,6 +150,8 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   otherDetectorInput: false,
   luminanceWhereNoNumber: true,
   ocrGraph: 'fused',
+  tiltedLook: 0,
+  tiltedCropShare: 0,
 };
 
 /**
@@ -272,7 +288,7 @@ export class BibReader implements BibReading {
     const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(rgb ?? pixels) : null;
     const crops = this.cropsFor(people, pixels.width, pixels.height);
     const detectWith =
-      (luminance: LuminanceUse, input = this.options.detectorInput) =>
+      (luminance: LuminanceUse, input = this.options.detectorInput, roll = 0) =>
       (crop: Rgba, scale: number) =>
         detectTextLines(
           detection,
@@ -285,7 +301,9 @@ export class BibReader implements BibReading {
           input,
           this.options.slantedWidening,
           this.options.thinStrokeGlyphs,
+          roll,
         );
+    const tilt = this.options.tiltedLook;
     const ocr: TextOcr = {
       detect: detectWith(this.options.luminance),
       // The second look sees the crop's stretched luminance only (a tinted sheet hides the line in colour).
@@ -295,6 +313,14 @@ export class BibReader implements BibReading {
         ? detectWith(this.options.luminance, this.options.detectorInput === 'paddle' ? 'library' : 'paddle')
         : undefined,
       againWhereNoNumber: this.options.greyFallback && this.options.luminanceWhereNoNumber,
+      detectTilted: tilt
+        ? async (crop, scale) =>
+            linesOnce(
+              await detectWith(this.options.luminance, undefined, -tilt)(crop, scale),
+              await detectWith(this.options.luminance, undefined, tilt)(crop, scale),
+            )
+        : undefined,
+      tiltedCropShare: this.options.tiltedCropShare,
       recognise: (line) =>
         recogniseLine(
           recognition,

@@ -165,6 +165,31 @@ describe('readTextBoxes, the other detector input where a crop yields no number'
   });
 });
 
+describe('readTextBoxes, the tilted look where a crop yields no number', () => {
+  it('reads the number only the tilted look finds, on the crops of the people in front with a crop share', async () => {
+    // A tall crop (a runner in front) and one a third as tall (a runner behind); neither's level look finds a number.
+    const front = { x: 0, y: 0, width: 1000, height: H, scale: 1 };
+    const behind = { x: 700, y: 0, width: 300, height: 260, scale: 1 };
+    const tiltedOn = (share?: number) => {
+      const seen: number[] = [];
+      const ocr: TextOcr = {
+        detect: async () => [],
+        detectTilted: async (image) => (
+          seen.push(image.height),
+          image.height === H ? [{ box: box(466, 296, 574, 344) }] : []
+        ),
+        tiltedCropShare: share,
+        recognise: async () => ({ text: '979', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
+      };
+      return readTextBoxes(ocr, photo(), [front, behind], null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES).then(
+        (boxes) => ({ seen, read: boxes.map((b) => b.text) }),
+      );
+    };
+    expect(await tiltedOn()).toEqual({ seen: [H, 260], read: ['979'] });
+    expect(await tiltedOn(0.5)).toEqual({ seen: [H], read: ['979'] });
+  });
+});
+
 describe('readTextBoxes, detecting again where nothing passed the gates', () => {
   const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
   const fake = (first: TextLine[], again: TextLine[]) => {

@@ -38,6 +38,13 @@ export interface TextOcr {
    * was read: a line one input's detector misses, the other's may find; absent: no such pass.
    */
   detectOther?(image: Rgba, scale: number): Promise<TextLine[]>;
+  /**
+   * The detector on a crop's pixels turned either way (a bib tilted on a turning body, which the detector misses
+   * level), run on the crops where no number was read; absent: no such pass.
+   */
+  detectTilted?(image: Rgba, scale: number): Promise<TextLine[]>;
+  /** `detectTilted` only on crops at least this share of the tallest crop's height (the people in front); 0: all. */
+  tiltedCropShare?: number;
   recognise(line: TextLine): Promise<LineReading | undefined>;
 }
 
@@ -49,7 +56,7 @@ export interface TracedLine {
   /** The detector's corners in the analysed image's pixels. */
   corners: number[][];
   scale: number;
-  pass: 'colour' | 'luminance' | 'larger' | 'other input' | 'second look';
+  pass: 'colour' | 'luminance' | 'larger' | 'other input' | 'tilted' | 'second look';
   fate: 'cut by its crop' | 'print' | 'torso' | 'read elsewhere' | 'read';
   text?: string;
   confidence?: number;
@@ -134,6 +141,13 @@ export async function readTextBoxes(
   if (detectOther) {
     const other: TextOcr = { detect: detectOther, recognise: (line) => ocr.recognise(line) };
     boxes = [...boxes, ...(await readAgain(other, bareCrops(), 'other input'))];
+  }
+  const detectTilted = ocr.detectTilted?.bind(ocr);
+  if (detectTilted) {
+    const tilted: TextOcr = { detect: detectTilted, recognise: (line) => ocr.recognise(line) };
+    const tallest = Math.max(...crops.map((crop) => crop.height));
+    const inFront = bareCrops().filter((crop) => crop.height >= (ocr.tiltedCropShare ?? 0) * tallest);
+    boxes = [...boxes, ...(await readAgain(tilted, inFront, 'tilted'))];
   }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);

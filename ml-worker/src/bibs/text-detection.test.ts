@@ -6,7 +6,9 @@ import {
   framedBands,
   detectTextLines,
   levelledLineCut,
+  linesOnce,
   paddedLineRegion,
+  rolledCopy,
   stretchedLuminance,
   textMask,
 } from './text-detection';
@@ -110,6 +112,84 @@ describe('detectTextLines', () => {
     await detectTextLines(model, async () => [], image, 1, 0, true, 'off', 'paddle');
     await detectTextLines(model, async () => [], image, 1);
     expect(normalisations).toEqual([{ mean: [0.406, 0.456, 0.485], std: [0.225, 0.224, 0.229] }, {}]);
+  });
+});
+
+describe('detectTextLines with a roll (a bib tilted on a turning body, which the detector finds only levelled)', () => {
+  // A white crop with a grey bar 4 px thick, 60 px long, going down to the right at 15 degrees, centred at (60, 40).
+  const [cx, cy, angle] = [60, 40, (15 * Math.PI) / 180];
+  const crop = { data: new Uint8Array(120 * 80 * 4).fill(255), width: 120, height: 80 };
+  for (let y = 0; y < 80; y++)
+    for (let x = 0; x < 120; x++) {
+      const along = (x - cx) * Math.cos(angle) + (y - cy) * Math.sin(angle);
+      const across = -(x - cx) * Math.sin(angle) + (y - cy) * Math.cos(angle);
+      if (Math.abs(along) < 30 && Math.abs(across) < 2) crop.data.fill(60, (y * 120 + x) * 4, (y * 120 + x) * 4 + 3);
+    }
+  /** A detector that finds level print only: ink (not the black around a turned crop) in a row 20 px long. */
+  const levelOnly: DetectionModel = {
+    imageToInput: (input) => ({
+      data: Float32Array.from({ length: input.width * input.height }, (_, p) => input.data[p * input.channels]),
+      width: input.width,
+      height: input.height,
+    }),
+    runModel: async ({ modelData: { data, width, height } }) => {
+      const out = new Float32Array(width * height);
+      for (let y = 0; y < height; y++)
+        for (let x = 0, run = 0; x <= width; x++) {
+          if (x < width && data[y * width + x] > 30 && data[y * width + x] < 100) run++;
+          else {
+            if (run >= 20) out.fill(1, y * width + x - run, y * width + x);
+            run = 0;
+          }
+        }
+      return { data: out, dims: [1, 1, height, width] };
+    },
+  };
+  const maskOf = async (roll: number) => {
+    const split = jest.fn(async () => []);
+    await detectTextLines(levelOnly, split, crop, 1, 0, true, 'off', 'library', false, false, roll);
+    return (split.mock.calls[0] as unknown as [{ data: Uint8Array; width: number }])[0];
+  };
+  const white = (mask: { data: Uint8Array; width: number }, x: number, y: number) =>
+    mask.data[(y * mask.width + x) * 4];
+
+  it('finds no line on the tilted bar as it is, and the bar where it lies once the crop is turned level', async () => {
+    const level = await maskOf(0);
+    expect(level.data.some((v, i) => i % 4 === 0 && v === 255)).toBe(false);
+    const rolled = await maskOf(-15);
+    expect({ width: rolled.width, height: (rolled as unknown as { height: number }).height }).toEqual({
+      width: 120,
+      height: 80,
+    });
+    // Text at the bar's middle and near either end (on its axis), none a bar's length above or below.
+    const along = (d: number) => [Math.round(cx + d * Math.cos(angle)), Math.round(cy + d * Math.sin(angle))];
+    for (const d of [-25, 0, 25]) expect(white(rolled, along(d)[0], along(d)[1])).toBe(255);
+    expect(white(rolled, 60, 15)).toBe(0);
+    expect(white(rolled, 60, 65)).toBe(0);
+    // Turned the wrong way the bar is steeper: still not found.
+    const wrongWay = await maskOf(15);
+    expect(wrongWay.data.some((v, i) => i % 4 === 0 && v === 255)).toBe(false);
+  });
+
+  it('turns the crop about its centre onto a canvas that holds all of it, black around it', () => {
+    const turned = rolledCopy(crop, 1, 90);
+    expect({ width: turned.width, height: turned.height }).toEqual({ width: 80, height: 120 });
+    const quarter = rolledCopy(crop, 0.5, 30);
+    expect(quarter.width).toBe(Math.ceil(60 * Math.cos(Math.PI / 6) + 40 * Math.sin(Math.PI / 6)));
+    expect([...quarter.data.subarray(0, 4)]).toEqual([0, 0, 0, 255]);
+  });
+});
+
+describe('linesOnce (two looks at a crop read each line once)', () => {
+  it('leaves out a line of the second look that overlaps one of the first by more than half', () => {
+    const box = (x: number, y: number) => [
+      [x, y],
+      [x + 40, y],
+      [x + 40, y + 10],
+      [x, y + 10],
+    ];
+    const [a, b, c] = [{ box: box(0, 0) }, { box: box(2, 1) }, { box: box(0, 30) }];
+    expect(linesOnce([a], [b, c])).toEqual([a, c]);
   });
 });
 

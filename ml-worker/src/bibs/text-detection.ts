@@ -1,6 +1,6 @@
 import { openImage } from '@em/core/media';
 import type { Rgba } from './box-geometry';
-import { cropRgba, Region } from './text-crops';
+import { boundsIou, cornerBounds, cropRgba, Region } from './text-crops';
 
 /** A line of text the detector found: its four corners and its pixels, cut (deskewed) for recognition. */
 export interface TextLine {
@@ -65,14 +65,23 @@ export async function detectTextLines(
   input: DetectorInput = 'library',
   slantedWidening = false,
   thinStrokes = false,
+  roll = 0,
 ): Promise<TextLine[]> {
-  const frame = detectorFrame(image.width, image.height, scale);
   const grey = luminance === 'off' ? image : stretchedLuminance(image);
-  const framed = await framedBands(detectorBands(grey, luminance !== 'off'), frame);
   const normalisation = input === 'paddle' ? PADDLE_DETECTOR_NORMALISATION : {};
-  const output = await model.runModel({ modelData: model.imageToInput(framed, normalisation) });
+  const run = async (bands: Bands, frame: DetectorFrame) =>
+    (await model.runModel({ modelData: model.imageToInput(await framedBands(bands, frame), normalisation) })).data;
+  let mask: Rgba;
+  if (roll) {
+    const rolled = rolledCopy(grey, scale, roll);
+    const frame = detectorFrame(rolled.width, rolled.height, 1);
+    mask = rolledBackMask(await run(detectorBands(rolled, luminance !== 'off'), frame), frame, image, scale, roll);
+  } else {
+    const frame = detectorFrame(image.width, image.height, scale);
+    mask = textMask(await run(detectorBands(grey, luminance !== 'off'), frame), frame);
+  }
   const source = luminance === 'both' ? grey : image;
-  const lines = await split(textMask(output.data, frame), source);
+  const lines = await split(mask, source);
   if (linePadding <= 0) return lines;
   return lines.map((line) => {
     const region = paddedLineRegion(line.box, image.width, image.height, linePadding);
@@ -84,6 +93,81 @@ export async function detectTextLines(
       ? { ...line, widened: { image: lineImage(levelled.line), glyphCheck, thinStrokes, ...levelled.check } }
       : line;
   });
+}
+
+/**
+ * `image` scaled by `scale` and turned by `degrees` (clockwise) about its centre, on a canvas holding all of it, black
+ * around it as the detector's frame is: a bib on a turning body is tilted, and the detector misses a tilted line it
+ * finds once levelled.
+ */
+export function rolledCopy(image: Rgba, scale: number, degrees: number): Rgba {
+  const { w, h, rw, rh, cos, sin } = rollGeometry(image, scale, degrees);
+  const data = new Uint8Array(rw * rh * 4);
+  const d = image.data;
+  for (let j = 0; j < rh; j++)
+    for (let i = 0; i < rw; i++) {
+      const [qx, qy] = [i + 0.5 - rw / 2, j + 0.5 - rh / 2];
+      // The scaled image's point this canvas pixel shows, in the image's own pixels.
+      const x = ((cos * qx + sin * qy + w / 2) * image.width) / w - 0.5;
+      const y = ((-sin * qx + cos * qy + h / 2) * image.height) / h - 0.5;
+      const o = (j * rw + i) * 4;
+      data[o + 3] = 255;
+      if (x < -0.5 || y < -0.5 || x > image.width - 0.5 || y > image.height - 0.5) continue;
+      const [x0, y0] = [Math.max(0, Math.floor(x)), Math.max(0, Math.floor(y))];
+      const [x1, y1] = [Math.min(image.width - 1, x0 + 1), Math.min(image.height - 1, y0 + 1)];
+      const [fx, fy] = [Math.min(1, Math.max(0, x - x0)), Math.min(1, Math.max(0, y - y0))];
+      for (let c = 0; c < 3; c++) {
+        const top = d[(y0 * image.width + x0) * 4 + c] * (1 - fx) + d[(y0 * image.width + x1) * 4 + c] * fx;
+        const bottom = d[(y1 * image.width + x0) * 4 + c] * (1 - fx) + d[(y1 * image.width + x1) * 4 + c] * fx;
+        data[o + c] = Math.round(top * (1 - fy) + bottom * fy);
+      }
+    }
+  return { data, width: rw, height: rh };
+}
+
+/**
+ * The detector's map of `rolledCopy(image, scale, degrees)` (framed in `frame`) turned back onto `image` scaled by
+ * `scale`: the mask the line splitter reads, as `textMask` gives for a level look.
+ */
+export function rolledBackMask(
+  probabilities: ArrayLike<number>,
+  frame: DetectorFrame,
+  image: { width: number; height: number },
+  scale: number,
+  degrees: number,
+): Rgba {
+  const { w, h, rw, rh, cos, sin } = rollGeometry(image, scale, degrees);
+  const data = new Uint8Array(w * h * 4);
+  const pixels = new Uint32Array(data.buffer);
+  const text = 0xffffffff;
+  const ground = new Uint32Array(new Uint8Array([0, 0, 0, 255]).buffer)[0];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const [px, py] = [x + 0.5 - w / 2, y + 0.5 - h / 2];
+      const i = Math.min(rw - 1, Math.max(0, Math.floor(cos * px - sin * py + rw / 2)));
+      const j = Math.min(rh - 1, Math.max(0, Math.floor(sin * px + cos * py + rh / 2)));
+      pixels[y * w + x] =
+        probabilities[(j + frame.top) * frame.frameWidth + i + frame.left] > TEXT_PROBABILITY ? text : ground;
+    }
+  return { data, width: w, height: h };
+}
+
+/** The lines of two looks at one crop, a line the second found that the first did too left out (read once). */
+export function linesOnce(first: TextLine[], second: TextLine[]): TextLine[] {
+  const seen = first.map((line) => cornerBounds(line.box));
+  return [...first, ...second.filter((line) => !seen.some((b) => boundsIou(b, cornerBounds(line.box)) > 0.5))];
+}
+
+/** The scaled image's size, its turned canvas's and the turn's cosine and sine. */
+function rollGeometry(image: { width: number; height: number }, scale: number, degrees: number) {
+  const w = Math.max(1, Math.round(image.width * scale));
+  const h = Math.max(1, Math.round(image.height * scale));
+  const a = (degrees * Math.PI) / 180;
+  const [cos, sin] = [Math.cos(a), Math.sin(a)];
+  // Less a hair: cos(90 degrees) is not quite 0 in floating point.
+  const rw = Math.ceil(w * Math.abs(cos) + h * Math.abs(sin) - 1e-9);
+  const rh = Math.ceil(w * Math.abs(sin) + h * Math.abs(cos) - 1e-9);
+  return { w, h, rw, rh, cos, sin };
 }
 
 /** A slanted line's cut, level, widened along its axis: the recogniser's pixels and the glyph check's. */

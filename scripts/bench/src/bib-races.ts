@@ -582,6 +582,17 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { ocrGraph: 'shipped' },
     optIn: true,
   },
+  ...[8, 10, 12].map((degrees) => ({
+    label: `tilt${degrees} (where no number was read on a crop, the detector looks again at it turned ${degrees} degrees either way)`,
+    options: { tiltedLook: degrees },
+    optIn: true,
+  })),
+  {
+    label:
+      'tilt8front (tilt8 on the crops at least half as tall as the tallest only: the people in front, as enlargeShare)',
+    options: { tiltedLook: 8, tiltedCropShare: 0.5 },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 

@@ -7,6 +7,7 @@
 export const VISIBLE_UNLABELLED_BIBS: Record<string, Record<string, string[]>> = {
   rbnr: {
     'set1_02.JPG': ['3638'],
+    'set1_38.JPG': ['976'],
     'set1_53.JPG': ['3645'],
     'set1_81.JPG': ['3637'],
     'set1_82.JPG': ['327'],
