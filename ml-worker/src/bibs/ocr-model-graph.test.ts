@@ -1,10 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { onnx } from 'onnx-proto';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { planarInput } from './bib-reader';
 import { BibReaderPool } from './bib-reader-pool';
-import { fuseOcrModel, operationCounts } from './ocr-model-graph';
+import { fuseOcrModel, ocrModelGraphs, operationCounts } from './ocr-model-graph';
 
 jest.setTimeout(240_000);
 
@@ -153,6 +155,36 @@ describe('fuseOcrModel', () => {
     expect(decode(original)).toBe('4306');
     expect(decode(fused)).toBe('4306');
     expect(maxAbsDiff(original.data, fused.data)).toBeLessThan(1e-3);
+  });
+});
+
+describe('ocrModelGraphs', () => {
+  it('runs a graph the rewrite cannot carry as shipped, with a warning, and rewrites the other', async () => {
+    // An opset 9 Upsample: an operation fuseOcrModel does not carry to opset 14 (a models package upgrade could bring one).
+    const upsample = onnx.ModelProto.encode({
+      irVersion: 4,
+      opsetImport: [{ domain: '', version: 9 }],
+      graph: {
+        name: 'upsample',
+        node: [{ opType: 'Upsample', input: ['x', 'scales'], output: ['y'] }],
+        input: [{ name: 'x' }, { name: 'scales' }],
+        output: [{ name: 'y' }],
+      },
+    }).finish();
+    const unknown = path.join(mkdtempSync(path.join(tmpdir(), 'em-ocr-graph-')), 'upsample.onnx');
+    writeFileSync(unknown, upsample);
+    const warnings: string[] = [];
+    const graphs = await ocrModelGraphs(
+      'fused',
+      {
+        detection: path.join(assets, 'ch_PP-OCRv4_det_infer.onnx'),
+        recognition: unknown,
+      },
+      (message) => warnings.push(message),
+    );
+    expect(graphs.recognition).toBe(unknown);
+    expect(operationCounts(graphs.detection as Uint8Array).HardSwish).toBe(24);
+    expect(warnings).toEqual([expect.stringMatching(/upsample\.onnx runs as shipped: .*Upsample/)]);
   });
 });
 
