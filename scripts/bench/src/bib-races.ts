@@ -13,9 +13,9 @@ import {
 } from '@em/ml-worker';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { Sharp } from 'sharp';
 import { bibAnatomy } from './bib-anatomy';
-import { BibFont, installedBibFonts, SHEET_PLACES, withLongerBibs } from './bib-long-numbers';
+import { BibFont, installedBibFonts, seededRandom, SHEET_PLACES, withLongerBibs } from './bib-long-numbers';
 import { storedFragments, visibleUnlabelled } from './bib-unlabelled';
 import { BenchRow } from './table';
 
@@ -78,6 +78,10 @@ interface GeneratedRace {
   blur?: number;
   /** Degrees the camera is rolled (the corners filled grey). */
   roll?: number;
+  /** Horizontal motion blur, pixels long: a runner crossing the frame at a shutter too slow for their speed. */
+  motion?: number;
+  /** Sensor noise, standard deviation in 0-255 levels per channel: a high ISO in dim light (seeded per photo). */
+  noise?: number;
   quality: number;
   /** Close-ups: one photo per rectangle of a source photo (oriented pixels), labelled with the bib it holds. */
   closeUps?: CloseUp[];
@@ -169,6 +173,22 @@ const GENERATED_RACES: GeneratedRace[] = [
     quality: 90,
   },
   {
+    name: 'rbnr-motion',
+    from: 'rbnr',
+    how: 'RBNR set 1 with horizontal motion blur (generated: a 3 px streak, a shutter too slow for a runner)',
+    motion: 3,
+    trains: false,
+    quality: 90,
+  },
+  {
+    name: 'rbnr-noisy',
+    from: 'rbnr',
+    how: 'RBNR set 1 with sensor noise (generated: Gaussian, sigma 12 levels a channel, a high ISO at dusk)',
+    noise: 12,
+    trains: false,
+    quality: 90,
+  },
+  {
     name: 'rbnr-rolled',
     from: 'rbnr',
     how: 'RBNR set 1 with the camera rolled 7 degrees (generated)',
@@ -236,6 +256,12 @@ async function generate(file: Buffer, g: GeneratedRace, closeUp?: CloseUp): Prom
   if (g.width) image = image.resize({ width: g.width });
   if (g.exposure) image = image.linear(g.exposure, 0);
   if (g.blur) image = image.blur(g.blur);
+  // sharp takes kernels of 3 rows and more: the streak is the middle one.
+  if (g.motion) {
+    const kernel = [0, 1, 0].flatMap((row) => new Array<number>(g.motion!).fill(row));
+    image = image.convolve({ width: g.motion, height: 3, kernel, scale: g.motion });
+  }
+  if (g.noise) image = await withSensorNoise(image, g.noise, `${g.name}:${file.length}`);
   // A pipeline takes one rotation: the photo is turned upright first, then rolled.
   if (g.roll) image = sharp(await image.png().toBuffer()).rotate(g.roll, { background: { r: 128, g: 128, b: 128 } });
   if (g.tint) {
@@ -247,6 +273,17 @@ async function generate(file: Buffer, g: GeneratedRace, closeUp?: CloseUp): Prom
     ]);
   }
   return image.jpeg({ quality: g.quality }).toBuffer();
+}
+
+/** Gaussian noise of `sigma` levels on each channel of each pixel (Box-Muller on a seeded stream). */
+async function withSensorNoise(image: Sharp, sigma: number, seed: string): Promise<Sharp> {
+  const { data, info } = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const random = seededRandom(seed);
+  for (let i = 0; i < data.length; i++) {
+    const gaussian = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    data[i] = Math.max(0, Math.min(255, Math.round(data[i] + sigma * gaussian)));
+  }
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
 }
 
 /** The races of the fixtures and the generated ones; `BENCH_BIB_RACES=bibs,rbnr-q40` for those alone. */
