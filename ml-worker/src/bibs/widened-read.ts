@@ -18,6 +18,14 @@ const THIN_STROKE_CONTRAST = 0.25;
 /** With `thinStrokes`, a glyph the box's edge cuts (its centre this share of the height inside) still counts as beyond it. */
 const EDGE_ON_INK = 0.15;
 
+/**
+ * A leading "1" is a sheet's edge when the dark it ends runs on beyond the line's box by this share of its height:
+ * a printed digit has paper around it, the shirt beside a sheet does not end within a stroke's width.
+ */
+const SHEET_EDGE_REACH = 0.5;
+/** Where a read's first character lies: within this share of a character's width from the box's left side. */
+const FIRST_CHARACTER = 0.5;
+
 /** An axis-aligned rectangle, end exclusive. */
 interface Bounds {
   x0: number;
@@ -47,6 +55,28 @@ export function chooseWidenedRead(
   const sides = narrow ? changedSides(narrow.text, wide.text) : [...new Set(glyphs.map((g) => g.side))];
   if (!sides.length || sides.some((side) => !glyphs.some((g) => g.side === side && g.digit))) return narrow;
   return wide;
+}
+
+/**
+ * Whether a read's leading "1" is the edge of the sheet, not a digit: the dark at the box's left end, seen past
+ * the first character, is not a glyph with paper around it but runs on out of the box (the shirt beyond the
+ * sheet's side, read as a stroke). `box` is in `image`'s pixels.
+ */
+export function leadingOneIsSheetEdge(image: Rgba, box: number[][], text: string): boolean {
+  if (!/^1\d{2,}$/.test(text)) return false;
+  const line = boundsOf(box, image);
+  const h = line.y1 - line.y0;
+  const pastFirst = line.x0 + (FIRST_CHARACTER * (line.x1 - line.x0)) / text.length;
+  const rest = [
+    [pastFirst, line.y0],
+    [line.x1, line.y0],
+    [line.x1, line.y1],
+    [pastFirst, line.y1],
+  ];
+  const region = { x: line.x0 - h, y: line.y0, width: line.x1 - line.x0 + 2 * h, height: h };
+  const first = glyphsBeyondBox(image, rest, region).find((g) => g.side === 'left');
+  // The dark reaches the first character's middle: it is that character, not the shirt beside a narrow margin.
+  return !!first && !first.digit && first.x0 <= line.x0 - SHEET_EDGE_REACH * h && first.x1 >= pastFirst;
 }
 
 /** The ends of a line's text a widened read changed: where it differs from the read as cut. */
