@@ -19,7 +19,7 @@ const THIN_STROKE_CONTRAST = 0.25;
 const EDGE_ON_INK = 0.15;
 
 /**
- * A leading "1" is a sheet's edge when the dark it ends runs on beyond the line's box by this share of its height:
+ * A leading "1" is a sheet's edge when the dark on its rows runs on beyond the line's box by this share of its height:
  * a printed digit has paper around it, the shirt beside a sheet does not end within a stroke's width.
  */
 const SHEET_EDGE_REACH = 0.5;
@@ -58,25 +58,27 @@ export function chooseWidenedRead(
 }
 
 /**
- * Whether a read's leading "1" is the edge of the sheet, not a digit: the dark at the box's left end, seen past
- * the first character, is not a glyph with paper around it but runs on out of the box (the shirt beyond the
- * sheet's side, read as a stroke). `box` is in `image`'s pixels.
+ * Whether a read's leading "1" is the edge of the sheet, not a digit: on the line's own middle rows the dark is
+ * unbroken from beyond the box to the first character's middle, no paper between it and what lies outside (the
+ * shirt beyond the sheet's side, read as a stroke). A printed "1" has paper beside it, however close the sheet's
+ * side or frame. `box` is in `image`'s pixels.
  */
 export function leadingOneIsSheetEdge(image: Rgba, box: number[][], text: string): boolean {
   if (!/^1\d{2,}$/.test(text)) return false;
   const line = boundsOf(box, image);
   const h = line.y1 - line.y0;
-  const pastFirst = line.x0 + (FIRST_CHARACTER * (line.x1 - line.x0)) / text.length;
-  const rest = [
-    [pastFirst, line.y0],
-    [line.x1, line.y0],
-    [line.x1, line.y1],
-    [pastFirst, line.y1],
-  ];
-  const region = { x: line.x0 - h, y: line.y0, width: line.x1 - line.x0 + 2 * h, height: h };
-  const first = glyphsBeyondBox(image, rest, region).find((g) => g.side === 'left');
-  // The dark reaches the first character's middle: it is that character, not the shirt beside a narrow margin.
-  return !!first && !first.digit && first.x0 <= line.x0 - SHEET_EDGE_REACH * h && first.x1 >= pastFirst;
+  const from = Math.floor(line.x0 - SHEET_EDGE_REACH * h);
+  const to = Math.ceil(line.x0 + (FIRST_CHARACTER * (line.x1 - line.x0)) / text.length);
+  if (h < 3 || from < 0) return false; // the photo's side: what lies beyond is not seen
+  const { ink, paper } = printLevels(image, line);
+  const y0 = line.y0 + Math.floor(((1 - MIDDLE_ROWS) / 2) * h);
+  const y1 = line.y1 - Math.floor(((1 - MIDDLE_ROWS) / 2) * h);
+  for (let x = from; x < to; x++) {
+    const column: number[] = [];
+    for (let y = y0; y < y1; y++) column.push(luminanceAt(image, (y * image.width + x) * 4));
+    if (median(column) >= (ink + paper) / 2) return false;
+  }
+  return true;
 }
 
 /** The ends of a line's text a widened read changed: where it differs from the read as cut. */
