@@ -305,7 +305,8 @@ export function oneRead(a: TextBox, b: TextBox, minConfidence: number): TextBox 
 /** A line read as cut or, widened, with what the widening gained kept only when it is a digit's glyph. */
 async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<KeptReading | undefined> {
   const read = await readWidened(ocr, pixels, line, crop);
-  if (!read || !ocr.sheetEdgeOne || read.widenedGain) return read;
+  // The widened read, seeing the sheet's side whole, must leave the "1" out too: the box's start alone is no proof.
+  if (!read || !ocr.sheetEdgeOne || read.widenedGain || read.wideText !== read.text.slice(1)) return read;
   const [image, box] = line.widened?.levelled
     ? [line.widened.levelled.pixels, line.widened.levelled.box]
     : [pixels, line.box.map(([x, y]) => [x + crop.x, y + crop.y])];
@@ -331,11 +332,11 @@ async function readWidened(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Reg
         { ...region, x: region.x + crop.x, y: region.y + crop.y },
         thinStrokes,
       );
-  return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text };
+  return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text, wideText: wide?.text };
 }
 
-/** A line's read, and whether it is the widened read that took in glyphs beyond the box. */
-type KeptReading = LineReading & { widenedGain?: boolean };
+/** A line's read, whether it is the widened read that took in glyphs beyond the box, and what the widened read read. */
+type KeptReading = LineReading & { widenedGain?: boolean; wideText?: string };
 
 /**
  * Whether a digit-shaped glyph lies beside a line's box, within its widened region, that the read kept did not

@@ -153,7 +153,7 @@ describe('leadingOneIsSheetEdge (RBNR set1_69: "13628", the sheet\'s left side r
     [24, 42],
   ];
 
-  it("finds the shirt running out of the box into the first character's place: the sheet's edge", () => {
+  it("finds the box starting on the shirt that runs on out of it: the sheet's edge", () => {
     const shirtToTheSheet = (x: number) => (x < 33 ? INK : null);
     expect(leadingOneIsSheetEdge(sheet(shirtToTheSheet), read, '1234')).toBe(true);
   });
@@ -177,13 +177,13 @@ describe('leadingOneIsSheetEdge (RBNR set1_69: "13628", the sheet\'s left side r
     ).toBe(false);
   });
 
-  it('keeps a "1" whose narrow margin ends at the shirt before its place (RBNR set1_88: 1442)', () => {
+  it('keeps a "1" whose box starts on the narrow paper margin beside the shirt (RBNR set1_88: 1442)', () => {
     const narrowMargin = (x: number, y: number) => (x < 30 ? INK : x >= 34 && x < 37 && y >= 20 && y < 40 ? INK : null);
     const tight = [
-      [28, 18],
+      [31, 18],
       [80, 18],
       [80, 42],
-      [28, 42],
+      [31, 42],
     ];
     expect(leadingOneIsSheetEdge(sheet(narrowMargin), tight, '1234')).toBe(false);
   });

@@ -23,8 +23,6 @@ const EDGE_ON_INK = 0.15;
  * a printed digit has paper around it, the shirt beside a sheet does not end within a stroke's width.
  */
 const SHEET_EDGE_REACH = 0.5;
-/** Where a read's first character lies: within this share of a character's width from the box's left side. */
-const FIRST_CHARACTER = 0.5;
 
 /** An axis-aligned rectangle, end exclusive. */
 interface Bounds {
@@ -58,17 +56,17 @@ export function chooseWidenedRead(
 }
 
 /**
- * Whether a read's leading "1" is the edge of the sheet, not a digit: on the line's own middle rows the dark is
- * unbroken from beyond the box to the first character's middle, no paper between it and what lies outside (the
- * shirt beyond the sheet's side, read as a stroke). A printed "1" has paper beside it, however close the sheet's
- * side or frame. `box` is in `image`'s pixels.
+ * Whether a read's leading "1" is the edge of the sheet, not a digit: the line's box starts on dark that runs on,
+ * unbroken on the line's middle rows, half its height out of the box (the shirt beyond the sheet's side, whose
+ * edge is read as a stroke). A printed "1" has paper beside it, however close the sheet's side or frame.
+ * `box` is in `image`'s pixels.
  */
 export function leadingOneIsSheetEdge(image: Rgba, box: number[][], text: string): boolean {
   if (!/^1\d{2,}$/.test(text)) return false;
   const line = boundsOf(box, image);
   const h = line.y1 - line.y0;
   const from = Math.floor(line.x0 - SHEET_EDGE_REACH * h);
-  const to = Math.ceil(line.x0 + (FIRST_CHARACTER * (line.x1 - line.x0)) / text.length);
+  const to = line.x0 + 1;
   if (h < 3 || from < 0) return false; // the photo's side: what lies beyond is not seen
   const { ink, paper } = printLevels(image, line);
   const y0 = line.y0 + Math.floor(((1 - MIDDLE_ROWS) / 2) * h);
