@@ -71,6 +71,11 @@ export interface BibReaderOptions {
    * what the midpoint's check finds still counts.
    */
   thinStrokeGlyphs: boolean;
+  /**
+   * A read as cut whose leading "1" is the sheet's edge (the dark there runs on out of the box, no paper around
+   * it: `leadingOneIsSheetEdge`) is read without it.
+   */
+  sheetEdgeOne: boolean;
   /** What the OCR models see of each crop: its colours, or its stretched luminance (LuminanceUse). */
   luminance: LuminanceUse;
   /**
@@ -134,6 +139,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   linePadding: 0.25,
   widenedGlyphCheck: true,
   thinStrokeGlyphs: true,
+  sheetEdgeOne: false,
   luminance: 'off',
   greyFallback: true,
   slantedWidening: true,
@@ -327,6 +333,7 @@ export class BibReader implements BibReading {
             )
         : undefined,
       tiltedCropShare: this.options.tiltedCropShare,
+      sheetEdgeOne: this.options.sheetEdgeOne,
       recognise: (line) =>
         recogniseLine(
           recognition,

@@ -16,7 +16,7 @@ import {
   touchesInnerEdge,
 } from './text-crops';
 import type { TextLine } from './text-detection';
-import { chooseWidenedRead, glyphsBeyondBox } from './widened-read';
+import { chooseWidenedRead, glyphsBeyondBox, leadingOneIsSheetEdge } from './widened-read';
 
 /** The OCR models as the reader runs them: text lines of an image at a scale, and one line read. */
 export interface TextOcr {
@@ -45,6 +45,8 @@ export interface TextOcr {
   detectTilted?(image: Rgba, scale: number): Promise<TextLine[]>;
   /** `detectTilted` only on crops at least this share of the tallest crop's height (the people in front); 0: all. */
   tiltedCropShare?: number;
+  /** A leading "1" that is the sheet's edge is left out of the read as cut (`leadingOneIsSheetEdge`). */
+  sheetEdgeOne?: boolean;
   recognise(line: TextLine): Promise<LineReading | undefined>;
 }
 
@@ -302,6 +304,18 @@ export function oneRead(a: TextBox, b: TextBox, minConfidence: number): TextBox 
 
 /** A line read as cut or, widened, with what the widening gained kept only when it is a digit's glyph. */
 async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<KeptReading | undefined> {
+  const read = await readWidened(ocr, pixels, line, crop);
+  // The widened read, seeing the sheet's side whole, must leave the "1" out too: the box's start alone is no proof.
+  if (!read || !ocr.sheetEdgeOne || read.widenedGain || read.wideText !== read.text.slice(1)) return read;
+  const [image, box] = line.widened?.levelled
+    ? [line.widened.levelled.pixels, line.widened.levelled.box]
+    : [pixels, line.box.map(([x, y]) => [x + crop.x, y + crop.y])];
+  if (!leadingOneIsSheetEdge(image, box, read.text)) return read;
+  const chars = read.chars.slice(1);
+  return { ...read, text: read.text.slice(1), chars, mean: chars.reduce((a, b) => a + b, 0) / chars.length };
+}
+
+async function readWidened(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<KeptReading | undefined> {
   if (!line.widened) return ocr.recognise(line);
   const { image, region, glyphCheck, levelled, thinStrokes } = line.widened;
   const wide = await ocr.recognise({ ...line, image });
@@ -318,11 +332,11 @@ async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region
         { ...region, x: region.x + crop.x, y: region.y + crop.y },
         thinStrokes,
       );
-  return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text };
+  return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text, wideText: wide?.text };
 }
 
-/** A line's read, and whether it is the widened read that took in glyphs beyond the box. */
-type KeptReading = LineReading & { widenedGain?: boolean };
+/** A line's read, whether it is the widened read that took in glyphs beyond the box, and what the widened read read. */
+type KeptReading = LineReading & { widenedGain?: boolean; wideText?: string };
 
 /**
  * Whether a digit-shaped glyph lies beside a line's box, within its widened region, that the read kept did not

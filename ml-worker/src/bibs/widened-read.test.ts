@@ -1,6 +1,6 @@
 import type { Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
-import { changedSides, chooseWidenedRead, glyphsBeyondBox } from './widened-read';
+import { changedSides, chooseWidenedRead, glyphsBeyondBox, leadingOneIsSheetEdge } from './widened-read';
 
 const W = 120;
 const H = 60;
@@ -141,5 +141,50 @@ describe('thin strokes (a thin "1" seen faintly on a dark or low-contrast line, 
     const shadowed = sheet((x, y) => leadingOne(x, y) ?? (x < 27 ? FAINT : null));
     expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened)?.text).toBe('1130');
     expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened, true)?.text).toBe('1130');
+  });
+});
+
+describe('leadingOneIsSheetEdge (RBNR set1_69: "13628", the sheet\'s left side read as a "1")', () => {
+  // A read of four characters, "1" and the sheet's three digits (x 40-75), in a box from x 24.
+  const read = [
+    [24, 18],
+    [80, 18],
+    [80, 42],
+    [24, 42],
+  ];
+
+  it("finds the box starting on the shirt that runs on out of it: the sheet's edge", () => {
+    const shirtToTheSheet = (x: number) => (x < 33 ? INK : null);
+    expect(leadingOneIsSheetEdge(sheet(shirtToTheSheet), read, '1234')).toBe(true);
+  });
+
+  it('keeps a printed "1" with paper around it, and reads that do not start with a 1', () => {
+    const one = (x: number, y: number) => (x >= 28 && x < 32 && y >= 20 && y < 40 ? INK : null);
+    expect(leadingOneIsSheetEdge(sheet(one), read, '1234')).toBe(false);
+    expect(
+      leadingOneIsSheetEdge(
+        sheet((x) => (x < 33 ? INK : null)),
+        read,
+        '7234',
+      ),
+    ).toBe(false);
+    expect(
+      leadingOneIsSheetEdge(
+        sheet((x) => (x < 33 ? INK : null)),
+        read,
+        '12',
+      ),
+    ).toBe(false);
+  });
+
+  it('keeps a "1" whose box starts on the narrow paper margin beside the shirt (RBNR set1_88: 1442)', () => {
+    const narrowMargin = (x: number, y: number) => (x < 30 ? INK : x >= 34 && x < 37 && y >= 20 && y < 40 ? INK : null);
+    const tight = [
+      [31, 18],
+      [80, 18],
+      [80, 42],
+      [31, 42],
+    ];
+    expect(leadingOneIsSheetEdge(sheet(narrowMargin), tight, '1234')).toBe(false);
   });
 });

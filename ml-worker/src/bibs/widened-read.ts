@@ -18,6 +18,12 @@ const THIN_STROKE_CONTRAST = 0.25;
 /** With `thinStrokes`, a glyph the box's edge cuts (its centre this share of the height inside) still counts as beyond it. */
 const EDGE_ON_INK = 0.15;
 
+/**
+ * A leading "1" is a sheet's edge when the dark on its rows runs on beyond the line's box by this share of its height:
+ * a printed digit has paper around it, the shirt beside a sheet does not end within a stroke's width.
+ */
+const SHEET_EDGE_REACH = 0.5;
+
 /** An axis-aligned rectangle, end exclusive. */
 interface Bounds {
   x0: number;
@@ -47,6 +53,30 @@ export function chooseWidenedRead(
   const sides = narrow ? changedSides(narrow.text, wide.text) : [...new Set(glyphs.map((g) => g.side))];
   if (!sides.length || sides.some((side) => !glyphs.some((g) => g.side === side && g.digit))) return narrow;
   return wide;
+}
+
+/**
+ * Whether a read's leading "1" is the edge of the sheet, not a digit: the line's box starts on dark that runs on,
+ * unbroken on the line's middle rows, half its height out of the box (the shirt beyond the sheet's side, whose
+ * edge is read as a stroke). A printed "1" has paper beside it, however close the sheet's side or frame.
+ * `box` is in `image`'s pixels.
+ */
+export function leadingOneIsSheetEdge(image: Rgba, box: number[][], text: string): boolean {
+  if (!/^1\d{2,}$/.test(text)) return false;
+  const line = boundsOf(box, image);
+  const h = line.y1 - line.y0;
+  const from = Math.floor(line.x0 - SHEET_EDGE_REACH * h);
+  const to = line.x0 + 1;
+  if (h < 3 || from < 0) return false; // the photo's side: what lies beyond is not seen
+  const { ink, paper } = printLevels(image, line);
+  const y0 = line.y0 + Math.floor(((1 - MIDDLE_ROWS) / 2) * h);
+  const y1 = line.y1 - Math.floor(((1 - MIDDLE_ROWS) / 2) * h);
+  for (let x = from; x < to; x++) {
+    const column: number[] = [];
+    for (let y = y0; y < y1; y++) column.push(luminanceAt(image, (y * image.width + x) * 4));
+    if (median(column) >= (ink + paper) / 2) return false;
+  }
+  return true;
 }
 
 /** The ends of a line's text a widened read changed: where it differs from the read as cut. */

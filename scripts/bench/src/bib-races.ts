@@ -630,6 +630,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { tiltedLook: 8, tiltedCropShare: 0.5 },
     optIn: true,
   },
+  {
+    label:
+      'edge1 (a leading "1" read as cut whose dark runs on out of the box into its place is the sheet\'s edge, left out)',
+    options: { sheetEdgeOne: true },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 

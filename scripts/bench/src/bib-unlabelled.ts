@@ -9,7 +9,8 @@ export const VISIBLE_UNLABELLED_BIBS: Record<string, Record<string, string[]>> =
     'set1_02.JPG': ['3638'],
     'set1_38.JPG': ['976'],
     'set1_53.JPG': ['3645'],
-    'set1_81.JPG': ['3637'],
+    // 3621: the bandana runner's sheet, "3", the left half of a "6" and "21" past a gloved finger; "?621" on set1_80.
+    'set1_81.JPG': ['3637', '3621'],
     'set1_82.JPG': ['327'],
     'set1_83.JPG': ['847', '2475'],
   },
