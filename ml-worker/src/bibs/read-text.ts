@@ -46,6 +46,12 @@ export interface TextOcr {
   /** `detectTilted` only on crops at least this share of the tallest crop's height (the people in front); 0: all. */
   tiltedCropShare?: number;
   recognise(line: TextLine): Promise<LineReading | undefined>;
+  /**
+   * The recogniser on a line's pixels sharpened (`unsharpMask`: a stroke blurred by motion or focus), run on the lines
+   * read empty or under `sharpenBelow`; one read of the two kept (`oneRead`). Absent: no such read.
+   */
+  recogniseSharpened?(line: TextLine): Promise<LineReading | undefined>;
+  sharpenBelow?: number;
 }
 
 /**
@@ -245,7 +251,7 @@ async function findPrinted(
 async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<TextBox[]> {
   const boxes: TextBox[] = [];
   for (const { line, geometry, crop } of found) {
-    const result = await readLine(ocr, pixels, line, crop);
+    const result = await sharpenedWhereWeak(ocr, pixels, line, crop, await readLine(ocr, pixels, line, crop));
     if (!result) continue;
     // Glyph heights and ground reach weigh numbers only (bibEvidence).
     const number = /\d/.test(result.text);
@@ -290,7 +296,7 @@ async function recogniseViews(
  * lost), the longer when read with `minConfidence`, else the shorter; where they differ otherwise (a digit misread),
  * the more confident; the first on a tie. A view read without digits leaves the number's read.
  */
-export function oneRead(a: TextBox, b: TextBox, minConfidence: number): TextBox {
+export function oneRead<T extends { text: string; confidence: number }>(a: T, b: T, minConfidence: number): T {
   const [da, db] = [a.text.replace(/\D/g, ''), b.text.replace(/\D/g, '')];
   if (!db) return a;
   if (da !== db && (da.includes(db) || db.includes(da))) {
@@ -319,6 +325,32 @@ async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region
         thinStrokes,
       );
   return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text };
+}
+
+/**
+ * A line read empty or under `ocr.sharpenBelow` read again sharpened (`recogniseSharpened`), one read of the two kept as
+ * two views' are (`oneRead`); a read that passes the bar is left as it is (sharpened, 311 read 371 more surely).
+ */
+async function sharpenedWhereWeak(
+  ocr: TextOcr,
+  pixels: Rgba,
+  line: TextLine,
+  crop: Region,
+  read: KeptReading | undefined,
+): Promise<KeptReading | undefined> {
+  const sharpened = ocr.recogniseSharpened?.bind(ocr);
+  const below = ocr.sharpenBelow ?? 0;
+  if (!sharpened || (read && read.mean >= below)) return read;
+  const sharp = await readLine(
+    { detect: (image, scale) => ocr.detect(image, scale), recognise: sharpened },
+    pixels,
+    line,
+    crop,
+  );
+  if (!sharp) return read;
+  if (!read) return sharp;
+  const asBox = (r: KeptReading) => ({ text: r.text, confidence: r.mean, reading: r });
+  return oneRead(asBox(read), asBox(sharp), below).reading;
 }
 
 /** A line's read, and whether it is the widened read that took in glyphs beyond the box. */
