@@ -60,6 +60,24 @@ describe('BibReader on an under-exposed photo', () => {
   );
 });
 
+describe('BibReader on a photo blurred by motion', () => {
+  const photo = rbnr('set1_49.JPG');
+  (existsSync(photo) ? it : it.skip)(
+    'reads a bib the blur left under minConfidence from its line sharpened (RBNR set1_49 with a 3 px streak: 80)',
+    async () => {
+      // As the bench's rbnr-motion race makes it: a horizontal 3 px box blur.
+      const image = await sharp(readFileSync(photo))
+        .rotate()
+        .convolve({ width: 3, height: 3, kernel: [0, 0, 0, 1, 1, 1, 0, 0, 0], scale: 3 })
+        .jpeg({ quality: 90 })
+        .toBuffer();
+      expect(await bibsRead(image, { sharpenWeakLines: { sigma: 2, amount: 1 } })).toEqual(['80']);
+      // Read once, the streaked 80 stays under the confidence bar and is refused.
+      expect(await bibsRead(image, { sharpenWeakLines: null })).toEqual([]);
+    },
+  );
+});
+
 describe("planarInput (the OCR models' input, from 4, 3 or 1 bands)", () => {
   const [mean, std] = [
     [0.485, 0.456, 0.406],

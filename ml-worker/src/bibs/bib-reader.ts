@@ -17,7 +17,7 @@ import {
   LuminanceUse,
   SplitIntoLines,
 } from './text-detection';
-import { recogniseLine, RecogniserInput } from './recognise-line';
+import { recogniseLine, RecogniserInput, Sharpening } from './recognise-line';
 import { readFile } from 'node:fs/promises';
 import { importEsm } from './import-esm';
 import { DEFAULT_OCR_GRAPH, OcrGraph, OcrModelGraphs, ocrModelGraphs, shippedOcrModelFiles } from './ocr-model-graph';
@@ -125,6 +125,12 @@ export interface BibReaderOptions {
   tiltedLook: number;
   /** With tiltedLook: only crops at least this share of the tallest crop's height are looked at tilted; 0: all. */
   tiltedCropShare: number;
+  /**
+   * A line read empty or under the rules' `minConfidence` is read again with its 48 px pixels
+   * sharpened so (`unsharpMask`: motion or focus blur spreads each stroke), the two reads weighed as two views'
+   * (`oneRead`); null: read once.
+   */
+  sharpenWeakLines: Sharpening | null;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -152,6 +158,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   ocrGraph: DEFAULT_OCR_GRAPH,
   tiltedLook: 0,
   tiltedCropShare: 0,
+  sharpenWeakLines: null,
 };
 
 /**
@@ -316,6 +323,7 @@ export class BibReader implements BibReading {
           roll,
         );
     const tilt = this.options.tiltedLook;
+    const sharpen = this.options.sharpenWeakLines;
     const ocr: TextOcr = {
       detect: detectWith(this.options.luminance),
       // The second look sees the crop's stretched luminance only (a tinted sheet hides the line in colour).
@@ -341,6 +349,17 @@ export class BibReader implements BibReading {
           dictionary,
           this.options.recogniserInput,
         ),
+      recogniseSharpened: sharpen
+        ? (line) =>
+            recogniseLine(
+              recognition,
+              line as unknown as Parameters<typeof recogniseLine>[1],
+              dictionary,
+              this.options.recogniserInput,
+              sharpen,
+            )
+        : undefined,
+      sharpenBelow: this.options.rules.minConfidence,
     };
     const boxes = await readTextBoxes(
       ocr,

@@ -432,3 +432,44 @@ describe('readTextBoxes, traced', () => {
     expect(trace.map((l) => l.fate)).toEqual(['torso', 'print']);
   });
 });
+
+describe('readTextBoxes, a weak line read again sharpened', () => {
+  /** One line on one crop, read `plain` as it is and `sharp` sharpened; counts the sharpened reads. */
+  function blurred(plain: [string, number] | undefined, sharp: [string, number]): TextOcr & { sharpened: number } {
+    const reading = ([text, mean]: [string, number]) => ({ text, mean, chars: [...text].map(() => mean) });
+    const fake = {
+      sharpened: 0,
+      sharpenBelow: DEFAULT_BIB_RULES.minConfidence,
+      detect: async () => [{ box: box(466, 296, 574, 344) }],
+      recognise: async () => plain && reading(plain),
+      recogniseSharpened: async () => {
+        fake.sharpened++;
+        return reading(sharp);
+      },
+    };
+    return fake;
+  }
+  const read = (fake: TextOcr) =>
+    readTextBoxes(fake, photo(), [crops[0]], null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES).then((boxes) =>
+      boxes.map((b) => [b.text, b.confidence]),
+    );
+
+  it('keeps the sharpened read where the line read under minConfidence and the sharpened read is more confident', async () => {
+    expect(await read(blurred(['311', 0.6], ['311', 0.9]))).toEqual([['311', 0.9]]);
+    expect(await read(blurred(['377', 0.7], ['311', 0.9]))).toEqual([['311', 0.9]]);
+  });
+
+  it('reads a line read empty again sharpened', async () => {
+    expect(await read(blurred(undefined, ['80', 0.85]))).toEqual([['80', 0.85]]);
+  });
+
+  it('keeps the shorter read where the sharpened one adds a digit unsurely (a sheet edge sharpened into a 1)', async () => {
+    expect(await read(blurred(['311', 0.7], ['1311', 0.75]))).toEqual([['311', 0.7]]);
+  });
+
+  it('does not read a line that passes minConfidence again: a sharp photo costs nothing more', async () => {
+    const fake = blurred(['311', 0.84], ['371', 0.99]);
+    expect(await read(fake)).toEqual([['311', 0.84]]);
+    expect(fake.sharpened).toBe(0);
+  });
+});

@@ -48,6 +48,12 @@ export interface TextOcr {
   /** A leading "1" that is the sheet's edge is left out of the read as cut (`leadingOneIsSheetEdge`). */
   sheetEdgeOne?: boolean;
   recognise(line: TextLine): Promise<LineReading | undefined>;
+  /**
+   * The recogniser on a line's pixels sharpened (`unsharpMask`: a stroke blurred by motion or focus), run on the lines
+   * read empty or under `sharpenBelow`; one read of the two kept (`oneRead`). Absent: no such read.
+   */
+  recogniseSharpened?(line: TextLine): Promise<LineReading | undefined>;
+  sharpenBelow?: number;
 }
 
 /**
@@ -247,7 +253,7 @@ async function findPrinted(
 async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<TextBox[]> {
   const boxes: TextBox[] = [];
   for (const { line, geometry, crop } of found) {
-    const result = await readLine(ocr, pixels, line, crop);
+    const result = await sharpenedWhereWeak(ocr, pixels, line, crop, await readLine(ocr, pixels, line, crop));
     if (!result) continue;
     // Glyph heights and ground reach weigh numbers only (bibEvidence).
     const number = /\d/.test(result.text);
@@ -292,7 +298,7 @@ async function recogniseViews(
  * lost), the longer when read with `minConfidence`, else the shorter; where they differ otherwise (a digit misread),
  * the more confident; the first on a tie. A view read without digits leaves the number's read.
  */
-export function oneRead(a: TextBox, b: TextBox, minConfidence: number): TextBox {
+export function oneRead<T extends { text: string; confidence: number }>(a: T, b: T, minConfidence: number): T {
   const [da, db] = [a.text.replace(/\D/g, ''), b.text.replace(/\D/g, '')];
   if (!db) return a;
   if (da !== db && (da.includes(db) || db.includes(da))) {
@@ -333,6 +339,32 @@ async function readWidened(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Reg
         thinStrokes,
       );
   return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text, wideText: wide?.text };
+}
+
+/**
+ * A line read empty or under `ocr.sharpenBelow` read again sharpened (`recogniseSharpened`), one read of the two kept as
+ * two views' are (`oneRead`); a read that passes the bar is left as it is (sharpened, 311 read 371 more surely).
+ */
+async function sharpenedWhereWeak(
+  ocr: TextOcr,
+  pixels: Rgba,
+  line: TextLine,
+  crop: Region,
+  read: KeptReading | undefined,
+): Promise<KeptReading | undefined> {
+  const sharpened = ocr.recogniseSharpened?.bind(ocr);
+  const below = ocr.sharpenBelow ?? 0;
+  if (!sharpened || (read && read.mean >= below)) return read;
+  const sharp = await readLine(
+    { detect: (image, scale) => ocr.detect(image, scale), recognise: sharpened, sheetEdgeOne: ocr.sheetEdgeOne },
+    pixels,
+    line,
+    crop,
+  );
+  if (!sharp) return read;
+  if (!read) return sharp;
+  const asBox = (r: KeptReading) => ({ text: r.text, confidence: r.mean, reading: r });
+  return oneRead(asBox(read), asBox(sharp), below).reading;
 }
 
 /** A line's read, whether it is the widened read that took in glyphs beyond the box, and what the widened read read. */

@@ -46,6 +46,49 @@ export function paddleLineInput(image: PixelRows): { data: Float32Array; width: 
   return { data: out, width, height: image.height };
 }
 
+/** An unsharp mask on the recogniser's 48 px line: the Gaussian's sigma in those pixels, and how much of the detail. */
+export interface Sharpening {
+  sigma: number;
+  amount: number;
+}
+
+/**
+ * `image` (4 bands) plus `amount` times its detail (itself less its Gaussian blur of `sigma`), alpha kept: blur spreads
+ * each stroke into the paper, and this takes back what the spread took from its edges.
+ */
+export function unsharpMask(image: PixelRows, { sigma, amount }: Sharpening): PixelRows {
+  const { width, height, data } = image;
+  const radius = Math.max(1, Math.ceil(3 * sigma));
+  const weights = Array.from({ length: 2 * radius + 1 }, (_, i) =>
+    Math.exp(-((i - radius) ** 2) / (2 * sigma * sigma)),
+  );
+  const total = weights.reduce((a, b) => a + b, 0);
+  const kernel = weights.map((w) => w / total);
+  const clamp = (v: number, hi: number) => (v < 0 ? 0 : v > hi ? hi : v);
+  const across = new Float32Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      for (let c = 0; c < 3; c++) {
+        let v = 0;
+        for (let k = -radius; k <= radius; k++)
+          v += kernel[k + radius] * data[(y * width + clamp(x + k, width - 1)) * 4 + c];
+        across[(y * width + x) * 4 + c] = v;
+      }
+  const out = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      for (let c = 0; c < 3; c++) {
+        let blurred = 0;
+        for (let k = -radius; k <= radius; k++)
+          blurred += kernel[k + radius] * across[(clamp(y + k, height - 1) * width + x) * 4 + c];
+        out[i + c] = clamp(Math.round(data[i + c] + amount * (data[i + c] - blurred)), 255);
+      }
+      out[i + 3] = data[i + 3];
+    }
+  return { data: out, width, height };
+}
+
 /**
  * Reads one line as the library's `Recognition.run` does (48 px high, CTC greedy decoding) but keeps
  * each character's confidence, which `run` averages away (the bib decision weighs the weakest digit).
@@ -55,8 +98,10 @@ export async function recogniseLine(
   line: { image: { resize(o: { height: number }): Promise<unknown> } },
   dictionary: string[],
   input: RecogniserInput = 'library',
+  sharpen?: Sharpening,
 ): Promise<LineReading | undefined> {
-  const image = await line.image.resize({ height: LINE_HEIGHT });
+  const resized = await line.image.resize({ height: LINE_HEIGHT });
+  const image = sharpen ? unsharpMask(resized as PixelRows, sharpen) : resized;
   const modelData = input === 'paddle' ? paddleLineInput(image as PixelRows) : recognition.imageToInput(image, {});
   const output = await recognition.runModel({ modelData });
   const reading = ctcDecode(output.data, output.dims[1], output.dims[2], dictionary);

@@ -636,6 +636,16 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { sheetEdgeOne: true },
     optIn: true,
   },
+  // Weak lines read again sharpened (sharpenWeakLines): the mask's sigma in the recogniser's 48 px line, and its amount.
+  ...[
+    [1, 1],
+    [2, 1],
+    [2, 2],
+  ].map(([sigma, amount]) => ({
+    label: `sharpen${sigma}x${amount} (a line read empty or under minConfidence read again with an unsharp mask of sigma ${sigma} px, amount ${amount}, in its 48 px line; one read of the two kept)`,
+    options: { sharpenWeakLines: { sigma, amount } },
+    optIn: true,
+  })),
   { label: 'now (as shipped)', options: {} },
 ];
 
