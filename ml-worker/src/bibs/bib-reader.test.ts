@@ -45,6 +45,20 @@ describe('BibReader on a yellow sheet', () => {
   );
 });
 
+describe("BibReader beside a sheet's side", () => {
+  const photo = rbnr('set1_69.JPG');
+  (existsSync(photo) ? it : it.skip)(
+    "leaves out a leading 1 that is the shirt beyond the sheet's left side (RBNR set1_69: 3628, not 13628)",
+    async () => {
+      const image = readFileSync(photo);
+      const withRule = await bibsRead(image, { sheetEdgeOne: true });
+      expect(withRule).toContain('3628');
+      expect(withRule).not.toContain('13628');
+      expect(await bibsRead(image, { sheetEdgeOne: false })).toContain('13628');
+    },
+  );
+});
+
 describe('BibReader on an under-exposed photo', () => {
   const photo = rbnr('set1_17.JPG');
   (existsSync(photo) ? it : it.skip)(

@@ -145,7 +145,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   linePadding: 0.25,
   widenedGlyphCheck: true,
   thinStrokeGlyphs: true,
-  sheetEdgeOne: false,
+  sheetEdgeOne: true,
   luminance: 'off',
   greyFallback: true,
   slantedWidening: true,

@@ -632,8 +632,8 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   },
   {
     label:
-      'edge1 (a leading "1" read as cut whose dark runs on out of the box into its place is the sheet\'s edge, left out)',
-    options: { sheetEdgeOne: true },
+      'noedge (a leading "1" kept where its dark runs on out of the box into its place: main before 2026-11-29 15:00)',
+    options: { sheetEdgeOne: false },
     optIn: true,
   },
   // Weak lines read again sharpened (sharpenWeakLines): the mask's sigma in the recogniser's 48 px line, and its amount.
