@@ -123,6 +123,11 @@ export interface BibReaderOptions {
   tiltedLook: number;
   /** With tiltedLook: only crops at least this share of the tallest crop's height are looked at tilted; 0: all. */
   tiltedCropShare: number;
+  /**
+   * A line read as a number of 2-5 digits is read again this many times wider and kept with a digit read twice in a
+   * row where the first read merged them (`restoredRepeat`: touching equal digits at too few CTC steps); 0: off.
+   */
+  stretchedRepeats: number;
 }
 
 /** Which graphs of the OCR models run: the package's files as they are, or `fuseOcrModel`'s rewrite of them. */
@@ -152,6 +157,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   ocrGraph: 'fused',
   tiltedLook: 0,
   tiltedCropShare: 0,
+  stretchedRepeats: 0,
 };
 
 /**
@@ -327,6 +333,7 @@ export class BibReader implements BibReading {
           line as unknown as Parameters<typeof recogniseLine>[1],
           dictionary,
           this.options.recogniserInput,
+          this.options.stretchedRepeats,
         ),
     };
     const boxes = await readTextBoxes(

@@ -1,3 +1,5 @@
+import { openImage } from '@em/core/media';
+
 /** What the recogniser reads on one detected line: the text, its mean confidence and each character's. */
 export interface LineReading {
   text: string;
@@ -55,12 +57,44 @@ export async function recogniseLine(
   line: { image: { resize(o: { height: number }): Promise<unknown> } },
   dictionary: string[],
   input: RecogniserInput = 'library',
+  stretch = 0,
 ): Promise<LineReading | undefined> {
-  const image = await line.image.resize({ height: LINE_HEIGHT });
-  const modelData = input === 'paddle' ? paddleLineInput(image as PixelRows) : recognition.imageToInput(image, {});
-  const output = await recognition.runModel({ modelData });
-  const reading = ctcDecode(output.data, output.dims[1], output.dims[2], dictionary);
+  const image = (await line.image.resize({ height: LINE_HEIGHT })) as PixelRows;
+  const read = async (rows: PixelRows) => {
+    const modelData = input === 'paddle' ? paddleLineInput(rows) : recognition.imageToInput(rows, {});
+    const output = await recognition.runModel({ modelData });
+    return ctcDecode(output.data, output.dims[1], output.dims[2], dictionary);
+  };
+  let reading = await read(image);
+  if (stretch > 1 && REPEAT_CANDIDATE.test(reading.text))
+    reading = restoredRepeat(reading, await read(await stretchedRows(image, stretch)));
   return reading.text && reading.mean >= 0.5 ? reading : undefined; // the library drops lines under 0.5 too
+}
+
+/** A number short enough that one more digit keeps it a bib (2-6 digits). */
+const REPEAT_CANDIDATE = /^\d{2,5}$/;
+
+/** A line's 48 px rows stretched `factor` times wider: more CTC steps per glyph. */
+async function stretchedRows(image: PixelRows, factor: number): Promise<PixelRows> {
+  const raw = Buffer.from(Uint8Array.from(image.data));
+  const { data, info } = await openImage(raw, { raw: { width: image.width, height: image.height, channels: 4 } })
+    .resize({ width: Math.round(image.width * factor), height: image.height, fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/**
+ * The read of a line or, where the same line stretched wider reads the same digits with one of them twice in a
+ * row (`1777` for `177`), the stretched read: greedy CTC merges a repeated character that no blank step
+ * separates, which two touching equal digits read at too few steps a glyph give; a stretched line has more steps.
+ */
+export function restoredRepeat(read: LineReading, stretched: LineReading): LineReading {
+  const [short, long] = [read.text, stretched.text];
+  if (long.length !== short.length + 1) return read;
+  for (let i = 1; i < long.length; i++)
+    if (long[i] === long[i - 1] && long.slice(0, i) + long.slice(i + 1) === short) return stretched;
+  return read;
 }
 
 /** Greedy CTC decoding of one line's `steps` x `classes` scores: best class per step, repeats and blanks (class 0) dropped. */

@@ -593,6 +593,11 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { tiltedLook: 8, tiltedCropShare: 0.5 },
     optIn: true,
   },
+  ...[1.3, 1.5].map((factor) => ({
+    label: `stretch${factor * 10} (a number's line read again stretched ${factor}x wider, kept where it reads a digit twice in a row the read merged)`,
+    options: { stretchedRepeats: factor },
+    optIn: true,
+  })),
   { label: 'now (as shipped)', options: {} },
 ];
 
