@@ -60,6 +60,19 @@ describe('BibReader on an under-exposed photo', () => {
   );
 });
 
+describe('BibReader on two touching equal digits', () => {
+  const photo = rbnr('set1_51.JPG');
+  (existsSync(photo) ? it : it.skip)(
+    'reads both 7s of 1777 that the recogniser merged, read again stretched (RBNR set1_51 a stop under-exposed)',
+    async () => {
+      const image = await sharp(readFileSync(photo)).rotate().linear(0.5, 0).jpeg({ quality: 90 }).toBuffer();
+      expect(await bibsRead(image, { stretchedRepeats: 1.3 })).toEqual(['1777']);
+      // As cut, the two touching 7s get no blank CTC step between them: one 7, and the fragment 177 stored.
+      expect(await bibsRead(image, { stretchedRepeats: 0 })).toEqual(['177']);
+    },
+  );
+});
+
 describe("planarInput (the OCR models' input, from 4, 3 or 1 bands)", () => {
   const [mean, std] = [
     [0.485, 0.456, 0.406],
