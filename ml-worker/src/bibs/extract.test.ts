@@ -201,6 +201,16 @@ describe('readBibs: partial reads', () => {
     expect(cutNumber(at(300, 0.05, 0.05), rules)).toBe(false); // print filling its sheet: both sides end
     expect(cutNumber(at(300, 0.5, 0.02))).toBe(false); // off by default
   });
+
+  it('with refusedDigitCut on, a number whose widened read gained another digit the glyph check refused is partial', () => {
+    // rbnr-dark set1_22: the last 2 of 822 touches the dark shirt; widened, the line reads 822 and is refused.
+    const fragment = { ...at(300), widenedDigitRefused: true };
+    const rules = { ...DEFAULT_BIB_RULES, refusedDigitCut: true };
+    expect(cutNumber(fragment, rules)).toBe(true);
+    expect(extractBibs([box('82', 0.99, fragment)], rules).size).toBe(0);
+    expect(cutNumber(at(300), rules)).toBe(false);
+    expect(cutNumber(fragment)).toBe(false); // off by default
+  });
 });
 
 describe('weakEnd: a doubtful end digit', () => {

@@ -38,6 +38,11 @@ export interface BoxGeometry {
    * line, and the read left it out: the number read may be a fragment of a longer one (numbers only).
    */
   digitBeside?: boolean;
+  /**
+   * The line widened reads the number with more digits at one end, one of them not a 1, and the glyph check refused
+   * it: a digit touching the shirt or a fold may be the bib's, not a sheet's edge (which reads as a 1).
+   */
+  widenedDigitRefused?: boolean;
 }
 
 /** Distances (box heights) from a box's sides to where its ground ends: a paper bib's ends close by, a shirt's does not. */
@@ -78,6 +83,8 @@ export interface BibRules {
   frameMargin: number;
   /** A number with a digit-shaped glyph beside it that the read left out is partial (`BoxGeometry.digitBeside`). */
   digitBesideCut: boolean;
+  /** A number whose widened read with another digit, not a 1, was refused is partial (`widenedDigitRefused`). */
+  refusedDigitCut: boolean;
   /** A number on one runner's torso beside their more central bib, no larger, is partial (`besideTheirBib`). */
   oneBibPerRunner: boolean;
   /** The ground between a number's strokes is its patch too (`BoxGeometry.inner`: a number filling its sheet). */
@@ -99,6 +106,7 @@ export const DEFAULT_BIB_RULES: BibRules = {
   cutAtFrame: true,
   frameMargin: 0.5,
   digitBesideCut: false,
+  refusedDigitCut: false,
   oneBibPerRunner: true,
   groundBetweenStrokes: true,
   doubtfulDigit: 0.9,
@@ -236,9 +244,10 @@ export function weakEnd(box: TextBox, rules: Pick<BibRules, 'doubtfulDigit'> = D
 export function cutNumber(
   g: BoxGeometry,
   rules: Pick<BibRules, 'cutReach' | 'cutAtFrame'> &
-    Partial<Pick<BibRules, 'digitBesideCut' | 'frameMargin'>> = DEFAULT_BIB_RULES,
+    Partial<Pick<BibRules, 'digitBesideCut' | 'frameMargin' | 'refusedDigitCut'>> = DEFAULT_BIB_RULES,
 ): boolean {
   if (rules.digitBesideCut && g.digitBeside) return true;
+  if (rules.refusedDigitCut && g.widenedDigitRefused) return true;
   const slack = Math.max(1, (rules.frameMargin ?? 0.1) * g.height);
   if (rules.cutAtFrame && (g.x <= slack || g.x + g.width >= g.imageWidth - slack)) return true;
   const reach = g.groundReach;

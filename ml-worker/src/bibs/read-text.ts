@@ -16,7 +16,7 @@ import {
   touchesInnerEdge,
 } from './text-crops';
 import type { TextLine } from './text-detection';
-import { chooseWidenedRead, glyphsBeyondBox } from './widened-read';
+import { chooseWidenedRead, gainsDigitNotOne, glyphsBeyondBox } from './widened-read';
 
 /** The OCR models as the reader runs them: text lines of an image at a scale, and one line read. */
 export interface TextOcr {
@@ -254,7 +254,11 @@ async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<
     else
       boxes.push({
         ...read,
-        geometry: { ...numberGeometry(pixels, geometry), digitBeside: digitBeside(pixels, line, crop, result) },
+        geometry: {
+          ...numberGeometry(pixels, geometry),
+          digitBeside: digitBeside(pixels, line, crop, result),
+          widenedDigitRefused: result.widenedDigitRefused,
+        },
       });
   }
   return boxes;
@@ -318,11 +322,15 @@ async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region
         { ...region, x: region.x + crop.x, y: region.y + crop.y },
         thinStrokes,
       );
-  return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text };
+  const widenedDigitRefused = kept !== wide && !!wide && !!narrow && gainsDigitNotOne(narrow.text, wide.text);
+  return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text, widenedDigitRefused };
 }
 
-/** A line's read, and whether it is the widened read that took in glyphs beyond the box. */
-type KeptReading = LineReading & { widenedGain?: boolean };
+/**
+ * A line's read, whether it is the widened read that took in glyphs beyond the box, and whether a widened read
+ * with more digits at an end, one not a 1, was refused (`BoxGeometry.widenedDigitRefused`).
+ */
+type KeptReading = LineReading & { widenedGain?: boolean; widenedDigitRefused?: boolean };
 
 /**
  * Whether a digit-shaped glyph lies beside a line's box, within its widened region, that the read kept did not

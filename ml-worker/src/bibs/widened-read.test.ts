@@ -1,6 +1,6 @@
 import type { Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
-import { changedSides, chooseWidenedRead, glyphsBeyondBox } from './widened-read';
+import { changedSides, chooseWidenedRead, gainsDigitNotOne, glyphsBeyondBox } from './widened-read';
 
 const W = 120;
 const H = 60;
@@ -141,5 +141,22 @@ describe('thin strokes (a thin "1" seen faintly on a dark or low-contrast line, 
     const shadowed = sheet((x, y) => leadingOne(x, y) ?? (x < 27 ? FAINT : null));
     expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened)?.text).toBe('1130');
     expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened, true)?.text).toBe('1130');
+  });
+});
+
+describe('gainsDigitNotOne (a widened read with another digit at an end, which no sheet edge reads as)', () => {
+  it('holds for more digits at one end, one of them not a 1', () => {
+    expect(gainsDigitNotOne('82', '822')).toBe(true);
+    expect(gainsDigitNotOne('247', '2475')).toBe(true);
+    expect(gainsDigitNotOne('442', '31442')).toBe(true);
+  });
+
+  it('does not hold for a gained 1 (a sheet edge or a thin 1 alike), a changed digit, words or a shorter read', () => {
+    expect(gainsDigitNotOne('3628', '13628')).toBe(false);
+    expect(gainsDigitNotOne('463', '1463')).toBe(false);
+    expect(gainsDigitNotOne('821', '822')).toBe(false);
+    expect(gainsDigitNotOne('82', '8A2')).toBe(false);
+    expect(gainsDigitNotOne('1777', '777')).toBe(false);
+    expect(gainsDigitNotOne('82', '582')).toBe(true);
   });
 });

@@ -62,6 +62,20 @@ export function changedSides(narrow: string, wide: string): Array<'left' | 'righ
   return ['left', 'right'];
 }
 
+/**
+ * Whether a widened read holds the read as cut with more digits at one end, one of them not a 1 (`82` -> `822`).
+ * A sheet's edge or fold is a vertical stroke and reads as a 1, never as another digit: such a gain is print.
+ */
+export function gainsDigitNotOne(narrow: string, wide: string): boolean {
+  if (!/^\d+$/.test(narrow) || !/^\d+$/.test(wide) || wide.length <= narrow.length) return false;
+  const gained = wide.startsWith(narrow)
+    ? wide.slice(narrow.length)
+    : wide.endsWith(narrow)
+      ? wide.slice(0, -narrow.length)
+      : '';
+  return /[02-9]/.test(gained);
+}
+
 /** The ink glyph nearest a line's box on one side, mostly beyond it, and whether it is shaped as a digit is. */
 export interface GainedGlyph {
   side: 'left' | 'right';

@@ -593,6 +593,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { tiltedLook: 8, tiltedCropShare: 0.5 },
     optIn: true,
   },
+  {
+    label:
+      'refuseddigit (a number whose widened read gained another digit, not a 1, that the glyph check refused is partial)',
+    options: { rules: { ...DEFAULT_BIB_RULES, refusedDigitCut: true } },
+    optIn: true,
+  },
   ...[1.3, 1.5].map((factor) => ({
     label: `stretch${factor * 10} (a number's line read again stretched ${factor}x wider, kept where it reads a digit twice in a row the read merged)`,
     options: { stretchedRepeats: factor },
