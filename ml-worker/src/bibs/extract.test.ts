@@ -143,6 +143,22 @@ describe('readBibs: partial reads', () => {
     expect(partial({ ...DEFAULT_BIB_RULES, oneBibPerRunner: false })).toEqual({ '341': false, '297': false });
   });
 
+  it('marks a number the tilted look alone found partial when it does not end in paper (tiltedEndsInPaper)', () => {
+    // RBNR set1_08 under-exposed: the tilted look's box held "79" of the belt's 979, its first 9 beside it.
+    const geometry = (endsInInk: boolean): BoxGeometry => ({ ...printed(200, 60, 220), x: 240, endsInInk });
+    const boxes: TextBox[] = [
+      { text: '79', confidence: 1, geometry: geometry(true), tilted: true },
+      { text: '979', confidence: 1, geometry: geometry(false), tilted: true },
+      { text: '46', confidence: 1, geometry: geometry(true) },
+    ];
+    const partial = (rules = DEFAULT_BIB_RULES) =>
+      Object.fromEntries(readBibs(boxes, rules).map((r) => [r.bib, r.partial]));
+    // 79 is also in 979 here; alone on its photo it is judged by its ends.
+    expect(Object.fromEntries(readBibs([boxes[0]]).map((r) => [r.bib, r.partial]))).toEqual({ '79': true });
+    expect(partial()).toEqual({ '79': true, '979': false, '46': false });
+    expect(readBibs([boxes[0]], { ...DEFAULT_BIB_RULES, tiltedEndsInPaper: false })[0].partial).toBe(false);
+  });
+
   /** A number's box at `x` (pixels) on a 640 x 480 photo, printed as a bib is, the ground reaching `left` / `right` box heights. */
   const at = (x: number, left = 0.3, right = 0.3): BoxGeometry => ({
     x,

@@ -182,11 +182,12 @@ describe('readTextBoxes, the tilted look where a crop yields no number', () => {
         recognise: async () => ({ text: '979', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
       };
       return readTextBoxes(ocr, photo(), [front, behind], null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES).then(
-        (boxes) => ({ seen, read: boxes.map((b) => b.text) }),
+        (boxes) => ({ seen, read: boxes.map((b) => b.text), tilted: boxes.map((b) => b.tilted) }),
       );
     };
-    expect(await tiltedOn()).toEqual({ seen: [H, 260], read: ['979'] });
-    expect(await tiltedOn(0.5)).toEqual({ seen: [H], read: ['979'] });
+    // Marked as the tilted look's (tiltedEndsInPaper judges its ends).
+    expect(await tiltedOn()).toEqual({ seen: [H, 260], read: ['979'], tilted: [true] });
+    expect(await tiltedOn(0.5)).toEqual({ seen: [H], read: ['979'], tilted: [true] });
   });
 });
 
