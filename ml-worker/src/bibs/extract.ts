@@ -195,7 +195,10 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
       continue;
     numbers.push({ box, token });
   }
-  const placed = numbers.filter((n) => n.box.geometry);
+  const partOfALongerOne = (token: string) =>
+    [...allDigits].some((other) => other.length > token.length && other.includes(token));
+  // A part of a number read on the photo is that number seen again, not a second bib beside a runner's own.
+  const placed = numbers.filter((n) => n.box.geometry && !partOfALongerOne(n.token) && !tiltedFragment(n.box, rules));
   const beside = new Set(
     rules.oneBibPerRunner
       ? besideTheirBib(
@@ -205,7 +208,7 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
       : [],
   );
   for (const { box, token } of numbers) {
-    const inALongerOne = [...allDigits].some((other) => other.length > token.length && other.includes(token));
+    const inALongerOne = partOfALongerOne(token);
     const partial =
       inALongerOne ||
       beside.has(box) ||
