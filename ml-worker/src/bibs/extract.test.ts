@@ -143,6 +143,44 @@ describe('readBibs: partial reads', () => {
     expect(partial({ ...DEFAULT_BIB_RULES, oneBibPerRunner: false })).toEqual({ '341': false, '297': false });
   });
 
+  it("does not take a part of a number read on the photo for another bib beside a runner's own (941 and its 94)", () => {
+    // RBNR set1_62 yellowed: the tilted look read 94 of the runner's 941, more central on the torso than 941's box.
+    const photo = { imageWidth: 480, imageHeight: 720 };
+    const boxes: TextBox[] = [
+      {
+        text: '941',
+        confidence: 0.996,
+        geometry: { x: 281, y: 318, width: 45, height: 26, ...photo, surround: 115, inner: 226, dark: 97, light: 252 },
+      },
+      {
+        text: '94',
+        confidence: 0.991,
+        geometry: { x: 200, y: 320, width: 30, height: 25, ...photo, surround: 115, inner: 226, dark: 87, light: 251 },
+      },
+    ];
+    const people = [{ x: 0.2418, y: 0.0674, width: 0.466, height: 0.8986, score: 0.63 }];
+    expect(Object.fromEntries(readBibs(boxes, DEFAULT_BIB_RULES, people).map((r) => [r.bib, r.partial]))).toEqual({
+      '941': false,
+      '94': true,
+    });
+  });
+
+  it('marks a number the tilted look alone found partial when it does not end in paper (tiltedEndsInPaper)', () => {
+    // RBNR set1_08 under-exposed: the tilted look's box held "79" of the belt's 979, its first 9 beside it.
+    const geometry = (endsInInk: boolean): BoxGeometry => ({ ...printed(200, 60, 220), x: 240, endsInInk });
+    const boxes: TextBox[] = [
+      { text: '79', confidence: 1, geometry: geometry(true), tilted: true },
+      { text: '979', confidence: 1, geometry: geometry(false), tilted: true },
+      { text: '46', confidence: 1, geometry: geometry(true) },
+    ];
+    const partial = (rules = DEFAULT_BIB_RULES) =>
+      Object.fromEntries(readBibs(boxes, rules).map((r) => [r.bib, r.partial]));
+    // 79 is also in 979 here; alone on its photo it is judged by its ends.
+    expect(Object.fromEntries(readBibs([boxes[0]]).map((r) => [r.bib, r.partial]))).toEqual({ '79': true });
+    expect(partial()).toEqual({ '79': true, '979': false, '46': false });
+    expect(readBibs([boxes[0]], { ...DEFAULT_BIB_RULES, tiltedEndsInPaper: false })[0].partial).toBe(false);
+  });
+
   /** A number's box at `x` (pixels) on a 640 x 480 photo, printed as a bib is, the ground reaching `left` / `right` box heights. */
   const at = (x: number, left = 0.3, right = 0.3): BoxGeometry => ({
     x,

@@ -9,6 +9,8 @@ export interface TextBox {
   chars?: number[];
   /** Where the box is and what it is printed on; without it (text-only callers) the print rules do not apply. */
   geometry?: BoxGeometry;
+  /** Found by the tilted look alone (`tiltedLook`): the detector missed it level. */
+  tilted?: boolean;
 }
 
 /** A text box's bounds (pixels of the analysed image) and luminances (0-255). */
@@ -38,6 +40,11 @@ export interface BoxGeometry {
    * line, and the read left it out: the number read may be a fragment of a longer one (numbers only).
    */
   digitBeside?: boolean;
+  /**
+   * Ink crosses the number's middle rows within a quarter of its height beyond its first or last digit, along its
+   * line: it does not end in paper (a digit the read left out, or an arm over the sheet) (numbers only).
+   */
+  endsInInk?: boolean;
 }
 
 /** Distances (box heights) from a box's sides to where its ground ends: a paper bib's ends close by, a shirt's does not. */
@@ -80,6 +87,8 @@ export interface BibRules {
   digitBesideCut: boolean;
   /** A number on one runner's torso beside their more central bib, no larger, is partial (`besideTheirBib`). */
   oneBibPerRunner: boolean;
+  /** A number the tilted look alone found is partial unless it ends in paper on both sides (`tiltedFragment`). */
+  tiltedEndsInPaper: boolean;
   /** The ground between a number's strokes is its patch too (`BoxGeometry.inner`: a number filling its sheet). */
   groundBetweenStrokes: boolean;
   /** An end digit read under this confidence, the number's one least sure, is doubtful (`BibRead.weakEnd`). */
@@ -100,6 +109,7 @@ export const DEFAULT_BIB_RULES: BibRules = {
   frameMargin: 0.5,
   digitBesideCut: false,
   oneBibPerRunner: true,
+  tiltedEndsInPaper: true,
   groundBetweenStrokes: true,
   doubtfulDigit: 0.9,
 };
@@ -185,7 +195,10 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
       continue;
     numbers.push({ box, token });
   }
-  const placed = numbers.filter((n) => n.box.geometry);
+  const partOfALongerOne = (token: string) =>
+    [...allDigits].some((other) => other.length > token.length && other.includes(token));
+  // A part of a number read on the photo is that number seen again, not a second bib beside a runner's own.
+  const placed = numbers.filter((n) => n.box.geometry && !partOfALongerOne(n.token) && !tiltedFragment(n.box, rules));
   const beside = new Set(
     rules.oneBibPerRunner
       ? besideTheirBib(
@@ -195,8 +208,12 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
       : [],
   );
   for (const { box, token } of numbers) {
-    const inALongerOne = [...allDigits].some((other) => other.length > token.length && other.includes(token));
-    const partial = inALongerOne || beside.has(box) || (box.geometry ? cutNumber(box.geometry, rules) : false);
+    const inALongerOne = partOfALongerOne(token);
+    const partial =
+      inALongerOne ||
+      beside.has(box) ||
+      tiltedFragment(box, rules) ||
+      (box.geometry ? cutNumber(box.geometry, rules) : false);
     const key = `${token}${partial ? '~' : ''}`;
     const known = reads.get(key);
     if (known && known.confidence >= box.confidence) continue;
@@ -245,6 +262,15 @@ export function cutNumber(
   if (!reach || rules.cutReach <= 0) return false;
   const [near, far] = reach.left < reach.right ? [reach.left, reach.right] : [reach.right, reach.left];
   return near < rules.cutReach && far > 3 * rules.cutReach;
+}
+
+/**
+ * Whether a number the tilted look alone found is a fragment: with `tiltedEndsInPaper`, ink beside its first or
+ * last digit (`BoxGeometry.endsInInk`). The tilted look finds print the level look missed, a half-hidden sheet's
+ * too, and its turned box can split a number in two; a whole number ends in its sheet's paper on both sides.
+ */
+export function tiltedFragment(box: TextBox, rules: Pick<BibRules, 'tiltedEndsInPaper'> = DEFAULT_BIB_RULES): boolean {
+  return rules.tiltedEndsInPaper && !!box.tilted && !!box.geometry?.endsInInk;
 }
 
 /** BIB numbers of a photo to store: its whole reads (`readBibs`), bib -> best confidence. */

@@ -2,7 +2,7 @@ import { DEFAULT_BIB_RULES, readBibs } from './extract';
 import { DEFAULT_TORSO_RULES } from './torso-gate';
 import { DEFAULT_TEXT_CROP_OPTIONS, planSecondLook, planTextCrops } from './text-crops';
 import type { Rgba } from './box-geometry';
-import { readTextBoxes, TextOcr, TracedLine } from './read-text';
+import { endsInInk, readTextBoxes, TextOcr, TracedLine } from './read-text';
 import type { TextLine } from './text-detection';
 
 const W = 1000;
@@ -182,11 +182,12 @@ describe('readTextBoxes, the tilted look where a crop yields no number', () => {
         recognise: async () => ({ text: '979', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
       };
       return readTextBoxes(ocr, photo(), [front, behind], null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES).then(
-        (boxes) => ({ seen, read: boxes.map((b) => b.text) }),
+        (boxes) => ({ seen, read: boxes.map((b) => b.text), tilted: boxes.map((b) => b.tilted) }),
       );
     };
-    expect(await tiltedOn()).toEqual({ seen: [H, 260], read: ['979'] });
-    expect(await tiltedOn(0.5)).toEqual({ seen: [H], read: ['979'] });
+    // Marked as the tilted look's (tiltedEndsInPaper judges its ends).
+    expect(await tiltedOn()).toEqual({ seen: [H, 260], read: ['979'], tilted: [true] });
+    expect(await tiltedOn(0.5)).toEqual({ seen: [H], read: ['979'], tilted: [true] });
   });
 });
 
@@ -471,5 +472,36 @@ describe('readTextBoxes, a weak line read again sharpened', () => {
     const fake = blurred(['311', 0.84], ['371', 0.99]);
     expect(await read(fake)).toEqual([['311', 0.84]]);
     expect(fake.sharpened).toBe(0);
+  });
+});
+
+describe("endsInInk (a number's line judged on its levelled cut when slanted)", () => {
+  /** A light sheet 60 x 40 with a dark glyph 5 px wide on rows 10-30 at each of `lefts`. */
+  const sheet = (lefts: number[]): Rgba => {
+    const data = new Uint8Array(60 * 40 * 4);
+    for (let y = 0; y < 40; y++)
+      for (let x = 0; x < 60; x++) {
+        const v = y >= 10 && y < 30 && lefts.some((l) => x >= l && x < l + 5) ? 30 : 230;
+        data.set([v, v, v, 255], (y * 60 + x) * 4);
+      }
+    return { data, width: 60, height: 40 };
+  };
+  const region = { x: 0, y: 0, width: 60, height: 40 };
+  const crop = { x: 0, y: 0, width: 60, height: 40 };
+
+  it("looks at the levelled cut's pixels, not the photo's, for a slanted line", () => {
+    const cut = sheet([18, 28, 38]);
+    const levelled = (pixels: Rgba) => ({
+      image: null,
+      region,
+      glyphCheck: true,
+      levelled: { pixels, box: box(26, 8, 45, 32) },
+    });
+    // The cut holds a digit just before the box's first (x 18-22): 979's first 9 beside "79".
+    const line = { box: box(0, 0, 1, 1), widened: levelled(cut) };
+    expect(endsInInk(sheet([]), line, crop)).toBe(true);
+    expect(endsInInk(sheet([18, 28, 38]), { ...line, widened: levelled(sheet([28, 38])) }, crop)).toBe(false);
+    // A line never widened is not judged.
+    expect(endsInInk(cut, { box: box(26, 8, 45, 32) }, crop)).toBe(false);
   });
 });

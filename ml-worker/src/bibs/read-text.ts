@@ -16,7 +16,7 @@ import {
   touchesInnerEdge,
 } from './text-crops';
 import type { TextLine } from './text-detection';
-import { chooseWidenedRead, glyphsBeyondBox, leadingOneIsSheetEdge } from './widened-read';
+import { chooseWidenedRead, glyphAtEnds, glyphsBeyondBox, leadingOneIsSheetEdge } from './widened-read';
 
 /** The OCR models as the reader runs them: text lines of an image at a scale, and one line read. */
 export interface TextOcr {
@@ -155,7 +155,8 @@ export async function readTextBoxes(
     const tilted: TextOcr = { detect: detectTilted, recognise: (line) => ocr.recognise(line) };
     const tallest = Math.max(...crops.map((crop) => crop.height));
     const inFront = bareCrops().filter((crop) => crop.height >= (ocr.tiltedCropShare ?? 0) * tallest);
-    boxes = [...boxes, ...(await readAgain(tilted, inFront, 'tilted'))];
+    const tiltedReads = await readAgain(tilted, inFront, 'tilted');
+    boxes = [...boxes, ...tiltedReads.map((box) => ({ ...box, tilted: true }))];
   }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
@@ -262,7 +263,11 @@ async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<
     else
       boxes.push({
         ...read,
-        geometry: { ...numberGeometry(pixels, geometry), digitBeside: digitBeside(pixels, line, crop, result) },
+        geometry: {
+          ...numberGeometry(pixels, geometry),
+          digitBeside: digitBeside(pixels, line, crop, result),
+          endsInInk: endsInInk(pixels, line, crop),
+        },
       });
   }
   return boxes;
@@ -379,6 +384,24 @@ function digitBeside(pixels: Rgba, line: TextLine, crop: Region, kept: KeptReadi
   const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
   const { region } = line.widened;
   return glyphsBeyondBox(pixels, box, { ...region, x: region.x + crop.x, y: region.y + crop.y }).some((g) => g.digit);
+}
+
+/** How far beyond a number's ends (share of its height) its paper must go on: a gap between two digits is less. */
+const PAPER_BEYOND = 0.25;
+
+/**
+ * Whether a number's line does not end in paper on both sides (`glyphAtEnds`), along a slanted line's own axis: on
+ * its levelled cut. A line never widened (neither level nor levelled) is not judged.
+ */
+export function endsInInk(pixels: Rgba, line: TextLine, crop: Region): boolean {
+  if (!line.widened) return false;
+  const { levelled } = line.widened;
+  if (levelled) return glyphAtEnds(levelled.pixels, levelled.box, PAPER_BEYOND);
+  return glyphAtEnds(
+    pixels,
+    line.box.map(([x, y]) => [x + crop.x, y + crop.y]),
+    PAPER_BEYOND,
+  );
 }
 
 /** A crop's middle: half its width, the middle three fifths of its height. */

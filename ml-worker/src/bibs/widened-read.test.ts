@@ -1,6 +1,6 @@
 import type { Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
-import { changedSides, chooseWidenedRead, glyphsBeyondBox, leadingOneIsSheetEdge } from './widened-read';
+import { changedSides, chooseWidenedRead, glyphAtEnds, glyphsBeyondBox, leadingOneIsSheetEdge } from './widened-read';
 
 const W = 120;
 const H = 60;
@@ -186,5 +186,39 @@ describe('leadingOneIsSheetEdge (RBNR set1_69: "13628", the sheet\'s left side r
       [31, 42],
     ];
     expect(leadingOneIsSheetEdge(sheet(narrowMargin), tight, '1234')).toBe(false);
+  });
+});
+
+describe("glyphAtEnds (a tilted read's number ends in paper on both sides)", () => {
+  // A box holding the three digits (x 40-75) with a margin of 5 px; its height 24, a quarter of it 6 px.
+  const whole = [
+    [35, 18],
+    [80, 18],
+    [80, 42],
+    [35, 42],
+  ];
+  const glyphAt = (left: number) => (x: number, y: number) =>
+    x >= left && x < left + 5 && y >= 20 && y < 40 ? INK : null;
+
+  it('finds a digit the box left out just beside its first or last digit (979 read as 79)', () => {
+    expect(glyphAtEnds(sheet(glyphAt(26)), whole, 0.25)).toBe(true);
+    expect(glyphAtEnds(sheet(glyphAt(84)), whole, 0.25)).toBe(true);
+  });
+
+  it('finds nothing where paper goes on beyond both ends, or the glyph lies beyond a quarter of its height', () => {
+    expect(glyphAtEnds(sheet(), whole, 0.25)).toBe(false);
+    expect(glyphAtEnds(sheet(glyphAt(22)), whole, 0.25)).toBe(false);
+    expect(glyphAtEnds(sheet(glyphAt(22)), whole, 0.5)).toBe(true);
+  });
+
+  it("takes the shirt beyond the sheet's edge, wider than a digit, for the sheet's surroundings", () => {
+    const shirtFrom = (x: number) => (x < 28 ? INK : null);
+    const wide = [
+      [35, 18],
+      [110, 18],
+      [110, 42],
+      [35, 42],
+    ];
+    expect(glyphAtEnds(sheet(shirtFrom), wide, 0.5)).toBe(false);
   });
 });

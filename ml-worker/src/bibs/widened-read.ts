@@ -174,6 +174,32 @@ export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region, th
   ];
 }
 
+/** A digit is narrower than its line is tall; a levelled cut smears it by a pixel or two on either side. */
+const END_GLYPH_WIDTH = 1.2;
+
+/**
+ * Whether a level box's number does not end in paper: a glyph lies beside its first or last one, within `beyond`
+ * (its share of the box's height) of the box, on the box's rows: ink darker than the midpoint of the box's ink and
+ * paper, at least half the box's height, no wider than a digit, with paper beyond it within a line height of the box (a
+ * digit the box left out, an arm's edge over the sheet); ink running on further is the sheet's surroundings.
+ */
+export function glyphAtEnds(image: Rgba, box: number[][], beyond: number): boolean {
+  const line = boundsOf(box, image);
+  const h = line.y1 - line.y0;
+  if (h < 3 || line.x1 - line.x0 < 3) return false;
+  const { ink, paper } = printLevels(image, line);
+  const [x0, x1] = [Math.max(0, Math.floor(line.x0 - h)), Math.min(image.width, Math.ceil(line.x1 + h))];
+  const blobs = inkBlobs(image, x0, line.y0, x1, line.y1, (i) => luminanceAt(image, i) < (ink + paper) / 2);
+  const reach = beyond * h;
+  return blobs.some((b) => {
+    const [left, right] = [x0 + b.left, x0 + b.right + 1];
+    const glyph = b.bottom - b.top + 1 >= h / 2 && right - left <= END_GLYPH_WIDTH * h;
+    const beforeIt = (left + right) / 2 < line.x0 && right >= line.x0 - reach && b.left > 0;
+    const afterIt = (left + right) / 2 > line.x1 && left <= line.x1 + reach && x0 + b.right < x1 - 1;
+    return glyph && (beforeIt || afterIt);
+  });
+}
+
 /** The box's darkest and lightest tenths: its ink and its paper. */
 function printLevels(image: Rgba, line: Bounds): { ink: number; paper: number } {
   const values: number[] = [];

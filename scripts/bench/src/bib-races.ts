@@ -646,6 +646,16 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { sharpenWeakLines: { sigma, amount } },
     optIn: true,
   })),
+  ...[8, 10].map((degrees) => ({
+    label: `tilt${degrees}nocheck (tilt${degrees} with a tilted read stored whether or not it ends in paper: main before 2026-11-29 14:00)`,
+    options: { tiltedLook: degrees, rules: { ...DEFAULT_BIB_RULES, tiltedEndsInPaper: false } },
+    optIn: true,
+  })),
+  {
+    label: 'tilt8frontnocheck (tilt8front with a tilted read stored whether or not it ends in paper)',
+    options: { tiltedLook: 8, tiltedCropShare: 0.5, rules: { ...DEFAULT_BIB_RULES, tiltedEndsInPaper: false } },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
