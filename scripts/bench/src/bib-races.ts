@@ -656,6 +656,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { tiltedLook: 8, tiltedCropShare: 0.5, rules: { ...DEFAULT_BIB_RULES, tiltedEndsInPaper: false } },
     optIn: true,
   },
+  {
+    label:
+      'strokeone (a "1" a widened read gained kept when it is a stroke of the line\'s height ending in paper: printedStroke)',
+    options: { strokeOnes: true },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
