@@ -152,7 +152,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   widenedGlyphCheck: true,
   thinStrokeGlyphs: true,
   sheetEdgeOne: true,
-  strokeOnes: false,
+  strokeOnes: true,
   luminance: 'off',
   greyFallback: true,
   slantedWidening: true,

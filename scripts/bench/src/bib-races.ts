@@ -658,8 +658,8 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   },
   {
     label:
-      'strokeone (a "1" a widened read gained kept when it is a stroke of the line\'s height ending in paper: printedStroke)',
-    options: { strokeOnes: true },
+      'nostrokeone (a "1" a widened read gained kept only when shaped as a digit is, not as a stroke of the line\'s height: main before 2026-11-29 17:30)',
+    options: { strokeOnes: false },
     optIn: true,
   },
   { label: 'now (as shipped)', options: {} },
