@@ -76,6 +76,12 @@ export interface BibReaderOptions {
    * it: `leadingOneIsSheetEdge`) is read without it.
    */
   sheetEdgeOne: boolean;
+  /**
+   * With widenedGlyphCheck: a "1" a widened read gained is kept when it is a stroke of the line's height, ending in
+   * paper within a quarter height of the line's top and bottom rows and no wider than a stroke (`printedStroke`): a
+   * thin printed 1 beside a sheet's narrow margin, which a sheet's side, a fold or the shirt beyond it is not.
+   */
+  strokeOnes: boolean;
   /** What the OCR models see of each crop: its colours, or its stretched luminance (LuminanceUse). */
   luminance: LuminanceUse;
   /**
@@ -146,6 +152,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   widenedGlyphCheck: true,
   thinStrokeGlyphs: true,
   sheetEdgeOne: true,
+  strokeOnes: true,
   luminance: 'off',
   greyFallback: true,
   slantedWidening: true,
@@ -342,6 +349,7 @@ export class BibReader implements BibReading {
         : undefined,
       tiltedCropShare: this.options.tiltedCropShare,
       sheetEdgeOne: this.options.sheetEdgeOne,
+      strokeOnes: this.options.strokeOnes,
       recognise: (line) =>
         recogniseLine(
           recognition,

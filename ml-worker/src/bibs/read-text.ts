@@ -47,6 +47,8 @@ export interface TextOcr {
   tiltedCropShare?: number;
   /** A leading "1" that is the sheet's edge is left out of the read as cut (`leadingOneIsSheetEdge`). */
   sheetEdgeOne?: boolean;
+  /** A widened read's gained "1" is kept when it is a stroke of the line's height ending in paper (`printedStroke`). */
+  strokeOnes?: boolean;
   recognise(line: TextLine): Promise<LineReading | undefined>;
   /**
    * The recogniser on a line's pixels sharpened (`unsharpMask`: a stroke blurred by motion or focus), run on the lines
@@ -334,7 +336,7 @@ async function readWidened(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Reg
   const narrow = await ocr.recognise(line);
   const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
   const kept = levelled
-    ? chooseWidenedRead(narrow, wide, levelled.pixels, levelled.box, region, thinStrokes)
+    ? chooseWidenedRead(narrow, wide, levelled.pixels, levelled.box, region, thinStrokes, ocr.strokeOnes)
     : chooseWidenedRead(
         narrow,
         wide,
@@ -342,6 +344,7 @@ async function readWidened(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Reg
         box,
         { ...region, x: region.x + crop.x, y: region.y + crop.y },
         thinStrokes,
+        ocr.strokeOnes,
       );
   return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text, wideText: wide?.text };
 }
@@ -361,7 +364,12 @@ async function sharpenedWhereWeak(
   const below = ocr.sharpenBelow ?? 0;
   if (!sharpened || (read && read.mean >= below)) return read;
   const sharp = await readLine(
-    { detect: (image, scale) => ocr.detect(image, scale), recognise: sharpened, sheetEdgeOne: ocr.sheetEdgeOne },
+    {
+      detect: (image, scale) => ocr.detect(image, scale),
+      recognise: sharpened,
+      sheetEdgeOne: ocr.sheetEdgeOne,
+      strokeOnes: ocr.strokeOnes,
+    },
     pixels,
     line,
     crop,

@@ -1,6 +1,13 @@
 import type { Rgba } from './box-geometry';
 import type { LineReading } from './recognise-line';
-import { changedSides, chooseWidenedRead, glyphAtEnds, glyphsBeyondBox, leadingOneIsSheetEdge } from './widened-read';
+import {
+  changedSides,
+  chooseWidenedRead,
+  glyphAtEnds,
+  glyphsBeyondBox,
+  leadingOneIsSheetEdge,
+  printedStroke,
+} from './widened-read';
 
 const W = 120;
 const H = 60;
@@ -40,7 +47,9 @@ const longLine = (x: number) => (x >= 27 && x < 30 ? INK : null);
 
 describe('glyphsBeyondBox (a digit beyond a line box, told from a sheet edge)', () => {
   it('finds a leading "1" the box cut, with ground on both sides at the digits\' height: a digit', () => {
-    expect(glyphsBeyondBox(sheet(leadingOne), box, widened)).toEqual([{ side: 'left', x0: 27, x1: 32, digit: true }]);
+    expect(glyphsBeyondBox(sheet(leadingOne), box, widened)).toEqual([
+      { side: 'left', x0: 27, x1: 32, digit: true, stroke: true },
+    ]);
   });
 
   it("finds the sheet's edge, with no ground beyond it: not a digit", () => {
@@ -49,7 +58,9 @@ describe('glyphsBeyondBox (a digit beyond a line box, told from a sheet edge)', 
   });
 
   it("finds a straight line running past the digits' top and bottom: not a digit", () => {
-    expect(glyphsBeyondBox(sheet(longLine), box, widened)).toEqual([{ side: 'left', x0: 27, x1: 30, digit: false }]);
+    expect(glyphsBeyondBox(sheet(longLine), box, widened)).toEqual([
+      { side: 'left', x0: 27, x1: 30, digit: false, stroke: false },
+    ]);
   });
 
   it('finds nothing beyond a box that holds all the digits', () => {
@@ -141,6 +152,62 @@ describe('thin strokes (a thin "1" seen faintly on a dark or low-contrast line, 
     const shadowed = sheet((x, y) => leadingOne(x, y) ?? (x < 27 ? FAINT : null));
     expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened)?.text).toBe('1130');
     expect(chooseWidenedRead(reading('130'), reading('1130'), shadowed, box, widened, true)?.text).toBe('1130');
+  });
+});
+
+describe('a gained "1" as a stroke of the line\'s height (strokeOnes: rbnr-dark 442 -> 1442, 463 -> 1463)', () => {
+  // The digits' upper halves blurred into the paper (between the midpoint and the paper): at the midpoint only their
+  // lower halves are glyphs, so the digits' height the check takes is half the line's and a whole "1" is "too tall".
+  const BLURRED = 150;
+  const halfSeen = (x: number, y: number) =>
+    y >= 20 && y < 30 && [40, 55, 70].some((left) => x >= left && x < left + 5) ? BLURRED : null;
+  /** The sheet from row 17 to 41 and x 26 on, the shirt around it: a 1-pixel margin beside the "1". */
+  const onNarrowSheet =
+    (draw: (x: number, y: number) => number | null) =>
+    (x: number, y: number): number | null =>
+      draw(x, y) ?? (x < 26 || y < 17 || y > 41 ? INK : halfSeen(x, y));
+  const thinOne = (x: number, y: number) => (x >= 27 && x < 30 && y >= 20 && y < 40 ? INK : null);
+  const choose = (image: Rgba, wide = '1442', strokeOnes = true) =>
+    chooseWidenedRead(reading('442'), reading(wide), image, box, widened, true, strokeOnes)?.text;
+
+  it('keeps a thin "1" beside a narrow margin, ending in paper above and below: refused without the rule', () => {
+    const image = sheet(onNarrowSheet(thinOne));
+    expect(choose(image, '1442', false)).toBe('442');
+    expect(choose(image)).toBe('1442');
+  });
+
+  it('keeps a "1" leaning a pixel every few rows (a rolled photo), followed across its rows', () => {
+    const leaning = (x: number, y: number) => {
+      const left = 27 + Math.floor((40 - y) / 7);
+      return x >= left && x < left + 2 && y >= 20 && y < 40 ? INK : null;
+    };
+    expect(choose(sheet(onNarrowSheet(leaning)))).toBe('1442');
+  });
+
+  it("refuses the sheet's side, the shirt beyond it and a fold running past the line's rows", () => {
+    const side = (x: number) => (x < 29 ? INK : null); // the shirt up to the digits' margin
+    const fold = (x: number, y: number) => (x >= 27 && x < 29 && y >= 8 && y < 52 ? INK : null);
+    for (const draw of [side, fold]) expect(choose(sheet((x, y) => draw(x, y) ?? halfSeen(x, y)))).toBe('442');
+  });
+
+  it('refuses a mark shorter than the line, one wider than a stroke, and a stroke joined to the shirt', () => {
+    const short = (x: number, y: number) => (x >= 27 && x < 30 && y >= 26 && y < 34 ? INK : null);
+    const wide = (x: number, y: number) => (x >= 22 && x < 30 && y >= 20 && y < 40 ? INK : null);
+    const joined = (x: number, y: number) => (x >= 27 && x < 30 && y >= 20 ? INK : null); // on to the shirt below
+    for (const draw of [short, joined]) expect(choose(sheet(onNarrowSheet(draw)))).toBe('442');
+    expect(choose(sheet((x, y) => wide(x, y) ?? halfSeen(x, y)))).toBe('442');
+  });
+
+  it('takes a stroke for a "1" only: a gained 7 must be a digit\'s glyph', () => {
+    expect(choose(sheet(onNarrowSheet(thinOne)), '7442')).toBe('442');
+  });
+
+  it("measures the stroke in the ink blob's bounds, ends exclusive", () => {
+    const image = sheet(onNarrowSheet(thinOne));
+    const line = { x0: 30, x1: 90, y0: 18, y1: 42 };
+    const look = { x0: 6, x1: 114, y0: 0, y1: 60 };
+    expect(printedStroke(image, { x0: 27, x1: 30, y0: 20, y1: 40 }, line, look, 130)).toBe(true);
+    expect(printedStroke(image, { x0: 27, x1: 30, y0: 20, y1: 40 }, { ...line, y0: 4, y1: 56 }, look, 130)).toBe(false);
   });
 });
 

@@ -18,6 +18,11 @@ const THIN_STROKE_CONTRAST = 0.25;
 /** With `thinStrokes`, a glyph the box's edge cuts (its centre this share of the height inside) still counts as beyond it. */
 const EDGE_ON_INK = 0.15;
 
+/** A printed "1" ends in paper within this share of its line's height beyond the line's top and bottom rows. */
+const STROKE_ENDS_WITHIN = 0.25;
+/** A digit's stroke is at most this share of its line's height wide (on most of its rows): wider is a body or a shirt. */
+const STROKE_WIDTH = 0.3;
+
 /**
  * A leading "1" is a sheet's edge when the dark on its rows runs on beyond the line's box by this share of its height:
  * a printed digit has paper around it, the shirt beside a sheet does not end within a stroke's width.
@@ -46,12 +51,18 @@ export function chooseWidenedRead(
   box: number[][],
   region: Region,
   thinStrokes = false,
+  strokeOnes = false,
 ): LineReading | undefined {
   if (!wide || wide.text === narrow?.text) return narrow;
   const glyphs = glyphsBeyondBox(image, box, region, thinStrokes);
   // With nothing read as cut, every glyph beyond the box is what the widening gained.
   const sides = narrow ? changedSides(narrow.text, wide.text) : [...new Set(glyphs.map((g) => g.side))];
-  if (!sides.length || sides.some((side) => !glyphs.some((g) => g.side === side && g.digit))) return narrow;
+  // A "1" gained on a side may be a stroke of the line's height ending in paper (printedStroke), not a digit's body.
+  const one = (side: 'left' | 'right') =>
+    strokeOnes && narrow && wide.text === (side === 'left' ? `1${narrow.text}` : `${narrow.text}1`);
+  const gained = (side: 'left' | 'right') =>
+    glyphs.some((g) => g.side === side && (g.digit || (g.stroke && one(side))));
+  if (!sides.length || sides.some((side) => !gained(side))) return narrow;
   return wide;
 }
 
@@ -98,6 +109,12 @@ export interface GainedGlyph {
   x0: number;
   x1: number;
   digit: boolean;
+  /**
+   * Whether it is a stroke of the line's height (a printed "1"): followed up and down, it ends in paper within a
+   * quarter of the line's height of the line's top and bottom rows, and it is no wider than a digit's stroke. A
+   * sheet's side, a fold or the shirt beyond the sheet runs on.
+   */
+  stroke: boolean;
 }
 
 /**
@@ -131,6 +148,7 @@ export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region, th
         y0: b.top + look.y0,
         y1: b.bottom + look.y0,
         border: b.border,
+        threshold,
       }))
       .filter((b) => b.y0 < middle.y1 && b.y1 > middle.y0);
   const digitBlobs = blobsUnder((ink + paper) / 2);
@@ -148,18 +166,23 @@ export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region, th
   const nearest = (blobs: Blob[], edgeOnInk: number): GainedGlyph[] => {
     // A stroke the edge falls on reaches at most this far inside the box: further, it is the read's own first digit.
     const cutReach = 2 * edgeOnInk;
-    const judge = (side: 'left' | 'right', b: Blob): GainedGlyph => ({
-      side,
-      x0: b.x0,
-      x1: b.x1,
-      digit:
+    const judge = (side: 'left' | 'right', b: Blob): GainedGlyph => {
+      const beyond =
         !b.border &&
-        (side === 'left' ? b.x1 <= line.x0 + cutReach || !edgeOnInk : b.x0 >= line.x1 - cutReach || !edgeOnInk) &&
-        b.x1 - b.x0 <= MAX_GLYPH_WIDTH * digitHeight &&
-        b.y0 >= digits.y0 - slack &&
-        b.y1 <= digits.y1 + slack &&
-        b.y1 - b.y0 >= digitHeight / 2,
-    });
+        (side === 'left' ? b.x1 <= line.x0 + cutReach || !edgeOnInk : b.x0 >= line.x1 - cutReach || !edgeOnInk);
+      return {
+        side,
+        x0: b.x0,
+        x1: b.x1,
+        digit:
+          beyond &&
+          b.x1 - b.x0 <= MAX_GLYPH_WIDTH * digitHeight &&
+          b.y0 >= digits.y0 - slack &&
+          b.y1 <= digits.y1 + slack &&
+          b.y1 - b.y0 >= digitHeight / 2,
+        stroke: beyond && printedStroke(image, b, line, look, b.threshold),
+      };
+    };
     const left = blobs
       .filter((b) => b.x0 < line.x0 && centre(b) < line.x0 + edgeOnInk && inRead(b))
       .sort((a, b) => b.x1 - a.x1)[0];
@@ -172,6 +195,55 @@ export function glyphsBeyondBox(image: Rgba, box: number[][], region: Region, th
     ...nearest(digitBlobs, 0),
     ...(thinStrokes ? nearest(blobsUnder(paper - THIN_STROKE_CONTRAST * (paper - ink)), EDGE_ON_INK * h) : []),
   ];
+}
+
+/**
+ * Whether the ink of `glyph` (bounds, ends exclusive) is a stroke of `line`'s height: followed up and down from the
+ * glyph, row by row (a slanted stroke moves a pixel a row), its ink ends in paper within `STROKE_ENDS_WITHIN` of the
+ * line's top and bottom rows and reaches that near them, no wider than `STROKE_WIDTH` on most rows. A sheet's side, a
+ * fold or the shirt beyond the sheet runs on past the line's rows (to the look's end: no paper seen beyond it).
+ */
+export function printedStroke(image: Rgba, glyph: Bounds, line: Bounds, look: Bounds, threshold: number): boolean {
+  const h = line.y1 - line.y0;
+  const reach = STROKE_ENDS_WITHIN * h;
+  const [top, bottom] = [line.y0, line.y1 - 1];
+  const inkAt = (x: number, y: number) => luminanceAt(image, (y * image.width + x) * 4) < threshold;
+  /** The ink in row `y` touching columns x0-x1 (a pixel either side), extended to its whole runs; null: none. */
+  const runAt = (y: number, x0: number, x1: number): [number, number] | null => {
+    let [from, to] = [Infinity, -Infinity];
+    for (let x = Math.max(look.x0, x0 - 1); x <= Math.min(look.x1 - 1, x1 + 1); x++)
+      if (inkAt(x, y)) [from, to] = [Math.min(from, x), Math.max(to, x)];
+    if (from > to) return null;
+    while (from > look.x0 && inkAt(from - 1, y)) from--;
+    while (to < look.x1 - 1 && inkAt(to + 1, y)) to++;
+    return [from, to];
+  };
+  // On the glyph's own rows, its ink within its bounds (a neighbouring digit may touch it on a row or two).
+  const widths: number[] = [];
+  for (let y = glyph.y0; y < glyph.y1; y++) {
+    let ink = 0;
+    for (let x = glyph.x0; x < glyph.x1; x++) if (inkAt(x, y)) ink++;
+    widths.push(ink);
+  }
+  // Followed beyond the glyph's rows: a stroke broken by a blurred pixel, or running on into the sheet's surroundings.
+  const follow = (from: number, step: 1 | -1): number | null => {
+    // The glyph's own ink on its end row: the blob is 4-connected, nothing beside it joins it there.
+    const own = [...Array(glyph.x1 - glyph.x0).keys()].map((i) => glyph.x0 + i).filter((x) => inkAt(x, from));
+    let run: [number, number] = own.length ? [own[0], own[own.length - 1]] : [glyph.x0, glyph.x1 - 1];
+    let y = from + step;
+    for (; y >= look.y0 && y < look.y1; y += step) {
+      const next = runAt(y, run[0], run[1]);
+      if (!next) return y - step;
+      widths.push(next[1] - next[0] + 1);
+      run = next;
+    }
+    return null; // ink to the end of the look: no paper seen beyond it
+  };
+  const [first, last] = [follow(glyph.y0, -1), follow(glyph.y1 - 1, 1)];
+  if (first === null || last === null) return false;
+  const ends = first >= top - reach && last <= bottom + reach;
+  const lineHigh = first <= top + reach && last >= bottom - reach;
+  return ends && lineHigh && median(widths) <= STROKE_WIDTH * h;
 }
 
 /** A digit is narrower than its line is tall; a levelled cut smears it by a pixel or two on either side. */

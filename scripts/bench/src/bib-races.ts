@@ -656,6 +656,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { tiltedLook: 8, tiltedCropShare: 0.5, rules: { ...DEFAULT_BIB_RULES, tiltedEndsInPaper: false } },
     optIn: true,
   },
+  {
+    label:
+      'nostrokeone (a "1" a widened read gained kept only when shaped as a digit is, not as a stroke of the line\'s height: main before 2026-11-29 17:30)',
+    options: { strokeOnes: false },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
