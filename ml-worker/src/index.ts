@@ -1,6 +1,6 @@
 // The ml-worker as a library (its analysers: the bench measures them); `main.ts` runs the worker process.
 export { BibReader, DEFAULT_BIB_READER_OPTIONS, OCR_MAX_SIDE } from './bibs/bib-reader';
-export type { BibReaderOptions } from './bibs/bib-reader';
+export type { BibReaderOptions, BlurredLook } from './bibs/bib-reader';
 export type { OcrGraph } from './bibs/ocr-model-graph';
 export type { TracedLine } from './bibs/read-text';
 export { DEFAULT_TEXT_CROP_OPTIONS } from './bibs/text-crops';

@@ -131,6 +131,17 @@ export interface BibReaderOptions {
    * (`oneRead`); null: read once.
    */
   sharpenWeakLines: Sharpening | null;
+  /**
+   * Where no number was read on a crop, the detector looks again at it sharpened and at another scale (`BlurredLook`:
+   * motion or focus blur spreads each stroke and the detector's map falls under its threshold); null: no such look.
+   */
+  blurredLook: BlurredLook | null;
+}
+
+/** The blurred look: the crop's pixels sharpened so for the detector (null: as they are), at this times its scale. */
+export interface BlurredLook {
+  sharpen: Sharpening | null;
+  scale: number;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -159,6 +170,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   tiltedLook: 0,
   tiltedCropShare: 0,
   sharpenWeakLines: null,
+  blurredLook: null,
 };
 
 /**
@@ -307,7 +319,7 @@ export class BibReader implements BibReading {
     const people: PersonBox[] | null = this.options.torsoGate ? await this.persons.detect(rgb ?? pixels) : null;
     const crops = this.cropsFor(people, pixels.width, pixels.height);
     const detectWith =
-      (luminance: LuminanceUse, input = this.options.detectorInput, roll = 0) =>
+      (luminance: LuminanceUse, input = this.options.detectorInput, roll = 0, sharpen: Sharpening | null = null) =>
       (crop: Rgba, scale: number) =>
         detectTextLines(
           detection,
@@ -321,9 +333,11 @@ export class BibReader implements BibReading {
           this.options.slantedWidening,
           this.options.thinStrokeGlyphs,
           roll,
+          sharpen,
         );
     const tilt = this.options.tiltedLook;
     const sharpen = this.options.sharpenWeakLines;
+    const blurred = this.options.blurredLook;
     const ocr: TextOcr = {
       detect: detectWith(this.options.luminance),
       // The second look sees the crop's stretched luminance only (a tinted sheet hides the line in colour).
@@ -341,6 +355,10 @@ export class BibReader implements BibReading {
             )
         : undefined,
       tiltedCropShare: this.options.tiltedCropShare,
+      detectBlurred: blurred
+        ? (crop, scale) =>
+            detectWith(this.options.luminance, undefined, 0, blurred.sharpen)(crop, scale * blurred.scale)
+        : undefined,
       sheetEdgeOne: this.options.sheetEdgeOne,
       recognise: (line) =>
         recogniseLine(

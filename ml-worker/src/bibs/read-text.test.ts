@@ -191,6 +191,31 @@ describe('readTextBoxes, the tilted look where a crop yields no number', () => {
   });
 });
 
+describe('readTextBoxes, the blurred look where a crop yields no number', () => {
+  const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
+  const number = { box: box(466, 296, 574, 344) };
+  const look = (first: TextLine[]) => {
+    const calls = { detect: 0, blurred: 0 };
+    const ocr: TextOcr = {
+      detect: async () => (calls.detect++, first),
+      detectBlurred: async () => (calls.blurred++, [number]),
+      recognise: async () => ({ text: '1442', mean: 0.99, chars: [0.99, 0.99, 0.99, 0.99] }),
+    };
+    return readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES).then((boxes) => ({
+      calls,
+      read: boxes.map((b) => b.text),
+    }));
+  };
+
+  it('reads the number the detector finds only on the blurred look, on a crop where no number was read', async () => {
+    expect(await look([])).toEqual({ calls: { detect: 1, blurred: 1 }, read: ['1442'] });
+  });
+
+  it('does not look at a crop where a number was read: a sharp photo pays nothing more', async () => {
+    expect(await look([number])).toEqual({ calls: { detect: 1, blurred: 0 }, read: ['1442'] });
+  });
+});
+
 describe('readTextBoxes, detecting again where nothing passed the gates', () => {
   const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
   const fake = (first: TextLine[], again: TextLine[]) => {

@@ -43,6 +43,11 @@ export interface TextOcr {
    * level), run on the crops where no number was read; absent: no such pass.
    */
   detectTilted?(image: Rgba, scale: number): Promise<TextLine[]>;
+  /**
+   * The detector on a crop's pixels sharpened or at another scale (a stroke spread by motion or focus blur, which the
+   * detector's map loses), run on the crops where no number was read; absent: no such pass.
+   */
+  detectBlurred?(image: Rgba, scale: number): Promise<TextLine[]>;
   /** `detectTilted` only on crops at least this share of the tallest crop's height (the people in front); 0: all. */
   tiltedCropShare?: number;
   /** A leading "1" that is the sheet's edge is left out of the read as cut (`leadingOneIsSheetEdge`). */
@@ -64,7 +69,7 @@ export interface TracedLine {
   /** The detector's corners in the analysed image's pixels. */
   corners: number[][];
   scale: number;
-  pass: 'colour' | 'luminance' | 'larger' | 'other input' | 'tilted' | 'second look';
+  pass: 'colour' | 'luminance' | 'larger' | 'other input' | 'tilted' | 'blurred' | 'second look';
   fate: 'cut by its crop' | 'print' | 'torso' | 'read elsewhere' | 'read';
   text?: string;
   confidence?: number;
@@ -157,6 +162,11 @@ export async function readTextBoxes(
     const inFront = bareCrops().filter((crop) => crop.height >= (ocr.tiltedCropShare ?? 0) * tallest);
     const tiltedReads = await readAgain(tilted, inFront, 'tilted');
     boxes = [...boxes, ...tiltedReads.map((box) => ({ ...box, tilted: true }))];
+  }
+  const detectBlurred = ocr.detectBlurred?.bind(ocr);
+  if (detectBlurred) {
+    const blurred: TextOcr = { detect: detectBlurred, recognise: (line) => ocr.recognise(line) };
+    boxes = [...boxes, ...(await readAgain(blurred, bareCrops(), 'blurred'))];
   }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);

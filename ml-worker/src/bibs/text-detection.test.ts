@@ -346,3 +346,35 @@ describe('levelledLineCut (a slanted line widened along its own axis: the box cu
     ).toBeNull();
   });
 });
+
+describe('detectTextLines with the crop sharpened for the detector (a stroke spread by motion or focus blur)', () => {
+  // A light crop (200) with a blurred dark stroke: 150 on columns 10-12, 175 on the columns beside them; 64 x 32, so
+  // the detector's frame adds no black around it.
+  const crop = { data: new Uint8Array(64 * 32 * 4).fill(200), width: 64, height: 32 };
+  for (let y = 0; y < 32; y++)
+    for (let x = 9; x <= 13; x++)
+      crop.data.fill(x === 9 || x === 13 ? 175 : 150, (y * 64 + x) * 4, (y * 64 + x) * 4 + 3);
+  const darkestSeen = async (sharpen: { sigma: number; amount: number } | null) => {
+    let darkest = 255;
+    const model: DetectionModel = {
+      imageToInput: (input) => {
+        for (let i = 0; i < input.data.length; i++) darkest = Math.min(darkest, input.data[i]);
+        return { data: new Float32Array(3 * input.width * input.height), width: input.width, height: input.height };
+      },
+      runModel: async ({ modelData: { width, height } }) => ({
+        data: new Float32Array(width * height),
+        dims: [1, 1, height, width],
+      }),
+    };
+    const split = jest.fn(async () => []);
+    await detectTextLines(model, split, crop, 1, 0, true, 'off', 'library', false, false, 0, sharpen);
+    return { darkest, source: (split.mock.calls[0] as unknown[])[1] };
+  };
+
+  it("gives the detector the stroke darker than the crop's and cuts the lines from the crop's own pixels", async () => {
+    const sharpened = await darkestSeen({ sigma: 1, amount: 1 });
+    expect(sharpened.darkest).toBeLessThan(145);
+    expect(sharpened.source).toBe(crop);
+    expect((await darkestSeen(null)).darkest).toBe(150);
+  });
+});

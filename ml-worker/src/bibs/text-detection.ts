@@ -1,6 +1,7 @@
 import { openImage } from '@em/core/media';
 import type { Rgba } from './box-geometry';
 import { boundsIou, cornerBounds, cropRgba, Region } from './text-crops';
+import { Sharpening, unsharpMask } from './recognise-line';
 
 /** A line of text the detector found: its four corners and its pixels, cut (deskewed) for recognition. */
 export interface TextLine {
@@ -66,8 +67,11 @@ export async function detectTextLines(
   slantedWidening = false,
   thinStrokes = false,
   roll = 0,
+  sharpen: Sharpening | null = null,
 ): Promise<TextLine[]> {
-  const grey = luminance === 'off' ? image : stretchedLuminance(image);
+  // The detector alone sees the sharpened pixels: the lines are cut from the crop's own.
+  const seen = sharpen ? (unsharpMask(image, sharpen) as Rgba) : image;
+  const grey = luminance === 'off' ? seen : stretchedLuminance(seen);
   const normalisation = input === 'paddle' ? PADDLE_DETECTOR_NORMALISATION : {};
   const run = async (bands: Bands, frame: DetectorFrame) =>
     (await model.runModel({ modelData: model.imageToInput(await framedBands(bands, frame), normalisation) })).data;
