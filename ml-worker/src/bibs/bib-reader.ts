@@ -142,6 +142,8 @@ export interface BibReaderOptions {
 export interface BlurredLook {
   sharpen: Sharpening | null;
   scale: number;
+  /** Only crops at least this share of the tallest crop's height (the people in front); 0: all. */
+  cropShare: number;
 }
 
 export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
@@ -359,6 +361,7 @@ export class BibReader implements BibReading {
         ? (crop, scale) =>
             detectWith(this.options.luminance, undefined, 0, blurred.sharpen)(crop, scale * blurred.scale)
         : undefined,
+      blurredCropShare: blurred?.cropShare,
       sheetEdgeOne: this.options.sheetEdgeOne,
       recognise: (line) =>
         recogniseLine(

@@ -214,6 +214,24 @@ describe('readTextBoxes, the blurred look where a crop yields no number', () => 
   it('does not look at a crop where a number was read: a sharp photo pays nothing more', async () => {
     expect(await look([number])).toEqual({ calls: { detect: 1, blurred: 0 }, read: ['1442'] });
   });
+
+  it('with a crop share, looks only at the crops of the people in front', async () => {
+    const front = { x: 0, y: 0, width: 1000, height: H, scale: 1 };
+    const behind = { x: 700, y: 0, width: 300, height: 260, scale: 1 };
+    const lookedAt = async (share?: number) => {
+      const seen: number[] = [];
+      const ocr: TextOcr = {
+        detect: async () => [],
+        detectBlurred: async (image) => (seen.push(image.height), []),
+        blurredCropShare: share,
+        recognise: async () => undefined,
+      };
+      await readTextBoxes(ocr, photo(), [front, behind], null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+      return seen;
+    };
+    expect(await lookedAt()).toEqual([H, 260]);
+    expect(await lookedAt(0.5)).toEqual([H]);
+  });
 });
 
 describe('readTextBoxes, detecting again where nothing passed the gates', () => {

@@ -48,6 +48,8 @@ export interface TextOcr {
    * detector's map loses), run on the crops where no number was read; absent: no such pass.
    */
   detectBlurred?(image: Rgba, scale: number): Promise<TextLine[]>;
+  /** `detectBlurred` only on crops at least this share of the tallest crop's height (the people in front); 0: all. */
+  blurredCropShare?: number;
   /** `detectTilted` only on crops at least this share of the tallest crop's height (the people in front); 0: all. */
   tiltedCropShare?: number;
   /** A leading "1" that is the sheet's edge is left out of the read as cut (`leadingOneIsSheetEdge`). */
@@ -158,15 +160,13 @@ export async function readTextBoxes(
   const detectTilted = ocr.detectTilted?.bind(ocr);
   if (detectTilted) {
     const tilted: TextOcr = { detect: detectTilted, recognise: (line) => ocr.recognise(line) };
-    const tallest = Math.max(...crops.map((crop) => crop.height));
-    const inFront = bareCrops().filter((crop) => crop.height >= (ocr.tiltedCropShare ?? 0) * tallest);
-    const tiltedReads = await readAgain(tilted, inFront, 'tilted');
+    const tiltedReads = await readAgain(tilted, inFront(crops, bareCrops(), ocr.tiltedCropShare), 'tilted');
     boxes = [...boxes, ...tiltedReads.map((box) => ({ ...box, tilted: true }))];
   }
   const detectBlurred = ocr.detectBlurred?.bind(ocr);
   if (detectBlurred) {
     const blurred: TextOcr = { detect: detectBlurred, recognise: (line) => ocr.recognise(line) };
-    boxes = [...boxes, ...(await readAgain(blurred, bareCrops(), 'blurred'))];
+    boxes = [...boxes, ...(await readAgain(blurred, inFront(crops, bareCrops(), ocr.blurredCropShare), 'blurred'))];
   }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
@@ -174,6 +174,12 @@ export async function readTextBoxes(
   const looks = planSecondLook(people, hasNumber, pixels.width, pixels.height, torso, secondLook);
   if (!looks.length) return boxes;
   return [...boxes, ...(await readAgain(ocr, looks, 'second look'))];
+}
+
+/** The crops of `bare` at least `share` of the tallest of `crops`' height (the people in front); 0: all. */
+function inFront<T extends Region>(crops: T[], bare: T[], share = 0): T[] {
+  const tallest = Math.max(...crops.map((crop) => crop.height));
+  return bare.filter((crop) => crop.height >= share * tallest);
 }
 
 type Printed = FoundText & { line: TextLine; geometry: BoxGeometry; traced?: TracedLine };

@@ -659,15 +659,16 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   // Where no number was read on a crop, the detector looks again at it sharpened (sigma, amount in the photo's pixels) or at another scale (blurredLook).
   ...(
     [
-      ['sharp1x1', { sigma: 1, amount: 1 }, 1],
-      ['sharp2x1', { sigma: 2, amount: 1 }, 1],
-      ['larger2', null, 2],
-      ['sharp1x1larger2', { sigma: 1, amount: 1 }, 2],
-      ['half', null, 0.5],
+      ['sharp1x1', { sigma: 1, amount: 1 }, 1, 0],
+      ['sharp2x1', { sigma: 2, amount: 1 }, 1, 0],
+      ['larger2', null, 2, 0],
+      ['larger2front', null, 2, 0.5],
+      ['sharp1x1larger2', { sigma: 1, amount: 1 }, 2, 0],
+      ['half', null, 0.5, 0],
     ] as const
-  ).map(([name, sharpen, scale]) => ({
-    label: `${name} (where no number was read on a crop, the detector looks again at it ${sharpen ? `sharpened by an unsharp mask of sigma ${sharpen.sigma} px, amount ${sharpen.amount}` : 'as it is'} at ${scale} times its scale)`,
-    options: { blurredLook: { sharpen: sharpen && { ...sharpen }, scale } },
+  ).map(([name, sharpen, scale, cropShare]) => ({
+    label: `${name} (where no number was read on a crop${cropShare ? ` at least ${cropShare} of the tallest's height` : ''}, the detector looks again at it ${sharpen ? `sharpened by an unsharp mask of sigma ${sharpen.sigma} px, amount ${sharpen.amount}` : 'as it is'} at ${scale} times its scale)`,
+    options: { blurredLook: { sharpen: sharpen && { ...sharpen }, scale, cropShare } },
     optIn: true,
   })),
   { label: 'now (as shipped)', options: {} },
