@@ -664,6 +664,7 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
       ['larger2', null, 2, 0],
       ['larger2front', null, 2, 0.5],
       ['sharp1x1larger2', { sigma: 1, amount: 1 }, 2, 0],
+      ['sharp1x1larger2front', { sigma: 1, amount: 1 }, 2, 0.5],
       ['half', null, 0.5, 0],
     ] as const
   ).map(([name, sharpen, scale, cropShare]) => ({
