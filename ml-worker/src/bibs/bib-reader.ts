@@ -172,7 +172,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   tiltedLook: 0,
   tiltedCropShare: 0,
   sharpenWeakLines: null,
-  blurredLook: null,
+  blurredLook: { sharpen: { sigma: 1, amount: 1 }, scale: 2, cropShare: 0.5 },
 };
 
 /**

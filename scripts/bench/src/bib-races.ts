@@ -672,6 +672,11 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { blurredLook: { sharpen: sharpen && { ...sharpen }, scale, cropShare } },
     optIn: true,
   })),
+  {
+    label: 'noblur (no blurred look where no number was read: main before 2026-11-29 18:00)',
+    options: { blurredLook: null },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
