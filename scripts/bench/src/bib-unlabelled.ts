@@ -8,6 +8,8 @@ export const VISIBLE_UNLABELLED_BIBS: Record<string, Record<string, string[]>> =
   rbnr: {
     'set1_02.JPG': ['3638'],
     'set1_38.JPG': ['976'],
+    // 3357: a runner behind in a white top, the sheet under her hand read "3357" at full size (blurred: "3557" or "3357").
+    'set1_44.JPG': ['3357'],
     'set1_53.JPG': ['3645'],
     // 3621: the bandana runner's sheet, "3", the left half of a "6" and "21" past a gloved finger; "?621" on set1_80.
     'set1_81.JPG': ['3637', '3621'],
