@@ -46,6 +46,20 @@ describe('BibReader on a yellow sheet', () => {
   );
 });
 
+describe('BibReader on a bib smaller than its runner implies', () => {
+  const photo = rbnr('set1_22.JPG');
+  (existsSync(photo) ? it : it.skip)(
+    'reads a yellow bib worn low on a runner with arms spread, looked at again at twice the scale (RBNR set1_22 yellowed: 822)',
+    async () => {
+      const image = await yellowed(photo);
+      const read = (largerScale: number) => bibsRead(image, { largerScale, largerAroundMiddle: true });
+      expect(await read(2)).toContain('822');
+      // The runner's spread arms widen their box, so the bib their size implies is twice theirs: no line at that scale.
+      expect(await read(0)).not.toContain('822');
+    },
+  );
+});
+
 describe("BibReader beside a sheet's side", () => {
   const photo = rbnr('set1_69.JPG');
   (existsSync(photo) ? it : it.skip)(

@@ -95,10 +95,13 @@ export interface BibReaderOptions {
    */
   slantedWidening: boolean;
   /**
-   * Where neither the colour nor the luminance pass found print passing the gates on a crop, the detector
-   * looks again at this many times the crop's scale (TextOcr.largerScale); 0: no third look.
+   * Where no number was read on a crop's middle after the colour and luminance passes, the detector looks again at
+   * its stretched luminance at this many times the crop's scale, up to the crops' `maxScale` (TextOcr.largerScale: a
+   * bib smaller than its runner's size implies); 0: no such look.
    */
   largerScale: number;
+  /** With largerScale: the larger look sees only the part of a crop around its middle, where its own bib is. */
+  largerAroundMiddle: boolean;
   /** How pixels become the detector's input (DetectorInput). */
   detectorInput: DetectorInput;
   /** How a line's pixels become the recogniser's input (RecogniserInput). */
@@ -157,6 +160,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   greyFallback: true,
   slantedWidening: true,
   largerScale: 0,
+  largerAroundMiddle: false,
   detectorInput: 'paddle',
   recogniserInput: 'library',
   everyView: true,
@@ -336,6 +340,8 @@ export class BibReader implements BibReading {
       // The second look sees the crop's stretched luminance only (a tinted sheet hides the line in colour).
       detectAgain: this.options.greyFallback ? detectWith('detector') : undefined,
       largerScale: this.options.largerScale || undefined,
+      largerUpTo: this.options.textCrops.maxScale,
+      largerAroundMiddle: this.options.largerAroundMiddle,
       detectOther: this.options.otherDetectorInput
         ? detectWith(this.options.luminance, this.options.detectorInput === 'paddle' ? 'library' : 'paddle')
         : undefined,

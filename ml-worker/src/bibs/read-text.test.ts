@@ -359,33 +359,62 @@ describe('readTextBoxes, lines widened on either side', () => {
   });
 });
 
-describe('readTextBoxes, a third look at a larger scale', () => {
+describe('readTextBoxes, a look at a larger scale where no number was read', () => {
   const whole = [{ x: 0, y: 0, width: W, height: H, scale: 1 }];
   const number: TextLine = { box: box(466, 296, 574, 344) };
-  // The detector finds the number only when the crop is scaled by 2 (a small or blocky number).
-  function ocr(largerScale?: number, atOne: TextLine[] = []) {
-    const scales: number[] = [];
+  // The luminance view shows the number only at twice the crop's scale (a bib smaller than its runner implies).
+  function ocr(largerScale?: number, inColour: TextLine[] = [], largerUpTo?: number) {
+    const colour: number[] = [];
+    const luminance: number[] = [];
     const fake: TextOcr = {
-      detect: async (_image, scale) => (scales.push(scale), scale === 2 ? [number] : atOne),
-      detectAgain: async () => [],
+      detect: async (_image, scale) => (colour.push(scale), inColour),
+      detectAgain: async (_image, scale) => (luminance.push(scale), scale === 2 ? [number] : []),
+      againWhereNoNumber: true,
       largerScale,
+      largerUpTo,
       recognise: async () => ({ text: '123', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
     };
-    return { fake, scales };
+    return { fake, colour, luminance };
   }
   const read = (fake: TextOcr) => readTextBoxes(fake, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
 
-  it('detects a crop again at the larger scale when neither colour nor luminance found print', async () => {
-    const { fake, scales } = ocr(2);
+  it("reads the number the crop's luminance shows at the larger scale when neither look found one", async () => {
+    const { fake, colour, luminance } = ocr(2);
     expect((await read(fake)).map((b) => b.text)).toEqual(['123']);
-    expect(scales).toEqual([1, 2]);
+    expect(colour).toEqual([1]);
+    expect(luminance).toEqual([1, 2]);
   });
 
-  it('does not without the option, nor where the first look found print', async () => {
+  it('does not look without the option, nor where a number was read, nor past the largest scale', async () => {
     expect(await read(ocr().fake)).toEqual([]);
-    const { fake, scales } = ocr(2, [number]);
+    const read1 = ocr(2, [number]);
+    expect((await read(read1.fake)).map((b) => b.text)).toEqual(['123']);
+    expect(read1.luminance).toEqual([]);
+    const capped = ocr(2, [], 1.2);
+    expect(await read(capped.fake)).toEqual([]);
+    expect(capped.luminance).toEqual([1]);
+  });
+
+  it("sees only the part of the crop around its middle with largerAroundMiddle: the margins cost 4x and hold no runner's own bib", async () => {
+    const sizes: number[][] = [];
+    const fake: TextOcr = {
+      detect: async () => [],
+      detectAgain: async (image, scale) => (sizes.push([image.width, image.height, scale]), []),
+      largerScale: 2,
+      largerAroundMiddle: true,
+      recognise: async () => undefined,
+    };
+    await read(fake);
+    expect(sizes).toEqual([
+      [W, H, 1],
+      [Math.round((W * 3) / 4), Math.round((H * 4) / 5), 2],
+    ]);
+  });
+
+  it('looks only as far as the largest scale', async () => {
+    const { fake, luminance } = ocr(3, [], 2);
     expect((await read(fake)).map((b) => b.text)).toEqual(['123']);
-    expect(scales).toEqual([1]);
+    expect(luminance).toEqual([1, 2]);
   });
 });
 

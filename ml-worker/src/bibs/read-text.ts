@@ -29,10 +29,16 @@ export interface TextOcr {
   /** `detectAgain` also runs, after recognition, on the crops where no number was read in the middle. */
   againWhereNoNumber?: boolean;
   /**
-   * A third try on a crop where neither view found print passing the gates: the detector at this many times
-   * the crop's scale (a small or blocky number the detector sees larger); absent: no third try.
+   * A look again at the crops where no number was read in the middle after the passes before it: the detector (on
+   * `detectAgain`'s view when there is one) at this many times the crop's scale, up to `largerUpTo`. A runner's bib
+   * can be smaller than their size implies (arms spread, a bib worn low), and the detector misses a small line on a
+   * tinted sheet at the scale chosen for the implied one; absent: no such look.
    */
   largerScale?: number;
+  /** The largest scale the larger look runs at (the crops' own maximum); crops already there are not looked at. */
+  largerUpTo?: number;
+  /** The larger look sees only the part of a crop around its middle (`aroundMiddle`), not its margins. */
+  largerAroundMiddle?: boolean;
   /**
    * The detector on another input of a crop's pixels (another normalisation), run on the crops where no number
    * was read: a line one input's detector misses, the other's may find; absent: no such pass.
@@ -147,6 +153,16 @@ export async function readTextBoxes(
       )),
     ];
   }
+  if (ocr.largerScale) {
+    const upTo = ocr.largerUpTo ?? Infinity;
+    const enlarged = bareCrops()
+      .map((crop) => ({ crop, scale: Math.min(upTo, crop.scale * ocr.largerScale!) }))
+      .filter(({ crop, scale }) => scale >= MIN_ENLARGEMENT * crop.scale)
+      .map(({ crop, scale }) => ({ ...(ocr.largerAroundMiddle ? aroundMiddle(crop) : crop), scale }));
+    const detect = detectAgain ?? ((image: Rgba, scale: number) => ocr.detect(image, scale));
+    const larger: TextOcr = { detect, recognise: (line) => ocr.recognise(line) };
+    boxes = [...boxes, ...(await readAgain(larger, enlarged, 'larger'))];
+  }
   const detectOther = ocr.detectOther?.bind(ocr);
   if (detectOther) {
     const other: TextOcr = { detect: detectOther, recognise: (line) => ocr.recognise(line) };
@@ -246,8 +262,6 @@ async function findPrinted(
       lookedAgain?.add(crop);
       kept = await printed(await ocr.detectAgain(image, crop.scale), 'luminance');
     }
-    if (!kept.length && ocr.largerScale)
-      kept = await printed(await ocr.detect(image, crop.scale * ocr.largerScale), 'larger');
     found.push(...kept);
   }
   return found;
@@ -412,6 +426,9 @@ export function endsInInk(pixels: Rgba, line: TextLine, crop: Region): boolean {
   );
 }
 
+/** The least enlargement the larger look runs at: nearly the scale already looked at shows the detector nothing new. */
+const MIN_ENLARGEMENT = 1.25;
+
 /** A crop's middle: half its width, the middle three fifths of its height. */
 function middleOf(crop: Region): Region {
   return {
@@ -420,6 +437,16 @@ function middleOf(crop: Region): Region {
     width: crop.width / 2,
     height: (crop.height * 3) / 5,
   };
+}
+
+/**
+ * The part of a crop that holds whole a number centred in its middle (`middleOf`): three quarters of its width,
+ * four fifths of its height, in whole pixels.
+ */
+function aroundMiddle(crop: Region): Region {
+  const x = Math.round(crop.x + crop.width / 8);
+  const y = Math.round(crop.y + crop.height / 10);
+  return { x, y, width: Math.round((crop.width * 3) / 4), height: Math.round((crop.height * 4) / 5) };
 }
 
 /** Whether a box's centre lies inside a region. */
