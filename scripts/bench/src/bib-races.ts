@@ -561,18 +561,13 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     optIn: true,
   },
   {
-    label: 'larger (a crop where no number was read is detected again in luminance at 2x its scale, up to the largest)',
-    options: { largerScale: 2 },
+    label: 'nolarger (no larger look where no number was read: largerScale 0)',
+    options: { largerScale: 0 },
     optIn: true,
   },
   {
-    label: "largermid (larger, on the part of a crop around its middle only: its own bib's place)",
-    options: { largerScale: 2, largerAroundMiddle: true },
-    optIn: true,
-  },
-  {
-    label: 'larger15 (the same at 1.5x)',
-    options: { largerScale: 1.5 },
+    label: 'largerwhole (the larger look on the whole crop, its margins too)',
+    options: { largerAroundMiddle: false },
     optIn: true,
   },
   {
