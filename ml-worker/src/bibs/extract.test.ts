@@ -169,8 +169,8 @@ describe('readBibs: partial reads', () => {
     // RBNR set1_08 under-exposed: the tilted look's box held "79" of the belt's 979, its first 9 beside it.
     const geometry = (endsInInk: boolean): BoxGeometry => ({ ...printed(200, 60, 220), x: 240, endsInInk });
     const boxes: TextBox[] = [
-      { text: '79', confidence: 1, geometry: geometry(true), tilted: true },
-      { text: '979', confidence: 1, geometry: geometry(false), tilted: true },
+      { text: '79', confidence: 1, geometry: geometry(true), look: 'tilted' },
+      { text: '979', confidence: 1, geometry: geometry(false), look: 'tilted' },
       { text: '46', confidence: 1, geometry: geometry(true) },
     ];
     const partial = (rules = DEFAULT_BIB_RULES) =>

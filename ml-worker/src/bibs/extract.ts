@@ -9,8 +9,8 @@ export interface TextBox {
   chars?: number[];
   /** Where the box is and what it is printed on; without it (text-only callers) the print rules do not apply. */
   geometry?: BoxGeometry;
-  /** Found by the tilted look alone (`tiltedLook`): the detector missed it level. */
-  tilted?: boolean;
+  /** Found by a later look alone, where no number was read before: the larger (`largerScale`) or the tilted (`tiltedLook`). */
+  look?: 'larger' | 'tilted';
 }
 
 /** A text box's bounds (pixels of the analysed image) and luminances (0-255). */
@@ -270,7 +270,7 @@ export function cutNumber(
  * too, and its turned box can split a number in two; a whole number ends in its sheet's paper on both sides.
  */
 export function tiltedFragment(box: TextBox, rules: Pick<BibRules, 'tiltedEndsInPaper'> = DEFAULT_BIB_RULES): boolean {
-  return rules.tiltedEndsInPaper && !!box.tilted && !!box.geometry?.endsInInk;
+  return rules.tiltedEndsInPaper && box.look === 'tilted' && !!box.geometry?.endsInInk;
 }
 
 /** BIB numbers of a photo to store: its whole reads (`readBibs`), bib -> best confidence. */

@@ -162,6 +162,9 @@ describe('readTextBoxes, the other detector input where a crop yields no number'
     const boxes = await readTextBoxes(ocr, photo(), whole, null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
     expect(calls).toEqual({ detect: 1, other: 0 });
     expect(boxes.map((b) => b.text)).toEqual(['1432']);
+    // A level read is no later look's, and its ends are not measured.
+    expect(boxes[0].look).toBeUndefined();
+    expect(boxes[0].geometry?.endsInInk).toBeUndefined();
   });
 });
 
@@ -182,12 +185,17 @@ describe('readTextBoxes, the tilted look where a crop yields no number', () => {
         recognise: async () => ({ text: '979', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
       };
       return readTextBoxes(ocr, photo(), [front, behind], null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES).then(
-        (boxes) => ({ seen, read: boxes.map((b) => b.text), tilted: boxes.map((b) => b.tilted) }),
+        (boxes) => ({
+          seen,
+          read: boxes.map((b) => b.text),
+          tilted: boxes.map((b) => b.look === 'tilted'),
+          endsMeasured: boxes.map((b) => b.geometry?.endsInInk !== undefined),
+        }),
       );
     };
-    // Marked as the tilted look's (tiltedEndsInPaper judges its ends).
-    expect(await tiltedOn()).toEqual({ seen: [H, 260], read: ['979'], tilted: [true] });
-    expect(await tiltedOn(0.5)).toEqual({ seen: [H], read: ['979'], tilted: [true] });
+    // Marked as the tilted look's, its ends measured (tiltedEndsInPaper judges them).
+    expect(await tiltedOn()).toEqual({ seen: [H, 260], read: ['979'], tilted: [true], endsMeasured: [true] });
+    expect(await tiltedOn(0.5)).toEqual({ seen: [H], read: ['979'], tilted: [true], endsMeasured: [true] });
   });
 });
 
@@ -380,9 +388,13 @@ describe('readTextBoxes, a look at a larger scale where no number was read', () 
 
   it("reads the number the crop's luminance shows at the larger scale when neither look found one", async () => {
     const { fake, colour, luminance } = ocr(2);
-    expect((await read(fake)).map((b) => b.text)).toEqual(['123']);
+    const boxes = await read(fake);
+    expect(boxes.map((b) => b.text)).toEqual(['123']);
     expect(colour).toEqual([1]);
     expect(luminance).toEqual([1, 2]);
+    // Marked as the larger look's; only a tilted read's ends are weighed, so none are measured here.
+    expect(boxes[0].look).toBe('larger');
+    expect(boxes[0].geometry?.endsInInk).toBeUndefined();
   });
 
   it('does not look without the option, nor where a number was read, nor past the largest scale', async () => {

@@ -99,8 +99,10 @@ export async function readTextBoxes(
   trace?: TracedLine[],
   everyView = false,
 ): Promise<TextBox[]> {
-  const recogniseOnce = (lines: Printed[], once: Printed[]) =>
-    everyView ? recogniseViews(ocr, pixels, lines, once, rules.minConfidence) : recognise(ocr, pixels, once);
+  const recogniseOnce = (lines: Printed[], once: Printed[], look?: TextBox['look']) =>
+    everyView
+      ? recogniseViews(ocr, pixels, lines, once, rules.minConfidence, look)
+      : recognise(ocr, pixels, once, look);
   const lookedAgain = new Set<TextCrop>();
   const found = await findPrinted(
     ocr,
@@ -117,7 +119,12 @@ export async function readTextBoxes(
   if (trace) await traceRead(ocr, pixels, found, once);
   let boxes = await recogniseOnce(found, once);
   // A later pass reads only text no pass found before (a sign or a word above the number is found by both).
-  const readAgain = async (passOcr: TextOcr, passCrops: TextCrop[], pass: TracedLine['pass']): Promise<TextBox[]> => {
+  const readAgain = async (
+    passOcr: TextOcr,
+    passCrops: TextCrop[],
+    pass: TracedLine['pass'],
+    look?: TextBox['look'],
+  ): Promise<TextBox[]> => {
     const more = await findPrinted(
       passOcr,
       pixels,
@@ -133,7 +140,7 @@ export async function readTextBoxes(
     );
     if (trace) await traceRead(ocr, pixels, more, fresh);
     found.push(...more);
-    return recogniseOnce(more, fresh);
+    return recogniseOnce(more, fresh, look);
   };
   // A crop yields a number when one is read in its middle (its person's torso; a neighbour's bib shows at its sides).
   const bareCrops = () => {
@@ -161,7 +168,7 @@ export async function readTextBoxes(
       .map(({ crop, scale }) => ({ ...(ocr.largerAroundMiddle ? aroundMiddle(crop) : crop), scale }));
     const detect = detectAgain ?? ((image: Rgba, scale: number) => ocr.detect(image, scale));
     const larger: TextOcr = { detect, recognise: (line) => ocr.recognise(line) };
-    boxes = [...boxes, ...(await readAgain(larger, enlarged, 'larger'))];
+    boxes = [...boxes, ...(await readAgain(larger, enlarged, 'larger', 'larger'))];
   }
   const detectOther = ocr.detectOther?.bind(ocr);
   if (detectOther) {
@@ -173,8 +180,7 @@ export async function readTextBoxes(
     const tilted: TextOcr = { detect: detectTilted, recognise: (line) => ocr.recognise(line) };
     const tallest = Math.max(...crops.map((crop) => crop.height));
     const inFront = bareCrops().filter((crop) => crop.height >= (ocr.tiltedCropShare ?? 0) * tallest);
-    const tiltedReads = await readAgain(tilted, inFront, 'tilted');
-    boxes = [...boxes, ...tiltedReads.map((box) => ({ ...box, tilted: true }))];
+    boxes = [...boxes, ...(await readAgain(tilted, inFront, 'tilted', 'tilted'))];
   }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
@@ -267,14 +273,14 @@ async function findPrinted(
   return found;
 }
 
-async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<TextBox[]> {
+async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[], look?: TextBox['look']): Promise<TextBox[]> {
   const boxes: TextBox[] = [];
   for (const { line, geometry, crop } of found) {
     const result = await sharpenedWhereWeak(ocr, pixels, line, crop, await readLine(ocr, pixels, line, crop));
     if (!result) continue;
     // Glyph heights and ground reach weigh numbers only (bibEvidence).
     const number = /\d/.test(result.text);
-    const read = { text: result.text, confidence: result.mean, chars: result.chars };
+    const read = { text: result.text, confidence: result.mean, chars: result.chars, ...(look && { look }) };
     if (!number) boxes.push({ ...read, geometry });
     else
       boxes.push({
@@ -282,7 +288,8 @@ async function recognise(ocr: TextOcr, pixels: Rgba, found: Printed[]): Promise<
         geometry: {
           ...numberGeometry(pixels, geometry),
           digitBeside: digitBeside(pixels, line, crop, result),
-          endsInInk: endsInInk(pixels, line, crop),
+          // Only a tilted read's ends are weighed (`tiltedFragment`).
+          ...(look === 'tilted' && { endsInInk: endsInInk(pixels, line, crop) }),
         },
       });
   }
@@ -299,14 +306,15 @@ async function recogniseViews(
   found: Printed[],
   once: Printed[],
   minConfidence: number,
+  look?: TextBox['look'],
 ): Promise<TextBox[]> {
   const boxes: TextBox[] = [];
   for (const kept of once) {
-    let [read] = await recognise(ocr, pixels, [kept]);
+    let [read] = await recognise(ocr, pixels, [kept], look);
     if (!read) continue;
     if (/\d/.test(read.text))
       for (const view of otherViews(found, kept)) {
-        const [other] = await recognise(ocr, pixels, [view]);
+        const [other] = await recognise(ocr, pixels, [view], look);
         if (other) read = oneRead(read, other, minConfidence);
       }
     boxes.push(read);
