@@ -102,6 +102,8 @@ export interface BibReaderOptions {
   largerScale: number;
   /** With largerScale: the larger look sees only the part of a crop around its middle, where its own bib is. */
   largerAroundMiddle: boolean;
+  /** With largerScale: only crops at least this share of the tallest crop's height (the people in front); 0: all. */
+  largerCropShare: number;
   /** How pixels become the detector's input (DetectorInput). */
   detectorInput: DetectorInput;
   /** How a line's pixels become the recogniser's input (RecogniserInput). */
@@ -161,6 +163,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   slantedWidening: true,
   largerScale: 2,
   largerAroundMiddle: true,
+  largerCropShare: 0,
   detectorInput: 'paddle',
   recogniserInput: 'library',
   everyView: true,
@@ -342,6 +345,7 @@ export class BibReader implements BibReading {
       largerScale: this.options.largerScale || undefined,
       largerUpTo: this.options.textCrops.maxScale,
       largerAroundMiddle: this.options.largerAroundMiddle,
+      largerCropShare: this.options.largerCropShare,
       detectOther: this.options.otherDetectorInput
         ? detectWith(this.options.luminance, this.options.detectorInput === 'paddle' ? 'library' : 'paddle')
         : undefined,

@@ -423,6 +423,25 @@ describe('readTextBoxes, a look at a larger scale where no number was read', () 
     ]);
   });
 
+  it('looks only at the people in front with a crop share', async () => {
+    const front = { x: 0, y: 0, width: 1000, height: H, scale: 1 };
+    const behind = { x: 700, y: 0, width: 300, height: 260, scale: 1 };
+    const looked = async (largerCropShare?: number) => {
+      const larger: number[] = [];
+      const fake: TextOcr = {
+        detect: async () => [],
+        detectAgain: async (image, scale) => (scale === 2 && larger.push(image.height), []),
+        largerScale: 2,
+        largerCropShare,
+        recognise: async () => undefined,
+      };
+      await readTextBoxes(fake, photo(), [front, behind], null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
+      return larger;
+    };
+    expect(await looked()).toEqual([H, 260]);
+    expect(await looked(0.5)).toEqual([H]);
+  });
+
   it('looks only as far as the largest scale', async () => {
     const { fake, luminance } = ocr(3, [], 2);
     expect((await read(fake)).map((b) => b.text)).toEqual(['123']);

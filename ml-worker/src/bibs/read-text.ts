@@ -39,6 +39,8 @@ export interface TextOcr {
   largerUpTo?: number;
   /** The larger look sees only the part of a crop around its middle (`aroundMiddle`), not its margins. */
   largerAroundMiddle?: boolean;
+  /** The larger look only on crops at least this share of the tallest crop's height (the people in front); 0: all. */
+  largerCropShare?: number;
   /**
    * The detector on another input of a crop's pixels (another normalisation), run on the crops where no number
    * was read: a line one input's detector misses, the other's may find; absent: no such pass.
@@ -162,7 +164,9 @@ export async function readTextBoxes(
   }
   if (ocr.largerScale) {
     const upTo = ocr.largerUpTo ?? Infinity;
+    const tallest = Math.max(...crops.map((crop) => crop.height));
     const enlarged = bareCrops()
+      .filter((crop) => crop.height >= (ocr.largerCropShare ?? 0) * tallest)
       .map((crop) => ({ crop, scale: Math.min(upTo, crop.scale * ocr.largerScale!) }))
       .filter(({ crop, scale }) => scale >= MIN_ENLARGEMENT * crop.scale)
       .map(({ crop, scale }) => ({ ...(ocr.largerAroundMiddle ? aroundMiddle(crop) : crop), scale }));

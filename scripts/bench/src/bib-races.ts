@@ -571,6 +571,11 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     optIn: true,
   },
   {
+    label: 'largerfront (the larger look on the crops at least half as tall as the tallest only: the people in front)',
+    options: { largerCropShare: 0.5 },
+    optIn: true,
+  },
+  {
     label: "otherinput (a crop where no number was read is detected again with the library's detector input)",
     options: { otherDetectorInput: true },
     optIn: true,
