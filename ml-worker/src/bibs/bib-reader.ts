@@ -163,7 +163,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   slantedWidening: true,
   largerScale: 2,
   largerAroundMiddle: true,
-  largerCropShare: 0,
+  largerCropShare: 0.5,
   detectorInput: 'paddle',
   recogniserInput: 'library',
   everyView: true,

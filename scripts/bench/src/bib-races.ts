@@ -571,8 +571,8 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     optIn: true,
   },
   {
-    label: 'largerfront (the larger look on the crops at least half as tall as the tallest only: the people in front)',
-    options: { largerCropShare: 0.5 },
+    label: 'largerall (the larger look on every crop, the people behind too: main before 2026-11-29 21:10)',
+    options: { largerCropShare: 0 },
     optIn: true,
   },
   {
