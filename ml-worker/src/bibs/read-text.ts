@@ -149,6 +149,12 @@ export async function readTextBoxes(
     const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
     return crops.filter((crop) => !numbers.some((g) => centredIn(g, middleOf(crop))));
   };
+  // The people in front: crops at least `share` of the tallest crop's height (0: every crop).
+  const tallest = Math.max(...crops.map((crop) => crop.height));
+  const inFront =
+    (share = 0) =>
+    (crop: TextCrop) =>
+      crop.height >= share * tallest;
   const detectAgain = ocr.detectAgain?.bind(ocr);
   if (detectAgain && ocr.againWhereNoNumber) {
     // A tinted sheet beside print that passed in colour; a crop already seen in luminance is not looked at twice.
@@ -164,9 +170,8 @@ export async function readTextBoxes(
   }
   if (ocr.largerScale) {
     const upTo = ocr.largerUpTo ?? Infinity;
-    const tallest = Math.max(...crops.map((crop) => crop.height));
     const enlarged = bareCrops()
-      .filter((crop) => crop.height >= (ocr.largerCropShare ?? 0) * tallest)
+      .filter(inFront(ocr.largerCropShare))
       .map((crop) => ({ crop, scale: Math.min(upTo, crop.scale * ocr.largerScale!) }))
       .filter(({ crop, scale }) => scale >= MIN_ENLARGEMENT * crop.scale)
       .map(({ crop, scale }) => ({ ...(ocr.largerAroundMiddle ? aroundMiddle(crop) : crop), scale }));
@@ -182,9 +187,10 @@ export async function readTextBoxes(
   const detectTilted = ocr.detectTilted?.bind(ocr);
   if (detectTilted) {
     const tilted: TextOcr = { detect: detectTilted, recognise: (line) => ocr.recognise(line) };
-    const tallest = Math.max(...crops.map((crop) => crop.height));
-    const inFront = bareCrops().filter((crop) => crop.height >= (ocr.tiltedCropShare ?? 0) * tallest);
-    boxes = [...boxes, ...(await readAgain(tilted, inFront, 'tilted', 'tilted'))];
+    boxes = [
+      ...boxes,
+      ...(await readAgain(tilted, bareCrops().filter(inFront(ocr.tiltedCropShare)), 'tilted', 'tilted')),
+    ];
   }
   if (!people || !secondLook) return boxes;
   const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
