@@ -172,7 +172,7 @@ describe('BibReader on a tilted bib', () => {
     async () => {
       // As the bench's rbnr-dark race makes it: every channel x0.5.
       const image = await sharp(readFileSync(photo)).rotate().linear(0.5, 0).jpeg({ quality: 90 }).toBuffer();
-      const tilted = { tiltedLook: 8, tiltedCropShare: 0.5, largerScale: 0 };
+      const tilted = { tiltedLook: 8, tiltedFrontOnly: true, largerScale: 0 };
       expect(await bibsRead(image, tilted)).not.toContain('79');
       const unchecked = { ...DEFAULT_BIB_RULES, tiltedEndsInPaper: false };
       expect(await bibsRead(image, { ...tilted, rules: unchecked })).toContain('79');

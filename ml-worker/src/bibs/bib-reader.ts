@@ -102,8 +102,8 @@ export interface BibReaderOptions {
   largerScale: number;
   /** With largerScale: the larger look sees only the part of a crop around its middle, where its own bib is. */
   largerAroundMiddle: boolean;
-  /** With largerScale: only crops at least this share of the tallest crop's height (the people in front); 0: all. */
-  largerCropShare: number;
+  /** With largerScale: only the crops of the people in front (the crop planner's `enlargeShare`); false: every crop. */
+  largerFrontOnly: boolean;
   /** How pixels become the detector's input (DetectorInput). */
   detectorInput: DetectorInput;
   /** How a line's pixels become the recogniser's input (RecogniserInput). */
@@ -134,8 +134,8 @@ export interface BibReaderOptions {
    * on a running or turning body is tilted 5-15 degrees, and the detector misses a line so tilted); 0: no such look.
    */
   tiltedLook: number;
-  /** With tiltedLook: only crops at least this share of the tallest crop's height are looked at tilted; 0: all. */
-  tiltedCropShare: number;
+  /** With tiltedLook: only the crops of the people in front are looked at tilted; false: every crop. */
+  tiltedFrontOnly: boolean;
   /**
    * A line read empty or under the rules' `minConfidence` is read again with its 48 px pixels
    * sharpened so (`unsharpMask`: motion or focus blur spreads each stroke), the two reads weighed as two views'
@@ -163,7 +163,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   slantedWidening: true,
   largerScale: 2,
   largerAroundMiddle: true,
-  largerCropShare: 0.5,
+  largerFrontOnly: true,
   detectorInput: 'paddle',
   recogniserInput: 'library',
   everyView: true,
@@ -171,7 +171,7 @@ export const DEFAULT_BIB_READER_OPTIONS: BibReaderOptions = {
   luminanceWhereNoNumber: true,
   ocrGraph: DEFAULT_OCR_GRAPH,
   tiltedLook: 0,
-  tiltedCropShare: 0,
+  tiltedFrontOnly: false,
   sharpenWeakLines: null,
 };
 
@@ -345,7 +345,7 @@ export class BibReader implements BibReading {
       largerScale: this.options.largerScale || undefined,
       largerUpTo: this.options.textCrops.maxScale,
       largerAroundMiddle: this.options.largerAroundMiddle,
-      largerCropShare: this.options.largerCropShare,
+      largerFrontOnly: this.options.largerFrontOnly,
       detectOther: this.options.otherDetectorInput
         ? detectWith(this.options.luminance, this.options.detectorInput === 'paddle' ? 'library' : 'paddle')
         : undefined,
@@ -357,7 +357,7 @@ export class BibReader implements BibReading {
               await detectWith(this.options.luminance, undefined, tilt)(crop, scale),
             )
         : undefined,
-      tiltedCropShare: this.options.tiltedCropShare,
+      tiltedFrontOnly: this.options.tiltedFrontOnly,
       sheetEdgeOne: this.options.sheetEdgeOne,
       strokeOnes: this.options.strokeOnes,
       recognise: (line) =>

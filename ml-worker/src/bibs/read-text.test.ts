@@ -169,11 +169,11 @@ describe('readTextBoxes, the other detector input where a crop yields no number'
 });
 
 describe('readTextBoxes, the tilted look where a crop yields no number', () => {
-  it('reads the number only the tilted look finds, on the crops of the people in front with a crop share', async () => {
-    // A tall crop (a runner in front) and one a third as tall (a runner behind); neither's level look finds a number.
-    const front = { x: 0, y: 0, width: 1000, height: H, scale: 1 };
-    const behind = { x: 700, y: 0, width: 300, height: 260, scale: 1 };
-    const tiltedOn = (share?: number) => {
+  it('reads the number only the tilted look finds, on the crops of the people in front when asked', async () => {
+    // A runner in front and one behind (as the crop planner tells them); neither's level look finds a number.
+    const front = { x: 0, y: 0, width: 1000, height: H, scale: 1, front: true };
+    const behind = { x: 700, y: 0, width: 300, height: 260, scale: 1, front: false };
+    const tiltedOn = (frontOnly?: boolean) => {
       const seen: number[] = [];
       const ocr: TextOcr = {
         detect: async () => [],
@@ -181,7 +181,7 @@ describe('readTextBoxes, the tilted look where a crop yields no number', () => {
           seen.push(image.height),
           image.height === H ? [{ box: box(466, 296, 574, 344) }] : []
         ),
-        tiltedCropShare: share,
+        tiltedFrontOnly: frontOnly,
         recognise: async () => ({ text: '979', mean: 0.99, chars: [0.99, 0.99, 0.99] }),
       };
       return readTextBoxes(ocr, photo(), [front, behind], null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES).then(
@@ -195,7 +195,7 @@ describe('readTextBoxes, the tilted look where a crop yields no number', () => {
     };
     // Marked as the tilted look's, its ends measured (tiltedEndsInPaper judges them).
     expect(await tiltedOn()).toEqual({ seen: [H, 260], read: ['979'], tilted: [true], endsMeasured: [true] });
-    expect(await tiltedOn(0.5)).toEqual({ seen: [H], read: ['979'], tilted: [true], endsMeasured: [true] });
+    expect(await tiltedOn(true)).toEqual({ seen: [H], read: ['979'], tilted: [true], endsMeasured: [true] });
   });
 });
 
@@ -423,23 +423,23 @@ describe('readTextBoxes, a look at a larger scale where no number was read', () 
     ]);
   });
 
-  it('looks only at the people in front with a crop share', async () => {
-    const front = { x: 0, y: 0, width: 1000, height: H, scale: 1 };
-    const behind = { x: 700, y: 0, width: 300, height: 260, scale: 1 };
-    const looked = async (largerCropShare?: number) => {
+  it('looks only at the people in front when asked', async () => {
+    const front = { x: 0, y: 0, width: 1000, height: H, scale: 1, front: true };
+    const behind = { x: 700, y: 0, width: 300, height: 260, scale: 1, front: false };
+    const looked = async (largerFrontOnly?: boolean) => {
       const larger: number[] = [];
       const fake: TextOcr = {
         detect: async () => [],
         detectAgain: async (image, scale) => (scale === 2 && larger.push(image.height), []),
         largerScale: 2,
-        largerCropShare,
+        largerFrontOnly,
         recognise: async () => undefined,
       };
       await readTextBoxes(fake, photo(), [front, behind], null, DEFAULT_BIB_RULES, DEFAULT_TORSO_RULES);
       return larger;
     };
     expect(await looked()).toEqual([H, 260]);
-    expect(await looked(0.5)).toEqual([H]);
+    expect(await looked(true)).toEqual([H]);
   });
 
   it('looks only as far as the largest scale', async () => {

@@ -39,8 +39,8 @@ export interface TextOcr {
   largerUpTo?: number;
   /** The larger look sees only the part of a crop around its middle (`aroundMiddle`), not its margins. */
   largerAroundMiddle?: boolean;
-  /** The larger look only on crops at least this share of the tallest crop's height (the people in front); 0: all. */
-  largerCropShare?: number;
+  /** The larger look only on the crops of the people in front (`TextCrop.front`); else on every crop. */
+  largerFrontOnly?: boolean;
   /**
    * The detector on another input of a crop's pixels (another normalisation), run on the crops where no number
    * was read: a line one input's detector misses, the other's may find; absent: no such pass.
@@ -51,8 +51,8 @@ export interface TextOcr {
    * level), run on the crops where no number was read; absent: no such pass.
    */
   detectTilted?(image: Rgba, scale: number): Promise<TextLine[]>;
-  /** `detectTilted` only on crops at least this share of the tallest crop's height (the people in front); 0: all. */
-  tiltedCropShare?: number;
+  /** `detectTilted` only on the crops of the people in front (`TextCrop.front`); else on every crop. */
+  tiltedFrontOnly?: boolean;
   /** A leading "1" that is the sheet's edge is left out of the read as cut (`leadingOneIsSheetEdge`). */
   sheetEdgeOne?: boolean;
   /** A widened read's gained "1" is kept when it is a stroke of the line's height ending in paper (`printedStroke`). */
@@ -149,12 +149,8 @@ export async function readTextBoxes(
     const numbers = boxes.filter((b) => /\d/.test(b.text) && b.geometry).map((b) => b.geometry!);
     return crops.filter((crop) => !numbers.some((g) => centredIn(g, middleOf(crop))));
   };
-  // The people in front: crops at least `share` of the tallest crop's height (0: every crop).
-  const tallest = Math.max(...crops.map((crop) => crop.height));
-  const inFront =
-    (share = 0) =>
-    (crop: TextCrop) =>
-      crop.height >= share * tallest;
+  // The crop planner tells who stands in front; a later look there only, or on every crop.
+  const inFront = (only?: boolean) => (crop: TextCrop) => !only || crop.front !== false;
   const detectAgain = ocr.detectAgain?.bind(ocr);
   if (detectAgain && ocr.againWhereNoNumber) {
     // A tinted sheet beside print that passed in colour; a crop already seen in luminance is not looked at twice.
@@ -171,7 +167,7 @@ export async function readTextBoxes(
   if (ocr.largerScale) {
     const upTo = ocr.largerUpTo ?? Infinity;
     const enlarged = bareCrops()
-      .filter(inFront(ocr.largerCropShare))
+      .filter(inFront(ocr.largerFrontOnly))
       .map((crop) => ({ crop, scale: Math.min(upTo, crop.scale * ocr.largerScale!) }))
       .filter(({ crop, scale }) => scale >= MIN_ENLARGEMENT * crop.scale)
       .map(({ crop, scale }) => ({ ...(ocr.largerAroundMiddle ? aroundMiddle(crop) : crop), scale }));
@@ -189,7 +185,7 @@ export async function readTextBoxes(
     const tilted: TextOcr = { detect: detectTilted, recognise: (line) => ocr.recognise(line) };
     boxes = [
       ...boxes,
-      ...(await readAgain(tilted, bareCrops().filter(inFront(ocr.tiltedCropShare)), 'tilted', 'tilted')),
+      ...(await readAgain(tilted, bareCrops().filter(inFront(ocr.tiltedFrontOnly)), 'tilted', 'tilted')),
     ];
   }
   if (!people || !secondLook) return boxes;

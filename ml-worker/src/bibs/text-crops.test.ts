@@ -105,6 +105,22 @@ describe('planTextCrops', () => {
     });
   });
 
+  it('tells the crops of the people in front (the later looks look there only) from those of the people behind', () => {
+    const frontOf = (people: ReturnType<typeof person>[]) =>
+      planTextCrops(people, W, H)
+        .sort((a, b) => a.x - b.x)
+        .map((c) => c.front);
+    // a runner of 900 px and one of 300 px behind; one of 500 px is at least half the tallest's height
+    expect(frontOf([person(0.05, 0.05, 0.9), person(0.6, 0.3, 0.3)])).toEqual([true, false]);
+    expect(frontOf([person(0.05, 0.05, 0.9), person(0.6, 0.3, 0.5)])).toEqual([true, true]);
+    // a crop merged from a runner in front and one behind holds someone in front
+    const behind = person(0.405, 0.06, 0.44);
+    expect(frontOf([person(0.05, 0.05, 0.9), behind])).toEqual([true, false]);
+    expect(frontOf([person(0.05, 0.05, 0.9), person(0.4, 0.05, 0.5), behind])).toEqual([true, true]);
+    // nobody found: the whole frame is looked at as a close-up's
+    expect(frontOf([])).toEqual([true]);
+  });
+
   it('keeps scales within the bounds', () => {
     const options = { ...DEFAULT_TEXT_CROP_OPTIONS, minScale: 0.5, maxScale: 1.5 };
     expect(planTextCrops([person(0.1, 0, 1)], W, 10_000, undefined, options)[0].scale).toBe(0.5);

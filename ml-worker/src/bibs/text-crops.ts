@@ -12,6 +12,11 @@ export interface Region {
 /** Where text detection runs, and at what scale of the analysed image's pixels. */
 export interface TextCrop extends Region {
   scale: number;
+  /**
+   * The crop holds someone in front (at least `enlargeShare` of the tallest person's height), or nobody was found and
+   * it is the whole frame: the later looks (`largerScale`, `tiltedLook`) look only there. Absent: in front.
+   */
+  front?: boolean;
 }
 
 export interface TextCropOptions {
@@ -31,7 +36,8 @@ export interface TextCropOptions {
   /**
    * Only people at least this share of the tallest person's height are enlarged (the front of the
    * photo, where the photographer aimed); people farther back are read at most at the photo's own
-   * pixels, as their bibs are at best small and each enlarged crop costs the detector a runner's worth.
+   * pixels, as their bibs are at best small and each enlarged crop costs the detector a runner's worth. The
+   * reader's later looks (a larger scale, a tilted view) take the people in front from here too (`TextCrop.front`).
    */
   enlargeShare: number;
   /**
@@ -73,6 +79,7 @@ interface Rect {
   x1: number;
   y1: number;
   scale: number;
+  front: boolean;
 }
 
 /** What the detector pays for a rectangle: its pixels at its scale. */
@@ -99,6 +106,7 @@ function mergeCrops(crops: Rect[]): Rect[] {
           x1: Math.max(a.x1, b.x1),
           y1: Math.max(a.y1, b.y1),
           scale: Math.max(a.scale, b.scale),
+          front: a.front || b.front,
         };
         if (cost(union) > cost(a) + cost(b)) continue;
         rects[i] = union;
@@ -114,7 +122,7 @@ const wholePixels = (rects: Rect[]): TextCrop[] =>
   rects.map((r) => {
     const x = Math.floor(r.x0);
     const y = Math.floor(r.y0);
-    return { x, y, width: Math.ceil(r.x1) - x, height: Math.ceil(r.y1) - y, scale: r.scale };
+    return { x, y, width: Math.ceil(r.x1) - x, height: Math.ceil(r.y1) - y, scale: r.scale, front: r.front };
   });
 
 const bigEnough = (r: Rect) => r.x1 - r.x0 >= 16 && r.y1 - r.y0 >= 16;
@@ -127,9 +135,11 @@ function torsoRect(
   torso: TorsoRules,
   options: TextCropOptions,
   scale: number,
+  front: boolean,
 ): Rect {
   const t = torsoRegion(p, torso, width / height);
   return {
+    front,
     x0: Math.max(0, (t.x0 - options.marginX * p.width) * width),
     x1: Math.min(width, (t.x1 + options.marginX * p.width) * width),
     y0: Math.max(0, (t.y0 - options.marginY * t.personHeight) * height),
@@ -157,10 +167,23 @@ function tallestHeight(trusted: PersonBox[], torso: TorsoRules, options: TextCro
   return Math.max(0, ...trusted.map(heightOf));
 }
 
+/** Who stands in front: people at least `enlargeShare` of the tallest trusted person's height (`tallestHeight`). */
+function standsInFront(
+  p: PersonBox,
+  trusted: PersonBox[],
+  torso: TorsoRules,
+  options: TextCropOptions,
+  aspect: number,
+) {
+  return (
+    torsoRegion(p, torso, aspect).personHeight >= options.enlargeShare * tallestHeight(trusted, torso, options, aspect)
+  );
+}
+
 /**
  * The scale that brings the bib a person's height implies to `textHeight`, enlarged up to `maxScale`
- * only for people at least `enlargeShare` of the tallest one's height (the others at most 1, or as far as
- * brings their implied bib to `behindTextHeight`).
+ * only for the people in front (`standsInFront`; the others at most 1, or as far as brings their implied bib to
+ * `behindTextHeight`).
  */
 function firstScale(
   p: PersonBox,
@@ -170,10 +193,8 @@ function firstScale(
   options: TextCropOptions,
   aspect: number,
 ): number {
-  const tallest = tallestHeight(trusted, torso, options, aspect);
-  const personHeight = torsoRegion(p, torso, aspect).personHeight;
-  const impliedBib = options.bibShare * personHeight * height;
-  if (personHeight >= options.enlargeShare * tallest) return clampScale(options.textHeight / impliedBib, options);
+  const impliedBib = options.bibShare * torsoRegion(p, torso, aspect).personHeight * height;
+  if (standsInFront(p, trusted, torso, options, aspect)) return clampScale(options.textHeight / impliedBib, options);
   const ownPixels = clampScale(options.textHeight / impliedBib, options, Math.min(1, options.maxScale));
   return Math.max(ownPixels, clampScale(options.behindTextHeight / impliedBib, options));
 }
@@ -197,11 +218,21 @@ export function planTextCrops(
   const aspect = width / height;
   const trusted = people.filter((p) => p.score >= torso.minPersonScore);
   const rects: Rect[] = trusted
-    .map((p) => torsoRect(p, width, height, torso, options, firstScale(p, trusted, height, torso, options, aspect)))
+    .map((p) =>
+      torsoRect(
+        p,
+        width,
+        height,
+        torso,
+        options,
+        firstScale(p, trusted, height, torso, options, aspect),
+        standsInFront(p, trusted, torso, options, aspect),
+      ),
+    )
     .filter(bigEnough);
   if (!rects.length) {
     const scale = clampScale(options.textHeight / (torso.closeUpHeight * height), options);
-    return [{ x: 0, y: 0, width, height, scale }];
+    return [{ x: 0, y: 0, width, height, scale, front: true }];
   }
   return wholePixels(mergeCrops(rects));
 }
@@ -231,7 +262,9 @@ export function planSecondLook(
       const impliedBib = options.bibShare * torsoRegion(p, torso, aspect).personHeight * height;
       return impliedBib < options.textHeight && impliedBib >= options.textHeight / (2 * options.maxScale);
     })
-    .map((p) => torsoRect(p, width, height, torso, options, options.maxScale))
+    .map((p) =>
+      torsoRect(p, width, height, torso, options, options.maxScale, standsInFront(p, trusted, torso, options, aspect)),
+    )
     .filter(bigEnough);
   return wholePixels(mergeCrops(rects));
 }

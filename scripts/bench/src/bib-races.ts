@@ -572,7 +572,7 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   },
   {
     label: 'largerall (the larger look on every crop, the people behind too: main before 2026-11-29 21:10)',
-    options: { largerCropShare: 0 },
+    options: { largerFrontOnly: false },
     optIn: true,
   },
   {
@@ -637,7 +637,7 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   {
     label:
       'tilt8front (tilt8 on the crops at least half as tall as the tallest only: the people in front, as enlargeShare)',
-    options: { tiltedLook: 8, tiltedCropShare: 0.5 },
+    options: { tiltedLook: 8, tiltedFrontOnly: true },
     optIn: true,
   },
   {
@@ -663,7 +663,7 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
   })),
   {
     label: 'tilt8frontnocheck (tilt8front with a tilted read stored whether or not it ends in paper)',
-    options: { tiltedLook: 8, tiltedCropShare: 0.5, rules: { ...DEFAULT_BIB_RULES, tiltedEndsInPaper: false } },
+    options: { tiltedLook: 8, tiltedFrontOnly: true, rules: { ...DEFAULT_BIB_RULES, tiltedEndsInPaper: false } },
     optIn: true,
   },
   {
