@@ -355,6 +355,28 @@ describe('readTextBoxes, lines widened on either side', () => {
     expect((await read(ocr(66, false))).map((b) => b.text)).toEqual(['123']);
   });
 
+  it('reads a line widened only where a glyph beyond its box could be gained, or a leading "1" weighed', async () => {
+    const widenedReads = async (x0: number, narrowText: string, sheetEdgeOne = false) => {
+      let wide = 0;
+      const fake: TextOcr = {
+        ...ocr(x0),
+        sheetEdgeOne,
+        recognise: async (line) => {
+          if (line.image === widenedImage) wide++;
+          return { text: narrowText, mean: 0.99, chars: [...narrowText].map(() => 0.99) };
+        },
+      };
+      return { read: (await read(fake)).map((b) => b.text), wide };
+    };
+    // The box cuts the leading stroke: the widened read is made (and reads the same here).
+    expect(await widenedReads(90, '23')).toEqual({ read: ['23'], wide: 1 });
+    // A box holding every stroke has only the sheet's edges beyond it: the read as cut stands, unread widened.
+    expect(await widenedReads(66, '23')).toEqual({ read: ['23'], wide: 0 });
+    // A leading "1" is weighed against the widened read when the sheet's edge may be read as one.
+    expect(await widenedReads(66, '123', true)).toEqual({ read: ['123'], wide: 1 });
+    expect(await widenedReads(66, '123')).toEqual({ read: ['123'], wide: 0 });
+  });
+
   it('marks a number with a digit-shaped glyph beside it that the read left out (a fragment)', async () => {
     const leftOut: TextOcr = { ...ocr(90), recognise: async () => ({ text: '23', mean: 0.99, chars: [0.99, 0.99] }) };
     const [fragment] = await read(leftOut);

@@ -16,7 +16,14 @@ import {
   touchesInnerEdge,
 } from './text-crops';
 import type { TextLine } from './text-detection';
-import { chooseWidenedRead, glyphAtEnds, glyphsBeyondBox, leadingOneIsSheetEdge } from './widened-read';
+import {
+  chooseWidenedRead,
+  glyphAtEnds,
+  glyphsBeyondBox,
+  leadingOneIsSheetEdge,
+  startsWithOne,
+  widenedReadCanGain,
+} from './widened-read';
 
 /** The OCR models as the reader runs them: text lines of an image at a scale, and one line read. */
 export interface TextOcr {
@@ -359,21 +366,24 @@ async function readLine(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region
 async function readWidened(ocr: TextOcr, pixels: Rgba, line: TextLine, crop: Region): Promise<KeptReading | undefined> {
   if (!line.widened) return ocr.recognise(line);
   const { image, region, glyphCheck, levelled, thinStrokes } = line.widened;
-  const wide = await ocr.recognise({ ...line, image });
-  if (!glyphCheck) return wide && { ...wide, widenedGain: true };
+  if (!glyphCheck) {
+    const wide = await ocr.recognise({ ...line, image });
+    return wide && { ...wide, widenedGain: true };
+  }
   const narrow = await ocr.recognise(line);
-  const box = line.box.map(([x, y]) => [x + crop.x, y + crop.y]);
-  const kept = levelled
-    ? chooseWidenedRead(narrow, wide, levelled.pixels, levelled.box, region, thinStrokes, ocr.strokeOnes)
-    : chooseWidenedRead(
-        narrow,
-        wide,
+  const [ground, box, around] = levelled
+    ? [levelled.pixels, levelled.box, region]
+    : [
         pixels,
-        box,
+        line.box.map(([x, y]) => [x + crop.x, y + crop.y]),
         { ...region, x: region.x + crop.x, y: region.y + crop.y },
-        thinStrokes,
-        ocr.strokeOnes,
-      );
+      ];
+  const glyphs = glyphsBeyondBox(ground, box, around, thinStrokes);
+  // No glyph the widened read could gain, and no leading "1" for it to weigh (readLine): the read as cut stands.
+  const weighsOne = ocr.sheetEdgeOne && narrow !== undefined && startsWithOne(narrow.text);
+  if (!widenedReadCanGain(glyphs, ocr.strokeOnes) && !weighsOne) return narrow && { ...narrow, widenedGain: false };
+  const wide = await ocr.recognise({ ...line, image });
+  const kept = chooseWidenedRead(narrow, wide, ground, box, around, thinStrokes, ocr.strokeOnes, glyphs);
   return kept && { ...kept, widenedGain: kept === wide && wide.text !== narrow?.text, wideText: wide?.text };
 }
 

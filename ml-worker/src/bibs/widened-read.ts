@@ -52,9 +52,10 @@ export function chooseWidenedRead(
   region: Region,
   thinStrokes = false,
   strokeOnes = false,
+  glyphs?: GainedGlyph[],
 ): LineReading | undefined {
   if (!wide || wide.text === narrow?.text) return narrow;
-  const glyphs = glyphsBeyondBox(image, box, region, thinStrokes);
+  glyphs ??= glyphsBeyondBox(image, box, region, thinStrokes);
   // With nothing read as cut, every glyph beyond the box is what the widening gained.
   const sides = narrow ? changedSides(narrow.text, wide.text) : [...new Set(glyphs.map((g) => g.side))];
   // A "1" gained on a side may be a stroke of the line's height ending in paper (printedStroke), not a digit's body.
@@ -67,13 +68,21 @@ export function chooseWidenedRead(
 }
 
 /**
+ * Whether a widened read can be kept over the read as cut (`chooseWidenedRead`): only for a glyph beyond the box shaped
+ * as a digit, or as a printed "1"'s stroke with `strokeOnes`. Without one, the widened read need not be made.
+ */
+export function widenedReadCanGain(glyphs: GainedGlyph[], strokeOnes = false): boolean {
+  return glyphs.some((g) => g.digit || (strokeOnes && g.stroke));
+}
+
+/**
  * Whether a read's leading "1" is the edge of the sheet, not a digit: the line's box starts on dark that runs on,
  * unbroken on the line's middle rows, half its height out of the box (the shirt beyond the sheet's side, whose
  * edge is read as a stroke). A printed "1" has paper beside it, however close the sheet's side or frame.
  * `box` is in `image`'s pixels.
  */
 export function leadingOneIsSheetEdge(image: Rgba, box: number[][], text: string): boolean {
-  if (!/^1\d{2,}$/.test(text)) return false;
+  if (!startsWithOne(text)) return false;
   const line = boundsOf(box, image);
   const h = line.y1 - line.y0;
   const from = Math.floor(line.x0 - SHEET_EDGE_REACH * h);
@@ -89,6 +98,9 @@ export function leadingOneIsSheetEdge(image: Rgba, box: number[][], text: string
   }
   return true;
 }
+
+/** A number of three digits or more led by a "1", the read `leadingOneIsSheetEdge` weighs. */
+export const startsWithOne = (text: string): boolean => /^1\d{2,}$/.test(text);
 
 /** The ends of a line's text a widened read changed: where it differs from the read as cut. */
 export function changedSides(narrow: string, wide: string): Array<'left' | 'right'> {
