@@ -7,6 +7,7 @@ import {
   glyphsBeyondBox,
   leadingOneIsSheetEdge,
   printedStroke,
+  widenedReadCanGain,
 } from './widened-read';
 
 const W = 120;
@@ -102,6 +103,17 @@ describe('chooseWidenedRead', () => {
   it('keeps the read as cut when both read the same', () => {
     const narrow = reading('478');
     expect(chooseWidenedRead(narrow, reading('478'), sheet(sheetEdge), box, widened)).toBe(narrow);
+  });
+});
+
+describe('widenedReadCanGain (whether the widened read is worth making)', () => {
+  const glyph = (digit: boolean, stroke: boolean) => ({ side: 'left' as const, x0: 0, x1: 4, digit, stroke });
+
+  it('is true for a digit-shaped glyph beyond the box, and for a stroke only when strokes count as a "1"', () => {
+    expect(widenedReadCanGain([glyph(false, false), glyph(true, false)])).toBe(true);
+    expect(widenedReadCanGain([glyph(false, true)])).toBe(false);
+    expect(widenedReadCanGain([glyph(false, true)], true)).toBe(true);
+    expect(widenedReadCanGain([])).toBe(false);
   });
 });
 

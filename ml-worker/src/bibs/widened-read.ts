@@ -62,7 +62,10 @@ export function chooseWidenedRead(
   const one = (side: 'left' | 'right') =>
     strokeOnes && narrow && wide.text === (side === 'left' ? `1${narrow.text}` : `${narrow.text}1`);
   const gained = (side: 'left' | 'right') =>
-    glyphs.some((g) => g.side === side && (g.digit || (g.stroke && one(side))));
+    widenedReadCanGain(
+      glyphs.filter((g) => g.side === side),
+      one(side),
+    );
   if (!sides.length || sides.some((side) => !gained(side))) return narrow;
   return wide;
 }
