@@ -143,6 +143,28 @@ describe('readBibs: partial reads', () => {
     expect(partial({ ...DEFAULT_BIB_RULES, oneBibPerRunner: false })).toEqual({ '341': false, '297': false });
   });
 
+  it("reads no number printed on a runner's shirt above their bib (shirtPrint: RBNR set1_71's 2000 over 560)", () => {
+    const photo = { imageWidth: 480, imageHeight: 720 };
+    const boxes: TextBox[] = [
+      {
+        text: '560',
+        confidence: 0.999,
+        geometry: { x: 163, y: 398, width: 64, height: 17, ...photo, surround: 215, inner: 234, dark: 156, light: 252 },
+      },
+      {
+        text: '2000',
+        confidence: 0.914,
+        geometry: { x: 194, y: 294, width: 37, height: 4, ...photo, surround: 75, inner: 46, dark: 13, light: 192 },
+      },
+    ];
+    const people = [{ x: 0.2031, y: 0.1547, width: 0.4875, height: 0.8104, score: 0.76 }];
+    const read = (rules = DEFAULT_BIB_RULES) =>
+      readBibs(boxes, rules, people).map((r) => `${r.bib}${r.partial ? '~' : ''}`);
+    // Not even a partial read: a start list would complete it to a listed number.
+    expect(read()).toEqual(['560']);
+    expect(read({ ...DEFAULT_BIB_RULES, shirtPrint: false })).toEqual(['560', '2000']);
+  });
+
   it("does not take a part of a number read on the photo for another bib beside a runner's own (941 and its 94)", () => {
     // RBNR set1_62 yellowed: the tilted look read 94 of the runner's 941, more central on the torso than 941's box.
     const photo = { imageWidth: 480, imageHeight: 720 };

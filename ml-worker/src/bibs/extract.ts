@@ -1,5 +1,5 @@
 import { bibEvidence, bibScore } from './bib-score';
-import { besideTheirBib, type PersonBox } from './torso-gate';
+import { besideTheirBib, printOnTheirShirt, type PersonBox } from './torso-gate';
 
 /** One text box read by OCR, with its own confidence (0-1). */
 export interface TextBox {
@@ -87,6 +87,11 @@ export interface BibRules {
   digitBesideCut: boolean;
   /** A number on one runner's torso beside their more central bib, no larger, is partial (`besideTheirBib`). */
   oneBibPerRunner: boolean;
+  /**
+   * A number on one runner's torso above or below the largest there, within its width and at most half its height, is
+   * print on their clothes (a race shirt's year), not a bib: not read at all (`printOnTheirShirt`).
+   */
+  shirtPrint: boolean;
   /** A number the tilted look alone found is partial unless it ends in paper on both sides (`tiltedFragment`). */
   tiltedEndsInPaper: boolean;
   /** The ground between a number's strokes is its patch too (`BoxGeometry.inner`: a number filling its sheet). */
@@ -109,6 +114,7 @@ export const DEFAULT_BIB_RULES: BibRules = {
   frameMargin: 0.5,
   digitBesideCut: false,
   oneBibPerRunner: true,
+  shirtPrint: true,
   tiltedEndsInPaper: true,
   groundBetweenStrokes: true,
   doubtfulDigit: 0.9,
@@ -198,7 +204,16 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
   const partOfALongerOne = (token: string) =>
     [...allDigits].some((other) => other.length > token.length && other.includes(token));
   // A part of a number read on the photo is that number seen again, not a second bib beside a runner's own.
-  const placed = numbers.filter((n) => n.box.geometry && !partOfALongerOne(n.token) && !tiltedFragment(n.box, rules));
+  const onTorsos = numbers.filter((n) => n.box.geometry && !partOfALongerOne(n.token) && !tiltedFragment(n.box, rules));
+  // Print on a runner's clothes is no read at all (a start list would complete a fragment to it).
+  const shirt = rules.shirtPrint
+    ? printOnTheirShirt(
+        onTorsos.map((n) => n.box.geometry!),
+        people,
+      )
+    : [];
+  const printed = new Set(onTorsos.filter((_, i) => shirt[i]).map((n) => n.box));
+  const placed = onTorsos.filter((n) => !printed.has(n.box));
   const beside = new Set(
     rules.oneBibPerRunner
       ? besideTheirBib(
@@ -208,6 +223,7 @@ export function readBibs(boxes: TextBox[], rules: BibRules = DEFAULT_BIB_RULES, 
       : [],
   );
   for (const { box, token } of numbers) {
+    if (printed.has(box)) continue;
     const inALongerOne = partOfALongerOne(token);
     const partial =
       inALongerOne ||

@@ -1,4 +1,12 @@
-import { besideTheirBib, DEFAULT_TORSO_RULES, onATorso, PersonBox, placedLikeABib, torsoRegion } from './torso-gate';
+import {
+  besideTheirBib,
+  DEFAULT_TORSO_RULES,
+  onATorso,
+  PersonBox,
+  placedLikeABib,
+  printOnTheirShirt,
+  torsoRegion,
+} from './torso-gate';
 
 /** A 2000x1000 photo; a runner standing at x 0.4-0.5, y 0.2-0.8 (relative). */
 const runner: PersonBox = { x: 0.4, y: 0.2, width: 0.1, height: 0.6, score: 0.6 };
@@ -124,5 +132,41 @@ describe('besideTheirBib: a runner wears one bib', () => {
   it('leaves a number clearly larger than the central print: it is nearer, not behind (a shirt print in the middle)', () => {
     const print = { ...own, x: 220, width: 20, height: 12 };
     expect(besideTheirBib([print, past], [front])).toEqual([false, false]);
+  });
+});
+
+describe("printOnTheirShirt: a runner's bib is the largest number they wear", () => {
+  // RBNR set1_71 (480x720): a race shirt's "2000" on the chest above the runner's bib 560, and another runner to the side.
+  const runner: PersonBox = { x: 0.2031, y: 0.1547, width: 0.4875, height: 0.8104, score: 0.76 };
+  const other: PersonBox = { x: 0.7214, y: 0.1746, width: 0.112, height: 0.2712, score: 0.58 };
+  const photo = { imageWidth: 480, imageHeight: 720 };
+  const bib = { x: 163, y: 398, width: 64, height: 17, ...photo };
+  const year = { x: 194, y: 294, width: 37, height: 4, ...photo };
+
+  it('marks a number above or below the bib, within its width and at most half its height', () => {
+    expect(printOnTheirShirt([bib, year], [runner, other])).toEqual([false, true]);
+    expect(printOnTheirShirt([{ ...year, y: 430 }, bib], [runner])).toEqual([true, false]); // below it (shorts)
+    // As tall as half the bib: still print; taller, a number of its own.
+    expect(printOnTheirShirt([bib, { ...year, height: 8 }], [runner])).toEqual([false, true]);
+    expect(printOnTheirShirt([bib, { ...year, height: 9 }], [runner])).toEqual([false, false]);
+  });
+
+  it("leaves a smaller number beside the bib: someone behind, past the body or over a shoulder (bibs-long prom2's 263)", () => {
+    // prom2 (2048x1368): the front runner's bib 44535 and, up and to the left of it, the 263 of a runner behind.
+    const front: PersonBox = { x: 0.5727, y: 0.0321, width: 0.2188, height: 0.935, score: 0.61 };
+    const wide = { imageWidth: 2048, imageHeight: 1368 };
+    const own = { x: 1383, y: 533, width: 141, height: 40, ...wide };
+    const overShoulder = { x: 1207, y: 335, width: 36, height: 16, ...wide };
+    expect(printOnTheirShirt([own, overShoulder], [front])).toEqual([false, false]);
+    // On the bib's line: a number beside it (besideTheirBib weighs it), not print.
+    expect(printOnTheirShirt([bib, { ...year, y: 400 }], [runner])).toEqual([false, false]);
+  });
+
+  it('leaves a number another runner holds too, and a lone number', () => {
+    expect(printOnTheirShirt([bib, year], [runner, { ...runner, x: 0.25, width: 0.3, score: 0.5 }])).toEqual([
+      false,
+      false,
+    ]);
+    expect(printOnTheirShirt([year], [runner])).toEqual([false]);
   });
 });

@@ -144,11 +144,7 @@ export function besideTheirBib(
   persons: PersonBox[],
   rules: TorsoRules = DEFAULT_TORSO_RULES,
 ): boolean[] {
-  const runners: PersonBox[] = [];
-  for (const p of [...persons].sort((a, b) => b.score - a.score)) {
-    if (p.score >= rules.minPersonScore && !runners.some((r) => overlap(r, p) > SAME_RUNNER_OVERLAP)) runners.push(p);
-  }
-  const holders = numbers.map((n) => runners.filter((r) => onATorso(n, [r], rules)));
+  const { runners, holders } = numbersOnRunners(numbers, persons, rules);
   const beside = numbers.map(() => false);
   const offMiddle = (i: number, r: PersonBox) =>
     Math.abs((numbers[i].x + numbers[i].width / 2) / numbers[i].imageWidth - (r.x + r.width / 2));
@@ -158,11 +154,60 @@ export function besideTheirBib(
     const own = on.reduce((a, i) => (offMiddle(i, runner) < offMiddle(a, runner) ? i : a));
     for (const i of on) {
       const [n, bib] = [numbers[i], numbers[own]];
-      const onItsLine = n.y < bib.y + bib.height && bib.y < n.y + n.height;
-      if (i !== own && onItsLine && holders[i].length === 1 && n.height <= NO_NEARER * bib.height) beside[i] = true;
+      if (i !== own && onTheLineOf(n, bib) && holders[i].length === 1 && n.height <= NO_NEARER * bib.height)
+        beside[i] = true;
     }
   }
   return beside;
+}
+
+/** A number at most this share of the height of the largest number on a runner's torso is no bib of theirs. */
+const SHIRT_PRINT = 0.5;
+
+/**
+ * For each number, whether it is print on a runner's clothes, not a bib: on one runner's torso alone, above or below
+ * the largest number there, its centre within that number's width, and at most `SHIRT_PRINT` of its height (a race
+ * shirt's year: RBNR set1_71's 2000, a quarter of the height of the 560 below it). A runner's bib is the largest number
+ * they wear, and their body above and below it hides whatever is behind; a bib of someone behind shows beside it, past
+ * the body or over a shoulder (bibs-long prom2's 263, 0.4 of the front bib's height, left of it), and is left.
+ */
+export function printOnTheirShirt(
+  numbers: Array<Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>>,
+  persons: PersonBox[],
+  rules: TorsoRules = DEFAULT_TORSO_RULES,
+): boolean[] {
+  const { runners, holders } = numbersOnRunners(numbers, persons, rules);
+  const printed = numbers.map(() => false);
+  for (const runner of runners) {
+    const on = numbers.map((_, i) => i).filter((i) => holders[i].includes(runner));
+    if (on.length < 2) continue;
+    const bib = numbers[on.reduce((a, i) => (numbers[i].height > numbers[a].height ? i : a))];
+    for (const i of on) {
+      const n = numbers[i];
+      const centre = n.x + n.width / 2;
+      const aboveOrBelow = !onTheLineOf(n, bib) && centre >= bib.x && centre <= bib.x + bib.width;
+      if (holders[i].length === 1 && aboveOrBelow && n.height <= SHIRT_PRINT * bib.height) printed[i] = true;
+    }
+  }
+  return printed;
+}
+
+/** The runners the photo shows (one found twice is one runner: the surer box) and, per number, whose torso holds it. */
+function numbersOnRunners(
+  numbers: Array<Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>>,
+  persons: PersonBox[],
+  rules: TorsoRules,
+): { runners: PersonBox[]; holders: PersonBox[][] } {
+  const runners: PersonBox[] = [];
+  for (const p of [...persons].sort((a, b) => b.score - a.score)) {
+    if (p.score >= rules.minPersonScore && !runners.some((r) => overlap(r, p) > SAME_RUNNER_OVERLAP)) runners.push(p);
+  }
+  return { runners, holders: numbers.map((n) => runners.filter((r) => onATorso(n, [r], rules))) };
+}
+
+/** Whether two numbers' boxes share rows (one line of print, or two sheets side by side). */
+function onTheLineOf(n: Pick<BoxGeometry, 'y' | 'height'>, other: Pick<BoxGeometry, 'y' | 'height'>): boolean {
+  return n.y < other.y + other.height && other.y < n.y + n.height;
 }
 
 /** Intersection over union of two person boxes. */
