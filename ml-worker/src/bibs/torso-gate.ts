@@ -129,6 +129,9 @@ export function placedLikeABib(
 /** Two person boxes overlapping this much (intersection over union) are one runner found twice. */
 const SAME_RUNNER_OVERLAP = 0.7;
 
+/** A number's box on the photo. */
+type NumberBox = Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>;
+
 /** A number up to this many times the height of a runner's own bib is no nearer than it (a bib's size varies a little). */
 const NO_NEARER = 1.3;
 
@@ -140,25 +143,18 @@ const NO_NEARER = 1.3;
  * clearly larger is nearer, not behind; one above or below the runner's bib is seen clear of their body (over a shoulder).
  */
 export function besideTheirBib(
-  numbers: Array<Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>>,
+  numbers: NumberBox[],
   persons: PersonBox[],
   rules: TorsoRules = DEFAULT_TORSO_RULES,
 ): boolean[] {
-  const { runners, holders } = numbersOnRunners(numbers, persons, rules);
-  const beside = numbers.map(() => false);
-  const offMiddle = (i: number, r: PersonBox) =>
-    Math.abs((numbers[i].x + numbers[i].width / 2) / numbers[i].imageWidth - (r.x + r.width / 2));
-  for (const runner of runners) {
-    const on = numbers.map((_, i) => i).filter((i) => holders[i].includes(runner));
-    if (on.length < 2) continue;
-    const own = on.reduce((a, i) => (offMiddle(i, runner) < offMiddle(a, runner) ? i : a));
-    for (const i of on) {
-      const [n, bib] = [numbers[i], numbers[own]];
-      if (i !== own && onTheLineOf(n, bib) && holders[i].length === 1 && n.height <= NO_NEARER * bib.height)
-        beside[i] = true;
-    }
-  }
-  return beside;
+  const offMiddle = (n: NumberBox, r: PersonBox) => Math.abs((n.x + n.width / 2) / n.imageWidth - (r.x + r.width / 2));
+  return againstTheirNumber(
+    numbers,
+    persons,
+    rules,
+    (on, runner) => on.reduce((a, i) => (offMiddle(numbers[i], runner) < offMiddle(numbers[a], runner) ? i : a)),
+    (n, bib) => onTheLineOf(n, bib) && n.height <= NO_NEARER * bib.height,
+  );
 }
 
 /** A number at most this share of the height of the largest number on a runner's torso is no bib of theirs. */
@@ -172,37 +168,46 @@ const SHIRT_PRINT = 0.5;
  * the body or over a shoulder (bibs-long prom2's 263, 0.4 of the front bib's height, left of it), and is left.
  */
 export function printOnTheirShirt(
-  numbers: Array<Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>>,
+  numbers: NumberBox[],
   persons: PersonBox[],
   rules: TorsoRules = DEFAULT_TORSO_RULES,
 ): boolean[] {
-  const { runners, holders } = numbersOnRunners(numbers, persons, rules);
-  const printed = numbers.map(() => false);
-  for (const runner of runners) {
-    const on = numbers.map((_, i) => i).filter((i) => holders[i].includes(runner));
-    if (on.length < 2) continue;
-    const bib = numbers[on.reduce((a, i) => (numbers[i].height > numbers[a].height ? i : a))];
-    for (const i of on) {
-      const n = numbers[i];
-      const centre = n.x + n.width / 2;
-      const aboveOrBelow = !onTheLineOf(n, bib) && centre >= bib.x && centre <= bib.x + bib.width;
-      if (holders[i].length === 1 && aboveOrBelow && n.height <= SHIRT_PRINT * bib.height) printed[i] = true;
-    }
-  }
-  return printed;
+  const centreWithin = (n: NumberBox, bib: NumberBox) =>
+    n.x + n.width / 2 >= bib.x && n.x + n.width / 2 <= bib.x + bib.width;
+  return againstTheirNumber(
+    numbers,
+    persons,
+    rules,
+    (on) => on.reduce((a, i) => (numbers[i].height > numbers[a].height ? i : a)),
+    (n, bib) => !onTheLineOf(n, bib) && centreWithin(n, bib) && n.height <= SHIRT_PRINT * bib.height,
+  );
 }
 
-/** The runners the photo shows (one found twice is one runner: the surer box) and, per number, whose torso holds it. */
-function numbersOnRunners(
-  numbers: Array<Pick<BoxGeometry, 'x' | 'y' | 'width' | 'height' | 'imageWidth' | 'imageHeight'>>,
+/**
+ * For each number, whether it rests on one runner's torso alone (a number another runner's torso also holds is left to
+ * them) and `marks` it against the runner's own number there (`theirs` picks its index among the numbers on their
+ * torso). A runner found twice is one runner: the surer box.
+ */
+function againstTheirNumber(
+  numbers: NumberBox[],
   persons: PersonBox[],
   rules: TorsoRules,
-): { runners: PersonBox[]; holders: PersonBox[][] } {
+  theirs: (on: number[], runner: PersonBox) => number,
+  marks: (n: NumberBox, theirs: NumberBox) => boolean,
+): boolean[] {
   const runners: PersonBox[] = [];
   for (const p of [...persons].sort((a, b) => b.score - a.score)) {
     if (p.score >= rules.minPersonScore && !runners.some((r) => overlap(r, p) > SAME_RUNNER_OVERLAP)) runners.push(p);
   }
-  return { runners, holders: numbers.map((n) => runners.filter((r) => onATorso(n, [r], rules))) };
+  const holders = numbers.map((n) => runners.filter((r) => onATorso(n, [r], rules)));
+  const marked = numbers.map(() => false);
+  for (const runner of runners) {
+    const on = numbers.map((_, i) => i).filter((i) => holders[i].includes(runner));
+    if (on.length < 2) continue;
+    const own = theirs(on, runner);
+    for (const i of on) if (i !== own && holders[i].length === 1 && marks(numbers[i], numbers[own])) marked[i] = true;
+  }
+  return marked;
 }
 
 /** Whether two numbers' boxes share rows (one line of print, or two sheets side by side). */
