@@ -672,6 +672,12 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     options: { strokeOnes: false },
     optIn: true,
   },
+  {
+    label:
+      "noshirtprint (a smaller number above or below a runner's bib read as a number of its own: main before 2026-11-29 23:40)",
+    options: { rules: { ...DEFAULT_BIB_RULES, shirtPrint: false } },
+    optIn: true,
+  },
   { label: 'now (as shipped)', options: {} },
 ];
 
