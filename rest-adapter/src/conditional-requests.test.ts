@@ -433,7 +433,7 @@ describe('ReadGrants for any address', () => {
     anyAddress: { visitorPrefix: 'key:7:client:' },
   });
   function recording() {
-    const calls: Array<{ subject: string; unlessFailed?: { key: string; limit: number } }> = [];
+    const calls: Array<{ subject: string; unlessFailed?: { current: string; previous: string; limit: number } }> = [];
     return {
       calls,
       consumeGrantIf: async (
@@ -442,7 +442,7 @@ describe('ReadGrants for any address', () => {
         _condition: unknown,
         _units?: number,
         _now?: number,
-        unlessFailed?: { key: string; limit: number },
+        unlessFailed?: { current: string; previous: string; limit: number },
       ): Promise<ConditionalDecision> => {
         calls.push({ subject: grant.subject, unlessFailed });
         return { allowed: true, limit: grant.limit, remaining: 1, retryAfterSeconds: 1 };
@@ -458,7 +458,14 @@ describe('ReadGrants for any address', () => {
     expect(grants.versionOf(other)).toBe('v1');
     expect(await grants.charge(other, 2)).toBe(true);
     expect(limiter.calls).toEqual([
-      { subject: 'key:7:client:2001:db8:1:2::/64', unlessFailed: { key: 'authfail:2001:db8:1:2::5:2', limit: 3 } },
+      {
+        subject: 'key:7:client:2001:db8:1:2::/64',
+        unlessFailed: {
+          current: 'authfail:2001:db8:1:2::5:2',
+          previous: 'authfail:2001:db8:1:2::5:1',
+          limit: 3,
+        },
+      },
     ]);
     expect(grants.versionOf(grants.keyOf(facts('198.51.100.2', 'http://evil.example'))!)).toBeNull();
     expect(grants.versionOf(grants.keyOf({ ...facts('198.51.100.2'), operation: 'timelineDays' })!)).toBeNull();
@@ -491,7 +498,12 @@ describe('ReadGrants for any address', () => {
     grants.keep(grants.keyOf(facts('198.51.100.3'))!, serverKey, 'v1');
     expect(grants.versionOf(grants.keyOf(facts('198.51.100.4'))!)).toBeNull();
     expect(await grants.charge(grants.keyOf(facts('198.51.100.3'))!, 2)).toBe(true);
-    expect(limiter.calls).toEqual([{ subject: 'key:8', unlessFailed: { key: 'authfail:127.0.0.1:2', limit: 3 } }]);
+    expect(limiter.calls).toEqual([
+      {
+        subject: 'key:8',
+        unlessFailed: { current: 'authfail:127.0.0.1:2', previous: 'authfail:127.0.0.1:1', limit: 3 },
+      },
+    ]);
   });
 
   it('a throttled address or a moved version is not served: the gateway is asked', async () => {

@@ -106,19 +106,23 @@ describe('RateLimiter', () => {
     expect(await charge()).toMatchObject({ allowed: false, limit: 1 });
   });
 
-  it('charges nothing, in the same script, while the failure count at `unlessFailed` has reached its limit', async () => {
+  it('charges nothing, in the same script, while the failures of this window and the last reach the limit', async () => {
     const limiter = new RateLimiter(redis, limits);
     const now = 1_800_000_000_000;
     await redis.set('version:10', 'v1');
     const grant = { window: 60, subject: 'key:10:client:b', limit: 5, shared: { subject: 'key:10', limit: 5 } };
-    const failures = { key: 'authfail:198.51.100.9:1', limit: 2 };
+    const failures = { current: 'authfail:198.51.100.9:2', previous: 'authfail:198.51.100.9:1', limit: 2 };
     const charge = () => limiter.consumeGrantIf('read', grant, { key: 'version:10', value: 'v1' }, 1, now, failures);
     expect(await charge()).toMatchObject({ allowed: true, remaining: 4 }); // no failures yet
-    await redis.set(failures.key, '1');
+    await redis.set(failures.previous, '1');
     expect(await charge()).toMatchObject({ allowed: true, remaining: 3 });
-    await redis.set(failures.key, '2');
+    await redis.set(failures.current, '1');
     expect(await charge()).toEqual({ stale: true, current: null });
-    expect(Number(await redis.get(`rl:read:key:10:${Math.floor(now / 1000 / 60)}`))).toBe(2);
+    await redis.del(failures.previous);
+    expect(await charge()).toMatchObject({ allowed: true, remaining: 2 });
+    await redis.set(failures.current, '2');
+    expect(await charge()).toEqual({ stale: true, current: null });
+    expect(Number(await redis.get(`rl:read:key:10:${Math.floor(now / 1000 / 60)}`))).toBe(3);
   });
 
   it('lets calls through when Redis fails', async () => {

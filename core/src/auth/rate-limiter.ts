@@ -58,6 +58,7 @@ export class RateLimiter {
       own: string,
       shared: string,
       failures: string,
+      previousFailures: string,
       units: number,
       ttlSeconds: number,
       ownLimit: number,
@@ -74,13 +75,17 @@ export class RateLimiter {
           return {own, charge(KEYS[2])}`,
       });
       // The same charge, only when KEYS[1] still holds ARGV[4] (else nothing is charged and its value returned)
-      // and, when ARGV[5] > 0, the failure count at KEYS[4] is under ARGV[5] (else nothing is charged: -2).
+      // and, when ARGV[5] > 0, the failure counts at KEYS[4] and KEYS[5] together are under ARGV[5] (else nothing is
+      // charged: -2).
       this.redis.defineCommand('consumeWindowsIf', {
-        numberOfKeys: 4,
+        numberOfKeys: 5,
         lua: `${CHARGE_LUA} local value = redis.call('GET', KEYS[1])
           if value ~= ARGV[4] then return {-1, value} end
           local failureLimit = tonumber(ARGV[5])
-          if failureLimit > 0 and tonumber(redis.call('GET', KEYS[4]) or '0') >= failureLimit then return {-2} end
+          if failureLimit > 0 then
+            local failures = tonumber(redis.call('GET', KEYS[4]) or '0') + tonumber(redis.call('GET', KEYS[5]) or '0')
+            if failures >= failureLimit then return {-2} end
+          end
           local own = charge(KEYS[2]) if own > tonumber(ARGV[3]) or KEYS[3] == KEYS[2] then return {own} end
           return {own, charge(KEYS[3])}`,
       });
@@ -155,8 +160,8 @@ export class RateLimiter {
    * Charges a grant only while `condition.key` holds `condition.value` (an event's content version the
    * grant was given at): the check and the charge in one round trip. When the key holds something else,
    * nothing is charged and its value is returned. With `unlessFailed`, nothing is charged either (`stale`, no
-   * value) while the count at its key has reached its limit (an address the gateway's failed-authentication
-   * throttle refuses). Unlike `consumeGrant`, a Redis failure is thrown: the caller has a slower path that
+   * value) while the failure counts at its two keys together have reached its limit (an address the gateway's
+   * failed-authentication throttle refuses, `failedAuthCounters`). Unlike `consumeGrant`, a Redis failure is thrown: the caller has a slower path that
    * checks again.
    */
   async consumeGrantIf(
@@ -165,7 +170,7 @@ export class RateLimiter {
     condition: { key: string; value: string },
     units = 1,
     now = Date.now(),
-    unlessFailed?: { key: string; limit: number },
+    unlessFailed?: { current: string; previous: string; limit: number },
   ): Promise<ConditionalDecision> {
     const { index, retryAfterSeconds } = windowOf(now, grant.window);
     const key = (subject: string) => `rl:${cls}:${subject}:${index}`;
@@ -174,7 +179,8 @@ export class RateLimiter {
       condition.key,
       own,
       grant.shared ? key(grant.shared.subject) : own,
-      unlessFailed?.key ?? condition.key,
+      unlessFailed?.current ?? condition.key,
+      unlessFailed?.previous ?? condition.key,
       units,
       grant.window + 1,
       grant.limit,

@@ -4,14 +4,16 @@ import { FailedAuthThrottle } from './failed-auth-throttle';
 
 /** The Redis commands the throttle uses, in memory, counting the reads. */
 function fakeRedis(counts = new Map<string, number>()): Redis & { reads: number } {
+  const value = (key: string) => (counts.has(key) ? String(counts.get(key)) : null);
   const redis = {
     reads: 0,
-    get: async (key: string) => (redis.reads++, counts.has(key) ? String(counts.get(key)) : null),
+    mget: async (...keys: string[]) => (redis.reads++, keys.map(value)),
     multi: () => {
-      const ops: (() => number)[] = [];
+      const ops: (() => number | string | null)[] = [];
       const chain = {
         incr: (key: string) => (ops.push(() => (counts.set(key, (counts.get(key) ?? 0) + 1), counts.get(key)!)), chain),
         expire: () => (ops.push(() => 1), chain),
+        get: (key: string) => (ops.push(() => value(key)), chain),
         exec: async () => ops.map((op) => [null, op()]),
       };
       return chain;
@@ -44,8 +46,10 @@ describe('FailedAuthThrottle', () => {
 
   it('lets calls through when Redis fails', async () => {
     const broken = {
-      get: () => Promise.reject(new Error('down')),
-      multi: () => ({ incr: () => ({ expire: () => ({ exec: () => Promise.reject(new Error('down')) }) }) }),
+      mget: () => Promise.reject(new Error('down')),
+      multi: () => ({
+        incr: () => ({ expire: () => ({ get: () => ({ exec: () => Promise.reject(new Error('down')) }) }) }),
+      }),
     } as unknown as Redis;
     const throttle = new FailedAuthThrottle(broken, { AUTH_FAILURE_LIMIT: 1, AUTH_FAILURE_WINDOW_SECONDS: 60 });
     await expect(throttle.guard('198.51.100.7', forbidden)).rejects.toMatchObject({ status: 403 });
@@ -73,5 +77,30 @@ describe('FailedAuthThrottle', () => {
     await elsewhere.recordFailure('198.51.100.7', start);
     await expect(elsewhere.assertAllowed('198.51.100.7', start)).rejects.toMatchObject({ status: 429 });
     await expect(here.assertAllowed('198.51.100.7', start + 1_001)).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('counts the previous window too: failures just before a window ends still refuse just after it', async () => {
+    const throttle = new FailedAuthThrottle(fakeRedis(), { AUTH_FAILURE_LIMIT: 3, AUTH_FAILURE_WINDOW_SECONDS: 60 });
+    const windowStart = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
+    const address = '198.51.100.7';
+    for (let i = 0; i < 2; i++) await throttle.recordFailure(address, windowStart + 59_000);
+    await throttle.assertAllowed(address, windowStart + 61_000);
+    await throttle.recordFailure(address, windowStart + 61_000);
+    // Three failures within three seconds, across a boundary: refused until the first two are a window old.
+    const refused = await throttle.assertAllowed(address, windowStart + 62_500).catch((err: AppError) => err);
+    expect(refused).toMatchObject({ status: 429 });
+    expect((refused as AppError).details?.retryAfterSeconds).toBe(58);
+    await expect(throttle.assertAllowed(address, windowStart + 120_500)).resolves.toBeUndefined();
+  });
+
+  it('a window that reached the limit alone refuses through the next window too', async () => {
+    const throttle = new FailedAuthThrottle(fakeRedis(), { AUTH_FAILURE_LIMIT: 2, AUTH_FAILURE_WINDOW_SECONDS: 60 });
+    const windowStart = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
+    const address = '198.51.100.7';
+    for (let i = 0; i < 2; i++) await throttle.recordFailure(address, windowStart + 10_000);
+    const refused = await throttle.assertAllowed(address, windowStart + 10_000).catch((err: AppError) => err);
+    expect((refused as AppError).details?.retryAfterSeconds).toBe(110);
+    await expect(throttle.assertAllowed(address, windowStart + 100_000)).rejects.toMatchObject({ status: 429 });
+    await expect(throttle.assertAllowed(address, windowStart + 120_000)).resolves.toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import {
   AppError,
   clientNetwork,
   contentVersionKey,
-  failedAuthWindow,
+  failedAuthCounters,
   LruMap,
   RateDecision,
   RateGrant,
@@ -98,9 +98,8 @@ export class ReadGrants {
     const { failures } = grant;
     // A kept own grant: the address the gateway counts failures under; a shared one is kept only where they agree.
     const counted = found.anyAddress ? keys.address : (failures?.address ?? keys.address);
-    const unlessFailed = failures
-      ? { key: failedAuthWindow(counted, failures.window, now).key, limit: failures.limit }
-      : undefined;
+    const counters = failures && failedAuthCounters(counted, failures.window, now);
+    const unlessFailed = counters && { current: counters.current, previous: counters.previous, limit: failures.limit };
     const decision = await this.limiter.consumeGrantIf('read', grant, condition, 1, now, unlessFailed);
     if ('stale' in decision) return false;
     refuseWhenSpent(decision);
