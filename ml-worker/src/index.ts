@@ -6,7 +6,15 @@ export type { TracedLine } from './bibs/read-text';
 export { DEFAULT_TEXT_CROP_OPTIONS } from './bibs/text-crops';
 export type { TextCrop, TextCropOptions } from './bibs/text-crops';
 export { PersonDetector } from './bibs/person-detector';
-export { cutNumber, DEFAULT_BIB_RULES, extractBibs, looksLikeBib, printedLikeABib, readBibs } from './bibs/extract';
+export {
+  cutNumber,
+  DEFAULT_BIB_RULES,
+  extractBibs,
+  looksLikeBib,
+  printedLikeABib,
+  readBibs,
+  readBibsWithUnsure,
+} from './bibs/extract';
 export type { BibRead, BibRules, BoxGeometry, GroundReach, TextBox } from './bibs/extract';
 export { DEFAULT_TORSO_RULES, onATorso, placedLikeABib, torsoRegion } from './bibs/torso-gate';
 export type { PersonBox, TorsoRules } from './bibs/torso-gate';

@@ -1,4 +1,4 @@
-import { judgeBibRead, rejudgedReads, startListView, withoutWeakEnd } from './bib-read-rule';
+import { confirmedStatus, judgeBibRead, rejudgedReads, startListView, withoutWeakEnd } from './bib-read-rule';
 
 describe('judgeBibRead', () => {
   const list = startListView(['1207', '1208', '3456', '88']);
@@ -120,6 +120,46 @@ describe('rejudgedReads', () => {
     ]);
     expect(rejudgedReads([{ ...rows[1], status: 'rejected' }], null)).toEqual([
       { id: '2', bib: '2026', status: 'accepted', source: 'read' },
+    ]);
+  });
+});
+
+describe('an unsure read (under the confidence bar)', () => {
+  const list = startListView(['311', '1463']);
+
+  it('is unconfirmed where the rule would count it, and rejected where it would not', () => {
+    expect(judgeBibRead({ bib: '311', partial: false, unsure: true }, null)).toEqual({
+      bib: '311',
+      status: 'unconfirmed',
+      source: 'read',
+    });
+    expect(judgeBibRead({ bib: '463', partial: true, unsure: true }, list)).toEqual({
+      bib: '1463',
+      status: 'unconfirmed',
+      source: 'completed',
+    });
+    expect(judgeBibRead({ bib: '312', partial: false, unsure: true }, list).status).toBe('rejected');
+    expect(confirmedStatus('completed')).toBe('completed');
+    expect(confirmedStatus('read')).toBe('accepted');
+  });
+
+  it('stays confirmed through a re-judging that still counts it, and goes back to unconfirmed where the number moved', () => {
+    const row = {
+      id: '9',
+      readText: '311',
+      bib: '311',
+      partial: false,
+      unsure: true,
+      status: 'accepted' as const,
+      source: 'read' as const,
+    };
+    expect(rejudgedReads([row], list)).toEqual([]);
+    expect(rejudgedReads([row], null)).toEqual([]);
+    expect(rejudgedReads([row], startListView(['1463']))).toEqual([
+      { id: '9', bib: '311', status: 'rejected', source: 'read' },
+    ]);
+    expect(rejudgedReads([{ ...row, status: 'rejected' }], list)).toEqual([
+      { id: '9', bib: '311', status: 'unconfirmed', source: 'read' },
     ]);
   });
 });

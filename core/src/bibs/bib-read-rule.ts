@@ -12,11 +12,16 @@ export interface BibRead {
    * digit (a sheet's edge read as a leading 1), so a start list may know the number without it.
    */
   weakEnd?: WeakEnd | null;
+  /**
+   * Read under the reader's confidence bar (but not far under): the number counts only once a photo taken near
+   * it in time holds it too (`unconfirmed` until then; a runner is photographed more than once).
+   */
+  unsure?: boolean;
 }
 
 export type WeakEnd = 'first' | 'last';
 
-export type BibReadStatus = 'accepted' | 'rejected' | 'completed';
+export type BibReadStatus = 'accepted' | 'rejected' | 'completed' | 'unconfirmed';
 export type BibReadSource = 'read' | 'completed' | 'organiser';
 
 /** How a read counts: the number stored, and whether participants find the photo by it. */
@@ -34,6 +39,12 @@ export interface StartListView {
   containing(fragment: string): readonly string[];
 }
 
+/**
+ * How near in time another photo must be to confirm an unsure read (capture times, else import times): a runner
+ * passing a photographer is in a burst of frames, and in the next photographer's a few seconds on.
+ */
+export const SIGHTING_SECONDS = 60;
+
 /** The statuses participants search by. */
 export const SEARCHABLE_BIB_STATUSES: readonly BibReadStatus[] = ['accepted', 'completed'];
 
@@ -42,8 +53,23 @@ export const SEARCHABLE_BIB_STATUSES: readonly BibReadStatus[] = ['accepted', 'c
  * With one: a whole read is accepted only when listed, or completed to the listed number its ink shows
  * without a doubtful end digit (`withoutWeakEnd`); a fragment completes to the one listed
  * number holding its characters contiguously (when it fits several, or none, it is rejected).
+ * An unsure read the rule would count is `unconfirmed` until a photo near it holds the number
+ * (`confirmedStatus`; the photos repository's `confirmUnsureReads`).
  */
 export function judgeBibRead(
+  read: Pick<BibRead, 'bib' | 'partial' | 'weakEnd' | 'unsure'>,
+  startList: StartListView | null,
+): BibJudgement {
+  const judged = judgeSureRead(read, startList);
+  return read.unsure && judged.status !== 'rejected' ? { ...judged, status: 'unconfirmed' } : judged;
+}
+
+/** The status an unconfirmed read takes once confirmed: what its source says the rule counted it as. */
+export function confirmedStatus(source: BibJudgement['source']): BibReadStatus {
+  return source === 'completed' ? 'completed' : 'accepted';
+}
+
+function judgeSureRead(
   read: Pick<BibRead, 'bib' | 'partial' | 'weakEnd'>,
   startList: StartListView | null,
 ): BibJudgement {
@@ -89,6 +115,8 @@ export interface StoredBibReadRow {
   partial: boolean;
   /** The read's doubtful end digit, when it had one (`BibRead.weakEnd`). */
   weakEnd?: WeakEnd | null;
+  /** Read under the confidence bar (`BibRead.unsure`). */
+  unsure?: boolean;
   status: BibReadStatus;
   source: BibReadSource;
 }
@@ -96,6 +124,7 @@ export interface StoredBibReadRow {
 /**
  * The reads whose judgement changes under `startList` (organiser rows are the organiser's, never
  * re-judged): what to write so the stored reads follow the rule, without reading the photos again.
+ * An unsure read comes back `unconfirmed` (confirm the event's reads after writing these).
  */
 export function rejudgedReads(
   rows: readonly StoredBibReadRow[],
@@ -104,8 +133,14 @@ export function rejudgedReads(
   const changes: Array<{ id: string } & BibJudgement> = [];
   for (const row of rows) {
     if (row.source === 'organiser') continue;
-    const judged = judgeBibRead({ bib: row.readText, partial: row.partial, weakEnd: row.weakEnd }, startList);
-    if (judged.bib !== row.bib || judged.status !== row.status || judged.source !== row.source)
+    const judged = judgeBibRead(
+      { bib: row.readText, partial: row.partial, weakEnd: row.weakEnd, unsure: row.unsure },
+      startList,
+    );
+    // A confirmed unsure read stays confirmed while the rule still counts it as the same number.
+    const status =
+      judged.status === 'unconfirmed' && row.status === confirmedStatus(judged.source) ? row.status : judged.status;
+    if (judged.bib !== row.bib || status !== row.status || judged.source !== row.source)
       changes.push({ id: row.id, ...judged });
   }
   return changes;

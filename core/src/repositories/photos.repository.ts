@@ -115,6 +115,13 @@ export interface PhotosRepository {
   bibReadsOf(eventId: number): Promise<StoredBibReadRow[]>;
   /** Writes new judgements of stored reads, in one transaction. */
   setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void>;
+  /**
+   * Confirms the event's `unconfirmed` reads whose number another photo holds (counted or unconfirmed) within
+   * `withinSeconds` of it: by capture time when both photos have one, else by import time when neither has.
+   * With `photoId`, only that photo's reads and the reads its numbers confirm on other photos. Returns the ids of
+   * the photos whose reads were confirmed.
+   */
+  confirmUnsureReads(eventId: number, withinSeconds: number, photoId?: string): Promise<string[]>;
   /** A photo of the event in any state (hidden, unpublished, failed): the organiser's view. */
   findInEvent(eventId: number, id: string): Promise<Photo | null>;
   /** Every bib row of the photos, read or the organiser's, by photo id. */
@@ -379,15 +386,16 @@ export class SqlPhotosRepository implements PhotosRepository {
           o: judged.source,
           p: read.partial,
           e: read.weakEnd ?? null,
+          u: read.unsure ?? false,
           x: read.box?.x ?? null,
           y: read.box?.y ?? null,
           w: read.box?.width ?? null,
           h: read.box?.height ?? null,
         }));
         await tx.getConnection().execute(
-          `insert into photo_bibs (photo_id, event_id, bib, read_text, confidence, status, source, partial, weak_end, box_x, box_y, box_width, box_height)
-           select ?, ?, x.b, x.r, x.c, x.s, x.o, x.p, x.e, x.x, x.y, x.w, x.h
-             from jsonb_to_recordset(?::jsonb) as x(b text, r text, c real, s text, o text, p boolean, e text, x real, y real, w real, h real)
+          `insert into photo_bibs (photo_id, event_id, bib, read_text, confidence, status, source, partial, weak_end, unsure, box_x, box_y, box_width, box_height)
+           select ?, ?, x.b, x.r, x.c, x.s, x.o, x.p, x.e, x.u, x.x, x.y, x.w, x.h
+             from jsonb_to_recordset(?::jsonb) as x(b text, r text, c real, s text, o text, p boolean, e text, u boolean, x real, y real, w real, h real)
             where not exists (select 1 from photo_bibs o where o.photo_id = ?::uuid and o.source = 'organiser' and o.bib = x.b)`,
           [photoId, eventId, JSON.stringify(rows), photoId],
           'run',
@@ -500,20 +508,43 @@ export class SqlPhotosRepository implements PhotosRepository {
       bib: string;
       partial: boolean;
       weak_end: StoredBibReadRow['weakEnd'];
+      unsure: boolean;
       status: StoredBibReadRow['status'];
       source: StoredBibReadRow['source'];
-    }>('select id::text as id, read_text, bib, partial, weak_end, status, source from photo_bibs where event_id = ?', [
-      eventId,
-    ]);
+    }>(
+      'select id::text as id, read_text, bib, partial, weak_end, unsure, status, source from photo_bibs where event_id = ?',
+      [eventId],
+    );
     return rows.map((r) => ({
       id: r.id,
       readText: r.read_text ?? r.bib,
       bib: r.bib,
       partial: r.partial,
       weakEnd: r.weak_end,
+      unsure: r.unsure,
       status: r.status,
       source: r.source,
     }));
+  }
+
+  async confirmUnsureReads(eventId: number, withinSeconds: number, photoId?: string): Promise<string[]> {
+    // Few reads are unconfirmed at any time: the scan starts from them, the sightings come from (event_id, bib).
+    const rows = await this.execute<{ photo_id: string }>(
+      `update photo_bibs b set status = case when b.source = 'completed' then 'completed' else 'accepted' end
+         from photos bp
+        where b.event_id = ? and b.status = 'unconfirmed' and bp.id = b.photo_id
+          and exists (
+            select 1 from photo_bibs c join photos cp on cp.id = c.photo_id
+             where c.event_id = b.event_id and c.bib = b.bib and c.photo_id <> b.photo_id
+               and c.status in ('accepted', 'completed', 'unconfirmed')
+               and (?::uuid is null or b.photo_id = ?::uuid or c.photo_id = ?::uuid)
+               and case when bp.captured_at is not null
+                        then abs(extract(epoch from cp.captured_at - bp.captured_at)) <= ?
+                        else cp.captured_at is null and abs(extract(epoch from cp.created_at - bp.created_at)) <= ? end)
+        returning b.photo_id::text as photo_id`,
+      [eventId, photoId ?? null, photoId ?? null, photoId ?? null, withinSeconds, withinSeconds],
+    );
+    return [...new Set(rows.map((r) => r.photo_id))];
   }
 
   async setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void> {

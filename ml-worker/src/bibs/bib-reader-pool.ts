@@ -1,5 +1,5 @@
 import { RgbPixels } from '../photos/photo-pixels';
-import { BibRead, BibRules, DEFAULT_BIB_RULES, readBibs, TextBox } from './extract';
+import { BibRead, BibRules, DEFAULT_BIB_RULES, readBibsWithUnsure, TextBox } from './extract';
 import { PersonBox } from './torso-gate';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -17,18 +17,19 @@ export interface BibReading {
 }
 
 export interface BibPhotoReading {
-  /** The whole reads, to store: bib -> best confidence. */
+  /** The whole sure reads: bib -> best confidence. */
   bibs: Map<string, number>;
-  /** Every read with its box and whether it is partial (cut by the frame or an occluder: not a bib of its own). */
+  /** Every read with its box, whether it is partial (cut by the frame or an occluder: not a bib of its own) or unsure. */
   reads: BibRead[];
   people: PersonBox[] | null;
 }
 
 /** The photo's reading from the text boxes a reader found: every read, and the whole ones as bibs. */
 export function photoReading(boxes: TextBox[], rules: BibRules, people: PersonBox[] | null): BibPhotoReading {
-  const reads = readBibs(boxes, rules, people ?? undefined);
+  const reads = readBibsWithUnsure(boxes, rules, people ?? undefined);
   const bibs = new Map<string, number>();
-  for (const read of reads) if (!read.partial) bibs.set(read.bib, Math.max(bibs.get(read.bib) ?? 0, read.confidence));
+  for (const read of reads)
+    if (!read.partial && !read.unsure) bibs.set(read.bib, Math.max(bibs.get(read.bib) ?? 0, read.confidence));
   return { bibs, reads, people };
 }
 

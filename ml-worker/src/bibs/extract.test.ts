@@ -7,6 +7,7 @@ import {
   extractBibs,
   looksLikeBib,
   readBibs,
+  readBibsWithUnsure,
 } from './extract';
 
 const box = (text: string, confidence = 0.99, geometry?: BoxGeometry) => ({ text, confidence, geometry });
@@ -280,5 +281,27 @@ describe('weakEnd: a doubtful end digit', () => {
     expect(weakEnd(read('21', [0.86, 0.81]))).toBeNull();
     expect(weakEnd(read('#552', [0.5, 1, 1, 0.8]))).toBe('last'); // the stray "#" is no digit
     expect(weakEnd({ text: '552', confidence: 0.9 })).toBeNull(); // no per-character confidences
+  });
+});
+
+describe('readBibsWithUnsure: numbers read under the confidence bar', () => {
+  it('keeps a whole number read from unsureConfidence up to minConfidence, marked unsure, and nothing under it', () => {
+    const reads = readBibsWithUnsure([box('1432'), box('311', 0.6), box('80', 0.4)]);
+    expect(reads.map((r) => [r.bib, r.unsure ?? false])).toEqual([
+      ['1432', false],
+      ['311', true],
+    ]);
+    // The sure reads are readBibs' alone, and without unsureConfidence nothing else is kept.
+    expect(reads.filter((r) => !r.unsure)).toEqual(readBibs([box('1432'), box('311', 0.6), box('80', 0.4)]));
+    expect(readBibsWithUnsure([box('311', 0.6)], { ...DEFAULT_BIB_RULES, unsureConfidence: undefined })).toEqual([]);
+  });
+
+  it('keeps no unsure fragment, and no unsure copy of a number read surely', () => {
+    expect(readBibsWithUnsure([box('1463', 0.95), box('463', 0.7), box('1463', 0.6)]).map((r) => r.bib)).toEqual([
+      '1463',
+    ]);
+    const cut = { ...printed(200, 20, 230), x: 0, imageWidth: 720 };
+    expect(readBibs([box('2475', 0.95, cut)]).map((r) => r.partial)).toEqual([true]);
+    expect(readBibsWithUnsure([box('2475', 0.7, cut)])).toEqual([]);
   });
 });

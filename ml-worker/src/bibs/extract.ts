@@ -61,6 +61,11 @@ export interface BibRules {
   /** Box confidence a bib needs (every true bib of the fixtures read at >= 0.99; partial ones lower). */
   minConfidence: number;
   /**
+   * Whole numbers read from this confidence up to minConfidence are kept unsure (`readBibsWithUnsure`): they count
+   * once another photo near in time holds the same number. Undefined: not kept.
+   */
+  unsureConfidence?: number;
+  /**
    * The ink must be darker than the patch around the box by this share of the box's luminance
    * range (true bibs: >= 0.12; light print on a dark ground: ~0.01).
    */
@@ -105,6 +110,7 @@ export const DEFAULT_BIB_RULES: BibRules = {
   minLength: 2,
   maxLength: 6,
   minConfidence: 0.8,
+  unsureConfidence: 0.5,
   minInkStep: 0.08,
   minPrintContrast: 40,
   printContrastOfLight: true,
@@ -176,6 +182,28 @@ export interface BibRead {
    * number may have been read as a digit (a sheet's edge as a leading 1); a start list may know it without.
    */
   weakEnd: 'first' | 'last' | null;
+  /** Read under minConfidence (`readBibsWithUnsure`): counted once another photo near in time holds it. */
+  unsure?: boolean;
+}
+
+/**
+ * `readBibs`, and the whole numbers read from `unsureConfidence` up to `minConfidence` that no sure read holds,
+ * marked unsure: a runner is in more than one photo, and a number read weakly on one and again on another near it
+ * in time is theirs (the photo job confirms it, core's `confirmUnsureReads`). The sure reads are `readBibs`'s alone.
+ */
+export function readBibsWithUnsure(
+  boxes: TextBox[],
+  rules: BibRules = DEFAULT_BIB_RULES,
+  people: PersonBox[] = [],
+): BibRead[] {
+  const sure = readBibs(boxes, rules, people);
+  const floor = rules.unsureConfidence;
+  if (floor === undefined || floor >= rules.minConfidence) return sure;
+  const held = new Set(sure.map((r) => r.bib));
+  const unsure = readBibs(boxes, { ...rules, minConfidence: floor }, people).filter(
+    (r) => !r.partial && r.confidence < rules.minConfidence && !held.has(r.bib),
+  );
+  return [...sure, ...unsure.map((r) => ({ ...r, unsure: true }))];
 }
 
 /**

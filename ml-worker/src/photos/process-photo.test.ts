@@ -68,14 +68,16 @@ const RUNNER = { x: 0.3, y: 0.2, width: 0.2, height: 0.7, score: 0.9 };
 class FakeBibs {
   fail = false;
   pixels: Pixels[] = [];
-  read: { bib: string; weakEnd: 'first' | 'last' | null } = { bib: '1234', weakEnd: null };
+  read: { bib: string; weakEnd: 'first' | 'last' | null; unsure?: boolean } = { bib: '1234', weakEnd: null };
   async readPixels(pixels: Pixels) {
     this.pixels.push(pixels);
     if (this.fail) throw new Error('ocr crashed');
-    const { bib, weakEnd } = this.read;
+    const { bib, weakEnd, unsure } = this.read;
+    const confidence = unsure ? 0.7 : 0.98;
+    const box = { x: 0.4, y: 0.4, width: 0.05, height: 0.02 };
     return {
-      bibs: new Map([[bib, 0.98]]),
-      reads: [{ bib, confidence: 0.98, box: { x: 0.4, y: 0.4, width: 0.05, height: 0.02 }, partial: false, weakEnd }],
+      bibs: new Map(unsure ? [] : [[bib, confidence]]),
+      reads: [{ bib, confidence, box, partial: false, weakEnd, ...(unsure ? { unsure } : {}) }],
       people: [RUNNER],
     };
   }
@@ -320,5 +322,23 @@ describe('PhotoProcessor', () => {
     edge.startLists.lists.set(5, [entry('3628')]);
     await edge.processor.process(edge.photo.id);
     expect(edge.photos.bibs).toMatchObject([{ bib: '3628', status: 'completed', readText: '13628' }]);
+  });
+
+  it("confirms an unsure read when a photo near it in time holds the number, and bumps the event's version for it", async () => {
+    const s = await setup(false);
+    s.bibs.read = { bib: '311', weakEnd: null, unsure: true };
+    await s.processor.process(s.photo.id);
+    expect(s.photos.bibs).toMatchObject([{ bib: '311', status: 'unconfirmed', photoId: s.photo.id }]);
+    expect(s.events.contentVersions.get(5)).toBeUndefined();
+    const next = s.photos.add({ eventId: 5, status: 'queued', originalKey: 'originals/5/q.jpg', largeKey: null });
+    await s.store.put(next.originalKey, await s.store.getBuffer(s.photo.originalKey), 'image/jpeg');
+    s.bibs.read = { bib: '311', weakEnd: null };
+    await s.processor.process(next.id);
+    expect(s.photos.bibs.map((b) => [b.photoId, b.status])).toEqual([
+      [s.photo.id, 'accepted'],
+      [next.id, 'accepted'],
+    ]);
+    // Neither photo is published (the event is not live): the bump is for the other photo's confirmed read.
+    expect(s.events.contentVersions.get(5)).toBe(2);
   });
 });

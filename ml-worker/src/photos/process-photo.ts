@@ -5,6 +5,7 @@ import {
   ContentVersions,
   judgeBibRead,
   Logger,
+  SIGHTING_SECONDS,
   startListFor,
 } from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors, StartListRepository } from '@em/core/data';
@@ -93,7 +94,7 @@ export class PhotoProcessor {
       this.logger.warn({ photoId, err: (err as Error).message }, 'face step failed');
     }
 
-    const live = await step('save', async () => {
+    const saved = await step('save', async () => {
       const startList = reads.length ? await startListFor(this.startLists, eventId, reads) : null;
       const bibs = reads.map((read) => ({ read, judged: judgeBibRead(read, startList) }));
       const now = new Date();
@@ -121,10 +122,15 @@ export class PhotoProcessor {
         await this.revisions
           .bump('photos', eventId)
           .catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
-      return live;
+      // An unsure read here and the same number on a photo near it in time confirm each other (both ways).
+      const confirmed = bibs.some(({ judged }) => judged.status !== 'rejected')
+        ? await this.photos.confirmUnsureReads(eventId, SIGHTING_SECONDS, photoId)
+        : [];
+      return { live, confirmedElsewhere: confirmed.some((id) => id !== photoId) };
     });
-    // Published now, or published before and processed again (its BIBs and faces may differ).
-    if (live || photo.publishedAt) await this.versions.bumpContentVersion(eventId);
+    // Published now, or published before and processed again (its BIBs and faces may differ), or another photo's
+    // read confirmed.
+    if (saved.live || photo.publishedAt || saved.confirmedElsewhere) await this.versions.bumpContentVersion(eventId);
     await this.announce({ eventId, photoId, status: 'processed', reason: null });
     this.logger.debug({ photoId, bibs: reads.length, faces: detected.length }, 'photo processed');
     return 'processed';

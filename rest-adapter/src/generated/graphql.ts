@@ -70,11 +70,12 @@ export type PhotoBibSource =
   | 'COMPLETED'
   | 'ORGANISER';
 
-/** ACCEPTED and COMPLETED bibs find the photo; a REJECTED one does not (not on the start list, a fragment, or the organiser removed it). */
+/** ACCEPTED and COMPLETED bibs find the photo; a REJECTED one does not (not on the start list, a fragment, or the organiser removed it); an UNCONFIRMED one does once a photo taken within a minute of it holds the same number (it was read with less confidence). */
 export type PhotoBibStatus =
   | 'ACCEPTED'
   | 'REJECTED'
-  | 'COMPLETED';
+  | 'COMPLETED'
+  | 'UNCONFIRMED';
 
 /** Why a photo is in the review queue. */
 export type ReviewReason =

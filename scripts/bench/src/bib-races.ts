@@ -1,4 +1,4 @@
-import { judgeBibRead, startListView, StartListView } from '@em/core';
+import { BibReadStatus, judgeBibRead, startListView, StartListView } from '@em/core';
 import {
   BibReader,
   BibReaderOptions,
@@ -9,6 +9,7 @@ import {
   OCR_MAX_SIDE,
   PersonBox,
   readBibs,
+  readBibsWithUnsure,
   TextBox,
 } from '@em/ml-worker';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -419,13 +420,24 @@ async function readRace(reader: BibReader, race: Race): Promise<ReadPhoto[]> {
  */
 function score(photos: ReadPhoto[], rules: BibRules, startList: StartListView | null = null): Counts {
   const counts: Counts = { tp: 0, fp: 0, fn: 0, completed: 0, wrong: [], missed: [], labelled: [] };
-  for (const photo of photos) {
+  const judged = photos.map((photo) => {
+    const kept = new Map<string, BibReadStatus>();
+    for (const read of readBibsWithUnsure(photo.boxes, rules, photo.people ?? undefined)) {
+      const { bib, status } = judgeBibRead(read, startList);
+      if (status !== 'rejected' && (!kept.has(bib) || kept.get(bib) === 'unconfirmed')) kept.set(bib, status);
+    }
+    return kept;
+  });
+  // An unsure read counts once another photo holds its number: the product's rule (`confirmUnsureReads`) with every
+  // photo of a race near every other (no capture times; an import of a race takes less than SIGHTING_SECONDS).
+  const holders = new Map<string, number>();
+  for (const kept of judged) for (const bib of kept.keys()) holders.set(bib, (holders.get(bib) ?? 0) + 1);
+  for (const [i, photo] of photos.entries()) {
     const found = new Set<string>();
-    for (const read of readBibs(photo.boxes, rules, photo.people ?? undefined)) {
-      const judged = judgeBibRead(read, startList);
-      if (judged.status === 'rejected' || found.has(judged.bib)) continue;
-      found.add(judged.bib);
-      if (judged.status === 'completed') counts.completed++;
+    for (const [bib, status] of judged[i]) {
+      if (status === 'unconfirmed' && (holders.get(bib) ?? 0) < 2) continue;
+      found.add(bib);
+      if (status === 'completed') counts.completed++;
     }
     for (const bib of found) {
       if (photo.bibs.has(bib)) counts.tp++;
@@ -676,6 +688,11 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     label:
       "noshirtprint (a smaller number above or below a runner's bib read as a number of its own: main before 2026-11-29 23:40)",
     options: { rules: { ...DEFAULT_BIB_RULES, shirtPrint: false } },
+    optIn: true,
+  },
+  {
+    label: 'nounsure (a number read under the confidence bar never counted: main before 2026-11-30 03:00)',
+    options: { rules: { ...DEFAULT_BIB_RULES, unsureConfidence: undefined } },
     optIn: true,
   },
   { label: 'now (as shipped)', options: {} },

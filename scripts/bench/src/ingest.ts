@@ -17,7 +17,7 @@ import { BenchRow, ms } from './table';
  * (BENCH_INGEST_SIZES=3,20: some of them).
  */
 const SIZES_MP = (process.env.BENCH_INGEST_SIZES ?? '0.5,3,20').split(',').map(Number);
-const PHOTOS = Number(process.env.BENCH_INGEST_PHOTOS ?? 8);
+const PHOTOS = Number(process.env.BENCH_INGEST_PHOTOS ?? 16);
 const STEPS = ['fetch', 'decode', 'previews', 'store', 'bibs', 'faces', 'save'];
 /** BENCH_INGEST_CLI_BEFORE: another build's cli.js, imported with too at 3 and 20 MP (the same platform, one run). */
 const CLI_BEFORE = process.env.BENCH_INGEST_CLI_BEFORE;

@@ -538,6 +538,43 @@ describe.each(WORLDS)('PhotosRepository, the organiser review: %s', (_name, make
     ]);
   });
 
+  it('confirms an unsure read once a photo near it in time holds the same number, both ways', async () => {
+    const { eventId } = await anEvent(world);
+    const unsure = (bib: string): ProcessedPhoto['bibs'] => {
+      const read = { bib, confidence: 0.7, partial: false, unsure: true };
+      return [{ read, judged: judgeBibRead(read, null) }];
+    };
+    const shot = (time: string) => ({ capturedAt: at(`2026-05-17T${time}Z`) });
+    const weak = await aPhoto(world, eventId, shot('09:00:00'), { bibs: unsure('311') });
+    const later = await aPhoto(world, eventId, shot('09:05:00'), { bibs: unsure('80') });
+    expect((await world.photos.bibRowsOf([weak])).map((b) => b.status)).toEqual(['unconfirmed']);
+    expect(await world.photos.publishedWithBib(eventId, '311', page)).toEqual({ total: 0, ids: [] });
+    expect(await world.photos.confirmUnsureReads(eventId, 60, weak)).toEqual([]);
+    // A sure read 40 s later confirms the earlier unsure one; a photo five minutes away does not.
+    const sure = await aPhoto(world, eventId, shot('09:00:40'), { bibs: wholeReads([['311', 0.95]]) });
+    const near = await aPhoto(world, eventId, shot('09:00:50'), { bibs: unsure('80') });
+    expect(await world.photos.confirmUnsureReads(eventId, 60, sure)).toEqual([weak]);
+    expect(await world.photos.confirmUnsureReads(eventId, 60, near)).toEqual([]);
+    expect((await world.photos.publishedWithBib(eventId, '311', page)).ids.sort()).toEqual([sure, weak].sort());
+    expect((await world.photos.bibRowsOf([later, near])).map((b) => b.status)).toEqual(['unconfirmed', 'unconfirmed']);
+    // Two unsure reads of one number near each other confirm each other; a photo without a capture time is near
+    // only photos without one, by import time.
+    const untimed = await aPhoto(world, eventId, {}, { bibs: unsure('1777') });
+    expect(await world.photos.confirmUnsureReads(eventId, 60, untimed)).toEqual([]);
+    const untimedToo = await aPhoto(world, eventId, {}, { bibs: unsure('1777') });
+    expect((await world.photos.confirmUnsureReads(eventId, 60, untimedToo)).sort()).toEqual(
+      [untimed, untimedToo].sort(),
+    );
+    expect((await world.photos.bibRowsOf([untimed])).map((b) => [b.bib, b.status])).toEqual([['1777', 'accepted']]);
+    // The whole event at once (after a start list import): nothing left to confirm; another event's reads never do.
+    expect(await world.photos.confirmUnsureReads(eventId, 60)).toEqual([]);
+    const { eventId: elsewhere } = await anEvent(world);
+    const other = await aPhoto(world, elsewhere, shot('09:05:10'), { bibs: wholeReads([['80', 0.99]]) });
+    expect(await world.photos.confirmUnsureReads(elsewhere, 60, other)).toEqual([]);
+    expect(await world.photos.confirmUnsureReads(eventId, 60)).toEqual([]);
+    expect((await world.photos.bibReadsOf(eventId)).filter((r) => r.unsure)).toHaveLength(5);
+  });
+
   it('removes a photo with its bibs and faces; the published count follows', async () => {
     const { eventId } = await anEvent(world);
     const photo = await aPhoto(world, eventId, {}, { bibs: wholeReads([['5', 0.9]]), faces: [FACE] });

@@ -17,6 +17,7 @@ import {
   ReviewQueueRow,
   ReviewReason,
 } from '../photos.repository';
+import { confirmedStatus } from '../../bibs/bib-read-rule';
 import type { BibJudgement, BibReadSource, BibReadStatus, StoredBibReadRow, WeakEnd } from '../../bibs/bib-read-rule';
 import { InMemoryEventsRepository } from './events.fake';
 
@@ -46,6 +47,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       readText?: string;
       partial?: boolean;
       weakEnd?: WeakEnd | null;
+      unsure?: boolean;
       status?: BibReadStatus;
       source?: BibReadSource;
       box?: PhotoBox | null;
@@ -322,6 +324,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
         confidence: read.confidence,
         partial: read.partial,
         weakEnd: read.weakEnd ?? null,
+        unsure: read.unsure ?? false,
         status: judged.status,
         source: judged.source,
         box,
@@ -415,9 +418,39 @@ export class InMemoryPhotosRepository implements PhotosRepository {
         bib: b.bib,
         partial: b.partial ?? false,
         weakEnd: b.weakEnd ?? null,
+        unsure: b.unsure ?? false,
         status: b.status ?? 'accepted',
         source: b.source ?? 'read',
       }));
+  }
+
+  async confirmUnsureReads(eventId: number, withinSeconds: number, photoId?: string): Promise<string[]> {
+    const moment = (id: string) => {
+      const photo = this.rows.get(id);
+      return { captured: photo?.capturedAt?.getTime() ?? null, created: photo?.createdAt?.getTime() ?? 0 };
+    };
+    const near = (a: string, b: string) => {
+      const [x, y] = [moment(a), moment(b)];
+      if (x.captured !== null) return y.captured !== null && Math.abs(x.captured - y.captured) <= withinSeconds * 1000;
+      return y.captured === null && Math.abs(x.created - y.created) <= withinSeconds * 1000;
+    };
+    const counted = (s?: BibReadStatus) => s === 'accepted' || s === 'completed' || s === 'unconfirmed';
+    const confirmed = this.bibs.filter(
+      (b) =>
+        b.eventId === eventId &&
+        b.status === 'unconfirmed' &&
+        this.bibs.some(
+          (c) =>
+            c.eventId === eventId &&
+            c.bib === b.bib &&
+            c.photoId !== b.photoId &&
+            counted(c.status) &&
+            (!photoId || b.photoId === photoId || c.photoId === photoId) &&
+            near(b.photoId, c.photoId),
+        ),
+    );
+    for (const b of confirmed) b.status = confirmedStatus(b.source === 'completed' ? 'completed' : 'read');
+    return [...new Set(confirmed.map((b) => b.photoId))];
   }
 
   async setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void> {

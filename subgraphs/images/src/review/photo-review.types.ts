@@ -5,11 +5,12 @@ export enum PhotoBibStatus {
   ACCEPTED = 'accepted',
   REJECTED = 'rejected',
   COMPLETED = 'completed',
+  UNCONFIRMED = 'unconfirmed',
 }
 registerEnumType(PhotoBibStatus, {
   name: 'PhotoBibStatus',
   description:
-    'ACCEPTED and COMPLETED bibs find the photo; a REJECTED one does not (not on the start list, a fragment, or the organiser removed it).',
+    'ACCEPTED and COMPLETED bibs find the photo; a REJECTED one does not (not on the start list, a fragment, or the organiser removed it); an UNCONFIRMED one does once a photo taken within a minute of it holds the same number (it was read with less confidence).',
 });
 
 export enum PhotoBibSource {
