@@ -38,6 +38,9 @@ const PHOTO_FACES_AFTER = {
 /** Which bib reads participants find a photo by (SEARCHABLE_BIB_STATUSES of core/src/bibs/bib-read-rule.ts). */
 export const SEARCHABLE_READ = "status in ('accepted', 'completed')";
 
+/** Reads that confirm an unsure read of the same number near them (`confirmUnsureReads`). */
+const COUNTED_OR_UNCONFIRMED = "'accepted', 'completed', 'unconfirmed'";
+
 /** Which photos are visible: published ones (the partial indexes and the count trigger say the same). */
 export const PUBLISHED = 'published_at is not null';
 /**
@@ -528,21 +531,30 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   async confirmUnsureReads(eventId: number, withinSeconds: number, photoId?: string): Promise<string[]> {
-    // Few reads are unconfirmed at any time: the scan starts from them, the sightings come from (event_id, bib).
+    // The reads to confirm: for one photo, its own unconfirmed reads and the others' of a number it holds (index
+    // lookups, whatever the event's size); for the whole event, every unconfirmed read (the partial index).
+    const targets = photoId
+      ? `select b.id from photo_bibs b where b.photo_id = ?::uuid and b.event_id = ? and b.status = 'unconfirmed'
+         union all
+         select b.id from photo_bibs b
+          where b.event_id = ? and b.status = 'unconfirmed' and b.photo_id <> ?::uuid
+            and b.bib in (select h.bib from photo_bibs h where h.photo_id = ?::uuid and h.status in (${COUNTED_OR_UNCONFIRMED}))`
+      : `select b.id from photo_bibs b where b.event_id = ? and b.status = 'unconfirmed'`;
+    const targetParams = photoId ? [photoId, eventId, eventId, photoId, photoId] : [eventId];
     const rows = await this.execute<{ photo_id: string }>(
       `update photo_bibs b set status = case when b.source = 'completed' then 'completed' else 'accepted' end
          from photos bp
-        where b.event_id = ? and b.status = 'unconfirmed' and bp.id = b.photo_id
+        where b.id in (${targets}) and bp.id = b.photo_id
           and exists (
             select 1 from photo_bibs c join photos cp on cp.id = c.photo_id
              where c.event_id = b.event_id and c.bib = b.bib and c.photo_id <> b.photo_id
-               and c.status in ('accepted', 'completed', 'unconfirmed')
+               and c.status in (${COUNTED_OR_UNCONFIRMED})
                and (?::uuid is null or b.photo_id = ?::uuid or c.photo_id = ?::uuid)
                and case when bp.captured_at is not null
                         then abs(extract(epoch from cp.captured_at - bp.captured_at)) <= ?
                         else cp.captured_at is null and abs(extract(epoch from cp.created_at - bp.created_at)) <= ? end)
         returning b.photo_id::text as photo_id`,
-      [eventId, photoId ?? null, photoId ?? null, photoId ?? null, withinSeconds, withinSeconds],
+      [...targetParams, photoId ?? null, photoId ?? null, photoId ?? null, withinSeconds, withinSeconds],
     );
     return [...new Set(rows.map((r) => r.photo_id))];
   }

@@ -691,7 +691,7 @@ const VARIANTS: Array<{ label: string; options: Partial<BibReaderOptions>; optIn
     optIn: true,
   },
   {
-    label: 'nounsure (a number read under the confidence bar never counted: main before 2026-11-30 03:00)',
+    label: 'nounsure (a number read under the confidence bar never counted: main before 2026-11-30 02:30)',
     options: { rules: { ...DEFAULT_BIB_RULES, unsureConfidence: undefined } },
     optIn: true,
   },
