@@ -1,13 +1,6 @@
 import type { PhotosRepository } from '../repositories/photos.repository';
 import type { StartListRepository } from '../repositories/start-list.repository';
-import {
-  BibRead,
-  rejudgedReads,
-  SIGHTING_SECONDS,
-  startListView,
-  StartListView,
-  withoutWeakEnd,
-} from './bib-read-rule';
+import { BibRead, rejudgedReads, startListView, StartListView, withoutWeakEnd } from './bib-read-rule';
 
 /**
  * What the rule needs of the event's start list for these reads only (a photo job must not load a
@@ -34,17 +27,17 @@ function numbersToLookUp(read: BibRead): string[] {
 
 /**
  * Judges the event's stored reads again under its current start list (after an import or a
- * replacement), without reading the photos again, and confirms the unsure reads another photo near them
- * holds; returns how many reads changed judgement.
+ * replacement), without reading the photos again, and settles its unsure reads (a read the list now rejects
+ * no longer confirms another); returns how many reads changed judgement.
  */
 export async function rejudgeEventReads(
-  photos: Pick<PhotosRepository, 'bibReadsOf' | 'setBibJudgements' | 'confirmUnsureReads'>,
+  photos: Pick<PhotosRepository, 'bibReadsOf' | 'setBibJudgements' | 'settleUnsureReads'>,
   startLists: Pick<StartListRepository, 'bibs'>,
   eventId: number,
 ): Promise<number> {
   const listed = await startLists.bibs(eventId);
   const changes = rejudgedReads(await photos.bibReadsOf(eventId), listed.length ? startListView(listed) : null);
   await photos.setBibJudgements(eventId, changes);
-  await photos.confirmUnsureReads(eventId, SIGHTING_SECONDS);
+  await photos.settleUnsureReads(eventId);
   return changes.length;
 }

@@ -1,4 +1,4 @@
-import { QueryOrder } from '@mikro-orm/core';
+import { EntityManager, QueryOrder } from '@mikro-orm/core';
 import { Face, Photo, PhotoStatus } from '../db/entities';
 import { sqlArray } from '../db/orm';
 import { runPrepared } from '../db/prepared';
@@ -18,7 +18,7 @@ import {
   ReviewQueueRow,
   ReviewReason,
 } from './photos.types';
-import type { BibJudgement, StoredBibReadRow } from '../bibs/bib-read-rule';
+import { SIGHTING_SECONDS, type BibJudgement, type StoredBibReadRow } from '../bibs/bib-read-rule';
 import { RepositoryHandle, RepositorySource, repositoryHandle } from './repository-source';
 
 export * from './photos.types';
@@ -38,8 +38,13 @@ const PHOTO_FACES_AFTER = {
 /** Which bib reads participants find a photo by (SEARCHABLE_BIB_STATUSES of core/src/bibs/bib-read-rule.ts). */
 export const SEARCHABLE_READ = "status in ('accepted', 'completed')";
 
-/** Reads that confirm an unsure read of the same number near them (`confirmUnsureReads`). */
+/** Reads that confirm an unsure read of the same number near them, and the unsure reads settled (`settleUnsure`). */
 const COUNTED_OR_UNCONFIRMED = "'accepted', 'completed', 'unconfirmed'";
+/**
+ * The advisory lock class every write of an event's bib reads takes first (with the event id): a photo saved
+ * alongside another waits for it, so the settling of unsure reads sees both photos' reads.
+ */
+const BIB_READS_LOCK = 0x62696273;
 
 /** Which photos are visible: published ones (the partial indexes and the count trigger say the same). */
 export const PUBLISHED = 'published_at is not null';
@@ -96,8 +101,12 @@ export interface PhotosRepository {
   /** A photo to process, with its event. */
   findWithEvent(photoId: string): Promise<Photo | null>;
   markProcessing(photoId: string): Promise<void>;
-  /** Replaces the photo's BIBs and faces and records its previews, in one transaction. */
-  saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<void>;
+  /**
+   * Replaces the photo's BIBs and faces and records its previews, in one transaction with the settling of the
+   * unsure reads it touches (its own, and the other photos' of a number it holds or held: `settleUnsureReads`).
+   * Returns the ids of the other photos whose reads changed judgement.
+   */
+  saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<string[]>;
   /** Marks an unprocessed photo failed with the reason. */
   markFailed(photoId: string, reason: string): Promise<void>;
   /** The largest face on the event's published photos, with its photo's original (the demo's selfie). */
@@ -119,12 +128,14 @@ export interface PhotosRepository {
   /** Writes new judgements of stored reads, in one transaction. */
   setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void>;
   /**
-   * Confirms the event's `unconfirmed` reads whose number another photo holds (counted or unconfirmed) within
-   * `withinSeconds` of it: by capture time when both photos have one, else by import time when neither has.
-   * With `photoId`, only that photo's reads and the reads its numbers confirm on other photos. Returns the ids of
-   * the photos whose reads were confirmed.
+   * Settles the event's unsure reads the rule counts: confirmed (`accepted`, or `completed` when a start list
+   * completed it) while another photo within SIGHTING_SECONDS holds the number (counted or unconfirmed), by
+   * capture time when both photos have one, else by import time when neither has; `unconfirmed` otherwise. Saving,
+   * re-reading, deleting a photo and the organiser's word on a bib settle the reads they touch in their own
+   * transaction; this is the whole event's (after a start list import). Returns the ids of the photos whose reads
+   * changed.
    */
-  confirmUnsureReads(eventId: number, withinSeconds: number, photoId?: string): Promise<string[]>;
+  settleUnsureReads(eventId: number): Promise<string[]>;
   /** A photo of the event in any state (hidden, unpublished, failed): the organiser's view. */
   findInEvent(eventId: number, id: string): Promise<Photo | null>;
   /** Every bib row of the photos, read or the organiser's, by photo id. */
@@ -369,17 +380,15 @@ export class SqlPhotosRepository implements PhotosRepository {
     await this.em.nativeUpdate(Photo, { id: photoId, status: { $ne: 'processed' } }, { status: 'processing' });
   }
 
-  async saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<void> {
-    await this.em.transactional(async (tx) => {
+  async saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<string[]> {
+    return this.em.transactional(async (tx) => {
+      const run = transactionRunner(tx);
+      await lockBibReads(run, eventId);
       // Organiser rows survive reprocessing: they are the organiser's word, not the reader's.
-      await tx
-        .getConnection()
-        .execute(
-          "delete from photo_bibs where photo_id = ? and source <> 'organiser'",
-          [photoId],
-          'run',
-          tx.getTransactionContext(),
-        );
+      const before = await run<{ bib: string }>(
+        "delete from photo_bibs where photo_id = ? and source <> 'organiser' returning bib",
+        [photoId],
+      );
       if (result.bibs.length) {
         const rows = result.bibs.map(({ read, judged }) => ({
           b: judged.bib,
@@ -395,14 +404,12 @@ export class SqlPhotosRepository implements PhotosRepository {
           w: read.box?.width ?? null,
           h: read.box?.height ?? null,
         }));
-        await tx.getConnection().execute(
+        await run(
           `insert into photo_bibs (photo_id, event_id, bib, read_text, confidence, status, source, partial, weak_end, unsure, box_x, box_y, box_width, box_height)
            select ?, ?, x.b, x.r, x.c, x.s, x.o, x.p, x.e, x.u, x.x, x.y, x.w, x.h
              from jsonb_to_recordset(?::jsonb) as x(b text, r text, c real, s text, o text, p boolean, e text, u boolean, x real, y real, w real, h real)
             where not exists (select 1 from photo_bibs o where o.photo_id = ?::uuid and o.source = 'organiser' and o.bib = x.b)`,
           [photoId, eventId, JSON.stringify(rows), photoId],
-          'run',
-          tx.getTransactionContext(),
         );
       }
       await tx.nativeDelete(Face, { photo: photoId });
@@ -442,6 +449,10 @@ export class SqlPhotosRepository implements PhotosRepository {
           { id: photoId, publishedAt: null, hiddenAt: null },
           { publishedAt: result.publishAt },
         );
+      const numbers = new Set([...before.map((r) => r.bib), ...result.bibs.map((b) => b.judged.bib)]);
+      if (numbers.size === 0) return [];
+      const changed = await settleUnsure(run, eventId, { photoId, bibs: [...numbers] });
+      return changed.filter((id) => id !== photoId);
     });
   }
 
@@ -530,33 +541,12 @@ export class SqlPhotosRepository implements PhotosRepository {
     }));
   }
 
-  async confirmUnsureReads(eventId: number, withinSeconds: number, photoId?: string): Promise<string[]> {
-    // The reads to confirm: for one photo, its own unconfirmed reads and the others' of a number it holds (index
-    // lookups, whatever the event's size); for the whole event, every unconfirmed read (the partial index).
-    const targets = photoId
-      ? `select b.id from photo_bibs b where b.photo_id = ?::uuid and b.event_id = ? and b.status = 'unconfirmed'
-         union all
-         select b.id from photo_bibs b
-          where b.event_id = ? and b.status = 'unconfirmed' and b.photo_id <> ?::uuid
-            and b.bib in (select h.bib from photo_bibs h where h.photo_id = ?::uuid and h.status in (${COUNTED_OR_UNCONFIRMED}))`
-      : `select b.id from photo_bibs b where b.event_id = ? and b.status = 'unconfirmed'`;
-    const targetParams = photoId ? [photoId, eventId, eventId, photoId, photoId] : [eventId];
-    const rows = await this.execute<{ photo_id: string }>(
-      `update photo_bibs b set status = case when b.source = 'completed' then 'completed' else 'accepted' end
-         from photos bp
-        where b.id in (${targets}) and bp.id = b.photo_id
-          and exists (
-            select 1 from photo_bibs c join photos cp on cp.id = c.photo_id
-             where c.event_id = b.event_id and c.bib = b.bib and c.photo_id <> b.photo_id
-               and c.status in (${COUNTED_OR_UNCONFIRMED})
-               and (?::uuid is null or b.photo_id = ?::uuid or c.photo_id = ?::uuid)
-               and case when bp.captured_at is not null
-                        then abs(extract(epoch from cp.captured_at - bp.captured_at)) <= ?
-                        else cp.captured_at is null and abs(extract(epoch from cp.created_at - bp.created_at)) <= ? end)
-        returning b.photo_id::text as photo_id`,
-      [...targetParams, photoId ?? null, photoId ?? null, photoId ?? null, withinSeconds, withinSeconds],
-    );
-    return [...new Set(rows.map((r) => r.photo_id))];
+  async settleUnsureReads(eventId: number): Promise<string[]> {
+    return this.em.transactional(async (tx) => {
+      const run = transactionRunner(tx);
+      await lockBibReads(run, eventId);
+      return settleUnsure(run, eventId);
+    });
   }
 
   async setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void> {
@@ -635,9 +625,9 @@ export class SqlPhotosRepository implements PhotosRepository {
     status: 'accepted' | 'rejected',
   ): Promise<number> {
     return this.em.transactional(async (tx): Promise<number> => {
-      const run = <T>(sql: string, params: unknown[]): Promise<T[]> =>
-        tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
-      // The photo row first, locked: a concurrent delete or reprocessing waits; another event's photo is not touched.
+      const run = transactionRunner(tx);
+      await lockBibReads(run, eventId);
+      // The photo row, locked: a concurrent delete or reprocessing waits; another event's photo is not touched.
       const [photo] = await run<{ id: string }>('select id from photos where id = ? and event_id = ? for update', [
         photoId,
         eventId,
@@ -647,12 +637,14 @@ export class SqlPhotosRepository implements PhotosRepository {
         "update photo_bibs set status = ?, source = 'organiser' where photo_id = ? and bib = ? returning id",
         [status, photoId, bib],
       );
-      if (updated.length || status === 'rejected') return updated.length;
-      await run(
-        "insert into photo_bibs (photo_id, event_id, bib, confidence, status, source) values (?, ?, ?, 1, 'accepted', 'organiser')",
-        [photoId, eventId, bib],
-      );
-      return 1;
+      if (!updated.length && status === 'accepted')
+        await run(
+          "insert into photo_bibs (photo_id, event_id, bib, confidence, status, source) values (?, ?, ?, 1, 'accepted', 'organiser')",
+          [photoId, eventId, bib],
+        );
+      // The unsure reads of the number near this photo may have lost (or gained) their confirmation.
+      await settleUnsure(run, eventId, { photoId, bibs: [bib] });
+      return updated.length || (status === 'accepted' ? 1 : 0);
     });
   }
 
@@ -673,7 +665,22 @@ export class SqlPhotosRepository implements PhotosRepository {
   }
 
   async remove(eventId: number, id: string): Promise<boolean> {
-    return (await this.em.nativeDelete(Photo, { id, event: eventId })) > 0;
+    return this.em.transactional(async (tx) => {
+      const run = transactionRunner(tx);
+      await lockBibReads(run, eventId);
+      const held = await run<{ bib: string }>(
+        'select distinct bib from photo_bibs where photo_id = ? and event_id = ?',
+        [id, eventId],
+      );
+      const removed = await run<{ id: string }>('delete from photos where id = ? and event_id = ? returning id', [
+        id,
+        eventId,
+      ]);
+      // The unsure reads this photo confirmed count no longer unless another photo near them holds the number.
+      if (removed.length && held.length)
+        await settleUnsure(run, eventId, { photoId: id, bibs: held.map((r) => r.bib) });
+      return removed.length > 0;
+    });
   }
 
   async reviewQueue(eventId: number, afterId: string | null, limit: number): Promise<ReviewQueueRow[]> {
@@ -708,3 +715,47 @@ interface BibRowSql {
 }
 
 const REVIEW_REASONS: readonly ReviewReason[] = ['no_bib', 'rejected_read', 'completed_read'];
+
+type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+function transactionRunner(tx: EntityManager): Run {
+  return (sql, params) => tx.getConnection().execute(sql, params, 'all', tx.getTransactionContext());
+}
+
+/** Taken first by every transaction that writes the event's bib reads (BIB_READS_LOCK). */
+async function lockBibReads(run: Run, eventId: number): Promise<void> {
+  await run('select pg_advisory_xact_lock(?, ?)', [BIB_READS_LOCK, eventId]);
+}
+
+/**
+ * Settles unsure reads (`settleUnsureReads`): the event's, or those of one photo and of the numbers it holds or
+ * held (index lookups, whatever the event's size). Writes only the reads whose status changes; returns their photos.
+ */
+async function settleUnsure(run: Run, eventId: number, near?: { photoId: string; bibs: string[] }): Promise<string[]> {
+  const targets = near
+    ? `select b.id from photo_bibs b where b.photo_id = ?::uuid and b.unsure
+       union
+       select b.id from photo_bibs b where b.event_id = ? and b.bib = any(?::text[]) and b.unsure`
+    : 'select b.id from photo_bibs b where b.event_id = ? and b.unsure';
+  const targetParams = near ? [near.photoId, eventId, sqlArray(near.bibs)] : [eventId];
+  const rows = await run<{ photo_id: string }>(
+    `with judged as (
+       select b.id,
+              case when exists (
+                     select 1 from photo_bibs c join photos cp on cp.id = c.photo_id
+                      where c.event_id = b.event_id and c.bib = b.bib and c.photo_id <> b.photo_id
+                        and c.status in (${COUNTED_OR_UNCONFIRMED})
+                        and case when bp.captured_at is not null
+                                 then abs(extract(epoch from cp.captured_at - bp.captured_at)) <= ?
+                                 else cp.captured_at is null and abs(extract(epoch from cp.created_at - bp.created_at)) <= ? end)
+                   then case when b.source = 'completed' then 'completed' else 'accepted' end
+                   else 'unconfirmed' end as status
+         from photo_bibs b join photos bp on bp.id = b.photo_id
+        where b.id in (${targets}) and b.source <> 'organiser' and b.status in (${COUNTED_OR_UNCONFIRMED}))
+     update photo_bibs b set status = j.status from judged j
+      where b.id = j.id and b.status <> j.status
+     returning b.photo_id::text as photo_id`,
+    [SIGHTING_SECONDS, SIGHTING_SECONDS, ...targetParams],
+  );
+  return [...new Set(rows.map((r) => r.photo_id))];
+}

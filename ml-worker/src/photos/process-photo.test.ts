@@ -164,10 +164,13 @@ describe('PhotoProcessor', () => {
   });
 
   it('is idempotent: a processed photo is skipped; a re-run after a crash replaces BIBs and faces instead of adding to them', async () => {
-    const s = await setup();
+    const s = await setup(true);
     await s.processor.process(s.photo.id);
+    const version = s.events.contentVersions.get(5)!;
     expect(await s.processor.process(s.photo.id)).toBe('skipped');
     expect(s.faces.calls).toBe(1);
+    // A retry of a processed photo's job follows a crash that may have come before the version's bump.
+    expect(s.events.contentVersions.get(5)).toBe(version + 1);
     s.photos.rows.get(s.photo.id)!.status = 'processing';
     s.faces.faces = [face(0.3)];
     await s.processor.process(s.photo.id);

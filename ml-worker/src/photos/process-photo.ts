@@ -5,7 +5,6 @@ import {
   ContentVersions,
   judgeBibRead,
   Logger,
-  SIGHTING_SECONDS,
   startListFor,
 } from '@em/core';
 import { EventsRepository, PhotosRepository, PhotoStepErrors, StartListRepository } from '@em/core/data';
@@ -27,9 +26,9 @@ import { PhotoStep, PhotoStepTimes, timedStep, UNTIMED_STEPS } from './photo-ste
  * event's watermark) and thumbnail into the public part of the store, BIB numbers read on those
  * pixels, faces (boxes, scores, descriptors) found on the large preview's JPEG without watermark
  * (renderPreviewsOf says why the JPEG; also in the heads of the people the BIB step found), then the photo row, its bibs and faces in one
- * transaction (published at once when its event is already live). Idempotent: a processed photo
- * is left as it is; a retry after a crash rewrites the same object keys and replaces bibs and
- * faces. A failing bib or face step is recorded on the photo and loses nothing else (without the
+ * transaction (published at once when its event is already live; the unsure reads it touches settled in it too).
+ * Idempotent: a processed photo is left as it is (its event's content version bumped again); a retry after a
+ * crash rewrites the same object keys and replaces bibs and faces. A failing bib or face step is recorded on the photo and loses nothing else (without the
  * BIB step's people, faces are looked for on the whole photo only). Each step's wall time goes to
  * `steps` (the ml-worker's em_photo_step_seconds histogram).
  */
@@ -50,7 +49,12 @@ export class PhotoProcessor {
 
   async process(photoId: string): Promise<'processed' | 'skipped'> {
     const photo = await this.photos.findWithEvent(photoId);
-    if (!photo || photo.status === 'processed') return 'skipped';
+    if (!photo) return 'skipped';
+    if (photo.status === 'processed') {
+      // Only a retry sees its photo processed (one job a photo): a crash may have come between the save and the bump.
+      await this.versions.bumpContentVersion(photo.event.id);
+      return 'skipped';
+    }
     await this.photos.markProcessing(photoId);
     await this.announce({ eventId: photo.event.id, photoId, status: 'processing', reason: null });
 
@@ -99,7 +103,7 @@ export class PhotoProcessor {
       const bibs = reads.map((read) => ({ read, judged: judgeBibRead(read, startList) }));
       const now = new Date();
       const live = await this.events.isLive(eventId);
-      await this.photos.saveProcessed(photoId, eventId, {
+      const changedElsewhere = await this.photos.saveProcessed(photoId, eventId, {
         largeKey,
         largeWidth: large.width,
         largeHeight: large.height,
@@ -122,15 +126,12 @@ export class PhotoProcessor {
         await this.revisions
           .bump('photos', eventId)
           .catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
-      // An unsure read here and the same number on a photo near it in time confirm each other (both ways).
-      const confirmed = bibs.some(({ judged }) => judged.status !== 'rejected')
-        ? await this.photos.confirmUnsureReads(eventId, SIGHTING_SECONDS, photoId)
-        : [];
-      return { live, confirmedElsewhere: confirmed.some((id) => id !== photoId) };
+      return { live, changedElsewhere };
     });
     // Published now, or published before and processed again (its BIBs and faces may differ), or another photo's
-    // read confirmed.
-    if (saved.live || photo.publishedAt || saved.confirmedElsewhere) await this.versions.bumpContentVersion(eventId);
+    // unsure read confirmed or taken back by this one.
+    if (saved.live || photo.publishedAt || saved.changedElsewhere.length)
+      await this.versions.bumpContentVersion(eventId);
     await this.announce({ eventId, photoId, status: 'processed', reason: null });
     this.logger.debug({ photoId, bibs: reads.length, faces: detected.length }, 'photo processed');
     return 'processed';

@@ -18,6 +18,7 @@ import { Migration20261127ApiKeyEvents } from './Migration20261127ApiKeyEvents';
 import { Migration20261127PhotoReview } from './Migration20261127PhotoReview';
 import { Migration20261129BibReadWeakEnd } from './Migration20261129BibReadWeakEnd';
 import { Migration20261130BibReadUnsure } from './Migration20261130BibReadUnsure';
+import { Migration20261130BibReadUnsureSettled } from './Migration20261130BibReadUnsureSettled';
 
 /** Every migration, in order. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127PhotoReview', class: Migration20261127PhotoReview },
   { name: 'Migration20261129BibReadWeakEnd', class: Migration20261129BibReadWeakEnd },
   { name: 'Migration20261130BibReadUnsure', class: Migration20261130BibReadUnsure },
+  { name: 'Migration20261130BibReadUnsureSettled', class: Migration20261130BibReadUnsureSettled },
 ];

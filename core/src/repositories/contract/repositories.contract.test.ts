@@ -193,6 +193,25 @@ const pageAt = (offset: number, pageSize: number): PageRequest => ({
   offset,
   pageSize,
 });
+/** A photo saved, and the other photos whose reads its save changed (an unsure read confirmed or taken back). */
+async function savedPhoto(
+  world: World,
+  eventId: number,
+  photo: Partial<NewPhoto> = {},
+  result: Partial<ProcessedPhoto> = {},
+): Promise<{ id: string; changedElsewhere: string[] }> {
+  const row = newPhoto(eventId, photo);
+  await world.photos.insert(row);
+  return { id: row.id, changedElsewhere: await world.photos.saveProcessed(row.id, eventId, processed(result)) };
+}
+
+const shot = (time: string) => ({ capturedAt: at(`2026-05-17T${time}Z`) });
+/** One read under the reader's bar, as the photo job stores it without a start list. */
+const unsure = (bib: string): ProcessedPhoto['bibs'] => {
+  const read = { bib, confidence: 0.7, partial: false, unsure: true };
+  return [{ read, judged: judgeBibRead(read, null) }];
+};
+
 /** Whole reads with no start list, stored as the photo job stores them. */
 const wholeReads = (reads: Array<[string, number]>): ProcessedPhoto['bibs'] =>
   reads.map(([bib, confidence]) => {
@@ -538,41 +557,89 @@ describe.each(WORLDS)('PhotosRepository, the organiser review: %s', (_name, make
     ]);
   });
 
-  it('confirms an unsure read once a photo near it in time holds the same number, both ways', async () => {
+  it('confirms an unsure read as a photo near it in time holding the same number is saved, both ways', async () => {
     const { eventId } = await anEvent(world);
-    const unsure = (bib: string): ProcessedPhoto['bibs'] => {
-      const read = { bib, confidence: 0.7, partial: false, unsure: true };
-      return [{ read, judged: judgeBibRead(read, null) }];
-    };
-    const shot = (time: string) => ({ capturedAt: at(`2026-05-17T${time}Z`) });
     const weak = await aPhoto(world, eventId, shot('09:00:00'), { bibs: unsure('311') });
     const later = await aPhoto(world, eventId, shot('09:05:00'), { bibs: unsure('80') });
     expect((await world.photos.bibRowsOf([weak])).map((b) => b.status)).toEqual(['unconfirmed']);
     expect(await world.photos.publishedWithBib(eventId, '311', page)).toEqual({ total: 0, ids: [] });
-    expect(await world.photos.confirmUnsureReads(eventId, 60, weak)).toEqual([]);
-    // A sure read 40 s later confirms the earlier unsure one; a photo five minutes away does not.
-    const sure = await aPhoto(world, eventId, shot('09:00:40'), { bibs: wholeReads([['311', 0.95]]) });
-    const near = await aPhoto(world, eventId, shot('09:00:50'), { bibs: unsure('80') });
-    expect(await world.photos.confirmUnsureReads(eventId, 60, sure)).toEqual([weak]);
-    expect(await world.photos.confirmUnsureReads(eventId, 60, near)).toEqual([]);
-    expect((await world.photos.publishedWithBib(eventId, '311', page)).ids.sort()).toEqual([sure, weak].sort());
-    expect((await world.photos.bibRowsOf([later, near])).map((b) => b.status)).toEqual(['unconfirmed', 'unconfirmed']);
+    // A sure read 40 s later confirms the earlier unsure one as it is saved; a photo five minutes away does not.
+    const sure = await savedPhoto(world, eventId, shot('09:00:40'), { bibs: wholeReads([['311', 0.95]]) });
+    expect(sure.changedElsewhere).toEqual([weak]);
+    const near = await savedPhoto(world, eventId, shot('09:00:50'), { bibs: unsure('80') });
+    expect(near.changedElsewhere).toEqual([]);
+    expect((await world.photos.publishedWithBib(eventId, '311', page)).ids.sort()).toEqual([sure.id, weak].sort());
+    expect((await world.photos.bibRowsOf([later, near.id])).map((b) => b.status)).toEqual([
+      'unconfirmed',
+      'unconfirmed',
+    ]);
     // Two unsure reads of one number near each other confirm each other; a photo without a capture time is near
     // only photos without one, by import time.
     const untimed = await aPhoto(world, eventId, {}, { bibs: unsure('1777') });
-    expect(await world.photos.confirmUnsureReads(eventId, 60, untimed)).toEqual([]);
-    const untimedToo = await aPhoto(world, eventId, {}, { bibs: unsure('1777') });
-    expect((await world.photos.confirmUnsureReads(eventId, 60, untimedToo)).sort()).toEqual(
-      [untimed, untimedToo].sort(),
-    );
-    expect((await world.photos.bibRowsOf([untimed])).map((b) => [b.bib, b.status])).toEqual([['1777', 'accepted']]);
-    // The whole event at once (after a start list import): nothing left to confirm; another event's reads never do.
-    expect(await world.photos.confirmUnsureReads(eventId, 60)).toEqual([]);
+    const untimedToo = await savedPhoto(world, eventId, {}, { bibs: unsure('1777') });
+    expect(untimedToo.changedElsewhere).toEqual([untimed]);
+    expect((await world.photos.bibRowsOf([untimed, untimedToo.id])).map((b) => [b.bib, b.status])).toEqual([
+      ['1777', 'accepted'],
+      ['1777', 'accepted'],
+    ]);
+    // The whole event at once (after a start list import): nothing left to change; another event's reads never do.
+    expect(await world.photos.settleUnsureReads(eventId)).toEqual([]);
     const { eventId: elsewhere } = await anEvent(world);
-    const other = await aPhoto(world, elsewhere, shot('09:05:10'), { bibs: wholeReads([['80', 0.99]]) });
-    expect(await world.photos.confirmUnsureReads(elsewhere, 60, other)).toEqual([]);
-    expect(await world.photos.confirmUnsureReads(eventId, 60)).toEqual([]);
+    const other = await savedPhoto(world, elsewhere, shot('09:05:10'), { bibs: wholeReads([['80', 0.99]]) });
+    expect(other.changedElsewhere).toEqual([]);
+    expect(await world.photos.settleUnsureReads(eventId)).toEqual([]);
     expect((await world.photos.bibReadsOf(eventId)).filter((r) => r.unsure)).toHaveLength(5);
+  });
+
+  it('confirms two unsure reads of photos saved at the same moment (a save waits for the other)', async () => {
+    const { eventId } = await anEvent(world);
+    // Unpublished (an event not live yet): no published count's row serialises the two saves.
+    for (const time of ['11:00:00', '11:10:00', '11:20:00', '11:30:00']) {
+      const rows = [newPhoto(eventId, shot(time)), newPhoto(eventId, shot(time))];
+      for (const row of rows) await world.photos.insert(row);
+      await Promise.all(
+        rows.map((row) =>
+          world.photos.saveProcessed(row.id, eventId, processed({ bibs: unsure('77'), publishAt: null })),
+        ),
+      );
+      expect((await world.photos.bibRowsOf(rows.map((r) => r.id))).map((b) => b.status)).toEqual([
+        'accepted',
+        'accepted',
+      ]);
+    }
+  });
+
+  it('takes a confirmation back when the photo that gave it is deleted, read again without it or its bib rejected', async () => {
+    const { eventId } = await anEvent(world);
+    const status = async (id: string) => (await world.photos.bibRowsOf([id])).map((b) => b.status);
+    const weak = await aPhoto(world, eventId, shot('10:00:00'), { bibs: unsure('311') });
+    const deleted = await aPhoto(world, eventId, shot('10:00:20'), { bibs: wholeReads([['311', 0.95]]) });
+    expect(await status(weak)).toEqual(['accepted']);
+    expect(await world.photos.remove(eventId, deleted)).toBe(true);
+    expect(await status(weak)).toEqual(['unconfirmed']);
+    expect(await world.photos.publishedWithBib(eventId, '311', page)).toEqual({ total: 0, ids: [] });
+
+    // Read again (a new model) without the number: the read it confirmed counts no longer; with it again, it does.
+    const reread = await aPhoto(world, eventId, shot('10:00:30'), { bibs: wholeReads([['311', 0.95]]) });
+    expect(await status(weak)).toEqual(['accepted']);
+    await world.photos.markForReprocessing(reread);
+    expect(await world.photos.saveProcessed(reread, eventId, processed({ bibs: wholeReads([['31', 0.9]]) }))).toEqual([
+      weak,
+    ]);
+    expect(await status(weak)).toEqual(['unconfirmed']);
+    await world.photos.markForReprocessing(reread);
+    await world.photos.saveProcessed(reread, eventId, processed({ bibs: wholeReads([['311', 0.9]]) }));
+    expect(await status(weak)).toEqual(['accepted']);
+
+    // The organiser rejects the confirming read: the weak one is unconfirmed; the organiser's own bib confirms it.
+    expect(await world.photos.setOrganiserBib(eventId, reread, '311', 'rejected')).toBe(1);
+    expect(await status(weak)).toEqual(['unconfirmed']);
+    expect(await world.photos.setOrganiserBib(eventId, reread, '311', 'accepted')).toBe(1);
+    expect(await status(weak)).toEqual(['accepted']);
+    // The organiser's word on the unsure read itself is final: no photo takes it back.
+    expect(await world.photos.setOrganiserBib(eventId, weak, '311', 'accepted')).toBe(1);
+    await world.photos.remove(eventId, reread);
+    expect(await status(weak)).toEqual(['accepted']);
   });
 
   it('removes a photo with its bibs and faces; the published count follows', async () => {

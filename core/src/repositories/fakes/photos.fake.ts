@@ -17,7 +17,7 @@ import {
   ReviewQueueRow,
   ReviewReason,
 } from '../photos.repository';
-import { confirmedStatus } from '../../bibs/bib-read-rule';
+import { confirmedStatus, SIGHTING_SECONDS } from '../../bibs/bib-read-rule';
 import type { BibJudgement, BibReadSource, BibReadStatus, StoredBibReadRow, WeakEnd } from '../../bibs/bib-read-rule';
 import { InMemoryEventsRepository } from './events.fake';
 
@@ -301,11 +301,12 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     if (photo && photo.status !== 'processed') photo.status = 'processing';
   }
 
-  async saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<void> {
+  async saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<string[]> {
     const photo = this.rows.get(photoId)!;
     const { bibs, faces, publishAt, ...fields } = result;
     Object.assign(photo, fields, { status: 'processed' });
     if (publishAt && !photo.publishedAt && !photo.hiddenAt) photo.publishedAt = publishAt;
+    const before = this.bibs.filter((b) => b.photoId === photoId && b.source !== 'organiser').map((b) => b.bib);
     this.bibs.splice(
       0,
       this.bibs.length,
@@ -344,6 +345,9 @@ export class InMemoryPhotosRepository implements PhotosRepository {
         box,
       });
     }
+    const numbers = new Set([...before, ...bibs.map((b) => b.judged.bib)]);
+    if (numbers.size === 0) return [];
+    return this.settleUnsure(eventId, { photoId, bibs: [...numbers] }).filter((id) => id !== photoId);
   }
 
   async markFailed(photoId: string, reason: string): Promise<void> {
@@ -424,33 +428,43 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       }));
   }
 
-  async confirmUnsureReads(eventId: number, withinSeconds: number, photoId?: string): Promise<string[]> {
+  async settleUnsureReads(eventId: number): Promise<string[]> {
+    return this.settleUnsure(eventId);
+  }
+
+  /** The repository's settling of unsure reads: the event's, or those of one photo and of the numbers given. */
+  private settleUnsure(eventId: number, near?: { photoId: string; bibs: string[] }): string[] {
     const moment = (id: string) => {
       const photo = this.rows.get(id);
       return { captured: photo?.capturedAt?.getTime() ?? null, created: photo?.createdAt?.getTime() ?? 0 };
     };
-    const near = (a: string, b: string) => {
+    const close = (a: string, b: string) => {
       const [x, y] = [moment(a), moment(b)];
-      if (x.captured !== null) return y.captured !== null && Math.abs(x.captured - y.captured) <= withinSeconds * 1000;
-      return y.captured === null && Math.abs(x.created - y.created) <= withinSeconds * 1000;
+      if (x.captured !== null)
+        return y.captured !== null && Math.abs(x.captured - y.captured) <= SIGHTING_SECONDS * 1000;
+      return y.captured === null && Math.abs(x.created - y.created) <= SIGHTING_SECONDS * 1000;
     };
     const counted = (s?: BibReadStatus) => s === 'accepted' || s === 'completed' || s === 'unconfirmed';
-    const confirmed = this.bibs.filter(
-      (b) =>
-        b.eventId === eventId &&
-        b.status === 'unconfirmed' &&
-        this.bibs.some(
-          (c) =>
-            c.eventId === eventId &&
-            c.bib === b.bib &&
-            c.photoId !== b.photoId &&
-            counted(c.status) &&
-            (!photoId || b.photoId === photoId || c.photoId === photoId) &&
-            near(b.photoId, c.photoId),
-        ),
-    );
-    for (const b of confirmed) b.status = confirmedStatus(b.source === 'completed' ? 'completed' : 'read');
-    return [...new Set(confirmed.map((b) => b.photoId))];
+    const changed = new Set<string>();
+    for (const b of this.bibs) {
+      if (b.eventId !== eventId || !b.unsure || b.source === 'organiser' || !counted(b.status)) continue;
+      if (near && b.photoId !== near.photoId && !near.bibs.includes(b.bib)) continue;
+      const held = this.bibs.some(
+        (c) =>
+          c.eventId === eventId &&
+          c.bib === b.bib &&
+          c.photoId !== b.photoId &&
+          counted(c.status) &&
+          this.rows.has(c.photoId) &&
+          close(b.photoId, c.photoId),
+      );
+      const status = held ? confirmedStatus(b.source === 'completed' ? 'completed' : 'read') : 'unconfirmed';
+      if (b.status !== status) {
+        b.status = status;
+        changed.add(b.photoId);
+      }
+    }
+    return [...changed];
   }
 
   async setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void> {
@@ -515,17 +529,18 @@ export class InMemoryPhotosRepository implements PhotosRepository {
     if (!(await this.findInEvent(eventId, photoId))) return 0;
     const rows = this.bibs.filter((b) => b.photoId === photoId && b.bib === bib);
     for (const row of rows) Object.assign(row, { status, source: 'organiser' });
-    if (rows.length || status === 'rejected') return rows.length;
-    this.bibs.push({
-      id: String(this.nextBibId++),
-      photoId,
-      eventId,
-      bib,
-      confidence: 1,
-      status: 'accepted',
-      source: 'organiser',
-    });
-    return 1;
+    if (!rows.length && status === 'accepted')
+      this.bibs.push({
+        id: String(this.nextBibId++),
+        photoId,
+        eventId,
+        bib,
+        confidence: 1,
+        status: 'accepted',
+        source: 'organiser',
+      });
+    this.settleUnsure(eventId, { photoId, bibs: [bib] });
+    return rows.length || (status === 'accepted' ? 1 : 0);
   }
 
   async hide(eventId: number, id: string, at: Date): Promise<boolean> {
@@ -544,9 +559,11 @@ export class InMemoryPhotosRepository implements PhotosRepository {
 
   async remove(eventId: number, id: string): Promise<boolean> {
     if (!(await this.findInEvent(eventId, id))) return false;
+    const held = this.bibs.filter((b) => b.photoId === id).map((b) => b.bib);
     this.rows.delete(id);
     this.bibs.splice(0, this.bibs.length, ...this.bibs.filter((b) => b.photoId !== id));
     this.faces.splice(0, this.faces.length, ...this.faces.filter((f) => f.photoId !== id));
+    this.settleUnsure(eventId, { photoId: id, bibs: held });
     return true;
   }
 
