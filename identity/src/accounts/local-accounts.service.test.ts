@@ -100,6 +100,16 @@ describe('LocalAccountsService', () => {
     });
   }, 240_000);
 
+  it('checks no more passwords than the limit when many tries arrive at once', async () => {
+    const { service } = setup({ perAccount: 3, perAddress: 10, windowSeconds: 60 });
+    await service.setPasswordAsOperator('admin@club.example', 'the admin password');
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => service.signIn('admin@club.example', `wrong ${i}`, '203.0.113.7')),
+    );
+    expect(outcomes.filter((o) => !o.ok && o.reason === 'invalid')).toHaveLength(3);
+    expect(outcomes.filter((o) => !o.ok && o.reason === 'throttled')).toHaveLength(5);
+  }, 240_000);
+
   it('links to the account of the platform subject when the account has signed in elsewhere before', async () => {
     const { service, accounts } = setup();
     accounts.add({ email: 'linked@club.example', subject: 'idp|42' });

@@ -46,16 +46,15 @@ export class LocalAccountsService {
    */
   async signIn(rawEmail: string, password: string, clientAddress: string): Promise<SignInOutcome> {
     const email = rawEmail.trim().toLowerCase().slice(0, MAX_EMAIL_LENGTH);
-    if (await this.throttle.isBlocked(email, clientAddress)) return { ok: false, reason: 'throttled' };
+    const counted = await this.throttle.attempt(email, clientAddress);
+    if (!counted) return { ok: false, reason: 'throttled' };
     const account = email ? await this.accounts.findByEmail(email) : null;
     const credential = account ? await this.credentials.find(account.id) : null;
     const stored = credential?.passwordHash ?? (await decoyPasswordHash());
     const matches = await verifyPassword(password, stored);
-    if (!account || !account.active || !credential?.passwordHash || !matches) {
-      await this.throttle.failed(email, clientAddress);
-      return { ok: false, reason: 'invalid' };
-    }
-    await this.throttle.succeeded(email);
+    // A failure stays counted (every try is, before its password is checked).
+    if (!account || !account.active || !credential?.passwordHash || !matches) return { ok: false, reason: 'invalid' };
+    await this.throttle.succeeded(counted);
     return { ok: true, subject: subjectOf(account) };
   }
 

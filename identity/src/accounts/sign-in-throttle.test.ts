@@ -1,0 +1,74 @@
+import { connectRedis } from '@em/core';
+import { startRedis } from '@em/core/testing';
+import { MemoryFailureCounter, RedisFailureCounter, SignInCounters, SignInThrottle } from './sign-in-throttle';
+
+const LIMITS = { perAccount: 3, perAddress: 5, windowSeconds: 60 };
+/** A window's start on the counters' clock (windows are whole multiples of windowSeconds). */
+const WINDOW_START = 1_800_000_000_000;
+
+describe.each<[string, () => Promise<{ counters: (now: () => number) => SignInCounters; stop: () => void }>]>([
+  ['in memory', async () => ({ counters: (now) => new MemoryFailureCounter(now), stop: () => undefined })],
+  [
+    'in Redis',
+    async () => {
+      const server = await startRedis();
+      const redis = connectRedis(server.url, { failFast: true });
+      redis.on('error', () => undefined);
+      if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+      return {
+        counters: (now) => new RedisFailureCounter(redis, now),
+        stop: () => {
+          redis.disconnect();
+          server.stop();
+        },
+      };
+    },
+  ],
+])('the sign-in throttle, counters %s', (_name, open) => {
+  let opened: Awaited<ReturnType<typeof open>>;
+  let now = WINDOW_START;
+  let run = 0;
+  let counters: SignInCounters;
+  beforeAll(async () => {
+    opened = await open();
+    counters = opened.counters(() => now);
+  });
+  afterAll(() => opened.stop());
+  beforeEach(() => (run += 1));
+  const throttle = () => new SignInThrottle(counters, LIMITS);
+  const email = () => `runner${run}@club.example`;
+  const address = () => `203.0.113.${run}`;
+
+  it('lets no more tries than the limit check a password, also when they all arrive at once', async () => {
+    now = WINDOW_START + 5_000;
+    const attempts = await Promise.all(Array.from({ length: 12 }, () => throttle().attempt(email(), address())));
+    expect(attempts.filter(Boolean)).toHaveLength(LIMITS.perAccount);
+  });
+
+  it('lets no window of its length hold more failures than the limit, also across the end of a window', async () => {
+    const fail = async () => Boolean(await throttle().attempt(email(), address()));
+    now = WINDOW_START + 1_000;
+    expect(await fail()).toBe(true);
+    now = WINDOW_START + 59_000;
+    expect([await fail(), await fail()]).toEqual([true, true]);
+    expect(await fail()).toBe(false);
+    // Two seconds later, in the next window: the three failures of the last seconds still count.
+    now = WINDOW_START + 61_000;
+    expect(await fail()).toBe(false);
+    // Once the first window stops counting, the account may try again.
+    now = WINDOW_START + 120_500;
+    expect(await fail()).toBe(true);
+  });
+
+  it('a success takes its try back from the address and clears the account', async () => {
+    now = WINDOW_START + 10_000;
+    const t = throttle();
+    for (let i = 0; i < 2; i++) expect(await t.attempt(email(), address())).not.toBeNull();
+    const good = await t.attempt(email(), address());
+    await t.succeeded(good!);
+    // The account starts again from nothing; the address holds its two failures, not the success.
+    for (let i = 0; i < 3; i++) expect(await t.attempt(`other${i}-${email()}`, address())).not.toBeNull();
+    expect(await t.attempt(`more-${email()}`, address())).toBeNull();
+    for (let i = 0; i < 3; i++) expect(await t.attempt(email(), `198.51.100.${run}${i}`)).not.toBeNull();
+  });
+});
