@@ -18,7 +18,7 @@ import {
   ReviewQueueRow,
   ReviewReason,
 } from './photos.types';
-import { SIGHTING_SECONDS, type BibJudgement, type StoredBibReadRow } from '../bibs/bib-read-rule';
+import { confirmedStatus, SIGHTING_SECONDS, type BibJudgement, type StoredBibReadRow } from '../bibs/bib-read-rule';
 import { RepositoryHandle, RepositorySource, repositoryHandle } from './repository-source';
 
 export * from './photos.types';
@@ -748,14 +748,14 @@ async function settleUnsure(run: Run, eventId: number, near?: { photoId: string;
                         and case when bp.captured_at is not null
                                  then abs(extract(epoch from cp.captured_at - bp.captured_at)) <= ?
                                  else cp.captured_at is null and abs(extract(epoch from cp.created_at - bp.created_at)) <= ? end)
-                   then case when b.source = 'completed' then 'completed' else 'accepted' end
+                   then case when b.source = 'completed' then ? else ? end
                    else 'unconfirmed' end as status
          from photo_bibs b join photos bp on bp.id = b.photo_id
         where b.id in (${targets}) and b.source <> 'organiser' and b.status in (${COUNTED_OR_UNCONFIRMED}))
      update photo_bibs b set status = j.status from judged j
       where b.id = j.id and b.status <> j.status
      returning b.photo_id::text as photo_id`,
-    [SIGHTING_SECONDS, SIGHTING_SECONDS, ...targetParams],
+    [SIGHTING_SECONDS, SIGHTING_SECONDS, confirmedStatus('completed'), confirmedStatus('read'), ...targetParams],
   );
   return [...new Set(rows.map((r) => r.photo_id))];
 }

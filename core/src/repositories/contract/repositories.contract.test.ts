@@ -591,6 +591,18 @@ describe.each(WORLDS)('PhotosRepository, the organiser review: %s', (_name, make
     expect((await world.photos.bibReadsOf(eventId)).filter((r) => r.unsure)).toHaveLength(5);
   });
 
+  it('confirms an unsure read a start list completed as completed (the rule says which status it takes)', async () => {
+    const { eventId } = await anEvent(world);
+    const read = { bib: '13628', confidence: 0.7, partial: false, weakEnd: 'first' as const, unsure: true };
+    const weak = await aPhoto(world, eventId, shot('12:00:00'), {
+      bibs: [{ read, judged: judgeBibRead(read, startListView(['3628'])) }],
+    });
+    const stored = async () => (await world.photos.bibRowsOf([weak])).map((b) => [b.bib, b.status, b.source]);
+    expect(await stored()).toEqual([['3628', 'unconfirmed', 'completed']]);
+    await aPhoto(world, eventId, shot('12:00:30'), { bibs: wholeReads([['3628', 0.95]]) });
+    expect(await stored()).toEqual([['3628', 'completed', 'completed']]);
+  });
+
   it('confirms two unsure reads of photos saved at the same moment (a save waits for the other)', async () => {
     const { eventId } = await anEvent(world);
     // Unpublished (an event not live yet): no published count's row serialises the two saves.
