@@ -6,6 +6,12 @@ import { REPO_ROOT } from '@em/core';
 import { freePort } from '@em/platform';
 import { info } from '../support/platform';
 
+/**
+ * As the test platform's own services: every test calls from 127.0.0.1 and many expect 401/403, and the failures
+ * are counted in the shared Redis, so a second service throttles them only where its test sets its own limit.
+ */
+const UNTHROTTLED = { AUTH_FAILURE_LIMIT: '100000' };
+
 export interface SecondGateway {
   url: string;
   stop(): Promise<void>;
@@ -44,7 +50,7 @@ async function spawnService(
   const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), `em-${name}2-`)), `${name}.log`);
   const log = createWriteStream(logFile);
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, `${name}/dist/main.js`)], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...info.env, LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...info.env, LOG_LEVEL: 'warn', ...UNTHROTTLED, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(log);
