@@ -54,7 +54,7 @@ export const SEARCHABLE_BIB_STATUSES: readonly BibReadStatus[] = ['accepted', 'c
  * without a doubtful end digit (`withoutWeakEnd`); a fragment completes to the one listed
  * number holding its characters contiguously (when it fits several, or none, it is rejected).
  * An unsure read the rule would count is `unconfirmed` until a photo near it holds the number
- * (`confirmedStatus`; the photos repository's `settleUnsureReads`), and again `unconfirmed` when that photo goes.
+ * (`confirmedStatus`; the photos repository's `settleUnsure`), and again `unconfirmed` when that photo goes.
  */
 export function judgeBibRead(
   read: Pick<BibRead, 'bib' | 'partial' | 'weakEnd' | 'unsure'>,

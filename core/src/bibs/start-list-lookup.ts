@@ -31,13 +31,12 @@ function numbersToLookUp(read: BibRead): string[] {
  * no longer confirms another); returns how many reads changed judgement.
  */
 export async function rejudgeEventReads(
-  photos: Pick<PhotosRepository, 'bibReadsOf' | 'setBibJudgements' | 'settleUnsureReads'>,
+  photos: Pick<PhotosRepository, 'bibReadsOf' | 'setBibJudgements'>,
   startLists: Pick<StartListRepository, 'bibs'>,
   eventId: number,
 ): Promise<number> {
   const listed = await startLists.bibs(eventId);
   const changes = rejudgedReads(await photos.bibReadsOf(eventId), listed.length ? startListView(listed) : null);
   await photos.setBibJudgements(eventId, changes);
-  await photos.settleUnsureReads(eventId);
   return changes.length;
 }

@@ -103,7 +103,7 @@ export interface PhotosRepository {
   markProcessing(photoId: string): Promise<void>;
   /**
    * Replaces the photo's BIBs and faces and records its previews, in one transaction with the settling of the
-   * unsure reads it touches (its own, and the other photos' of a number it holds or held: `settleUnsureReads`).
+   * unsure reads it touches (its own, and the other photos' of a number it holds or held: `settleUnsure`).
    * Returns the ids of the other photos whose reads changed judgement.
    */
   saveProcessed(photoId: string, eventId: number, result: ProcessedPhoto): Promise<string[]>;
@@ -125,17 +125,11 @@ export interface PhotosRepository {
   markForReprocessing(id: string): Promise<void>;
   /** Every stored bib read of the event's photos. */
   bibReadsOf(eventId: number): Promise<StoredBibReadRow[]>;
-  /** Writes new judgements of stored reads, in one transaction. */
-  setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void>;
   /**
-   * Settles the event's unsure reads the rule counts: confirmed (`accepted`, or `completed` when a start list
-   * completed it) while another photo within SIGHTING_SECONDS holds the number (counted or unconfirmed), by
-   * capture time when both photos have one, else by import time when neither has; `unconfirmed` otherwise. Saving,
-   * re-reading, deleting a photo and the organiser's word on a bib settle the reads they touch in their own
-   * transaction; this is the whole event's (after a start list import). Returns the ids of the photos whose reads
-   * changed.
+   * Writes new judgements of stored reads (after a start list import) and settles the event's unsure reads, in one
+   * transaction (`settleUnsure`: a read the new list changes no longer confirms another, or now does).
    */
-  settleUnsureReads(eventId: number): Promise<string[]>;
+  setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void>;
   /** A photo of the event in any state (hidden, unpublished, failed): the organiser's view. */
   findInEvent(eventId: number, id: string): Promise<Photo | null>;
   /** Every bib row of the photos, read or the organiser's, by photo id. */
@@ -541,24 +535,21 @@ export class SqlPhotosRepository implements PhotosRepository {
     }));
   }
 
-  async settleUnsureReads(eventId: number): Promise<string[]> {
-    return this.em.transactional(async (tx) => {
-      const run = transactionRunner(tx);
-      await lockBibReads(run, eventId);
-      return settleUnsure(run, eventId);
-    });
-  }
-
   async setBibJudgements(eventId: number, changes: ReadonlyArray<{ id: string } & BibJudgement>): Promise<void> {
     if (changes.length === 0) return;
     const rows = changes.map((c) => ({ i: c.id, b: c.bib, s: c.status, o: c.source }));
-    // read_text is kept first: the row's first bib is what OCR read, whatever the later judgements.
-    await this.execute(
-      `update photo_bibs pb set read_text = coalesce(pb.read_text, pb.bib), bib = x.b, status = x.s, source = x.o
-         from jsonb_to_recordset(?::jsonb) as x(i bigint, b text, s text, o text)
-        where pb.id = x.i and pb.event_id = ? and pb.source <> 'organiser'`,
-      [JSON.stringify(rows), eventId],
-    );
+    await this.em.transactional(async (tx) => {
+      const run = transactionRunner(tx);
+      await lockBibReads(run, eventId);
+      // read_text is kept first: the row's first bib is what OCR read, whatever the later judgements.
+      await run(
+        `update photo_bibs pb set read_text = coalesce(pb.read_text, pb.bib), bib = x.b, status = x.s, source = x.o
+           from jsonb_to_recordset(?::jsonb) as x(i bigint, b text, s text, o text)
+          where pb.id = x.i and pb.event_id = ? and pb.source <> 'organiser'`,
+        [JSON.stringify(rows), eventId],
+      );
+      await settleUnsure(run, eventId);
+    });
   }
 
   async largeKeyOfFile(eventId: number, originalFileName: string): Promise<string | null> {
@@ -728,8 +719,12 @@ async function lockBibReads(run: Run, eventId: number): Promise<void> {
 }
 
 /**
- * Settles unsure reads (`settleUnsureReads`): the event's, or those of one photo and of the numbers it holds or
- * held (index lookups, whatever the event's size). Writes only the reads whose status changes; returns their photos.
+ * Settles unsure reads the rule counts: confirmed (`confirmedStatus`: accepted, or completed when a start list
+ * completed it) while another photo within SIGHTING_SECONDS holds the number (counted or unconfirmed), by capture
+ * time when both photos have one, else by import time when neither has; `unconfirmed` otherwise. The event's, or
+ * those of one photo and of the numbers it holds or held (index lookups, whatever the event's size). Every write of
+ * an event's reads runs it in its transaction, after `lockBibReads`. Writes only the reads whose status changes;
+ * returns their photos.
  */
 async function settleUnsure(run: Run, eventId: number, near?: { photoId: string; bibs: string[] }): Promise<string[]> {
   const targets = near

@@ -189,7 +189,7 @@ export interface BibRead {
 /**
  * `readBibs`, and the whole numbers read from `unsureConfidence` up to `minConfidence` that no sure read holds,
  * marked unsure: a runner is in more than one photo, and a number read weakly on one and again on another near it
- * in time is theirs (the photo's save confirms it, core's `settleUnsureReads`). The sure reads are `readBibs`'s alone.
+ * in time is theirs (the photo's save confirms it, core's `settleUnsure` in the photos repository). The sure reads are `readBibs`'s alone.
  */
 export function readBibsWithUnsure(
   boxes: TextBox[],

@@ -428,7 +428,7 @@ function score(photos: ReadPhoto[], rules: BibRules, startList: StartListView | 
     }
     return kept;
   });
-  // An unsure read counts once another photo holds its number: the product's rule (`settleUnsureReads`) with every
+  // An unsure read counts once another photo holds its number: the product's rule (the photos repository's `settleUnsure`) with every
   // photo of a race near every other (no capture times; an import of a race takes less than SIGHTING_SECONDS).
   const holders = new Map<string, number>();
   for (const kept of judged) for (const bib of kept.keys()) holders.set(bib, (holders.get(bib) ?? 0) + 1);

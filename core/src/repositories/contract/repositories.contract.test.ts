@@ -582,13 +582,49 @@ describe.each(WORLDS)('PhotosRepository, the organiser review: %s', (_name, make
       ['1777', 'accepted'],
       ['1777', 'accepted'],
     ]);
-    // The whole event at once (after a start list import): nothing left to change; another event's reads never do.
-    expect(await world.photos.settleUnsureReads(eventId)).toEqual([]);
+    // Another event's reads never confirm.
     const { eventId: elsewhere } = await anEvent(world);
     const other = await savedPhoto(world, elsewhere, shot('09:05:10'), { bibs: wholeReads([['80', 0.99]]) });
     expect(other.changedElsewhere).toEqual([]);
-    expect(await world.photos.settleUnsureReads(eventId)).toEqual([]);
+    expect((await world.photos.bibRowsOf([later, near.id])).map((b) => b.status)).toEqual([
+      'unconfirmed',
+      'unconfirmed',
+    ]);
     expect((await world.photos.bibReadsOf(eventId)).filter((r) => r.unsure)).toHaveLength(5);
+  });
+
+  it('settles the whole event as a start list changes the reads: a read the list changes confirms, then no longer', async () => {
+    const { eventId } = await anEvent(world);
+    const weak = await aPhoto(world, eventId, shot('13:00:00'), { bibs: unsure('311') });
+    const edge = { bib: '2311', confidence: 0.95, partial: false, weakEnd: 'first' as const };
+    const sheet = await aPhoto(world, eventId, shot('13:00:20'), {
+      bibs: [{ read: edge, judged: judgeBibRead(edge, null) }],
+    });
+    const statuses = async () =>
+      (await world.photos.bibRowsOf([weak, sheet]))
+        .map((b) => [b.photoId === weak ? 'weak' : 'sheet', b.bib, b.status])
+        .sort((a, b) => (a[0] < b[0] ? 1 : -1));
+    expect(await statuses()).toEqual([
+      ['weak', '311', 'unconfirmed'],
+      ['sheet', '2311', 'accepted'],
+    ]);
+    const rejudge = async (list: string[]) =>
+      world.photos.setBibJudgements(
+        eventId,
+        rejudgedReads(await world.photos.bibReadsOf(eventId), startListView(list)),
+      );
+    // A list of 311 alone: the sheet's edge read as a 2 is dropped, and its 311 confirms the weak read.
+    await rejudge(['311']);
+    expect(await statuses()).toEqual([
+      ['weak', '311', 'accepted'],
+      ['sheet', '311', 'completed'],
+    ]);
+    // A list that holds 2311 too: the sheet reads 2311 again, and the weak read has nothing near it.
+    await rejudge(['311', '2311']);
+    expect(await statuses()).toEqual([
+      ['weak', '311', 'unconfirmed'],
+      ['sheet', '2311', 'accepted'],
+    ]);
   });
 
   it('confirms an unsure read a start list completed as completed (the rule says which status it takes)', async () => {

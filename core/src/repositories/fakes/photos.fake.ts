@@ -428,10 +428,6 @@ export class InMemoryPhotosRepository implements PhotosRepository {
       }));
   }
 
-  async settleUnsureReads(eventId: number): Promise<string[]> {
-    return this.settleUnsure(eventId);
-  }
-
   /** The repository's settling of unsure reads: the event's, or those of one photo and of the numbers given. */
   private settleUnsure(eventId: number, near?: { photoId: string; bibs: string[] }): string[] {
     const moment = (id: string) => {
@@ -478,6 +474,7 @@ export class InMemoryPhotosRepository implements PhotosRepository {
           source: change.source,
         });
     }
+    if (changes.length) this.settleUnsure(eventId);
   }
 
   async findInEvent(eventId: number, id: string): Promise<Photo | null> {
