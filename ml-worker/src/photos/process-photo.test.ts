@@ -169,8 +169,12 @@ describe('PhotoProcessor', () => {
     const version = s.events.contentVersions.get(5)!;
     expect(await s.processor.process(s.photo.id)).toBe('skipped');
     expect(s.faces.calls).toBe(1);
-    // A retry of a processed photo's job follows a crash that may have come before the version's bump.
+    // A retry of a processed photo's job follows a crash that may have come before the bumps that follow the save.
     expect(s.events.contentVersions.get(5)).toBe(version + 1);
+    expect(s.revisions.bumps).toEqual([
+      ['photos', 5],
+      ['photos', 5],
+    ]);
     s.photos.rows.get(s.photo.id)!.status = 'processing';
     s.faces.faces = [face(0.3)];
     await s.processor.process(s.photo.id);

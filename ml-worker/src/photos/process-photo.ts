@@ -27,8 +27,8 @@ import { PhotoStep, PhotoStepTimes, timedStep, UNTIMED_STEPS } from './photo-ste
  * pixels, faces (boxes, scores, descriptors) found on the large preview's JPEG without watermark
  * (renderPreviewsOf says why the JPEG; also in the heads of the people the BIB step found), then the photo row, its bibs and faces in one
  * transaction (published at once when its event is already live; the unsure reads it touches settled in it too).
- * Idempotent: a processed photo is left as it is (its event's content version bumped again); a retry after a
- * crash rewrites the same object keys and replaces bibs and faces. A failing bib or face step is recorded on the photo and loses nothing else (without the
+ * Idempotent: a processed photo is left as it is (its face index, content version and status announced again); a
+ * retry after a crash rewrites the same object keys and replaces bibs and faces. A failing bib or face step is recorded on the photo and loses nothing else (without the
  * BIB step's people, faces are looked for on the whole photo only). Each step's wall time goes to
  * `steps` (the ml-worker's em_photo_step_seconds histogram).
  */
@@ -51,8 +51,11 @@ export class PhotoProcessor {
     const photo = await this.photos.findWithEvent(photoId);
     if (!photo) return 'skipped';
     if (photo.status === 'processed') {
-      // Only a retry sees its photo processed (one job a photo): a crash may have come between the save and the bump.
+      // Only a retry sees its photo processed (one job a photo): a crash may have come after the save, before the
+      // bumps and the announcement that follow it.
+      await this.bumpFaceIndex(photo.event.id);
       await this.versions.bumpContentVersion(photo.event.id);
+      await this.announce({ eventId: photo.event.id, photoId, status: 'processed', reason: null });
       return 'skipped';
     }
     await this.photos.markProcessing(photoId);
@@ -122,10 +125,7 @@ export class PhotoProcessor {
           box: face.box,
         })),
       });
-      if (detected.length)
-        await this.revisions
-          .bump('photos', eventId)
-          .catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
+      if (detected.length) await this.bumpFaceIndex(eventId);
       return { live, changedElsewhere };
     });
     // Published now, or published before and processed again (its BIBs and faces may differ), or another photo's
@@ -135,6 +135,12 @@ export class PhotoProcessor {
     await this.announce({ eventId, photoId, status: 'processed', reason: null });
     this.logger.debug({ photoId, bibs: reads.length, faces: detected.length }, 'photo processed');
     return 'processed';
+  }
+
+  private async bumpFaceIndex(eventId: number): Promise<void> {
+    await this.revisions
+      .bump('photos', eventId)
+      .catch((err) => this.logger.warn({ err: (err as Error).message }, 'face index revision not bumped'));
   }
 
   private async failAtOnce(photoId: string, reason: string): Promise<never> {
