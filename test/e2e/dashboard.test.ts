@@ -130,6 +130,28 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     await other.close();
   });
 
+  it('checks no more passwords than the limit when tries for one account arrive all at once', async () => {
+    const other = await browser.newContext();
+    const p = await other.newPage();
+    await p.goto(`${dashboardUrl}login`);
+    await p.waitForURL(/\/interaction\//);
+    const action = new URL((await p.locator('form').getAttribute('action'))!, p.url()).toString();
+    // The attacker's view: ten form posts sent together, with the interaction's cookies (the context's own requests).
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        other.request
+          .post(action, {
+            form: { email: 'together@demo.example', password: `wrong password ${i}` },
+            maxRedirects: 0,
+          })
+          .then((r) => r.status()),
+      ),
+    );
+    expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_FAILURES);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10 - MAX_FAILURES);
+    await other.close();
+  });
+
   let eventId: number;
   it('creates an event and switches a flag through the gateway with the provider token', async () => {
     await page.locator('#new-name').fill('Dashboard Trail 21K');
