@@ -15,7 +15,7 @@ import { openDatabase, Orm, SqlAccountsRepository, SqlLocalCredentialsRepository
 import { exportJWK, importPKCS8 } from 'jose';
 import http from 'node:http';
 import { LocalAccountsService } from './accounts/local-accounts.service';
-import { RedisFailureCounter, SignInThrottle } from './accounts/sign-in-throttle';
+import { RedisSignInCounters, SignInThrottle } from './accounts/sign-in-throttle';
 import { identityHandler } from './http/server';
 import { startInvitationMailWorker } from './invitations/invitation-worker';
 import { createProvider } from './provider/provider';
@@ -69,7 +69,7 @@ function localAccounts(cfg: Config, orm: Orm, redis: Redis) {
   return new LocalAccountsService(
     new SqlAccountsRepository(() => orm.em.fork()),
     new SqlLocalCredentialsRepository(() => orm.em.fork()),
-    new SignInThrottle(new RedisFailureCounter(redis), {
+    new SignInThrottle(new RedisSignInCounters(redis), {
       perAccount: cfg.SIGN_IN_MAX_FAILURES,
       perAddress: cfg.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: cfg.SIGN_IN_FAILURE_WINDOW_SECONDS,

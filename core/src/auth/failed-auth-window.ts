@@ -1,10 +1,9 @@
 /**
- * The Redis counters of an address's failed authentications: failures are added to the current fixed window's
- * counter, and a check counts the previous window's too, so no `windowSeconds` ever holds more than the limit
- * (a fixed window alone lets twice the limit through in the seconds around its end). The gateway's throttle counts
- * there; the REST adapter reads the same counters before answering a visitor from a grant given to another address.
+ * A count kept in fixed windows where a check adds the previous window's count to the current one's, so no
+ * `windowSeconds` ever holds more than the limit (a fixed window alone lets twice the limit through in the seconds
+ * around its end). The gateway's failed-auth throttle and the identity provider's sign-in throttle count this way.
  */
-export interface FailedAuthCounters {
+export interface WindowCounters {
   current: string;
   previous: string;
   /** Seconds until the current window ends (at least 1). */
@@ -13,19 +12,29 @@ export interface FailedAuthCounters {
   ttlSeconds: number;
 }
 
+/** The Redis keys of `key`'s counters at `now`. */
+export function windowCounters(key: string, windowSeconds: number, now = Date.now()): WindowCounters {
+  const index = Math.floor(now / 1000 / windowSeconds);
+  return {
+    current: `${key}:${index}`,
+    previous: `${key}:${index - 1}`,
+    endsInSeconds: Math.max(1, Math.ceil((index + 1) * windowSeconds - now / 1000)),
+    ttlSeconds: 2 * windowSeconds + 1,
+  };
+}
+
+/**
+ * The counters of an address's failed authentications: the gateway's throttle counts there; the REST adapter reads
+ * the same counters before answering a visitor from a grant given to another address.
+ */
+export type FailedAuthCounters = WindowCounters;
+
 export function failedAuthCounters(
   address: string | null | undefined,
   windowSeconds: number,
   now = Date.now(),
 ): FailedAuthCounters {
-  const index = Math.floor(now / 1000 / windowSeconds);
-  const key = (i: number) => `authfail:${address ?? 'unknown'}:${i}`;
-  return {
-    current: key(index),
-    previous: key(index - 1),
-    endsInSeconds: Math.max(1, Math.ceil((index + 1) * windowSeconds - now / 1000)),
-    ttlSeconds: 2 * windowSeconds + 1,
-  };
+  return windowCounters(`authfail:${address ?? 'unknown'}`, windowSeconds, now);
 }
 
 /**

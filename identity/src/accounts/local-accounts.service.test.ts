@@ -1,7 +1,7 @@
 import { hashPassword, verifyPassword } from './passwords';
 import { InMemoryAccountsRepository, InMemoryLocalCredentialsRepository } from '@em/core/testing';
 import { LocalAccountsService, setPasswordLink } from './local-accounts.service';
-import { MemoryFailureCounter, SignInThrottle } from './sign-in-throttle';
+import { MemorySignInCounters, SignInThrottle } from './sign-in-throttle';
 
 // Several scrypt hashes per test (32 MiB each, by design slow): on a loaded machine they exceed the usual 60 s.
 
@@ -12,7 +12,7 @@ function setup(limits = { perAccount: 3, perAddress: 10, windowSeconds: 60 }) {
   const service = new LocalAccountsService(
     accounts,
     credentials,
-    new SignInThrottle(new MemoryFailureCounter(), limits),
+    new SignInThrottle(new MemorySignInCounters(), limits),
     {
       setPasswordLinkHours: 72,
       now: () => now,

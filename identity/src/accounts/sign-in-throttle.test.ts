@@ -1,13 +1,13 @@
 import { connectRedis } from '@em/core';
 import { startRedis } from '@em/core/testing';
-import { MemoryFailureCounter, RedisFailureCounter, SignInCounters, SignInThrottle } from './sign-in-throttle';
+import { MemorySignInCounters, RedisSignInCounters, SignInCounters, SignInThrottle } from './sign-in-throttle';
 
 const LIMITS = { perAccount: 3, perAddress: 5, windowSeconds: 60 };
 /** A window's start on the counters' clock (windows are whole multiples of windowSeconds). */
 const WINDOW_START = 1_800_000_000_000;
 
 describe.each<[string, () => Promise<{ counters: (now: () => number) => SignInCounters; stop: () => void }>]>([
-  ['in memory', async () => ({ counters: (now) => new MemoryFailureCounter(now), stop: () => undefined })],
+  ['in memory', async () => ({ counters: (now) => new MemorySignInCounters(now), stop: () => undefined })],
   [
     'in Redis',
     async () => {
@@ -16,7 +16,7 @@ describe.each<[string, () => Promise<{ counters: (now: () => number) => SignInCo
       redis.on('error', () => undefined);
       if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
       return {
-        counters: (now) => new RedisFailureCounter(redis, now),
+        counters: (now) => new RedisSignInCounters(redis, now),
         stop: () => {
           redis.disconnect();
           server.stop();

@@ -1,3 +1,4 @@
+import { windowCounters } from '@em/core';
 import type { Redis } from 'ioredis';
 
 export interface ThrottleLimits {
@@ -8,23 +9,15 @@ export interface ThrottleLimits {
   windowSeconds: number;
 }
 
-/** Counts of failures per key with their window; Redis in the service, a Map in unit tests. */
-export interface FailureCounter {
-  count(key: string): Promise<number>;
-  add(key: string, windowSeconds: number): Promise<void>;
-  clear(key: string): Promise<void>;
-}
-
-/** One try counted against its keys, in the window it was counted in (to take it back). */
+/** One try counted against its keys: each key's counter in the window it was counted in (to take it back). */
 export interface CountedTry {
   keys: string[];
-  window: number;
+  counters: string[];
 }
 
 /**
- * The sign-in throttle's counters: tries are counted in fixed windows, and a key's count is its current window's and
- * the previous one's together, so no `windowSeconds` ever holds more than the limit (a fixed window alone lets twice
- * the limit through around its end).
+ * The sign-in throttle's counters, kept as core's `windowCounters`: a key's count is its current window's and the
+ * previous one's together, so no `windowSeconds` ever holds more than the limit.
  */
 export interface SignInCounters {
   /**
@@ -41,8 +34,7 @@ export interface SignInCounters {
   forget(key: string, windowSeconds: number): Promise<void>;
 }
 
-const windowOf = (now: number, windowSeconds: number) => Math.floor(now / 1000 / windowSeconds);
-const windowKey = (key: string, window: number) => `${key}:${window}`;
+const counterOf = (counted: CountedTry, key: string) => counted.counters[counted.keys.indexOf(key)];
 
 /** Checks the keys' counts (this window and the previous) against their limits, then counts the try: atomically. */
 const COUNT_IF_UNDER_LUA = `
@@ -58,93 +50,61 @@ const COUNT_IF_UNDER_LUA = `
   return 1`;
 const UNCOUNT_LUA = `if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end`;
 
-export class RedisFailureCounter implements FailureCounter, SignInCounters {
+export class RedisSignInCounters implements SignInCounters {
   constructor(
     private readonly redis: Redis,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async count(key: string) {
-    return Number((await this.redis.get(key)) ?? 0);
-  }
-
-  async add(key: string, windowSeconds: number) {
-    // The window starts at the first failure; later ones do not extend it.
-    await this.redis.multi().incr(key).expire(key, windowSeconds, 'NX').exec();
-  }
-
-  async clear(key: string) {
-    await this.redis.del(key);
-  }
-
   async countIfUnder(limits: ReadonlyArray<{ key: string; limit: number }>, windowSeconds: number) {
-    const window = windowOf(this.now(), windowSeconds);
-    const keys = limits.flatMap(({ key }) => [windowKey(key, window), windowKey(key, window - 1)]);
-    // A window's count is read through the next window: it lives two windows.
+    const windows = limits.map(({ key }) => windowCounters(key, windowSeconds, this.now()));
+    const keys = windows.flatMap(({ current, previous }) => [current, previous]);
     const counted = await this.redis.eval(
       COUNT_IF_UNDER_LUA,
       keys.length,
       ...keys,
-      2 * windowSeconds + 1,
+      windows[0].ttlSeconds,
       ...limits.map(({ limit }) => limit),
     );
-    return counted === 1 ? { keys: limits.map(({ key }) => key), window } : null;
+    return counted === 1 ? { keys: limits.map(({ key }) => key), counters: windows.map((w) => w.current) } : null;
   }
 
   async uncount(counted: CountedTry, key: string) {
-    await this.redis.eval(UNCOUNT_LUA, 1, windowKey(key, counted.window));
+    await this.redis.eval(UNCOUNT_LUA, 1, counterOf(counted, key));
   }
 
   async forget(key: string, windowSeconds: number) {
-    const window = windowOf(this.now(), windowSeconds);
-    await this.redis.del(windowKey(key, window), windowKey(key, window - 1));
+    const { current, previous } = windowCounters(key, windowSeconds, this.now());
+    await this.redis.del(current, previous);
   }
 }
 
 /** Counts in this process: for the CLI and the demo seed (they never sign in) and unit tests. */
-export class MemoryFailureCounter implements FailureCounter, SignInCounters {
-  private readonly counts = new Map<string, { count: number; until: number }>();
+export class MemorySignInCounters implements SignInCounters {
+  private readonly counts = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async count(key: string) {
-    const entry = this.counts.get(key);
-    return entry && entry.until > this.now() ? entry.count : 0;
-  }
-
-  async add(key: string, windowSeconds: number) {
-    const entry = this.counts.get(key);
-    if (entry && entry.until > this.now()) entry.count += 1;
-    else this.counts.set(key, { count: 1, until: this.now() + windowSeconds * 1000 });
-  }
-
-  async clear(key: string) {
-    this.counts.delete(key);
-  }
-
   async countIfUnder(limits: ReadonlyArray<{ key: string; limit: number }>, windowSeconds: number) {
-    const window = windowOf(this.now(), windowSeconds);
-    const held = (key: string) =>
-      (this.counts.get(windowKey(key, window))?.count ?? 0) + (this.counts.get(windowKey(key, window - 1))?.count ?? 0);
+    const windows = limits.map(({ key }) => windowCounters(key, windowSeconds, this.now()));
+    const held = (i: number) =>
+      (this.counts.get(windows[i].current) ?? 0) + (this.counts.get(windows[i].previous) ?? 0);
     // No await between the check and the count: tries of this process cannot interleave.
-    if (limits.some(({ key, limit }) => held(key) >= limit)) return null;
-    for (const { key } of limits) {
-      const entry = this.counts.get(windowKey(key, window));
-      if (entry) entry.count += 1;
-      else this.counts.set(windowKey(key, window), { count: 1, until: (window + 2) * windowSeconds * 1000 });
-    }
-    return { keys: limits.map(({ key }) => key), window };
+    if (limits.some(({ limit }, i) => held(i) >= limit)) return null;
+    for (const { current } of windows) this.counts.set(current, (this.counts.get(current) ?? 0) + 1);
+    return { keys: limits.map(({ key }) => key), counters: windows.map((w) => w.current) };
   }
 
   async uncount(counted: CountedTry, key: string) {
-    const entry = this.counts.get(windowKey(key, counted.window));
-    if (entry && entry.count > 0) entry.count -= 1;
+    const counter = counterOf(counted, key);
+    const count = this.counts.get(counter) ?? 0;
+    if (count > 0) this.counts.set(counter, count - 1);
   }
 
   async forget(key: string, windowSeconds: number) {
-    const window = windowOf(this.now(), windowSeconds);
-    this.counts.delete(windowKey(key, window));
-    this.counts.delete(windowKey(key, window - 1));
+    const { current, previous } = windowCounters(key, windowSeconds, this.now());
+    this.counts.delete(current);
+    this.counts.delete(previous);
   }
 }
 

@@ -1,6 +1,7 @@
 import { InMemoryAccountsRepository, InMemoryLocalCredentialsRepository } from '@em/core/testing';
 import { LocalAccountsService } from '../accounts/local-accounts.service';
-import { MemoryFailureCounter, SignInThrottle } from '../accounts/sign-in-throttle';
+import { MemorySignInCounters, SignInThrottle } from '../accounts/sign-in-throttle';
+import { MemoryMailsSentCounter } from './mails-sent-counter';
 import { InvitationCapReached, InvitationMailer, OutgoingMail } from './invitation-mailer';
 
 function setup(perOrganisationPerDay = 5) {
@@ -9,7 +10,7 @@ function setup(perOrganisationPerDay = 5) {
   const accounts = new LocalAccountsService(
     accountsRepo,
     credentials,
-    new SignInThrottle(new MemoryFailureCounter(), { perAccount: 3, perAddress: 10, windowSeconds: 60 }),
+    new SignInThrottle(new MemorySignInCounters(), { perAccount: 3, perAddress: 10, windowSeconds: 60 }),
     { setPasswordLinkHours: 72, now: () => new Date('2026-05-17T09:00:00Z') },
   );
   const sent: OutgoingMail[] = [];
@@ -22,7 +23,7 @@ function setup(perOrganisationPerDay = 5) {
         sent.push(mail);
       },
     },
-    new MemoryFailureCounter(),
+    new MemoryMailsSentCounter(),
     {
       from: 'Races <no-reply@races.example>',
       issuer: 'https://id.races.example',

@@ -1,5 +1,5 @@
 import type { InvitationMailJob } from '@em/core/jobs';
-import type { FailureCounter } from '../accounts/sign-in-throttle';
+import type { MailsSentCounter } from './mails-sent-counter';
 import { LocalAccountsService, setPasswordLink } from '../accounts/local-accounts.service';
 
 /** A plain-text mail; nodemailer's SMTP transport in the service, a list in unit tests. */
@@ -42,7 +42,7 @@ export class InvitationMailer {
   constructor(
     private readonly accounts: Pick<LocalAccountsService, 'hasPassword' | 'issueSetPasswordToken'>,
     private readonly transport: MailTransport,
-    private readonly sentToday: FailureCounter,
+    private readonly sentToday: MailsSentCounter,
     private readonly opts: InvitationMailerOptions,
   ) {}
 

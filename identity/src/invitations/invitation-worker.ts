@@ -4,7 +4,7 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import nodemailer from 'nodemailer';
 import { LocalAccountsService } from '../accounts/local-accounts.service';
-import { RedisFailureCounter } from '../accounts/sign-in-throttle';
+import { RedisMailsSentCounter } from './mails-sent-counter';
 import { InvitationCapReached, InvitationMailer } from './invitation-mailer';
 
 /** One SMTP server is not flooded by a burst of invitations: mails beyond this wait their turn. */
@@ -18,7 +18,7 @@ export function startInvitationMailWorker(
   const mailer = new InvitationMailer(
     parts.accounts,
     nodemailer.createTransport(cfg.SMTP_URL),
-    new RedisFailureCounter(parts.redis),
+    new RedisMailsSentCounter(parts.redis),
     {
       from: cfg.MAIL_FROM,
       issuer: parts.issuer,

@@ -1,6 +1,6 @@
 import { Config, embeddedIdentityIssuer } from '@em/core';
 import { SqlAccountsRepository, SqlLocalCredentialsRepository } from '@em/core/data';
-import { LocalAccountsService, MemoryFailureCounter, setPasswordLink, SignInThrottle } from '@em/identity';
+import { LocalAccountsService, MemorySignInCounters, setPasswordLink, SignInThrottle } from '@em/identity';
 import type { CommandContext } from './command';
 
 /** The embedded identity provider runs (npm start without an identity provider configured). */
@@ -12,7 +12,7 @@ export async function setPasswordLinkFor(ctx: Pick<CommandContext, 'cfg' | 'orm'
     throw new Error('set-password works with the embedded identity provider only (npm start without OAUTH_ISSUER)');
   const em = ctx.orm.em.fork();
   // The CLI never signs anyone in: its throttle is never consulted.
-  const throttle = new SignInThrottle(new MemoryFailureCounter(), { perAccount: 1, perAddress: 1, windowSeconds: 1 });
+  const throttle = new SignInThrottle(new MemorySignInCounters(), { perAccount: 1, perAddress: 1, windowSeconds: 1 });
   const accounts = new LocalAccountsService(
     new SqlAccountsRepository(() => em),
     new SqlLocalCredentialsRepository(() => em),

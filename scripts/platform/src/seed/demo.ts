@@ -3,7 +3,7 @@ import { Event, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosReposito
 import { ObjectStore } from '@em/core/storage';
 import { buildSlideshow } from './slideshow';
 import { administrationServices, AdministrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events';
-import { LocalAccountsService, MemoryFailureCounter, SignInThrottle } from '@em/identity';
+import { LocalAccountsService, MemorySignInCounters, SignInThrottle } from '@em/identity';
 import { SqlAccountsRepository, SqlLocalCredentialsRepository } from '@em/core/data';
 import { randomBytes } from 'node:crypto';
 import { PipelineService } from '@em/subgraph-images';
@@ -179,7 +179,7 @@ async function ensureOrganiserPassword(orm: Orm, dataDir: string): Promise<strin
   const accounts = new LocalAccountsService(
     new SqlAccountsRepository(() => em),
     new SqlLocalCredentialsRepository(() => em),
-    new SignInThrottle(new MemoryFailureCounter(), { perAccount: 1, perAddress: 1, windowSeconds: 1 }),
+    new SignInThrottle(new MemorySignInCounters(), { perAccount: 1, perAddress: 1, windowSeconds: 1 }),
     { setPasswordLinkHours: 1 },
   );
   const password = randomBytes(12).toString('base64url');
