@@ -90,8 +90,10 @@ export async function contextOf(deps: RequestContextDeps, facts: RequestFacts): 
       clientIp: facts.clientIp ?? null,
     };
     const credentials = { apiKey: facts.apiKey, authorization: facts.authorization };
-    const authenticated = await deps.failedAuth.guard(facts.clientIp, () =>
-      deps.authenticator.authenticate(credentials, caller, requestId),
+    const authenticated = await deps.failedAuth.guard(
+      facts.clientIp,
+      () => deps.authenticator.authenticate(credentials, caller, requestId),
+      { looksUp: deps.authenticator.looksUp(credentials) },
     );
     // Bounded before any recursive walk (the NUL screen, Apollo's variable coercion) can overflow the stack.
     if (jsonDepthExceeds(facts.body))

@@ -1,3 +1,5 @@
+import type { Redis } from 'ioredis';
+
 /**
  * A count kept in fixed windows where a check adds the previous window's count to the current one's, so no
  * `windowSeconds` ever holds more than the limit (a fixed window alone lets twice the limit through in the seconds
@@ -21,6 +23,48 @@ export function windowCounters(key: string, windowSeconds: number, now = Date.no
     endsInSeconds: Math.max(1, Math.ceil((index + 1) * windowSeconds - now / 1000)),
     ttlSeconds: 2 * windowSeconds + 1,
   };
+}
+
+/** Checks each key's count (its window and the previous) against its limit, then counts one in every key: atomically. */
+const COUNT_IF_UNDER_LUA = `
+  local n = #KEYS / 2
+  for i = 1, n do
+    local current = tonumber(redis.call('GET', KEYS[2 * i - 1]) or '0')
+    if current + tonumber(redis.call('GET', KEYS[2 * i]) or '0') >= tonumber(ARGV[i + 1]) then return {0, i, current} end
+  end
+  for i = 1, n do
+    redis.call('INCR', KEYS[2 * i - 1])
+    redis.call('EXPIRE', KEYS[2 * i - 1], ARGV[1])
+  end
+  return {1}`;
+const UNCOUNT_LUA = `if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end`;
+
+/** Counted in every window, or refused by the first entry holding its limit (with that entry's current count). */
+export type WindowCount = { counted: true } | { counted: false; refusedBy: number; current: number };
+
+/**
+ * Counts one try in every entry's current window unless one of them already holds its limit, in one Redis script:
+ * tries arriving together cannot all pass the check before any is counted.
+ */
+export async function countInWindowsIfUnder(
+  redis: Redis,
+  entries: ReadonlyArray<{ counters: WindowCounters; limit: number }>,
+): Promise<WindowCount> {
+  const keys = entries.flatMap(({ counters }) => [counters.current, counters.previous]);
+  const ttl = Math.max(...entries.map(({ counters }) => counters.ttlSeconds));
+  const [counted, refusedBy, current] = (await redis.eval(
+    COUNT_IF_UNDER_LUA,
+    keys.length,
+    ...keys,
+    ttl,
+    ...entries.map(({ limit }) => limit),
+  )) as number[];
+  return counted === 1 ? { counted: true } : { counted: false, refusedBy: refusedBy - 1, current };
+}
+
+/** Takes one counted try back from a window's counter (a try that turned out not to be a failure). */
+export async function uncountInWindow(redis: Redis, counter: string): Promise<void> {
+  await redis.eval(UNCOUNT_LUA, 1, counter);
 }
 
 /**

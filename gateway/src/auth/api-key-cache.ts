@@ -65,6 +65,13 @@ export class ApiKeyLookup {
     return record;
   }
 
+  /** Whether find() answers this key from the cache, without a lookup in Postgres. */
+  isCached(rawKey: string): boolean {
+    const hash = hashApiKey(rawKey);
+    const cached = this.known.get(hash) ?? this.unknown.get(hash);
+    return cached !== undefined && cached.expiresAt > Date.now();
+  }
+
   /** Forgets a key that was deactivated, reactivated or deleted elsewhere. */
   invalidate(keyId: number): void {
     this.known.deleteWhere((entry) => entry.value.id === keyId);

@@ -180,3 +180,19 @@ describe('Authenticator', () => {
     expect(server.sharedRateSubject).toBeUndefined();
   });
 });
+
+describe('Authenticator.looksUp', () => {
+  it('is true for a key the cache does not know and for a bearer token, false for a cached key or a malformed one', async () => {
+    const source = { findByHash: async () => null, touchLastUsed: async () => undefined };
+    const cached = new Authenticator(new ApiKeyLookup(source, 10), tokens);
+    const key = 'emk_invented_0123456789abcdef0123456789abcdef';
+    expect(cached.looksUp({ apiKey: key, authorization: undefined })).toBe(true);
+    await expect(cached.authenticate({ apiKey: key, authorization: undefined }, anywhere, 'r')).rejects.toMatchObject({
+      status: 403,
+    });
+    // Its absence is cached now: asking again costs no lookup.
+    expect(cached.looksUp({ apiKey: key, authorization: undefined })).toBe(false);
+    expect(cached.looksUp({ apiKey: 'not a key', authorization: undefined })).toBe(false);
+    expect(cached.looksUp({ apiKey: undefined, authorization: 'Bearer good.token.value' })).toBe(true);
+  });
+});

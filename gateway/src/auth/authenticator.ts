@@ -86,6 +86,13 @@ export class Authenticator {
     };
   }
 
+  /** Whether authenticating these credentials reaches beyond the key cache: a key lookup in Postgres, a bearer token. */
+  looksUp(credentials: Credentials): boolean {
+    if (credentials.authorization?.trim()) return true;
+    const apiKey = credentials.apiKey?.trim();
+    return !!apiKey && looksLikeApiKey(apiKey) && !this.keys.isCached(apiKey);
+  }
+
   private async fromBearer(authorization: string, requestId: string): Promise<Authenticated> {
     const token = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)$/i.exec(authorization)?.[1];
     if (!token) throw new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <token>"');

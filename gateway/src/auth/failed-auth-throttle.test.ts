@@ -1,4 +1,5 @@
-import { AppError } from '@em/core';
+import { AppError, connectRedis } from '@em/core';
+import { startRedis } from '@em/core/testing';
 import type { Redis } from 'ioredis';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 
@@ -102,5 +103,61 @@ describe('FailedAuthThrottle', () => {
     expect((refused as AppError).details?.retryAfterSeconds).toBe(110);
     await expect(throttle.assertAllowed(address, windowStart + 100_000)).rejects.toMatchObject({ status: 429 });
     await expect(throttle.assertAllowed(address, windowStart + 120_000)).resolves.toBeUndefined();
+  });
+});
+
+describe('FailedAuthThrottle, calls that look their credential up, on a real redis-server', () => {
+  let server: Awaited<ReturnType<typeof startRedis>>;
+  let redis: Redis;
+  beforeAll(async () => {
+    server = await startRedis();
+    redis = connectRedis(server.url, { failFast: true });
+    redis.on('error', () => undefined);
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+  });
+  afterAll(() => {
+    redis.disconnect();
+    server.stop();
+  });
+  const limits = { AUTH_FAILURE_LIMIT: 3, AUTH_FAILURE_WINDOW_SECONDS: 60 };
+  let lookups = 0;
+  const lookUpInvented = async () => {
+    lookups += 1;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    throw new AppError('FORBIDDEN', 'The API key is invalid');
+  };
+  beforeEach(() => (lookups = 0));
+
+  it('of failing calls sent together, lets no more than the limit look up their credential', async () => {
+    const throttle = new FailedAuthThrottle(redis, limits);
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        throttle.guard('198.51.100.20', lookUpInvented, { looksUp: true }).catch((err: AppError) => err.status),
+      ),
+    );
+    expect(lookups).toBe(3);
+    expect(outcomes.filter((status) => status === 403)).toHaveLength(3);
+    expect(outcomes.filter((status) => status === 429)).toHaveLength(9);
+    // Calls the key cache answers are refused too, and another gateway refuses the address as well.
+    await expect(throttle.guard('198.51.100.20', async () => 'ok')).rejects.toMatchObject({ status: 429 });
+    await expect(new FailedAuthThrottle(redis, limits).assertAllowed('198.51.100.20')).rejects.toMatchObject({
+      status: 429,
+    });
+  });
+
+  it('takes back the count of a lookup that succeeds or fails for another reason', async () => {
+    const throttle = new FailedAuthThrottle(redis, limits);
+    for (let i = 0; i < 10; i++)
+      await expect(throttle.guard('198.51.100.21', async () => 'ok', { looksUp: true })).resolves.toBe('ok');
+    for (let i = 0; i < 10; i++)
+      await expect(
+        throttle.guard('198.51.100.21', () => Promise.reject(new AppError('BAD_REQUEST', 'both')), { looksUp: true }),
+      ).rejects.toMatchObject({ status: 400 });
+    const failures = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        throttle.guard('198.51.100.21', lookUpInvented, { looksUp: true }).catch((err: AppError) => err.status),
+      ),
+    );
+    expect(failures.sort()).toEqual([403, 403, 403, 429, 429]);
   });
 });

@@ -1,4 +1,13 @@
-import { AppError, Config, failedAuthCounters, failedAuthRetryAfter, LruMap } from '@em/core';
+import {
+  AppError,
+  Config,
+  countInWindowsIfUnder,
+  failedAuthCounters,
+  FailedAuthCounters,
+  failedAuthRetryAfter,
+  LruMap,
+  uncountInWindow,
+} from '@em/core';
 import type { Redis } from 'ioredis';
 
 /** How long a process trusts the failure count it last read for an address (the limit holds across gateways within this lag). */
@@ -33,20 +42,8 @@ export class FailedAuthThrottle {
     const counters = this.counters(address, now);
     try {
       const failures = await this.failures(counters, now);
-      const limit = this.cfg.AUTH_FAILURE_LIMIT;
-      if (failures.current + failures.previous >= limit) {
-        const retryAfterSeconds = failedAuthRetryAfter(
-          counters,
-          failures.current,
-          limit,
-          this.cfg.AUTH_FAILURE_WINDOW_SECONDS,
-        );
-        throw new AppError(
-          'RATE_LIMITED',
-          `Too many failed authentications from this address; retry in ${retryAfterSeconds} s`,
-          { retryAfterSeconds },
-        );
-      }
+      if (failures.current + failures.previous >= this.cfg.AUTH_FAILURE_LIMIT)
+        throw this.refusal(counters, failures.current);
     } catch (err) {
       if (err instanceof AppError) throw err;
       this.onError(err);
@@ -72,15 +69,67 @@ export class FailedAuthThrottle {
     }
   }
 
-  /** Runs an authentication, counting its 401/403 against the address. */
-  async guard<T>(address: string | null | undefined, authenticate: () => Promise<T>): Promise<T> {
-    await this.assertAllowed(address);
+  /**
+   * Runs an authentication, counting its 401/403 against the address. One that looks its credential up (a key the
+   * cache does not know, a bearer token) is counted before it runs, by one Redis script that refuses it when the
+   * address holds its limit, and taken back unless it fails: failing calls sent together look up no more credentials
+   * than the limit. One the key cache answers is checked before and counted after (no Redis write on the read path).
+   */
+  async guard<T>(
+    address: string | null | undefined,
+    authenticate: () => Promise<T>,
+    opts: { looksUp?: boolean } = {},
+  ): Promise<T> {
+    const counted = opts.looksUp ? await this.countFirst(address) : null;
+    if (!counted) await this.assertAllowed(address);
     try {
-      return await authenticate();
+      const authenticated = await authenticate();
+      if (counted) await this.uncount(counted);
+      return authenticated;
     } catch (err) {
-      if (err instanceof AppError && (err.status === 401 || err.status === 403)) await this.recordFailure(address);
+      const failed = err instanceof AppError && (err.status === 401 || err.status === 403);
+      if (counted) {
+        if (failed) this.known.delete(counted.current);
+        else await this.uncount(counted);
+      } else if (failed) await this.recordFailure(address);
       throw err;
     }
+  }
+
+  /** Counts a try that looks up its credential before it runs; null when Redis cannot count (then checked as usual). */
+  private async countFirst(address: string | null | undefined): Promise<FailedAuthCounters | null> {
+    const counters = this.counters(address, Date.now());
+    try {
+      const count = await countInWindowsIfUnder(this.redis, [{ counters, limit: this.cfg.AUTH_FAILURE_LIMIT }]);
+      if (!count.counted) throw this.refusal(counters, count.current);
+      return counters;
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      this.onError(err);
+      return null;
+    }
+  }
+
+  private async uncount(counters: FailedAuthCounters): Promise<void> {
+    try {
+      await uncountInWindow(this.redis, counters.current);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  private refusal(counters: FailedAuthCounters, currentFailures: number): AppError {
+    const retryAfterSeconds = failedAuthRetryAfter(
+      counters,
+      currentFailures,
+      this.cfg.AUTH_FAILURE_LIMIT,
+      this.cfg.AUTH_FAILURE_WINDOW_SECONDS,
+    );
+    return new AppError(
+      'RATE_LIMITED',
+      `Too many failed authentications from this address; retry in ${retryAfterSeconds} s`,
+      { retryAfterSeconds },
+    );
   }
 
   private async failures(counters: { current: string; previous: string }, now: number): Promise<KnownFailures> {

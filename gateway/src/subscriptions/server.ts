@@ -52,8 +52,10 @@ export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: 
   const authenticate = async (connection: Connection): Promise<boolean> => {
     try {
       const address = connection.caller.clientIp;
-      const { principal } = await deps.failedAuth.guard(address, () =>
-        deps.authenticator.authenticate(connection.credentials, connection.caller, newId()),
+      const { principal } = await deps.failedAuth.guard(
+        address,
+        () => deps.authenticator.authenticate(connection.credentials, connection.caller, newId()),
+        { looksUp: deps.authenticator.looksUp(connection.credentials) },
       );
       connection.principal = principal;
       return true;

@@ -1,4 +1,4 @@
-import { windowCounters } from '@em/core';
+import { countInWindowsIfUnder, uncountInWindow, windowCounters } from '@em/core';
 import type { Redis } from 'ioredis';
 
 export interface ThrottleLimits {
@@ -36,20 +36,6 @@ export interface SignInCounters {
 
 const counterOf = (counted: CountedTry, key: string) => counted.counters[counted.keys.indexOf(key)];
 
-/** Checks the keys' counts (this window and the previous) against their limits, then counts the try: atomically. */
-const COUNT_IF_UNDER_LUA = `
-  local n = #KEYS / 2
-  for i = 1, n do
-    local held = tonumber(redis.call('GET', KEYS[2 * i - 1]) or '0') + tonumber(redis.call('GET', KEYS[2 * i]) or '0')
-    if held >= tonumber(ARGV[i + 1]) then return 0 end
-  end
-  for i = 1, n do
-    redis.call('INCR', KEYS[2 * i - 1])
-    redis.call('EXPIRE', KEYS[2 * i - 1], ARGV[1])
-  end
-  return 1`;
-const UNCOUNT_LUA = `if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end`;
-
 export class RedisSignInCounters implements SignInCounters {
   constructor(
     private readonly redis: Redis,
@@ -58,19 +44,15 @@ export class RedisSignInCounters implements SignInCounters {
 
   async countIfUnder(limits: ReadonlyArray<{ key: string; limit: number }>, windowSeconds: number) {
     const windows = limits.map(({ key }) => windowCounters(key, windowSeconds, this.now()));
-    const keys = windows.flatMap(({ current, previous }) => [current, previous]);
-    const counted = await this.redis.eval(
-      COUNT_IF_UNDER_LUA,
-      keys.length,
-      ...keys,
-      windows[0].ttlSeconds,
-      ...limits.map(({ limit }) => limit),
+    const count = await countInWindowsIfUnder(
+      this.redis,
+      windows.map((counters, i) => ({ counters, limit: limits[i].limit })),
     );
-    return counted === 1 ? { keys: limits.map(({ key }) => key), counters: windows.map((w) => w.current) } : null;
+    return count.counted ? { keys: limits.map(({ key }) => key), counters: windows.map((w) => w.current) } : null;
   }
 
   async uncount(counted: CountedTry, key: string) {
-    await this.redis.eval(UNCOUNT_LUA, 1, counterOf(counted, key));
+    await uncountInWindow(this.redis, counterOf(counted, key));
   }
 
   async forget(key: string, windowSeconds: number) {

@@ -183,6 +183,17 @@ describe('gateway credentials', () => {
     expect((await ping(gw2.url, key, newAddress())).status).toBe(200);
   });
 
+  it('#13 failed authentications sent together from one address look up no more keys than the limit', async () => {
+    const address = newAddress();
+    const statuses = await Promise.all(
+      Array.from({ length: 4 * FAILURE_LIMIT }, () =>
+        ping(gw2.url, `emk_invented_${randomUUID().replace(/-/g, '')}`, address).then((res) => res.status),
+      ),
+    );
+    expect(statuses.filter((status) => status === 403)).toHaveLength(FAILURE_LIMIT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(3 * FAILURE_LIMIT);
+  });
+
   it('#13 failed WebSocket authentications count against the (forwarded) client address too', async () => {
     const address = newAddress();
     const connectWith = (apiKey: string) =>
