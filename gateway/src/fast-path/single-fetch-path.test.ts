@@ -38,6 +38,7 @@ function setup(opts: { subgraph?: RawSubgraphResponse; decision?: Partial<RateDe
         if (opts.authError) throw opts.authError;
         return { principal: apiKeyPrincipal(1), rateSubject: 'key:1' };
       },
+      looksUp: () => false,
     },
     failedAuth: { guard: (_ip: unknown, run: () => Promise<unknown>) => run(), rule: { window: 300, limit: 20 } },
     operations: limits,

@@ -1,11 +1,12 @@
-import { AppError, Logger, newId, Principal } from '@em/core';
+import { AppError, Logger, newId, Principal, RateLimiter } from '@em/core';
 import { CallerHost, hostFromUrlHeader } from '../auth/host-allowlist';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
-import { Authenticator, Credentials } from '../auth/authenticator';
+import { Authenticated, Authenticator, Credentials } from '../auth/authenticator';
 import { FailedAuthThrottle } from '../auth/failed-auth-throttle';
 import { OperationLimiter } from '../operations/operation-limits';
+import { chargeCaller, rateLimited } from '../rate-limit-plugin';
 
 // graphql-ws's `use/ws` entry is reachable through package exports only (this build resolves like node10).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -15,6 +16,10 @@ const { useServer } = require('graphql-ws/use/ws') as {
 
 /** graphql-ws's close code for a refused credential. */
 const FORBIDDEN = 4403;
+/** Subscriptions one connection holds at once: the dashboard's pages hold one each. */
+export const SUBSCRIPTIONS_PER_CONNECTION = 20;
+/** Connections one client address holds at once on a gateway process: an office behind one NAT, not a flood. */
+export const CONNECTIONS_PER_ADDRESS = 100;
 
 export interface SubscriptionDeps {
   /** The client's address of an upgrade request, through the trusted proxies (as express's `req.ip`). */
@@ -22,6 +27,7 @@ export interface SubscriptionDeps {
   authenticator: Authenticator;
   failedAuth: FailedAuthThrottle;
   operations: OperationLimiter;
+  limiter: RateLimiter;
   logger: Logger;
 }
 
@@ -29,12 +35,17 @@ interface Connection {
   credentials: Credentials;
   caller: CallerHost;
   principal?: Principal;
+  authenticated?: Authenticated;
+  /** The ids of the subscriptions let in and not known to have ended. */
+  subscriptions: Set<string>;
   socket: WebSocket;
 }
 
 interface WsContext {
   connectionParams?: Record<string, unknown>;
   extra: { request: IncomingMessage; socket: WebSocket; connection?: Connection };
+  /** graphql-ws's subscriptions of the connection: those running and those being subscribed. */
+  subscriptions: Record<string, unknown>;
 }
 
 /**
@@ -46,18 +57,37 @@ interface WsContext {
  * closed with 4403. Each subscription passes the same operation limits as queries.
  */
 export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: SubscriptionDeps) {
-  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const perAddress = new Map<string, number>();
+  const wss = new WebSocketServer({
+    server,
+    path: '/graphql',
+    // Synchronous up to the 'connection' event below, so upgrades arriving together cannot all pass the check.
+    verifyClient: (info: { req: IncomingMessage }, accept: (ok: boolean, code?: number, message?: string) => void) =>
+      (perAddress.get(deps.clientAddress(info.req)) ?? 0) >= CONNECTIONS_PER_ADDRESS
+        ? accept(false, 429, 'Too many connections from this address')
+        : accept(true),
+  });
+  wss.on('connection', (socket, request) => {
+    const address = deps.clientAddress(request);
+    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    socket.once('close', () => {
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
+  });
   const connections = new Set<Connection>();
 
   const authenticate = async (connection: Connection): Promise<boolean> => {
     try {
       const address = connection.caller.clientIp;
-      const { principal } = await deps.failedAuth.guard(
+      const authenticated = await deps.failedAuth.guard(
         address,
         () => deps.authenticator.authenticate(connection.credentials, connection.caller, newId()),
         { looksUp: deps.authenticator.looksUp(connection.credentials) },
       );
-      connection.principal = principal;
+      connection.principal = authenticated.principal;
+      connection.authenticated = authenticated;
       return true;
     } catch (err) {
       if (!(err instanceof AppError)) deps.logger.error({ err }, 'subscription authentication failed');
@@ -83,6 +113,7 @@ export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: 
             originHost: hostFromUrlHeader(headers.origin) ?? hostFromUrlHeader(headers.referer),
             clientIp: deps.clientAddress(ctx.extra.request),
           },
+          subscriptions: new Set(),
           socket: ctx.extra.socket,
         };
         if (!(await authenticate(connection))) return false;
@@ -90,11 +121,31 @@ export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: 
         connections.add(connection);
         return true;
       },
-      onSubscribe: async (ctx: WsContext, _id: string, payload: { query: string }) => {
+      onSubscribe: async (ctx: WsContext, id: string, payload: { query: string }) => {
         const connection = ctx.extra.connection!;
+        // An id graphql-ws no longer holds has ended, however it ended (completed, failed, refused below).
+        for (const held of connection.subscriptions)
+          if (!(held in ctx.subscriptions)) connection.subscriptions.delete(held);
+        if (connection.subscriptions.size >= SUBSCRIPTIONS_PER_CONNECTION)
+          return [
+            new GraphQLError(`A connection holds at most ${SUBSCRIPTIONS_PER_CONNECTION} subscriptions at once`, {
+              extensions: { code: 'RATE_LIMITED' },
+            }),
+          ];
+        connection.subscriptions.add(id);
         if (!(await authenticate(connection))) {
           setImmediate(() => refuse(connection));
           return [new GraphQLError('The credential is no longer valid', { extensions: { code: 'FORBIDDEN' } })];
+        }
+        // Each subscription is charged like a query: a connection is no way around the caller's budget.
+        const decision = await chargeCaller(deps.limiter, connection.authenticated!, { cls: 'read', units: 1 });
+        if (!decision.allowed) {
+          const { message, extensions } = rateLimited(decision, 'read');
+          return [
+            new GraphQLError(message, {
+              extensions: { code: extensions.code, retryAfterSeconds: extensions.retryAfterSeconds },
+            }),
+          ];
         }
         try {
           deps.operations.check(payload.query);
