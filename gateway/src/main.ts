@@ -108,7 +108,11 @@ async function main() {
   const plans = SingleFetchPlans.fromSupergraphSdl(supergraphSdl, operations);
   const server = await listen(cfg, { app, context, plans, subgraphs, trustProxy, metrics });
   const clientAddressOf = (request: IncomingMessage) => clientAddress(request, trustProxy);
-  const subscriptions = serveSubscriptions(server, subscriptionSchema, { ...context, clientAddress: clientAddressOf });
+  const subscriptions = serveSubscriptions(server, subscriptionSchema, {
+    ...context,
+    clientAddress: clientAddressOf,
+    maxMessageBytes: cfg.GRAPHQL_MAX_BODY_BYTES,
+  });
   const keyChanges = followKeyChanges(cfg, keys, subscriptions);
   stopOnSignals(logger, async () => {
     await subscriptions.close();

@@ -28,6 +28,8 @@ export interface SubscriptionDeps {
   failedAuth: FailedAuthThrottle;
   operations: OperationLimiter;
   limiter: RateLimiter;
+  /** The largest message a socket takes (GRAPHQL_MAX_BODY_BYTES: no more than an HTTP request's body). */
+  maxMessageBytes: number;
   logger: Logger;
 }
 
@@ -61,6 +63,7 @@ export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: 
   const wss = new WebSocketServer({
     server,
     path: '/graphql',
+    maxPayload: deps.maxMessageBytes,
     // Synchronous up to the 'connection' event below, so upgrades arriving together cannot all pass the check.
     verifyClient: (info: { req: IncomingMessage }, accept: (ok: boolean, code?: number, message?: string) => void) =>
       (perAddress.get(deps.clientAddress(info.req)) ?? 0) >= CONNECTIONS_PER_ADDRESS

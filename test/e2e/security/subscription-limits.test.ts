@@ -86,6 +86,14 @@ describe('subscription limits', () => {
     socket.close();
   });
 
+  it('closes a connection whose message is larger than a GraphQL request body may be, before reading its credential', async () => {
+    const key = await fixtures.apiKey(orgId);
+    // 3 MiB, over GRAPHQL_MAX_BODY_BYTES (2 MiB): a socket must not buffer more than an HTTP request may.
+    const padding = 'x'.repeat(3 * 1024 * 1024);
+    await expect(connect({ 'x-api-key': key, padding }, newAddress())).rejects.toThrow(/closed with 1009/);
+    (await connect({ 'x-api-key': key, padding: 'x'.repeat(1024) }, newAddress())).socket.close();
+  });
+
   it('refuses connections from one address beyond the bound, and lets one in again when another closes', async () => {
     const address = newAddress();
     const key = await fixtures.apiKey(orgId);
