@@ -627,6 +627,56 @@ describe.each(WORLDS)('PhotosRepository, the organiser review: %s', (_name, make
     ]);
   });
 
+  it("settles the whole event by the same rule as a photo: the window's edges, import times, a mix of both", async () => {
+    const { eventId } = await anEvent(world);
+    // Each weak read has a sure read of a number that is not its own near it, until the judgements below make it so.
+    const weak = {
+      atEdge: await aPhoto(world, eventId, shot('10:00:00'), { bibs: unsure('5') }),
+      pastEdge: await aPhoto(world, eventId, shot('10:05:00'), { bibs: unsure('6') }),
+      imported: await aPhoto(world, eventId, {}, { bibs: unsure('7') }),
+      mixed: await aPhoto(world, eventId, shot('10:20:00'), { bibs: unsure('8') }),
+    };
+    await aPhoto(world, eventId, shot('10:01:00'), { bibs: wholeReads([['50', 0.95]]) });
+    await aPhoto(world, eventId, shot('10:06:01'), { bibs: wholeReads([['60', 0.95]]) });
+    await aPhoto(world, eventId, {}, { bibs: wholeReads([['70', 0.95]]) });
+    await aPhoto(world, eventId, {}, { bibs: wholeReads([['80', 0.95]]) });
+    const statuses = async () =>
+      Object.fromEntries(
+        (await world.photos.bibRowsOf(Object.values(weak))).map((b) => [
+          Object.entries(weak).find(([, id]) => id === b.photoId)![0],
+          b.status,
+        ]),
+      );
+    const renumber = async (from: (bib: string) => string | null) => {
+      const changes = (await world.photos.bibReadsOf(eventId))
+        .filter((r) => from(r.bib) !== null)
+        .map((r) => ({ id: r.id, bib: from(r.bib)!, status: r.status, source: 'read' as const }));
+      await world.photos.setBibJudgements(eventId, changes);
+    };
+    const unconfirmed = {
+      atEdge: 'unconfirmed',
+      pastEdge: 'unconfirmed',
+      imported: 'unconfirmed',
+      mixed: 'unconfirmed',
+    };
+    expect(await statuses()).toEqual(unconfirmed);
+    await renumber((bib) => (bib.length === 2 ? bib[0] : null));
+    // 60 s apart counts, 61 s does not; photos without a capture time by import time; never one of each.
+    expect(await statuses()).toEqual({
+      atEdge: 'accepted',
+      pastEdge: 'unconfirmed',
+      imported: 'accepted',
+      mixed: 'unconfirmed',
+    });
+    await world.photos.setBibJudgements(
+      eventId,
+      (await world.photos.bibReadsOf(eventId))
+        .filter((r) => !r.unsure)
+        .map((r) => ({ id: r.id, bib: `${r.bib}0`, status: r.status, source: 'read' as const })),
+    );
+    expect(await statuses()).toEqual(unconfirmed);
+  });
+
   it('confirms an unsure read a start list completed as completed (the rule says which status it takes)', async () => {
     const { eventId } = await anEvent(world);
     const read = { bib: '13628', confidence: 0.7, partial: false, weakEnd: 'first' as const, unsure: true };
