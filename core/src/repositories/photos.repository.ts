@@ -734,7 +734,7 @@ async function settleUnsure(run: Run, eventId: number, near?: { photoId: string;
     : 'select b.id from photo_bibs b where b.event_id = ? and b.unsure';
   const targetParams = near ? [near.photoId, eventId, sqlArray(near.bibs)] : [eventId];
   const rows = await run<{ photo_id: string }>(
-    `with judged as (
+    `with judged as materialized (
        select b.id,
               case when exists (
                      select 1 from photo_bibs c join photos cp on cp.id = c.photo_id
