@@ -1,23 +1,17 @@
 import { ContentVersionReader, ContentVersions } from './content-version';
-import { connectRedis } from './redis';
+import type { Redis } from 'ioredis';
 import { InMemoryEventsRepository } from './repositories/fakes/events.fake';
-import { startRedis } from './test-support/redis-server';
+import { startRedisConnection } from './test-support/redis-server';
 
 describe('content versions in Redis', () => {
-  let redis: { url: string; stop: () => void };
-  let connection: ReturnType<typeof connectRedis>;
+  let redis: Awaited<ReturnType<typeof startRedisConnection>>;
+  let connection: Redis;
 
   beforeAll(async () => {
-    redis = await startRedis();
-    connection = connectRedis(redis.url, { failFast: true });
-    connection.on('error', () => undefined);
-    // A fail-fast connection refuses commands until it is ready.
-    if (connection.status !== 'ready') await new Promise((resolve) => connection.once('ready', resolve));
+    redis = await startRedisConnection();
+    connection = redis.redis;
   });
-  afterAll(() => {
-    connection.disconnect();
-    redis.stop();
-  });
+  afterAll(() => redis.stop());
 
   it('a reader sees one token until a bump, then a new one; tokens never repeat', async () => {
     const events = new InMemoryEventsRepository();

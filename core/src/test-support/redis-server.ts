@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../redis';
 
 /** A throwaway redis-server on a free port (the platform's tests use the same binary). */
 export async function startRedis(): Promise<{ url: string; stop: () => void }> {
@@ -29,4 +31,19 @@ export async function startRedis(): Promise<{ url: string; stop: () => void }> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return { url, stop: () => redis.kill() };
+}
+
+/** A throwaway redis-server and a fail-fast connection to it, ready for commands (it refuses them until then). */
+export async function startRedisConnection(): Promise<{ redis: Redis; stop: () => void }> {
+  const server = await startRedis();
+  const redis = connectRedis(server.url, { failFast: true });
+  redis.on('error', () => undefined);
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+  return {
+    redis,
+    stop: () => {
+      redis.disconnect();
+      server.stop();
+    },
+  };
 }

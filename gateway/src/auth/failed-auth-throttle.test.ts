@@ -1,5 +1,5 @@
-import { AppError, connectRedis } from '@em/core';
-import { startRedis } from '@em/core/testing';
+import { AppError } from '@em/core';
+import { startRedisConnection } from '@em/core/testing';
 import type { Redis } from 'ioredis';
 import { FailedAuthThrottle } from './failed-auth-throttle';
 
@@ -107,18 +107,13 @@ describe('FailedAuthThrottle', () => {
 });
 
 describe('FailedAuthThrottle, calls that look their credential up, on a real redis-server', () => {
-  let server: Awaited<ReturnType<typeof startRedis>>;
+  let server: Awaited<ReturnType<typeof startRedisConnection>>;
   let redis: Redis;
   beforeAll(async () => {
-    server = await startRedis();
-    redis = connectRedis(server.url, { failFast: true });
-    redis.on('error', () => undefined);
-    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    server = await startRedisConnection();
+    redis = server.redis;
   });
-  afterAll(() => {
-    redis.disconnect();
-    server.stop();
-  });
+  afterAll(() => server.stop());
   const limits = { AUTH_FAILURE_LIMIT: 3, AUTH_FAILURE_WINDOW_SECONDS: 60 };
   let lookups = 0;
   const lookUpInvented = async () => {

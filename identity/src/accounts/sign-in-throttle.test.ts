@@ -1,5 +1,4 @@
-import { connectRedis } from '@em/core';
-import { startRedis } from '@em/core/testing';
+import { startRedisConnection } from '@em/core/testing';
 import { MemorySignInCounters, RedisSignInCounters, SignInCounters, SignInThrottle } from './sign-in-throttle';
 
 const LIMITS = { perAccount: 3, perAddress: 5, windowSeconds: 60 };
@@ -11,17 +10,8 @@ describe.each<[string, () => Promise<{ counters: (now: () => number) => SignInCo
   [
     'in Redis',
     async () => {
-      const server = await startRedis();
-      const redis = connectRedis(server.url, { failFast: true });
-      redis.on('error', () => undefined);
-      if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
-      return {
-        counters: (now) => new RedisSignInCounters(redis, now),
-        stop: () => {
-          redis.disconnect();
-          server.stop();
-        },
-      };
+      const { redis, stop } = await startRedisConnection();
+      return { counters: (now) => new RedisSignInCounters(redis, now), stop };
     },
   ],
 ])('the sign-in throttle, counters %s', (_name, open) => {
