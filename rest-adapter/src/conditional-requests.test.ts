@@ -461,8 +461,8 @@ describe('ReadGrants for any address', () => {
       {
         subject: 'key:7:client:2001:db8:1:2::/64',
         unlessFailed: {
-          current: 'authfail:2001:db8:1:2::5:2',
-          previous: 'authfail:2001:db8:1:2::5:1',
+          current: 'authfail:2001:db8:1:2::/64:2',
+          previous: 'authfail:2001:db8:1:2::/64:1',
           limit: 3,
         },
       },

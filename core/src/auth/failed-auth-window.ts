@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { clientNetwork } from './client-address';
 
 /**
  * A count kept in fixed windows where a check adds the previous window's count to the current one's, so no
@@ -69,7 +70,9 @@ export async function uncountInWindow(redis: Redis, counter: string): Promise<vo
 
 /**
  * The counters of an address's failed authentications: the gateway's throttle counts there; the REST adapter reads
- * the same counters before answering a visitor from a grant given to another address.
+ * the same counters before answering a visitor from a grant given to another address. An IPv6 address counts as its
+ * /64 (`clientNetwork`, as the browser keys' budgets): one subscriber holds the whole network and could otherwise step
+ * through it.
  */
 export type FailedAuthCounters = WindowCounters;
 
@@ -78,7 +81,7 @@ export function failedAuthCounters(
   windowSeconds: number,
   now = Date.now(),
 ): FailedAuthCounters {
-  return windowCounters(`authfail:${address ?? 'unknown'}`, windowSeconds, now);
+  return windowCounters(`authfail:${clientNetwork(address) ?? 'unknown'}`, windowSeconds, now);
 }
 
 /**

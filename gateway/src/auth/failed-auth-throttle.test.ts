@@ -156,3 +156,13 @@ describe('FailedAuthThrottle, calls that look their credential up, on a real red
     expect(failures.sort()).toEqual([403, 403, 403, 429, 429]);
   });
 });
+
+describe('FailedAuthThrottle, an IPv6 caller', () => {
+  it("counts an IPv6 address's failures against its /64, so a caller cannot step through its own network", async () => {
+    const throttle = new FailedAuthThrottle(fakeRedis(), { AUTH_FAILURE_LIMIT: 3, AUTH_FAILURE_WINDOW_SECONDS: 60 });
+    for (const host of ['1', '2', 'ffff:1:2'])
+      await expect(throttle.guard(`2001:db8:5:6::${host}`, forbidden)).rejects.toMatchObject({ status: 403 });
+    await expect(throttle.guard('2001:db8:5:6:abcd::9', async () => 'ok')).rejects.toMatchObject({ status: 429 });
+    await expect(throttle.guard('2001:db8:5:7::1', async () => 'ok')).resolves.toBe('ok');
+  });
+});

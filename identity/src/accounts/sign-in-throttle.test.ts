@@ -50,6 +50,15 @@ describe.each<[string, () => Promise<{ counters: (now: () => number) => SignInCo
     expect(await fail()).toBe(true);
   });
 
+  it("counts an IPv6 address's tries against its /64, so a caller cannot step through its own network", async () => {
+    now = WINDOW_START + 20_000;
+    const t = throttle();
+    for (let i = 1; i <= LIMITS.perAddress; i++)
+      expect(await t.attempt(`spray${i}-${email()}`, `2001:db8:${run}:1::${i}`)).not.toBeNull();
+    expect(await t.attempt(`spray-last-${email()}`, `2001:db8:${run}:1:ffff::1`)).toBeNull();
+    expect(await t.attempt(`spray-last-${email()}`, `2001:db8:${run}:2::1`)).not.toBeNull();
+  });
+
   it('a success takes its try back from the address and clears the account', async () => {
     now = WINDOW_START + 10_000;
     const t = throttle();

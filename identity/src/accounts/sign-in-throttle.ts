@@ -1,4 +1,4 @@
-import { countInWindowsIfUnder, uncountInWindow, windowCounters } from '@em/core';
+import { clientNetwork, countInWindowsIfUnder, uncountInWindow, windowCounters } from '@em/core';
 import type { Redis } from 'ioredis';
 
 export interface ThrottleLimits {
@@ -104,7 +104,11 @@ export class SignInThrottle {
   ) {}
 
   private keys(email: string, address: string) {
-    return { account: `signin:fail:account:${email}`, address: `signin:fail:address:${address}` };
+    // An IPv6 address counts as its /64: one subscriber holds the whole network and could otherwise step through it.
+    return {
+      account: `signin:fail:account:${email}`,
+      address: `signin:fail:address:${clientNetwork(address) ?? address}`,
+    };
   }
 
   /** Counts a try, before its password is checked; null: refused. */
