@@ -1,4 +1,4 @@
-import { AppError, Logger, newId, Principal, RateLimiter } from '@em/core';
+import { AppError, clientNetwork, Logger, newId, Principal, RateLimiter } from '@em/core';
 import { CallerHost, hostFromUrlHeader } from '../auth/host-allowlist';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
@@ -60,18 +60,23 @@ interface WsContext {
  */
 export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: SubscriptionDeps) {
   const perAddress = new Map<string, number>();
+  // An IPv6 caller counts as its /64, as for its budgets: one subscriber holds the whole network.
+  const networkOf = (request: IncomingMessage) => {
+    const address = deps.clientAddress(request);
+    return clientNetwork(address) ?? address;
+  };
   const wss = new WebSocketServer({
     server,
     path: '/graphql',
     maxPayload: deps.maxMessageBytes,
     // Synchronous up to the 'connection' event below, so upgrades arriving together cannot all pass the check.
     verifyClient: (info: { req: IncomingMessage }, accept: (ok: boolean, code?: number, message?: string) => void) =>
-      (perAddress.get(deps.clientAddress(info.req)) ?? 0) >= CONNECTIONS_PER_ADDRESS
+      (perAddress.get(networkOf(info.req)) ?? 0) >= CONNECTIONS_PER_ADDRESS
         ? accept(false, 429, 'Too many connections from this address')
         : accept(true),
   });
   wss.on('connection', (socket, request) => {
-    const address = deps.clientAddress(request);
+    const address = networkOf(request);
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
     socket.once('close', () => {
       const left = (perAddress.get(address) ?? 1) - 1;

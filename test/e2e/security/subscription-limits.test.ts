@@ -86,6 +86,16 @@ describe('subscription limits', () => {
     socket.close();
   });
 
+  it('counts the connections of an IPv6 caller against its /64, so it cannot step through its own network', async () => {
+    const network = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:1`;
+    const key = await fixtures.apiKey(orgId);
+    const open = await Promise.all(
+      Array.from({ length: CONNECTIONS_PER_ADDRESS }, (_, i) => connect({ 'x-api-key': key }, `${network}::${i + 1}`)),
+    );
+    await expect(connect({ 'x-api-key': key }, `${network}:ffff::1`)).rejects.toThrow(/429/);
+    for (const c of open) c.socket.close();
+  });
+
   it('closes a connection whose message is larger than a GraphQL request body may be, before reading its credential', async () => {
     const key = await fixtures.apiKey(orgId);
     // 3 MiB, over GRAPHQL_MAX_BODY_BYTES (2 MiB): a socket must not buffer more than an HTTP request may.
