@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { clientAddress, compileTrustProxy } from './client-address';
+import { clientAddress, clientNetwork, clientNetworkKey, compileTrustProxy } from './client-address';
 
 const request = (peer: string, forwardedFor?: string) =>
   ({
@@ -27,5 +27,22 @@ describe('client address through trusted proxies', () => {
     expect(clientAddress(request('198.51.100.1', '192.0.2.1, 203.0.113.9'), compileTrustProxy('1'))).toBe(
       '203.0.113.9',
     );
+  });
+});
+
+describe('clientNetwork', () => {
+  it('is an IPv4 address itself and an IPv6 address its /64, however the address is written', () => {
+    expect(clientNetwork('203.0.113.9')).toBe('203.0.113.9');
+    expect(clientNetwork('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(clientNetwork('2001:DB8:0:1:aaaa::1')).toBe('2001:db8:0:1::/64');
+    expect(clientNetwork('2001:db8::1:ffff:0:0:2')).toBe('2001:db8:0:1::/64');
+    expect(clientNetwork('2001:db8:0:2::1')).toBe('2001:db8:0:2::/64');
+  });
+
+  it('keys a caller without an address as one unknown client', () => {
+    expect(clientNetwork(undefined)).toBeNull();
+    expect(clientNetworkKey(undefined)).toBe('unknown');
+    expect(clientNetworkKey('')).toBe('unknown');
+    expect(clientNetworkKey('2001:db8:0:1::7')).toBe('2001:db8:0:1::/64');
   });
 });

@@ -56,3 +56,11 @@ export function clientNetwork(ip: string | null | undefined): string | null {
   const full = [...groups, ...Array<string>(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups];
   return normaliseIp(`${full.slice(0, 4).join(':')}::`) + '/64';
 }
+
+/**
+ * `clientNetwork` as the key a per-client limit counts under (failed authentications, sign-in tries, connections):
+ * a caller without a known address counts as one `unknown` client.
+ */
+export function clientNetworkKey(ip: string | null | undefined): string {
+  return clientNetwork(ip) ?? 'unknown';
+}

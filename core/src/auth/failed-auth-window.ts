@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { clientNetwork } from './client-address';
+import { clientNetworkKey } from './client-address';
 
 /**
  * A count kept in fixed windows where a check adds the previous window's count to the current one's, so no
@@ -40,8 +40,8 @@ const COUNT_IF_UNDER_LUA = `
   return {1}`;
 const UNCOUNT_LUA = `if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end`;
 
-/** Counted in every window, or refused by the first entry holding its limit (with that entry's current count). */
-export type WindowCount = { counted: true } | { counted: false; refusedBy: number; current: number };
+/** Counted in every window, or refused: `current` is the count in this window of the first entry holding its limit. */
+export type WindowCount = { counted: true } | { counted: false; current: number };
 
 /**
  * Counts one try in every entry's current window unless one of them already holds its limit, in one Redis script:
@@ -53,14 +53,14 @@ export async function countInWindowsIfUnder(
 ): Promise<WindowCount> {
   const keys = entries.flatMap(({ counters }) => [counters.current, counters.previous]);
   const ttl = Math.max(...entries.map(({ counters }) => counters.ttlSeconds));
-  const [counted, refusedBy, current] = (await redis.eval(
+  const [counted, , current] = (await redis.eval(
     COUNT_IF_UNDER_LUA,
     keys.length,
     ...keys,
     ttl,
     ...entries.map(({ limit }) => limit),
   )) as number[];
-  return counted === 1 ? { counted: true } : { counted: false, refusedBy: refusedBy - 1, current };
+  return counted === 1 ? { counted: true } : { counted: false, current };
 }
 
 /** Takes one counted try back from a window's counter (a try that turned out not to be a failure). */
@@ -81,7 +81,7 @@ export function failedAuthCounters(
   windowSeconds: number,
   now = Date.now(),
 ): FailedAuthCounters {
-  return windowCounters(`authfail:${clientNetwork(address) ?? 'unknown'}`, windowSeconds, now);
+  return windowCounters(`authfail:${clientNetworkKey(address)}`, windowSeconds, now);
 }
 
 /**

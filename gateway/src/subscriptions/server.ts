@@ -1,4 +1,4 @@
-import { AppError, clientNetwork, Logger, newId, Principal, RateLimiter } from '@em/core';
+import { AppError, clientNetworkKey, Logger, newId, Principal, RateLimiter } from '@em/core';
 import { CallerHost, hostFromUrlHeader } from '../auth/host-allowlist';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
@@ -61,10 +61,7 @@ interface WsContext {
 export function serveSubscriptions(server: Server, schema: GraphQLSchema, deps: SubscriptionDeps) {
   const perAddress = new Map<string, number>();
   // An IPv6 caller counts as its /64, as for its budgets: one subscriber holds the whole network.
-  const networkOf = (request: IncomingMessage) => {
-    const address = deps.clientAddress(request);
-    return clientNetwork(address) ?? address;
-  };
+  const networkOf = (request: IncomingMessage) => clientNetworkKey(deps.clientAddress(request));
   const wss = new WebSocketServer({
     server,
     path: '/graphql',

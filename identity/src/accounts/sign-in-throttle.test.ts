@@ -71,3 +71,17 @@ describe.each<[string, () => Promise<{ counters: (now: () => number) => SignInCo
     for (let i = 0; i < 3; i++) expect(await t.attempt(email(), `198.51.100.${run}${i}`)).not.toBeNull();
   });
 });
+
+describe('the sign-in counters in memory', () => {
+  it('forget the tries of windows that no longer count, so a long-running process does not grow without end', async () => {
+    let now = WINDOW_START + 1_000;
+    const counters = new MemorySignInCounters(() => now);
+    const throttle = new SignInThrottle(counters, LIMITS);
+    for (let i = 0; i < 50; i++) await throttle.attempt(`runner${i}@club.example`, `203.0.113.${i}`);
+    expect(counters.size).toBe(100);
+    // Once Redis would have expired them, they are gone: only the new try's counters are held.
+    now = WINDOW_START + 3 * LIMITS.windowSeconds * 1000;
+    expect(await throttle.attempt('late@club.example', '198.51.100.1')).not.toBeNull();
+    expect(counters.size).toBe(2);
+  });
+});

@@ -1,4 +1,4 @@
-import { clientNetwork, countInWindowsIfUnder, uncountInWindow, windowCounters } from '@em/core';
+import { clientNetworkKey, countInWindowsIfUnder, uncountInWindow, windowCounters } from '@em/core';
 import type { Redis } from 'ioredis';
 
 export interface ThrottleLimits {
@@ -63,30 +63,48 @@ export class RedisSignInCounters implements SignInCounters {
 
 /** Counts in this process: for the CLI and the demo seed (they never sign in) and unit tests. */
 export class MemorySignInCounters implements SignInCounters {
-  private readonly counts = new Map<string, number>();
+  /** Each counter with the time it stops counting (as Redis expires it), swept at most once a window. */
+  private readonly counts = new Map<string, { count: number; expiresAt: number }>();
+  private nextSweep = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /** How many counters are held (tests: a long-running process must not grow without end). */
+  get size(): number {
+    return this.counts.size;
+  }
+
   async countIfUnder(limits: ReadonlyArray<{ key: string; limit: number }>, windowSeconds: number) {
-    const windows = limits.map(({ key }) => windowCounters(key, windowSeconds, this.now()));
-    const held = (i: number) =>
-      (this.counts.get(windows[i].current) ?? 0) + (this.counts.get(windows[i].previous) ?? 0);
+    const now = this.now();
+    this.sweep(now, windowSeconds);
+    const windows = limits.map(({ key }) => windowCounters(key, windowSeconds, now));
+    const held = (i: number) => this.countOf(windows[i].current) + this.countOf(windows[i].previous);
     // No await between the check and the count: tries of this process cannot interleave.
     if (limits.some(({ limit }, i) => held(i) >= limit)) return null;
-    for (const { current } of windows) this.counts.set(current, (this.counts.get(current) ?? 0) + 1);
+    for (const { current, ttlSeconds } of windows)
+      this.counts.set(current, { count: this.countOf(current) + 1, expiresAt: now + ttlSeconds * 1000 });
     return { keys: limits.map(({ key }) => key), counters: windows.map((w) => w.current) };
   }
 
   async uncount(counted: CountedTry, key: string) {
-    const counter = counterOf(counted, key);
-    const count = this.counts.get(counter) ?? 0;
-    if (count > 0) this.counts.set(counter, count - 1);
+    const entry = this.counts.get(counterOf(counted, key));
+    if (entry && entry.count > 0) entry.count -= 1;
   }
 
   async forget(key: string, windowSeconds: number) {
     const { current, previous } = windowCounters(key, windowSeconds, this.now());
     this.counts.delete(current);
     this.counts.delete(previous);
+  }
+
+  private countOf(counter: string): number {
+    return this.counts.get(counter)?.count ?? 0;
+  }
+
+  private sweep(now: number, windowSeconds: number) {
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + windowSeconds * 1000;
+    for (const [counter, { expiresAt }] of this.counts) if (expiresAt <= now) this.counts.delete(counter);
   }
 }
 
@@ -107,7 +125,7 @@ export class SignInThrottle {
     // An IPv6 address counts as its /64: one subscriber holds the whole network and could otherwise step through it.
     return {
       account: `signin:fail:account:${email}`,
-      address: `signin:fail:address:${clientNetwork(address) ?? address}`,
+      address: `signin:fail:address:${clientNetworkKey(address)}`,
     };
   }
 
