@@ -5,7 +5,7 @@ import { buildSlideshow } from '@em/platform';
 import { Queue } from 'bullmq';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
@@ -25,6 +25,10 @@ import {
 import { DEMO_PHOTOS, faceCrop } from './support/demo-faces';
 
 /** Person A's photo is on screen from 5 s to 9 s, person B's from 14 s to 17 s; 20 s in all. */
+/** This file's videos and clips, removed after its tests. */
+const scratch = mkdtempSync(path.join(tmpdir(), 'em-clipping-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 const A_SECONDS = [5, 9];
 const B_SECONDS = [14, 17];
 
@@ -91,7 +95,7 @@ describe('video clipping by selfie', () => {
       eventId,
     ]);
     base = `/${orgId}/event/${eventId}`;
-    const dir = mkdtempSync(path.join(tmpdir(), 'em-clip-test-'));
+    const dir = mkdtempSync(path.join(scratch, 'clip-test-'));
     videoFile = path.join(dir, 'camera-a.mp4');
     await buildSlideshow(
       [
@@ -178,7 +182,7 @@ describe('video clipping by selfie', () => {
     expect(seconds(clip.end_time)).toBeLessThanOrEqual(B_SECONDS[0]);
 
     const mp4 = Buffer.from(await (await fetch(clip.video_url)).arrayBuffer());
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'em-clip-')), 'clip.mp4');
+    const file = path.join(mkdtempSync(path.join(scratch, 'clip-')), 'clip.mp4');
     writeFileSync(file, mp4);
     const probe = await probeVideo(file);
     expect(probe.durationSeconds).toBeGreaterThan(3);
@@ -312,7 +316,7 @@ describe('video clipping by selfie', () => {
       otherEvent,
     ]);
     const other = `/${orgId}/event/${otherEvent}`;
-    const dir = mkdtempSync(path.join(tmpdir(), 'em-phone-video-'));
+    const dir = mkdtempSync(path.join(scratch, 'phone-video-'));
     const upright = path.join(dir, 'upright.mp4');
     const turned = path.join(dir, 'turned.mp4');
     const phone = path.join(dir, 'phone.mp4');
@@ -388,7 +392,7 @@ describe('video clipping by selfie', () => {
   });
 
   it('a file that is not a video is refused when added', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'em-bad-video-')), 'broken.mp4');
+    const file = path.join(mkdtempSync(path.join(scratch, 'bad-video-')), 'broken.mp4');
     writeFileSync(file, Buffer.from('this is not a video at all'));
     const res = await addVideo(base, key, file, 'broken');
     expect(res.errors?.[0].extensions.code).toBe('BAD_REQUEST');

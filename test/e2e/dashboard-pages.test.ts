@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffmpegPath } from '@em/core/media';
@@ -69,6 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await rig?.stop();
   await mailbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the dashboard pages for members, usage, videos and the start list', () => {

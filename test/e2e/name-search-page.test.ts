@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
@@ -35,6 +35,7 @@ beforeAll(async () => {
   writeFileSync(file, `bib,first_name,last_name\n${names.join('\n')}\n`);
   nameSearchBefore = (await sql('select name_search from events where id = $1', [eventId]))[0].name_search as boolean;
   await runCli('import-start-list', '--event', String(eventId), '--file', file, '--replace');
+  rmSync(dir, { recursive: true, force: true });
   await sql('update events set name_search = true where id = $1', [eventId]);
   mkdirSync(OUT, { recursive: true });
   browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });

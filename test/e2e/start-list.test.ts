@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { api, closeDb, expectError, expectSuccess, fixtures, gql, info, runCli, sql } from './support/platform';
@@ -129,6 +129,7 @@ describe('start lists', () => {
     await runCli('export-start-list', '--event', String(cliEvent), '--out', out);
     expect(readFileSync(out, 'utf8')).toBe('bib,first_name,last_name,name,category,team\n9,Ok,Fine,Ok Fine,,\n');
     expect(await runCli('export-start-list', '--event', String(cliEvent))).toContain('9,Ok,Fine,Ok Fine,,');
+    rmSync(dir, { recursive: true, force: true });
   }, 300_000); // six CLI processes, each starting Node and the ORM
 
   it('imports 100,000 lines in seconds', async () => {

@@ -1,5 +1,5 @@
 import { buildSlideshow } from '@em/platform';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { api, closeDb, expectSuccess, fixtures, info, postForm, sql } from './support/platform';
@@ -60,6 +60,7 @@ describe('video moments end where the person leaves the screen (shot changes)', 
       file,
     );
     videoId = await addVideo(orgId, eventId, key, file);
+    rmSync(path.dirname(file), { recursive: true, force: true });
     await until(async () => {
       const [row] = await sql('select status, error from videos where id = $1', [videoId]);
       if (row.status === 'failed') throw new Error(`indexing failed: ${row.error}`);

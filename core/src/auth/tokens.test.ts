@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../errors';
@@ -18,6 +18,7 @@ async function status(promise: Promise<unknown>) {
 
 describe('embedded issuer and token verification', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'issuer-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let verifier: TokenVerifier;
   let key: string;
   const mint = (over: Partial<Parameters<typeof mintAccessToken>[1]> = {}) =>

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { onnx } from 'onnx-proto';
@@ -185,6 +185,7 @@ describe('ocrModelGraphs', () => {
     expect(graphs.recognition).toBe(unknown);
     expect(operationCounts(graphs.detection as Uint8Array).HardSwish).toBe(24);
     expect(warnings).toEqual([expect.stringMatching(/upsample\.onnx runs as shipped: .*Upsample/)]);
+    rmSync(path.dirname(unknown), { recursive: true, force: true });
   });
 });
 

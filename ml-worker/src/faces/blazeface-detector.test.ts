@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BlazeFaceDetector, HUMAN_MODELS_DIR, withModelFiles } from './blazeface-detector';
@@ -7,6 +7,7 @@ import { BlazeFaceDetector, HUMAN_MODELS_DIR, withModelFiles } from './blazeface
 describe('withModelFiles: human loads its models with fetch, served from disk', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'em-models-'));
   writeFileSync(path.join(dir, 'm.json'), '{"ok":true}');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('serves file:// URLs inside the folder, and restores the global fetch afterwards', async () => {
     const before = globalThis.fetch;

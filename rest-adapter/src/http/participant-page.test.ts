@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ describe('the participant page', () => {
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>page</title>');
   writeFileSync(path.join(dist, 'assets', 'app-ABC123.js'), 'console.log(1)');
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
   it('serves one page per event under a strict CSP naming only this origin and the media host', async () => {
     const s = await serve(dist);

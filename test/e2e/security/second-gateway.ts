@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '@em/core';
@@ -73,6 +73,8 @@ async function spawnService(
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
+      // Its log is kept only when it failed to start (the error names it).
+      rmSync(path.dirname(logFile), { recursive: true, force: true });
     },
   };
 }
