@@ -19,6 +19,12 @@ export interface Principal {
   platformAdmin?: boolean;
   /** Request id carried through the services for logs. */
   requestId?: string;
+  /**
+   * A browser key's visitor (the gateway's rate subject for them): a shared queue's fair share is counted per visitor.
+   * Absent for server keys and accounts, which speak for many people the platform cannot tell apart: their jobs go
+   * in arrival order.
+   */
+  caller?: string;
 }
 
 /** The organisations a principal acts for: an API key's own, or an account's memberships. */

@@ -1,5 +1,16 @@
 import { clientMessage, connectRedis, Logger } from '@em/core';
-import { JobPayload, JobResult, JOBS, queuesOf, QueueName, QueuesOf, TracedJob, workerOptions } from '@em/core/jobs';
+import {
+  FairShareJob,
+  JobPayload,
+  JobResult,
+  JOBS,
+  queuesOf,
+  QueueName,
+  QueuesOf,
+  releaseFairShare,
+  TracedJob,
+  workerOptions,
+} from '@em/core/jobs';
 import { Job, Worker } from 'bullmq';
 
 type Redis = ReturnType<typeof connectRedis>;
@@ -62,6 +73,17 @@ export function startWorker<Q extends QueueName>(
     worker.on('failed', (job, err) => {
       if (job && failedForGood(job, err))
         void finalFailure.record(job.data, clientReason(err, finalFailure.fallback)).catch(() => undefined);
+    });
+  }
+  if (JOBS[name].fairShare) {
+    // The job stops holding a share of its caller's once it will not run again.
+    const release = (job: Job) => {
+      const caller = (job.data as FairShareJob).caller;
+      if (caller && job.id) void releaseFairShare(connection, JOBS[name].queue, caller, job.id).catch(() => undefined);
+    };
+    worker.on('completed', release);
+    worker.on('failed', (job, err) => {
+      if (job && failedForGood(job, err)) release(job);
     });
   }
   const requestIdOf = (job: Job | undefined) => (job?.data as TracedJob | undefined)?.httpRequestId;

@@ -24,11 +24,11 @@ import {
 } from './support/platform';
 import { DEMO_PHOTOS, faceCrop } from './support/demo-faces';
 
-/** Person A's photo is on screen from 5 s to 9 s, person B's from 14 s to 17 s; 20 s in all. */
 /** This file's videos and clips, removed after its tests. */
 const scratch = mkdtempSync(path.join(tmpdir(), 'em-clipping-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** Person A's photo is on screen from 5 s to 9 s, person B's from 14 s to 17 s; 20 s in all. */
 const A_SECONDS = [5, 9];
 const B_SECONDS = [14, 17];
 
@@ -309,6 +309,47 @@ describe('video clipping by selfie', () => {
     const result = await poll(other, key, requestId);
     expect(result).toEqual({ request_id: requestId, status: 'no_matches', videos: [], error: null, clip_errors: [] });
   }, 180_000);
+
+  it("one visitor's many clipping requests do not hold back another visitor's first: each caller's next job waits behind every other caller's first", async () => {
+    const browserKey = await fixtures.apiKey(orgId, { readOnly: true });
+    const start = async (address: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(selfieA)], { type: 'image/jpeg' }), 'selfie.jpg');
+      const started = expectSuccess(
+        await api(`${base}/video-clipping/search-by-selfie`, {
+          key: browserKey,
+          method: 'POST',
+          body: form,
+          headers: { 'x-forwarded-for': address },
+        }),
+      );
+      expect(started.status).toBe('processing');
+      return started.request_id as string;
+    };
+    const redis = connectRedis(cfg.REDIS_URL);
+    const clipJobs = new Queue(JOBS.clips.queue, { connection: redis });
+    const flood: string[] = [];
+    let other: string;
+    // Held while the requests arrive, so that the order the worker takes them in is the queue's alone.
+    await clipJobs.pause();
+    try {
+      for (let i = 0; i < 4; i++) flood.push(await start('203.0.113.77'));
+      other = await start('198.51.100.78');
+    } finally {
+      await clipJobs.resume();
+      await clipJobs.close();
+      redis.disconnect();
+    }
+    for (const requestId of [...flood, other])
+      expect((await poll(base, browserKey, requestId)).status).toBe('completed');
+    const finished = async (requestId: string) =>
+      (
+        await sql('select finished_at from clip_requests where event_id = $1 and request_id = $2', [eventId, requestId])
+      )[0].finished_at as Date;
+    // The flooding visitor's first is taken first (it came first); the other visitor's only one before its second.
+    expect((await finished(other)).getTime()).toBeLessThan((await finished(flood[1])).getTime());
+    expect((await finished(flood[0])).getTime()).toBeLessThan((await finished(other)).getTime());
+  }, 300_000);
 
   it('a phone video filmed upright (landscape pixels and a rotation) is indexed upright: the selfie finds its moment and the clip stays upright', async () => {
     const otherEvent = await fixtures.event(orgId, { videoSearch: true, videoSelfieClipping: true });

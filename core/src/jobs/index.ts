@@ -2,3 +2,4 @@
 export * from './registry';
 export * from './job-queues';
 export * from './reembed-faces';
+export * from './fair-share';

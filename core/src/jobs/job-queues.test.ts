@@ -1,6 +1,7 @@
 import { Worker } from 'bullmq';
 import { connectRedis } from '../redis';
 import { startRedis } from '../test-support/redis-server';
+import { releaseFairShare } from './fair-share';
 import { JobQueues } from './job-queues';
 import { JOBS } from './registry';
 
@@ -55,5 +56,36 @@ describe('JobQueues', () => {
     const schedulers = await jobs.queue('clipRetention').getJobSchedulers();
     expect(schedulers).toHaveLength(1);
     expect(schedulers[0]).toMatchObject({ key: 'clip-retention-sweep', name: 'sweep-expired-clips', every: 60_000 });
+  });
+
+  it("takes a fair-share queue's jobs so that a caller's next waits behind every other caller's first", async () => {
+    const clips = jobs.queue('clips');
+    await clips.pause();
+    const job = (caller: string, n: number) => ({ eventId: 9, requestId: `${caller}-${n}`, generation: 1, caller });
+    for (let n = 1; n <= 3; n++) await jobs.enqueue('clips', job('visitor-a', n));
+    await jobs.enqueue('clips', job('visitor-b', 1));
+    // Asked again while it waits: the same job, not a second share.
+    await jobs.enqueue('clips', job('visitor-a', 3));
+    await jobs.enqueue('clips', job('visitor-a', 4));
+    const order: string[] = [];
+    const connection = connectRedis(redis.url);
+    const worker = new Worker(
+      JOBS.clips.queue,
+      async (j) => {
+        order.push(j.data.requestId);
+        await releaseFairShare(jobs.redis, JOBS.clips.queue, j.data.caller, j.id!);
+      },
+      { connection, concurrency: 1 },
+    );
+    try {
+      await clips.resume();
+      await new Promise<void>((resolve) => worker.on('completed', () => order.length === 5 && resolve()));
+    } finally {
+      await worker.close();
+      connection.disconnect();
+    }
+    expect(order).toEqual(['visitor-a-1', 'visitor-b-1', 'visitor-a-2', 'visitor-a-3', 'visitor-a-4']);
+    // Every job released: the caller's next job goes in arrival order again.
+    expect((await jobs.enqueue('clips', job('visitor-a', 5)))?.opts.priority ?? 0).toBe(0);
   });
 });

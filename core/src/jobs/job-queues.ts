@@ -2,7 +2,8 @@ import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { connectRedis } from '../redis';
-import { JobPayload, JobResult, jobIdOf, jobOptions, JOBS, QUEUE_NAMES, QueueName } from './registry';
+import { admitFairShare } from './fair-share';
+import { FairShareJob, JobPayload, JobResult, jobIdOf, jobOptions, JOBS, QUEUE_NAMES, QueueName } from './registry';
 
 /** BullMQ, required on first use (a queue opened): a service that queues nothing at start does not run its modules. */
 export function loadBullmq(): typeof import('bullmq') {
@@ -58,7 +59,12 @@ export class JobQueues implements JobProducer {
         await existing.remove();
       }
     }
-    return queue.add(JOBS[name].job, payload, jobOptions(name, payload));
+    const caller = (payload as FairShareJob).caller;
+    const priority =
+      JOBS[name].fairShare && jobId && caller
+        ? await admitFairShare(this.connection, JOBS[name].queue, caller, jobId)
+        : 0;
+    return queue.add(JOBS[name].job, payload, { ...jobOptions(name, payload), ...(priority && { priority }) });
   }
 
   /** Creates or updates the schedule of every repeating job (idempotent: one schedule per entry, updated in place). */

@@ -42,11 +42,17 @@ export interface IndexVideoJob extends TracedJob {
 }
 
 /** Builds and cuts the clips of one clipping request; a new generation after a re-run (new selfie or force_recreate). */
-export interface CutClipsJob extends TracedJob {
+export interface CutClipsJob extends TracedJob, FairShareJob {
   /** Absent in jobs queued before request ids were per event (their request_id was unique). */
   eventId?: number;
   requestId: string;
   generation: number;
+}
+
+/** A job of a queue shared fairly between callers (`fairShare`). */
+export interface FairShareJob {
+  /** Who asked for it (the principal's `caller`); absent: queued in arrival order, as every job before it. */
+  caller?: string;
 }
 
 /** Removes a deleted event's objects in S3 (originals, previews, videos, clips, cover), then its rows. */
@@ -115,6 +121,11 @@ export interface JobDefinition<Q extends QueueName> {
   concurrency: number;
   /** How long a running job's lock lasts without renewal; a crashed worker's job is retried after it. */
   lockDuration: number;
+  /**
+   * Shared fairly between callers: a caller's next job waits behind every other caller's first (`admitFairShare`);
+   * the payload names the caller (`FairShareJob`).
+   */
+  fairShare?: boolean;
   /** Repeating jobs: one schedule in Redis (survives restarts, runs once per tick however many workers). */
   repeat?: { schedulerId: string; everyMs: (cfg: Pick<Config, 'CLIP_RETENTION_SWEEP_SECONDS'>) => number };
 }
@@ -168,6 +179,8 @@ export const JOBS: { readonly [Q in QueueName]: JobDefinition<Q> } = {
     queue: 'video-clipping',
     job: 'cut-clips',
     jobId: ({ eventId, requestId, generation }) => `clips-${eventId}-${requestId}-${generation}`,
+    // One visitor's many requests must not hold back every other participant's clips (minutes of ffmpeg each).
+    fairShare: true,
     attempts: 3,
     ...RETRY_WITH_BACKOFF,
     ...KEEP_FINISHED,

@@ -149,11 +149,13 @@ describe('Authenticator', () => {
 
   it("gives each visitor of a read-only (browser) key a budget of their own, within the key's shared ceiling", async () => {
     const subjects = async (clientIp: string | null) => {
-      const { rateSubject, sharedRateSubject } = await auth.authenticate(
+      const { rateSubject, sharedRateSubject, principal } = await auth.authenticate(
         { apiKey: 'emk_browser_key1', authorization: undefined },
         { originHost: null, clientIp },
         'r',
       );
+      // The services see the visitor as the caller (a shared queue's fair share is counted per visitor).
+      expect(principal.caller).toBe(sharedRateSubject ? rateSubject : undefined);
       return { rateSubject, sharedRateSubject };
     };
     expect(await subjects('203.0.113.5')).toEqual({

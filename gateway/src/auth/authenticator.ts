@@ -61,6 +61,11 @@ export class Authenticator {
     if (!isHostAllowed(key.allowedHosts, caller))
       throw new AppError('FORBIDDEN', 'The calling host is not approved for this API key');
     this.keys.touch(key.id);
+    // A browser key is public and shared by every participant: one budget for all would let one
+    // visitor (or a busy race day) spend everybody's.
+    const visitor = key.readOnly ? clientNetwork(caller.clientIp) : null;
+    const visitorPrefix = `key:${key.id}:client:`;
+    const rateSubject = visitor ? `${visitorPrefix}${visitor}` : `key:${key.id}`;
     const principal: Principal = {
       orgId: key.orgId,
       kind: 'api_key',
@@ -69,16 +74,12 @@ export class Authenticator {
       requestId,
       ...(key.readOnly ? { readOnly: true } : {}),
       ...(key.eventIds ? { eventIds: key.eventIds } : {}),
+      ...(visitor ? { caller: rateSubject } : {}),
     };
-    // A browser key is public and shared by every participant: one budget for all would let one
-    // visitor (or a busy race day) spend everybody's.
-    const visitor = key.readOnly ? clientNetwork(caller.clientIp) : null;
-    const visitorPrefix = `key:${key.id}:client:`;
     return {
       principal,
-      ...(visitor
-        ? { rateSubject: `${visitorPrefix}${visitor}`, sharedRateSubject: `key:${key.id}` }
-        : { rateSubject: `key:${key.id}` }),
+      rateSubject,
+      ...(visitor ? { sharedRateSubject: `key:${key.id}` } : {}),
       readLimit: key.rateLimit ?? undefined,
       ...(isHostAllowedForAnyAddress(key.allowedHosts, caller)
         ? { anyAddress: key.readOnly ? { visitorPrefix } : {} }

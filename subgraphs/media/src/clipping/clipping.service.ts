@@ -135,7 +135,13 @@ export class ClippingService {
     });
     if (status === 'processing') {
       try {
-        await this.jobs.enqueue('clips', { eventId, requestId, generation, httpRequestId: principal.requestId });
+        await this.jobs.enqueue('clips', {
+          eventId,
+          requestId,
+          generation,
+          httpRequestId: principal.requestId,
+          caller: principal.caller,
+        });
       } catch (err) {
         await this.requests.finish({ eventId, requestId }, generation, {
           status: 'failed',
