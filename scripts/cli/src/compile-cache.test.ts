@@ -11,8 +11,8 @@ describe('the CLI on Node 22', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The CLI as a user runs it (no NODE_COMPILE_CACHE, which alone would turn the cache on), its temp and cache dirs in `dir`. */
-  const runCli = () =>
-    spawnSync(process.execPath, [CLI, 'import-photos', '--help'], {
+  const runCli = (node = process.execPath) =>
+    spawnSync(node, [CLI, 'import-photos', '--help'], {
       env: {
         ...process.env,
         NODE_COMPILE_CACHE: '',
@@ -48,5 +48,17 @@ describe('the CLI on Node 22', () => {
     const run = runCli();
     expect(run.status).toBe(0);
     expect(files(cache)).toBe(0);
+  });
+
+  // The README says Node 20 still runs the platform: the CLI on it runs without the cache Node 20 does not have.
+  const olderNode = ['/usr/bin/node', '/usr/local/bin/node'].find(
+    (node) =>
+      spawnSync(node, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).stdout?.trim() === '20',
+  );
+  (olderNode ? it : it.skip)('runs on Node 20, without a compile cache', () => {
+    const run = runCli(olderNode);
+    expect(run.stderr).not.toContain('TypeError');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('import-photos');
   });
 });

@@ -24,8 +24,9 @@ export function privateCompileCacheDir(env: NodeJS.ProcessEnv = process.env): st
 }
 
 // Each command is a new process that loads MikroORM, the AWS SDK and BullMQ: Node 22 keeps their compiled code
-// between runs (NODE_COMPILE_CACHE, when set, turned it on already); imported first by cli.ts.
-if (!process.env.NODE_COMPILE_CACHE) {
+// between runs (NODE_COMPILE_CACHE, when set, turned it on already); imported first by cli.ts. Node 20 has no
+// such cache and runs without it.
+if (!process.env.NODE_COMPILE_CACHE && typeof enableCompileCache === 'function') {
   const dir = privateCompileCacheDir();
   if (dir) enableCompileCache(dir);
 }
