@@ -2,7 +2,7 @@ import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { connectRedis } from '../redis';
-import { admitFairShare } from './fair-share';
+import { admitFairShare, releaseFairShare } from './fair-share';
 import { FairShareJob, JobPayload, JobResult, jobIdOf, jobOptions, JOBS, QUEUE_NAMES, QueueName } from './registry';
 
 /** BullMQ, required on first use (a queue opened): a service that queues nothing at start does not run its modules. */
@@ -60,11 +60,16 @@ export class JobQueues implements JobProducer {
       }
     }
     const caller = (payload as FairShareJob).caller;
-    const priority =
-      JOBS[name].fairShare && jobId && caller
-        ? await admitFairShare(this.connection, JOBS[name].queue, caller, jobId)
-        : 0;
-    return queue.add(JOBS[name].job, payload, { ...jobOptions(name, payload), ...(priority && { priority }) });
+    const shared = JOBS[name].fairShare && jobId && caller ? { caller, jobId } : null;
+    const priority = shared ? await admitFairShare(this.connection, JOBS[name].queue, shared.caller, shared.jobId) : 0;
+    try {
+      return await queue.add(JOBS[name].job, payload, { ...jobOptions(name, payload), ...(priority && { priority }) });
+    } catch (err) {
+      // Not queued: it holds no share of its caller's.
+      if (shared)
+        await releaseFairShare(this.connection, JOBS[name].queue, shared.caller, shared.jobId).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Creates or updates the schedule of every repeating job (idempotent: one schedule per entry, updated in place). */
