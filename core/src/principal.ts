@@ -20,7 +20,8 @@ export interface Principal {
   /** Request id carried through the services for logs. */
   requestId?: string;
   /**
-   * A browser key's visitor (the gateway's rate subject for them): a shared queue's fair share is counted per visitor.
+   * A browser key's visitor, as an opaque id (a hash of the gateway's rate subject for them: the key and the address's
+   * network): a shared queue's fair share is counted per visitor.
    * Absent for server keys and accounts, which speak for many people the platform cannot tell apart: their jobs go
    * in arrival order.
    */

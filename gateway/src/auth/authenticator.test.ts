@@ -154,24 +154,23 @@ describe('Authenticator', () => {
         { originHost: null, clientIp },
         'r',
       );
-      // The services see the visitor as the caller (a shared queue's fair share is counted per visitor).
-      expect(principal.caller).toBe(sharedRateSubject ? rateSubject : undefined);
-      return { rateSubject, sharedRateSubject };
+      return { rateSubject, sharedRateSubject, caller: principal.caller };
     };
-    expect(await subjects('203.0.113.5')).toEqual({
-      rateSubject: 'key:4:client:203.0.113.5',
-      sharedRateSubject: 'key:4',
-    });
-    expect(await subjects('::ffff:203.0.113.5')).toEqual({
-      rateSubject: 'key:4:client:203.0.113.5',
-      sharedRateSubject: 'key:4',
-    });
+    const visitor = await subjects('203.0.113.5');
+    expect(visitor).toMatchObject({ rateSubject: 'key:4:client:203.0.113.5', sharedRateSubject: 'key:4' });
+    expect(await subjects('::ffff:203.0.113.5')).toEqual(visitor);
+    // The services see the visitor as an opaque caller (a shared queue's fair share), never the address.
+    expect(visitor.caller).toMatch(/^[\w-]{22}$/);
+    expect(visitor.caller).not.toContain('203.0.113');
     // One IPv6 subscriber holds a whole /64: its addresses are one visitor.
-    expect((await subjects('2001:db8:1:2:aaaa::1')).rateSubject).toBe('key:4:client:2001:db8:1:2::/64');
-    expect((await subjects('2001:db8:1:2:bbbb::9')).rateSubject).toBe('key:4:client:2001:db8:1:2::/64');
-    expect((await subjects('2001:db8:1:3::1')).rateSubject).toBe('key:4:client:2001:db8:1:3::/64');
-    // Without a known address there is one budget, the key's.
-    expect(await subjects(null)).toEqual({ rateSubject: 'key:4', sharedRateSubject: undefined });
+    const network = await subjects('2001:db8:1:2:aaaa::1');
+    expect(network.rateSubject).toBe('key:4:client:2001:db8:1:2::/64');
+    expect(await subjects('2001:db8:1:2:bbbb::9')).toEqual(network);
+    const next = await subjects('2001:db8:1:3::1');
+    expect(next.rateSubject).toBe('key:4:client:2001:db8:1:3::/64');
+    expect(new Set([visitor.caller, network.caller, next.caller]).size).toBe(3);
+    // Without a known address there is one budget, the key's, and no visitor.
+    expect(await subjects(null)).toEqual({ rateSubject: 'key:4', sharedRateSubject: undefined, caller: undefined });
     // A server key is one caller: one budget.
     const server = await auth.authenticate(
       { apiKey: 'emk_good_key_123', authorization: undefined },
@@ -180,6 +179,7 @@ describe('Authenticator', () => {
     );
     expect(server.rateSubject).toBe('key:1');
     expect(server.sharedRateSubject).toBeUndefined();
+    expect(server.principal.caller).toBeUndefined();
   });
 });
 

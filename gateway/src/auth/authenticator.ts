@@ -1,4 +1,5 @@
 import { AppError, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
+import { createHash } from 'node:crypto';
 import { LinkedAccount } from './account-directory';
 import { CallerHost, clientNetwork, isHostAllowed, isHostAllowedForAnyAddress } from './host-allowlist';
 import { ApiKeyLookup } from './api-key-cache';
@@ -74,7 +75,8 @@ export class Authenticator {
       requestId,
       ...(key.readOnly ? { readOnly: true } : {}),
       ...(key.eventIds ? { eventIds: key.eventIds } : {}),
-      ...(visitor ? { caller: rateSubject } : {}),
+      // The visitor as an opaque id: their address goes no further than the gateway's rate limits (a job keeps it).
+      ...(visitor ? { caller: createHash('sha256').update(rateSubject).digest('base64url').slice(0, 22) } : {}),
     };
     return {
       principal,
