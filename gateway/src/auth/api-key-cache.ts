@@ -31,8 +31,6 @@ export class ApiKeyLookup {
   private readonly known: LruMap<string, Cached<KeyRecord>>;
   private readonly unknown: LruMap<string, Cached<null>>;
   private readonly lastTouched = new LruMap<number, number>(10_000);
-  /** The last key hashed: `isCached` and then `find` see the same key on a request, hashed once. */
-  private lastHashed = { rawKey: '', hash: '' };
 
   constructor(
     private readonly source: KeySource,
@@ -44,7 +42,7 @@ export class ApiKeyLookup {
   }
 
   async find(rawKey: string): Promise<KeyRecord | null> {
-    const hash = this.hashOf(rawKey);
+    const hash = hashApiKey(rawKey);
     const now = Date.now();
     const cached = this.known.get(hash) ?? this.unknown.get(hash);
     if (cached && cached.expiresAt > now) return cached.value;
@@ -69,14 +67,9 @@ export class ApiKeyLookup {
 
   /** Whether find() answers this key from the cache, without a lookup in Postgres. */
   isCached(rawKey: string): boolean {
-    const hash = this.hashOf(rawKey);
+    const hash = hashApiKey(rawKey);
     const cached = this.known.get(hash) ?? this.unknown.get(hash);
     return cached !== undefined && cached.expiresAt > Date.now();
-  }
-
-  private hashOf(rawKey: string): string {
-    if (this.lastHashed.rawKey !== rawKey) this.lastHashed = { rawKey, hash: hashApiKey(rawKey) };
-    return this.lastHashed.hash;
   }
 
   /** Forgets a key that was deactivated, reactivated or deleted elsewhere. */
