@@ -38,6 +38,7 @@ describe("a fair-share queue's worker", () => {
       {
         run: async ({ requestId }) => {
           if (requestId === 'broken') throw new UnrecoverableError('cannot cut');
+          return 'completed';
         },
       },
       connection,
