@@ -79,7 +79,7 @@ async function main() {
   const metrics = new ServiceMetrics('gateway');
   const subgraphs = new SubgraphFetcher();
   const askSubgraph = subgraphQuery((url, init) => subgraphs.request(url, init));
-  const { keys, authenticator, failedAuth } = authentication(cfg, orm, redis);
+  const { keys, authenticator, failedAuth } = authentication(cfg, orm, redis, signing.secret);
   const supergraphSdl = readFileSync(cfg.SUPERGRAPH_PATH, 'utf8');
   const apiSchema = Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
   const operations = new OperationLimiter(apiSchema, operationLimitsOf(cfg));
@@ -127,19 +127,23 @@ async function main() {
 }
 
 /** Who calls: API keys (cached) and bearer tokens linked to accounts, failed attempts throttled per address. */
-function authentication(cfg: Config, orm: Orm, redis: Redis) {
+function authentication(cfg: Config, orm: Orm, redis: Redis, visitorIdSecret: string) {
   const verifier = new TokenVerifier(cfg);
   const keys = new ApiKeyLookup(new SqlApiKeysRepository(() => orm.em.fork()), cfg.API_KEY_CACHE_SECONDS);
-  const authenticator = new Authenticator(keys, {
-    verify: (token) => verifier.verify(token),
-    link: (claims) => {
-      const em = orm.em.fork();
-      return linkAccount(
-        { accounts: new SqlAccountsRepository(() => em), memberships: new SqlMembershipsRepository(() => em) },
-        claims,
-      );
+  const authenticator = new Authenticator(
+    keys,
+    {
+      verify: (token) => verifier.verify(token),
+      link: (claims) => {
+        const em = orm.em.fork();
+        return linkAccount(
+          { accounts: new SqlAccountsRepository(() => em), memberships: new SqlMembershipsRepository(() => em) },
+          claims,
+        );
+      },
     },
-  });
+    visitorIdSecret,
+  );
   const failedAuth = new FailedAuthThrottle(redis, cfg, (err) =>
     logger.warn({ err: (err as Error).message }, 'failed-auth throttle unavailable; letting calls through'),
   );

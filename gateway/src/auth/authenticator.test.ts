@@ -39,7 +39,7 @@ const tokens: AccountTokens = {
   },
   link: async () => ({ accountId: 11, orgRoles: { 7: 'admin' }, platformAdmin: false }),
 };
-const auth = new Authenticator(lookup(keys), tokens);
+const auth = new Authenticator(lookup(keys), tokens, 'visitor-id-secret');
 const anywhere = { originHost: null, clientIp: '127.0.0.1' };
 
 async function statusOf(promise: Promise<unknown>): Promise<number | 'ok'> {
@@ -68,7 +68,7 @@ describe('Authenticator', () => {
       emk_ip_or_site_1: record({ id: 6, allowedHosts: ['198.51.100.7', 'photos.example.org'] }),
       emk_browser_key1: keys.emk_browser_key1,
     });
-    const a = new Authenticator(ipBound, tokens);
+    const a = new Authenticator(ipBound, tokens, 'visitor-id-secret');
     const call = (apiKey: string, originHost: string | null, clientIp: string) =>
       a.authenticate({ apiKey, authorization: undefined }, { originHost, clientIp }, 'r');
     expect((await call('emk_ip_or_site_1', null, '198.51.100.7')).anyAddress).toBeUndefined();
@@ -186,7 +186,7 @@ describe('Authenticator', () => {
 describe('Authenticator.looksUp', () => {
   it('is true for a key the cache does not know and for a bearer token, false for a cached key or a malformed one', async () => {
     const source = { findByHash: async () => null, touchLastUsed: async () => undefined };
-    const cached = new Authenticator(new ApiKeyLookup(source, 10), tokens);
+    const cached = new Authenticator(new ApiKeyLookup(source, 10), tokens, 'visitor-id-secret');
     const key = 'emk_invented_0123456789abcdef0123456789abcdef';
     expect(cached.looksUp({ apiKey: key, authorization: undefined })).toBe(true);
     await expect(cached.authenticate({ apiKey: key, authorization: undefined }, anywhere, 'r')).rejects.toMatchObject({

@@ -1,5 +1,5 @@
 import { AppError, looksLikeApiKey, Principal, TokenClaims } from '@em/core';
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { LinkedAccount } from './account-directory';
 import { CallerHost, clientNetwork, isHostAllowed, isHostAllowedForAnyAddress } from './host-allowlist';
 import { ApiKeyLookup } from './api-key-cache';
@@ -44,6 +44,8 @@ export class Authenticator {
   constructor(
     private readonly keys: ApiKeyLookup,
     private readonly tokens: AccountTokens,
+    /** Keys the visitors' opaque ids (the principal signing secret: the same visitor on every gateway replica). */
+    private readonly visitorIdSecret: string,
   ) {}
 
   async authenticate(credentials: Credentials, caller: CallerHost, requestId: string): Promise<Authenticated> {
@@ -76,7 +78,7 @@ export class Authenticator {
       ...(key.readOnly ? { readOnly: true } : {}),
       ...(key.eventIds ? { eventIds: key.eventIds } : {}),
       // The visitor as an opaque id: their address goes no further than the gateway's rate limits (a job keeps it).
-      ...(visitor ? { caller: createHash('sha256').update(rateSubject).digest('base64url').slice(0, 22) } : {}),
+      ...(visitor ? { caller: this.visitorId(rateSubject) } : {}),
     };
     return {
       principal,
@@ -87,6 +89,11 @@ export class Authenticator {
         ? { anyAddress: key.readOnly ? { visitorPrefix } : {} }
         : {}),
     };
+  }
+
+  /** A keyed hash: a plain one of an IPv4 address is undone by trying all 2^32. */
+  private visitorId(rateSubject: string): string {
+    return createHmac('sha256', this.visitorIdSecret).update(`visitor:${rateSubject}`).digest('base64url').slice(0, 22);
   }
 
   /** Whether authenticating these credentials reaches beyond the key cache: a key lookup in Postgres, a bearer token. */
