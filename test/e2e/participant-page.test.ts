@@ -308,6 +308,8 @@ describe('the participant page', () => {
   it('browses by time: choosing an hour of the strip shows exactly that window', async () => {
     await open(pageUrl());
     const days = expectSuccess(await api(`${base}/timeline/days`)).days;
+    // The demo reads as one race: its sample photos (shot on other days) are stamped with the race morning.
+    expect(days.map((d: any) => [d.date, d.hours.map((h: any) => h.hour)])).toEqual([['2026-05-17', [9, 10]]]);
     const day = days[0];
     const hour = day.hours[0];
     const strip = page.getByRole('navigation', { name: 'Browse by time' });

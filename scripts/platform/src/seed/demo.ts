@@ -51,6 +51,20 @@ async function drawnRacePhoto(bib: string, hue: number): Promise<Buffer> {
     .toBuffer();
 }
 
+/**
+ * A sample photo as taken after the demo race: the samples were shot on other days (2014-2018), which would spread
+ * the participant page's time strip over years; the demo's copy carries the race morning's clock instead (10:02,
+ * 10:09, ...: after the drawn finish-line photos), and no other metadata.
+ */
+async function onRaceMorning(photo: Buffer, index: number): Promise<Buffer> {
+  const minutes = 2 + 7 * index;
+  const clock = `${String(10 + Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  return sharp(photo)
+    .jpeg({ quality: 92 })
+    .withExif({ IFD2: { DateTimeOriginal: `2026:05:17 ${clock}:00` } })
+    .toBuffer();
+}
+
 export interface DemoSeed {
   orgId: number;
   eventId: number;
@@ -150,8 +164,8 @@ async function importDemoPhotos(
   photoFiles: string[],
   opts: { pipeline: PipelineService; log: (l: string) => void },
 ): Promise<void> {
-  for (const file of photoFiles) {
-    const outcome = await opts.pipeline.importFile(event, readFileSync(file), {
+  for (const [i, file] of photoFiles.entries()) {
+    const outcome = await opts.pipeline.importFile(event, await onRaceMorning(readFileSync(file), i), {
       fileName: path.basename(file),
       source: 'seed',
       photographerName: 'Demo photographer',
