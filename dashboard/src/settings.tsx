@@ -73,6 +73,8 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [deletion, setDeletion] = useState<{ state: string; percent: number } | null>(null);
+  // Whether the event went live (its processed photos are published): only then is "Go live" no longer offered.
+  const [live, setLive] = useState<boolean | null>(null);
   const ids = { orgId, eventId };
 
   useEffect(() => {
@@ -82,6 +84,13 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
     )
       .then((d) => setEvent(d.event))
       .catch((err: Error) => setError(err.message));
+    // Apart: a member who may read the settings but not the pipeline still gets the form (and no "Go live").
+    gql<{ pipelineStatus: { isLive: boolean } }>(
+      'query($orgId: Int!, $eventId: Int!) { pipelineStatus(orgId: $orgId, eventId: $eventId) { isLive } }',
+      ids,
+    )
+      .then((d) => setLive(d.pipelineStatus.isLive))
+      .catch(() => setLive(null));
   }, [orgId, eventId]);
 
   const set = (field: string, value: string | number | boolean | null) => setEvent((e) => ({ ...e!, [field]: value }));
@@ -114,6 +123,7 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
         'mutation($orgId: Int!, $eventId: Int!) { goLive(orgId: $orgId, eventId: $eventId) { published } }',
         ids,
       );
+      setLive(true);
       return `Live: ${d.goLive.published} photos published; new ones are published as they are processed.`;
     });
   const archive = () =>
@@ -225,8 +235,9 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
       </form>
       <Messages error={error} notice={message} />
       <div class="card actions-row">
-        <button onClick={() => void goLive()}>Go live</button>
-        <button onClick={() => void archive()}>Archive</button>
+        {live === false && <button onClick={() => void goLive()}>Go live</button>}
+        {live && <p>The event is live: processed photos are published.</p>}
+        {event.status !== 'archived' && <button onClick={() => void archive()}>Archive</button>}
         <button class="danger" onClick={() => void remove()}>
           Delete event
         </button>

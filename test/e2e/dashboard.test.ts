@@ -429,6 +429,14 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
       });
     expect((await details()).status).toBe(200);
     await page.goto(`${dashboardUrl}events/${doomed}/settings`);
+    // Offered until the event is live, then the page says it is.
+    await page.getByRole('button', { name: 'Go live' }).click();
+    await expectText(page.locator('.ok'), 'Live: 20 photos published; new ones are published as they are processed.');
+    await expectText(page.locator('.actions-row'), /The event is live: processed photos are published\./);
+    expect(await page.getByRole('button', { name: 'Go live' }).count()).toBe(0);
+    await page.reload();
+    await expectText(page.locator('.actions-row'), /The event is live/);
+    expect(await page.getByRole('button', { name: 'Go live' }).count()).toBe(0);
     let asked = '';
     page.once('dialog', (dialog) => {
       asked = dialog.message();
