@@ -8,26 +8,57 @@ interface Key {
   prefix: string;
   active: boolean;
   allowedHosts: string[];
+  readOnly: boolean;
+  eventIds: number[] | null;
   createdAt: string;
   lastUsedAt: string | null;
 }
 
-const KEY_FIELDS = 'id name prefix active allowedHosts createdAt lastUsedAt';
+const KEY_FIELDS = 'id name prefix active allowedHosts readOnly eventIds createdAt lastUsedAt';
+
+/**
+ * The Origin a first call from the key's first allowed host sends (a key with hosts answers 403 without one); null for
+ * a wildcard or an address (an address entry is matched against the caller's address, not its Origin).
+ */
+function originOf(hosts: string[]): string | null {
+  const host = hosts[0];
+  if (!host || host.includes('*') || /^[\d.]+$|:/.test(host)) return null;
+  return `${host === 'localhost' ? 'http' : 'https'}://${host}`;
+}
+
+/** What a key may do, in the table: its access, the events it reaches and the hosts it is used from. */
+function keyScope(k: Key, eventNames: Map<number, string>): { access: string; events: string; hosts: string } {
+  return {
+    access: k.readOnly ? 'read and search' : 'full',
+    events: k.eventIds ? k.eventIds.map((id) => eventNames.get(id) ?? `event ${id}`).join(', ') : 'every event',
+    hosts: k.allowedHosts.length ? k.allowedHosts.join(', ') : 'any',
+  };
+}
 
 /** API keys: Create Token shows the key once, with a copy button and a first call. */
 export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
   const [keys, setKeys] = useState<Key[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
+  const [created, setCreated] = useState<{ key: string; name: string; origin: string | null } | null>(null);
   const [copied, setCopied] = useState(false);
   const [name, setName] = useState('');
   const [hosts, setHosts] = useState('');
+  const [readOnly, setReadOnly] = useState(false);
+  const [eventId, setEventId] = useState('');
+  const [events, setEvents] = useState<Array<{ id: number; name: string }>>([]);
 
   const load = () =>
-    gql<{ apiKeys: Key[] }>(`query($orgId: Int!) { apiKeys(orgId: $orgId) { ${KEY_FIELDS} } }`, { orgId: org.id })
-      .then((d) => setKeys(d.apiKeys))
+    gql<{ apiKeys: Key[]; events: { items: Array<{ id: number; name: string }> } }>(
+      `query($orgId: Int!) { apiKeys(orgId: $orgId) { ${KEY_FIELDS} } events(orgId: $orgId, pageSize: 100) { items { id name } } }`,
+      { orgId: org.id },
+    )
+      .then((d) => {
+        setKeys(d.apiKeys);
+        setEvents(d.events.items);
+      })
       .catch((err: Error) => setError(err.message));
   useEffect(() => void load(), [org.id]);
+  const eventNames = new Map(events.map((e) => [e.id, e.name]));
 
   async function create(e: Event) {
     e.preventDefault();
@@ -35,13 +66,16 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
     try {
       const allowedHosts = hosts.split(/[\s,]+/).filter(Boolean);
       const d = await gql<{ createApiKey: { key: string; apiKey: { name: string } } }>(
-        `mutation($orgId: Int!, $name: String!, $allowedHosts: [String!]) { createApiKey(orgId: $orgId, name: $name, allowedHosts: $allowedHosts) { key apiKey { name } } }`,
-        { orgId: org.id, name, allowedHosts },
+        `mutation($orgId: Int!, $name: String!, $allowedHosts: [String!], $readOnly: Boolean, $eventIds: [Int!]) {
+          createApiKey(orgId: $orgId, name: $name, allowedHosts: $allowedHosts, readOnly: $readOnly, eventIds: $eventIds) { key apiKey { name } } }`,
+        { orgId: org.id, name, allowedHosts, readOnly, eventIds: eventId ? [Number(eventId)] : null },
       );
-      setCreated({ key: d.createApiKey.key, name: d.createApiKey.apiKey.name });
+      setCreated({ key: d.createApiKey.key, name: d.createApiKey.apiKey.name, origin: originOf(allowedHosts) });
       setCopied(false);
       setName('');
       setHosts('');
+      setReadOnly(false);
+      setEventId('');
       await load();
     } catch (err) {
       setError((err as Error).message);
@@ -60,7 +94,9 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
     }
   }
 
-  const curl = created && `curl -s -H 'X-API-Key: ${created.key}' ${location.origin}/api/v1/ext/${org.id}/events`;
+  const originHeader = created?.origin ? ` -H 'Origin: ${created.origin}'` : '';
+  const curl =
+    created && `curl -s -H 'X-API-Key: ${created.key}'${originHeader} ${location.origin}/api/v1/ext/${org.id}/events`;
   return (
     <section>
       <h1>Developer Zone</h1>
@@ -94,6 +130,29 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
         />
         <label for="key-hosts">Allowed hosts (space or comma separated; empty = any)</label>
         <input id="key-hosts" value={hosts} onInput={(e) => setHosts((e.target as HTMLInputElement).value)} />
+        <label for="key-event">Events</label>
+        <select id="key-event" value={eventId} onChange={(e) => setEventId((e.target as HTMLSelectElement).value)}>
+          <option value="">Every event of {org.name}</option>
+          {events.map((ev) => (
+            <option key={ev.id} value={String(ev.id)}>
+              {ev.name}
+            </option>
+          ))}
+        </select>
+        <div class="flag">
+          <input
+            type="checkbox"
+            id="key-read-only"
+            checked={readOnly}
+            onChange={(e) => setReadOnly((e.target as HTMLInputElement).checked)}
+            aria-describedby="key-read-only-help"
+          />
+          <label for="key-read-only">Browser key: reads and searches only</label>
+          <p id="key-read-only-help" class="help">
+            For a page of your website that participants open: the key is in the page, so anyone can read it. It cannot
+            change anything; give it your site's host above so that other sites cannot use it.
+          </p>
+        </div>
         <button class="primary" type="submit">
           Create Token
         </button>
@@ -107,28 +166,37 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Prefix</th>
+                <th scope="col">Access</th>
+                <th scope="col">Events</th>
+                <th scope="col">Hosts</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Active</th>
               </tr>
             </thead>
             <tbody>
-              {keys.map((k) => (
-                <tr key={k.id}>
-                  <td data-label="Name">{k.name}</td>
-                  <td data-label="Prefix">
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td data-label="Created">{k.createdAt.slice(0, 10)}</td>
-                  <td data-label="Last used">{k.lastUsedAt?.slice(0, 16).replace('T', ' ') ?? 'never'}</td>
-                  <td data-label="Active">
-                    <button onClick={() => void setActive(k, !k.active)} aria-pressed={k.active}>
-                      {k.active ? 'Deactivate' : 'Activate'}
-                      <span class="visually-hidden"> {k.name}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
+              {keys.map((k) => {
+                const scope = keyScope(k, eventNames);
+                return (
+                  <tr key={k.id}>
+                    <td data-label="Name">{k.name}</td>
+                    <td data-label="Prefix">
+                      <code>{k.prefix}…</code>
+                    </td>
+                    <td data-label="Access">{scope.access}</td>
+                    <td data-label="Events">{scope.events}</td>
+                    <td data-label="Hosts">{scope.hosts}</td>
+                    <td data-label="Created">{k.createdAt.slice(0, 10)}</td>
+                    <td data-label="Last used">{k.lastUsedAt?.slice(0, 16).replace('T', ' ') ?? 'never'}</td>
+                    <td data-label="Active">
+                      <button onClick={() => void setActive(k, !k.active)} aria-pressed={k.active}>
+                        {k.active ? 'Deactivate' : 'Activate'}
+                        <span class="visually-hidden"> {k.name}</span>
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>

@@ -185,6 +185,36 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     expect(await page.content()).not.toContain(token);
   });
 
+  it('creates a browser key for one event in the Developer Zone: reads from the allowed host only, that event only, no writes', async () => {
+    await page.locator('#key-name').fill('Race site gallery');
+    await page.locator('#key-hosts').fill('localhost');
+    await page.locator('#key-event').selectOption(String(eventId));
+    await page.locator('#key-read-only').check();
+    await page.getByRole('button', { name: 'Create Token' }).click();
+    const key = (await page.locator('[data-testid=new-token]').textContent())!.trim();
+    const row = page.locator('tbody tr', { hasText: 'Race site gallery' });
+    await expectText(row.locator('td[data-label=Access]'), 'read and search');
+    // The first call shown works as shown: with the Origin of the allowed host.
+    expect(await page.locator('pre.curl').textContent()).toContain("-H 'Origin: http://localhost'");
+    await expectText(row.locator('td[data-label=Events]'), 'Dashboard Trail 21K');
+    await expectText(row.locator('td[data-label=Hosts]'), 'localhost');
+    await expectText(page.locator('tbody tr', { hasText: 'Agency website' }).locator('td[data-label=Access]'), 'full');
+    await screenshot('3b-developer-desktop');
+    const call = (path: string, origin: string, init: RequestInit = {}) =>
+      fetch(`${info.restUrl}/api/v1/ext/${info.demo.orgId}${path}`, {
+        ...init,
+        headers: { 'x-api-key': key, origin, 'content-type': 'application/json' },
+      });
+    expect((await call(`/event/${eventId}/details`, 'http://localhost')).status).toBe(200);
+    expect((await call(`/event/${eventId}/details`, 'https://elsewhere.example')).status).toBe(403);
+    expect((await call(`/event/${info.demo.eventId}/details`, 'http://localhost')).status).toBe(403);
+    const write = await call(`/event/${eventId}/pipeline/photos/process`, 'http://localhost', {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(write.status).toBe(403);
+  });
+
   it('uploads a photo and shows it processed', async () => {
     await page.goto(`${dashboardUrl}events/${eventId}/photos`);
     await page.locator('#photo-files').setInputFiles(SAMPLE_PHOTO);
