@@ -118,6 +118,7 @@ export const OPERATION_POLICY = {
   // Start lists hold names (personal data): the organiser's (a write key or token) to import and read back.
   importStartList: write('event'),
   exportStartList: write('event'),
+  startListSize: write('event'),
   searchByName: read('event', { features: ['nameSearch'] }),
   // Photo review: the organiser's corrections, from the dashboard or a token; never a key (nor REST).
   reviewQueue: organiser('event'),

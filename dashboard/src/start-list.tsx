@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, downloadText, gql, gqlUpload } from './api';
 
 interface LineError {
@@ -16,6 +16,13 @@ const IMPORT = `mutation($orgId: Int!, $eventId: Int!, $file: Upload!, $mode: St
   importStartList(orgId: $orgId, eventId: $eventId, file: $file, mode: $mode, skipInvalid: $skipInvalid) {
     imported total skipped { line reason } } }`;
 const EXPORT = `query($orgId: Int!, $eventId: Int!) { exportStartList(orgId: $orgId, eventId: $eventId) { csv count } }`;
+const SIZE = `query($orgId: Int!, $eventId: Int!) { startListSize(orgId: $orgId, eventId: $eventId) }`;
+
+/** What the event holds now, before anyone chooses Append or Replace. */
+function sizeSentence(size: number): string {
+  if (size === 0) return 'This event has no start list yet.';
+  return `The start list has ${size} participant${size === 1 ? '' : 's'}.`;
+}
 
 const isLineError = (value: unknown): value is LineError =>
   typeof (value as LineError | null)?.line === 'number' && typeof (value as LineError).reason === 'string';
@@ -58,6 +65,13 @@ export function StartListPage({ orgId, eventId }: { orgId: number; eventId: numb
   const [progress, setProgress] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [error, setError] = useState<{ message: string; lines: LineError[] } | null>(null);
+  const [size, setSize] = useState<number | null>(null);
+
+  useEffect(() => {
+    gql<{ startListSize: number }>(SIZE, { orgId, eventId })
+      .then((d) => setSize(d.startListSize))
+      .catch(() => setSize(null));
+  }, [orgId, eventId]);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -75,6 +89,7 @@ export function StartListPage({ orgId, eventId }: { orgId: number; eventId: numb
         false,
       );
       setOutcome(d.importStartList);
+      setSize(d.importStartList.total);
     } catch (err) {
       setError({ message: (err as Error).message, lines: refusedLines(err) });
     } finally {
@@ -95,6 +110,7 @@ export function StartListPage({ orgId, eventId }: { orgId: number; eventId: numb
   return (
     <section>
       <h1>Start list</h1>
+      {size !== null && <p data-testid="start-list-size">{sizeSentence(size)}</p>}
       <form class="card" onSubmit={(e) => void submit(e)}>
         <h2>Import a CSV</h2>
         <p class="help">

@@ -229,6 +229,10 @@ describe('the dashboard pages for members, usage, videos and the start list', ()
     await page.waitForURL(new RegExp(`/dashboard/events/${info.demo.eventId}/start-list$`));
     await expectText(page.locator('.event-nav strong'), 'Demo City 10K');
     expect(await page.locator('.event-nav [aria-current=page]').textContent()).toBe('Start list');
+    // What the event holds before an import (Append or Replace is chosen knowing it).
+    const sizeLine = page.locator('[data-testid=start-list-size]');
+    await expectText(sizeLine, /^(The start list has \d+ participants?|This event has no start list yet)\.$/);
+    const before = Number(/(\d+)/.exec((await sizeLine.textContent())!)?.[1] ?? 0);
     await page.locator('#start-list-file').setInputFiles(csv);
     await page.getByRole('button', { name: 'Import' }).click();
     await expectText(page.locator('.error p'), /1 line of the start list is invalid; nothing was stored/);
@@ -238,8 +242,9 @@ describe('the dashboard pages for members, usage, videos and the start list', ()
     await page.getByRole('button', { name: 'Import' }).click();
     await expectText(
       page.locator('[data-testid=import-outcome]'),
-      /^Imported 2 participants; the start list has \d+ now\.$/,
+      `Imported 2 participants; the start list has ${before + 2} now.`,
     );
+    await expectText(page.locator('[data-testid=start-list-size]'), `The start list has ${before + 2} participants.`);
     await expectText(page.locator('.ok [data-testid=line-errors] tbody tr'), /^3\s*empty bib$/);
 
     const [download] = await Promise.all([

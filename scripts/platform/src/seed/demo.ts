@@ -35,6 +35,9 @@ export function demoPhotoFiles(): string[] {
 /** BIB numbers on the demo's drawn race photos: BIB search finds them once the worker read them. */
 export const DEMO_BIBS = ['1207', '2315'];
 
+/** The demo's start list: the runners of the drawn photos, by their bibs. */
+const DEMO_START_LIST = `bib,first_name,last_name,team\n${DEMO_BIBS[0]},Alex,Martin,Demo Running Club\n${DEMO_BIBS[1]},Sam,Rivera,\n`;
+
 /** A simple drawn race photo (a runner's bib on a shirt), so the demo has bibs to search for. */
 async function drawnRacePhoto(bib: string, hue: number): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1800" height="1200">
@@ -141,6 +144,16 @@ export async function seedDemo(opts: {
   }
 
   const event = (await admin.repos.events.findBySlug(org.id, DEMO_EVENT_SLUG))!;
+  // The runners of the drawn photos, so that the demo's name search finds someone (imported as the CLI would).
+  if (created)
+    await admin.startLists.import(
+      PLATFORM_OPERATOR,
+      org.id,
+      event.id,
+      async () => Buffer.from(DEMO_START_LIST),
+      'replace',
+      false,
+    );
   const browserKey = await ensureBrowserKey(admin, org.id, event.id, opts.dataDir);
   await opts.store.ensureBucket();
   // The demo goes through the real pipeline: import, then a worker job per photo. A later start finds the photos

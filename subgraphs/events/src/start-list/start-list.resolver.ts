@@ -59,6 +59,13 @@ export class StartListResolver {
     return this.service.import(ctx.principal, orgId, eventId, read, mode, skipInvalid ?? false);
   }
 
+  @Query(() => Int, {
+    description: "How many participants the event's start list has (0: none). Write access to the event, as the list.",
+  })
+  startListSize(@Ctx() ctx: SubgraphContext, @Args() { orgId, eventId }: OrgEventArgs) {
+    return this.service.size(ctx.principal, orgId, eventId);
+  }
+
   @Query(() => StartListExportType, {
     description:
       "The event's start list as CSV (names are personal data: write access to the event, never a read-only key).",

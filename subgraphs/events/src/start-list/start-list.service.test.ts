@@ -32,6 +32,12 @@ describe('StartListService', () => {
       total: 1,
     });
     expect(changed).toEqual([5, 5, 5]);
+    expect(await service.size(callers.admin(7), 7, 5)).toBe(1);
+  });
+
+  it('an event without a start list has size 0', async () => {
+    const { service } = setup();
+    expect(await service.size(callers.key(7), 7, 5)).toBe(0);
   });
 
   it('stores nothing when a line is invalid, unless told to skip invalid lines', async () => {
@@ -89,6 +95,7 @@ describe('StartListService', () => {
         code: 'FORBIDDEN',
       });
       await expect(service.export(caller, 7, 5)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(service.size(caller, 7, 5)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     }
     expect(read).toBe(0);
   });

@@ -96,6 +96,12 @@ export class StartListService {
     return { imported: entries.length, total, skipped: skipInvalid ? errors : [] };
   }
 
+  /** How many participants the start list has (what the dashboard shows before an import). */
+  async size(principal: Principal, orgId: number, eventId: number): Promise<number> {
+    await guardOperation(accessOnly(this.events), principal, 'startListSize', orgId, eventId);
+    return this.startLists.count(eventId);
+  }
+
   /** The start list as CSV (what import reads), and how many participants it has. */
   async export(principal: Principal, orgId: number, eventId: number): Promise<{ csv: string; count: number }> {
     await guardOperation(accessOnly(this.events), principal, 'exportStartList', orgId, eventId);
