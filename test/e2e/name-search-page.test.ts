@@ -19,6 +19,7 @@ let browser: Browser;
 let page: Page;
 let bib: string;
 let nameSearchBefore: boolean;
+let startListBefore: Array<{ bib: string; name: string; category: string | null; team: string | null }>;
 
 beforeAll(async () => {
   // Every bib the demo's photos show is listed, so the start list takes no photo away from the other suites.
@@ -34,6 +35,10 @@ beforeAll(async () => {
   const names = bibs.map((b, i) => (i === 0 ? `${b},Zoé,Dupont-Lefèvre` : `${b},Runner,Number ${b}`));
   writeFileSync(file, `bib,first_name,last_name\n${names.join('\n')}\n`);
   nameSearchBefore = (await sql('select name_search from events where id = $1', [eventId]))[0].name_search as boolean;
+  startListBefore = await sql(
+    'select bib, name, category, team from start_list_entries where event_id = $1 order by position',
+    [eventId],
+  );
   await runCli('import-start-list', '--event', String(eventId), '--file', file, '--replace');
   rmSync(dir, { recursive: true, force: true });
   await sql('update events set name_search = true where id = $1', [eventId]);
@@ -45,15 +50,34 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  // The demo event is shared by every suite: it leaves as it came (the seeded demo offers name search).
+  // The demo event is shared by every suite: it leaves as it came (the seeded demo offers name search, with its list).
   await sql('update events set name_search = $2 where id = $1', [eventId, nameSearchBefore]);
   await sql('delete from start_list_entries where event_id = $1', [eventId]);
+  if (startListBefore?.length) {
+    // The seeded demo's own list (its drawn runners) comes back, through the CLI as it was imported.
+    const dir = mkdtempSync(path.join(tmpdir(), 'demo-start-list-'));
+    const file = path.join(dir, 'start-list.csv');
+    const cell = (v: string | null) => `"${(v ?? '').replace(/"/g, '""')}"`;
+    const lines = startListBefore.map((e) => [e.bib, e.name, e.category, e.team].map(cell).join(','));
+    writeFileSync(file, `bib,name,category,team\n${lines.join('\n')}\n`);
+    await runCli('import-start-list', '--event', String(eventId), '--file', file, '--replace');
+    rmSync(dir, { recursive: true, force: true });
+  }
   await bumpContentVersion(eventId);
   await browser?.close();
   await closeDb();
 });
 
 describe('the participant page: search by name', () => {
+  it("the seeded demo's start list names the runners of its drawn photos", () => {
+    expect(startListBefore).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ bib: '1207', name: 'Alex Martin', team: 'Demo Running Club' }),
+        expect.objectContaining({ bib: '2315', name: 'Sam Rivera' }),
+      ]),
+    );
+  });
+
   it('a name without accents finds the participant; choosing them shows their bib photos', async () => {
     const total = expectSuccess(await api(`/${orgId}/event/${eventId}/bibs/${bib}`)).pagination.total;
     expect(total).toBeGreaterThan(0);
