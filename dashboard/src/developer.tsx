@@ -82,6 +82,21 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
     }
   }
 
+  /** Deletes a key for good (an organisation holds a bounded number of keys; a deactivated one still counts). */
+  async function remove(key: Key) {
+    if (!confirm(`Delete the key “${key.name}” for good? Every call with it is refused from now on.`)) return;
+    setError(null);
+    try {
+      await gql<unknown>('mutation($orgId: Int!, $keyId: Int!) { deleteApiKey(orgId: $orgId, keyId: $keyId) }', {
+        orgId: org.id,
+        keyId: key.id,
+      });
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+
   async function setActive(key: Key, active: boolean) {
     try {
       await gql<unknown>(
@@ -172,6 +187,9 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Active</th>
+                <th scope="col">
+                  <span class="visually-hidden">Delete</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -192,6 +210,11 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
                       <button onClick={() => void setActive(k, !k.active)} aria-pressed={k.active}>
                         {k.active ? 'Deactivate' : 'Activate'}
                         <span class="visually-hidden"> {k.name}</span>
+                      </button>
+                    </td>
+                    <td data-label="Delete">
+                      <button class="danger" onClick={() => void remove(k)}>
+                        Delete<span class="visually-hidden"> {k.name}</span>
                       </button>
                     </td>
                   </tr>

@@ -213,6 +213,17 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
       body: '{}',
     });
     expect(write.status).toBe(403);
+
+    // Deleted for good from the same table (an organisation holds a bounded number of keys): refused from then on.
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.accept();
+    });
+    await row.getByRole('button', { name: 'Delete Race site gallery' }).click();
+    await expectCount(page.locator('tbody tr', { hasText: 'Race site gallery' }), 0);
+    expect(asked).toContain('Race site gallery');
+    expect((await call(`/event/${eventId}/details`, 'http://localhost')).status).toBe(403);
   });
 
   it('uploads a photo and shows it processed', async () => {
