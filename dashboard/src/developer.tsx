@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
+import { CheckboxField } from './checkbox-field';
 import { Messages } from './messages';
 
 interface Key {
@@ -154,20 +155,13 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
             </option>
           ))}
         </select>
-        <div class="flag">
-          <input
-            type="checkbox"
-            id="key-read-only"
-            checked={readOnly}
-            onChange={(e) => setReadOnly((e.target as HTMLInputElement).checked)}
-            aria-describedby="key-read-only-help"
-          />
-          <label for="key-read-only">Browser key: reads and searches only</label>
-          <p id="key-read-only-help" class="help">
-            For a page of your website that participants open: the key is in the page, so anyone can read it. It cannot
-            change anything; give it your site's host above so that other sites cannot use it.
-          </p>
-        </div>
+        <CheckboxField
+          id="key-read-only"
+          checked={readOnly}
+          onChange={setReadOnly}
+          label="Browser key: reads and searches only"
+          help="For a page of your website that participants open: the key is in the page, so anyone can read it. It cannot change anything; give it your site's host above so that other sites cannot use it."
+        />
         <button class="primary" type="submit">
           Create Token
         </button>

@@ -15,3 +15,8 @@ export function Messages({ error, notice }: { error?: string | null; notice?: st
     </>
   );
 }
+
+/** What a live event means, said the same on every page that shows it. */
+export function LiveNotice() {
+  return <p>The event is live: processed photos are published.</p>;
+}

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, gql, subscribe } from './api';
 import { latestAnswer } from './latest-answer';
 import { droppedFiles, forgetUpload, SavedUpload, unfinishedUploads, uploadPhoto } from './photo-uploads';
-import { Messages } from './messages';
+import { LiveNotice, Messages } from './messages';
 
 /** Files uploaded at once: enough to fill the line, few enough that each one progresses visibly. */
 const PARALLEL_UPLOADS = 4;
@@ -329,7 +329,7 @@ export function PhotosPage({ orgId, eventId }: { orgId: number; eventId: number 
                 Go live
               </button>
             )}
-            {pipeline.isLive && <p>The event is live: processed photos are published.</p>}
+            {pipeline.isLive && <LiveNotice />}
           </div>
         </div>
       )}

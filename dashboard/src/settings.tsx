@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
 import { navigate } from './route';
-import { Messages } from './messages';
+import { CheckboxField } from './checkbox-field';
+import { LiveNotice, Messages } from './messages';
 
 /** Every flag by its spec name, with what it does. */
 const FLAGS: Array<{ field: string; spec: string; sentence: string }> = [
@@ -194,21 +195,14 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
         <fieldset>
           <legend>Features</legend>
           {FLAGS.map((f) => (
-            <div class="flag" key={f.field}>
-              <input
-                type="checkbox"
-                id={`flag-${f.spec}`}
-                checked={!!event[f.field]}
-                onChange={(e) => set(f.field, (e.target as HTMLInputElement).checked)}
-                aria-describedby={`help-${f.spec}`}
-              />
-              <label for={`flag-${f.spec}`}>
-                <code>{f.spec}</code>
-              </label>
-              <p id={`help-${f.spec}`} class="help">
-                {f.sentence}
-              </p>
-            </div>
+            <CheckboxField
+              key={f.field}
+              id={`flag-${f.spec}`}
+              checked={!!event[f.field]}
+              onChange={(checked) => set(f.field, checked)}
+              label={<code>{f.spec}</code>}
+              help={f.sentence}
+            />
           ))}
         </fieldset>
         <fieldset>
@@ -236,7 +230,7 @@ export function SettingsPage({ orgId, eventId }: { orgId: number; eventId: numbe
       <Messages error={error} notice={message} />
       <div class="card actions-row">
         {live === false && <button onClick={() => void goLive()}>Go live</button>}
-        {live && <p>The event is live: processed photos are published.</p>}
+        {live && <LiveNotice />}
         {event.status !== 'archived' && <button onClick={() => void archive()}>Archive</button>}
         <button class="danger" onClick={() => void remove()}>
           Delete event

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, downloadText, gql, gqlUpload } from './api';
+import { CheckboxField } from './checkbox-field';
 
 interface LineError {
   line: number;
@@ -150,15 +151,12 @@ export function StartListPage({ orgId, eventId }: { orgId: number; eventId: numb
             <label for="mode-replace">Replace: the file becomes the whole start list</label>
           </div>
         </fieldset>
-        <div class="flag">
-          <input
-            id="skip-invalid"
-            type="checkbox"
-            checked={skipInvalid}
-            onChange={(e) => setSkipInvalid((e.target as HTMLInputElement).checked)}
-          />
-          <label for="skip-invalid">Skip invalid lines (otherwise one invalid line stores nothing)</label>
-        </div>
+        <CheckboxField
+          id="skip-invalid"
+          checked={skipInvalid}
+          onChange={setSkipInvalid}
+          label="Skip invalid lines (otherwise one invalid line stores nothing)"
+        />
         <button class="primary" type="submit" disabled={progress !== null}>
           Import
         </button>
