@@ -40,6 +40,37 @@ describe('docker-compose.yml and the Dockerfile', () => {
     expect(cfg.LISTEN_HOST).toBe('0.0.0.0');
   });
 
+  it("gives the REST adapter the dashboard's OpenID client from .env, so sign-in can be configured", () => {
+    const env: Record<string, string> = compose.services['rest-adapter'].environment;
+    const fromDotEnv: Record<string, string> = {
+      DASHBOARD_URL: 'https://events.example.com/dashboard/',
+      DASHBOARD_CLIENT_SECRET: 'a-confidential-client-secret',
+    };
+    const resolved = Object.fromEntries(
+      Object.entries(env).map(([k, v]) => [
+        k,
+        String(v).replace(
+          /\$\{(\w+):([?-])([^}]*)\}/g,
+          (_m, name: string, kind: string, rest: string) =>
+            fromDotEnv[name] ?? (kind === '-' ? rest : name === 'PRINCIPAL_SECRET' ? 'x'.repeat(40) : 'secret'),
+        ),
+      ]),
+    );
+    const cfg = loadConfig({ ...resolved, DATA_DIR: '/nonexistent' });
+    expect(cfg.DASHBOARD_URL).toBe(fromDotEnv.DASHBOARD_URL);
+    expect(cfg.DASHBOARD_CLIENT_SECRET).toBe(fromDotEnv.DASHBOARD_CLIENT_SECRET);
+    expect(cfg.DASHBOARD_CLIENT_ID).toBe('event-media-dashboard');
+    // The other services keep the shared environment, without the client's secret.
+    expect(JSON.stringify(compose.services.gateway.environment)).not.toContain('DASHBOARD_CLIENT_SECRET');
+  });
+
+  it("publishes only the REST port and the media host to the network; the gateway on the host's loopback", () => {
+    const published = Object.entries(compose.services as Record<string, { ports?: string[] }>).flatMap(([name, s]) =>
+      (s.ports ?? []).map((p) => `${name} ${p}`),
+    );
+    expect(published.sort()).toEqual(['gateway 127.0.0.1:4000:4000', 'minio 9000:9000', 'rest-adapter 8080:8080']);
+  });
+
   it('checks the REST adapter on its operator port, which is not published', () => {
     const adapter = compose.services['rest-adapter'];
     expect(adapter.healthcheck.test.join(' ')).toContain(`127.0.0.1:${DEFAULT_PORTS.restOperator}/health/ready`);
