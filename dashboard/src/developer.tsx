@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
 import { CheckboxField } from './checkbox-field';
+import { everyEventName } from './event-names';
 import { Messages } from './messages';
 
 interface Key {
@@ -46,20 +47,19 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
   const [hosts, setHosts] = useState('');
   const [readOnly, setReadOnly] = useState(false);
   const [eventId, setEventId] = useState('');
-  const [events, setEvents] = useState<Array<{ id: number; name: string }>>([]);
+  const [eventNames, setEventNames] = useState<Map<number, string>>(new Map());
 
   const load = () =>
-    gql<{ apiKeys: Key[]; events: { items: Array<{ id: number; name: string }> } }>(
-      `query($orgId: Int!) { apiKeys(orgId: $orgId) { ${KEY_FIELDS} } events(orgId: $orgId, pageSize: 100) { items { id name } } }`,
-      { orgId: org.id },
-    )
-      .then((d) => {
+    Promise.all([
+      gql<{ apiKeys: Key[] }>(`query($orgId: Int!) { apiKeys(orgId: $orgId) { ${KEY_FIELDS} } }`, { orgId: org.id }),
+      everyEventName(org.id),
+    ])
+      .then(([d, names]) => {
         setKeys(d.apiKeys);
-        setEvents(d.events.items);
+        setEventNames(names);
       })
       .catch((err: Error) => setError(err.message));
   useEffect(() => void load(), [org.id]);
-  const eventNames = new Map(events.map((e) => [e.id, e.name]));
 
   async function create(e: Event) {
     e.preventDefault();
@@ -149,9 +149,9 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
         <label for="key-event">Events</label>
         <select id="key-event" value={eventId} onChange={(e) => setEventId((e.target as HTMLSelectElement).value)}>
           <option value="">Every event of {org.name}</option>
-          {events.map((ev) => (
-            <option key={ev.id} value={String(ev.id)}>
-              {ev.name}
+          {[...eventNames].map(([id, name]) => (
+            <option key={id} value={String(id)}>
+              {name}
             </option>
           ))}
         </select>

@@ -13,27 +13,67 @@ interface EventRow {
   videoCounts: { total: number } | null;
 }
 
-// One request: the events with their counts, which the images and media subgraphs add to each event.
-const EVENTS = `query($orgId: Int!) { events(orgId: $orgId, pageSize: 100) {
-  items { id name status eventDate photoCounts { total live } videoCounts { total } } } }`;
+interface PageInfo {
+  total: number;
+  currentPage: number;
+  totalPages: number;
+}
+
+/** Events a page: the API's largest page, so that most organisations see every event at once. */
+const EVENTS_PER_PAGE = 100;
+// One request: a page of events with their counts, which the images and media subgraphs add to each event.
+const EVENTS = `query($orgId: Int!, $page: Int!) { events(orgId: $orgId, page: $page, pageSize: ${EVENTS_PER_PAGE}) {
+  items { id name status eventDate photoCounts { total live } videoCounts { total } }
+  pageInfo { total currentPage totalPages } } }`;
+
+/** The page of events the address asks for (`?page=N`), 1 when it asks for none or nonsense. */
+function pageInAddress(): number {
+  const page = Number(new URLSearchParams(location.search).get('page'));
+  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}
 
 /** Events of the organisation with status, date and photo/video counts; a new event. */
 export function EventsPage({ org }: { org: { id: number; name: string; role: string | null } }) {
   const [events, setEvents] = useState<EventRow[] | null>(null);
+  const [pageInfo, setPageInfo] = useState<PageInfo | null>(null);
+  const [page, setPage] = useState(pageInAddress);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [date, setDate] = useState('');
 
   async function load() {
     try {
-      const { data } = await gqlPartial<{ events: { items: EventRow[] } }>(EVENTS, { orgId: org.id });
+      const { data } = await gqlPartial<{ events: { items: EventRow[]; pageInfo: PageInfo } }>(EVENTS, {
+        orgId: org.id,
+        page,
+      });
+      const info = data.events.pageInfo;
+      // A page past the last (events deleted since, or a typed address): the last page instead.
+      if (page > 1 && page > info.totalPages) {
+        const last = Math.max(1, info.totalPages);
+        history.replaceState(null, '', last === 1 ? '/dashboard/events' : `/dashboard/events?page=${last}`);
+        setPage(last);
+        return;
+      }
       setEvents(data.events.items);
+      setPageInfo(info);
     } catch (err) {
       setError((err as Error).message);
     }
   }
 
-  useEffect(() => void load(), [org.id]);
+  useEffect(() => void load(), [org.id, page]);
+  // Back and forward between pages of events.
+  useEffect(() => {
+    const onPop = () => setPage(pageInAddress());
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+
+  function goTo(next: number) {
+    history.pushState(null, '', next === 1 ? '/dashboard/events' : `/dashboard/events?page=${next}`);
+    setPage(next);
+  }
 
   async function create(e: Event) {
     e.preventDefault();
@@ -60,67 +100,84 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
       ) : events.length === 0 ? (
         <p>No events yet.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Date</th>
-                <th scope="col">Photos (live)</th>
-                <th scope="col">Videos</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((e) => (
-                <tr key={e.id}>
-                  <td data-label="Event">{e.name}</td>
-                  <td data-label="Status">
-                    <span class={`status status-${e.status}`}>{e.status}</span>
-                  </td>
-                  <td data-label="Date">{e.eventDate?.slice(0, 10) ?? '—'}</td>
-                  <td data-label="Photos">{e.photoCounts ? `${e.photoCounts.total} (${e.photoCounts.live})` : '—'}</td>
-                  <td data-label="Videos">{e.videoCounts?.total ?? '—'}</td>
-                  <td class="actions">
-                    <a
-                      href={`/dashboard/events/${e.id}/settings`}
-                      onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/settings`)}
-                    >
-                      Settings<span class="visually-hidden"> of {e.name}</span>
-                    </a>
-                    <a
-                      href={`/dashboard/events/${e.id}/photos`}
-                      onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/photos`)}
-                    >
-                      Photos<span class="visually-hidden"> of {e.name}</span>
-                    </a>
-                    <a
-                      href={`/dashboard/events/${e.id}/review`}
-                      onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/review`)}
-                    >
-                      Review<span class="visually-hidden"> of {e.name}</span>
-                    </a>
-                    <a
-                      href={`/dashboard/events/${e.id}/videos`}
-                      onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/videos`)}
-                    >
-                      Videos<span class="visually-hidden"> of {e.name}</span>
-                    </a>
-                    <a
-                      href={`/dashboard/events/${e.id}/start-list`}
-                      onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/start-list`)}
-                    >
-                      Start list<span class="visually-hidden"> of {e.name}</span>
-                    </a>
-                  </td>
+        <>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Photos (live)</th>
+                  <th scope="col">Videos</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {events.map((e) => (
+                  <tr key={e.id}>
+                    <td data-label="Event">{e.name}</td>
+                    <td data-label="Status">
+                      <span class={`status status-${e.status}`}>{e.status}</span>
+                    </td>
+                    <td data-label="Date">{e.eventDate?.slice(0, 10) ?? '—'}</td>
+                    <td data-label="Photos">
+                      {e.photoCounts ? `${e.photoCounts.total} (${e.photoCounts.live})` : '—'}
+                    </td>
+                    <td data-label="Videos">{e.videoCounts?.total ?? '—'}</td>
+                    <td class="actions">
+                      <a
+                        href={`/dashboard/events/${e.id}/settings`}
+                        onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/settings`)}
+                      >
+                        Settings<span class="visually-hidden"> of {e.name}</span>
+                      </a>
+                      <a
+                        href={`/dashboard/events/${e.id}/photos`}
+                        onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/photos`)}
+                      >
+                        Photos<span class="visually-hidden"> of {e.name}</span>
+                      </a>
+                      <a
+                        href={`/dashboard/events/${e.id}/review`}
+                        onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/review`)}
+                      >
+                        Review<span class="visually-hidden"> of {e.name}</span>
+                      </a>
+                      <a
+                        href={`/dashboard/events/${e.id}/videos`}
+                        onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/videos`)}
+                      >
+                        Videos<span class="visually-hidden"> of {e.name}</span>
+                      </a>
+                      <a
+                        href={`/dashboard/events/${e.id}/start-list`}
+                        onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/start-list`)}
+                      >
+                        Start list<span class="visually-hidden"> of {e.name}</span>
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {pageInfo && pageInfo.totalPages > 1 && (
+            <nav class="pager" aria-label="Pages of events">
+              <button type="button" disabled={page <= 1} onClick={() => goTo(page - 1)}>
+                Previous
+              </button>
+              <span data-testid="events-page">
+                Page {pageInfo.currentPage} of {pageInfo.totalPages} ({pageInfo.total} events)
+              </span>
+              <button type="button" disabled={page >= pageInfo.totalPages} onClick={() => goTo(page + 1)}>
+                Next
+              </button>
+            </nav>
+          )}
+        </>
       )}
       {org.role !== 'user' && (
         <form class="card" onSubmit={(e) => void create(e)}>

@@ -10,12 +10,12 @@ import {
   UsageRow,
   usageCsv,
 } from './usage-report';
+import { everyEventName } from './event-names';
 import { Messages } from './messages';
 
 const COUNTS = 'faceSearchesBilled photosProcessed videosIndexed clipsMade';
 const USAGE = `query($orgId: Int!, $from: DateTimeISO, $to: DateTimeISO) {
-  usage(orgId: $orgId, from: $from, to: $to) { rows { eventId month ${COUNTS} } totals { ${COUNTS} } }
-  events(orgId: $orgId, pageSize: 100) { items { id name } } }`;
+  usage(orgId: $orgId, from: $from, to: $to) { rows { eventId month ${COUNTS} } totals { ${COUNTS} } } }`;
 
 interface Report {
   rows: UsageRow[];
@@ -92,15 +92,15 @@ export function UsagePage({ org }: { org: { id: number; name: string; role: stri
     const window = monthWindow(from, to);
     if ('error' in window) return setError(window.error);
     try {
-      const d = await gql<{
-        usage: { rows: UsageRow[]; totals: UsageCounts };
-        events: { items: Array<{ id: number; name: string }> };
-      }>(USAGE, { orgId: org.id, ...window });
+      const [d, names] = await Promise.all([
+        gql<{ usage: { rows: UsageRow[]; totals: UsageCounts } }>(USAGE, { orgId: org.id, ...window }),
+        everyEventName(org.id),
+      ]);
       const byMonth = (a: UsageRow, b: UsageRow) => a.month.localeCompare(b.month) || a.eventId - b.eventId;
       setReport({
         rows: [...d.usage.rows].sort(byMonth),
         totals: d.usage.totals,
-        names: new Map(d.events.items.map((e) => [e.id, e.name])),
+        names,
         months: monthsBetween(from, to),
       });
     } catch (err) {

@@ -257,4 +257,69 @@ describe('the dashboard pages for members, usage, videos and the start list', ()
     expect(exported).toContain('9902,,,Grace Hopper,,');
     await screenshots('start-list', page.url(), (p) => expectText(p.locator('h1'), 'Start list'));
   });
+
+  it('pages the events of an organisation with more than a page of them; the Developer Zone offers every one', async () => {
+    // A weekly race's two years: 101 events older than the demo's, so the oldest two fall on the second page. Created
+    // through the dashboard's own backend with the organiser's session (creating events needs an admin).
+    await page.goto(`${dashboardUrl}events`);
+    const total = await page.evaluate(async (orgId: number) => {
+      const { csrfToken } = (await (await fetch('/dashboard/api/session')).json()) as { csrfToken: string };
+      const graphql = async (query: string, variables: Record<string, unknown>) => {
+        const res = await fetch('/dashboard/api/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+          body: JSON.stringify({ query, variables }),
+        });
+        const body = (await res.json()) as { data?: { events?: { pageInfo: { total: number } } }; errors?: unknown };
+        if (res.status !== 200 || body.errors) throw new Error(`${res.status} ${JSON.stringify(body.errors)}`);
+        return body.data!;
+      };
+      for (let week = 1; week <= 101; week++) {
+        const eventDate = new Date(Date.UTC(2020, 0, 5 + 7 * (week - 1))).toISOString().slice(0, 10);
+        await graphql(
+          'mutation($orgId: Int!, $input: EventInput!) { createEvent(orgId: $orgId, input: $input) { id } }',
+          {
+            orgId,
+            input: { name: `Weekly 5K #${week}`, eventDate },
+          },
+        );
+      }
+      const counted = await graphql(
+        'query($orgId: Int!) { events(orgId: $orgId, pageSize: 1) { pageInfo { total } } }',
+        {
+          orgId,
+        },
+      );
+      return counted.events!.pageInfo.total;
+    }, info.demo.orgId);
+    expect(total).toBeGreaterThan(101);
+
+    const rows = page.locator('table tbody tr');
+    await page.reload();
+    await expectText(page.locator('[data-testid=events-page]'), `Page 1 of 2 (${total} events)`);
+    expect(await rows.count()).toBe(100);
+    await expect(page.getByRole('button', { name: 'Previous' }).isDisabled()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/\/dashboard\/events\?page=2$/);
+    await expectText(page.locator('[data-testid=events-page]'), `Page 2 of 2 (${total} events)`);
+    expect(await rows.count()).toBe(total - 100);
+    await expectText(rows.last(), /^Weekly 5K #1\s*draft\s*2020-01-05/);
+    await expect(page.getByRole('button', { name: 'Next' }).isDisabled()).resolves.toBe(true);
+    // The address keeps the page: a reload stays on it, Back goes to the first, and a page past the last shows the last.
+    await page.reload();
+    await expectText(rows.last(), /^Weekly 5K #1/);
+    await page.goBack();
+    await page.waitForURL(/\/dashboard\/events$/);
+    await expectText(page.locator('[data-testid=events-page]'), `Page 1 of 2 (${total} events)`);
+    await page.goto(`${dashboardUrl}events?page=9`);
+    await page.waitForURL(/\/dashboard\/events\?page=2$/);
+    await expectText(rows.last(), /^Weekly 5K #1/);
+    await screenshots('events-pages', page.url(), (p) => expectText(p.locator('[data-testid=events-page]'), /^Page 2/));
+
+    // A browser key for the oldest event: the Developer Zone offers it though it is on the second page.
+    await page.goto(`${dashboardUrl}developer`);
+    const oldest = page.locator('#key-event option', { hasText: /^Weekly 5K #1$/ });
+    await oldest.waitFor({ state: 'attached' });
+    expect(await page.locator('#key-event option').count()).toBe(total + 1);
+  });
 });
