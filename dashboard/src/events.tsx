@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql, gqlPartial } from './api';
+import { latestAnswer } from './latest-answer';
 import { navigate, onLink } from './route';
 import { Messages } from './messages';
 
@@ -32,6 +33,8 @@ function pageInAddress(): number {
   return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
 }
 
+const eventsAddress = (page: number) => (page === 1 ? '/dashboard/events' : `/dashboard/events?page=${page}`);
+
 /** Events of the organisation with status, date and photo/video counts; a new event. */
 export function EventsPage({ org }: { org: { id: number; name: string; role: string | null } }) {
   const [events, setEvents] = useState<EventRow[] | null>(null);
@@ -41,22 +44,28 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
   const [name, setName] = useState('');
   const [date, setDate] = useState('');
 
-  async function load() {
-    try {
-      const { data } = await gqlPartial<{ events: { items: EventRow[]; pageInfo: PageInfo } }>(EVENTS, {
-        orgId: org.id,
-        page,
-      });
-      const info = data.events.pageInfo;
+  // Next clicked twice quickly: only the answer for the page asked last is shown.
+  const showLatest = useRef(
+    latestAnswer<{ page: number; items: EventRow[]; info: PageInfo }>(({ page: asked, items, info }) => {
       // A page past the last (events deleted since, or a typed address): the last page instead.
-      if (page > 1 && page > info.totalPages) {
+      if (asked > 1 && asked > info.totalPages) {
         const last = Math.max(1, info.totalPages);
-        history.replaceState(null, '', last === 1 ? '/dashboard/events' : `/dashboard/events?page=${last}`);
+        history.replaceState(null, '', eventsAddress(last));
         setPage(last);
         return;
       }
-      setEvents(data.events.items);
+      setEvents(items);
       setPageInfo(info);
+    }),
+  ).current;
+
+  async function load() {
+    try {
+      await showLatest(
+        gqlPartial<{ events: { items: EventRow[]; pageInfo: PageInfo } }>(EVENTS, { orgId: org.id, page }).then(
+          ({ data }) => ({ page, items: data.events.items, info: data.events.pageInfo }),
+        ),
+      );
     } catch (err) {
       setError((err as Error).message);
     }
@@ -71,7 +80,7 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
   }, []);
 
   function goTo(next: number) {
-    history.pushState(null, '', next === 1 ? '/dashboard/events' : `/dashboard/events?page=${next}`);
+    history.pushState(null, '', eventsAddress(next));
     setPage(next);
   }
 
