@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { gql } from './api';
 import { onLink } from './route';
 
-const PAGES = [
+/** An event's pages in the dashboard: its path segment and its name. */
+export const EVENT_PAGES = [
   ['settings', 'Settings'],
   ['photos', 'Photos'],
   ['review', 'Review'],
@@ -29,7 +30,7 @@ export function EventNav({ orgId, eventId, current }: { orgId: number; eventId: 
   return (
     <nav class="event-nav" aria-label="Event">
       <strong>{name ?? `Event ${eventId}`}</strong>
-      {PAGES.map(([page, label]) => {
+      {EVENT_PAGES.map(([page, label]) => {
         const path = `/dashboard/events/${eventId}/${page}`;
         return (
           <a

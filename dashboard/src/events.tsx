@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql, gqlPartial } from './api';
+import { EVENT_PAGES } from './event-nav';
 import { latestAnswer } from './latest-answer';
 import { navigate, onLink } from './route';
 import { Messages } from './messages';
@@ -137,36 +138,15 @@ export function EventsPage({ org }: { org: { id: number; name: string; role: str
                     </td>
                     <td data-label="Videos">{e.videoCounts?.total ?? '—'}</td>
                     <td class="actions">
-                      <a
-                        href={`/dashboard/events/${e.id}/settings`}
-                        onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/settings`)}
-                      >
-                        Settings<span class="visually-hidden"> of {e.name}</span>
-                      </a>
-                      <a
-                        href={`/dashboard/events/${e.id}/photos`}
-                        onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/photos`)}
-                      >
-                        Photos<span class="visually-hidden"> of {e.name}</span>
-                      </a>
-                      <a
-                        href={`/dashboard/events/${e.id}/review`}
-                        onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/review`)}
-                      >
-                        Review<span class="visually-hidden"> of {e.name}</span>
-                      </a>
-                      <a
-                        href={`/dashboard/events/${e.id}/videos`}
-                        onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/videos`)}
-                      >
-                        Videos<span class="visually-hidden"> of {e.name}</span>
-                      </a>
-                      <a
-                        href={`/dashboard/events/${e.id}/start-list`}
-                        onClick={(ev) => onLink(ev, `/dashboard/events/${e.id}/start-list`)}
-                      >
-                        Start list<span class="visually-hidden"> of {e.name}</span>
-                      </a>
+                      {EVENT_PAGES.map(([segment, label]) => {
+                        const path = `/dashboard/events/${e.id}/${segment}`;
+                        return (
+                          <a key={segment} href={path} onClick={(ev) => onLink(ev, path)}>
+                            {label}
+                            <span class="visually-hidden"> of {e.name}</span>
+                          </a>
+                        );
+                      })}
                     </td>
                   </tr>
                 ))}
