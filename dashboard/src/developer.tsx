@@ -49,17 +49,17 @@ export function DeveloperZone({ org }: { org: { id: number; name: string } }) {
   const [eventId, setEventId] = useState('');
   const [eventNames, setEventNames] = useState<Map<number, string>>(new Map());
 
+  // A key action changes keys only: the event names (every page of events) are read once per organisation.
   const load = () =>
-    Promise.all([
-      gql<{ apiKeys: Key[] }>(`query($orgId: Int!) { apiKeys(orgId: $orgId) { ${KEY_FIELDS} } }`, { orgId: org.id }),
-      everyEventName(org.id),
-    ])
-      .then(([d, names]) => {
-        setKeys(d.apiKeys);
-        setEventNames(names);
-      })
+    gql<{ apiKeys: Key[] }>(`query($orgId: Int!) { apiKeys(orgId: $orgId) { ${KEY_FIELDS} } }`, { orgId: org.id })
+      .then((d) => setKeys(d.apiKeys))
       .catch((err: Error) => setError(err.message));
-  useEffect(() => void load(), [org.id]);
+  useEffect(() => {
+    void load();
+    everyEventName(org.id)
+      .then(setEventNames)
+      .catch((err: Error) => setError(err.message));
+  }, [org.id]);
 
   async function create(e: Event) {
     e.preventDefault();
