@@ -26,5 +26,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -r
 ENV NODE_ENV=production LISTEN_HOST=0.0.0.0 REST_HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app /app
+# The embedded identity provider's signing key lives here (a named volume takes this owner when first mounted).
+RUN mkdir -p /var/lib/event-media/identity && chown node:node /var/lib/event-media/identity && chmod 700 /var/lib/event-media/identity
 USER node
 CMD ["node", "gateway/dist/main.bundle.js"]

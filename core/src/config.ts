@@ -79,6 +79,11 @@ const schema = z.object({
   /** The issuer's JWKS: a URL in production, or the embedded issuer's file (written by npm start). */
   OAUTH_JWKS_URL: z.string().url().optional(),
   OAUTH_JWKS_FILE: z.string().optional(),
+  /**
+   * Where the REST adapter reaches OAUTH_ISSUER when the issuer's public URL does not lead there from inside (compose's
+   * embedded provider: http://identity:4007): discovery, tokens and keys go there, browsers still to the public URL.
+   */
+  OAUTH_ISSUER_INTERNAL_URL: z.string().url().optional(),
 
   /**
    * The organisation dashboard (`/dashboard/` of the REST adapter) signs in at OAUTH_ISSUER with OpenID

@@ -7,7 +7,7 @@ import {
   createLogger,
   dashboardUrl,
   embeddedIdentityIssuer,
-  embeddedIssuerFiles,
+  ensureEmbeddedIssuer,
   readPrivateKey,
   stopOnSignals,
 } from '@em/core';
@@ -84,8 +84,9 @@ async function openIdProvider(
   parts: { issuer: string; secrets: { client: string; cookie: string }; accounts: LocalAccountsService; redis: Redis },
 ) {
   const { issuer, secrets, accounts, redis } = parts;
-  // The embedded issuer's key: the gateway already verifies with its public half (OAUTH_JWKS_FILE).
-  const privateKey = await importPKCS8(readPrivateKey(embeddedIssuerFiles(cfg.DATA_DIR)), 'RS256', {
+  // The embedded issuer's key, made once (npm start makes it first; compose's volume starts empty). The gateway
+  // verifies with its public half: the file (npm start) or this provider's /jwks (compose).
+  const privateKey = await importPKCS8(readPrivateKey(await ensureEmbeddedIssuer(cfg.DATA_DIR)), 'RS256', {
     extractable: true,
   });
   const signingKey = { ...(await exportJWK(privateKey)), kid: 'embedded-1', alg: 'RS256', use: 'sig' };

@@ -96,6 +96,7 @@ function organisationDashboard(cfg: Config, sessionsRedis: Redis | null, trustPr
   const oidc = cfg.DASHBOARD_CLIENT_SECRET
     ? new OidcClient({
         issuer: cfg.OAUTH_ISSUER,
+        internalUrl: cfg.OAUTH_ISSUER_INTERNAL_URL,
         clientId: cfg.DASHBOARD_CLIENT_ID,
         clientSecret: cfg.DASHBOARD_CLIENT_SECRET,
         redirectUri: `${publicUrl}callback`,

@@ -13,6 +13,12 @@ interface Discovery {
 
 export interface OidcClientOptions {
   issuer: string;
+  /**
+   * Where this server reaches the issuer when the issuer's public URL (the browser's) does not lead there from inside
+   * (compose: the embedded provider at http://identity:4007): discovery, the token endpoint, the keys and revocation
+   * go there; the browser's endpoints (authorization, end session) stay public.
+   */
+  internalUrl?: string;
   clientId: string;
   clientSecret: string;
   redirectUri: string;
@@ -46,18 +52,32 @@ export class OidcClient {
 
   private async provider(): Promise<Discovery> {
     this.discovery ??= (async () => {
-      const url = `${this.opts.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+      const url = `${this.serverSide(this.opts.issuer).replace(/\/$/, '')}/.well-known/openid-configuration`;
       const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
       if (!res.ok) throw new Error(`discovery answered ${res.status}`);
       const doc = (await res.json()) as Discovery;
       if (doc.issuer !== this.opts.issuer)
         throw new Error(`discovery names issuer ${doc.issuer}, expected ${this.opts.issuer}`);
-      return doc;
+      return {
+        ...doc,
+        token_endpoint: this.serverSide(doc.token_endpoint),
+        jwks_uri: this.serverSide(doc.jwks_uri),
+        revocation_endpoint: doc.revocation_endpoint && this.serverSide(doc.revocation_endpoint),
+      };
     })().catch((err) => {
       this.discovery = null;
       throw new AppError('UNAVAILABLE', `The identity provider cannot be reached (${(err as Error).message})`);
     });
     return this.discovery;
+  }
+
+  /** An issuer URL as this server calls it: under the internal URL when one is set (only the issuer's own URLs). */
+  private serverSide(url: string): string {
+    const { issuer, internalUrl } = this.opts;
+    if (!internalUrl) return url;
+    const base = issuer.replace(/\/$/, '');
+    if (url !== base && !url.startsWith(`${base}/`)) return url;
+    return internalUrl.replace(/\/$/, '') + url.slice(base.length);
   }
 
   async authorizationUrl(state: string, nonce: string, codeChallenge: string): Promise<string> {

@@ -1,22 +1,75 @@
-import { CONFIG_VARIABLES, DEFAULT_PORTS, loadConfig, REPO_ROOT } from '@em/core';
+import { CONFIG_VARIABLES, dashboardUrl, DEFAULT_PORTS, embeddedIdentityIssuer, loadConfig, REPO_ROOT } from '@em/core';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { SERVICES } from './platform/services';
 
+/** What an operator's `.env` always holds (the compose file's `${VAR:?...}`): any accepted value. */
+const REQUIRED_SECRETS: Record<string, string> = {
+  POSTGRES_PASSWORD: 'secret',
+  S3_ACCESS_KEY_ID: 'platform',
+  S3_SECRET_ACCESS_KEY: 'secret',
+  MINIO_ROOT_USER: 'root',
+  MINIO_ROOT_PASSWORD: 'secret',
+  PRINCIPAL_SECRET: 'x'.repeat(40),
+};
+
+/**
+ * A value as docker compose interpolates it from `.env`: `${VAR}`, `${VAR:-default}`, `${VAR-default}`,
+ * `${VAR:+replacement}`, `${VAR+replacement}`, `${VAR:?error}`, `${VAR?error}`, nested in the default or replacement.
+ */
+function interpolate(value: string, dotEnv: Record<string, string>): string {
+  let out = '';
+  for (let i = 0; i < value.length;) {
+    if (!value.startsWith('${', i)) {
+      out += value[i++];
+      continue;
+    }
+    let depth = 0;
+    let end = i;
+    for (; end < value.length; end++) {
+      if (value.startsWith('${', end)) depth++;
+      else if (value[end] === '}' && --depth === 0) break;
+    }
+    const [, name, operator = '', operand = ''] = /^(\w+)(:?[-+?])?([\s\S]*)$/.exec(value.slice(i + 2, end))!;
+    const set = name in dotEnv;
+    const nonEmpty = set && dotEnv[name] !== '';
+    const present = operator.startsWith(':') ? nonEmpty : set;
+    const kind = operator.slice(-1);
+    if (kind === '-') out += present ? dotEnv[name] : interpolate(operand, dotEnv);
+    else if (kind === '+') out += present ? interpolate(operand, dotEnv) : '';
+    else if (kind === '?') {
+      if (!present) throw new Error(`${name}: ${operand}`);
+      out += dotEnv[name];
+    } else out += dotEnv[name] ?? '';
+    i = end + 1;
+  }
+  return out;
+}
+
+/** A service's environment as its container gets it from this `.env`. */
+const environmentOf = (service: { environment: Record<string, string> }, dotEnv: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(service.environment).map(([k, v]) => [
+      k,
+      interpolate(String(v), { ...REQUIRED_SECRETS, ...dotEnv }),
+    ]),
+  );
+
 /** What can be checked of the production deployment without Docker on this machine. */
 describe('docker-compose.yml and the Dockerfile', () => {
   const compose = parse(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
 
   it('runs every service of the platform from its built entry point, after the migrate step', () => {
-    // The embedded identity provider runs under npm start only: production configures its own (docs/dashboard.md).
-    for (const def of SERVICES.filter((s) => !s.when)) {
+    for (const def of SERVICES) {
       const service = compose.services[def.name];
       expect(service).toBeDefined();
       expect(service.command).toEqual(['node', def.entry]);
       expect(service.depends_on.migrate.condition).toBe('service_completed_successfully');
     }
+    // The embedded identity provider runs when asked (as under npm start, only without a provider of one's own).
+    expect(compose.services.identity.profiles).toEqual(['identity']);
     expect(compose.services.migrate.command).toEqual(['node', 'scripts/migrate/dist/migrate.js']);
     expect(existsSync(path.join(REPO_ROOT, 'scripts/migrate/src/migrate.ts'))).toBe(true);
     expect(compose.services['ml-worker'].deploy.replicas).toBeGreaterThanOrEqual(2);
@@ -26,36 +79,18 @@ describe('docker-compose.yml and the Dockerfile', () => {
   it('gives the services only variables the configuration knows, and values it accepts', () => {
     const env: Record<string, string> = compose['x-app'].environment;
     for (const name of Object.keys(env)) expect(CONFIG_VARIABLES).toContain(name);
-    // ${VAR:?message} must be set by the operator; ${VAR:-default} has a default.
-    const resolved = Object.fromEntries(
-      Object.entries(env).map(([k, v]) => [
-        k,
-        String(v).replace(/\$\{(\w+):([?-])([^}]*)\}/g, (_m, name: string, kind: string, rest: string) =>
-          kind === '-' ? rest : name === 'PRINCIPAL_SECRET' ? 'x'.repeat(40) : 'secret',
-        ),
-      ]),
-    );
+    const resolved = environmentOf(compose['x-app'], {});
     const cfg = loadConfig({ ...resolved, DATA_DIR: '/nonexistent' });
     expect(cfg.subgraphUrls.search).toBe('http://search:4003/graphql');
     expect(cfg.LISTEN_HOST).toBe('0.0.0.0');
   });
 
   it("gives the REST adapter the dashboard's OpenID client from .env, so sign-in can be configured", () => {
-    const env: Record<string, string> = compose.services['rest-adapter'].environment;
     const fromDotEnv: Record<string, string> = {
       DASHBOARD_URL: 'https://events.example.com/dashboard/',
       DASHBOARD_CLIENT_SECRET: 'a-confidential-client-secret',
     };
-    const resolved = Object.fromEntries(
-      Object.entries(env).map(([k, v]) => [
-        k,
-        String(v).replace(
-          /\$\{(\w+):([?-])([^}]*)\}/g,
-          (_m, name: string, kind: string, rest: string) =>
-            fromDotEnv[name] ?? (kind === '-' ? rest : name === 'PRINCIPAL_SECRET' ? 'x'.repeat(40) : 'secret'),
-        ),
-      ]),
-    );
+    const resolved = environmentOf(compose.services['rest-adapter'], fromDotEnv);
     const cfg = loadConfig({ ...resolved, DATA_DIR: '/nonexistent' });
     expect(cfg.DASHBOARD_URL).toBe(fromDotEnv.DASHBOARD_URL);
     expect(cfg.DASHBOARD_CLIENT_SECRET).toBe(fromDotEnv.DASHBOARD_CLIENT_SECRET);
@@ -68,7 +103,51 @@ describe('docker-compose.yml and the Dockerfile', () => {
     const published = Object.entries(compose.services as Record<string, { ports?: string[] }>).flatMap(([name, s]) =>
       (s.ports ?? []).map((p) => `${name} ${p}`),
     );
-    expect(published.sort()).toEqual(['gateway 127.0.0.1:4000:4000', 'minio 9000:9000', 'rest-adapter 8080:8080']);
+    // The embedded identity provider (profile `identity`) is where browsers sign in to the dashboard.
+    expect(published.sort()).toEqual([
+      'gateway 127.0.0.1:4000:4000',
+      `identity ${DEFAULT_PORTS.identity}:${DEFAULT_PORTS.identity}`,
+      'minio 9000:9000',
+      'rest-adapter 8080:8080',
+    ]);
+  });
+
+  it('with IDENTITY_ISSUER in .env, the dashboard signs in at the embedded provider, whose tokens the gateway takes', () => {
+    const dotEnv: Record<string, string> = {
+      IDENTITY_ISSUER: 'https://id.events.example.com',
+      IDENTITY_COOKIE_SECRET: 'c'.repeat(40),
+      DASHBOARD_URL: 'https://events.example.com/dashboard/',
+      DASHBOARD_CLIENT_SECRET: 'a-confidential-client-secret',
+    };
+    const identity = loadConfig(environmentOf(compose.services.identity, dotEnv));
+    const rest = loadConfig(environmentOf(compose.services['rest-adapter'], dotEnv));
+    const gateway = loadConfig(environmentOf(compose.services.gateway, dotEnv));
+    // One issuer: the provider's public URL, which its tokens carry and the gateway and the dashboard expect.
+    expect(embeddedIdentityIssuer(identity)).toBe(dotEnv.IDENTITY_ISSUER);
+    expect(gateway.OAUTH_ISSUER).toBe(dotEnv.IDENTITY_ISSUER);
+    expect(rest.OAUTH_ISSUER).toBe(dotEnv.IDENTITY_ISSUER);
+    // Inside the network the provider is reached by its service name on the port it listens on.
+    const internal = `http://identity:${identity.IDENTITY_PORT}`;
+    expect(gateway.OAUTH_JWKS_URL).toBe(`${internal}/jwks`);
+    expect(rest.OAUTH_ISSUER_INTERNAL_URL).toBe(internal);
+    // One client: the redirect URI the provider registers is the one the dashboard sends.
+    for (const name of ['DASHBOARD_URL', 'DASHBOARD_CLIENT_ID', 'DASHBOARD_CLIENT_SECRET'] as const)
+      expect(identity[name]).toBe(rest[name]);
+    expect(dashboardUrl(identity)).toBe(dotEnv.DASHBOARD_URL);
+    expect(identity.IDENTITY_COOKIE_SECRET).toBe(dotEnv.IDENTITY_COOKIE_SECRET);
+    // Its signing key is made once into a volume mounted where it looks for it, a directory the image's user owns.
+    expect(compose.services.identity.volumes).toEqual([`identity:${identity.DATA_DIR}`]);
+    const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toContain(`chown node:node ${identity.DATA_DIR}`);
+    expect(JSON.stringify(compose.services.identity.healthcheck.test)).toContain(
+      `:${identity.IDENTITY_PORT}/health/ready`,
+    );
+
+    // Without it, nothing changes for a deployment with its own provider (or none).
+    const own = loadConfig(environmentOf(compose.services.gateway, { OAUTH_ISSUER: 'https://sso.example.org/' }));
+    expect(own.OAUTH_ISSUER).toBe('https://sso.example.org/');
+    expect(loadConfig(environmentOf(compose.services.gateway, {})).OAUTH_JWKS_URL).toBeUndefined();
+    expect(loadConfig(environmentOf(compose.services['rest-adapter'], {})).OAUTH_ISSUER_INTERNAL_URL).toBeUndefined();
   });
 
   it('checks the REST adapter on its operator port, which is not published', () => {
