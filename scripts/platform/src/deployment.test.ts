@@ -1,4 +1,13 @@
-import { CONFIG_VARIABLES, dashboardUrl, DEFAULT_PORTS, embeddedIdentityIssuer, loadConfig, REPO_ROOT } from '@em/core';
+import {
+  compileTrustProxy,
+  CONFIG_VARIABLES,
+  dashboardUrl,
+  DEFAULT_PORTS,
+  DEFAULT_TRUST_PROXY,
+  embeddedIdentityIssuer,
+  loadConfig,
+  REPO_ROOT,
+} from '@em/core';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -148,6 +157,27 @@ describe('docker-compose.yml and the Dockerfile', () => {
     expect(own.OAUTH_ISSUER).toBe('https://sso.example.org/');
     expect(loadConfig(environmentOf(compose.services.gateway, {})).OAUTH_JWKS_URL).toBeUndefined();
     expect(loadConfig(environmentOf(compose.services['rest-adapter'], {})).OAUTH_ISSUER_INTERNAL_URL).toBeUndefined();
+  });
+
+  it("the gateway believes the client address the REST adapter forwards from its container, nobody else's", () => {
+    // Containers talk over compose's network (Docker's pools: 172.16.0.0/12, 192.168.0.0/16), not loopback: a gateway
+    // that does not believe the adapter counts every REST client as one (one client's bad keys lock out everyone,
+    // IP allowlists and per-visitor budgets see one address).
+    const trusts = (service: string, dotEnv: Record<string, string>, peer: string) => {
+      const cfg = loadConfig(environmentOf(compose.services[service], dotEnv));
+      const fallback = service === 'gateway' ? DEFAULT_TRUST_PROXY.gateway : DEFAULT_TRUST_PROXY.restAdapter;
+      return compileTrustProxy(cfg.TRUST_PROXY ?? fallback)(peer, 0);
+    };
+    // With the operator's own TLS proxy in front of the REST adapter, and without one.
+    for (const dotEnv of [{}, { TRUST_PROXY: '203.0.113.10' }]) {
+      for (const adapter of ['172.18.0.5', '192.168.32.4', '127.0.0.1', 'fd00:1::5'])
+        expect([adapter, trusts('gateway', dotEnv, adapter)]).toEqual([adapter, true]);
+      for (const outsider of ['203.0.113.9', '8.8.8.8', '2001:db8::1'])
+        expect([outsider, trusts('gateway', dotEnv, outsider)]).toEqual([outsider, false]);
+    }
+    // The REST adapter believes only the proxy the operator names (a client on the network cannot name its address).
+    expect(trusts('rest-adapter', { TRUST_PROXY: '203.0.113.10' }, '203.0.113.10')).toBe(true);
+    expect(trusts('rest-adapter', { TRUST_PROXY: '203.0.113.10' }, '172.18.0.1')).toBe(false);
   });
 
   it('checks the REST adapter on its operator port, which is not published', () => {
