@@ -19,6 +19,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createRestHandler } from './app';
 import { dashboard, dashboardDistDir } from './dashboard/bff';
+import { LoginTransactions } from './dashboard/login-transaction';
 import { OidcClient } from './dashboard/oidc-client';
 import { SessionStore } from './dashboard/session-store';
 import { SharedReads } from './http/conditional';
@@ -111,6 +112,7 @@ function organisationDashboard(cfg: Config, sessionsRedis: Redis | null, trustPr
     storageOrigin: storageOrigin(cfg),
     gatewayUrl: cfg.GATEWAY_URL,
     oidc,
+    logins: cfg.DASHBOARD_CLIENT_SECRET ? new LoginTransactions(cfg.DASHBOARD_CLIENT_SECRET) : null,
     sessions: sessionsRedis && new SessionStore(sessionsRedis),
     sessionSeconds: cfg.DASHBOARD_SESSION_SECONDS,
     maxUploadBytes: cfg.UPLOAD_MAX_FILE_BYTES,

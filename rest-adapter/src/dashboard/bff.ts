@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { request } from 'undici';
+import { LoginTransactions } from './login-transaction';
 import { OidcClient, pkcePair } from './oidc-client';
 import { SessionStore } from './session-store';
 import { randomBytes } from 'node:crypto';
@@ -33,6 +34,8 @@ export interface DashboardOptions {
   gatewayUrl: string;
   /** Null when no client secret is configured: the dashboard answers 503 and explains. */
   oidc: OidcClient | null;
+  /** Sign-ins in progress, sealed into the browser's cookie (with oidc). */
+  logins: LoginTransactions | null;
   sessions: SessionStore | null;
   sessionSeconds: number;
   /** Largest upload forwarded (one photo per request). */
@@ -147,7 +150,7 @@ export function dashboard(opts: DashboardOptions) {
     const state = randomBytes(24).toString('base64url');
     const nonce = randomBytes(24).toString('base64url');
     const { verifier, challenge } = pkcePair();
-    await opts.sessions!.startLogin(
+    const sealed = opts.logins!.seal(
       state,
       { codeVerifier: verifier, nonce, returnTo: safeReturnTo(query.get('return')) },
       LOGIN_TTL_SECONDS,
@@ -158,7 +161,7 @@ export function dashboard(opts: DashboardOptions) {
       ...COMMON_HEADERS,
       location,
       'cache-control': 'no-store',
-      'set-cookie': cookie(LOGIN_COOKIE, state, LOGIN_TTL_SECONDS, 'Lax'),
+      'set-cookie': cookie(LOGIN_COOKIE, sealed, LOGIN_TTL_SECONDS, 'Lax'),
     });
     res.end();
   }
@@ -168,21 +171,15 @@ export function dashboard(opts: DashboardOptions) {
     const state = query.get('state') ?? '';
     const bound = parseCookies(req.headers.cookie)[LOGIN_COOKIE];
     // The state must be the one this browser started with: a callback link from elsewhere is refused.
-    if (!state || !bound || bound !== state) {
+    const tx = state && bound ? opts.logins!.open(bound, state) : null;
+    if (!tx) {
       res.setHeader('set-cookie', clearLogin);
       return text(
         res,
         400,
-        'Sign-in refused: this answer does not belong to a sign-in started in this browser (state). Start again at /dashboard/.',
+        'Sign-in refused: this answer does not belong to a sign-in started in this browser (state), or it has expired. Start again at /dashboard/.',
       );
     }
-    const tx = await opts.sessions!.finishLogin(state);
-    if (!tx)
-      return text(
-        res,
-        400,
-        'Sign-in refused: this sign-in has expired or was used already. Start again at /dashboard/.',
-      );
     const error = query.get('error');
     if (error) return text(res, 400, `Sign-in did not complete: ${error.slice(0, 100)}`);
     const code = query.get('code');
@@ -394,7 +391,7 @@ export function dashboard(opts: DashboardOptions) {
       const asset = ASSET_PATH.exec(pathname);
       if (asset && (method === 'GET' || method === 'HEAD')) await serveAsset(res, asset[1], asset[2], method);
       else if (PAGE_PATH.test(pathname) && (method === 'GET' || method === 'HEAD')) await servePage(res, method);
-      else if (!opts.oidc || !opts.sessions)
+      else if (!opts.oidc || !opts.logins || !opts.sessions)
         text(
           res,
           503,

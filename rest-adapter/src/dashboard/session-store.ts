@@ -11,16 +11,10 @@ export interface DashboardSession {
   expiresAt: number;
 }
 
-export interface LoginTransaction {
-  codeVerifier: string;
-  nonce: string;
-  returnTo: string;
-}
-
 const hash = (id: string) => createHash('sha256').update(id).digest('hex');
 
 /**
- * Dashboard sessions and sign-in transactions in Redis, so any REST adapter process serves any
+ * Dashboard sessions in Redis, so any REST adapter process serves any
  * request. The browser holds only a random id; Redis holds the hash of it as the key, so a dump of
  * Redis gives no usable cookie. Tokens stay here.
  */
@@ -48,15 +42,5 @@ export class SessionStore {
     if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
     const raw = await this.redis.getdel(`dash:session:${hash(id)}`);
     return raw ? (JSON.parse(raw) as DashboardSession) : null;
-  }
-
-  async startLogin(state: string, tx: LoginTransaction, ttlSeconds: number): Promise<void> {
-    await this.redis.set(`dash:login:${hash(state)}`, JSON.stringify(tx), 'EX', ttlSeconds);
-  }
-
-  /** The transaction of `state`, used up (a callback URL works once). */
-  async finishLogin(state: string): Promise<LoginTransaction | null> {
-    const raw = await this.redis.getdel(`dash:login:${hash(state)}`);
-    return raw ? (JSON.parse(raw) as LoginTransaction) : null;
   }
 }
