@@ -70,6 +70,26 @@ describe('parseStartListCsv', () => {
     expect(csv('bib,name\n').entries).toEqual([]);
   });
 
+  it('writes a name a spreadsheet would run as a formula with an apostrophe first, and reads it back without', () => {
+    const names = ['=HYPERLINK("http://evil.example","x")', '@SUM(1+1)', '-5K club', '+44 team', "'Ohana", "'=1+1"];
+    const entries = names.map((name, i) => ({
+      bib: String(i + 1),
+      firstName: null,
+      lastName: null,
+      name,
+      category: null,
+      team: name,
+    }));
+    const written = startListCsv(entries);
+    expect(written).toContain('\n1,,,"\'=HYPERLINK(""http://evil.example"",""x"")",,"\'=HYPERLINK(');
+    expect(written).toContain("\n2,,,'@SUM(1+1),,'@SUM(1+1)\n");
+    expect(written).toContain("\n5,,,'Ohana,,'Ohana\n");
+    for (const line of written.split('\n').slice(1, -1))
+      for (const field of line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((f) => f.replace(/^"|,$|"$/g, '')))
+        expect(field).not.toMatch(/^[=+\-@]/);
+    expect(parseStartListCsv(Buffer.from(written)).entries).toEqual(entries);
+  });
+
   it('writes back what it reads', () => {
     const parsed = csv(
       'bib;first_name;last_name;category;team\n1;Zoé;"D, ""Z""";F;\n2;;;;\n'.replace('2;;;;', '2;Al;;;'),

@@ -23,6 +23,11 @@ const MAX_FIELD_CHARS = 200;
 // Control characters (tabs and line breaks included): a name is one line of text.
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * Text a spreadsheet runs as a formula when the file is opened (names are typed by participants), or such text
+ * behind apostrophes: export puts one apostrophe before it, import takes one off, so every text comes back as it was.
+ */
+const FORMULA_LIKE = /^'*[=+\-@]/;
 const COLUMNS = ['bib', 'first_name', 'last_name', 'name', 'category', 'team'] as const;
 type Column = (typeof COLUMNS)[number];
 
@@ -121,7 +126,9 @@ function text(value: string | undefined, column: string): { value: string | null
   const trimmed = (value ?? '').trim();
   if (trimmed.length > MAX_FIELD_CHARS) return { error: `${column} is longer than ${MAX_FIELD_CHARS} characters` };
   if (CONTROL.test(trimmed)) return { error: `${column} holds a line break or control character` };
-  return { value: trimmed || null };
+  // The apostrophe export puts before formula-like text is not part of it.
+  const unguarded = trimmed.startsWith("'") && FORMULA_LIKE.test(trimmed.slice(1)) ? trimmed.slice(1) : trimmed;
+  return { value: unguarded || null };
 }
 
 /**
@@ -207,10 +214,13 @@ function lineError(
   return { bib, firstName, lastName, name, category: values.category ?? null, team: values.team ?? null };
 }
 
-/** The start list as a CSV file (comma separated, UTF-8, quoted where needed): what import reads back. */
+/**
+ * The start list as a CSV file (comma separated, UTF-8, quoted where needed): what import reads back. A text a
+ * spreadsheet would run as a formula gets an apostrophe first (shown as text; import takes it off again).
+ */
 export function startListCsv(entries: readonly StartListEntry[]): string {
   const quote = (value: string | null) => {
-    const text = value ?? '';
+    const text = FORMULA_LIKE.test(value ?? '') ? `'${value}` : (value ?? '');
     return /[",;\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
   const lines = entries.map((e) => [e.bib, e.firstName, e.lastName, e.name, e.category, e.team].map(quote).join(','));

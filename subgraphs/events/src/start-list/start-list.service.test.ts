@@ -13,6 +13,26 @@ function setup() {
 const file = (text: string) => async () => Buffer.from(text);
 
 describe('StartListService', () => {
+  it('keeps a start list within its most participants: an append past it stores nothing', async () => {
+    const events = new InMemoryEventsRepository();
+    events.add({ id: 5, orgId: 7 });
+    const service = new StartListService(events, new InMemoryStartListRepository(), undefined, { maxParticipants: 3 });
+    await service.import(callers.key(7), 7, 5, file('bib,name\n1,Ann\n2,Bob\n'), 'append', false);
+    await expect(
+      service.import(callers.key(7), 7, 5, file('bib,name\n3,Cléo\n4,Dan\n'), 'append', true),
+    ).rejects.toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/at most 3 participants/) });
+    expect(await service.size(callers.key(7), 7, 5)).toBe(2);
+    // Up to the most, and a replace starts again from the file alone.
+    expect(await service.import(callers.key(7), 7, 5, file('bib,name\n3,Cléo\n'), 'append', false)).toMatchObject({
+      total: 3,
+    });
+    expect(
+      await service.import(callers.key(7), 7, 5, file('bib,name\n7,Eve\n8,Fay\n'), 'replace', false),
+    ).toMatchObject({
+      total: 2,
+    });
+  });
+
   it('replaces and appends, then exports what it holds; each change is announced', async () => {
     const { service, changed } = setup();
     expect(await service.import(callers.key(7), 7, 5, file('bib,name\n1,Ann\n2,Bob\n'), 'replace', false)).toEqual({

@@ -1,6 +1,6 @@
 import { AppError, Principal } from '@em/core';
 import { accessOnly, EventsRepository, guardOperation, StartListRepository } from '@em/core/data';
-import { parseStartListCsv, StartListLineError, startListCsv } from './start-list-csv';
+import { parseStartListCsv, START_LIST_MAX_LINES, StartListLineError, startListCsv } from './start-list-csv';
 
 export type StartListMode = 'append' | 'replace';
 
@@ -35,6 +35,8 @@ export class StartListService {
     private readonly events: EventsRepository,
     private readonly startLists: StartListRepository,
     private readonly onChanged: StartListChanged = async () => undefined,
+    /** A list holds at most what one file may (appends included: the export and the re-judging read it whole). */
+    private readonly limits: { maxParticipants: number } = { maxParticipants: START_LIST_MAX_LINES },
   ) {}
 
   /** `file` is read after the guard: nobody makes the service read a file they may not import. */
@@ -71,6 +73,15 @@ export class StartListService {
       throw new AppError('BAD_USER_INPUT', 'The start list file has no participant lines: nothing was stored', {
         field: 'file',
       });
+    if (mode === 'append') {
+      const total = (await this.startLists.count(eventId)) + entries.length;
+      if (total > this.limits.maxParticipants)
+        throw new AppError(
+          'BAD_USER_INPUT',
+          `A start list holds at most ${this.limits.maxParticipants} participants; this file would make ${total}: nothing was stored (replace the list instead)`,
+          { field: 'file' },
+        );
+    }
     try {
       if (mode === 'replace') await this.startLists.replace(eventId, entries);
       else await this.startLists.append(eventId, entries);
