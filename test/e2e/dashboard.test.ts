@@ -504,7 +504,14 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
   it('signs out: the session cookie no longer works, and the provider asks for the password again', async () => {
     const session = (await context.cookies()).find((c) => c.name === 'em_dashboard')!.value;
     await page.goto(`${dashboardUrl}events`);
+    const confirmation = page.waitForResponse(
+      (r) => /\/session\/end(\?|$)/.test(r.url()) && r.request().method() === 'GET',
+    );
     await page.getByRole('button', { name: 'Sign out' }).click();
+    // The provider's question may not be framed by another site (a click there would sign the member out).
+    const asked = await confirmation;
+    expect(asked.headers()['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+    expect(asked.headers()['x-frame-options']).toBe('DENY');
     await page.getByRole('button', { name: 'Yes, sign me out' }).click();
     await page.waitForURL(/\/dashboard\/signed-out$/);
     await expectText(page.locator('p').first(), 'You are signed out.');

@@ -145,6 +145,9 @@ export function identityHandler(opts: IdentityHttpOptions) {
     const interactionPath = /^\/interaction\/([\w-]{1,100})(?:\/(login))?$/.exec(pathname);
     if (interactionPath) return interaction(req, res, interactionPath[1], interactionPath[2]);
     if (pathname === '/set-password') return setPassword(req, res, query);
+    // oidc-provider's own pages (the sign-out question) get our pages' policy: no other site may frame them.
+    res.setHeader('content-security-policy', csp(dashboardOrigin));
+    res.setHeader('x-frame-options', 'DENY');
     return providerCallback(req, res);
   }
 
