@@ -90,6 +90,14 @@ describe('parseStartListCsv', () => {
     expect(parseStartListCsv(Buffer.from(written)).entries).toEqual(entries);
   });
 
+  it('refuses a line of more fields than a start list has columns for, without holding them', () => {
+    const wide = csv(`bib,name${','.repeat(1_000_000)}\n1,Ann\n`);
+    expect(wide.errors).toEqual([{ line: 1, reason: 'a line has more than 100 fields' }]);
+    const line = csv(`bib,name\n1,Ann\n2,Bob${','.repeat(200)}\n3,Cléo\n`);
+    expect(line.errors).toEqual([{ line: 3, reason: 'a line has more than 100 fields' }]);
+    expect(line.entries.map((e) => e.bib)).toEqual(['1', '3']);
+  });
+
   it('writes back what it reads', () => {
     const parsed = csv(
       'bib;first_name;last_name;category;team\n1;Zoé;"D, ""Z""";F;\n2;;;;\n'.replace('2;;;;', '2;Al;;;'),

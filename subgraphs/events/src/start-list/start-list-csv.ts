@@ -20,6 +20,8 @@ export interface ParsedStartList {
 export const START_LIST_MAX_LINES = 200_000;
 const BIB = /^[A-Z0-9]{1,6}$/;
 const MAX_FIELD_CHARS = 200;
+/** A start list has six columns; a spreadsheet's export may add some. More is not a start list (nor kept in memory). */
+const MAX_FIELDS_PER_LINE = 100;
 // Control characters (tabs and line breaks included): a name is one line of text.
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -85,7 +87,8 @@ function* records(text: string, delimiter: string): Generator<CsvRecord | { line
         if (text[i] === '"' && error === null) error = 'a quote inside an unquoted field';
         field += text[i++];
       }
-      fields.push(field);
+      if (fields.length < MAX_FIELDS_PER_LINE) fields.push(field);
+      else error ??= `a line has more than ${MAX_FIELDS_PER_LINE} fields`;
       field = '';
       if (text[i] === delimiter) {
         i++;
