@@ -3,6 +3,7 @@ import { startRedisConnection } from '@em/core/testing';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { dashboard } from './bff';
 import { LoginTransactions } from './login-transaction';
 import { OidcClient } from './oidc-client';
@@ -100,5 +101,108 @@ describe('dashboard sign-in', () => {
       expect(await res.text()).toContain('does not belong to a sign-in started in this browser');
     }
     expect(exchanges.length).toBe(exchanged);
+  });
+});
+
+/** The page's live connection (photo statuses) passed to the gateway: it lasts no longer than the session. */
+describe('dashboard live connection', () => {
+  let stopRedis: () => void;
+  let redis: Awaited<ReturnType<typeof startRedisConnection>>['redis'];
+  let gateway: http.Server;
+  let server: http.Server;
+  let port: number;
+  let sessions: SessionStore;
+  const sockets: Duplex[] = [];
+
+  beforeAll(async () => {
+    ({ redis, stop: stopRedis } = await startRedisConnection());
+    sessions = new SessionStore(redis);
+    // A gateway that accepts every subscription connection and keeps it open.
+    gateway = http.createServer();
+    gateway.on('upgrade', (_req, socket) => {
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      socket.on('error', () => socket.destroy());
+      socket.resume(); // reads on, so it sees the adapter close its side
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    const serve = dashboard({
+      publicUrl: 'http://localhost/dashboard/',
+      distDir: '/nonexistent',
+      mediaUrl: 'http://localhost:9000/media',
+      storageOrigin: 'http://localhost:9000',
+      gatewayUrl: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/graphql`,
+      oidc: {} as OidcClient,
+      logins: new LoginTransactions('the-dashboard-client-secret'),
+      sessions,
+      sessionSeconds: 3600,
+      liveSessionCheckMs: 100,
+      maxUploadBytes: 1 << 20,
+      trustProxy: () => false,
+      logger: createLogger('bff-live-test'),
+    });
+    server = http.createServer();
+    server.on('upgrade', (req, socket, head) => void serve.upgrade(req, socket, head));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    for (const s of [server, gateway]) s.on('connection', (socket) => sockets.push(socket));
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => gateway.close(() => resolve()));
+    stopRedis();
+  });
+
+  /** A WebSocket upgrade from the dashboard's page with this session; resolves once the connection is open. */
+  const connect = (id: string) =>
+    new Promise<Duplex>((resolve, reject) => {
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        path: '/dashboard/api/graphql',
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          origin: 'http://localhost',
+          cookie: `em_dashboard=${id}`,
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          'sec-websocket-version': '13',
+          'sec-websocket-protocol': 'graphql-transport-ws',
+        },
+      });
+      req.on('upgrade', (_res, socket) => resolve(socket));
+      req.on('response', (res) => reject(new Error(`answered ${res.statusCode}`)));
+      req.on('error', reject);
+      req.end();
+    });
+  const closed = (socket: Duplex, withinMs: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), withinMs);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      socket.resume();
+    });
+  const newSession = (seconds: number) =>
+    sessions.create({
+      accessToken: 'at',
+      idToken: 'it',
+      email: 'ada@example.org',
+      expiresAt: Date.now() + seconds * 1000,
+    });
+
+  it('closes once the session is signed out, and not before', async () => {
+    const { id } = await newSession(3600);
+    const socket = await connect(id);
+    expect(await closed(socket, 500)).toBe(false);
+    await sessions.end(id);
+    expect(await closed(socket, 2000)).toBe(true);
+  });
+
+  it('closes when the session expires', async () => {
+    const { id } = await newSession(2);
+    const socket = await connect(id);
+    expect(await closed(socket, 4000)).toBe(true);
   });
 });

@@ -38,6 +38,8 @@ export interface DashboardOptions {
   logins: LoginTransactions | null;
   sessions: SessionStore | null;
   sessionSeconds: number;
+  /** How often an open WebSocket's session is looked up again (it closes once the session ended); default 30 s. */
+  liveSessionCheckMs?: number;
   /** Largest upload forwarded (one photo per request). */
   maxUploadBytes: number;
   trustProxy: TrustProxy;
@@ -364,6 +366,7 @@ export function dashboard(opts: DashboardOptions) {
       gatewaySocket.on('error', () => socket.destroy());
       socket.on('close', () => gatewaySocket.destroy());
       gatewaySocket.pipe(socket).pipe(gatewaySocket);
+      closeWhenSessionEnds(id!, session.expiresAt, socket);
     });
     upstream.on('response', (answer) => {
       answer.resume();
@@ -371,6 +374,27 @@ export function dashboard(opts: DashboardOptions) {
     });
     upstream.on('error', () => refuse(502, 'Bad Gateway'));
     upstream.end();
+  }
+
+  /**
+   * A live connection lasts no longer than its session: it closes at the session's expiry, and once a look-up finds
+   * the session gone (signed out, here or on another replica); the page's client then finds itself signed out.
+   */
+  function closeWhenSessionEnds(id: string, expiresAt: number, socket: Duplex) {
+    const close = () => socket.destroy();
+    const expiry = setTimeout(close, Math.max(0, expiresAt - Date.now()));
+    const check = setInterval(() => {
+      void opts.sessions!.find(id).then(
+        (session) => session || close(),
+        () => undefined, // Redis away: the session is not known to be over
+      );
+    }, opts.liveSessionCheckMs ?? 30_000);
+    expiry.unref();
+    check.unref();
+    socket.on('close', () => {
+      clearTimeout(expiry);
+      clearInterval(check);
+    });
   }
 
   /** Serves the dashboard's paths; false for any other path. */
