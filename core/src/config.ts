@@ -126,6 +126,11 @@ const schema = z.object({
     .url()
     .refine((v) => /^smtps?:$/.test(new URL(v).protocol), 'SMTP_URL must be an smtp:// or smtps:// URL')
     .optional(),
+  /**
+   * Whether the embedded provider mails invitations, told to a process that holds no SMTP_URL itself (the events
+   * subgraph under docker-compose); unset, SMTP_URL and IDENTITY_COOKIE_SECRET tell it (npm start).
+   */
+  INVITATIONS_MAILED: bool.optional(),
   /** The sender of invitation e-mails. */
   MAIL_FROM: z.string().min(3).max(200).default('Event media <no-reply@localhost>'),
   /** Invitation e-mails one organisation may send a day (its admins must not make the platform a spam relay). */
@@ -324,8 +329,8 @@ export function dashboardUrl(cfg: Pick<Config, 'DASHBOARD_URL' | 'REST_PORT'>): 
 }
 
 /** Invitations are mailed by the embedded provider: it runs (its cookie secret is set) and SMTP is configured. */
-export const invitationsMailed = (cfg: Pick<Config, 'SMTP_URL' | 'IDENTITY_COOKIE_SECRET'>) =>
-  !!cfg.SMTP_URL && !!cfg.IDENTITY_COOKIE_SECRET;
+export const invitationsMailed = (cfg: Pick<Config, 'SMTP_URL' | 'IDENTITY_COOKIE_SECRET' | 'INVITATIONS_MAILED'>) =>
+  cfg.INVITATIONS_MAILED ?? (!!cfg.SMTP_URL && !!cfg.IDENTITY_COOKIE_SECRET);
 
 /** The embedded OpenID provider's issuer (IDENTITY_ISSUER, else its port on localhost), without a trailing `/`. */
 export function embeddedIdentityIssuer(cfg: Pick<Config, 'IDENTITY_ISSUER' | 'IDENTITY_PORT'>): string {

@@ -5,6 +5,7 @@ import {
   DEFAULT_PORTS,
   DEFAULT_TRUST_PROXY,
   embeddedIdentityIssuer,
+  invitationsMailed,
   loadConfig,
   REPO_ROOT,
 } from '@em/core';
@@ -151,6 +152,17 @@ describe('docker-compose.yml and the Dockerfile', () => {
     expect(JSON.stringify(compose.services.identity.healthcheck.test)).toContain(
       `:${identity.IDENTITY_PORT}/health/ready`,
     );
+
+    // With SMTP_URL too, the provider mails invitations, and the events subgraph says so (it holds no SMTP password).
+    const withMail = { ...dotEnv, SMTP_URL: 'smtp://mailer:password@smtp.example.com:587' };
+    expect(loadConfig(environmentOf(compose.services.identity, withMail)).SMTP_URL).toBe(withMail.SMTP_URL);
+    const events = loadConfig(environmentOf(compose.services.events, withMail));
+    expect(invitationsMailed(events)).toBe(true);
+    expect(events.SMTP_URL).toBeUndefined();
+    expect(invitationsMailed(loadConfig(environmentOf(compose.services.events, dotEnv)))).toBe(false);
+    expect(invitationsMailed(loadConfig(environmentOf(compose.services.events, { SMTP_URL: withMail.SMTP_URL })))).toBe(
+      false,
+    ); // no embedded provider: nobody would send them
 
     // Without it, nothing changes for a deployment with its own provider (or none).
     const own = loadConfig(environmentOf(compose.services.gateway, { OAUTH_ISSUER: 'https://sso.example.org/' }));
