@@ -181,7 +181,7 @@ describe('docker-compose.yml and the Dockerfile', () => {
       return compileTrustProxy(cfg.TRUST_PROXY ?? fallback)(peer, 0);
     };
     // With the operator's own TLS proxy in front of the REST adapter, and without one.
-    for (const dotEnv of [{}, { TRUST_PROXY: '203.0.113.10' }]) {
+    for (const dotEnv of [{}, { TRUST_PROXY: '203.0.113.10' }] as Array<Record<string, string>>) {
       for (const adapter of ['172.18.0.5', '192.168.32.4', '127.0.0.1', 'fd00:1::5'])
         expect([adapter, trusts('gateway', dotEnv, adapter)]).toEqual([adapter, true]);
       for (const outsider of ['203.0.113.9', '8.8.8.8', '2001:db8::1'])
