@@ -23,6 +23,7 @@ export * from './observability/checks';
 export * from './operation-policy';
 export * from './observability/operator-server';
 export * from './auth/client-address';
+export * from './auth/cookies';
 export * from './lru-map';
 export * from './json-depth';
 export * from './bibs/bib-read-rule';

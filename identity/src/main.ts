@@ -15,6 +15,7 @@ import { openDatabase, Orm, SqlAccountsRepository, SqlLocalCredentialsRepository
 import { exportJWK, importPKCS8 } from 'jose';
 import http from 'node:http';
 import { LocalAccountsService } from './accounts/local-accounts.service';
+import { SignInDevices } from './accounts/sign-in-devices';
 import { RedisSignInCounters, SignInThrottle } from './accounts/sign-in-throttle';
 import { identityHandler } from './http/server';
 import { startInvitationMailWorker } from './invitations/invitation-worker';
@@ -33,7 +34,7 @@ async function main() {
   }
   const orm = await openDatabase(cfg);
   const redis = connectRedis(cfg.REDIS_URL);
-  const accounts = localAccounts(cfg, orm, redis);
+  const accounts = localAccounts(cfg, orm, redis, cfg.IDENTITY_COOKIE_SECRET);
   const issuer = embeddedIdentityIssuer(cfg);
   const secrets = { client: cfg.DASHBOARD_CLIENT_SECRET, cookie: cfg.IDENTITY_COOKIE_SECRET };
   const provider = await openIdProvider(cfg, { issuer, secrets, accounts, redis });
@@ -47,6 +48,7 @@ async function main() {
       trustProxy: compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter),
       logger,
       dashboardUrl: dashboardUrl(cfg),
+      secureCookies: issuer.startsWith('https:'),
     }),
   );
   server.on('error', (err) => {
@@ -65,7 +67,7 @@ async function main() {
 }
 
 /** Local accounts: scrypt passwords, set-password links, sign-in failures counted in Redis. */
-function localAccounts(cfg: Config, orm: Orm, redis: Redis) {
+function localAccounts(cfg: Config, orm: Orm, redis: Redis, cookieSecret: string) {
   return new LocalAccountsService(
     new SqlAccountsRepository(() => orm.em.fork()),
     new SqlLocalCredentialsRepository(() => orm.em.fork()),
@@ -74,6 +76,7 @@ function localAccounts(cfg: Config, orm: Orm, redis: Redis) {
       perAddress: cfg.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: cfg.SIGN_IN_FAILURE_WINDOW_SECONDS,
     }),
+    new SignInDevices(cookieSecret),
     { setPasswordLinkHours: cfg.SET_PASSWORD_LINK_HOURS },
   );
 }

@@ -541,4 +541,27 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     await expectText(p.locator('h1'), 'Link not valid');
     await p.close();
   });
+
+  it("keeps a member's own browser signing in while someone else's wrong passwords lock the account", async () => {
+    // Someone who knows the e-mail sends wrong passwords from another browser until the account is refused there.
+    const attacker = await browser.newContext();
+    const a = await attacker.newPage();
+    await a.goto(`${dashboardUrl}login`);
+    await a.waitForURL(/\/interaction\//);
+    const statuses: number[] = [];
+    for (let i = 0; i <= MAX_FAILURES; i++)
+      statuses.push(await submitSignIn(a, 'organiser@demo.example', `a guess ${i}`));
+    expect(statuses).toEqual([...Array(MAX_FAILURES).fill(401), 429]);
+    expect(await submitSignIn(a, 'organiser@demo.example', info.demo.organiserPassword)).toBe(429);
+    await attacker.close();
+    // The member's browser, which signed in before (the first test) and is at the sign-in form since signing out, is
+    // not locked out by them: the provider knows it by a device cookie, out of page script's reach.
+    expect(await submitSignIn(page, 'organiser@demo.example', info.demo.organiserPassword)).toBeLessThan(400);
+    await page.waitForURL(/\/dashboard\/(events)?$/);
+    await expectText(page.locator('h1'), 'Events of Demo Running Club');
+    const device = (await context.cookies(`http://localhost:${info.env.IDENTITY_PORT}/interaction/`)).find(
+      (c) => c.name === 'em_signin_device',
+    );
+    expect(device).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/interaction' });
+  });
 });

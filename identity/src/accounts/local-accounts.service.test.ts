@@ -1,6 +1,7 @@
 import { hashPassword, verifyPassword } from './passwords';
 import { InMemoryAccountsRepository, InMemoryLocalCredentialsRepository } from '@em/core/testing';
 import { LocalAccountsService, setPasswordLink } from './local-accounts.service';
+import { SignInDevices } from './sign-in-devices';
 import { MemorySignInCounters, SignInThrottle } from './sign-in-throttle';
 
 // Several scrypt hashes per test (32 MiB each, by design slow): on a loaded machine they exceed the usual 60 s.
@@ -13,6 +14,7 @@ function setup(limits = { perAccount: 3, perAddress: 10, windowSeconds: 60 }) {
     accounts,
     credentials,
     new SignInThrottle(new MemorySignInCounters(), limits),
+    new SignInDevices('a test secret of the identity provider'),
     {
       setPasswordLinkHours: 72,
       now: () => now,
@@ -47,7 +49,7 @@ describe('LocalAccountsService', () => {
     await service.setPassword(token, 'a long enough password');
     await expect(service.setPassword(token, 'another long password')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const outcome = await service.signIn('member@club.example', 'a long enough password', '203.0.113.7');
-    expect(outcome).toEqual({ ok: true, subject: 'embedded|1' });
+    expect(outcome).toEqual({ ok: true, subject: 'embedded|1', deviceToken: expect.any(String) });
     expect(await service.claims('embedded|1')).toEqual({
       sub: 'embedded|1',
       email: 'member@club.example',
@@ -100,6 +102,40 @@ describe('LocalAccountsService', () => {
     });
   }, 240_000);
 
+  it("keeps the member's own browser signing in while others' failures lock the account, and locks a browser by its own", async () => {
+    const { service } = setup({ perAccount: 3, perAddress: 10, windowSeconds: 60 });
+    await service.setPasswordAsOperator('admin@club.example', 'the admin password');
+    const first = await service.signIn('admin@club.example', 'the admin password', '203.0.113.7');
+    if (!first.ok) throw new Error('the first sign-in failed');
+    // Someone else sends wrong passwords for the account until it is refused to every browser without a token.
+    for (let i = 0; i < 3; i++) await service.signIn('admin@club.example', `a guess ${i}`, '198.51.100.9');
+    const refused = { ok: false, reason: 'throttled' };
+    expect(await service.signIn('admin@club.example', 'the admin password', '198.51.100.9')).toEqual(refused);
+    expect(await service.signIn('admin@club.example', 'the admin password', '203.0.113.7')).toEqual(refused);
+    // A token of another account, an altered one or garbage is no token: refused with the rest.
+    const other = await service.signIn('Admin@Club.example ', 'the admin password', '203.0.113.7', 'x.y');
+    expect(other).toEqual(refused);
+    const altered = `${first.deviceToken.startsWith('A') ? 'B' : 'A'}${first.deviceToken.slice(1)}`;
+    expect(await service.signIn('admin@club.example', 'the admin password', '203.0.113.7', altered)).toEqual(refused);
+    // The browser that signed in before (its token) still signs in, and gets a new token.
+    const again = await service.signIn(' Admin@club.example', 'the admin password', '203.0.113.7', first.deviceToken);
+    expect(again).toMatchObject({ ok: true, subject: 'embedded|1' });
+    if (!again.ok) return;
+    expect(again.deviceToken).not.toBe(first.deviceToken);
+    // That browser's own wrong passwords lock that browser only: its limit is the account's.
+    for (let i = 0; i < 3; i++)
+      expect(await service.signIn('admin@club.example', `typo ${i}`, '203.0.113.7', again.deviceToken)).toEqual({
+        ok: false,
+        reason: 'invalid',
+      });
+    expect(await service.signIn('admin@club.example', 'the admin password', '203.0.113.7', again.deviceToken)).toEqual(
+      refused,
+    );
+    expect(
+      await service.signIn('admin@club.example', 'the admin password', '203.0.113.7', first.deviceToken),
+    ).toMatchObject({ ok: true });
+  }, 240_000);
+
   it('checks no more passwords than the limit when many tries arrive at once', async () => {
     const { service } = setup({ perAccount: 3, perAddress: 10, windowSeconds: 60 });
     await service.setPasswordAsOperator('admin@club.example', 'the admin password');
@@ -114,7 +150,7 @@ describe('LocalAccountsService', () => {
     const { service, accounts } = setup();
     accounts.add({ email: 'linked@club.example', subject: 'idp|42' });
     await service.setPasswordAsOperator('linked@club.example', 'the linked password');
-    expect(await service.signIn('linked@club.example', 'the linked password', '203.0.113.7')).toEqual({
+    expect(await service.signIn('linked@club.example', 'the linked password', '203.0.113.7')).toMatchObject({
       ok: true,
       subject: 'idp|42',
     });

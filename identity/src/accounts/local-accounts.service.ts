@@ -2,6 +2,7 @@ import { AppError } from '@em/core';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from './passwords';
 import type { AccountsRepository, LocalCredentialsRepository } from '@em/core/data';
 import { createHash, randomBytes } from 'node:crypto';
+import { SignInDevices } from './sign-in-devices';
 import { SignInThrottle } from './sign-in-throttle';
 
 /** What the provider tells a client about a local account (the ID token's and access token's claims). */
@@ -11,7 +12,9 @@ export interface LocalAccountClaims {
   email_verified: boolean;
 }
 
-export type SignInOutcome = { ok: true; subject: string } | { ok: false; reason: 'invalid' | 'throttled' };
+/** A success carries the browser's new device token (`SignInDevices`), for the browser to send with its next sign-in. */
+export type SignInOutcome =
+  { ok: true; subject: string; deviceToken: string } | { ok: false; reason: 'invalid' | 'throttled' };
 
 /** The embedded issuer's subjects, as `mint-token` names them too: one identity system, one key. */
 const SUBJECT_PREFIX = 'embedded|';
@@ -25,13 +28,15 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 /**
  * Local accounts of the embedded identity provider: the platform's own `accounts` with a password
  * (scrypt) in `local_credentials`. Members set their password through a one-time link (the CLI
- * prints it); sign-in is throttled per account and client address. Knows nothing of HTTP or OIDC.
+ * prints it); sign-in is throttled per account and client address, and per browser for those the account signed in
+ * from before. Knows nothing of HTTP or OIDC.
  */
 export class LocalAccountsService {
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly credentials: LocalCredentialsRepository,
     private readonly throttle: SignInThrottle,
+    private readonly devices: SignInDevices,
     private readonly opts: { setPasswordLinkHours: number; now?: () => Date },
   ) {}
 
@@ -42,11 +47,16 @@ export class LocalAccountsService {
   /**
    * Checks an e-mail and password. An unknown account, one without a password, an inactive one
    * and a wrong password all answer "invalid" after the same scrypt work, so the answer does not
-   * tell which e-mails have accounts.
+   * tell which e-mails have accounts. `deviceToken`: what this browser was given at its last sign-in, if any.
    */
-  async signIn(rawEmail: string, password: string, clientAddress: string): Promise<SignInOutcome> {
+  async signIn(
+    rawEmail: string,
+    password: string,
+    clientAddress: string,
+    deviceToken?: string,
+  ): Promise<SignInOutcome> {
     const email = rawEmail.trim().toLowerCase().slice(0, MAX_EMAIL_LENGTH);
-    const counted = await this.throttle.attempt(email, clientAddress);
+    const counted = await this.throttle.attempt(email, clientAddress, this.devices.deviceOf(deviceToken, email));
     if (!counted) return { ok: false, reason: 'throttled' };
     const account = email ? await this.accounts.findByEmail(email) : null;
     const credential = account ? await this.credentials.find(account.id) : null;
@@ -55,7 +65,7 @@ export class LocalAccountsService {
     // A failure stays counted (every try is, before its password is checked).
     if (!account || !account.active || !credential?.passwordHash || !matches) return { ok: false, reason: 'invalid' };
     await this.throttle.succeeded(counted);
-    return { ok: true, subject: subjectOf(account) };
+    return { ok: true, subject: subjectOf(account), deviceToken: this.devices.issue(email) };
   }
 
   /** The claims of a subject this provider issued, or null (unknown or inactive account). */

@@ -70,6 +70,21 @@ describe.each<[string, () => Promise<{ counters: (now: () => number) => SignInCo
     expect(await t.attempt(`more-${email()}`, address())).toBeNull();
     for (let i = 0; i < 3; i++) expect(await t.attempt(email(), `198.51.100.${run}${i}`)).not.toBeNull();
   });
+
+  it("counts a known browser's tries against that browser alone, with the account's limit", async () => {
+    now = WINDOW_START + 30_000;
+    const t = throttle();
+    for (let i = 0; i < LIMITS.perAccount; i++) expect(await t.attempt(email(), address())).not.toBeNull();
+    expect(await t.attempt(email(), `198.51.100.${run}`)).toBeNull();
+    // The account is refused to everyone else; its member's browser still tries, up to its own limit.
+    const device = `device-${run}`;
+    for (let i = 0; i < LIMITS.perAccount; i++) expect(await t.attempt(email(), address(), device)).not.toBeNull();
+    expect(await t.attempt(email(), address(), device)).toBeNull();
+    expect(await t.attempt(email(), address(), `another-${device}`)).not.toBeNull();
+    // A success there clears that browser's count only: the account stays refused elsewhere.
+    await t.succeeded((await t.attempt(email(), address(), `third-${device}`))!);
+    expect(await t.attempt(email(), `198.51.100.${run}`)).toBeNull();
+  });
 });
 
 describe('the sign-in counters in memory', () => {

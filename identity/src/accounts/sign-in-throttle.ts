@@ -113,7 +113,9 @@ export class MemorySignInCounters implements SignInCounters {
  * (refused, unchecked, when the account or the address already holds its limit in the last window and the one
  * before), so tries sent together check no more passwords than the limit. A success takes its try back from the
  * address and clears the account's count (not the address's: one good password must not reset a spray from that
- * address).
+ * address). A try from a browser that signed in to the account before (`device`, a `SignInDevices` id) counts against
+ * that browser alone, with the account's limit: the failures of others, which lock the account everywhere else, do
+ * not lock its member out of their own browser, and that browser's own failures lock only it.
  */
 export class SignInThrottle {
   constructor(
@@ -121,31 +123,29 @@ export class SignInThrottle {
     private readonly limits: ThrottleLimits,
   ) {}
 
-  private keys(email: string, address: string) {
+  private keys(email: string, address: string, device: string | null): string[] {
+    if (device) return [`signin:fail:device:${device}`];
     // An IPv6 address counts as its /64: one subscriber holds the whole network and could otherwise step through it.
-    return {
-      account: `signin:fail:account:${email}`,
-      address: `signin:fail:address:${clientNetworkKey(address)}`,
-    };
+    return [`signin:fail:account:${email}`, `signin:fail:address:${clientNetworkKey(address)}`];
   }
 
   /** Counts a try, before its password is checked; null: refused. */
-  async attempt(email: string, address: string): Promise<CountedTry | null> {
-    const keys = this.keys(email, address);
+  async attempt(email: string, address: string, device: string | null = null): Promise<CountedTry | null> {
+    const [first, second] = this.keys(email, address, device);
     return this.counters.countIfUnder(
       [
-        { key: keys.account, limit: this.limits.perAccount },
-        { key: keys.address, limit: this.limits.perAddress },
+        { key: first, limit: this.limits.perAccount },
+        ...(second ? [{ key: second, limit: this.limits.perAddress }] : []),
       ],
       this.limits.windowSeconds,
     );
   }
 
   async succeeded(counted: CountedTry): Promise<void> {
-    const [account, address] = counted.keys;
+    const [accountOrDevice, address] = counted.keys;
     await Promise.all([
-      this.counters.uncount(counted, address),
-      this.counters.forget(account, this.limits.windowSeconds),
+      address ? this.counters.uncount(counted, address) : undefined,
+      this.counters.forget(accountOrDevice, this.limits.windowSeconds),
     ]);
   }
 }

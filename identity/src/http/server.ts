@@ -1,9 +1,14 @@
-import { AppError, clientAddress, Logger, TrustProxy } from '@em/core';
+import { AppError, clientAddress, Logger, parseCookies, TrustProxy } from '@em/core';
 import { PASSWORD_MIN_LENGTH } from '../accounts/passwords';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { LocalAccountsService } from '../accounts/local-accounts.service';
 import { messagePage, setPasswordPage, signInPage, STYLESHEET, STYLESHEET_PATH } from './pages';
+
+/** The browser's token from its last sign-in (`SignInDevices`), sent back only to the sign-in form's posts. */
+const DEVICE_COOKIE = 'em_signin_device';
+const DEVICE_COOKIE_PATH = '/interaction';
+const DEVICE_COOKIE_DAYS = 180;
 
 /** Form bodies are a few fields: anything longer is refused before it is read whole. */
 const MAX_FORM_BYTES = 4096;
@@ -28,6 +33,8 @@ export interface IdentityHttpOptions {
   logger: Logger;
   /** Where a member goes after setting a password. */
   dashboardUrl: string;
+  /** Browsers reach the provider over https (its issuer URL): its own cookies are marked `Secure`. */
+  secureCookies: boolean;
 }
 
 /**
@@ -73,12 +80,14 @@ export function identityHandler(opts: IdentityHttpOptions) {
         email,
         form.get('password') ?? '',
         clientAddress(req, opts.trustProxy),
+        parseCookies(req.headers.cookie)[DEVICE_COOKIE],
       );
       if (!outcome.ok) {
         const throttled = outcome.reason === 'throttled';
         const error = throttled ? 'Too many failed sign-ins: try again later.' : 'Wrong e-mail or password.';
         return html(res, throttled ? 429 : 401, signInPage({ action: formAction, email, error }));
       }
+      res.setHeader('set-cookie', deviceCookie(outcome.deviceToken));
       return opts.provider.interactionFinished(
         req,
         res,
@@ -88,6 +97,10 @@ export function identityHandler(opts: IdentityHttpOptions) {
     }
     throw new AppError('NOT_FOUND', 'Unknown page');
   }
+
+  const deviceCookie = (token: string) =>
+    `${DEVICE_COOKIE}=${token}; Path=${DEVICE_COOKIE_PATH}; Max-Age=${DEVICE_COOKIE_DAYS * 86_400}; HttpOnly; ` +
+    `SameSite=Lax${opts.secureCookies ? '; Secure' : ''}`;
 
   async function setPassword(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     const minLength = PASSWORD_MIN_LENGTH;

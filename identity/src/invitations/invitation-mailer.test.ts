@@ -1,5 +1,6 @@
 import { InMemoryAccountsRepository, InMemoryLocalCredentialsRepository } from '@em/core/testing';
 import { LocalAccountsService } from '../accounts/local-accounts.service';
+import { SignInDevices } from '../accounts/sign-in-devices';
 import { MemorySignInCounters, SignInThrottle } from '../accounts/sign-in-throttle';
 import { MemoryMailsSentCounter } from './mails-sent-counter';
 import { InvitationCapReached, InvitationMailer, OutgoingMail } from './invitation-mailer';
@@ -11,6 +12,7 @@ function setup(perOrganisationPerDay = 5) {
     accountsRepo,
     credentials,
     new SignInThrottle(new MemorySignInCounters(), { perAccount: 3, perAddress: 10, windowSeconds: 60 }),
+    new SignInDevices('a test secret of the identity provider'),
     { setPasswordLinkHours: 72, now: () => new Date('2026-05-17T09:00:00Z') },
   );
   const sent: OutgoingMail[] = [];

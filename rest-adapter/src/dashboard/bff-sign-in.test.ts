@@ -71,6 +71,19 @@ describe('dashboard sign-in', () => {
     expect(await redis.dbsize()).toBe(0);
   });
 
+  it('signs in to the events page, not back to the signed-out page nor to a path outside the dashboard', async () => {
+    for (const from of [
+      '/dashboard/signed-out',
+      '/dashboard/signed-out/',
+      '//evil.example/dashboard',
+      '/api/v1/ext/1',
+    ]) {
+      const { cookie, state } = await start(`?return=${encodeURIComponent(from)}`);
+      const res = await callback(`state=${state}&code=code-from-${encodeURIComponent(from)}`, cookie);
+      expect(await res.text()).toContain('url=/dashboard/events"');
+    }
+  });
+
   it("signs in with the browser's own sign-in: its PKCE verifier and nonce, back to the page it came from", async () => {
     const { cookie, state } = await start('?return=/dashboard/events/7/photos');
     const res = await callback(`state=${state}&code=code-1`, cookie);

@@ -1,4 +1,4 @@
-import { AppError, clientAddress, Logger, newId, TrustProxy } from '@em/core';
+import { AppError, clientAddress, Logger, newId, parseCookies, TrustProxy } from '@em/core';
 import { readFile } from 'node:fs/promises';
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -67,18 +67,13 @@ const COMMON_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0) out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
-  }
-  return out;
-}
-
-/** Only a path of the dashboard may be returned to after sign-in (no open redirect). */
+/**
+ * Only a path of the dashboard may be returned to after sign-in (no open redirect), and not the page that says the
+ * member is signed out (where "Sign in" is pressed after signing out).
+ */
 function safeReturnTo(value: string | null): string {
-  return value && PAGE_PATH.test(value) && !value.includes('//') ? value : '/dashboard/events';
+  const fits = value && PAGE_PATH.test(value) && !value.includes('//') && !/^\/dashboard\/signed-out\/?$/.test(value);
+  return fits ? value : '/dashboard/events';
 }
 
 /**

@@ -3,7 +3,7 @@ import { Event, Orm, SqlEventsRepository, SqlPhotosRepository, SqlVideosReposito
 import { ObjectStore } from '@em/core/storage';
 import { buildSlideshow } from './slideshow';
 import { administrationServices, AdministrationServices, PLATFORM_OPERATOR } from '@em/subgraph-events';
-import { LocalAccountsService, MemorySignInCounters, SignInThrottle } from '@em/identity';
+import { LocalAccountsService, MemorySignInCounters, SignInDevices, SignInThrottle } from '@em/identity';
 import { SqlAccountsRepository, SqlLocalCredentialsRepository } from '@em/core/data';
 import { randomBytes } from 'node:crypto';
 import { PipelineService } from '@em/subgraph-images';
@@ -202,11 +202,12 @@ async function ensureOrganiserPassword(orm: Orm, dataDir: string): Promise<strin
   const file = path.join(dataDir, 'demo-organiser-password');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const em = orm.em.fork();
-  // The seed never signs anyone in: its throttle is never consulted.
+  // The seed never signs anyone in: its throttle and devices are never consulted.
   const accounts = new LocalAccountsService(
     new SqlAccountsRepository(() => em),
     new SqlLocalCredentialsRepository(() => em),
     new SignInThrottle(new MemorySignInCounters(), { perAccount: 1, perAddress: 1, windowSeconds: 1 }),
+    new SignInDevices(randomBytes(32).toString('base64url')),
     { setPasswordLinkHours: 1 },
   );
   const password = randomBytes(12).toString('base64url');
