@@ -48,7 +48,7 @@ async function main() {
       trustProxy: compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter),
       logger,
       dashboardUrl: dashboardUrl(cfg),
-      secureCookies: issuer.startsWith('https:'),
+      servedOverHttps: servedOverHttps(issuer),
     }),
   );
   server.on('error', (err) => {
@@ -108,8 +108,12 @@ async function openIdProvider(
     accounts,
     redis,
     accessTokenSeconds: 3600,
+    servedOverHttps: servedOverHttps(issuer),
   });
 }
+
+/** Browsers reach the provider at its issuer URL: an https one is served through a proxy that ends TLS. */
+const servedOverHttps = (issuer: string) => issuer.startsWith('https:');
 
 main().catch((err) => {
   logger.fatal({ err }, 'identity provider failed to start');

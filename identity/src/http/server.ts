@@ -33,8 +33,11 @@ export interface IdentityHttpOptions {
   logger: Logger;
   /** Where a member goes after setting a password. */
   dashboardUrl: string;
-  /** Browsers reach the provider over https (its issuer URL): its own cookies are marked `Secure`. */
-  secureCookies: boolean;
+  /**
+   * Browsers reach the provider over https (its issuer URL), through a proxy that ends TLS: every cookie it sets is
+   * marked `Secure`, whatever a client's `X-Forwarded-*` headers claim.
+   */
+  servedOverHttps: boolean;
 }
 
 /**
@@ -100,7 +103,7 @@ export function identityHandler(opts: IdentityHttpOptions) {
 
   const deviceCookie = (token: string) =>
     `${DEVICE_COOKIE}=${token}; Path=${DEVICE_COOKIE_PATH}; Max-Age=${DEVICE_COOKIE_DAYS * 86_400}; HttpOnly; ` +
-    `SameSite=Lax${opts.secureCookies ? '; Secure' : ''}`;
+    `SameSite=Lax${opts.servedOverHttps ? '; Secure' : ''}`;
 
   async function setPassword(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     const minLength = PASSWORD_MIN_LENGTH;
@@ -141,6 +144,11 @@ export function identityHandler(opts: IdentityHttpOptions) {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    if (opts.servedOverHttps) {
+      // oidc-provider (Koa, `proxy` on) takes the scheme from this header: ours, never a client's; nor their host.
+      req.headers['x-forwarded-proto'] = 'https';
+      delete req.headers['x-forwarded-host'];
+    }
     const target = req.url ?? '/';
     const queryAt = target.indexOf('?');
     const pathname = queryAt < 0 ? target : target.slice(0, queryAt);

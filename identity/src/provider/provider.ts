@@ -19,6 +19,8 @@ export interface ProviderOptions {
   accounts: LocalAccountsService;
   redis: Redis;
   accessTokenSeconds: number;
+  /** Browsers reach the provider over https through a proxy that ends TLS (`identityHandler` sets the scheme's header). */
+  servedOverHttps: boolean;
 }
 
 /**
@@ -114,5 +116,7 @@ export async function createProvider(opts: ProviderOptions) {
     },
   };
   const provider = new Provider(opts.issuer, configuration);
+  // Koa then takes the scheme from X-Forwarded-Proto (which the handler sets) and marks its cookies Secure.
+  provider.proxy = opts.servedOverHttps;
   return provider;
 }
