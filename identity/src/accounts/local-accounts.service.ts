@@ -12,9 +12,9 @@ export interface LocalAccountClaims {
   email_verified: boolean;
 }
 
-/** A success carries the browser's new device token (`SignInDevices`), for the browser to send with its next sign-in. */
+/** A success carries the browser's new list of device tokens (`SignInDevices`), for its next sign-in. */
 export type SignInOutcome =
-  { ok: true; subject: string; deviceToken: string } | { ok: false; reason: 'invalid' | 'throttled' };
+  { ok: true; subject: string; devices: string } | { ok: false; reason: 'invalid' | 'throttled' };
 
 /** The embedded issuer's subjects, as `mint-token` names them too: one identity system, one key. */
 const SUBJECT_PREFIX = 'embedded|';
@@ -47,16 +47,11 @@ export class LocalAccountsService {
   /**
    * Checks an e-mail and password. An unknown account, one without a password, an inactive one
    * and a wrong password all answer "invalid" after the same scrypt work, so the answer does not
-   * tell which e-mails have accounts. `deviceToken`: what this browser was given at its last sign-in, if any.
+   * tell which e-mails have accounts. `devices`: the browser's device tokens from its last sign-ins, if any.
    */
-  async signIn(
-    rawEmail: string,
-    password: string,
-    clientAddress: string,
-    deviceToken?: string,
-  ): Promise<SignInOutcome> {
+  async signIn(rawEmail: string, password: string, clientAddress: string, devices?: string): Promise<SignInOutcome> {
     const email = rawEmail.trim().toLowerCase().slice(0, MAX_EMAIL_LENGTH);
-    const counted = await this.throttle.attempt(email, clientAddress, this.devices.deviceOf(deviceToken, email));
+    const counted = await this.throttle.attempt(email, clientAddress, this.devices.deviceOf(devices, email));
     if (!counted) return { ok: false, reason: 'throttled' };
     const account = email ? await this.accounts.findByEmail(email) : null;
     const credential = account ? await this.credentials.find(account.id) : null;
@@ -65,7 +60,7 @@ export class LocalAccountsService {
     // A failure stays counted (every try is, before its password is checked).
     if (!account || !account.active || !credential?.passwordHash || !matches) return { ok: false, reason: 'invalid' };
     await this.throttle.succeeded(counted);
-    return { ok: true, subject: subjectOf(account), deviceToken: this.devices.issue(email) };
+    return { ok: true, subject: subjectOf(account), devices: this.devices.remember(devices, email) };
   }
 
   /** The claims of a subject this provider issued, or null (unknown or inactive account). */
@@ -110,17 +105,23 @@ export class LocalAccountsService {
   }
 
   /** Sets the password with a link's token (once); the account's e-mail is verified by it. */
-  async setPassword(token: string, password: string): Promise<void> {
+  /**
+   * Sets the password of the link's account. The browser that used the link (its member proved they hold the address)
+   * is one the account signed in from: the result is its new list of device tokens (`devices`, its list so far).
+   */
+  async setPassword(token: string, password: string, devices?: string): Promise<{ devices: string }> {
     const problem = passwordProblem(password);
     if (problem) throw new AppError('BAD_USER_INPUT', problem, { field: 'password' });
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token))
       throw new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
-    const done = await this.credentials.setPasswordWithToken(
+    const accountId = await this.credentials.setPasswordWithToken(
       hashToken(token),
       await hashPassword(password),
       this.now(),
     );
-    if (!done) throw new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
+    const account = accountId === null ? null : await this.accounts.findById(accountId);
+    if (!account) throw new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
+    return { devices: this.devices.remember(devices, account.email) };
   }
 
   /** Sets a password directly (the demo seed): whoever runs it holds the database and vouches for the address. */

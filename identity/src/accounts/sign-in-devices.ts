@@ -2,12 +2,16 @@ import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 
 /** A device token is a random id (16 bytes) and its MAC (32), base64url, joined by a dot. */
 const TOKEN_FORMAT = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+/** A browser remembers the accounts it signed in to last (a shared computer, a member with two accounts). */
+const ACCOUNTS_PER_BROWSER = 5;
+const SEPARATOR = '~';
 
 /**
  * The browsers an account signed in from before, known by a token the provider gives at each successful sign-in
  * (OWASP's device cookies): its tries are throttled on their own, so that someone who knows an account's e-mail and
  * sends wrong passwords from elsewhere cannot lock its member out of their own browser. A token names one account (its
- * MAC covers the e-mail) and proves nothing else: it opens no session and skips no password.
+ * MAC covers the e-mail) and proves nothing else: it opens no session and skips no password. A browser keeps a list
+ * of tokens, one per account, the latest first.
  */
 export class SignInDevices {
   private readonly key: Buffer;
@@ -16,15 +20,30 @@ export class SignInDevices {
     this.key = Buffer.from(hkdfSync('sha256', secret, 'em-sign-in-devices', 'device token', 32));
   }
 
-  /** A new token for a browser that has just signed in to the account of `email` (normalised). */
-  issue(email: string): string {
+  /** The browser's list with a new token for the account of `email` (normalised) first, its older one dropped. */
+  remember(list: string | undefined, email: string): string {
     const id = randomBytes(16).toString('base64url');
-    return `${id}.${this.mac(email, id).toString('base64url')}`;
+    const others = this.tokens(list).filter((token) => TOKEN_FORMAT.test(token) && this.idOf(token, email) === null);
+    return [`${id}.${this.mac(email, id).toString('base64url')}`, ...others]
+      .slice(0, ACCOUNTS_PER_BROWSER)
+      .join(SEPARATOR);
   }
 
-  /** The device id a token names for the account of `email`, or null (absent, altered, another account's). */
-  deviceOf(token: string | undefined, email: string): string | null {
-    const parts = token ? TOKEN_FORMAT.exec(token) : null;
+  /** The device id the browser's list holds for the account of `email`, or null (none, altered, another account's). */
+  deviceOf(list: string | undefined, email: string): string | null {
+    for (const token of this.tokens(list)) {
+      const id = this.idOf(token, email);
+      if (id) return id;
+    }
+    return null;
+  }
+
+  private tokens(list: string | undefined): string[] {
+    return (list ?? '').split(SEPARATOR).slice(0, ACCOUNTS_PER_BROWSER);
+  }
+
+  private idOf(token: string, email: string): string | null {
+    const parts = TOKEN_FORMAT.exec(token);
     if (!parts) return null;
     const [, id, mac] = parts;
     const given = Buffer.from(mac, 'base64url');

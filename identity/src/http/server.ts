@@ -5,7 +5,7 @@ import type Provider from 'oidc-provider';
 import { LocalAccountsService } from '../accounts/local-accounts.service';
 import { messagePage, setPasswordPage, signInPage, STYLESHEET, STYLESHEET_PATH } from './pages';
 
-/** The browser's token from its last sign-in (`SignInDevices`), sent back only to the sign-in form's posts. */
+/** The browser's device tokens from its last sign-ins (`SignInDevices`), sent back only to the sign-in form's posts. */
 const DEVICE_COOKIE = 'em_signin_device';
 const DEVICE_COOKIE_PATH = '/interaction';
 const DEVICE_COOKIE_DAYS = 180;
@@ -83,14 +83,14 @@ export function identityHandler(opts: IdentityHttpOptions) {
         email,
         form.get('password') ?? '',
         clientAddress(req, opts.trustProxy),
-        parseCookies(req.headers.cookie)[DEVICE_COOKIE],
+        devicesOf(req),
       );
       if (!outcome.ok) {
         const throttled = outcome.reason === 'throttled';
         const error = throttled ? 'Too many failed sign-ins: try again later.' : 'Wrong e-mail or password.';
         return html(res, throttled ? 429 : 401, signInPage({ action: formAction, email, error }));
       }
-      res.setHeader('set-cookie', deviceCookie(outcome.deviceToken));
+      res.setHeader('set-cookie', deviceCookie(outcome.devices));
       return opts.provider.interactionFinished(
         req,
         res,
@@ -101,8 +101,9 @@ export function identityHandler(opts: IdentityHttpOptions) {
     throw new AppError('NOT_FOUND', 'Unknown page');
   }
 
-  const deviceCookie = (token: string) =>
-    `${DEVICE_COOKIE}=${token}; Path=${DEVICE_COOKIE_PATH}; Max-Age=${DEVICE_COOKIE_DAYS * 86_400}; HttpOnly; ` +
+  const devicesOf = (req: IncomingMessage) => parseCookies(req.headers.cookie)[DEVICE_COOKIE];
+  const deviceCookie = (devices: string) =>
+    `${DEVICE_COOKIE}=${devices}; Path=${DEVICE_COOKIE_PATH}; Max-Age=${DEVICE_COOKIE_DAYS * 86_400}; HttpOnly; ` +
     `SameSite=Lax${opts.servedOverHttps ? '; Secure' : ''}`;
 
   async function setPassword(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
@@ -125,7 +126,9 @@ export function identityHandler(opts: IdentityHttpOptions) {
     const form = await readForm(req);
     const token = form.get('token') ?? '';
     try {
-      await opts.accounts.setPassword(token, form.get('password') ?? '');
+      // The browser that used the link is one its account signed in from (the member proved they hold the address).
+      const { devices } = await opts.accounts.setPassword(token, form.get('password') ?? '', devicesOf(req));
+      res.setHeader('set-cookie', deviceCookie(devices));
     } catch (err) {
       if (err instanceof AppError && err.code === 'BAD_USER_INPUT') {
         const email = await opts.accounts.setPasswordTokenEmail(token);
