@@ -110,6 +110,8 @@ const schema = z.object({
   /** Failed sign-ins at the embedded provider per account, and per client address, in a window before it refuses (429). */
   SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  /** Sign-ins started (each kept in Redis while it lasts) per client address in the same window. */
+  SIGN_IN_STARTS_PER_ADDRESS: z.coerce.number().int().min(1).default(120),
   SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce
     .number()
     .int()

@@ -48,6 +48,7 @@ async function main() {
       trustProxy: compileTrustProxy(cfg.TRUST_PROXY ?? DEFAULT_TRUST_PROXY.restAdapter),
       logger,
       dashboardUrl: dashboardUrl(cfg),
+      issuer,
       servedOverHttps: servedOverHttps(issuer),
     }),
   );
@@ -75,6 +76,7 @@ function localAccounts(cfg: Config, orm: Orm, redis: Redis, cookieSecret: string
       perAccount: cfg.SIGN_IN_MAX_FAILURES,
       perAddress: cfg.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: cfg.SIGN_IN_FAILURE_WINDOW_SECONDS,
+      startsPerAddress: cfg.SIGN_IN_STARTS_PER_ADDRESS,
     }),
     new SignInDevices(cookieSecret),
     { setPasswordLinkHours: cfg.SET_PASSWORD_LINK_HOURS },

@@ -9,3 +9,13 @@ export function parseCookies(header: string | undefined): Record<string, string>
   }
   return out;
 }
+
+/** Every value a request's `Cookie` header holds for `name` (another host of the domain may have set one more). */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
+  }
+  return values;
+}

@@ -44,6 +44,7 @@ export class SqlAccountsRepository implements AccountsRepository {
   }
 
   async findByEmail(email: string) {
+    if (email.includes('\u0000')) return null; // no account holds a NUL (Postgres text cannot)
     const found = await this.em().findOne(Account, { email });
     return found && record(found);
   }

@@ -274,7 +274,10 @@ export class SqlPhotosRepository implements PhotosRepository {
   async insert(photo: NewPhoto): Promise<void> {
     const { eventId, ...fields } = photo;
     const em = this.em;
-    em.create(Photo, { ...fields, event: eventId, status: 'imported' });
+    // Names from outside (a file's, a camera's) may hold a NUL, which Postgres text cannot: it is dropped.
+    const photographerName = fields.photographerName?.replaceAll('\u0000', '') ?? null;
+    const originalFileName = fields.originalFileName.replaceAll('\u0000', '');
+    em.create(Photo, { ...fields, photographerName, originalFileName, event: eventId, status: 'imported' });
     await em.flush();
   }
 

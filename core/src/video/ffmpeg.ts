@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { AppError } from '../errors';
+import { oversizeReason } from '../imaging/pixel-limit';
 import { ffmpegPath, ffprobePath, lastLines, logToolFailure, MediaToolError, run } from './tools';
 
 export { ffmpegPath, ffprobePath, MediaToolError, run } from './tools';
@@ -62,8 +63,15 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
   const parsed = JSON.parse(json) as { streams?: ProbedStream[]; format?: Record<string, unknown> };
   const format = String((parsed.format?.format_name as string | undefined) ?? '').split(',')[0];
   if (!(VIDEO_DEMUXERS as readonly string[]).includes(format)) throw new AppError('BAD_REQUEST', NOT_READABLE);
-  const video = parsed.streams?.find((s) => s.codec_type === 'video');
+  const videos = (parsed.streams ?? []).filter((s) => s.codec_type === 'video');
+  const video = videos[0];
   if (!video) throw new AppError('BAD_REQUEST', 'The file has no video stream');
+  // Every frame is decoded to its pixels (ffmpeg picks the largest stream by default): the photos' pixel limit holds.
+  for (const stream of videos) {
+    const oversize = oversizeReason(Number(stream.width) || 0, Number(stream.height) || 0);
+    if (oversize)
+      throw new AppError('BAD_REQUEST', `The video's frames are too large: ${oversize.replace('image', 'frame')}`);
+  }
   const duration = Number(parsed.format?.duration ?? video.duration);
   if (!Number.isFinite(duration) || duration <= 0)
     throw new AppError('BAD_REQUEST', 'The video has no duration (corrupt or a still image)');

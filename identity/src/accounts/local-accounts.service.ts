@@ -19,6 +19,8 @@ export type SignInOutcome =
 /** The embedded issuer's subjects, as `mint-token` names them too: one identity system, one key. */
 const SUBJECT_PREFIX = 'embedded|';
 const MAX_EMAIL_LENGTH = 320;
+// eslint-disable-next-line no-control-regex -- the control characters are what is matched
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /** The account's subject at the platform (linked at its first sign-in), else the embedded one. */
 export const subjectOf = (account: { id: number; subject: string | null }) =>
@@ -47,20 +49,32 @@ export class LocalAccountsService {
   /**
    * Checks an e-mail and password. An unknown account, one without a password, an inactive one
    * and a wrong password all answer "invalid" after the same scrypt work, so the answer does not
-   * tell which e-mails have accounts. `devices`: the browser's device tokens from its last sign-ins, if any.
+   * tell which e-mails have accounts. `devices`: the browser's device tokens from its last sign-ins, if any; a token
+   * counts for the account's current password only (one minted before a password change is none).
    */
   async signIn(rawEmail: string, password: string, clientAddress: string, devices?: string): Promise<SignInOutcome> {
     const email = rawEmail.trim().toLowerCase().slice(0, MAX_EMAIL_LENGTH);
-    const counted = await this.throttle.attempt(email, clientAddress, this.devices.deviceOf(devices, email));
-    if (!counted) return { ok: false, reason: 'throttled' };
-    const account = email ? await this.accounts.findByEmail(email) : null;
+    // No account's address holds a control character (a NUL cannot even reach Postgres): nothing to look up.
+    const account = email && !CONTROL_CHARACTER.test(email) ? await this.accounts.findByEmail(email) : null;
     const credential = account ? await this.credentials.find(account.id) : null;
+    const device = credential?.passwordHash ? this.devices.deviceOf(devices, email, credential.passwordHash) : null;
+    const counted = await this.throttle.attempt(email, clientAddress, device);
+    if (!counted) return { ok: false, reason: 'throttled' };
     const stored = credential?.passwordHash ?? (await decoyPasswordHash());
     const matches = await verifyPassword(password, stored);
     // A failure stays counted (every try is, before its password is checked).
     if (!account || !account.active || !credential?.passwordHash || !matches) return { ok: false, reason: 'invalid' };
     await this.throttle.succeeded(counted);
-    return { ok: true, subject: subjectOf(account), devices: this.devices.remember(devices, email) };
+    return {
+      ok: true,
+      subject: subjectOf(account),
+      devices: this.devices.remember(devices, email, credential.passwordHash),
+    };
+  }
+
+  /** Whether a client address may start one more sign-in now (each one is kept until it ends or expires). */
+  mayStartSignIn(clientAddress: string): Promise<boolean> {
+    return this.throttle.startAllowed(clientAddress);
   }
 
   /** The claims of a subject this provider issued, or null (unknown or inactive account). */
@@ -104,24 +118,23 @@ export class LocalAccountsService {
     return accountId ? ((await this.accounts.findById(accountId))?.email ?? null) : null;
   }
 
-  /** Sets the password with a link's token (once); the account's e-mail is verified by it. */
   /**
-   * Sets the password of the link's account. The browser that used the link (its member proved they hold the address)
-   * is one the account signed in from: the result is its new list of device tokens (`devices`, its list so far).
+   * Sets the password of a link's account with its token (once); the account's e-mail is verified by it. The token is
+   * looked up before the password is hashed (anyone may post this form: a made-up token costs no scrypt). The browser
+   * that used the link (its member proved they hold the address) is one the account signed in from: the result is its
+   * new list of device tokens (`devices`, its list so far).
    */
   async setPassword(token: string, password: string, devices?: string): Promise<{ devices: string }> {
     const problem = passwordProblem(password);
     if (problem) throw new AppError('BAD_USER_INPUT', problem, { field: 'password' });
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token))
-      throw new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
-    const accountId = await this.credentials.setPasswordWithToken(
-      hashToken(token),
-      await hashPassword(password),
-      this.now(),
-    );
-    const account = accountId === null ? null : await this.accounts.findById(accountId);
-    if (!account) throw new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
-    return { devices: this.devices.remember(devices, account.email) };
+    const notValid = () => new AppError('NOT_FOUND', 'This link is not valid (used, expired or mistyped)');
+    const email = await this.setPasswordTokenEmail(token);
+    if (!email) throw notValid();
+    const passwordHash = await hashPassword(password);
+    // The same token, still unused: two posts of one link set one password.
+    const accountId = await this.credentials.setPasswordWithToken(hashToken(token), passwordHash, this.now());
+    if (accountId === null) throw notValid();
+    return { devices: this.devices.remember(devices, email, passwordHash) };
   }
 
   /** Sets a password directly (the demo seed): whoever runs it holds the database and vouches for the address. */

@@ -7,7 +7,15 @@ export interface ThrottleLimits {
   /** Failed sign-ins from one client address in a window (many accounts tried from one place). */
   perAddress: number;
   windowSeconds: number;
+  /**
+   * Sign-ins started (the provider's authorization endpoint, which keeps an interaction for each) from one client
+   * address in a window, failed or not: anyone may start one, and each is kept in Redis for its lifetime.
+   */
+  startsPerAddress?: number;
 }
+
+/** `SIGN_IN_STARTS_PER_ADDRESS`'s default, for the throttles the CLI, the seed and tests make. */
+const STARTS_PER_ADDRESS = 120;
 
 /** One try counted against its keys: each key's counter in the window it was counted in (to take it back). */
 export interface CountedTry {
@@ -127,6 +135,13 @@ export class SignInThrottle {
     if (device) return [`signin:fail:device:${device}`];
     // An IPv6 address counts as its /64: one subscriber holds the whole network and could otherwise step through it.
     return [`signin:fail:account:${email}`, `signin:fail:address:${clientNetworkKey(address)}`];
+  }
+
+  /** Counts a sign-in started from `address`; false: the address started too many in the window. */
+  async startAllowed(address: string): Promise<boolean> {
+    const key = `signin:start:address:${clientNetworkKey(address)}`;
+    const limit = this.limits.startsPerAddress ?? STARTS_PER_ADDRESS;
+    return (await this.counters.countIfUnder([{ key, limit }], this.limits.windowSeconds)) !== null;
   }
 
   /** Counts a try, before its password is checked; null: refused. */

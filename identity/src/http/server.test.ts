@@ -44,7 +44,7 @@ const { identityHandler } = require('./dist/http/server');
   });
   const handler = identityHandler({
     provider, accounts, trustProxy: () => false, logger: createLogger('identity-test'),
-    dashboardUrl: 'https://club.example/dashboard/', servedOverHttps,
+    dashboardUrl: 'https://club.example/dashboard/', issuer, servedOverHttps,
   });
   const server = http.createServer(handler).listen(0, '127.0.0.1', () => console.log(server.address().port));
 })();

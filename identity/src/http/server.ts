@@ -1,14 +1,18 @@
-import { AppError, clientAddress, Logger, parseCookies, TrustProxy } from '@em/core';
+import { AppError, clientAddress, cookieValues, Logger, TrustProxy } from '@em/core';
 import { PASSWORD_MIN_LENGTH } from '../accounts/passwords';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { LocalAccountsService } from '../accounts/local-accounts.service';
 import { messagePage, setPasswordPage, signInPage, STYLESHEET, STYLESHEET_PATH } from './pages';
 
-/** The browser's device tokens from its last sign-ins (`SignInDevices`), sent back only to the sign-in form's posts. */
+/** The browser's device tokens from its last sign-ins and password settings (`SignInDevices`). */
 const DEVICE_COOKIE = 'em_signin_device';
-const DEVICE_COOKIE_PATH = '/interaction';
 const DEVICE_COOKIE_DAYS = 180;
+/**
+ * A sign-in start (the authorization endpoint) is kept in Redis with its parameters: the dashboard's requests are a few
+ * hundred characters; a longer one is refused before the provider stores it.
+ */
+const MAX_AUTHORIZATION_REQUEST = 2048;
 
 /** Form bodies are a few fields: anything longer is refused before it is read whole. */
 const MAX_FORM_BYTES = 4096;
@@ -33,6 +37,8 @@ export interface IdentityHttpOptions {
   logger: Logger;
   /** Where a member goes after setting a password. */
   dashboardUrl: string;
+  /** The issuer URL browsers reach the provider at: its URLs are built from it, never from a client's Host header. */
+  issuer: string;
   /**
    * Browsers reach the provider over https (its issuer URL), through a proxy that ends TLS: every cookie it sets is
    * marked `Secure`, whatever a client's `X-Forwarded-*` headers claim.
@@ -101,10 +107,25 @@ export function identityHandler(opts: IdentityHttpOptions) {
     throw new AppError('NOT_FOUND', 'Unknown page');
   }
 
-  const devicesOf = (req: IncomingMessage) => parseCookies(req.headers.cookie)[DEVICE_COOKIE];
+  // Under https the cookie is host-only and secure (`__Host-`): no other host of the domain can set one in its place.
+  const deviceCookieName = opts.servedOverHttps ? `__Host-${DEVICE_COOKIE}` : DEVICE_COOKIE;
+  // Every value of the name: one tossed in by another host of the domain comes first, the member's own after it.
+  const devicesOf = (req: IncomingMessage) => cookieValues(req.headers.cookie, deviceCookieName).join('~');
   const deviceCookie = (devices: string) =>
-    `${DEVICE_COOKIE}=${devices}; Path=${DEVICE_COOKIE_PATH}; Max-Age=${DEVICE_COOKIE_DAYS * 86_400}; HttpOnly; ` +
-    `SameSite=Lax${opts.servedOverHttps ? '; Secure' : ''}`;
+    `${deviceCookieName}=${devices}; Path=/; Max-Age=${DEVICE_COOKIE_DAYS * 86_400}; HttpOnly; SameSite=Lax` +
+    (opts.servedOverHttps ? '; Secure' : '');
+  const issuerHost = new URL(opts.issuer).host;
+
+  /** A sign-in start is stored by the provider: a long one is refused, and an address starts a bounded number. */
+  async function signInMayStart(req: IncomingMessage, res: ServerResponse, target: string): Promise<boolean> {
+    if (target.length > MAX_AUTHORIZATION_REQUEST) {
+      html(res, 414, messagePage('Sign-in', 'This sign-in link is too long. Start again from the dashboard.'));
+      return false;
+    }
+    if (await opts.accounts.mayStartSignIn(clientAddress(req, opts.trustProxy))) return true;
+    html(res, 429, messagePage('Sign-in', 'Too many sign-ins started from your network: try again later.'));
+    return false;
+  }
 
   async function setPassword(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     const minLength = PASSWORD_MIN_LENGTH;
@@ -147,11 +168,10 @@ export function identityHandler(opts: IdentityHttpOptions) {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    if (opts.servedOverHttps) {
-      // oidc-provider (Koa, `proxy` on) takes the scheme from this header: ours, never a client's; nor their host.
-      req.headers['x-forwarded-proto'] = 'https';
-      delete req.headers['x-forwarded-host'];
-    }
+    // oidc-provider (Koa) builds its URLs from the request's host and, with `proxy` on, the scheme of this header.
+    req.headers.host = issuerHost;
+    delete req.headers['x-forwarded-host'];
+    if (opts.servedOverHttps) req.headers['x-forwarded-proto'] = 'https';
     const target = req.url ?? '/';
     const queryAt = target.indexOf('?');
     const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
@@ -169,6 +189,7 @@ export function identityHandler(opts: IdentityHttpOptions) {
     const interactionPath = /^\/interaction\/([\w-]{1,100})(?:\/(login))?$/.exec(pathname);
     if (interactionPath) return interaction(req, res, interactionPath[1], interactionPath[2]);
     if (pathname === '/set-password') return setPassword(req, res, query);
+    if (pathname === '/auth' && !(await signInMayStart(req, res, target))) return;
     // oidc-provider's own pages (the sign-out question) get our pages' policy: no other site may frame them.
     res.setHeader('content-security-policy', csp(dashboardOrigin));
     res.setHeader('x-frame-options', 'DENY');

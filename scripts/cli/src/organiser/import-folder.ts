@@ -3,12 +3,34 @@ import { Orm, SqlEventsRepository, SqlPhotosRepository } from '@em/core/data';
 import { ObjectStore } from '@em/core/storage';
 import { JobQueues } from '@em/core/jobs';
 import { PipelineService } from '@em/subgraph-images/pipeline';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { awaitProcessing, TransitionFeed } from './await-processing';
 import { progress } from './progress';
 
 const PHOTO_EXTENSIONS = /\.(jpe?g|png|webp|tiff?|heic|heif)$/i;
+
+/**
+ * A listed file's bytes, read from the file it still is: opened without following a link and without waiting on a
+ * pipe, then checked to be a regular file within the upload limit (a name listed as a photo may have been turned into a
+ * link to a private file, a FIFO or a device since). A string: why it is not imported.
+ */
+function readListedFile(file: string, maxBytes: number): Buffer | string {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return 'no longer a regular file of the folder (moved, or turned into a link)';
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return 'not a regular file';
+    if (stat.size > maxBytes) return `larger than the upload limit of ${maxBytes} bytes`;
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
@@ -59,11 +81,15 @@ export async function importFolder(orm: Orm, cfg: Config, flags: Record<string, 
     const counts = { imported: 0, duplicate: 0, rejected: 0 };
     const rejected: string[] = [];
     for (const [i, file] of files.entries()) {
-      const outcome = await pipeline.importFile(event, readFileSync(file), {
-        fileName: path.relative(dir, file),
-        source: 'cli',
-        photographerName: flags.photographer || null,
-      });
+      const bytes = readListedFile(file, cfg.UPLOAD_MAX_FILE_BYTES);
+      const outcome =
+        typeof bytes === 'string'
+          ? ({ status: 'rejected', reason: bytes } as const)
+          : await pipeline.importFile(event, bytes, {
+              fileName: path.relative(dir, file),
+              source: 'cli',
+              photographerName: flags.photographer || null,
+            });
       counts[outcome.status]++;
       if (outcome.status === 'imported' && !flags['no-process'] && !flags['queue-after-import'])
         await pipeline.queueImported(eventId, [outcome.imageId]);

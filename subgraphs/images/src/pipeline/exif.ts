@@ -80,6 +80,8 @@ export async function readExif(image: Buffer, eventTimeZone: string): Promise<Ph
   let capturedAt: Date | null = null;
   if (wall)
     capturedAt = offset !== null ? new Date(wall.getTime() - offset * 60000) : wallClockToUtc(wall, eventTimeZone);
-  const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+  // Camera text is anyone's bytes: control characters (a NUL, which Postgres text cannot hold) become spaces.
+  // eslint-disable-next-line no-control-regex -- the control characters are what is matched
+  const text = (v: unknown) => (typeof v === 'string' ? v.replace(/[\u0000-\u001f\u007f]/g, ' ').trim() || null : null);
   return { capturedAt, cameraMake: text(tags.Make), artist: text(tags.Artist) };
 }
