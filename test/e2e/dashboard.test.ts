@@ -559,9 +559,9 @@ describe('the organisation dashboard with the embedded OpenID provider', () => {
     expect(await submitSignIn(page, 'organiser@demo.example', info.demo.organiserPassword)).toBeLessThan(400);
     await page.waitForURL(/\/dashboard\/(events)?$/);
     await expectText(page.locator('h1'), 'Events of Demo Running Club');
-    const device = (await context.cookies(`http://localhost:${info.env.IDENTITY_PORT}/interaction/`)).find(
+    const device = (await context.cookies(`http://localhost:${info.env.IDENTITY_PORT}/`)).find(
       (c) => c.name === 'em_signin_device',
     );
-    expect(device).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/interaction' });
+    expect(device).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
   });
 });
