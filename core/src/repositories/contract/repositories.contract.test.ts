@@ -227,6 +227,12 @@ describe.each(WORLDS)('PhotosRepository: %s', (_name, makeWorld) => {
     world = makeWorld();
   });
 
+  it('stores a photo whose names from outside hold a NUL (an EXIF Artist, a file name), never a database error', async () => {
+    const { eventId } = await anEvent(world);
+    const photo = newPhoto(eventId, { photographerName: 'Eve\u0000Mallory', originalFileName: 'a\u0000.jpg' });
+    await expect(world.photos.insert(photo)).resolves.toBeUndefined();
+  });
+
   it('gives an empty page and total 0 for an event without photos, and for a page past the end', async () => {
     const { eventId } = await anEvent(world);
     expect(await world.photos.galleryPage(eventId, pageAt(0, 10))).toEqual({ total: 0, rows: [] });
@@ -1107,6 +1113,12 @@ describe.each(WORLDS)('AccountsRepository: %s', (_name, makeWorld) => {
     await world.accounts.setActive(created.id, false);
     expect(await world.accounts.findById(created.id)).toMatchObject({ platformAdmin: true, active: false });
     expect(await world.accounts.findById(2_000_000_000)).toBeNull();
+  });
+
+  it('answers no account for an e-mail with a NUL (the sign-in form passes what was typed), never an error', async () => {
+    const email = `${slug('runner')}@example.org`;
+    await world.accounts.findOrCreate(email);
+    await expect(world.accounts.findByEmail(`${email}\u0000`)).resolves.toBeNull();
   });
 });
 
