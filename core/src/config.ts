@@ -240,6 +240,13 @@ const schema = z.object({
    * to gigabytes. Also the pixel limit of every image decode (sharp's limitInputPixels).
    */
   IMPORT_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(268_402_689).default(50_000_000),
+  /** Longest video accepted (its container's duration): every second of it is decoded and searched for faces. */
+  VIDEO_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(12 * 3600),
   /** How often the ml-worker deletes clips past their event's retention from storage. */
   CLIP_RETENTION_SWEEP_SECONDS: z.coerce
     .number()

@@ -32,6 +32,12 @@ describe('how tenant videos are opened', () => {
     await expect(probeVideo(hugeFrames)).rejects.toThrow(/frames are too large: frame of 8192x8192/);
   }, 120_000);
 
+  it('refuses a video longer than the limit (VIDEO_MAX_SECONDS), saying so', async () => {
+    await expect(probeVideo(mp4, { maxSeconds: 2 })).resolves.toMatchObject({ durationSeconds: 1 });
+    await expect(probeVideo(mp4, { maxSeconds: 0.5 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(probeVideo(mp4, { maxSeconds: 0.5 })).rejects.toThrow(/over the limit of 0.5 s \(VIDEO_MAX_SECONDS\)/);
+  });
+
   it('local files and pipes only, the allowed demuxers only, and the identified demuxer when known', () => {
     expect(inputArgs('/x/in', 'mov')).toEqual([
       '-protocol_whitelist',

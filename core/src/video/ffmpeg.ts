@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { config } from '../config';
 import { AppError } from '../errors';
 import { oversizeReason } from '../imaging/pixel-limit';
 import { ffmpegPath, ffprobePath, lastLines, logToolFailure, MediaToolError, run } from './tools';
@@ -41,7 +42,10 @@ export interface VideoProbe {
 const NOT_READABLE = 'The file is not a readable video (MP4/MOV, MKV/WebM, AVI or MPEG-TS)';
 
 /** Duration, size, frame rate and container of a video file; a clear 400 when it is not an accepted, readable video. */
-export async function probeVideo(file: string): Promise<VideoProbe> {
+export async function probeVideo(
+  file: string,
+  limits = { maxSeconds: config().VIDEO_MAX_SECONDS },
+): Promise<VideoProbe> {
   let json: string;
   try {
     json = await run(
@@ -75,6 +79,11 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
   const duration = Number(parsed.format?.duration ?? video.duration);
   if (!Number.isFinite(duration) || duration <= 0)
     throw new AppError('BAD_REQUEST', 'The video has no duration (corrupt or a still image)');
+  if (duration > limits.maxSeconds)
+    throw new AppError(
+      'BAD_REQUEST',
+      `The video is ${Math.round(duration)} s long, over the limit of ${limits.maxSeconds} s (VIDEO_MAX_SECONDS)`,
+    );
   const [num, den] = String(video.avg_frame_rate ?? video.r_frame_rate ?? '0/1')
     .split('/')
     .map(Number);
